@@ -1,0 +1,1 @@
+"""Pure, typed puzzle solvers for coin-puzzles (no web, no I/O)."""
