@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .plan import OUTCOMES, Coins, Plan, conclude, numbers, start
-from .problem import Outcome, Problem, children, pow3
+from .plan import Coins, Plan, conclude, numbers, start
+from .problem import OUTCOMES, Belief, Outcome, Problem, children, pow3
 
 Case = tuple[int | None, bool]  # (counterfeit coin or None, heavier?)
 MAX_CONCRETE = 20_000  # plans for more coins are verified on the abstraction (all cases by symmetry)
@@ -66,7 +66,7 @@ def verify(plan: Plan) -> Verification:
     """Replay every case through the plan: concrete for small N, on the abstraction beyond."""
     if plan.problem.coins > MAX_CONCRETE:
         return verify_abstract(plan)
-    p, failures = plan.problem, []
+    p, failures = plan.problem, list[str]()
     worst = total = 0
     stack: list[tuple[str, Coins, list[Case]]] = [("", start(p), all_cases(p))]
     while stack and len(failures) < 10:
@@ -94,14 +94,11 @@ def verify(plan: Plan) -> Verification:
 
 def verify_abstract(plan: Plan) -> Verification:
     """Check the plan on every abstract belief it reaches; each stands for all its cases by symmetry."""
-    p, failures = plan.problem, []
+    p, failures = plan.problem, list[str]()
     seen: dict[tuple[object, ...], tuple[int, int]] = {}
 
-    def visit(b: object, depth: int) -> tuple[int, int]:
+    def visit(b: Belief, depth: int) -> tuple[int, int]:
         """(worst depth, total depth) below an abstract belief, checking each weighing."""
-        from .problem import Belief
-
-        assert isinstance(b, Belief)
         key = (b, depth)
         if key in seen:
             return seen[key]
