@@ -1,0 +1,46 @@
+"""coin-puzzles web app: the Flask application factory."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from . import coins, errors, main, security
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _secret_key(app: Flask) -> str:
+    """The session/CSRF key: from COIN_PUZZLES_SECRET, else one kept in the instance folder."""
+    if key := os.environ.get("COIN_PUZZLES_SECRET"):
+        return key
+    path = Path(app.instance_path) / "secret_key"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+    return path.read_text().strip()
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app: config, security, error pages and one blueprint per puzzle."""
+    app = Flask(
+        __name__,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+        instance_path=str(ROOT / "instance"),
+    )
+    app.config.from_mapping(MAX_CONTENT_LENGTH=64 * 1024, WTF_CSRF_TIME_LIMIT=None)
+    if test_config:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(app)
+    security.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(main.bp)
+    app.register_blueprint(coins.bp)
+    app.register_blueprint(coins.api)
+    return app

@@ -1,0 +1,143 @@
+"""Counterfeit-coin pages (set-up form, plan navigator, whole tree, Dyson table) and the JSON API."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
+
+from solvers.weighing import MAX_TREE_COINS, OUTCOMES, Outcome, make_plan, min_weighings
+from solvers.weighing.plan import Ranges, describe, size
+
+from . import params
+from .errors import InputError
+from .htmx import render, wants_fragment
+from .reports import check_tree_size, coins_report, scheme_for, verification
+
+bp = Blueprint("coins", __name__, url_prefix="/coins")
+api = Blueprint("coins_api", __name__, url_prefix="/api")
+
+TREE_PAGE_COINS = 40
+
+
+@bp.app_template_filter("describe_ranges")
+def describe_ranges(r: Ranges) -> str:
+    """Coin ranges in words with a count, e.g. '1-4 (4 coins)'."""
+    n = size(r)
+    return f"{describe(r)} ({n:,} coin{'' if n == 1 else 's'})" if n else "none"
+
+STATUS_GRID_COINS = 150
+OUTCOME_LABEL = {Outcome.LEFT: "Left heavier", Outcome.BALANCE: "Balance", Outcome.RIGHT: "Right heavier"}
+
+
+def plan_url(endpoint: str, p: params.Problem, obj: params.Objective, **more: str) -> str:
+    """The canonical URL of a page about a problem."""
+    return url_for(endpoint) + "?" + urlencode(params.query(p, obj, **more))
+
+
+@bp.route("", methods=["GET", "POST"])
+def setup() -> Response | str | tuple[str, int]:
+    """The set-up form; a valid POST redirects (303) to the plan's first weighing."""
+    if request.method == "GET":
+        return render("coins/setup.html", "coins/_setup.html", form=request.args, error=None)
+    try:
+        p, obj = params.problem(request.form), params.objective(request.form)
+        plan = make_plan(p, obj)
+    except (InputError, params.ProblemError) as e:
+        message = e.description if isinstance(e, InputError) else str(e)
+        return render("coins/setup.html", "coins/_setup.html", form=request.form, error=message), 400
+    url = plan_url("coins.node", plan.problem, obj)
+    if wants_fragment():
+        return Response("", 200, {"HX-Location": json.dumps({"path": url, "target": "#main"})})
+    return redirect(url, code=303)
+
+
+def _path_arg() -> str:
+    """The plan path from the query (letters L, B, R)."""
+    path = request.args.get("path", "")
+    if len(path) > 64 or any(ch not in "LBR" for ch in path):
+        raise InputError("path must be a string of the letters L, B and R", {"path": path[:40]})
+    return path
+
+
+@bp.get("/plan")
+def node() -> str:
+    """One node of the plan: the weighing to make (or the answer) and what is known."""
+    p, obj = params.problem(request.args), params.objective(request.args)
+    path = _path_arg()
+    plan = make_plan(p, obj)
+    here = plan.node(path)
+    v = verification(p, obj)
+    crumbs = [(i, OUTCOME_LABEL[Outcome.from_letter(ch)], path[: i + 1]) for i, ch in enumerate(path)]
+    outcomes = []
+    if here.weighing is not None:
+        cases = here.outcome_cases()
+        for o in OUTCOMES:
+            outcomes.append({"label": OUTCOME_LABEL[o], "letter": o.letter, "cases": cases[o]})
+    show_grid = p.coins <= STATUS_GRID_COINS
+    return render(
+        "coins/node.html",
+        "coins/_node.html",
+        p=p,
+        obj=obj,
+        plan=plan,
+        here=here,
+        v=v,
+        crumbs=crumbs,
+        outcomes=outcomes,
+        show_grid=show_grid,
+        query=params.query(p, obj),
+        url_for_path=lambda q: plan_url("coins.node", p, obj, path=q),
+        tree_url=plan_url("coins.tree", p, obj) if p.coins <= TREE_PAGE_COINS else None,
+        scheme_url=plan_url("coins.scheme", p, obj),
+        api_url=url_for("coins_api.coins_json") + "?" + urlencode(params.query(p, obj)),
+    )
+
+
+@bp.get("/tree")
+def tree() -> str:
+    """The whole plan as a collapsible tree (up to 40 coins)."""
+    p, obj = params.problem(request.args), params.objective(request.args)
+    check_tree_size(p, TREE_PAGE_COINS)
+    plan = make_plan(p, obj)
+    return render(
+        "coins/tree.html",
+        "coins/_tree.html",
+        p=p,
+        obj=obj,
+        plan=plan,
+        v=verification(p, obj),
+        root=plan.tree(),
+        url_for_path=lambda q: plan_url("coins.node", p, obj, path=q),
+        back_url=plan_url("coins.node", p, obj),
+    )
+
+
+@bp.get("/scheme")
+def scheme() -> str:
+    """Dyson's non-adaptive scheme: the fixed weighings and the decoding table."""
+    p, obj = params.problem(request.args), params.objective(request.args)
+    m = min_weighings(p)
+    s, note = scheme_for(p)
+    return render(
+        "coins/scheme.html",
+        "coins/_scheme.html",
+        p=p,
+        obj=obj,
+        m=m,
+        s=s,
+        note=note,
+        table=sorted(s.decode().items()) if s else [],
+        back_url=plan_url("coins.node", p, obj),
+    )
+
+
+@api.get("/coins")
+def coins_json() -> Response:
+    """The counterfeit-coin report as JSON (tree=1 adds the whole plan, scheme=1 Dyson's scheme)."""
+    p, obj = params.problem(request.args), params.objective(request.args)
+    want_tree, want_scheme = params.flag(request.args, "tree"), params.flag(request.args, "scheme")
+    if want_tree:
+        check_tree_size(p, MAX_TREE_COINS)
+    return jsonify(coins_report(p, obj, tree=want_tree, scheme=want_scheme))

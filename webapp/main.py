@@ -1,0 +1,27 @@
+"""The home page and the health check."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify, render_template
+
+bp = Blueprint("main", __name__)
+
+PUZZLES = [
+    ("Counterfeit coin", "coins.setup", "Find the fake among N coins with a balance: optimal plans, proved and verified."),
+    ("Weigh against an adversary", None, "You weigh; the scale answers to make your life hard. Æquitas games."),
+    ("The Devil's blindfold game", None, "Flip coins on a rotating table you cannot see."),
+    ("The peg board", None, "Jump coins on a triangle down to one."),
+    ("Code-breaking games", None, "A general code-breaking engine, with Mastermind."),
+]
+
+
+@bp.get("/")
+def home() -> str:
+    """List the puzzles; those not built yet are marked 'coming soon'."""
+    return render_template("home.html", puzzles=PUZZLES)
+
+
+@bp.get("/healthz")
+def healthz() -> Response:
+    """Liveness check for load balancers."""
+    return jsonify({"status": "ok"})

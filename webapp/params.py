@@ -1,0 +1,74 @@
+"""Parse and validate query or form parameters into solver values; errors become clear 400s."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from solvers.weighing import GOALS, MAX_COINS, OBJECTIVES, WEIGHTS, Objective, Problem, ProblemError
+
+from .errors import InputError
+
+_INT = re.compile(r"\s*\d{1,9}\s*")
+_TRUE = {"1", "true", "on", "yes"}
+_FALSE = {"", "0", "false", "off", "no"}
+
+
+def whole(args: Mapping[str, str], name: str, default: int | None, lo: int, hi: int, label: str) -> int:
+    """A whole number parameter within [lo, hi]."""
+    raw = args.get(name)
+    if raw is None or (raw == "" and default is not None):
+        if default is None:
+            raise InputError(f"{label} is required")
+        return default
+    if not _INT.fullmatch(raw) or not lo <= int(raw) <= hi:
+        raise InputError(f"{label} must be a whole number from {lo:,} to {hi:,}", {name: raw[:40]})
+    return int(raw)
+
+
+def flag(args: Mapping[str, str], name: str) -> bool:
+    """A yes/no parameter (1/0, true/false, on/off)."""
+    raw = args.get(name, "").strip().lower()
+    if raw in _TRUE:
+        return True
+    if raw in _FALSE:
+        return False
+    raise InputError(f"{name} must be 1 or 0", {name: raw[:40]})
+
+
+def choice(args: Mapping[str, str], name: str, options: tuple[str, ...]) -> str:
+    """One of a fixed set of words; the first is the default."""
+    raw = args.get(name) or options[0]
+    if raw not in options:
+        raise InputError(f"{name} must be one of: {', '.join(options)}", {name: raw[:40]})
+    return raw
+
+
+def problem(args: Mapping[str, str]) -> Problem:
+    """The weighing problem named by n, weight, goal, extra and maybe_none."""
+    n = whole(args, "n", None, 1, MAX_COINS, "The number of coins (n)")
+    extra = whole(args, "extra", 0, 0, MAX_COINS, "The number of extra genuine coins")
+    weight = choice(args, "weight", WEIGHTS)
+    goal = choice(args, "goal", GOALS)
+    try:
+        return Problem(n, weight, goal, extra, flag(args, "maybe_none"))  # type: ignore[arg-type]
+    except ProblemError as e:
+        raise InputError(str(e)) from e
+
+
+def objective(args: Mapping[str, str]) -> Objective:
+    """'worst' (default) or 'average'."""
+    return choice(args, "objective", OBJECTIVES)  # type: ignore[return-value]
+
+
+def query(p: Problem, obj: Objective, **more: str) -> dict[str, str]:
+    """The canonical query parameters for a problem (what URLs carry)."""
+    base = {
+        "n": str(p.coins),
+        "weight": p.weight,
+        "goal": p.goal,
+        "extra": str(p.extra),
+        "maybe_none": str(int(p.maybe_none)),
+        "objective": obj,
+    }
+    return {**base, **more}
