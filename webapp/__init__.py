@@ -43,4 +43,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(main.bp)
     app.register_blueprint(coins.bp)
     app.register_blueprint(coins.api)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
     return app

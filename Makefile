@@ -1,0 +1,55 @@
+# `make run` and `make test` do all set-up on a fresh Debian machine with Python 3.11.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+CHROMIUM ?= /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test lint typecheck unit e2e bench chromium clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.test-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+# Debian's Chromium for the browser tests (Playwright's own browser download is never used).
+chromium:
+	@if [ -x "$(CHROMIUM)" ] || command -v chromium >/dev/null 2>&1; then \
+		echo "chromium: $$(command -v chromium || echo $(CHROMIUM))"; \
+	else \
+		echo "installing Debian's chromium"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; \
+	fi
+
+run: $(VENV)/.installed
+	HOST=$(HOST) PORT=$(PORT) $(BIN)/coin-puzzles serve
+
+lint: $(VENV)/.test-installed
+	$(BIN)/ruff check solvers webapp tests benchmarks
+
+typecheck: $(VENV)/.test-installed
+	$(BIN)/mypy --strict solvers
+
+test: $(VENV)/.test-installed chromium lint typecheck
+	$(BIN)/pytest
+
+unit: $(VENV)/.test-installed
+	$(BIN)/pytest tests/unit tests/web
+
+e2e: $(VENV)/.test-installed chromium
+	$(BIN)/pytest tests/e2e
+
+bench: $(VENV)/.installed
+	$(BIN)/python benchmarks/coins.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,88 @@
+"""The JSON API: field names, tree shape, bad input as JSON errors."""
+
+from __future__ import annotations
+
+import pytest
+from flask.testing import FlaskClient
+
+FIELDS = {"coins", "weight", "goal", "extra", "maybe_none", "solvable", "reason", "weighings", "lower_bound",
+          "average", "verified"}
+
+
+def test_fields(client: FlaskClient) -> None:
+    """All documented fields are present with their types."""
+    data = client.get("/api/coins?n=13").get_json()
+    assert FIELDS <= set(data)
+    assert data["coins"] == 13 and data["weighings"] == 4 and data["lower_bound"] == 3
+    assert data["verified"] is True and data["solvable"] is True and data["reason"] is None
+    assert "/" in data["average"]
+
+
+def test_average_objective(client: FlaskClient) -> None:
+    """The average-optimal plan reports a smaller or equal average, and its own worst case."""
+    worst = client.get("/api/coins?n=13").get_json()
+    avg = client.get("/api/coins?n=13&objective=average").get_json()
+    a_w, a_a = (int(x) for x in worst["average"].split("/"))
+    b_w, b_a = (int(x) for x in avg["average"].split("/"))
+    assert b_w * a_a <= a_w * b_a and avg["plan_worst"] >= avg["weighings"]
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("n=4&extra=1&maybe_none=1", {"coin", "none"}),
+    ("n=5&extra=1&maybe_none=1", {"coin", "none", "impossible"}),
+])
+def test_tree_leaves(client: FlaskClient, query: str, expected: set[str]) -> None:
+    """Tree nodes have left/right/outcomes; leaves are coin+weight, coin null, or impossible."""
+    data = client.get(f"/api/coins?{query}&tree=1").get_json()
+    kinds = set()
+
+    def walk(node: dict[str, object]) -> None:
+        if "outcomes" in node:
+            assert set(node) == {"left", "right", "outcomes"}
+            outs = node["outcomes"]
+            assert isinstance(outs, dict) and set(outs) == {"left-heavier", "balance", "right-heavier"}
+            for kid in outs.values():
+                walk(kid)
+        elif node.get("impossible"):
+            kinds.add("impossible")
+        elif node["coin"] is None:
+            kinds.add("none")
+        else:
+            assert node["weight"] in ("heavier", "lighter")
+            kinds.add("coin")
+
+    walk(data["tree"])
+    assert kinds == expected
+
+
+def test_extra_coins_are_named_g1(client: FlaskClient) -> None:
+    """13 coins with one extra genuine coin: the plan puts G1 on a pan."""
+    data = client.get("/api/coins?n=13&extra=1&tree=1").get_json()
+    assert data["weighings"] == 3 and "'G1'" in str(data["tree"])
+
+
+def test_scheme(client: FlaskClient) -> None:
+    """scheme=1 adds the fixed weighings and the decoding table."""
+    data = client.get("/api/coins?n=12&scheme=1").get_json()
+    assert len(data["scheme"]["weighings"]) == 3 and len(data["scheme"]["table"]) == 24
+
+
+def test_impossible(client: FlaskClient) -> None:
+    """An impossible problem is a 200 with solvable false and the reason."""
+    data = client.get("/api/coins?n=2").get_json()
+    assert data["solvable"] is False and data["weighings"] is None and data["reason"]
+
+
+@pytest.mark.parametrize(
+    "query", ["n=0", "n=x", "n=1000001", "n=12&weight=q", "n=1001&tree=1", "n=12&tree=maybe", "n=101&objective=average"]
+)
+def test_bad_input_is_json_400(client: FlaskClient, query: str) -> None:
+    """Bad input: {"error": ..., "detail": ...} with status 400."""
+    r = client.get("/api/coins?" + query)
+    assert r.status_code == 400 and set(r.get_json()) == {"error", "detail"}
+
+
+def test_million_coins_is_fast_and_small(client: FlaskClient) -> None:
+    """N = 1,000,000 answers without building the tree."""
+    data = client.get("/api/coins?n=1000000").get_json()
+    assert data["weighings"] == 14 and data["verified"] is True and "tree" not in data

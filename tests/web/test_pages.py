@@ -1,0 +1,144 @@
+"""Flask client tests for every page: good input, each kind of bad input, fragment vs page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask.testing import FlaskClient
+
+HX = {"HX-Request": "true"}
+
+
+def test_home_lists_puzzles_without_dead_links(client: FlaskClient) -> None:
+    """The home page links the built puzzle and marks the rest 'coming soon'."""
+    r = client.get("/")
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200 and "Counterfeit coin" in html
+    assert html.count("Coming soon") == 4
+    for href in set(re.findall(r'href="(/[^"]*)"', html)):
+        assert client.get(href).status_code == 200, href
+
+
+def test_healthz(client: FlaskClient) -> None:
+    """/healthz answers ok."""
+    assert client.get("/healthz").get_json() == {"status": "ok"}
+
+
+def test_security_headers(client: FlaskClient) -> None:
+    """Strict CSP (no inline scripts), nosniff, frame denial, Vary: HX-Request."""
+    r = client.get("/coins")
+    csp = r.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp and "unsafe-eval" not in csp
+    assert r.headers["X-Content-Type-Options"] == "nosniff" and r.headers["X-Frame-Options"] == "DENY"
+    assert "HX-Request" in r.headers["Vary"]
+    assert "<script>" not in r.get_data(as_text=True) and " style=" not in r.get_data(as_text=True)
+
+
+def _token(client: FlaskClient) -> str:
+    """The CSRF token from the set-up form."""
+    html = client.get("/coins").get_data(as_text=True)
+    match = re.search(r'name="csrf_token" value="([^"]+)"', html)
+    assert match
+    return match.group(1)
+
+
+def test_setup_post_redirects_303(client: FlaskClient) -> None:
+    """A valid form posts and redirects (303) to the plan's canonical URL."""
+    data = {"csrf_token": _token(client), "n": "12", "weight": "unknown", "goal": "identify", "extra": "0",
+            "objective": "worst"}
+    r = client.post("/coins", data=data)
+    assert r.status_code == 303
+    assert r.headers["Location"] == "/coins/plan?n=12&weight=unknown&goal=identify&extra=0&maybe_none=0&objective=worst"
+
+
+def test_setup_post_htmx_uses_hx_location(client: FlaskClient) -> None:
+    """With htmx the form answers with HX-Location so the plan swaps in and the URL is pushed."""
+    data = {"csrf_token": _token(client), "n": "12"}
+    r = client.post("/coins", data=data, headers=HX)
+    assert r.status_code == 200 and "/coins/plan?n=12" in r.headers["HX-Location"]
+
+
+def test_setup_post_without_csrf_is_refused(client: FlaskClient) -> None:
+    """CSRF: a POST without the token is a 400."""
+    r = client.post("/coins", data={"n": "12"})
+    assert r.status_code == 400 and "security token" in r.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("n", "message"),
+    [("0", "from 1 to 1,000,000"), ("-1", "whole number"), ("1000001", "from 1 to"), ("abc", "whole number"),
+     ("2", "no plan exists")],
+)
+def test_setup_bad_input_shows_form_with_message(client: FlaskClient, n: str, message: str) -> None:
+    """Bad set-up input re-shows the form with a clear message and a 400."""
+    r = client.post("/coins", data={"csrf_token": _token(client), "n": n})
+    assert r.status_code == 400 and message in r.get_data(as_text=True)
+    assert 'role="alert"' in r.get_data(as_text=True)
+
+
+def test_plan_root_page(client: FlaskClient) -> None:
+    """The first weighing: scale picture, three outcome buttons, summary and verification."""
+    r = client.get("/coins/plan?n=12")
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200 and "<html" in html
+    assert '<svg class="scale"' in html and "Left pan:</strong> 1\u20134" in html
+    for label in ("Left heavier", "Balance", "Right heavier"):
+        assert f">{label}</button>" in html
+    assert "replayed all 24 cases" in html and "Minimum weighings" in html
+
+
+def test_plan_fragment_for_htmx(client: FlaskClient) -> None:
+    """htmx requests get just the fragment (with a <title>), history restores get the page."""
+    frag = client.get("/coins/plan?n=12&path=L", headers=HX).get_data(as_text=True)
+    assert "<html" not in frag and "<title>" in frag and "Weighing 2" in frag
+    full = client.get("/coins/plan?n=12&path=L", headers={**HX, "HX-History-Restore-Request": "true"})
+    assert "<html" in full.get_data(as_text=True)
+
+
+def test_plan_leaf_and_disabled_outcome(client: FlaskClient) -> None:
+    """A leaf names the coin; an impossible outcome is a disabled button with its reason."""
+    leaf = client.get("/coins/plan?n=12&path=LLL").get_data(as_text=True)
+    assert "Coin 1 is heavier." in leaf and "Weighings used: 3" in leaf
+    html = client.get("/coins/plan?n=12&path=LL").get_data(as_text=True)
+    assert "disabled" in html and "cannot happen here" in html
+
+
+def test_plan_large_n_uses_ranges(client: FlaskClient) -> None:
+    """N = 1,000,000: ranges instead of a coin grid."""
+    html = client.get("/coins/plan?n=1000000&path=B").get_data(as_text=True)
+    assert "Unknown:" in html and "coins-grid" not in html
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["n=0", "n=-5", "n=1000001", "n=abc", "n=", "", "n=12&weight=medium", "n=12&goal=x", "n=12&extra=-1",
+     "n=12&maybe_none=maybe", "n=12&objective=best", "n=12&path=X", "n=12&path=LLLL", "n=12&path=" + "L" * 100,
+     "n=2", "n=101&objective=average", "n=12&path=LLR"],
+)
+def test_plan_bad_input_is_400(client: FlaskClient, query: str) -> None:
+    """Malformed or tampered URLs give a clear 400 page, never a 500."""
+    r = client.get("/coins/plan?" + query)
+    assert r.status_code == 400, query
+    assert 'role="alert"' in r.get_data(as_text=True)
+
+
+def test_tree_page(client: FlaskClient) -> None:
+    """The whole tree for 12 coins links every node to the navigator; refused above 40 coins."""
+    html = client.get("/coins/tree?n=12").get_data(as_text=True)
+    assert html.count("<details") >= 13 and "path=LLL" in html
+    assert client.get("/coins/tree?n=41").status_code == 400
+
+
+def test_scheme_page(client: FlaskClient) -> None:
+    """Dyson's scheme for 12 coins: 3 weighings and a 24-row table; a clear note where none exists."""
+    html = client.get("/coins/scheme?n=12").get_data(as_text=True)
+    assert html.count("<tr><td><code>") == 24 and "same as the best adaptive plan" in html
+    none = client.get("/coins/scheme?n=2").get_data(as_text=True)
+    assert "No non-adaptive scheme" in none
+
+
+def test_unknown_route_and_method(client: FlaskClient) -> None:
+    """404 and 405 use the error page."""
+    assert client.get("/nope").status_code == 404
+    assert client.delete("/coins").status_code == 405

@@ -1,0 +1,24 @@
+"""The vendored htmx file is the pinned release."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_htmx_hash_matches_readme() -> None:
+    """static/vendor/README.md pins the version and sha256; the file must match it."""
+    readme = (ROOT / "static/vendor/README.md").read_text()
+    match = re.search(r"`(htmx-(2\.\d+\.\d+)\.min\.js)`.*?\| (\2) \| `([0-9a-f]{64})`", readme)
+    assert match, "README must name the file, version and sha256"
+    data = (ROOT / "static/vendor" / match.group(1)).read_bytes()
+    assert hashlib.sha256(data).hexdigest() == match.group(4)
+    assert b"htmx" in data[:200]
+
+
+def test_base_template_loads_that_file() -> None:
+    """The base template loads exactly the pinned file."""
+    assert "vendor/htmx-2.0.11.min.js" in (ROOT / "templates/base.html").read_text()

@@ -1,0 +1,108 @@
+"""The coin-puzzles command line: `coin-puzzles weigh N ...` and `coin-puzzles serve`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+
+from solvers.weighing import GOALS, MAX_TREE_COINS, OBJECTIVES, WEIGHTS, Problem, ProblemError
+
+from .reports import check_tree_size, coins_report
+
+
+class ArgumentError(Exception):
+    """Bad command-line input: reported on stderr with exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that raises instead of exiting, so main() owns the exit status."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        """Raise with argparse's message."""
+        raise ArgumentError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The argument parser with its subcommands."""
+    parser = _Parser(prog="coin-puzzles", description="Classic coin puzzles, solved exactly.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    weigh = sub.add_parser("weigh", help="optimal weighing plan for the counterfeit-coin problem")
+    weigh.add_argument("n", help="number of coins, 1..1,000,000")
+    weigh.add_argument("--weight", choices=WEIGHTS, default="unknown")
+    weigh.add_argument("--goal", choices=GOALS, default="identify")
+    weigh.add_argument("--extra", default="0", help="extra coins known to be genuine")
+    weigh.add_argument("--maybe-none", action="store_true", help="the counterfeit may be absent")
+    weigh.add_argument("--objective", choices=OBJECTIVES, default="worst")
+    weigh.add_argument("--tree", action="store_true", help=f"include the whole plan (N <= {MAX_TREE_COINS})")
+    weigh.add_argument("--scheme", action="store_true", help="include Dyson's non-adaptive scheme")
+    weigh.add_argument("--json", action="store_true", help="print JSON")
+    serve = sub.add_parser("serve", help="serve the web app with gunicorn")
+    serve.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    serve.add_argument("--port", default=os.environ.get("PORT", "8000"))
+    serve.add_argument("--workers", default=os.environ.get("WORKERS", "2"))
+    return parser
+
+
+def _whole(raw: str, name: str) -> int:
+    """A whole-number argument."""
+    if not raw.strip().isdigit():
+        raise ArgumentError(f"{name} must be a whole number, not {raw!r}")
+    return int(raw)
+
+
+def _text(report: dict[str, object]) -> str:
+    """The report in words."""
+    lines = [f"{report['coins']} coins, weight {report['weight']}, goal {report['goal']}, extra {report['extra']}"
+             f"{', maybe none' if report['maybe_none'] else ''}"]
+    if not report["solvable"]:
+        lines.append(f"impossible: {report['reason']}")
+        return "\n".join(lines)
+    lines.append(f"minimum weighings: {report['weighings']} (lower bound {report['lower_bound']})")
+    lines.append(f"{report['objective']}-optimal plan: worst {report['plan_worst']}, average {report['average']}")
+    lines.append(f"verified: {report['verified']} ({report['verification']})")
+    if "scheme" in report:
+        scheme = report["scheme"]
+        if isinstance(scheme, dict):
+            weighings = scheme["weighings"]
+            assert isinstance(weighings, list)
+            for i, wg in enumerate(weighings, 1):
+                lines.append(f"scheme weighing {i}: {wg['left']} vs {wg['right']}")
+        else:
+            lines.append(f"no non-adaptive scheme: {report['scheme_note']}")
+    return "\n".join(lines)
+
+
+def weigh(args: argparse.Namespace) -> int:
+    """Print the counterfeit-coin report."""
+    p = Problem(_whole(args.n, "N"), args.weight, args.goal, _whole(args.extra, "--extra"), args.maybe_none)
+    if args.tree:
+        check_tree_size(p, MAX_TREE_COINS)
+    report = coins_report(p, args.objective, tree=args.tree, scheme=args.scheme)
+    print(json.dumps(report, indent=2) if args.json else _text(report))
+    return 0
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Run gunicorn on the app factory (replaces this process)."""
+    gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
+    argv = [gunicorn, "--bind", f"{args.host}:{args.port}", "--workers", str(args.workers),
+            "--timeout", "30", "--access-logfile", "-", "webapp:create_app()"]
+    os.execv(gunicorn, argv)
+    return 0  # pragma: no cover - execv does not return
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: parse, run, and map bad input to exit status 2 with a message on stderr."""
+    try:
+        args = _parser().parse_args(argv)
+        return weigh(args) if args.command == "weigh" else serve(args)
+    except (ArgumentError, ProblemError) as e:
+        print(f"coin-puzzles: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
