@@ -1,0 +1,116 @@
+"""A person's path through the counterfeit-coin planner in a real browser (Chromium via Playwright)."""
+
+from __future__ import annotations
+
+import re
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, expect
+
+from solvers.weighing import Problem, make_plan
+
+OUTCOME = {"L": "Left heavier", "B": "Balance", "R": "Right heavier"}
+
+
+def answer(path: str) -> str:
+    """The solver's own conclusion at a node of the 12-coin plan."""
+    leaf = make_plan(Problem(12)).node(path).answer
+    assert leaf is not None
+    return leaf.sentence()
+
+
+def ask_for_twelve(page: Page, base: str) -> None:
+    """Open /coins and submit the form for 12 coins."""
+    page.goto(f"{base}/coins")
+    page.get_by_label("Number of coins").fill("12")
+    page.get_by_role("button", name="Show the plan").click()
+    expect(page.get_by_role("heading", name="Weighing 1")).to_be_visible()
+
+
+def follow(page: Page, letters: str) -> None:
+    """Click outcome buttons, checking the weighing number after each."""
+    for i, letter in enumerate(letters):
+        page.get_by_role("button", name=OUTCOME[letter], exact=True).click()
+        heading = "Answer after 3 weighings" if i == 2 else f"Weighing {i + 2}"
+        expect(page.get_by_role("heading", name=heading)).to_be_visible()
+
+
+def test_follow_the_twelve_coin_plan(page: Page, live_server: str, browser: Browser) -> None:
+    """Ask for 12 coins, follow a plan to a leaf, Back, reload, and open the shared link elsewhere."""
+    ask_for_twelve(page, live_server)
+    expect(page).to_have_url(re.compile(r"/coins/plan\?n=12&"))
+    expect(page.get_by_role("img", name=re.compile("left pan 1\u20134"))).to_be_visible()
+    follow(page, "LBL")
+    expect(page.get_by_role("status").filter(has_text="Coin")).to_have_text(answer("LBL"))
+    leaf_url = page.url
+    assert "path=LBL" in leaf_url
+
+    page.go_back()
+    expect(page.get_by_role("heading", name="Weighing 3")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"path=LB(&|$)"))
+    page.reload()
+    expect(page.get_by_role("heading", name="Weighing 3")).to_be_visible()
+    expect(page.get_by_role("navigation", name="Path so far")).to_contain_text("2: Balance")
+
+    other = browser.new_page()
+    other.goto(leaf_url)
+    expect(other.get_by_text(answer("LBL"))).to_be_visible()
+    other.close()
+
+
+def test_impossible_outcome_is_disabled(page: Page, live_server: str) -> None:
+    """An outcome that cannot happen is a disabled button that says why."""
+    page.goto(f"{live_server}/coins/plan?n=12&path=LL")
+    disabled = page.get_by_role("button", name="Right heavier", exact=True)
+    expect(disabled).to_be_disabled()
+    expect(disabled).to_have_accessible_description(re.compile("cannot happen"))
+
+
+def test_keyboard_only(page: Page, live_server: str) -> None:
+    """The outcome buttons work from the keyboard."""
+    page.goto(f"{live_server}/coins/plan?n=12")
+    page.get_by_role("button", name="Balance", exact=True).focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Weighing 2")).to_be_visible()
+
+
+def test_without_javascript(browser: Browser, live_server: str) -> None:
+    """With JavaScript off the form posts and redirects, and the outcome buttons are plain GET forms."""
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    ask_for_twelve(page, live_server)
+    follow(page, "BBR")
+    expect(page.get_by_text(answer("BBR"))).to_be_visible()
+    page.go_back()
+    expect(page.get_by_role("heading", name="Weighing 3")).to_be_visible()
+    context.close()
+
+
+def test_tree_view_links_to_nodes(page: Page, live_server: str) -> None:
+    """The whole-tree view opens branches and links into the navigator."""
+    page.goto(f"{live_server}/coins/tree?n=12")
+    link = page.get_by_role("link", name="coin 1 is heavier")
+    expect(link).to_be_hidden()
+    closed = page.locator("details:not([open]) > summary")
+    while closed.count():
+        closed.first.click()
+    link.click()
+    expect(page.get_by_text("Coin 1 is heavier.")).to_be_visible()
+
+
+def test_bad_input_shows_message(page: Page, live_server: str) -> None:
+    """A hand-edited URL shows a clear 400 page."""
+    response = page.goto(f"{live_server}/coins/plan?n=12&path=LLLL")
+    assert response is not None and response.status == 400
+    expect(page.get_by_role("alert")).to_contain_text("path")
+
+
+def test_accessibility(page: Page, live_server: str) -> None:
+    """axe finds no serious or critical violations on the main pages."""
+    axe = Axe()
+    for path in ("/", "/coins", "/coins/plan?n=12&path=L", "/coins/plan?n=12&path=LBL", "/coins/tree?n=12",
+                 "/coins/scheme?n=12", "/coins/plan?n=1000000"):
+        page.goto(live_server + path)
+        results = axe.run(page)
+        bad = [v["id"] for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+        assert not bad, (path, bad)
