@@ -16,11 +16,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solvers.weighing import Belief, Outcome, Problem, make_plan, min_weighings, verify  # noqa: E402
-from solvers.weighing.problem import child  # noqa: E402
+from solvers.weighing import (  # noqa: E402
+    Belief,
+    Outcome,
+    Problem,
+    make_plan,
+    min_weighings,
+    search,  # noqa: E402
+    verify,
+)
 from solvers.weighing import plan as plan_module  # noqa: E402
-from solvers.weighing import search  # noqa: E402
 from solvers.weighing.plan import plan_average  # noqa: E402
+from solvers.weighing.problem import child  # noqa: E402
 
 Case = tuple[int, int]  # (coin, +1 heavier / -1 lighter)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, jsonify, redirect, request, url_for
 
 from solvers.weighing import MAX_TREE_COINS, OUTCOMES, Outcome, make_plan, min_weighings
 from solvers.weighing.plan import Ranges, describe, size

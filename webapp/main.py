@@ -7,7 +7,7 @@ from flask import Blueprint, Response, jsonify, render_template
 bp = Blueprint("main", __name__)
 
 PUZZLES = [
-    ("Counterfeit coin", "coins.setup", "Find the fake among N coins with a balance: optimal plans, proved and verified."),
+    ("Counterfeit coin", "coins.setup", "Find the fake among N coins with a balance: optimal plans, verified."),
     ("Weigh against an adversary", None, "You weigh; the scale answers to make your life hard. Æquitas games."),
     ("The Devil's blindfold game", None, "Flip coins on a rotating table you cannot see."),
     ("The peg board", None, "Jump coins on a triangle down to one."),
