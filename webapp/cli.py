@@ -89,7 +89,7 @@ def serve(args: argparse.Namespace) -> int:
     """Run gunicorn on the app factory (replaces this process)."""
     gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
     argv = [gunicorn, "--bind", f"{args.host}:{args.port}", "--workers", str(args.workers),
-            "--timeout", "30", "--access-logfile", "-", "webapp:create_app()"]
+            "--timeout", "30", "--preload", "--access-logfile", "-", "webapp:create_app()"]
     os.execv(gunicorn, argv)
     return 0  # pragma: no cover - execv does not return
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import lru_cache
 from typing import Literal
 
 from .problem import OUTCOMES, Belief, Outcome, Problem, ProblemError, Split, children, pow3
@@ -344,7 +344,7 @@ def _tree(plan: Plan, node: Node) -> dict[str, object]:
     return {"left": node.weighing.left.labels(), "right": node.weighing.right.labels(), "outcomes": outcomes}
 
 
-@cache
+@lru_cache(maxsize=1024)
 def make_plan(p: Problem, objective: Objective = "worst") -> Plan:
     """The optimal plan for a problem; ProblemError if it has none or the objective is out of range."""
     if objective not in OBJECTIVES:
@@ -360,7 +360,7 @@ def make_plan(p: Problem, objective: Objective = "worst") -> Plan:
 # ---------------------------------------------------------------- abstract depth and average
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def _abstract_stats(p: Problem, objective: Objective, b: Belief, depth: int) -> tuple[int, int]:
     """(worst depth below, total depth over cases below) for the plan at an abstract belief."""
     plan = make_plan(p, objective)

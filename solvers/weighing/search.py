@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from .problem import Belief, Problem, Split, children, pow3
 
 MAX_EXACT = 18  # beliefs with at most this many candidate coins are searched exhaustively
+MEMO = 1 << 18  # memo entries kept per function: bounded, so a long-running server cannot grow without limit
 
 
 class SearchLimitError(RuntimeError):
@@ -53,7 +54,7 @@ def _ordered(b: Belief, splits: list[Split]) -> list[Split]:
     return sorted(splits, key=lambda s: (max(c.cases for c in children(b, s)), s.left + s.right, s))
 
 
-@cache
+@lru_cache(maxsize=4096)
 def all_splits(b: Belief) -> tuple[Split, ...]:
     """Every weighing of b up to swapping the pans, most balanced first."""
     found: list[Split] = []
@@ -69,7 +70,7 @@ def all_splits(b: Belief) -> tuple[Split, ...]:
     return tuple(_ordered(b, found))
 
 
-@cache
+@lru_cache(maxsize=MEMO)
 def solvable_by_search(b: Belief, w: int, find: bool) -> bool:
     """Exhaustive search: can b be solved within w weighings?"""
     if b.is_leaf(find):
@@ -79,7 +80,7 @@ def solvable_by_search(b: Belief, w: int, find: bool) -> bool:
     return any(all(solvable_by_search(c, w - 1, find) for c in children(b, s)) for s in all_splits(b))
 
 
-@cache
+@lru_cache(maxsize=MEMO)
 def solvable(b: Belief, w: int, find: bool) -> bool:
     """Can b be solved within w weighings? Counting rules where proved, search elsewhere."""
     if b.is_leaf(find):
@@ -91,7 +92,7 @@ def solvable(b: Belief, w: int, find: bool) -> bool:
     return worst_split(b, w, find) is not None
 
 
-@cache
+@lru_cache(maxsize=MEMO)
 def worst_split(b: Belief, w: int, find: bool) -> Split | None:
     """A weighing after which every outcome is solvable within w - 1 weighings, if there is one."""
     if b.is_leaf(find) or not count_feasible(b, w, find):
@@ -315,7 +316,7 @@ def _average_splits(b: Belief) -> Iterator[Split]:
         yield from all_splits(b)
 
 
-@cache
+@lru_cache(maxsize=MEMO)
 def average_choice(b: Belief, find: bool) -> tuple[int, Split | None]:
     """Least total depth (sum over cases of weighings used) and a weighing that achieves it."""
     if b.is_leaf(find):

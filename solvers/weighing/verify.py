@@ -9,7 +9,7 @@ from .plan import Coins, Plan, conclude, numbers, start
 from .problem import OUTCOMES, Belief, Outcome, Problem, children, pow3
 
 Case = tuple[int | None, bool]  # (counterfeit coin or None, heavier?)
-MAX_CONCRETE = 20_000  # plans for more coins are verified on the abstraction (all cases by symmetry)
+MAX_CONCRETE = 5_000  # plans for more coins are verified on the abstraction (all cases by symmetry)
 
 
 @dataclass(frozen=True)
