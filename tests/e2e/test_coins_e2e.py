@@ -81,8 +81,14 @@ def test_without_javascript(browser: Browser, live_server: str) -> None:
     ask_for_twelve(page, live_server)
     follow(page, "BBR")
     expect(page.get_by_text(answer("BBR"))).to_be_visible()
+    leaf_url = page.url
     page.go_back()
     expect(page.get_by_role("heading", name="Weighing 3")).to_be_visible()
+    page.reload()
+    expect(page.get_by_role("navigation", name="Path so far")).to_contain_text("2: Balance")
+    shared = context.new_page()
+    shared.goto(leaf_url)
+    expect(shared.get_by_text(answer("BBR"))).to_be_visible()
     context.close()
 
 
