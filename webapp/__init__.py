@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import coins, errors, main, security
+from . import adversary, coins, errors, main, security
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,5 +43,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(main.bp)
     app.register_blueprint(coins.bp)
     app.register_blueprint(coins.api)
+    app.register_blueprint(adversary.bp)
+    app.register_blueprint(adversary.api)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     return app

@@ -39,6 +39,15 @@ def _parser() -> argparse.ArgumentParser:
     weigh.add_argument("--tree", action="store_true", help=f"include the whole plan (N <= {MAX_TREE_COINS})")
     weigh.add_argument("--scheme", action="store_true", help="include Dyson's non-adaptive scheme")
     weigh.add_argument("--json", action="store_true", help="print JSON")
+    adv = sub.add_parser("adversary", help="replay weighings against the adversarial scale")
+    adv.add_argument("n", help="number of coins")
+    adv.add_argument("--weight", choices=WEIGHTS, default="unknown")
+    adv.add_argument("--goal", choices=GOALS, default="identify")
+    adv.add_argument("--extra", default="0", help="extra coins known to be genuine (named G1, G2, ...)")
+    adv.add_argument("--maybe-none", action="store_true", help="the counterfeit may be absent")
+    adv.add_argument("--budget", default="", help="weighing budget (default: the minimum)")
+    adv.add_argument("--weighings", default="", help='e.g. "1,2,3,4-5,6,7,8;9-10"')
+    adv.add_argument("--json", action="store_true", help="print JSON")
     serve = sub.add_parser("serve", help="serve the web app with gunicorn")
     serve.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     serve.add_argument("--port", default=os.environ.get("PORT", "8000"))
@@ -85,6 +94,29 @@ def weigh(args: argparse.Namespace) -> int:
     return 0
 
 
+def adversary(args: argparse.Namespace) -> int:
+    """Replay weighings against the adversary and print what they prove."""
+    from werkzeug.exceptions import BadRequest
+
+    from .adversary import adversary_report, parse_setup, play_out, weighings_arg
+    from .params import query
+
+    p = Problem(_whole(args.n, "N"), args.weight, args.goal, _whole(args.extra, "--extra"), args.maybe_none)
+    fields = {**query(p, "worst"), "budget": args.budget, "mode": "adversary", "w": args.weighings}
+    try:
+        s = parse_setup(fields, page=False)
+        report = adversary_report(s, play_out(s, weighings_arg(fields)))
+    except BadRequest as e:
+        raise ArgumentError(str(e.description)) from e
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(f"outcomes: {', '.join(report['outcomes']) or '(none yet)'}")  # type: ignore[arg-type]
+        print(f"cases left: {report['cases_left']}; weighings left: {report['weighings_left']}; "
+              f"can still finish: {'yes' if report['can_still_finish'] else 'no'}")
+    return 0
+
+
 def serve(args: argparse.Namespace) -> int:
     """Run gunicorn on the app factory (replaces this process)."""
     gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
@@ -98,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, run, and map bad input to exit status 2 with a message on stderr."""
     try:
         args = _parser().parse_args(argv)
-        return weigh(args) if args.command == "weigh" else serve(args)
+        return {"weigh": weigh, "adversary": adversary, "serve": serve}[args.command](args)
     except (ArgumentError, ProblemError) as e:
         print(f"coin-puzzles: error: {e}", file=sys.stderr)
         return 2

@@ -187,20 +187,28 @@ def lower_bound(p: Problem) -> int:
     return w
 
 
+def fewest(b: Belief, find: bool) -> int | None:
+    """The fewest weighings that solve a belief, or None if no number of weighings does."""
+    if b.is_leaf(find):
+        return 0
+    lb = 0
+    while pow3(lb) < b.answers(find):
+        lb += 1
+    for w in range(lb, lb + 3):
+        if solvable(b, w, find):
+            return w
+    if b.candidates > MAX_EXACT:
+        raise SearchLimitError(f"{b.to_token()} not settled within {lb + 2} weighings")
+    # an optimal plan never repeats an uninformative weighing, so cases - 1 weighings always suffice
+    return next((w for w in range(lb + 3, b.cases) if solvable(b, w, find)), None)
+
+
 def min_weighings(p: Problem) -> MinResult:
     """The fewest weighings that guarantee the goal, with the lower bound, or 'impossible' and why."""
-    b, lb = p.root(), lower_bound(p)
-    if b.is_leaf(p.find):
-        return MinResult(True, 0, lb, None)
-    for w in range(lb, lb + 3):
-        if solvable(b, w, p.find):
-            return MinResult(True, w, lb, None)
-    if b.candidates > MAX_EXACT:
-        raise SearchLimitError(f"{p.to_token()} not settled within {lb + 2} weighings")
-    for w in range(lb + 3, b.cases):
-        if solvable(b, w, p.find):
-            return MinResult(True, w, lb, None)
-    return MinResult(False, None, lb, impossible_reason(p))
+    w = fewest(p.root(), p.find)
+    if w is None:
+        return MinResult(False, None, lower_bound(p), impossible_reason(p))
+    return MinResult(True, w, lower_bound(p), None)
 
 
 def impossible_reason(p: Problem) -> str:

@@ -1,0 +1,119 @@
+"""Playing the adversary game in a real browser."""
+
+from __future__ import annotations
+
+import re
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, expect
+
+from solvers.weighing import Problem
+from solvers.weighing.adversary import as_user, cases_of, hint, replay
+
+P = Problem(12)
+
+
+def start_game(page: Page, base: str, mode: str = "adversary") -> None:
+    """Open the set-up form and start a 12-coin game."""
+    page.goto(f"{base}/adversary")
+    page.get_by_label("Number of coins").fill("12")
+    page.get_by_role("radio", name=re.compile("^" + mode)).check()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_role("heading", name="Weighing 1 of 3")).to_be_visible()
+
+
+def place(page: Page, left: tuple[int | str, ...], right: tuple[int | str, ...]) -> None:
+    """Put coins on the pans with each coin's own control, then press Weigh."""
+    for coin in left:
+        page.get_by_role("combobox", name=re.compile(rf"^Coin {coin} \(")).select_option("left")
+    for coin in right:
+        page.get_by_role("combobox", name=re.compile(rf"^Coin {coin} \(")).select_option("right")
+    page.get_by_role("button", name="Weigh", exact=True).click()
+
+
+def test_win_by_following_hints(page: Page, live_server: str) -> None:
+    """Ask for hints, make the solver's weighings, name the coin, and win in 3."""
+    start_game(page, live_server)
+    ws: list = []  # type: ignore[type-arg]
+    for i in range(3):
+        page.get_by_role("link", name="Show a hint").click()
+        expect(page.get_by_text(f"You can still finish in {3 - i} more weighing")).to_be_visible()
+        page.get_by_role("link", name="Show the solver's next weighing").click()
+        expect(page.get_by_text("The solver would weigh")).to_be_visible()
+        h = hint(replay(P, 3, ws))
+        assert h is not None
+        place(page, *as_user(h))
+        expect(page.get_by_role("heading", name=f"Weighing {i + 1}:")).to_be_visible()
+        # the page's answer is the adversary's: read it back from the URL-replayed game
+        ws.append(as_user(h))
+    expect(page.get_by_role("heading", name="Name the coin").first).to_be_visible()
+    case = cases_of(replay(P, 3, ws).coins)[0]
+    page.get_by_label("The counterfeit is").select_option(str(case.coin))
+    page.get_by_role("radio", name="heavier" if case.heavier else "lighter", exact=True).check()
+    page.get_by_role("button", name="Name it").click()
+    expect(page.get_by_role("heading", name="You win")).to_be_visible()
+    expect(page.get_by_role("table", name="Scorecard")).to_contain_text("Optimum")
+
+
+def test_wasteful_weighing_warns_and_unequal_is_refused(page: Page, live_server: str, browser: Browser) -> None:
+    """An unequal weighing is refused; a wasteful one is flagged; Back, reload and a shared link work."""
+    start_game(page, live_server)
+    place(page, (1, 2), (3,))
+    expect(page.get_by_role("alert")).to_contain_text("equal numbers of coins")
+    expect(page.get_by_role("heading", name="Weighing 1 of 3")).to_be_visible()
+    page.get_by_role("combobox", name=re.compile(r"^Coin 2 \(")).select_option("off")
+    page.get_by_role("button", name="Weigh", exact=True).click()
+    expect(page.get_by_text("weighing 1 lost it")).to_be_visible()
+    expect(page.get_by_text("The solver would have weighed 1\u20134 against 5\u20138 instead")).to_be_visible()
+    shared = page.url
+    assert "w=1-3" in shared
+    page.go_back()
+    expect(page.get_by_role("heading", name="Weighing 1 of 3")).to_be_visible()
+    page.go_forward()
+    expect(page.get_by_text("weighing 1 lost it")).to_be_visible()
+    page.reload()
+    expect(page.get_by_text("weighing 1 lost it")).to_be_visible()
+    other = browser.new_page()
+    other.goto(shared)
+    expect(other.get_by_text("weighing 1 lost it")).to_be_visible()
+    other.close()
+
+
+def test_click_to_cycle(page: Page, live_server: str) -> None:
+    """With JavaScript, clicking a coin cycles it off -> left -> right and the pan counts follow."""
+    start_game(page, live_server)
+    face = page.locator('.pick[data-coin="5"] .face')
+    face.click()
+    expect(page.get_by_role("combobox", name=re.compile(r"^Coin 5 \("))).to_have_value("left")
+    face.click()
+    expect(page.get_by_role("combobox", name=re.compile(r"^Coin 5 \("))).to_have_value("right")
+    expect(page.locator('[data-count="right"]')).to_have_text("1")
+
+
+def test_honest_mode_reveals_the_secret(page: Page, live_server: str) -> None:
+    """Honest scale: the secret is not in the page until the game ends, then it is revealed."""
+    start_game(page, live_server, mode="honest")
+    assert "was heavier" not in page.content() and "was lighter" not in page.content()
+    place(page, (1, 2, 3, 4), (5, 6, 7, 8))
+    page.get_by_role("button", name="Name it").click()
+    expect(page.get_by_text("The secret: ")).to_be_visible()
+
+
+def test_without_javascript(browser: Browser, live_server: str) -> None:
+    """The whole game works with JavaScript off."""
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    start_game(page, live_server)
+    place(page, (1, 2, 3, 4), (5, 6, 7, 8))
+    expect(page.get_by_role("heading", name="Weighing 1:")).to_be_visible()
+    context.close()
+
+
+def test_accessibility(page: Page, live_server: str) -> None:
+    """No serious axe violations on the game pages."""
+    axe = Axe()
+    base = f"{live_server}/adversary/play?n=12&budget=3"
+    for url in (f"{live_server}/adversary", base, base + "&w=1-2&hint=2", base + "&w=1-2&guess=1h"):
+        page.goto(url)
+        bad = [v["id"] for v in axe.run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+        assert not bad, (url, bad)

@@ -1,0 +1,132 @@
+"""The adversarial scale: consistent, beaten by the solver's plan, and unbeatable below the minimum."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solvers.weighing import OUTCOMES, Problem, min_weighings
+from solvers.weighing.adversary import (
+    Guess,
+    IllegalWeighing,
+    Secret,
+    adversary_outcome,
+    as_user,
+    cases_of,
+    format_weighings,
+    hint,
+    honest_outcome,
+    judge,
+    parse_weighings,
+    replay,
+)
+from solvers.weighing.plan import realise, start
+from solvers.weighing.search import all_splits, fewest
+from solvers.weighing.verify import all_cases
+
+
+@st.composite
+def games(draw: st.DrawFn) -> tuple[Problem, list[tuple[tuple[int | str, ...], tuple[int | str, ...]]]]:
+    """A random problem and a random sequence of legal weighings."""
+    n = draw(st.integers(3, 40))
+    extra = draw(st.integers(0, 3))
+    weight = draw(st.sampled_from(["unknown", "lighter", "heavier"]))
+    p = Problem(n, weight, draw(st.sampled_from(["identify", "find"])), extra, draw(st.booleans()))
+    coins: list[int | str] = [*range(1, n + 1), *(f"G{i}" for i in range(1, extra + 1))]
+    ws = []
+    for _ in range(draw(st.integers(1, 5))):
+        order = draw(st.permutations(coins))
+        k = draw(st.integers(1, len(coins) // 2))
+        ws.append((tuple(order[:k]), tuple(order[k:2 * k])))
+    return p, ws
+
+
+@settings(max_examples=150, deadline=None)
+@given(games())
+def test_adversary_stays_consistent(game: tuple[Problem, list]) -> None:  # type: ignore[type-arg]
+    """After every answer some case fits all answers, and the observer's count is exactly those cases."""
+    p, ws = game
+    r = replay(p, 60, ws)
+    survivors = []
+    for coin, heavier in all_cases(p):
+        secret = Secret(coin, heavier)
+        if all(honest_outcome(step.weighing, secret) is step.outcome for step in r.steps):
+            survivors.append(secret)
+    assert survivors, "the adversary contradicted itself"
+    assert sorted(survivors, key=repr) == sorted(cases_of(r.coins), key=repr)
+    assert len(survivors) == r.coins.abstract().cases
+
+
+@pytest.mark.slow
+def test_following_hints_always_wins_within_the_minimum() -> None:
+    """Against the solver's own plan (its hints), the user wins within the minimum, N = 3..40, all variants."""
+    for n in range(3, 41):
+        for weight in ("unknown", "lighter"):
+            for goal in ("identify", "find"):
+                for extra in (0, 1):
+                    for z in (False, True):
+                        p = Problem(n, weight, goal, extra, z)  # type: ignore[arg-type]
+                        m = min_weighings(p).weighings
+                        assert m is not None
+                        ws: list = []  # type: ignore[type-arg]
+                        while (h := hint(replay(p, m, ws))) is not None:
+                            ws.append(as_user(h))
+                        r = replay(p, m, ws)
+                        assert r.used <= m and r.can_finish
+                        case = cases_of(r.coins)[0]
+                        guess = Guess(case.coin, None if p.find else case.heavier)
+                        assert judge(r.coins, guess, p) is None, p
+
+
+@pytest.mark.parametrize("n", [12, 13])
+def test_adversary_defeats_every_first_weighing_with_fewer(n: int) -> None:
+    """N = 12 and 13: with one weighing fewer than the minimum, every first weighing (by counts) loses."""
+    p = Problem(n)
+    m = min_weighings(p).weighings
+    assert m is not None
+    budget = m - 1
+    root = start(p)
+    for split in all_splits(p.root()):
+        w = realise(root, split)
+        o = adversary_outcome(root, as_user(w), p.find)
+        needed = fewest(w.after[OUTCOMES.index(o)].abstract(), p.find)
+        assert needed is None or needed > budget - 1, split
+
+
+def test_wasteful_weighing_is_flagged() -> None:
+    """Weighing 1 against 2 first (12 coins, budget 3) loses the guarantee, and the solver says what to do."""
+    r = replay(Problem(12), 3, parse_weighings("1-2"))
+    assert not r.can_finish and r.lost_at() == 1
+    better = r.better(1)
+    assert better is not None and len(better.left) == 4
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1,2-3", "-", "1-1", "13-1", "G1-1", "1,2", "a-b", "0-1"],
+)
+def test_illegal_weighings_are_refused(text: str) -> None:
+    """Unequal pans, empty weighings, repeated coins, and coins not in play are refused."""
+    with pytest.raises(IllegalWeighing):
+        replay(Problem(12), 3, parse_weighings(text))
+
+
+def test_weighing_text_round_trips() -> None:
+    """parse_weighings and format_weighings are inverses."""
+    text = "1,2,3,4-5,6,7,G1;9-10"
+    assert format_weighings(parse_weighings(text)) == text
+
+
+def test_budget_is_enforced() -> None:
+    """No weighing beyond the budget."""
+    with pytest.raises(IllegalWeighing):
+        replay(Problem(12), 1, parse_weighings("1-2;3-4"))
+
+
+def test_judge_reveals_a_contradicting_case() -> None:
+    """Guessing too early: the adversary shows a case that fits every answer but not the guess."""
+    r = replay(Problem(12), 3, parse_weighings("1,2,3,4-5,6,7,8"))
+    counter = judge(r.coins, Guess(9, True), Problem(12))
+    assert counter is not None and counter != Secret(9, True)
+    assert Guess.from_token("7h") == Guess(7, True) and Guess.from_token("none").coin is None

@@ -1,0 +1,110 @@
+"""The adversary game's pages and API through the Flask client."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask.testing import FlaskClient
+
+BASE = "/adversary/play?n=12&weight=unknown&goal=identify&extra=0&maybe_none=0&budget=3&mode=adversary"
+
+
+def _token(client: FlaskClient, path: str = "/adversary") -> str:
+    """A CSRF token from a form."""
+    match = re.search(r'name="csrf_token" value="([^"]+)"', client.get(path).get_data(as_text=True))
+    assert match
+    return match.group(1)
+
+
+def test_setup_starts_a_game(client: FlaskClient) -> None:
+    """The set-up form posts and redirects (303) to the first position; budget defaults to the minimum."""
+    r = client.post("/adversary", data={"csrf_token": _token(client), "n": "12"})
+    assert r.status_code == 303 and r.headers["Location"] == BASE
+
+
+def test_play_page(client: FlaskClient) -> None:
+    """The first position: a select per coin, a Weigh button, the observer, hints."""
+    html = client.get(BASE).get_data(as_text=True)
+    assert html.count('<select id="c') == 12 and ">Weigh</button>" in html
+    assert "24 cases left" in html and "Show a hint" in html
+
+
+def test_weigh_and_warning(client: FlaskClient) -> None:
+    """A wasteful weighing is accepted, then flagged with the solver's better weighing."""
+    token = _token(client, BASE)
+    data = {"csrf_token": token, "n": "12", "budget": "3", "c1": "left", "c2": "right"}
+    r = client.post("/adversary/weigh", data=data)
+    assert r.status_code == 303 and r.headers["Location"].endswith("&w=1-2")
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "weighing 1 lost it" in html and "would have weighed 1\u20134 against 5\u20138" in html
+
+
+def test_unequal_weighing_is_refused(client: FlaskClient) -> None:
+    """Unequal pans: a 400 with the message, the choices kept, nothing spent."""
+    token = _token(client, BASE)
+    data = {"csrf_token": token, "n": "12", "budget": "3", "c1": "left", "c2": "left", "c3": "right"}
+    r = client.post("/adversary/weigh", data=data)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 400 and "equal numbers of coins" in html and "cost nothing" in html
+    assert 'data-coin="1" data-place="left"' in html and "Weighing 1 of 3" in html
+
+
+def test_weigh_without_csrf_is_refused(client: FlaskClient) -> None:
+    """CSRF applies to the game's POSTs too."""
+    assert client.post("/adversary/weigh", data={"n": "12", "c1": "left", "c2": "right"}).status_code == 400
+
+
+def test_hints_in_steps(client: FlaskClient) -> None:
+    """Hint 1 says how many weighings remain; hint 2 gives the solver's weighing."""
+    one = client.get(BASE + "&hint=1").get_data(as_text=True)
+    assert "You can still finish in 3 more weighings" in one and "The solver would weigh" not in one
+    two = client.get(BASE + "&hint=2").get_data(as_text=True)
+    assert "The solver would weigh <strong>1\u20134</strong> against <strong>5\u20138</strong>" in two
+
+
+def test_guess_ends_the_game(client: FlaskClient) -> None:
+    """Naming a coin too early loses, and the scorecard shows weighings against the optimum."""
+    token = _token(client, BASE)
+    r = client.post("/adversary/guess", data={"csrf_token": token, "n": "12", "budget": "3", "w": "1,2,3,4-5,6,7,8",
+                                              "coin": "9", "fake_is": "heavier"})
+    assert r.status_code == 303 and r.headers["Location"].endswith("&guess=9h")
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "You lose" in html and "Scorecard" in html and "fits every answer" in html
+
+
+def test_honest_game_hides_the_secret(client: FlaskClient) -> None:
+    """Honest mode: the secret is only in an encrypted token; it is revealed when the game ends."""
+    r = client.post("/adversary", data={"csrf_token": _token(client), "n": "12", "mode": "honest"})
+    url = r.headers["Location"]
+    assert "&t=gAAAA" in url and "secret" not in url
+    page = client.get(url)
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "You win" not in html
+    assert "was heavier" not in html and "was lighter" not in html
+    ended = client.get(url + "&guess=1h").get_data(as_text=True)
+    assert "The secret: " in ended
+    tampered = client.get(url[:-6] + "AAAAAA")
+    assert tampered.status_code == 400
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["n=2&budget=3", "n=1001", "n=12&budget=2", "n=12&budget=99", "n=12&w=1,2-3", "n=12&w=1-1", "n=12&w=x",
+     "n=12&w=13-1", "n=12&w=1-2;3-4;5-6;7-8", "n=12&hint=3", "n=12&guess=zz", "n=12&mode=honest",
+     "n=12&mode=honest&t=nope", "n=12&extra=99", "n=12&w=1-2&guess=13h"],
+)
+def test_bad_urls_are_400(client: FlaskClient, query: str) -> None:
+    """Malformed or impossible positions give a clear 400 page."""
+    r = client.get("/adversary/play?" + query)
+    assert r.status_code == 400, query
+    assert 'role="alert"' in r.get_data(as_text=True)
+
+
+def test_api(client: FlaskClient) -> None:
+    """The API's fields, for a balance then an unbalanced answer."""
+    data = client.get("/api/adversary?n=12&w=1,2,3,4-5,6,7,8;9,10,11-1,2,3").get_json()
+    assert data["outcomes"][0] == "balance" and len(data["outcomes"]) == 2
+    assert set(data) >= {"outcomes", "cases_left", "can_still_finish", "weighings_left", "knowledge"}
+    assert data["weighings_left"] == 1 and data["knowledge"]["1"] == "genuine"
+    assert client.get("/api/adversary?n=12&w=1-2-3").status_code == 400

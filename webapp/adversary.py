@@ -1,0 +1,295 @@
+"""Weigh against an adversary: set-up, play (state in the URL), hints, the end of the game, and the API."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, jsonify, redirect, request, url_for
+
+from solvers.weighing import Problem, ProblemError, min_weighings
+from solvers.weighing.adversary import (
+    MAX_WEIGHINGS,
+    Guess,
+    IllegalWeighing,
+    Replay,
+    Secret,
+    UserWeighing,
+    cases_of,
+    check_weighing,
+    format_weighings,
+    from_set,
+    hint,
+    honest_outcome,
+    judge,
+    parse_weighings,
+    replay,
+)
+from solvers.weighing.plan import describe
+
+from . import params
+from .errors import InputError
+from .htmx import render, wants_fragment
+from .secretbox import random_secret, seal, unseal
+
+bp = Blueprint("adversary", __name__, url_prefix="/adversary")
+api = Blueprint("adversary_api", __name__, url_prefix="/api")
+
+PAGE_MIN_COINS, PAGE_MAX_COINS = 3, 1000
+API_MAX_COINS = 10_000
+MAX_EXTRA = 50
+MODES = ("adversary", "honest")
+PLACES = ("off", "left", "right")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A game's fixed settings: the problem, the budget, the mode and (honest mode) the sealed secret."""
+
+    problem: Problem
+    budget: int
+    minimum: int
+    mode: str
+    token: str
+
+    def query(self, **more: str) -> dict[str, str]:
+        """The canonical query parameters of a position."""
+        base = params.query(self.problem, "worst")
+        base.pop("objective")
+        base.update(budget=str(self.budget), mode=self.mode)
+        if self.token:
+            base["t"] = self.token
+        return {**base, **{k: v for k, v in more.items() if v}}
+
+    def url(self, **more: str) -> str:
+        """The play URL of a position."""
+        return url_for("adversary.play") + "?" + urlencode(self.query(**more))
+
+
+@dataclass(frozen=True)
+class UserPan:
+    """One pan of a user's weighing, shaped like the solver's Pan for the scale picture."""
+
+    coins: tuple[int | str, ...]
+
+    def __len__(self) -> int:
+        """Number of coins on the pan."""
+        return len(self.coins)
+
+    def labels(self) -> list[int | str]:
+        """The coins in order."""
+        return list(self.coins)
+
+    def describe(self) -> str:
+        """The pan in words, e.g. '1-4, G1'."""
+        numbered = describe(from_set(c for c in self.coins if isinstance(c, int)))
+        extras = [c for c in self.coins if isinstance(c, str)]
+        parts = ([numbered] if numbered != "none" else []) + extras
+        return ", ".join(parts) or "nothing"
+
+
+def parse_setup(args: Mapping[str, str], page: bool = True, need_token: bool = True) -> Setup:
+    """Problem, budget and mode from the query or form; 400 on anything malformed."""
+    lo, hi = (PAGE_MIN_COINS, PAGE_MAX_COINS) if page else (1, API_MAX_COINS)
+    n = params.whole(args, "n", None, lo, hi, "The number of coins (n)")
+    p = params.problem({**args, "n": str(n), "extra": str(params.whole(args, "extra", 0, 0, MAX_EXTRA,
+                                                                          "Extra genuine coins"))})
+    m = min_weighings(p)
+    if not m.solvable or m.weighings is None:
+        raise InputError(f"this game cannot be won: {m.reason}")
+    budget = params.whole(args, "budget", m.weighings, m.weighings, min(MAX_WEIGHINGS, m.weighings + 20),
+                          "The weighing budget")
+    mode = params.choice(args, "mode", MODES)
+    token = args.get("t", "") if mode == "honest" else ""
+    if mode == "honest" and need_token and not token:
+        raise InputError("an honest-scale game needs its game token (start a new game)")
+    return Setup(p, budget, m.weighings, mode, token)
+
+
+def weighings_arg(args: Mapping[str, str]) -> tuple[UserWeighing, ...]:
+    """The weighings so far, from the w parameter."""
+    text = args.get("w", "")
+    if len(text) > 200_000:
+        raise InputError("too many weighings")
+    try:
+        return parse_weighings(text)
+    except IllegalWeighing as e:
+        raise InputError(str(e), {"w": text[:80]}) from e
+
+
+def play_out(s: Setup, ws: tuple[UserWeighing, ...]) -> Replay:
+    """Replay the game: the adversary answers, or the honest scale with the sealed secret."""
+    try:
+        if s.mode == "honest":
+            secret = unseal(s.token, s.problem)
+            return replay(s.problem, s.budget, ws, lambda c, w: honest_outcome(w, secret))
+        return replay(s.problem, s.budget, ws)
+    except IllegalWeighing as e:
+        raise InputError(f"this position cannot be reached: {e}") from e
+
+
+def _chosen(form: Mapping[str, str], s: Setup) -> dict[str, str]:
+    """Where the user put each coin (off, left or right), from the form."""
+    places = {}
+    names = [str(i) for i in range(1, s.problem.coins + 1)] + [f"G{i}" for i in range(1, s.problem.extra + 1)]
+    for name in names:
+        place = form.get(f"c{name}", "off")
+        if place not in PLACES:
+            raise InputError(f"coin {name} must be off, left or right")
+        places[name] = place
+    return places
+
+
+def _as_weighing(places: Mapping[str, str]) -> UserWeighing:
+    """The weighing the placements describe."""
+
+    def coins(side: str) -> tuple[int | str, ...]:
+        return tuple(int(k) if k.isdigit() else k for k, v in places.items() if v == side)
+
+    return coins("left"), coins("right")
+
+
+def _page(s: Setup, ws: tuple[UserWeighing, ...], r: Replay, **extra: object) -> str:
+    """Render the play page for a position."""
+    guess_token = str(extra.pop("guess", "") or "")
+    verdict = None
+    secret: Secret | None = None
+    if guess_token:
+        guess = Guess.from_token(guess_token)
+        counter = judge(r.coins, guess, s.problem)
+        sure = counter is None
+        if s.mode == "honest":
+            secret = unseal(s.token, s.problem)
+            right = guess_matches(guess, secret, s)
+            verdict = {"win": right, "sure": sure, "counter": None if right else secret, "guess": guess}
+        else:
+            verdict = {"win": sure, "sure": sure, "counter": counter, "guess": guess}
+    hint_level = int(extra.pop("hint_level", 0) or 0)
+    lost = r.lost_at()
+    prefixes = [s.url(w=format_weighings(ws[:i])) for i in range(len(ws) + 1)]
+    last = r.steps[-1].weighing if r.steps else ((), ())
+    return render(
+        "adversary/play.html",
+        "adversary/_play.html",
+        s=s,
+        p=s.problem,
+        r=r,
+        ws=ws,
+        w_text=format_weighings(ws),
+        prefixes=prefixes,
+        lost=lost,
+        better=r.better(lost) if lost else None,
+        hint_level=hint_level,
+        hint_weighing=hint(r) if hint_level >= 2 else None,
+        hint_url=lambda level: s.url(w=format_weighings(ws), hint=str(level)),
+        verdict=verdict,
+        secret=secret,
+        cases=cases_of(r.coins),
+        error=extra.pop("error", None),
+        placed=extra.pop("placed", {}),
+        over=bool(guess_token),
+        last_pans=(UserPan(last[0]), UserPan(last[1])),
+    )
+
+
+def guess_matches(guess: Guess, secret: Secret, s: Setup) -> bool:
+    """True when a guess names the honest scale's secret."""
+    if guess.coin != secret.coin:
+        return False
+    return secret.coin is None or s.problem.find or guess.heavier == secret.heavier
+
+
+@bp.route("", methods=["GET", "POST"])
+def setup() -> Response | str | tuple[str, int]:
+    """The set-up form; a valid POST starts a game (303 to its first position)."""
+    if request.method == "GET":
+        return render("adversary/setup.html", "adversary/_setup.html", form=request.args, error=None)
+    try:
+        s = parse_setup(request.form, need_token=False)
+    except InputError as e:
+        return render("adversary/setup.html", "adversary/_setup.html", form=request.form, error=e.description), 400
+    if s.mode == "honest":
+        s = Setup(s.problem, s.budget, s.minimum, s.mode, seal(random_secret(s.problem), s.problem))
+    return _go(s.url())
+
+
+def _go(url: str) -> Response:
+    """Redirect (303), or tell htmx where to go."""
+    if wants_fragment():
+        return Response("", 200, {"HX-Location": json.dumps({"path": url, "target": "#main"})})
+    return redirect(url, code=303)  # type: ignore[return-value]
+
+
+@bp.get("/play")
+def play() -> str:
+    """A position of the game: the coins, the observer, the history, hints and the end."""
+    s = parse_setup(request.args)
+    ws = weighings_arg(request.args)
+    r = play_out(s, ws)
+    level = params.whole(request.args, "hint", 0, 0, 2, "hint")
+    guess = request.args.get("guess", "")
+    if guess:
+        try:
+            Guess.from_token(guess)
+        except ProblemError as e:
+            raise InputError(str(e)) from e
+    return _page(s, ws, r, guess=guess, hint_level=level)
+
+
+@bp.post("/weigh")
+def weigh() -> Response | tuple[str, int]:
+    """Add a weighing; an illegal one is refused with a message and costs nothing."""
+    s = parse_setup(request.form)
+    ws = weighings_arg(request.form)
+    r = play_out(s, ws)
+    places = _chosen(request.form, s)
+    new = _as_weighing(places)
+    try:
+        if r.used >= s.budget:
+            raise IllegalWeighing(f"the budget of {s.budget} weighings is used up: name the coin")
+        check_weighing(r.coins, new)
+    except IllegalWeighing as e:
+        return _page(s, ws, r, error=str(e), placed=places), 400
+    return _go(s.url(w=format_weighings((*ws, new))))
+
+
+@bp.post("/guess")
+def guess() -> Response | tuple[str, int]:
+    """Name the coin (and its weight): the game ends."""
+    s = parse_setup(request.form)
+    ws = weighings_arg(request.form)
+    r = play_out(s, ws)
+    coin = request.form.get("coin", "").strip()
+    weight = request.form.get("fake_is", "")
+    token = "none" if coin == "none" else coin + {"heavier": "h", "lighter": "l"}.get(weight, "")
+    try:
+        judge(r.coins, Guess.from_token(token), s.problem)
+    except ProblemError as e:
+        return _page(s, ws, r, error=str(e)), 400
+    return _go(s.url(w=format_weighings(ws), guess=token))
+
+
+def adversary_report(s: Setup, r: Replay) -> dict[str, object]:
+    """The API's (and CLI's) view of a position."""
+    c = r.coins
+    return {
+        "outcomes": [step.outcome.value for step in r.steps],
+        "cases_left": c.abstract().cases,
+        "can_still_finish": r.can_finish,
+        "weighings_left": r.left,
+        "knowledge": {str(i): c.status(i) for i in range(1, s.problem.coins + 1)},
+        "weighings_needed": r.need,
+        "budget": s.budget,
+        "minimum": s.minimum,
+        "lost_at": r.lost_at(),
+    }
+
+
+@api.get("/adversary")
+def adversary_json() -> Response:
+    """Replay weighings against the adversary and report what they prove."""
+    s = parse_setup({**request.args, "mode": "adversary"}, page=False)
+    r = play_out(s, weighings_arg(request.args))
+    return jsonify(adversary_report(s, r))
