@@ -51,6 +51,7 @@ e2e: $(VENV)/.test-installed chromium
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/coins.py
 	$(BIN)/python benchmarks/adversary.py
+	$(BIN)/python benchmarks/aequitas.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import adversary, coins, errors, main, security
+from . import adversary, aequitas, coins, errors, main, security
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,5 +45,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(coins.api)
     app.register_blueprint(adversary.bp)
     app.register_blueprint(adversary.api)
+    app.register_blueprint(aequitas.bp)
+    app.register_blueprint(aequitas.api)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     return app

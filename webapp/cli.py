@@ -48,6 +48,19 @@ def _parser() -> argparse.ArgumentParser:
     adv.add_argument("--budget", default="", help="weighing budget (default: the minimum)")
     adv.add_argument("--weighings", default="", help='e.g. "1,2,3,4-5,6,7,8;9-10"')
     adv.add_argument("--json", action="store_true", help="print JSON")
+    aeq = sub.add_parser("aequitas", help="Grundy values of the Æquitas two-player coin games")
+    aeq.add_argument("--game", choices=("D", "F", "FI"), default="D")
+    aeq.add_argument("--coins", default="4")
+    aeq.add_argument("--light", default=None, help="D: light-destined coins (default: all)")
+    aeq.add_argument("--heavy", default=None, help="D: heavy-destined coins (default: the rest)")
+    aeq.add_argument("--fake", choices=("light", "heavy"), default=None, help="D: the fake's destiny")
+    aeq.add_argument("--misere", action="store_true")
+    aeq.add_argument("--extra", action="store_true", help="one extra genuine coin")
+    aeq.add_argument("--convention", default=None,
+                     help="normal, misere-last-mover-loses or misere-stop-before-reveal (the paper's tables)")
+    aeq.add_argument("--table", action="store_true", help="the whole comparison table with the paper")
+    aeq.add_argument("--max-coins", default="30")
+    aeq.add_argument("--json", action="store_true", help="print JSON")
     serve = sub.add_parser("serve", help="serve the web app with gunicorn")
     serve.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     serve.add_argument("--port", default=os.environ.get("PORT", "8000"))
@@ -117,6 +130,39 @@ def adversary(args: argparse.Namespace) -> int:
     return 0
 
 
+def aequitas(args: argparse.Namespace) -> int:
+    """Print a position's Grundy value and winning moves, or the whole table."""
+    from werkzeug.exceptions import BadRequest
+
+    from .aequitas import position_report, table_report
+
+    try:
+        if args.table:
+            max_coins = _whole(args.max_coins, "--max-coins")
+            if not 1 <= max_coins <= 40:
+                raise ArgumentError("--max-coins must be 1 to 40")
+            report = table_report(max_coins)
+        else:
+            fields = {"game": args.game, "coins": args.coins, "misere": "1" if args.misere else "0",
+                      "extra": "1" if args.extra else "0"}
+            fields.update({k: v for k, v in (("light", args.light), ("heavy", args.heavy), ("fake", args.fake),
+                                              ("convention", args.convention)) if v is not None})
+            if args.convention and args.convention != "normal":
+                fields["misere"] = "1"
+            report = position_report(fields)
+    except BadRequest as e:
+        raise ArgumentError(str(e.description)) from e
+    if args.json:
+        print(json.dumps(report, indent=2))
+    elif args.table:
+        for conv, counts in report["agreement"].items():  # type: ignore[union-attr]
+            print(f"{conv}: {counts['agree']} of {counts['cells']} cells agree with the paper")
+    else:
+        print(f"{report['game']} with {report['coins']} coins ({report['convention']}): Grundy value "
+              f"{report['grundy']}, outcome {report['outcome']}; {len(report['winning_moves'])} winning move(s)")  # type: ignore[arg-type]
+    return 0
+
+
 def serve(args: argparse.Namespace) -> int:
     """Run gunicorn on the app factory (replaces this process)."""
     gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
@@ -130,7 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, run, and map bad input to exit status 2 with a message on stderr."""
     try:
         args = _parser().parse_args(argv)
-        return {"weigh": weigh, "adversary": adversary, "serve": serve}[args.command](args)
+        commands = {"weigh": weigh, "adversary": adversary, "aequitas": aequitas, "serve": serve}
+        return commands[args.command](args)
     except (ArgumentError, ProblemError) as e:
         print(f"coin-puzzles: error: {e}", file=sys.stderr)
         return 2

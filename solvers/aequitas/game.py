@@ -1,0 +1,219 @@
+"""Æquitas positions, moves and Grundy values (Burke, Khovanova, Lee, Nowakowski, Rowland, Tennenhouse 2022).
+
+Both players know the fake; each move is a weighing (equal numbers of coins per pan, padded with coins
+known to be genuine) whose forced result gives the Observer new information. A position is the Observer's
+knowledge as counts (unknown, light-destined, heavy-destined, genuine coins available) plus the class of the
+real fake. By the mirror symmetry (swap light and heavy) the fake is always taken heavier: a heavy-destined
+coin, or an unknown coin that is in fact heavier.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from solvers.weighing.problem import Split
+
+Goal = Literal["find", "identify"]
+Convention = Literal["normal", "misere-last-mover-loses", "misere-stop-before-reveal"]
+CONVENTIONS: tuple[Convention, ...] = ("normal", "misere-last-mover-loses", "misere-stop-before-reveal")
+FakeSide = Literal["left", "right", "off"]
+MEMO = 1 << 18
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    """Observer's counts (unknown, light-destined, heavy-destined, genuine available) and the fake's class."""
+
+    u: int
+    l: int  # noqa: E741 - the paper's l
+    h: int
+    g: int
+    fake_unknown: bool  # True: the fake is an unknown coin (heavier); False: a heavy-destined coin
+
+    @classmethod
+    def make(cls, u: int, l: int, h: int, g: int, fake_unknown: bool) -> Position:  # noqa: E741
+        """A position with the genuine count capped where more genuine coins add no move."""
+        return cls(u, l, h, min(g, u + l + h), fake_unknown)
+
+    @property
+    def candidates(self) -> int:
+        """Coins that may be the fake, for the Observer."""
+        return self.u + self.l + self.h
+
+    def goal_reached(self, goal: Goal) -> bool:
+        """True when the Observer knows what the game asks (the coin; and its weight for identify)."""
+        if self.fake_unknown:
+            return goal == "find" and self.u == 1
+        return self.l + self.h == 1
+
+    def to_token(self) -> str:
+        """Canonical compact string, e.g. 'u0.l4.h1.g1.fH'."""
+        return f"u{self.u}.l{self.l}.h{self.h}.g{self.g}.f{'U' if self.fake_unknown else 'H'}"
+
+    def describe(self) -> str:
+        """The position in words."""
+        parts = []
+        if self.u:
+            parts.append(f"{self.u} unknown")
+        if self.l:
+            parts.append(f"{self.l} light-destined")
+        if self.h:
+            parts.append(f"{self.h} heavy-destined")
+        fake = "an unknown coin (heavier)" if self.fake_unknown else "a heavy-destined coin"
+        return f"{', '.join(parts)}; {self.g} genuine available; the fake is {fake}"
+
+
+@dataclass(frozen=True)
+class Move:
+    """A weighing (abstract counts per class and pan) and where the fake sits."""
+
+    split: Split
+    fake: FakeSide
+
+
+def start(game: str, n: int, extra: bool, light: int = 0, fake_light: bool = False) -> Position:
+    """The starting position of D(l, h), F_N or FI_N, with or without one extra genuine coin."""
+    g = int(extra)
+    if game == "D":
+        heavy = n - light
+        if fake_light:  # mirror: a light fake among l light-destined coins is a heavy fake among l
+            light, heavy = heavy, light
+        return Position.make(0, light, heavy, g, False)
+    return Position.make(n, 0, 0, g, True)
+
+
+def _balanced(parts: list[tuple[str, int]], g: int) -> tuple[dict[str, int], dict[str, int]] | None:
+    """Split counts of coin kinds over two pans, pans differing by at most g."""
+    total = sum(k for _, k in parts)
+    if total % 2 and g < 1:
+        return None
+    left: dict[str, int] = {}
+    right: dict[str, int] = {}
+    room = (total + 1) // 2
+    for name, k in parts:
+        take = min(k, room)
+        left[name], right[name] = take, k - take
+        room -= take
+    return left, right
+
+
+def moves(p: Position) -> Iterator[tuple[Position, Move]]:
+    """Every informative weighing as (position it leads to, a representative move)."""
+    if p.fake_unknown:
+        yield from _unknown_moves(p)
+    else:
+        yield from _destined_moves(p)
+
+
+def _unknown_moves(p: Position) -> Iterator[tuple[Position, Move]]:
+    """Moves from unknown coins: a balance excludes the weighed coins; an imbalance gives destinies."""
+    u, g = p.u, p.g
+    for m in range(1, u):  # balance: the fake stays off the scale
+        pans = _balanced([("u", m)], g)
+        if pans:
+            s = Split(pans[0]["u"], 0, 0, pans[1]["u"], 0, 0)
+            yield Position.make(u - m, 0, 0, g + m, True), Move(s, "off")
+    for u1 in range(1, u + 1):  # imbalance: the fake (heavier) on the left pan
+        for u2 in range(0, u - u1 + 1):
+            if abs(u1 - u2) <= g:
+                child = Position.make(0, u2, u1, g + u - u1 - u2, False)
+                yield child, Move(Split(u1, 0, 0, u2, 0, 0), "left")
+
+
+def _destined_moves(p: Position) -> Iterator[tuple[Position, Move]]:
+    """Moves from destined coins (the fake heavy-destined)."""
+    lt, hv, g = p.l, p.h, p.g
+    for a in range(lt + 1):  # balance: a light and b heavy coins weighed, the fake off
+        for b in range(hv):
+            if a + b == 0:
+                continue
+            pans = _balanced([("l", a), ("h", b)], g)
+            if pans:
+                s = Split(0, pans[0]["l"], pans[0]["h"], 0, pans[1]["l"], pans[1]["h"])
+                yield Position.make(0, lt - a, hv - b, g + a + b, False), Move(s, "off")
+    for h1 in range(1, hv + 1):  # imbalance: fake on the left; h1 heavy left and l2 light right stay
+        for l2 in range(lt + 1):
+            if l2 + h1 == lt + hv:
+                continue  # nothing excluded: no new information
+            weighing = _imbalance_split(lt, hv, g, h1, l2)
+            if weighing is not None:
+                yield Position.make(0, l2, h1, g + lt + hv - l2 - h1, False), Move(weighing, "left")
+
+
+def _imbalance_split(lt: int, hv: int, g: int, h1: int, l2: int) -> Split | None:
+    """A weighing keeping h1 heavy (left) and l2 light (right) coins, padding with excluded ones."""
+    diff = h1 - l2
+    l1 = h2 = 0
+    if diff > g:
+        h2 = min(hv - h1, diff - g)
+    elif diff < -g:
+        l1 = min(lt - l2, -g - diff)
+    if abs(h1 + l1 - l2 - h2) > g:
+        return None
+    return Split(0, l1, h1, 0, l2, h2)
+
+
+@lru_cache(maxsize=MEMO)
+def options(p: Position, goal: Goal) -> tuple[Position, ...]:
+    """The distinct positions one move leads to (none once the Observer's goal is reached)."""
+    if p.goal_reached(goal):
+        return ()
+    return tuple(sorted({child for child, _ in moves(p)}))
+
+
+def mex(values: set[int]) -> int:
+    """The least non-negative integer not in values."""
+    k = 0
+    while k in values:
+        k += 1
+    return k
+
+
+@lru_cache(maxsize=MEMO)
+def grundy(p: Position, goal: Goal, convention: Convention) -> int:
+    """The Grundy value under a play convention.
+
+    normal: the player who reveals the last piece of information wins (no options: 0).
+    misere-last-mover-loses: the revealing player loses; the paper's rule G(no options) = 1, else mex.
+    misere-stop-before-reveal: the game ends when the next move would surely reveal everything: moves that
+    reveal are not played, and a position whose every move reveals has value 0.
+    """
+    opts = options(p, goal)
+    if convention == "misere-last-mover-loses" and not opts:
+        return 1
+    if convention == "misere-stop-before-reveal":
+        opts = tuple(o for o in opts if not o.goal_reached(goal))
+    return mex({grundy(o, goal, convention) for o in opts})
+
+
+def outcome(p: Position, goal: Goal, convention: Convention) -> str:
+    """'P' (the player to move loses with best play) or 'N' (the player to move wins)."""
+    return "P" if grundy(p, goal, convention) == 0 else "N"
+
+
+def grouped_moves(p: Position, goal: Goal, convention: Convention) -> list[tuple[Position, int, Move, bool]]:
+    """Each position reachable in one move, its Grundy value, a move that gets there, and if it reveals all."""
+    seen: dict[Position, Move] = {}
+    if not p.goal_reached(goal):
+        for child, move in moves(p):
+            seen.setdefault(child, move)
+    return [(c, grundy(c, goal, convention), m, c.goal_reached(goal)) for c, m in sorted(seen.items())]
+
+
+def playable(p: Position, goal: Goal, convention: Convention) -> list[tuple[Position, Move]]:
+    """Moves a player may make under the convention (stop-before-reveal forbids revealing everything)."""
+    out = [(c, m) for c, _, m, reveals in grouped_moves(p, goal, convention)]
+    if convention == "misere-stop-before-reveal":
+        out = [(c, m) for c, m in out if not c.goal_reached(goal)]
+    return out
+
+
+def best_move(p: Position, goal: Goal, convention: Convention) -> tuple[Position, Move] | None:
+    """A move to a Grundy-0 position if there is one, otherwise the first legal move; None if none."""
+    legal = playable(p, goal, convention)
+    winning = [(c, m) for c, m in legal if grundy(c, goal, convention) == 0]
+    choices = winning or legal
+    return choices[0] if choices else None

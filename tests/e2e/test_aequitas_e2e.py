@@ -1,0 +1,61 @@
+"""Playing Æquitas against the computer in a real browser."""
+
+from __future__ import annotations
+
+import re
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+
+def weigh(page: Page, left: list[str], right: list[str]) -> None:
+    """Place coins with their own controls and press Weigh."""
+    for coin in left:
+        page.get_by_role("combobox", name=re.compile(rf"^(Coin {coin} \(|Extra genuine coin {coin}$)")).select_option(
+            "left")
+    for coin in right:
+        page.get_by_role("combobox", name=re.compile(rf"^(Coin {coin} \(|Extra genuine coin {coin}$)")).select_option(
+            "right")
+    page.get_by_role("button", name="Weigh", exact=True).click()
+
+
+def test_d40_with_extra_coin_to_a_win_following_hints(page: Page, live_server: str) -> None:
+    """D(4,0), normal play, one extra coin: follow the hint's winning option and win; Back and reload."""
+    page.goto(f"{live_server}/aequitas")
+    page.get_by_label("Number of coins").fill("4")
+    page.get_by_label("D only: coins 1 to this number are light-destined").fill("4")
+    page.get_by_label("The fake coin").fill("1")
+    page.get_by_label("One extra coin known to be genuine").check()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_role("heading", name="Your move")).to_be_visible()
+    start_url = page.url
+    page.get_by_role("link", name="Show Grundy values").click()
+    expect(page.get_by_text("Grundy value 3")).to_be_visible()
+    winning = page.locator("tr.winning td").nth(2).inner_text()  # e.g. "2, 3 against 4, G1"
+    left, right = (side.split(", ") for side in winning.split(" against "))
+    weigh(page, left, right)
+    expect(page.get_by_role("heading", name="You win")).to_be_visible()
+    expect(page.get_by_role("status").filter(has_text="revealed")).to_contain_text("You revealed the last piece")
+    page.go_back()
+    expect(page.get_by_text("Grundy value 3")).to_be_visible()
+    page.reload()
+    expect(page.get_by_role("heading", name="Your move")).to_be_visible()
+    page.goto(start_url)
+    expect(page.get_by_role("heading", name="Your move")).to_be_visible()
+
+
+def test_uninformative_weighing_is_refused(page: Page, live_server: str) -> None:
+    """Weighing two coins the Observer already knows are genuine is refused with the reason."""
+    page.goto(f"{live_server}/aequitas/play?game=D&n=6&light=6&fake=6&conv=misere-last-mover-loses&w=1-2;3-4")
+    weigh(page, ["1"], ["2"])
+    expect(page.get_by_role("alert")).to_contain_text("no new information")
+    expect(page.get_by_role("heading", name="Your move")).to_be_visible()
+
+
+def test_accessibility(page: Page, live_server: str) -> None:
+    """No serious axe violations on the Æquitas pages."""
+    axe = Axe()
+    for path in ("/aequitas", "/aequitas/play?game=D&n=4&light=4&fake=1&extra=1&hint=1", "/aequitas/table?max=8"):
+        page.goto(live_server + path)
+        bad = [v["id"] for v in axe.run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+        assert not bad, (path, bad)

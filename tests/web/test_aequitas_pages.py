@@ -1,0 +1,96 @@
+"""Æquitas pages and API through the Flask client."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, urlparse
+
+import pytest
+from flask.testing import FlaskClient
+
+D4 = "/aequitas/play?game=D&n=4&extra=1&light=4&fake=1&heavier=0&conv=normal&first=you"
+
+
+def _token(client: FlaskClient, path: str) -> str:
+    match = re.search(r'name="csrf_token" value="([^"]+)"', client.get(path).get_data(as_text=True))
+    assert match
+    return match.group(1)
+
+
+def test_setup_starts_a_game(client: FlaskClient) -> None:
+    """The set-up posts and redirects (303) to the first position."""
+    data = {"csrf_token": _token(client, "/aequitas"), "game": "D", "n": "4", "light": "4", "fake": "1", "extra": "1"}
+    r = client.post("/aequitas", data=data)
+    assert r.status_code == 303 and r.headers["Location"] == D4
+
+
+def test_play_shows_the_fake_and_hints(client: FlaskClient) -> None:
+    """The fake is shown; hints give the position's value and each option's value."""
+    html = client.get(D4 + "&hint=1").get_data(as_text=True)
+    assert "The fake is coin 1 (lighter)" in html and "Grundy value <strong>3</strong>" in html
+    assert 'class="winning"' in html
+
+
+def test_win_in_one_and_computer_replies(client: FlaskClient) -> None:
+    """Excluding every real coin at once wins (normal play); otherwise the computer answers."""
+    token = _token(client, D4)
+    r = client.post("/aequitas/weigh", data={"csrf_token": token, **dict(parse_qsl(urlparse(D4).query)),
+                                             "c2": "left", "c3": "left", "c4": "right", "cG1": "right"})
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "You win" in html and "revealed the last piece of information" in html
+    r = client.post("/aequitas/weigh", data={"csrf_token": token, **dict(parse_qsl(urlparse(D4).query)),
+                                             "c3": "left", "c4": "right"})
+    assert r.status_code == 303 and r.headers["Location"].count("%3B") == 1  # user's move and the computer's
+
+
+def test_uninformative_weighing_is_refused(client: FlaskClient) -> None:
+    """Weighing coins the Observer already knows are genuine tells her nothing: refused, with the reason."""
+    url = "/aequitas/play?game=D&n=6&light=6&fake=6&conv=misere-last-mover-loses&w=1-2;3-4"
+    token = _token(client, url)
+    r = client.post("/aequitas/weigh", data={"csrf_token": token, **dict(parse_qsl(urlparse(url).query)),
+                                             "c1": "left", "c2": "right"})
+    assert r.status_code == 400 and "no new information" in r.get_data(as_text=True)
+
+
+def test_table_page(client: FlaskClient) -> None:
+    """The table shows agreement counts and flags disagreements with links to playable positions."""
+    html = client.get("/aequitas/table?max=12").get_data(as_text=True)
+    assert "misere-stop-before-reveal" in html and "&#9873;" in html or "\u2691" in html
+    assert re.search(r'href="/aequitas/play\?[^"]*hint=1"', html)
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["game=X&n=4", "game=D&n=0", "game=D&n=41", "game=D&n=4&light=9", "game=D&n=4&fake=5", "game=F&n=1",
+     "game=D&n=2&light=1&fake=2", "game=D&n=4&w=1-2-3", "game=D&n=4&w=1-1", "game=D&n=4&conv=odd",
+     "game=D&n=4&light=4&fake=1&extra=1&w=1,2-3,G1;3-4"],
+)
+def test_bad_positions_are_400(client: FlaskClient, query: str) -> None:
+    """Malformed or impossible positions are a clear 400."""
+    r = client.get("/aequitas/play?" + query)
+    assert r.status_code == 400, query
+
+
+def test_api_position(client: FlaskClient) -> None:
+    """The API's fields; the winning move of D+(4,0) excludes every real coin."""
+    data = client.get("/api/aequitas?game=D&coins=4&light=4&heavy=0&fake=light&extra=1").get_json()
+    assert {"game", "coins", "misere", "extra", "grundy", "outcome", "winning_moves"} <= set(data)
+    assert data["grundy"] == 3 and data["outcome"] == "N" and len(data["winning_moves"]) == 1
+    p = client.get("/api/aequitas?game=F&coins=4").get_json()
+    assert p["grundy"] == 0 and p["outcome"] == "P" and p["winning_moves"] == []
+
+
+@pytest.mark.parametrize("query", ["game=D&coins=4&light=3&heavy=3", "game=D&coins=4&fake=heavy",
+                                   "game=F&coins=4&misere=0&convention=misere-last-mover-loses", "game=Q&coins=3"])
+def test_api_bad_input(client: FlaskClient, query: str) -> None:
+    """Inconsistent parameters: JSON 400."""
+    r = client.get("/api/aequitas?" + query)
+    assert r.status_code == 400 and "error" in r.get_json()
+
+
+def test_api_table(client: FlaskClient) -> None:
+    """table=1 returns every cell with flags and certificates for the disagreeing ones."""
+    data = client.get("/api/aequitas?table=1&max_coins=6").get_json()
+    assert data["paper_tables_use"] == "misere-stop-before-reveal"
+    flagged = [c for c in data["cells"] if not c["agrees"]]
+    assert flagged and all("certificate" in c for c in flagged)
