@@ -52,6 +52,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/coins.py
 	$(BIN)/python benchmarks/adversary.py
 	$(BIN)/python benchmarks/aequitas.py
+	$(BIN)/python benchmarks/devil.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

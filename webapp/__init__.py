@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import secrets
 from pathlib import Path
@@ -9,7 +10,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import adversary, aequitas, coins, errors, main, security
+from . import adversary, aequitas, coins, devil, errors, main, security
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,5 +48,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(adversary.api)
     app.register_blueprint(aequitas.bp)
     app.register_blueprint(aequitas.api)
+    app.register_blueprint(devil.bp)
+    app.register_blueprint(devil.api)
+    app.jinja_env.filters["cos"] = math.cos
+    app.jinja_env.filters["sin"] = math.sin
     app.json.sort_keys = False  # type: ignore[attr-defined]
     return app

@@ -61,6 +61,13 @@ def _parser() -> argparse.ArgumentParser:
     aeq.add_argument("--table", action="store_true", help="the whole comparison table with the paper")
     aeq.add_argument("--max-coins", default="30")
     aeq.add_argument("--json", action="store_true", help="print JSON")
+    dev = sub.add_parser("devil", help="the Devil's blindfold game: shortest sure win, or why there is none")
+    dev.add_argument("n", help="number of coins, 1..16")
+    dev.add_argument("--goal", choices=("all-heads", "all-equal"), default="all-heads")
+    dev.add_argument("--reflections", action="store_true", help="the Devil may also turn the table over")
+    dev.add_argument("--states", default="2", help="positions per coin (2 = coins; more = dials)")
+    dev.add_argument("--moves", action="store_true", help="include the moves")
+    dev.add_argument("--json", action="store_true", help="print JSON")
     serve = sub.add_parser("serve", help="serve the web app with gunicorn")
     serve.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     serve.add_argument("--port", default=os.environ.get("PORT", "8000"))
@@ -163,6 +170,28 @@ def aequitas(args: argparse.Namespace) -> int:
     return 0
 
 
+def devil(args: argparse.Namespace) -> int:
+    """Print the Devil's game answer."""
+    from solvers.devil import DevilError, Variant
+
+    from .devil import report
+
+    try:
+        v = Variant(_whole(args.n, "N"), args.goal, args.reflections, _whole(args.states, "--states"))
+    except DevilError as e:
+        raise ArgumentError(str(e)) from e
+    out = report(v, args.moves)
+    if args.json:
+        print(json.dumps(out, indent=2 if not args.moves else None))
+    elif out["solvable"]:
+        print(f"{v.n} coins: a sure win in {out['length']} moves ({out['method']}, verified: {out['verified']})")
+        for i, move in enumerate(out.get("moves", []), 1):  # type: ignore[arg-type]
+            print(f"{i}: {move}")
+    else:
+        print(f"{v.n} coins: no sure win. {out.get('reason', '')}")
+    return 0
+
+
 def serve(args: argparse.Namespace) -> int:
     """Run gunicorn on the app factory (replaces this process)."""
     gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
@@ -176,7 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, run, and map bad input to exit status 2 with a message on stderr."""
     try:
         args = _parser().parse_args(argv)
-        commands = {"weigh": weigh, "adversary": adversary, "aequitas": aequitas, "serve": serve}
+        commands = {"weigh": weigh, "adversary": adversary, "aequitas": aequitas, "devil": devil, "serve": serve}
         return commands[args.command](args)
     except (ArgumentError, ProblemError) as e:
         print(f"coin-puzzles: error: {e}", file=sys.stderr)

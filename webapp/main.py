@@ -10,7 +10,7 @@ PUZZLES = [
     ("Counterfeit coin", "coins.setup", "Find the fake among N coins with a balance: optimal plans, verified."),
     ("Weigh against an adversary", "adversary.setup", "You weigh; the scale answers to make it as hard as it can."),
     ("Æquitas", "aequitas.setup_page", "Two-player counterfeit-coin games with an Observer and Grundy values."),
-    ("The Devil's blindfold game", None, "Flip coins on a rotating table you cannot see."),
+    ("The Devil's blindfold game", "devil.setup", "Flip coins on a rotating table you cannot see."),
     ("The peg board", None, "Jump coins on a triangle down to one."),
     ("Code-breaking games", None, "A general code-breaking engine, with Mastermind."),
 ]

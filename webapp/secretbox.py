@@ -16,7 +16,7 @@ from solvers.weighing.adversary import Secret
 from .errors import InputError
 
 
-def _box() -> Fernet:
+def box() -> Fernet:
     """A Fernet key derived from the app's secret key."""
     digest = hashlib.sha256(b"coin-puzzles/honest-scale/" + str(current_app.config["SECRET_KEY"]).encode()).digest()
     return Fernet(base64.urlsafe_b64encode(digest))
@@ -34,13 +34,13 @@ def random_secret(p: Problem) -> Secret:
 def seal(secret: Secret, p: Problem) -> str:
     """An opaque token holding the secret, bound to the problem."""
     payload = {"c": secret.coin, "h": secret.heavier, "p": p.to_token(), "r": secrets.token_hex(8)}
-    return _box().encrypt(json.dumps(payload).encode()).decode()
+    return box().encrypt(json.dumps(payload).encode()).decode()
 
 
 def unseal(token: str, p: Problem) -> Secret:
     """The secret from a token; a 400 if it was tampered with or belongs to another game."""
     try:
-        payload = json.loads(_box().decrypt(token.encode()))
+        payload = json.loads(box().decrypt(token.encode()))
     except (InvalidToken, ValueError) as e:
         raise InputError("this honest-scale game token is damaged or from another server") from e
     if payload.get("p") != p.to_token():

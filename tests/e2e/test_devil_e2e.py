@@ -1,0 +1,58 @@
+"""The Devil's game in a real browser."""
+
+from __future__ import annotations
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from solvers.devil import Variant, positions, solve
+
+
+def play_solution(page: Page, n: int) -> None:
+    """Enter the solver's moves by ticking places and pressing Flip."""
+    v = Variant(n)
+    moves = solve(v).moves
+    assert moves is not None
+    for k, a in enumerate(moves, 1):
+        for place in positions(v, a):
+            page.get_by_role("checkbox", name=f"Place {place}", exact=True).check()
+        page.get_by_role("button", name="Flip").click()
+        expect(page.get_by_text(f"Moves so far: {k}")).to_be_visible()
+    expect(page.get_by_role("status").filter(has_text="You win")).to_have_text(f"You win after {len(moves)} moves.")
+
+
+def start(page: Page, base: str, n: int) -> None:
+    """Set up an adversarial game."""
+    page.goto(f"{base}/devil")
+    page.get_by_label("Number of coins").fill(str(n))
+    page.get_by_role("button", name="Sit down at the table").click()
+    expect(page.get_by_role("status").filter(has_text="first move")).to_be_visible()
+
+
+def test_win_two_and_four(page: Page, live_server: str) -> None:
+    """Win N = 2 and N = 4 by entering the solver's moves; Back and reload keep the position."""
+    start(page, live_server, 2)
+    play_solution(page, 2)
+    start(page, live_server, 4)
+    play_solution(page, 4)
+    page.go_back()
+    expect(page.get_by_role("status").filter(has_text="Not yet")).to_be_visible()
+    page.reload()
+    expect(page.get_by_text("Moves so far: 14")).to_be_visible()
+
+
+def test_three_explains_and_peek(page: Page, live_server: str) -> None:
+    """N = 3 explains why no strategy exists; Peek shows the belief state."""
+    page.goto(f"{live_server}/devil/play?n=3")
+    expect(page.get_by_text("No sequence of moves is sure to win").first).to_be_visible()
+    page.get_by_role("switch", name="Peek: off").click()
+    expect(page.get_by_text("7 tables still possible, in 3 rotation classes")).to_be_visible()
+
+
+def test_accessibility(page: Page, live_server: str) -> None:
+    """No serious axe violations."""
+    axe = Axe()
+    for path in ("/devil", "/devil/play?n=4&moves=f&peek=1", "/devil/solution?n=4&step=2"):
+        page.goto(live_server + path)
+        bad = [v["id"] for v in axe.run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+        assert not bad, (path, bad)

@@ -1,0 +1,128 @@
+"""The Devil's blindfold game: the seed's golden values, Lamping's construction, exact verification."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solvers.devil import (
+    Variant,
+    brute_force_wins,
+    devil_keeps_unequal,
+    exhaust_configs,
+    lamping,
+    lamping_move,
+    no_strategy_reason,
+    odd_prime_factor,
+    search,
+    solve,
+    verify,
+)
+
+
+@pytest.mark.parametrize(("n", "length"), [(1, 1), (2, 3), (4, 15), (8, 255)])
+def test_seed_lengths_for_powers_of_two(n: int, length: int) -> None:
+    """Norvig's notebook: shortest sure wins of 1, 3, 15 and 255 moves for N = 1, 2, 4, 8."""
+    sol = solve(Variant(n))
+    assert sol.solvable and sol.length == length and sol.method == "search" and sol.verified
+
+
+@pytest.mark.parametrize("n", [3, 5, 6, 7, 9, 10])
+def test_no_strategy_by_exhaustive_search(n: int) -> None:
+    """No sure win for N = 3, 5, 6, 7 (the seed), and 9, 10: the belief search runs out."""
+    r = search(Variant(n))
+    assert r.moves is None and r.exhausted
+    assert solve(Variant(n)).solvable is False
+
+
+@pytest.mark.parametrize("n", [3, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15])
+def test_lampings_argument_for_odd_prime_factors(n: int) -> None:
+    """For N with an odd prime factor p, the Devil keeps p equally spaced coins unequal (checked on p coins)."""
+    p = odd_prime_factor(n)
+    assert p is not None and n % p == 0 and devil_keeps_unequal(p)
+    reason = no_strategy_reason(Variant(n))
+    assert reason and f"odd prime factor {p}" in reason
+
+
+@pytest.mark.parametrize("n", [11, 12, 13])
+def test_no_strategy_by_whole_table_search(n: int) -> None:
+    """N = 11, 12, 13: the breadth-first search over sets of all 2^N tables runs out without a win."""
+    r = exhaust_configs(Variant(n))
+    assert r.exhausted and r.moves is None
+    sol = solve(Variant(n))
+    assert sol.solvable is False and sol.method == "search" and "Exhaustive search over all" in (sol.reason or "")
+
+
+def test_whole_table_search_sees_a_win() -> None:
+    """For N = 4 the same search reaches the empty belief (it does not claim 'no strategy')."""
+    assert not exhaust_configs(Variant(4)).exhausted
+
+
+def test_the_devils_check_can_fail() -> None:
+    """On 2 coins (an even 'p') the Devil cannot keep them unequal: the check says so."""
+    assert not devil_keeps_unequal(2)
+
+
+@pytest.mark.parametrize("n", [1, 2, 4, 8])
+def test_lamping_construction_is_verified(n: int) -> None:
+    """Lamping's construction: 2^N - 1 moves; it verifies, and so does its move-by-index form."""
+    moves = lamping(n)
+    assert len(moves) == 2**n - 1 and verify(Variant(n), moves).ok
+    assert [lamping_move(n, i) for i in range(len(moves))] == moves
+
+
+@pytest.mark.slow
+def test_lamping_16_verified_exactly() -> None:
+    """N = 16: 65,535 moves, propagated on all 65,536 tables and every turn of the Devil."""
+    sol = solve(Variant(16))
+    assert sol.solvable and sol.length == 65_535 and sol.method == "construction" and sol.verified
+    assert sol.sizes[-1] == 0 and sol.sizes[-2] > 0
+    assert lamping_move(16, 40_000) == sol.moves[40_000]  # type: ignore[index]
+
+
+def test_verifier_rejects_a_short_strategy() -> None:
+    """Dropping the last move of a winning strategy leaves tables alive: the verifier says no."""
+    moves = solve(Variant(4)).moves
+    assert moves is not None
+    assert not verify(Variant(4), moves[:-1]).ok
+    assert not verify(Variant(4), list(moves[:7]) + list(moves[8:])).ok
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([1, 2, 3, 4]), st.lists(st.integers(0, 15), max_size=16))
+def test_verifier_agrees_with_brute_force(n: int, raw: list[int]) -> None:
+    """Any move sequence the verifier accepts wins against every start and every Devil (and vice versa)."""
+    v = Variant(n)
+    moves = [m % (1 << n) for m in raw]
+    assert verify(v, moves).ok == brute_force_wins(v, moves)
+
+
+@pytest.mark.parametrize(
+    ("goal", "reflections", "expected"),
+    [
+        ("all-heads", True, {1: 1, 2: 3, 4: 15, 8: 255}),
+        ("all-equal", False, {1: 0, 2: 1, 4: 7, 8: 127}),
+        ("all-equal", True, {1: 0, 2: 1, 4: 7, 8: 127}),
+    ],
+)
+def test_variant_golden_values(goal: str, reflections: bool, expected: dict[int, int]) -> None:
+    """Computed golden values: turning the table over does not help the Devil (reflections keep opposite
+    pairs opposite, so Lamping's argument still works); 'all equal' ignores a global flip, which halves the
+    state space: 2^(N-1) - 1 moves."""
+    for n, length in expected.items():
+        sol = solve(Variant(n, goal, reflections))  # type: ignore[arg-type]
+        assert sol.solvable and sol.length == length and sol.verified
+    for n in (3, 5, 6, 7):
+        assert solve(Variant(n, goal, reflections)).solvable is False  # type: ignore[arg-type]
+
+
+def test_dials_golden_values() -> None:
+    """Dials with m positions: a sure win of m^N - 1 moves when N and m are powers of one prime, else none."""
+    assert solve(Variant(1, states=3)).length == 2
+    assert solve(Variant(3, states=3)).length == 26
+    assert solve(Variant(2, states=4)).length == 15
+    assert solve(Variant(1, states=5)).length == 4
+    for n, m in ((2, 3), (4, 3), (3, 4), (2, 5), (2, 6)):
+        assert solve(Variant(n, states=m)).solvable is False
+    assert brute_force_wins(Variant(2, states=4), solve(Variant(2, states=4)).moves or ())

@@ -1,0 +1,72 @@
+"""The Devil's game pages and API."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask.testing import FlaskClient
+
+
+def _token(client: FlaskClient) -> str:
+    match = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/devil").get_data(as_text=True))
+    assert match
+    return match.group(1)
+
+
+def test_adversarial_game(client: FlaskClient) -> None:
+    """Three moves win N = 2 (flip both, one, both); one fewer is 'Not yet'."""
+    assert "You win after 3 moves." in client.get("/devil/play?n=2&moves=3,1,3").get_data(as_text=True)
+    assert "Not yet." in client.get("/devil/play?n=2&moves=3,1").get_data(as_text=True)
+
+
+def test_flip_posts_and_redirects(client: FlaskClient) -> None:
+    """The Flip form posts the checked places and redirects (303) to the position with the move added."""
+    r = client.post("/devil/flip", data={"csrf_token": _token(client), "n": "4", "moves": "f", "place": ["0", "2"]})
+    assert r.status_code == 303 and r.headers["Location"].endswith("moves=f%2C5")
+
+
+def test_peek_shows_rings(client: FlaskClient) -> None:
+    """Peek shows how many tables are still possible, one ring per rotation class."""
+    html = client.get("/devil/play?n=4&moves=f&peek=1").get_data(as_text=True)
+    assert "14 tables still possible, in 4 rotation classes" in html and html.count('class="ring"') == 4
+
+
+def test_no_strategy_page_explains(client: FlaskClient) -> None:
+    """N = 3: the page says no sure win exists, and why, and still lets you play."""
+    html = client.get("/devil/play?n=3").get_data(as_text=True)
+    assert "No sequence of moves is sure to win" in html and "odd prime factor 3" in html and ">Flip<" in html
+
+
+def test_random_devil_hides_the_table(client: FlaskClient) -> None:
+    """The random Devil's table lives only in a sealed token; tampering is a 400."""
+    r = client.post("/devil", data={"csrf_token": _token(client), "n": "4", "devil": "random"})
+    url = r.headers["Location"]
+    assert "&t=gAAAA" in url
+    assert client.get(url).status_code == 200
+    assert client.get(url.replace("&t=gAAAA", "&t=gAAAB")).status_code == 400
+
+
+def test_solution_navigator(client: FlaskClient) -> None:
+    """Step through the 15-move solution for N = 4; paging for N = 8."""
+    html = client.get("/devil/solution?n=4&step=15").get_data(as_text=True)
+    assert "move 15 of 15" in html and "nothing: every table is all heads" in html
+    big = client.get("/devil/solution?n=8&step=200").get_data(as_text=True)
+    assert "Moves 193 to 224" in big and big.count("<tr") == 33
+
+
+@pytest.mark.parametrize("query", ["n=0", "n=17", "n=4&moves=zz", "n=4&moves=10", "n=2&moves=3,1,3,1", "n=4&devil=x",
+                                   "n=4&devil=random", "n=4&goal=some"])
+def test_bad_input(client: FlaskClient, query: str) -> None:
+    """Malformed or impossible positions: a 400 page."""
+    assert client.get("/devil/play?" + query).status_code == 400
+
+
+def test_api(client: FlaskClient) -> None:
+    """The API's fields and moves (0-based, 0 at 12 o'clock)."""
+    data = client.get("/api/devil?n=2&moves=1").get_json()
+    assert data == {"coins": 2, "goal": "all-heads", "reflections": False, "states": 2, "solvable": True, "length": 3,
+                    "method": "search", "verified": True, "moves": [[0, 1], [0], [0, 1]]}
+    no = client.get("/api/devil?n=12").get_json()
+    assert no["solvable"] is False and no["method"] == "search" and "0, 4, 8" in no["reason"]
+    assert client.get("/api/devil?n=16&states=3").status_code == 400
