@@ -53,6 +53,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/adversary.py
 	$(BIN)/python benchmarks/aequitas.py
 	$(BIN)/python benchmarks/devil.py
+	$(BIN)/python benchmarks/pegs.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -68,6 +68,13 @@ def _parser() -> argparse.ArgumentParser:
     dev.add_argument("--states", default="2", help="positions per coin (2 = coins; more = dials)")
     dev.add_argument("--moves", action="store_true", help="include the moves")
     dev.add_argument("--json", action="store_true", help="print JSON")
+    peg = sub.add_parser("pegs", help="peg solitaire: solvability, finals, fewest moves, a solution")
+    peg.add_argument("--board", default="triangle-4",
+                     help="triangle-4 .. triangle-8, english or french")
+    peg.add_argument("--hole", default="", help="the empty hole at the start")
+    peg.add_argument("--position", default="", help="a position token (hex bitmask of holes with coins)")
+    peg.add_argument("--count", action="store_true", help="count the jump sequences that solve it")
+    peg.add_argument("--json", action="store_true", help="print JSON")
     serve = sub.add_parser("serve", help="serve the web app with gunicorn")
     serve.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     serve.add_argument("--port", default=os.environ.get("PORT", "8000"))
@@ -192,6 +199,33 @@ def devil(args: argparse.Namespace) -> int:
     return 0
 
 
+def pegs(args: argparse.Namespace) -> int:
+    """Print the peg-board analysis."""
+    from werkzeug.exceptions import BadRequest
+
+    from solvers.pegs import PegError, board
+
+    from .pegs import report
+
+    try:
+        b = board(args.board)
+        if not args.hole and not args.position:
+            raise ArgumentError("give --hole or --position")
+        out = report(b, args.hole, args.position, args.count)
+    except PegError as e:
+        raise ArgumentError(str(e)) from e
+    except BadRequest as e:
+        raise ArgumentError(str(e.description)) from e
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        print(f"{b.name}, empty {args.hole or args.position}: solvable {out['solvable']}; fewest moves "
+              f"{out['min_moves']}; finals {', '.join(out['finals']) or 'none'}")  # type: ignore[arg-type]
+        for i, move in enumerate(out["solution"], 1):  # type: ignore[arg-type]
+            print(f"{i}: {' -> '.join(move)}")
+    return 0
+
+
 def serve(args: argparse.Namespace) -> int:
     """Run gunicorn on the app factory (replaces this process)."""
     gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
@@ -205,7 +239,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, run, and map bad input to exit status 2 with a message on stderr."""
     try:
         args = _parser().parse_args(argv)
-        commands = {"weigh": weigh, "adversary": adversary, "aequitas": aequitas, "devil": devil, "serve": serve}
+        commands = {"weigh": weigh, "adversary": adversary, "aequitas": aequitas, "devil": devil, "pegs": pegs,
+                    "serve": serve}
         return commands[args.command](args)
     except (ArgumentError, ProblemError) as e:
         print(f"coin-puzzles: error: {e}", file=sys.stderr)

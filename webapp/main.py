@@ -11,7 +11,7 @@ PUZZLES = [
     ("Weigh against an adversary", "adversary.setup", "You weigh; the scale answers to make it as hard as it can."),
     ("Æquitas", "aequitas.setup_page", "Two-player counterfeit-coin games with an Observer and Grundy values."),
     ("The Devil's blindfold game", "devil.setup", "Flip coins on a rotating table you cannot see."),
-    ("The peg board", None, "Jump coins on a triangle down to one."),
+    ("The peg board", "pegs.setup", "Jump coins on a triangle down to one."),
     ("Code-breaking games", None, "A general code-breaking engine, with Mastermind."),
 ]
 

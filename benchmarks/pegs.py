@@ -1,0 +1,59 @@
+"""Peg board benchmarks: full tables for sides 4 and 5 with counts, side 6 fewest moves, the English board.
+
+Run with `python benchmarks/pegs.py`. Not part of `make test`.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from solvers import pegs  # noqa: E402
+from solvers.pegs import Exact, board, find_solution, jumps_to_moves  # noqa: E402
+
+
+def plain_count(name: str, label: str) -> int:
+    """Baseline: count solutions by plain recursion without memo (side 4 only)."""
+    b = board(name)
+
+    def go(p: int) -> int:
+        if p.bit_count() == 1:
+            return 1
+        return sum(go(pegs.apply_jump(p, j)) for j in pegs.legal_jumps(b, p))
+
+    return go(b.start(label))
+
+
+def main() -> None:
+    """Print the figures."""
+    t = time.perf_counter()
+    for name in ("triangle-4", "triangle-5"):
+        b, ex = board(name), Exact(board(name))
+        total = sum(ex.count(b.start(label)) for label in b.labels)
+        fewest = [ex.min_moves(b.start(label)) for label in b.labels]
+        finals = [ex.finals(b.start(label)) for label in b.labels]
+        print(f"{name}: {total:,} winning jump sequences over all starts; fewest moves per start {fewest}; "
+              f"{sum(len(f) for f in finals)} (start, final) pairs")
+    print(f"full tables, sides 4 and 5, with counts: {time.perf_counter() - t:.2f} s (aim < 2 s)")
+    t = time.perf_counter()
+    base = sum(plain_count("triangle-4", label) for label in board("triangle-4").labels)
+    print(f"  baseline: side 4 counts by plain recursion: {base} in {time.perf_counter() - t:.3f} s")
+    b6 = board("triangle-6")
+    t = time.perf_counter()
+    m = Exact(b6).min_moves(b6.start("2"))
+    print(f"triangle-6 from hole 2: fewest moves {m} in {time.perf_counter() - t:.1f} s (aim < 10 s)")
+    eng = board("english")
+    t = time.perf_counter()
+    found = find_solution(eng, eng.start("d4"))
+    took = time.perf_counter() - t
+    moves = jumps_to_moves(found.jumps or ())
+    print(f"english, centre empty: a solution of {len(found.jumps or ())} jumps ({len(moves)} moves) in "
+          f"{took:.2f} s, {found.nodes:,} positions searched (aim < 2 s); the fewest is 18 moves (Beasley), "
+          "not reached here; solution count not computed for 33 holes")
+
+
+if __name__ == "__main__":
+    main()

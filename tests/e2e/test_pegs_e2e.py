@@ -1,0 +1,42 @@
+"""The peg board in a real browser."""
+
+from __future__ import annotations
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from solvers.pegs import board, exact
+
+
+def test_solve_10_holes_in_fewest_moves_by_clicking(page: Page, live_server: str) -> None:
+    """Click coin then target for each jump of a fewest-move solution; 5 moves; Back and reload."""
+    b = board("triangle-4")
+    solution = exact("triangle-4").solution(b.start("2"))
+    page.goto(f"{live_server}/pegs/play?board=triangle-4&hole=2")
+    page.get_by_role("link", name="Hint").click()
+    expect(page.get_by_text("in 5 more moves at least")).to_be_visible()
+    for move in solution:
+        for f, t in zip(move, move[1:], strict=False):
+            page.get_by_role("link", name=f"Coin on {b.labels[f]}", exact=True).click()
+            page.get_by_role("link", name=f"Jump to {b.labels[t]}", exact=True).click()
+    expect(page.get_by_role("status").filter(has_text="Solved")).to_contain_text("in 5 moves")
+    page.go_back()
+    expect(page.get_by_text("Coins left: 2")).to_be_visible()
+    page.reload()
+    expect(page.get_by_text("Coins left: 2")).to_be_visible()
+
+
+def test_dead_position_reported(page: Page, live_server: str) -> None:
+    """Jumping into a dead end is reported."""
+    page.goto(f"{live_server}/pegs/play?board=triangle-4&hole=2&j=7-2,1-4,6-1,4-6,9-7,10-3,1-6")
+    expect(page.get_by_role("status")).to_contain_text("Dead end")
+
+
+def test_accessibility(page: Page, live_server: str) -> None:
+    """No serious axe violations."""
+    axe = Axe()
+    for path in ("/pegs", "/pegs/play?board=triangle-5&hole=1&sel=4&hint=1", "/pegs/table?board=triangle-5",
+                 "/pegs/solution?board=triangle-4&hole=2&step=1"):
+        page.goto(live_server + path)
+        bad = [v["id"] for v in axe.run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+        assert not bad, (path, bad)

@@ -1,0 +1,123 @@
+"""Peg solitaire: golden values from the seed and from published sources, checked by an independent replay."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solvers.pegs import (
+    BOARDS,
+    PegError,
+    analyse,
+    board,
+    class_finals,
+    exact,
+    find_solution,
+    image,
+    jumps_to_moves,
+    replay,
+)
+
+
+def test_seed_84_winning_sequences_on_the_10_hole_board() -> None:
+    """The seed (Parker's puzzle, solved in Alteryx): 84 winning jump sequences over all starts."""
+    b, ex = board("triangle-4"), exact("triangle-4")
+    assert sum(ex.count(b.start(label)) for label in b.labels) == 84
+
+
+def test_10_hole_board_starts() -> None:
+    """10 holes: corners and the centre cannot be solved; every other start takes 5 moves (8 jumps)."""
+    b, ex = board("triangle-4"), exact("triangle-4")
+    for label in b.labels:
+        m = ex.min_moves(b.start(label))
+        assert (m is None) == (label in ("1", "5", "7", "10"))
+        assert m in (None, 5)
+
+
+@pytest.mark.parametrize(("name", "best"), [("triangle-4", 5), ("triangle-5", 9)])
+def test_oeis_a127500_shortest_over_all_starts(name: str, best: int) -> None:
+    """OEIS A127500 (G. I. Bell, JIS 11 (2008) 08.4.8): shortest solutions 5 (side 4) and 9 (side 5)."""
+    b, ex = board(name), exact(name)
+    assert min(m for label in b.labels if (m := ex.min_moves(b.start(label))) is not None) == best
+
+
+@pytest.mark.slow
+def test_oeis_a127500_side_6() -> None:
+    """OEIS A127500: the shortest solution on side 6 is 9 moves (reached from hole 2, checked by replay)."""
+    b, ex = board("triangle-6"), exact("triangle-6")
+    start = b.start("2")
+    assert ex.min_moves(start) == 9
+    sol = ex.solution(start)
+    assert len(sol) == 9 and bin(replay(b, start, sol)).count("1") == 1
+
+
+def test_15_hole_board_counts() -> None:
+    """15 holes: 438,984 winning jump sequences over all starts, 29,760 from the apex (Bell, recmath.org)."""
+    b, ex = board("triangle-5"), exact("triangle-5")
+    assert ex.count(b.start("1")) == 29_760
+    assert sum(ex.count(b.start(label)) for label in b.labels) == 438_984
+
+
+def test_every_solution_replays() -> None:
+    """Every fewest-move solution to every final, from every start of sides 4 and 5, replays by the rules."""
+    for name in ("triangle-4", "triangle-5"):
+        b, ex = board(name), exact(name)
+        for label in b.labels:
+            start = b.start(label)
+            for final, moves in ex.finals(start).items():
+                sol = ex.solution(start, final)
+                assert len(sol) == moves and replay(b, start, sol) == 1 << final
+
+
+def test_replay_rejects_illegal_moves() -> None:
+    """The rule checker refuses jumps that are not along a line, over nothing, or into a coin."""
+    b = board("triangle-4")
+    start = b.start("1")
+    for bad in ([(0, 3)], [(3, 0), (3, 0)], [(5, 0), (0, 3)], [(9, 0)]):
+        with pytest.raises(PegError):
+            replay(b, start, bad)  # type: ignore[arg-type]
+
+
+def test_english_board_any_solution() -> None:
+    """The English 33-hole board, centre empty: a solution is found and replays to one coin."""
+    b = board("english")
+    found = find_solution(b, b.start("d4"))
+    assert found.jumps is not None and len(found.jumps) == 31
+    assert bin(replay(b, b.start("d4"), jumps_to_moves(found.jumps))).count("1") == 1
+
+
+def test_french_centre_is_unsolvable_by_position_class() -> None:
+    """The French 37-hole board cannot be solved from the centre (the classic position-class argument)."""
+    b = board("french")
+    assert class_finals(b, b.start("d4")) == []
+    assert analyse(b, b.start("d4")).solvable is False
+
+
+def test_class_finals_contain_the_true_finals() -> None:
+    """The position-class filter never rules out a final that search reaches (sides 4 and 5)."""
+    for name in ("triangle-4", "triangle-5"):
+        b, ex = board(name), exact(name)
+        for label in b.labels:
+            start = b.start(label)
+            assert set(ex.finals(start)) <= set(class_finals(b, start))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["triangle-4", "triangle-5"]), st.data())
+def test_symmetric_starts_give_equal_answers(name: str, data: st.DataObject) -> None:
+    """A start and its image under a symmetry of the board have the same fewest moves and count."""
+    b, ex = board(name), exact(name)
+    label = data.draw(st.sampled_from(b.labels))
+    perm = data.draw(st.sampled_from(b.symmetries))
+    start = b.start(label)
+    other = image(perm, start)
+    assert ex.min_moves(start) == ex.min_moves(other) and ex.count(start) == ex.count(other)
+    assert {perm[h] for h in ex.finals(start)} == set(ex.finals(other))
+
+
+def test_board_shapes() -> None:
+    """Hole counts and symmetry groups: triangles 10..36 holes (6 symmetries), crosses 33 and 37 (8)."""
+    sizes = {name: (b.size, len(b.symmetries)) for name, b in BOARDS.items()}
+    assert sizes == {"triangle-4": (10, 6), "triangle-5": (15, 6), "triangle-6": (21, 6), "triangle-7": (28, 6),
+                     "triangle-8": (36, 6), "english": (33, 8), "french": (37, 8)}
