@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, jsonify, redirect, request, url_for
+from flask import Blueprint, Response, jsonify, request, url_for
 
 from solvers.weighing import Problem, ProblemError, min_weighings
 from solvers.weighing.adversary import (
@@ -31,7 +30,7 @@ from solvers.weighing.plan import describe
 
 from . import params
 from .errors import InputError
-from .htmx import render, wants_fragment
+from .htmx import go, render
 from .secretbox import random_secret, seal, unseal
 
 bp = Blueprint("adversary", __name__, url_prefix="/adversary")
@@ -212,14 +211,8 @@ def setup() -> Response | str | tuple[str, int]:
         return render("adversary/setup.html", "adversary/_setup.html", form=request.form, error=e.description), 400
     if s.mode == "honest":
         s = Setup(s.problem, s.budget, s.minimum, s.mode, seal(random_secret(s.problem), s.problem))
-    return _go(s.url())
+    return go(s.url())
 
-
-def _go(url: str) -> Response:
-    """Redirect (303), or tell htmx where to go."""
-    if wants_fragment():
-        return Response("", 200, {"HX-Location": json.dumps({"path": url, "target": "#main"})})
-    return redirect(url, code=303)  # type: ignore[return-value]
 
 
 @bp.get("/play")
@@ -252,7 +245,7 @@ def weigh() -> Response | tuple[str, int]:
         check_weighing(r.coins, new)
     except IllegalWeighing as e:
         return _page(s, ws, r, error=str(e), placed=places), 400
-    return _go(s.url(w=format_weighings((*ws, new))))
+    return go(s.url(w=format_weighings((*ws, new))))
 
 
 @bp.post("/guess")
@@ -268,7 +261,7 @@ def guess() -> Response | tuple[str, int]:
         judge(r.coins, Guess.from_token(token), s.problem)
     except ProblemError as e:
         return _page(s, ws, r, error=str(e)), 400
-    return _go(s.url(w=format_weighings(ws), guess=token))
+    return go(s.url(w=format_weighings(ws), guess=token))
 
 
 def adversary_report(s: Setup, r: Replay) -> dict[str, object]:

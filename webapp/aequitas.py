@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, jsonify, redirect, request, url_for
+from flask import Blueprint, Response, jsonify, request, url_for
 
 from solvers.aequitas import CONVENTIONS, GAMES, Cell, Convention, agreement, best_move, cells, grundy, options
 from solvers.aequitas.game import grouped_moves, playable
@@ -18,7 +17,7 @@ from solvers.weighing.adversary import IllegalWeighing, UserWeighing, format_wei
 from . import params
 from .adversary import UserPan, weighings_arg
 from .errors import InputError
-from .htmx import render, wants_fragment
+from .htmx import go, render
 
 bp = Blueprint("aequitas", __name__, url_prefix="/aequitas")
 api = Blueprint("aequitas_api", __name__, url_prefix="/api")
@@ -140,12 +139,6 @@ def _advance(g: Game, ws: tuple[UserWeighing, ...]) -> tuple[UserWeighing, ...]:
     return ws
 
 
-def _go(url: str) -> Response:
-    """Redirect (303), or tell htmx where to go."""
-    if wants_fragment():
-        return Response("", 200, {"HX-Location": json.dumps({"path": url, "target": "#main"})})
-    return redirect(url, code=303)  # type: ignore[return-value]
-
 
 @bp.route("", methods=["GET", "POST"])
 def setup_page() -> Response | str | tuple[str, int]:
@@ -158,7 +151,7 @@ def setup_page() -> Response | str | tuple[str, int]:
     except InputError as e:
         return render("aequitas/setup.html", "aequitas/_setup.html", form=request.form, error=e.description,
                       conventions=CONVENTION_NAMES), 400
-    return _go(g.url(w=format_weighings(_advance(g, ()))))
+    return go(g.url(w=format_weighings(_advance(g, ()))))
 
 
 @bp.get("/play")
@@ -213,7 +206,7 @@ def weigh() -> Response | tuple[str, int]:
         why = str(e)
     if why:
         return _play_page(g, ws, 0, error=f"Refused: {why}.", placed=placed), 400
-    return _go(g.url(w=format_weighings(_advance(g, (*ws, new)))))
+    return go(g.url(w=format_weighings(_advance(g, (*ws, new)))))
 
 
 @lru_cache(maxsize=4)

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, jsonify, redirect, request, url_for
+from flask import Blueprint, Response, jsonify, request, url_for
 
 from solvers.weighing import MAX_TREE_COINS, OUTCOMES, Outcome, make_plan, min_weighings
 from solvers.weighing.plan import Ranges, describe, size
 
 from . import params
 from .errors import InputError
-from .htmx import render, wants_fragment
+from .htmx import go, render
 from .reports import check_tree_size, coins_report, scheme_for, verification
 
 bp = Blueprint("coins", __name__, url_prefix="/coins")
@@ -47,10 +46,7 @@ def setup() -> Response | str | tuple[str, int]:
     except (InputError, params.ProblemError) as e:
         message = e.description if isinstance(e, InputError) else str(e)
         return render("coins/setup.html", "coins/_setup.html", form=request.form, error=message), 400
-    url = plan_url("coins.node", plan.problem, obj)
-    if wants_fragment():
-        return Response("", 200, {"HX-Location": json.dumps({"path": url, "target": "#main"})})
-    return redirect(url, code=303)
+    return go(plan_url("coins.node", plan.problem, obj))
 
 
 def _path_arg() -> str:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, jsonify, redirect, request, url_for
+from flask import Blueprint, Response, jsonify, request, url_for
 
 from solvers.devil import (
     GOALS,
@@ -29,7 +29,7 @@ from solvers.devil import (
 
 from . import params
 from .errors import InputError
-from .htmx import render, wants_fragment
+from .htmx import go, render
 from .secretbox import box
 
 bp = Blueprint("devil", __name__, url_prefix="/devil")
@@ -159,12 +159,6 @@ def rings(v: Variant, moves: tuple[int, ...]) -> list[tuple[int, ...]] | None:
     return [digits(v, c) for c in classes] if len(classes) <= RING_LIMIT else None
 
 
-def _go(url: str) -> Response:
-    """Redirect (303), or tell htmx where to go."""
-    if wants_fragment():
-        return Response("", 200, {"HX-Location": json.dumps({"path": url, "target": "#main"})})
-    return redirect(url, code=303)  # type: ignore[return-value]
-
 
 @bp.route("", methods=["GET", "POST"])
 def setup() -> Response | str | tuple[str, int]:
@@ -176,7 +170,7 @@ def setup() -> Response | str | tuple[str, int]:
         devil = params.choice(request.form, "devil", DEVILS)
     except InputError as e:
         return render("devil/setup.html", "devil/_setup.html", form=request.form, error=e.description), 400
-    return _go(Game(v, devil, _seal(v) if devil == "random" else "").url())
+    return go(Game(v, devil, _seal(v) if devil == "random" else "").url())
 
 
 @bp.get("/play")
@@ -221,7 +215,7 @@ def flip() -> Response | tuple[str, int]:
         raise InputError(f"at most {MAX_MOVES} moves in one game")
     mask = sum(1 << int(p) for p in set(places))
     new = (*moves, mask)
-    return _go(g.url(moves=format_moves(new), peek=request.form.get("peek", "")))
+    return go(g.url(moves=format_moves(new), peek=request.form.get("peek", "")))
 
 
 @bp.get("/solution")

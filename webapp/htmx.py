@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from flask import render_template, request
+from flask import Response, redirect, render_template, request
 
 
 def wants_fragment() -> bool:
@@ -16,3 +17,10 @@ def render(page: str, fragment: str, **context: Any) -> str:
     """Render the fragment for htmx requests, the full page otherwise."""
     partial = wants_fragment()
     return render_template(fragment if partial else page, fragment=partial, **context)
+
+
+def go(url: str) -> Response:
+    """After a successful POST: redirect (303), or for htmx, HX-Location so the new page swaps in and is pushed."""
+    if wants_fragment():
+        return Response("", 200, {"HX-Location": json.dumps({"path": url, "target": "#main"})})
+    return redirect(url, code=303)  # type: ignore[return-value]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from solvers.weighing import Problem
 from solvers.weighing.adversary import as_user, cases_of, hint, replay
+from tests.e2e.axe_check import assert_accessible
 
 P = Problem(12)
 
@@ -111,9 +111,5 @@ def test_without_javascript(browser: Browser, live_server: str) -> None:
 
 def test_accessibility(page: Page, live_server: str) -> None:
     """No serious axe violations on the game pages."""
-    axe = Axe()
-    base = f"{live_server}/adversary/play?n=12&budget=3"
-    for url in (f"{live_server}/adversary", base, base + "&w=1-2&hint=2", base + "&w=1-2&guess=1h"):
-        page.goto(url)
-        bad = [v["id"] for v in axe.run(page).response["violations"] if v["impact"] in ("serious", "critical")]
-        assert not bad, (url, bad)
+    base = "/adversary/play?n=12&budget=3"
+    assert_accessible(page, live_server, ["/adversary", base, base + "&w=1-2&hint=2", base + "&w=1-2&guess=1h"])

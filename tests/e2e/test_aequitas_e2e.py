@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
+
+from tests.e2e.axe_check import assert_accessible
 
 
 def weigh(page: Page, left: list[str], right: list[str]) -> None:
@@ -54,8 +55,5 @@ def test_uninformative_weighing_is_refused(page: Page, live_server: str) -> None
 
 def test_accessibility(page: Page, live_server: str) -> None:
     """No serious axe violations on the Æquitas pages."""
-    axe = Axe()
-    for path in ("/aequitas", "/aequitas/play?game=D&n=4&light=4&fake=1&extra=1&hint=1", "/aequitas/table?max=8"):
-        page.goto(live_server + path)
-        bad = [v["id"] for v in axe.run(page).response["violations"] if v["impact"] in ("serious", "critical")]
-        assert not bad, (path, bad)
+    assert_accessible(page, live_server, [
+        "/aequitas", "/aequitas/play?game=D&n=4&light=4&fake=1&extra=1&hint=1", "/aequitas/table?max=8"])

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from solvers.weighing import Problem, make_plan
+from tests.e2e.axe_check import assert_accessible
 
 OUTCOME = {"L": "Left heavier", "B": "Balance", "R": "Right heavier"}
 
@@ -113,10 +113,6 @@ def test_bad_input_shows_message(page: Page, live_server: str) -> None:
 
 def test_accessibility(page: Page, live_server: str) -> None:
     """axe finds no serious or critical violations on the main pages."""
-    axe = Axe()
-    for path in ("/", "/coins", "/coins/plan?n=12&path=L", "/coins/plan?n=12&path=LBL", "/coins/tree?n=12",
-                 "/coins/scheme?n=12", "/coins/plan?n=1000000"):
-        page.goto(live_server + path)
-        results = axe.run(page)
-        bad = [v["id"] for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
-        assert not bad, (path, bad)
+    assert_accessible(page, live_server, [
+        "/", "/coins", "/coins/plan?n=12&path=L", "/coins/plan?n=12&path=LBL", "/coins/tree?n=12",
+        "/coins/scheme?n=12", "/coins/plan?n=1000000"])

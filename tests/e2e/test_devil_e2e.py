@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from solvers.devil import Variant, positions, solve
+from tests.e2e.axe_check import assert_accessible
 
 
 def play_solution(page: Page, n: int) -> None:
@@ -51,8 +51,4 @@ def test_three_explains_and_peek(page: Page, live_server: str) -> None:
 
 def test_accessibility(page: Page, live_server: str) -> None:
     """No serious axe violations."""
-    axe = Axe()
-    for path in ("/devil", "/devil/play?n=4&moves=f&peek=1", "/devil/solution?n=4&step=2"):
-        page.goto(live_server + path)
-        bad = [v["id"] for v in axe.run(page).response["violations"] if v["impact"] in ("serious", "critical")]
-        assert not bad, (path, bad)
+    assert_accessible(page, live_server, ["/devil", "/devil/play?n=4&moves=f&peek=1", "/devil/solution?n=4&step=2"])

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from solvers.pegs import board, exact
+from tests.e2e.axe_check import assert_accessible
 
 
 def test_solve_10_holes_in_fewest_moves_by_clicking(page: Page, live_server: str) -> None:
@@ -34,9 +34,6 @@ def test_dead_position_reported(page: Page, live_server: str) -> None:
 
 def test_accessibility(page: Page, live_server: str) -> None:
     """No serious axe violations."""
-    axe = Axe()
-    for path in ("/pegs", "/pegs/play?board=triangle-5&hole=1&sel=4&hint=1", "/pegs/table?board=triangle-5",
-                 "/pegs/solution?board=triangle-4&hole=2&step=1"):
-        page.goto(live_server + path)
-        bad = [v["id"] for v in axe.run(page).response["violations"] if v["impact"] in ("serious", "critical")]
-        assert not bad, (path, bad)
+    assert_accessible(page, live_server, [
+        "/pegs", "/pegs/play?board=triangle-5&hole=1&sel=4&hint=1", "/pegs/table?board=triangle-5",
+        "/pegs/solution?board=triangle-4&hole=2&step=1"])
