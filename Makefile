@@ -54,6 +54,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/aequitas.py
 	$(BIN)/python benchmarks/devil.py
 	$(BIN)/python benchmarks/pegs.py
+	$(BIN)/python benchmarks/codebreak.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import adversary, aequitas, coins, devil, errors, main, pegs, security
+from . import adversary, aequitas, codebreak, coins, devil, errors, main, pegs, security
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,6 +52,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(devil.api)
     app.register_blueprint(pegs.bp)
     app.register_blueprint(pegs.api)
+    app.register_blueprint(codebreak.bp)
+    app.register_blueprint(codebreak.api)
+    app.jinja_env.filters["ord"] = ord
     app.jinja_env.filters["cos"] = math.cos
     app.jinja_env.filters["sin"] = math.sin
     app.json.sort_keys = False  # type: ignore[attr-defined]

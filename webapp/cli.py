@@ -75,6 +75,16 @@ def _parser() -> argparse.ArgumentParser:
     peg.add_argument("--position", default="", help="a position token (hex bitmask of holes with coins)")
     peg.add_argument("--count", action="store_true", help="count the jump sequences that solve it")
     peg.add_argument("--json", action="store_true", help="print JSON")
+    cb = sub.add_parser("codebreak", help="code-breaking games: strategies as verified trees")
+    cb.add_argument("game", help="mastermind, mastermind-black, bulls-and-cows, counterfeit-coin, or a .game file")
+    cb.add_argument("--pegs", default=None)
+    cb.add_argument("--colours", default=None)
+    cb.add_argument("--coins", default=None)
+    cb.add_argument("--strategy", default="knuth",
+                    choices=("knuth", "expected", "entropy", "parts", "optimal-worst", "optimal-average"))
+    cb.add_argument("--tree", action="store_true", help="include the strategy tree")
+    cb.add_argument("--dot", action="store_true", help="include the tree in GraphViz DOT")
+    cb.add_argument("--json", action="store_true", help="print JSON")
     serve = sub.add_parser("serve", help="serve the web app with gunicorn")
     serve.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     serve.add_argument("--port", default=os.environ.get("PORT", "8000"))
@@ -226,6 +236,28 @@ def pegs(args: argparse.Namespace) -> int:
     return 0
 
 
+def codebreak(args: argparse.Namespace) -> int:
+    """Print a strategy's statistics (and tree) for a code-breaking game."""
+    from solvers.codebreak import GameError
+
+    from .codebreak import report
+
+    sizes = tuple(None if v is None else _whole(v, name) for v, name in
+                  ((args.pegs, "--pegs"), (args.colours, "--colours"), (args.coins, "--coins")))
+    try:
+        out = report(args.game, sizes, args.strategy, args.tree, args.dot)  # type: ignore[arg-type]
+    except GameError as e:
+        raise ArgumentError(str(e)) from e
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        print(f"{out['game']} ({out['secrets']} secrets), {out['strategy']}: worst {out['worst']}, total "
+              f"{out['total']}, average {out['average']}, verified {out['verified']}")
+        if args.dot:
+            print(out["dot"])
+    return 0
+
+
 def serve(args: argparse.Namespace) -> int:
     """Run gunicorn on the app factory (replaces this process)."""
     gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
@@ -240,7 +272,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
         commands = {"weigh": weigh, "adversary": adversary, "aequitas": aequitas, "devil": devil, "pegs": pegs,
-                    "serve": serve}
+                    "codebreak": codebreak, "serve": serve}
         return commands[args.command](args)
     except (ArgumentError, ProblemError) as e:
         print(f"coin-puzzles: error: {e}", file=sys.stderr)

@@ -12,7 +12,7 @@ PUZZLES = [
     ("Æquitas", "aequitas.setup_page", "Two-player counterfeit-coin games with an Observer and Grundy values."),
     ("The Devil's blindfold game", "devil.setup", "Flip coins on a rotating table you cannot see."),
     ("The peg board", "pegs.setup", "Jump coins on a triangle down to one."),
-    ("Code-breaking games", None, "A general code-breaking engine, with Mastermind."),
+    ("Code-breaking games", "codebreak.index", "A general code-breaking engine, with Mastermind."),
 ]
 
 

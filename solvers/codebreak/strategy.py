@@ -1,0 +1,230 @@
+"""Strategies for code-breaking games: one-step look-ahead heuristics and optimal search, as trees.
+
+Heuristics score every experiment by the partition it makes of the secrets still possible: knuth (smallest
+largest part), expected (smallest expected part size), entropy (largest entropy), parts (most parts). Ties go
+to an experiment that could itself be the secret, then to the first in the game's order (Knuth's rule).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache
+from typing import Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .game import Game, GameError
+
+Strategy = Literal["knuth", "expected", "entropy", "parts", "optimal-worst", "optimal-average"]
+HEURISTICS: tuple[Strategy, ...] = ("knuth", "expected", "entropy", "parts")
+STRATEGIES: tuple[Strategy, ...] = (*HEURISTICS, "optimal-worst", "optimal-average")
+OPTIMAL_MAX_SECRETS = 100
+
+
+@dataclass
+class Node:
+    """A strategy tree node: the experiment made, and the node for each outcome (None: solved)."""
+
+    experiment: int | None
+    secrets: int  # how many secrets reach this node
+    children: dict[int, Node | None] = field(default_factory=dict)
+    solved: int | None = None  # the secret known at a leaf (know-the-secret games)
+
+
+def counts(game: Game, alive: NDArray[np.int64]) -> NDArray[np.int64]:
+    """For every experiment, how many alive secrets give each outcome (rows: experiments)."""
+    k = len(game.outcome_names)
+    t = game.table[:, alive].astype(np.int64)
+    idx = t + k * np.arange(len(game.experiments))[:, None]
+    return np.bincount(idx.ravel(), minlength=len(game.experiments) * k).reshape(len(game.experiments), k)
+
+
+def _consistent(game: Game, alive: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """Experiments that are themselves a possible secret."""
+    mask = np.zeros(len(game.experiments), dtype=bool)
+    if game.must_hit:
+        mask[alive] = True  # experiments and secrets are listed in the same order
+    return mask
+
+
+def choose(game: Game, alive: NDArray[np.int64], strategy: Strategy) -> int:
+    """The heuristic's experiment for a set of possible secrets."""
+    c = counts(game, alive).astype(np.float64)
+    n = float(len(alive))
+    if strategy == "knuth":
+        score = c.max(axis=1)
+    elif strategy == "expected":
+        score = (c * c).sum(axis=1) / n
+    elif strategy == "entropy":
+        p = c / n
+        with np.errstate(divide="ignore", invalid="ignore"):
+            score = np.where(p > 0, p * np.log2(p), 0.0).sum(axis=1)  # minus entropy: smaller is better
+    elif strategy == "parts":
+        score = -(c > 0).sum(axis=1).astype(np.float64)
+    else:
+        raise GameError(f"{strategy} is not a heuristic")
+    if not game.must_hit:
+        score = np.where(c.max(axis=1) == n, np.inf, score)  # never an experiment that tells nothing
+    best = score.min()
+    ties = np.flatnonzero(np.isclose(score, best, rtol=0, atol=1e-12))
+    consistent = _consistent(game, alive)[ties]
+    return int(ties[consistent][0] if consistent.any() else ties[0])
+
+
+def build_tree(game: Game, strategy: Strategy) -> Node:
+    """The whole strategy tree from the start."""
+    alive = np.arange(len(game.secrets), dtype=np.int64)
+    if strategy in HEURISTICS:
+        return _heuristic(game, alive, strategy)
+    if len(game.secrets) > OPTIMAL_MAX_SECRETS:
+        raise GameError(f"optimal search is limited to games of {OPTIMAL_MAX_SECRETS} secrets")
+    return _optimal_tree(game, alive, strategy == "optimal-worst")
+
+
+def _heuristic(game: Game, alive: NDArray[np.int64], strategy: Strategy) -> Node:
+    """Grow the tree by the heuristic."""
+    if not game.must_hit and len(alive) <= 1:
+        return Node(None, len(alive), solved=int(alive[0]) if len(alive) else None)
+    e = int(alive[0]) if game.must_hit and len(alive) == 1 else choose(game, alive, strategy)
+    return _expand(game, alive, e, lambda part: _heuristic(game, part, strategy))
+
+
+def _expand(game: Game, alive: NDArray[np.int64], e: int, grow: object) -> Node:
+    """A node making experiment e, with children grown by `grow` for each outcome."""
+    node = Node(e, len(alive))
+    outcomes = game.table[e, alive]
+    for o in np.unique(outcomes):
+        part = alive[outcomes == o]
+        if game.must_hit and int(o) == game.win_outcome:
+            node.children[int(o)] = None
+        else:
+            node.children[int(o)] = grow(part)  # type: ignore[operator]
+    return node
+
+
+# ---------------------------------------------------------------- optimal search (small games)
+
+
+def _optimal_tree(game: Game, alive: NDArray[np.int64], worst: bool) -> Node:
+    """The optimal tree (fewest experiments in the worst case, or in total), by memoised search."""
+    key = alive.tobytes()
+
+    @cache
+    def best(k: bytes) -> tuple[int, int]:
+        """(cost, experiment): cost is depth (worst) or total experiments (average) below this set."""
+        s = np.frombuffer(k, dtype=np.int64)
+        if not game.must_hit and len(s) <= 1:
+            return 0, -1
+        if game.must_hit and len(s) == 1:
+            return 1, int(s[0])
+        c = counts(game, s)
+        order = np.argsort(c.max(axis=1), kind="stable")
+        found = (1 << 60, -1)
+        for e in order:
+            e = int(e)
+            if c[e].max() == len(s) and not (game.must_hit and bool(np.isin(e, s))):
+                continue  # tells nothing
+            outcomes = game.table[e, s]
+            cost = 0
+            for o in np.unique(outcomes):
+                if game.must_hit and int(o) == game.win_outcome:
+                    continue
+                sub = best(s[outcomes == o].tobytes())[0]
+                cost = max(cost, sub) if worst else cost + sub
+                if (cost + 1 if worst else cost + len(s)) >= found[0]:
+                    break
+            total = cost + 1 if worst else cost + len(s)
+            if total < found[0]:
+                found = (total, e)
+        return found
+
+    def grow(s: NDArray[np.int64]) -> Node:
+        if not game.must_hit and len(s) <= 1:
+            return Node(None, len(s), solved=int(s[0]) if len(s) else None)
+        return _expand(game, s, best(s.tobytes())[1], grow)
+
+    best(key)
+    return grow(alive)
+
+
+# ---------------------------------------------------------------- statistics and verification
+
+
+@dataclass(frozen=True)
+class Stats:
+    """How a strategy does over every secret."""
+
+    worst: int
+    total: int
+    secrets: int
+    verified: bool
+
+    @property
+    def average(self) -> Fraction:
+        """Average number of experiments."""
+        return Fraction(self.total, self.secrets)
+
+
+def play(game: Game, tree: Node, secret: int) -> int | None:
+    """Experiments the tree makes to finish against a secret, or None if it ends wrong."""
+    node: Node | None = tree
+    used = 0
+    while node is not None:
+        if node.experiment is None:
+            return used if node.solved == secret else None
+        used += 1
+        o = int(game.table[node.experiment, secret])
+        if o not in node.children:
+            return None
+        if node.children[o] is None:
+            return used if game.must_hit and node.experiment == secret else None
+        node = node.children[o]
+    return None
+
+
+def verify(game: Game, tree: Node) -> Stats:
+    """Play every secret through the tree and collect the worst and total number of experiments."""
+    depths = [play(game, tree, s) for s in range(len(game.secrets))]
+    ok = all(d is not None for d in depths)
+    real = [d for d in depths if d is not None]
+    return Stats(max(real, default=0), sum(real), len(game.secrets), ok)
+
+
+def to_json(game: Game, node: Node | None) -> dict[str, object]:
+    """A tree as JSON-ready data."""
+    if node is None:
+        return {"solved": True}
+    if node.experiment is None:
+        return {"secret": game.secrets[node.solved] if node.solved is not None else None}
+    return {
+        "experiment": game.experiments[node.experiment],
+        "secrets": node.secrets,
+        "outcomes": {game.outcome_names[o]: to_json(game, child) for o, child in sorted(node.children.items())},
+    }
+
+
+def to_dot(game: Game, root: Node) -> str:
+    """A tree in GraphViz DOT."""
+    lines = ["digraph strategy {", '  node [shape=box, fontname="sans-serif"];']
+    count = 0
+
+    def walk(node: Node | None) -> str:
+        nonlocal count
+        count += 1
+        name = f"n{count}"
+        if node is None:
+            lines.append(f'  {name} [label="solved", shape=ellipse];')
+        elif node.experiment is None:
+            label = game.secrets[node.solved] if node.solved is not None else "impossible"
+            lines.append(f'  {name} [label="{label}", shape=ellipse];')
+        else:
+            lines.append(f'  {name} [label="{game.experiments[node.experiment]}\\n{node.secrets} left"];')
+            for o, child in sorted(node.children.items()):
+                lines.append(f'  {name} -> {walk(child)} [label="{game.outcome_names[o]}"];')
+        return name
+
+    walk(root)
+    lines.append("}")
+    return "\n".join(lines)

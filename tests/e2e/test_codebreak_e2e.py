@@ -1,0 +1,42 @@
+"""Mastermind and the plan navigator in a real browser."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.axe_check import assert_accessible
+
+
+def test_win_against_the_adversary_with_hints(page: Page, live_server: str) -> None:
+    """Take the knuth suggestion each turn and win against the adversarial code maker (2 pegs, 3 colours)."""
+    page.goto(f"{live_server}/codebreak/play?game=mastermind&maker=adversarial&pegs=2&colours=3")
+    for k in range(1, 7):
+        page.get_by_role("link", name="Show the solver's suggestions").click()
+        suggestion = page.locator("ul.note li").first
+        expect(suggestion).to_be_visible()
+        code = suggestion.inner_text().split(": ")[1]
+        for i, letter in enumerate(code):
+            page.get_by_label(f"Peg {i + 1}").select_option(letter)
+        page.get_by_role("button", name="Guess").click()
+        expect(page.locator("table.moves tbody tr")).to_have_count(k)
+        if page.get_by_role("status").filter(has_text="You win").count():
+            break
+    expect(page.get_by_role("status").filter(has_text="You win")).to_be_visible()
+
+
+def test_navigate_knuths_tree_to_a_leaf(page: Page, live_server: str) -> None:
+    """Enter feedback into Knuth's plan until it names the code."""
+    page.goto(f"{live_server}/codebreak/plan?game=mastermind&strategy=knuth")
+    for _ in range(6):
+        status = page.get_by_role("status").inner_text()
+        if not status.startswith("Next:"):
+            break
+        page.locator("p", has_text="Possible here:").get_by_role("link").last.click()
+    expect(page.get_by_role("status")).to_contain_text("Solved")
+
+
+def test_accessibility(page: Page, live_server: str) -> None:
+    """No serious axe violations."""
+    assert_accessible(page, live_server, ["/codebreak", "/codebreak/game?game=mastermind",
+                                          "/codebreak/play?maker=adversarial&g=AABB&hint=1",
+                                          "/codebreak/plan?game=mastermind&strategy=knuth"])

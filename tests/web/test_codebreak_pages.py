@@ -1,0 +1,60 @@
+"""Code-breaking pages and API."""
+
+from __future__ import annotations
+
+import pytest
+from flask.testing import FlaskClient
+
+
+def test_game_page_shows_file_and_stats(client: FlaskClient) -> None:
+    """The game page shows the definition file beside each strategy's figures."""
+    html = client.get("/codebreak/game?game=mastermind").get_data(as_text=True)
+    assert "outcome: black-white" in html and "5,801" in html
+
+
+def test_adversarial_play_and_hints(client: FlaskClient) -> None:
+    """Guesses in the URL; the adversary keeps the largest set; hints list each heuristic's suggestion."""
+    html = client.get("/codebreak/play?maker=adversarial&g=AABB&hint=1").get_data(as_text=True)
+    assert "256 codes still possible" in html and "knuth:" in html
+
+
+def test_plan_navigator_and_contradiction(client: FlaskClient) -> None:
+    """Knuth's plan starts with AABB; feedback that no code gives is pointed out."""
+    html = client.get("/codebreak/plan?game=mastermind&strategy=knuth").get_data(as_text=True)
+    assert "Next: AABB" in html
+    bad = client.get("/codebreak/plan?game=mastermind&strategy=knuth&path=&next=3B1W")
+    assert bad.status_code == 400 and "contradicts" in bad.get_data(as_text=True)
+    ok = client.get("/codebreak/plan?game=mastermind&strategy=knuth&path=&next=0B0W")
+    assert ok.status_code == 303 and "path=0B0W" in ok.headers["Location"]
+
+
+def test_random_code_is_sealed(client: FlaskClient) -> None:
+    """A random code maker's secret is sealed in the URL; a tampered token is a 400."""
+    r = client.post("/codebreak/start", data={"csrf_token": _token(client), "game": "mastermind", "maker": "random"})
+    url = r.headers["Location"]
+    assert "t=gAAAA" in url and client.get(url).status_code == 200
+    assert client.get(url.replace("t=gAAAA", "t=gAAAB")).status_code == 400
+
+
+def _token(client: FlaskClient) -> str:
+    import re
+
+    match = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/codebreak").get_data(as_text=True))
+    assert match
+    return match.group(1)
+
+
+@pytest.mark.parametrize("query", ["g=ZZZZ", "pegs=9", "colours=1", "maker=cheater", "game=nope"])
+def test_bad_play_input(client: FlaskClient, query: str) -> None:
+    """Malformed positions are a 400."""
+    assert client.get("/codebreak/play?" + query).status_code == 400
+
+
+def test_api(client: FlaskClient) -> None:
+    """The API's fields."""
+    data = client.get("/api/codebreak?game=mastermind&strategy=knuth").get_json()
+    assert data == {"game": "mastermind", "secrets": 1296, "strategy": "knuth", "worst": 5, "total": 5801,
+                    "average": "5801/1296", "verified": True}
+    assert client.get("/api/codebreak?game=mastermind&strategy=optimal-average").status_code == 400
+    small = client.get("/api/codebreak?game=mastermind&pegs=2&colours=3&strategy=optimal-average&tree=1").get_json()
+    assert small["total"] == 21 and "tree" in small
