@@ -7,6 +7,7 @@ a NumPy table (small integers), so knowledge is just the array of secret indices
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections import Counter
 from itertools import combinations, permutations, product
 
 import numpy as np
@@ -44,6 +45,7 @@ class Game:
     outcome_names: tuple[str, ...]
     must_hit: bool  # True: the game ends when an experiment is the secret itself (Mastermind)
     win_outcome: int  # the outcome meaning "this experiment is the secret" (must_hit games)
+    orbit: tuple[int, ...] = ()  # each experiment's class under the game's symmetries (equal: equivalent at the start)
 
     @property
     def name(self) -> str:
@@ -157,7 +159,10 @@ def _build_sequences(spec: Spec, s_params: dict[str, str], e_params: dict[str, s
     win = length * width if spec.outcome == "black-white" else length
     labels = tuple("".join("ABCDEFGHIJ"[c] for c in s) for s in secrets)
     e_labels = tuple("".join("ABCDEFGHIJ"[c] for c in e) for e in experiments)
-    return Game(spec, labels, e_labels, table, names, spec.finish == "guess-the-secret", win)
+    # permuting colours and positions maps the game to itself: a code's class is its sorted colour counts
+    patterns: dict[tuple[int, ...], int] = {}
+    orbit = tuple(patterns.setdefault(tuple(sorted(Counter(e).values())), len(patterns)) for e in experiments)
+    return Game(spec, labels, e_labels, table, names, spec.finish == "guess-the-secret", win, orbit)
 
 
 def _build_coins(spec: Spec, params: dict[str, str]) -> Game:
@@ -177,4 +182,5 @@ def _build_coins(spec: Spec, params: dict[str, str]) -> Game:
             table[i, j] = 1 + (w if c in left else -w if c in right else 0)  # 0 right heavy, 1 balance, 2 left heavy
     labels = tuple(f"{c}{'+' if w > 0 else '-'}" for c, w in secrets)
     e_labels = tuple(f"{','.join(map(str, left))} v {','.join(map(str, right))}" for left, right in weighings)
-    return Game(spec, labels, e_labels, table, ("right heavier", "balance", "left heavier"), False, -1)
+    orbit = tuple(len(left) - 1 for left, _ in weighings)  # permuting coins: only the pan size matters
+    return Game(spec, labels, e_labels, table, ("right heavier", "balance", "left heavier"), False, -1, orbit)

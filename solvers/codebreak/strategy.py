@@ -122,8 +122,15 @@ def _optimal_tree(game: Game, alive: NDArray[np.int64], worst: bool) -> Node:
         c = counts(game, s)
         order = np.argsort(c.max(axis=1), kind="stable")
         found = (1 << 60, -1)
+        seen: set[object] = set()
+        at_start = len(s) == len(game.secrets)
         for e in order:
             e = int(e)
+            # symmetry: at the start, one experiment per class; everywhere, one per distinct partition
+            key = ("class", game.orbit[e]) if at_start and game.orbit else game.table[e, s].tobytes()
+            if key in seen:
+                continue
+            seen.add(key)
             if c[e].max() == len(s) and not (game.must_hit and bool(np.isin(e, s))):
                 continue  # tells nothing
             outcomes = game.table[e, s]

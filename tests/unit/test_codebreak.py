@@ -62,6 +62,13 @@ def test_optimal_average_small_games(pegs: int, colours: int, worst: int, total:
         assert verify(g, build_tree(g, h)).total >= total
 
 
+def test_first_guess_classes() -> None:
+    """Under colour and position permutations Mastermind 4x6 has five kinds of first guess (AAAA, AAAB, AABB,
+    AABC, ABCD); the coin game's weighings differ only by pan size."""
+    assert len(set(build(spec("mastermind")).orbit)) == 5
+    assert len(set(build(spec("counterfeit-coin"), {"count": 6}).orbit)) == 3
+
+
 def test_optimal_worst_not_above_knuth() -> None:
     """The optimal worst case never exceeds a heuristic's."""
     g = build(spec("mastermind"), {"length": 3, "colours": 3})
