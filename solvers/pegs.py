@@ -2,8 +2,9 @@
 
 A position is an integer: bit i set means hole i holds a coin. A jump takes a coin over an adjacent coin along
 a line of the board into an empty hole and removes the jumped coin. A move is a chain of jumps by one coin.
-Small boards (up to 21 holes) are solved exactly by memoised search: solvability, finals with their fewest
-moves, a fewest-move solution and the number of jump sequences. Larger boards get a depth-first search for
+Small boards (up to 21 holes) are solved exactly: breadth-first layers by moves, vectorised with NumPy, give
+the fewest moves to every final and a solution found back through the layers; memoised recursion counts the
+jump sequences. Larger boards get a depth-first search for
 any solution, pruned by a table of dead positions up to the board's symmetries.
 """
 
@@ -12,6 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+
+import numpy as np
+from numpy.typing import NDArray
 
 Jump = tuple[int, int, int]  # from, over, to (hole indices)
 Move = tuple[int, ...]  # the holes a coin visits: start, then each landing
@@ -185,119 +189,8 @@ def from_token(b: Board, token: str) -> int:
 # ---------------------------------------------------------------- exact analysis for small boards
 
 
-def move_results(b: Board, pos: int) -> Iterator[tuple[int, Move]]:
-    """Every position one move (a chain of jumps by one coin) can reach, with that move."""
-    for j in legal_jumps(b, pos):
-        stack: list[tuple[int, Move]] = [(apply_jump(pos, j), (j[0], j[2]))]
-        while stack:
-            q, chain = stack.pop()
-            yield q, chain
-            for k in legal_jumps(b, q):
-                if k[0] == chain[-1]:
-                    stack.append((apply_jump(q, k), (*chain, k[2])))
-
-
-@dataclass(frozen=True)
-class Layers:
-    """Breadth-first search by moves from a position: fewest moves to each final, and a way back."""
-
-    finals: dict[int, int]  # final hole -> fewest moves
-    parent: dict[int, tuple[int, Move, int]]  # position key -> (previous position, move from it, position reached)
-    complete: bool
-    stabiliser: tuple[tuple[int, ...], ...]
-
-    def _key(self, q: int) -> int:
-        """The identifier a position was stored under."""
-        return min(image(perm, q) for perm in self.stabiliser) if len(self.stabiliser) > 1 else q
-
-    def solution(self, final: int) -> list[Move]:
-        """The fewest-move solution ending on a final hole."""
-        end = self.parent[self._key(1 << final)][2]  # the image of the final that the search reached
-        moves: list[Move] = []
-        node = end
-        while self.parent[self._key(node)][0] != -1:
-            node, move, _ = self.parent[self._key(node)]
-            moves.append(move)
-        moves.reverse()
-        # the stored path ends on an image of the final: map the whole path by the inverse symmetry
-        perm = next(perm for perm in self.stabiliser if image(perm, end) == 1 << final)
-        return [tuple(perm[h] for h in move) for move in moves]
-
-
-def image(perm: tuple[int, ...], pos: int) -> int:
-    """A position moved by a symmetry of the board."""
-    img = 0
-    while pos:
-        low = pos & -pos
-        img |= 1 << perm[low.bit_length() - 1]
-        pos ^= low
-    return img
-
-
-def finals_mask(b: Board, pos: int, memo: dict[int, int]) -> int:
-    """Bitmask of holes where a last single coin can end, from pos (memoised in `memo`)."""
-    stack = [pos]
-    while stack:
-        p = stack[-1]
-        if p in memo:
-            stack.pop()
-            continue
-        if pegs(p) == 1:
-            memo[p] = p
-            stack.pop()
-            continue
-        kids = [apply_jump(p, j) for j in legal_jumps(b, p)]
-        todo = [k for k in kids if k not in memo]
-        if todo:
-            stack.extend(todo)
-            continue
-        mask = 0
-        for k in kids:
-            mask |= memo[k]
-        memo[p] = mask
-        stack.pop()
-    return memo[pos]
-
-
-def layers(b: Board, pos: int, limit: int = 3_000_000) -> Layers:
-    """Breadth-first search over positions, one move per layer, until every position is seen (or the limit).
-
-    Positions are identified up to the symmetries that fix the start (they cannot change any distance from
-    it); finals found in one position stand for their whole orbit.
-    """
-    stab = [perm for perm in b.symmetries if image(perm, pos) == pos]
-    alive: dict[int, int] = {}
-
-    def key(q: int) -> int:
-        return min(image(perm, q) for perm in stab) if len(stab) > 1 else q
-
-    parent: dict[int, tuple[int, Move, int]] = {key(pos): (-1, (), pos)}
-    finals: dict[int, int] = {}
-    if pegs(pos) == 1:
-        finals[pos.bit_length() - 1] = 0
-    frontier, depth = [pos], 0
-    while frontier:
-        depth += 1
-        nxt = []
-        for p in frontier:
-            for q, move in move_results(b, p):
-                k = key(q)
-                if k in parent or not finals_mask(b, q, alive):
-                    continue
-                parent[k] = (p, move, q)
-                if pegs(q) == 1:
-                    for perm in stab:
-                        finals.setdefault(perm[q.bit_length() - 1], depth)
-                else:
-                    nxt.append(q)
-        if len(parent) > limit:
-            return Layers(finals, parent, False, tuple(stab))
-        frontier = nxt
-    return Layers(finals, parent, True, tuple(stab))
-
-
 class Exact:
-    """Exact analysis of one small board: fewest moves by breadth-first search, counts by memoised recursion."""
+    """Exact analysis of one small board: fewest moves by vectorised breadth-first layers, counts by recursion."""
 
     def __init__(self, b: Board) -> None:
         """Empty memo tables for a board."""
@@ -305,23 +198,27 @@ class Exact:
             raise PegError(f"exact analysis is for boards of up to {EXACT_MAX_HOLES} holes")
         self.board = b
         self._count: dict[int, int] = {}
-        self._layers: dict[int, Layers] = {}
+        self._layers: dict[int, list[NDArray[np.int64]]] = {}
 
-    def search(self, pos: int) -> Layers:
-        """The breadth-first search from a position (kept for the last few positions asked)."""
+    def layers(self, pos: int) -> list[NDArray[np.int64]]:
+        """The layers from a position (kept for the last few positions asked)."""
         if pos not in self._layers:
-            if len(self._layers) > 64:
+            if len(self._layers) > 32:
                 self._layers.clear()
-            self._layers[pos] = layers(self.board, pos)
+            self._layers[pos] = fast_layers(self.board, pos)
         return self._layers[pos]
 
     def finals(self, pos: int) -> dict[int, int]:
         """Final hole -> fewest moves to finish there (empty: unsolvable)."""
-        return dict(self.search(pos).finals)
+        finals: dict[int, int] = {}
+        for depth, layer in enumerate(self.layers(pos)):
+            for q in layer[(layer & (layer - 1)) == 0]:
+                finals.setdefault(int(q).bit_length() - 1, depth)
+        return finals
 
     def min_moves(self, pos: int) -> int | None:
         """Fewest moves to one coin, or None if impossible."""
-        f = self.search(pos).finals
+        f = self.finals(pos)
         return min(f.values()) if f else None
 
     def count(self, pos: int) -> int:
@@ -333,14 +230,37 @@ class Exact:
         return total
 
     def solution(self, pos: int, final: int = -1) -> list[Move]:
-        """A fewest-move solution (to a given final hole, or to the nearest one)."""
-        s = self.search(pos)
-        if not s.finals:
+        """A fewest-move solution (to a given final hole, or to the nearest one), found back through the layers."""
+        f = self.finals(pos)
+        if not f:
             return []
-        target = final if final >= 0 else min(s.finals, key=lambda h: (s.finals[h], h))
-        if target not in s.finals:
+        target = final if final >= 0 else min(f, key=lambda h: (f[h], h))
+        if target not in f:
             raise PegError("that final hole cannot be reached")
-        return s.solution(target)
+        layers, q, moves = self.layers(pos), 1 << target, []
+        for depth in range(f[target], 0, -1):
+            q, move = self._back(q, layers[depth - 1])
+            moves.append(move)
+        return list(reversed(moves))
+
+    def _back(self, q: int, previous: NDArray[np.int64]) -> tuple[int, Move]:
+        """A position of the previous layer and a move (a chain) from it to q."""
+        back_jumps = [(f, o, t) for f, o, t in self.board.jumps]
+        for h in range(self.board.size):
+            if not q >> h & 1:
+                continue
+            stack: list[tuple[int, Move]] = [(q, (h,))]
+            while stack:
+                cur, path = stack.pop()
+                for f, o, t in back_jumps:
+                    if t == path[0] and cur >> t & 1 and not cur >> f & 1 and not cur >> o & 1:
+                        before = (cur & ~(1 << t)) | (1 << f) | (1 << o)
+                        move = (f, *path)
+                        i = int(np.searchsorted(previous, before))
+                        if i < previous.size and int(previous[i]) == before:
+                            return before, move
+                        stack.append((before, move))
+        raise AssertionError("no way back to the previous layer")
 
 
 @lru_cache(maxsize=16)
@@ -453,7 +373,7 @@ class Analysis:
     method: str
 
 
-EXACT_QUICK_HOLES = 15  # exact analysis in a web request: boards this small, or positions with few coins
+EXACT_QUICK_HOLES = 21  # exact analysis in a web request: boards this small, or positions with few coins
 EXACT_QUICK_PEGS = 16
 
 
@@ -482,3 +402,72 @@ def analyse(b: Board, pos: int, thorough: bool = False, node_limit: int = DFS_NO
 def next_moves(b: Board, pos: int, at: int | None = None) -> list[Jump]:
     """Legal jumps (only by the coin at `at`, if given)."""
     return [j for j in legal_jumps(b, pos) if at is None or j[0] == at]
+
+
+# ---------------------------------------------------------------- fast layers with NumPy
+
+
+def _np_jumps(b: Board) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """Jump masks as arrays: bits that must be full, the bit that must be empty, and from/to holes."""
+    full = np.array([(1 << f) | (1 << o) for f, o, _ in b.jumps], dtype=np.int64)
+    empty = np.array([1 << t for _, _, t in b.jumps], dtype=np.int64)
+    frm = np.array([f for f, _, _ in b.jumps], dtype=np.int64)
+    to = np.array([t for _, _, t in b.jumps], dtype=np.int64)
+    return full, empty, frm, to
+
+
+def fast_layers(b: Board, pos: int, max_positions: int = 20_000_000) -> list[NDArray[np.int64]]:
+    """Positions first reached after 0, 1, 2, ... moves (a move = a chain of jumps), as sorted arrays.
+
+    The same breadth-first search as `layers`, vectorised over whole layers: every jump is tried on every
+    position of the frontier at once, and chains are grown by jumps from the hole the coin landed on.
+    """
+    full, empty, frm, to = _np_jumps(b)
+    seen = np.array([pos], dtype=np.int64)
+    out = [seen]
+    frontier = seen
+    while frontier.size:
+        found: list[NDArray[np.int64]] = []
+        # first jump of a move: any coin
+        states_pos: list[NDArray[np.int64]] = []
+        states_at: list[NDArray[np.int64]] = []
+        for k in range(len(full)):
+            ok = ((frontier & full[k]) == full[k]) & ((frontier & empty[k]) == 0)
+            if ok.any():
+                nxt = (frontier[ok] & ~full[k]) | empty[k]
+                states_pos.append(nxt)
+                states_at.append(np.full(nxt.size, to[k], dtype=np.int64))
+        while states_pos:
+            cur_pos, cur_at = np.concatenate(states_pos), np.concatenate(states_at)
+            key = np.unique(cur_pos * 64 + cur_at)
+            cur_pos, cur_at = key // 64, key % 64
+            found.append(cur_pos)
+            states_pos, states_at = [], []
+            for k in range(len(full)):  # the same coin jumps again
+                ok = (cur_at == frm[k]) & ((cur_pos & full[k]) == full[k]) & ((cur_pos & empty[k]) == 0)
+                if ok.any():
+                    nxt = (cur_pos[ok] & ~full[k]) | empty[k]
+                    states_pos.append(nxt)
+                    states_at.append(np.full(nxt.size, to[k], dtype=np.int64))
+        if not found:
+            break
+        layer = np.unique(np.concatenate(found))
+        layer = layer[~np.isin(layer, seen, assume_unique=True)]
+        seen = np.union1d(seen, layer)
+        out.append(layer)
+        if seen.size > max_positions:
+            raise PegError("the search grew past its limit")
+        single = layer[(layer & (layer - 1)) == 0]
+        frontier = layer[(layer & (layer - 1)) != 0]
+        if single.size and not frontier.size:
+            break
+    return out
+
+
+def fast_finals(b: Board, pos: int) -> dict[int, int]:
+    """Final hole -> fewest moves, from the vectorised layers."""
+    finals: dict[int, int] = {}
+    for depth, layer in enumerate(fast_layers(b, pos)):
+        for q in layer[(layer & (layer - 1)) == 0]:
+            finals.setdefault(int(q).bit_length() - 1, depth)
+    return finals

@@ -6,8 +6,8 @@ a NumPy table (small integers), so knowledge is just the array of secret indices
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections import Counter
+from dataclasses import dataclass, field
 from itertools import combinations, permutations, product
 
 import numpy as np
