@@ -189,6 +189,16 @@ def from_token(b: Board, token: str) -> int:
 # ---------------------------------------------------------------- exact analysis for small boards
 
 
+def image(perm: tuple[int, ...], pos: int) -> int:
+    """A position moved by a symmetry of the board."""
+    img = 0
+    while pos:
+        low = pos & -pos
+        img |= 1 << perm[low.bit_length() - 1]
+        pos ^= low
+    return img
+
+
 class Exact:
     """Exact analysis of one small board: fewest moves by vectorised breadth-first layers, counts by recursion."""
 
