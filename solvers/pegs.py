@@ -222,7 +222,7 @@ class Exact:
         """Final hole -> fewest moves to finish there (empty: unsolvable)."""
         finals: dict[int, int] = {}
         for depth, layer in enumerate(self.layers(pos)):
-            for q in layer[(layer & (layer - 1)) == 0]:
+            for q in layer[(layer != 0) & ((layer & (layer - 1)) == 0)]:
                 finals.setdefault(int(q).bit_length() - 1, depth)
         return finals
 
@@ -492,7 +492,7 @@ def fast_layers(b: Board, pos: int, max_positions: int = 20_000_000) -> list[NDA
         out.append(layer)
         if seen.size > max_positions:
             raise PegError("the search grew past its limit")
-        single = layer[(layer & (layer - 1)) == 0]
+        single = layer[(layer != 0) & ((layer & (layer - 1)) == 0)]
         frontier = layer[(layer & (layer - 1)) != 0]
         if single.size and not frontier.size:
             break
@@ -503,6 +503,6 @@ def fast_finals(b: Board, pos: int) -> dict[int, int]:
     """Final hole -> fewest moves, from the vectorised layers."""
     finals: dict[int, int] = {}
     for depth, layer in enumerate(fast_layers(b, pos)):
-        for q in layer[(layer & (layer - 1)) == 0]:
+        for q in layer[(layer != 0) & ((layer & (layer - 1)) == 0)]:
             finals.setdefault(int(q).bit_length() - 1, depth)
     return finals
