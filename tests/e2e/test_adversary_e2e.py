@@ -68,8 +68,13 @@ def test_wasteful_weighing_warns_and_unequal_is_refused(page: Page, live_server:
     shared = page.url
     assert "w=1-3" in shared
     page.go_back()
+    page.wait_for_load_state()
+    expect(page).not_to_have_url(re.compile("w=1-3"))
     expect(page.get_by_role("heading", name="Weighing 1 of 3")).to_be_visible()
+    page.wait_for_load_state()
     page.go_forward()
+    expect(page).to_have_url(re.compile("w=1-3"))
+    page.wait_for_load_state()
     expect(page.get_by_text("weighing 1 lost it")).to_be_visible()
     page.reload()
     expect(page.get_by_text("weighing 1 lost it")).to_be_visible()

@@ -38,6 +38,7 @@ def test_d40_with_extra_coin_to_a_win_following_hints(page: Page, live_server: s
     expect(page.get_by_role("heading", name="You win")).to_be_visible()
     expect(page.get_by_role("status").filter(has_text="revealed")).to_contain_text("You revealed the last piece")
     page.go_back()
+    page.wait_for_load_state()
     expect(page.get_by_text("Grundy value 3")).to_be_visible()
     page.reload()
     expect(page.get_by_role("heading", name="Your move")).to_be_visible()

@@ -46,6 +46,7 @@ def test_follow_the_twelve_coin_plan(page: Page, live_server: str, browser: Brow
     assert "path=LBL" in leaf_url
 
     page.go_back()
+    page.wait_for_load_state()
     expect(page.get_by_role("heading", name="Weighing 3")).to_be_visible()
     expect(page).to_have_url(re.compile(r"path=LB(&|$)"))
     page.reload()
@@ -83,6 +84,7 @@ def test_without_javascript(browser: Browser, live_server: str) -> None:
     expect(page.get_by_text(answer("BBR"))).to_be_visible()
     leaf_url = page.url
     page.go_back()
+    page.wait_for_load_state()
     expect(page.get_by_role("heading", name="Weighing 3")).to_be_visible()
     page.reload()
     expect(page.get_by_role("navigation", name="Path so far")).to_contain_text("2: Balance")

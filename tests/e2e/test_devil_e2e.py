@@ -36,6 +36,7 @@ def test_win_two_and_four(page: Page, live_server: str) -> None:
     start(page, live_server, 4)
     play_solution(page, 4)
     page.go_back()
+    page.wait_for_load_state()
     expect(page.get_by_role("status").filter(has_text="Not yet")).to_be_visible()
     page.reload()
     expect(page.get_by_text("Moves so far: 14")).to_be_visible()

@@ -21,6 +21,7 @@ def test_solve_10_holes_in_fewest_moves_by_clicking(page: Page, live_server: str
             page.get_by_role("link", name=f"Jump to {b.labels[t]}", exact=True).click()
     expect(page.get_by_role("status").filter(has_text="Solved")).to_contain_text("in 5 moves")
     page.go_back()
+    page.wait_for_load_state()
     expect(page.get_by_text("Coins left: 2")).to_be_visible()
     page.reload()
     expect(page.get_by_text("Coins left: 2")).to_be_visible()
