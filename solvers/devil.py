@@ -9,7 +9,7 @@ symmetries, so the search works on rotation classes (necklaces) as bits of an in
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
@@ -297,7 +297,7 @@ def verify(v: Variant, moves: Sequence[int]) -> Verification:
         out[goal_configs(v)] = False
         belief = out
         sizes.append(int(belief.sum()))
-    return Verification(bool(moves) and sizes[-1] == 0 or (not moves and not belief.any()), tuple(sizes))
+    return Verification(not belief.any(), tuple(sizes))
 
 
 def brute_force_wins(v: Variant, moves: Sequence[int]) -> bool:
@@ -438,10 +438,3 @@ def belief_classes(v: Variant, moves: Sequence[int]) -> list[list[int]]:
         belief = _step(rows[index[int(tables(v)[1][:, a].min())]], belief)
         out.append([reps[k] for k in range(len(reps)) if belief >> k & 1])
     return out
-
-
-def iter_moves(v: Variant, sol: Solution, start: int, count: int) -> Iterator[tuple[int, int]]:
-    """(index, move) for a page of a long strategy."""
-    assert sol.moves is not None
-    for i in range(start, min(start + count, len(sol.moves))):
-        yield i, sol.moves[i]

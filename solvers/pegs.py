@@ -434,10 +434,6 @@ def analyse(b: Board, pos: int, thorough: bool = False, node_limit: int = DFS_NO
     return Analysis(False if found.exhausted else None, None, None, None, [], "search")
 
 
-def next_moves(b: Board, pos: int, at: int | None = None) -> list[Jump]:
-    """Legal jumps (only by the coin at `at`, if given)."""
-    return [j for j in legal_jumps(b, pos) if at is None or j[0] == at]
-
 
 # ---------------------------------------------------------------- fast layers with NumPy
 
@@ -497,12 +493,3 @@ def fast_layers(b: Board, pos: int, max_positions: int = 20_000_000) -> list[NDA
         if single.size and not frontier.size:
             break
     return out
-
-
-def fast_finals(b: Board, pos: int) -> dict[int, int]:
-    """Final hole -> fewest moves, from the vectorised layers."""
-    finals: dict[int, int] = {}
-    for depth, layer in enumerate(fast_layers(b, pos)):
-        for q in layer[(layer != 0) & ((layer & (layer - 1)) == 0)]:
-            finals.setdefault(int(q).bit_length() - 1, depth)
-    return finals

@@ -42,18 +42,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
     app.register_blueprint(main.bp)
-    app.register_blueprint(coins.bp)
-    app.register_blueprint(coins.api)
-    app.register_blueprint(adversary.bp)
-    app.register_blueprint(adversary.api)
-    app.register_blueprint(aequitas.bp)
-    app.register_blueprint(aequitas.api)
-    app.register_blueprint(devil.bp)
-    app.register_blueprint(devil.api)
-    app.register_blueprint(pegs.bp)
-    app.register_blueprint(pegs.api)
-    app.register_blueprint(codebreak.bp)
-    app.register_blueprint(codebreak.api)
+    for area in (coins, adversary, aequitas, devil, pegs, codebreak):  # each: pages and a JSON API
+        app.register_blueprint(area.bp)
+        app.register_blueprint(area.api)
     app.jinja_env.filters["ord"] = ord
     app.jinja_env.filters["cos"] = math.cos
     app.jinja_env.filters["sin"] = math.sin

@@ -31,7 +31,7 @@ from solvers.weighing.plan import describe
 from . import params
 from .errors import InputError
 from .htmx import go, render
-from .secretbox import random_secret, seal, unseal
+from .secretbox import random_secret, seal_secret, unseal_secret
 
 bp = Blueprint("adversary", __name__, url_prefix="/adversary")
 api = Blueprint("adversary_api", __name__, url_prefix="/api")
@@ -122,7 +122,7 @@ def play_out(s: Setup, ws: tuple[UserWeighing, ...]) -> Replay:
     """Replay the game: the adversary answers, or the honest scale with the sealed secret."""
     try:
         if s.mode == "honest":
-            secret = unseal(s.token, s.problem)
+            secret = unseal_secret(s.token, s.problem)
             return replay(s.problem, s.budget, ws, lambda c, w: honest_outcome(w, secret))
         return replay(s.problem, s.budget, ws)
     except IllegalWeighing as e:
@@ -160,7 +160,7 @@ def _page(s: Setup, ws: tuple[UserWeighing, ...], r: Replay, **extra: object) ->
         counter = judge(r.coins, guess, s.problem)
         sure = counter is None
         if s.mode == "honest":
-            secret = unseal(s.token, s.problem)
+            secret = unseal_secret(s.token, s.problem)
             right = guess_matches(guess, secret, s)
             verdict = {"win": right, "sure": sure, "counter": None if right else secret, "guess": guess}
         else:
@@ -210,7 +210,7 @@ def setup() -> Response | str | tuple[str, int]:
     except InputError as e:
         return render("adversary/setup.html", "adversary/_setup.html", form=request.form, error=e.description), 400
     if s.mode == "honest":
-        s = Setup(s.problem, s.budget, s.minimum, s.mode, seal(random_secret(s.problem), s.problem))
+        s = Setup(s.problem, s.budget, s.minimum, s.mode, seal_secret(random_secret(s.problem), s.problem))
     return go(s.url())
 
 

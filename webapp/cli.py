@@ -25,26 +25,32 @@ class _Parser(argparse.ArgumentParser):
         raise ArgumentError(message)
 
 
+def _variant_arguments(parser: argparse.ArgumentParser, n_help: str) -> None:
+    """The counterfeit-coin problem's arguments, shared by `weigh` and `adversary`."""
+    parser.add_argument("n", help=n_help)
+    parser.add_argument("--weight", choices=WEIGHTS, default="unknown")
+    parser.add_argument("--goal", choices=GOALS, default="identify")
+    parser.add_argument("--extra", default="0", help="extra coins known to be genuine (named G1, G2, ...)")
+    parser.add_argument("--maybe-none", action="store_true", help="the counterfeit may be absent")
+
+
+def _problem(args: argparse.Namespace) -> Problem:
+    """The problem named by the shared arguments."""
+    return Problem(_whole(args.n, "N"), args.weight, args.goal, _whole(args.extra, "--extra"), args.maybe_none)
+
+
 def _parser() -> argparse.ArgumentParser:
     """The argument parser with its subcommands."""
     parser = _Parser(prog="coin-puzzles", description="Classic coin puzzles, solved exactly.")
     sub = parser.add_subparsers(dest="command", required=True)
     weigh = sub.add_parser("weigh", help="optimal weighing plan for the counterfeit-coin problem")
-    weigh.add_argument("n", help="number of coins, 1..1,000,000")
-    weigh.add_argument("--weight", choices=WEIGHTS, default="unknown")
-    weigh.add_argument("--goal", choices=GOALS, default="identify")
-    weigh.add_argument("--extra", default="0", help="extra coins known to be genuine")
-    weigh.add_argument("--maybe-none", action="store_true", help="the counterfeit may be absent")
+    _variant_arguments(weigh, "number of coins, 1..1,000,000")
     weigh.add_argument("--objective", choices=OBJECTIVES, default="worst")
     weigh.add_argument("--tree", action="store_true", help=f"include the whole plan (N <= {MAX_TREE_COINS})")
     weigh.add_argument("--scheme", action="store_true", help="include Dyson's non-adaptive scheme")
     weigh.add_argument("--json", action="store_true", help="print JSON")
     adv = sub.add_parser("adversary", help="replay weighings against the adversarial scale")
-    adv.add_argument("n", help="number of coins")
-    adv.add_argument("--weight", choices=WEIGHTS, default="unknown")
-    adv.add_argument("--goal", choices=GOALS, default="identify")
-    adv.add_argument("--extra", default="0", help="extra coins known to be genuine (named G1, G2, ...)")
-    adv.add_argument("--maybe-none", action="store_true", help="the counterfeit may be absent")
+    _variant_arguments(adv, "number of coins")
     adv.add_argument("--budget", default="", help="weighing budget (default: the minimum)")
     adv.add_argument("--weighings", default="", help='e.g. "1,2,3,4-5,6,7,8;9-10"')
     adv.add_argument("--json", action="store_true", help="print JSON")
@@ -123,7 +129,7 @@ def _text(report: dict[str, object]) -> str:
 
 def weigh(args: argparse.Namespace) -> int:
     """Print the counterfeit-coin report."""
-    p = Problem(_whole(args.n, "N"), args.weight, args.goal, _whole(args.extra, "--extra"), args.maybe_none)
+    p = _problem(args)
     if args.tree:
         check_tree_size(p, MAX_TREE_COINS)
     report = coins_report(p, args.objective, tree=args.tree, scheme=args.scheme)
@@ -138,7 +144,7 @@ def adversary(args: argparse.Namespace) -> int:
     from .adversary import adversary_report, parse_setup, play_out, weighings_arg
     from .params import query
 
-    p = Problem(_whole(args.n, "N"), args.weight, args.goal, _whole(args.extra, "--extra"), args.maybe_none)
+    p = _problem(args)
     fields = {**query(p, "worst"), "budget": args.budget, "mode": "adversary", "w": args.weighings}
     try:
         s = parse_setup(fields, page=False)

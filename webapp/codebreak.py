@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import secrets as pysecrets
 from collections.abc import Mapping
 from functools import lru_cache
@@ -33,7 +32,7 @@ from solvers.codebreak import (
 from . import params
 from .errors import InputError
 from .htmx import go, render
-from .secretbox import box
+from .secretbox import seal, unseal
 
 bp = Blueprint("codebreak", __name__, url_prefix="/codebreak")
 api = Blueprint("codebreak_api", __name__, url_prefix="/api")
@@ -42,8 +41,9 @@ GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
 MAX_GUESSES = 12
 
 
+@lru_cache(maxsize=1)
 def shipped() -> dict[str, Spec]:
-    """The game files that come with the project."""
+    """The game files that come with the project (read once per process)."""
     return {p.stem: parse(p.read_text()) for p in sorted(GAMES_DIR.glob("*.game"))}
 
 
@@ -86,9 +86,9 @@ def _game(args: Mapping[str, str]) -> tuple[str, Spec, Game, tuple[int | None, i
     """The game named in the query, built; 400 on anything out of range."""
     name = args.get("game", "mastermind")
     try:
-        if name not in shipped():
+        spec = shipped().get(name)
+        if spec is None:
             raise GameError(f"no shipped game {name!r}")
-        spec = shipped()[name]
         sizes = _sizes(args, spec)
         return name, spec, load(name, *sizes), sizes
     except GameError as e:
@@ -195,21 +195,19 @@ def play() -> str:
                   secret=g.secrets[secret] if secret is not None and won else None)
 
 
+def _game_key(name: str, sizes: tuple[int | None, int | None, int | None]) -> str:
+    """What a random code's token is bound to."""
+    return "codebreak/" + "/".join(map(str, (name, *sizes)))
+
+
 def _seal(name: str, sizes: tuple[int | None, int | None, int | None], g: Game) -> str:
     """A sealed random secret for a game."""
-    payload = {"s": pysecrets.randbelow(len(g.secrets)), "g": [name, *sizes], "r": pysecrets.token_hex(6)}
-    return box().encrypt(json.dumps(payload).encode()).decode()
+    return seal({"secret": pysecrets.randbelow(len(g.secrets))}, _game_key(name, sizes))
 
 
 def _unseal(token: str, name: str, sizes: tuple[int | None, int | None, int | None]) -> int:
     """The sealed secret; 400 when damaged or from another game."""
-    try:
-        payload = json.loads(box().decrypt(token.encode()))
-    except Exception as e:  # noqa: BLE001 - any failure to open is a damaged token
-        raise InputError("this game token is damaged or from another server") from e
-    if payload.get("g") != [name, *sizes]:
-        raise InputError("this game token belongs to a different game")
-    return int(payload["s"])
+    return int(str(unseal(token, _game_key(name, sizes)).get("secret", 0)))
 
 
 @bp.post("/start")

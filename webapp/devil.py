@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 import secrets
 from collections.abc import Mapping
@@ -30,7 +29,7 @@ from solvers.devil import (
 from . import params
 from .errors import InputError
 from .htmx import go, render
-from .secretbox import box
+from .secretbox import seal, unseal
 
 bp = Blueprint("devil", __name__, url_prefix="/devil")
 api = Blueprint("devil_api", __name__, url_prefix="/api")
@@ -106,22 +105,21 @@ def format_moves(moves: tuple[int, ...]) -> str:
     return ",".join(f"{m:x}" for m in moves)
 
 
+def _game_key(v: Variant) -> str:
+    """What a random Devil's token is bound to."""
+    return f"devil/{v.n}/{v.goal}/{int(v.reflections)}"
+
+
 def _seal(v: Variant) -> str:
     """A sealed hidden table: a random starting configuration (not already won) and a seed for rotations."""
     start = secrets.choice([c for c in range(v.configs) if c not in goal_configs(v)]) if v.configs > 1 else 0
-    payload = {"c": start, "s": secrets.token_hex(8), "v": [v.n, v.goal, v.reflections]}
-    return box().encrypt(json.dumps(payload).encode()).decode()
+    return seal({"table": start, "seed": secrets.token_hex(8)}, _game_key(v))
 
 
 def _unseal(g: Game) -> tuple[int, str]:
     """The hidden table and seed; 400 if tampered with or from another game."""
-    try:
-        payload = json.loads(box().decrypt(g.token.encode()))
-    except Exception as e:  # noqa: BLE001 - any failure to open is a damaged token
-        raise InputError("this game token is damaged or from another server") from e
-    if payload.get("v") != [g.variant.n, g.variant.goal, g.variant.reflections]:
-        raise InputError("this game token belongs to a different game")
-    return int(payload["c"]), str(payload["s"])
+    data = unseal(g.token, _game_key(g.variant))
+    return int(str(data.get("table", 0))), str(data.get("seed", ""))
 
 
 def random_play(g: Game, moves: tuple[int, ...]) -> tuple[int | None, int]:

@@ -1,4 +1,5 @@
-"""The honest scale's secret, sealed with Fernet so the browser can carry it but never read it."""
+"""Hidden game state (the honest scale's fake, the random Devil's table, a random code), sealed with Fernet so
+the browser can carry it in the URL but never read it, and bound to the game it belongs to."""
 
 from __future__ import annotations
 
@@ -16,10 +17,28 @@ from solvers.weighing.adversary import Secret
 from .errors import InputError
 
 
-def box() -> Fernet:
+def _box() -> Fernet:
     """A Fernet key derived from the app's secret key."""
-    digest = hashlib.sha256(b"coin-puzzles/honest-scale/" + str(current_app.config["SECRET_KEY"]).encode()).digest()
+    digest = hashlib.sha256(b"coin-puzzles/hidden-state/" + str(current_app.config["SECRET_KEY"]).encode()).digest()
     return Fernet(base64.urlsafe_b64encode(digest))
+
+
+def seal(payload: dict[str, object], game: str) -> str:
+    """An opaque token holding the payload, bound to a game key (with a random salt)."""
+    body = {"data": payload, "game": game, "salt": secrets.token_hex(8)}
+    return _box().encrypt(json.dumps(body).encode()).decode()
+
+
+def unseal(token: str, game: str) -> dict[str, object]:
+    """The payload of a token; a 400 if it was tampered with or belongs to another game."""
+    try:
+        body = json.loads(_box().decrypt(token.encode()))
+    except (InvalidToken, ValueError) as e:
+        raise InputError("this game token is damaged or from another server") from e
+    if not isinstance(body, dict) or body.get("game") != game or not isinstance(body.get("data"), dict):
+        raise InputError("this game token belongs to a different game")
+    data: dict[str, object] = body["data"]
+    return data
 
 
 def random_secret(p: Problem) -> Secret:
@@ -31,18 +50,13 @@ def random_secret(p: Problem) -> Secret:
     return Secret(pick // len(weights) + 1, weights[pick % len(weights)])
 
 
-def seal(secret: Secret, p: Problem) -> str:
-    """An opaque token holding the secret, bound to the problem."""
-    payload = {"c": secret.coin, "h": secret.heavier, "p": p.to_token(), "r": secrets.token_hex(8)}
-    return box().encrypt(json.dumps(payload).encode()).decode()
+def seal_secret(secret: Secret, p: Problem) -> str:
+    """The honest scale's fake, sealed and bound to the problem."""
+    return seal({"coin": secret.coin, "heavier": secret.heavier}, f"adversary/{p.to_token()}")
 
 
-def unseal(token: str, p: Problem) -> Secret:
-    """The secret from a token; a 400 if it was tampered with or belongs to another game."""
-    try:
-        payload = json.loads(box().decrypt(token.encode()))
-    except (InvalidToken, ValueError) as e:
-        raise InputError("this honest-scale game token is damaged or from another server") from e
-    if payload.get("p") != p.to_token():
-        raise InputError("this honest-scale game token belongs to a different game")
-    return Secret(payload["c"], bool(payload["h"]))
+def unseal_secret(token: str, p: Problem) -> Secret:
+    """The honest scale's fake from its token."""
+    data = unseal(token, f"adversary/{p.to_token()}")
+    coin = data.get("coin")
+    return Secret(coin if isinstance(coin, int) else None, bool(data.get("heavier")))

@@ -116,10 +116,3 @@ def agreement(table: list[Cell]) -> dict[Convention, tuple[int, int]]:
         mine = [c for c in table if c.convention == conv]
         out[conv] = (sum(c.agrees for c in mine), len(mine))
     return out
-
-
-def paper_p_positions(game: str, n: int, light: int, misere: bool) -> bool:
-    """Corollary 4: destined game, no extra coin: is the start a P-position?"""
-    if misere:
-        return n in (2, 3)
-    return n == 1 or (n % 2 == 0 and min(light, n - light) == 1)

@@ -8,7 +8,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
 
-from .problem import OUTCOMES, Belief, Outcome, Problem, ProblemError, Split, children, pow3
+from .problem import OUTCOMES, Belief, Outcome, Problem, ProblemError, Split, children
 from .search import MinResult, average_choice, min_weighings, worst_split
 
 Objective = Literal["worst", "average"]
@@ -383,8 +383,3 @@ def plan_depth(p: Problem, objective: Objective) -> int:
 def plan_average(p: Problem, objective: Objective) -> Fraction:
     """Expected number of weighings of the plan over all equally likely cases."""
     return Fraction(_abstract_stats(p, objective, p.root(), 0)[1], p.cases)
-
-
-def budget_check(b: Belief, budget: int) -> bool:
-    """True when b can at most be split into 3**budget answers (used for 'why this weighing')."""
-    return b.cases <= pow3(budget)

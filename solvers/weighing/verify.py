@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .plan import Coins, Plan, conclude, numbers, start
+from .plan import Coins, Plan, conclude, start
 from .problem import OUTCOMES, Belief, Outcome, Problem, children, pow3
 
 Case = tuple[int | None, bool]  # (counterfeit coin or None, heavier?)
@@ -121,8 +121,3 @@ def verify_abstract(plan: Plan) -> Verification:
     worst, total = visit(p.root(), 0)
     method = f"checked {len(seen):,} abstract beliefs covering all {p.cases:,} cases"
     return Verification(not failures, p.cases, worst, total, method, tuple(failures))
-
-
-def numbers_in(c: Coins) -> list[int]:
-    """Every candidate coin number of a belief (for small displays)."""
-    return sorted(numbers(c.unknown) + numbers(c.light) + numbers(c.heavy))

@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from flask.testing import FlaskClient
+
+from tests.web.forms import form_token
 
 BASE = "/adversary/play?n=12&weight=unknown&goal=identify&extra=0&maybe_none=0&budget=3&mode=adversary"
 
 
-def _token(client: FlaskClient, path: str = "/adversary") -> str:
-    """A CSRF token from a form."""
-    match = re.search(r'name="csrf_token" value="([^"]+)"', client.get(path).get_data(as_text=True))
-    assert match
-    return match.group(1)
 
 
 def test_setup_starts_a_game(client: FlaskClient) -> None:
     """The set-up form posts and redirects (303) to the first position; budget defaults to the minimum."""
-    r = client.post("/adversary", data={"csrf_token": _token(client), "n": "12"})
+    r = client.post("/adversary", data={"csrf_token": form_token(client, "/adversary"), "n": "12"})
     assert r.status_code == 303 and r.headers["Location"] == BASE
 
 
@@ -32,7 +27,7 @@ def test_play_page(client: FlaskClient) -> None:
 
 def test_weigh_and_warning(client: FlaskClient) -> None:
     """A wasteful weighing is accepted, then flagged with the solver's better weighing."""
-    token = _token(client, BASE)
+    token = form_token(client, BASE)
     data = {"csrf_token": token, "n": "12", "budget": "3", "c1": "left", "c2": "right"}
     r = client.post("/adversary/weigh", data=data)
     assert r.status_code == 303 and r.headers["Location"].endswith("&w=1-2")
@@ -42,7 +37,7 @@ def test_weigh_and_warning(client: FlaskClient) -> None:
 
 def test_unequal_weighing_is_refused(client: FlaskClient) -> None:
     """Unequal pans: a 400 with the message, the choices kept, nothing spent."""
-    token = _token(client, BASE)
+    token = form_token(client, BASE)
     data = {"csrf_token": token, "n": "12", "budget": "3", "c1": "left", "c2": "left", "c3": "right"}
     r = client.post("/adversary/weigh", data=data)
     html = r.get_data(as_text=True)
@@ -65,7 +60,7 @@ def test_hints_in_steps(client: FlaskClient) -> None:
 
 def test_guess_ends_the_game(client: FlaskClient) -> None:
     """Naming a coin too early loses, and the scorecard shows weighings against the optimum."""
-    token = _token(client, BASE)
+    token = form_token(client, BASE)
     r = client.post("/adversary/guess", data={"csrf_token": token, "n": "12", "budget": "3", "w": "1,2,3,4-5,6,7,8",
                                               "coin": "9", "fake_is": "heavier"})
     assert r.status_code == 303 and r.headers["Location"].endswith("&guess=9h")
@@ -75,7 +70,8 @@ def test_guess_ends_the_game(client: FlaskClient) -> None:
 
 def test_honest_game_hides_the_secret(client: FlaskClient) -> None:
     """Honest mode: the secret is only in an encrypted token; it is revealed when the game ends."""
-    r = client.post("/adversary", data={"csrf_token": _token(client), "n": "12", "mode": "honest"})
+    token = form_token(client, "/adversary")
+    r = client.post("/adversary", data={"csrf_token": token, "n": "12", "mode": "honest"})
     url = r.headers["Location"]
     assert "&t=gAAAA" in url and "secret" not in url
     page = client.get(url)

@@ -8,18 +8,17 @@ from urllib.parse import parse_qsl, urlparse
 import pytest
 from flask.testing import FlaskClient
 
+from tests.web.forms import form_token
+
 D4 = "/aequitas/play?game=D&n=4&extra=1&light=4&fake=1&heavier=0&conv=normal&first=you"
 
 
-def _token(client: FlaskClient, path: str) -> str:
-    match = re.search(r'name="csrf_token" value="([^"]+)"', client.get(path).get_data(as_text=True))
-    assert match
-    return match.group(1)
 
 
 def test_setup_starts_a_game(client: FlaskClient) -> None:
     """The set-up posts and redirects (303) to the first position."""
-    data = {"csrf_token": _token(client, "/aequitas"), "game": "D", "n": "4", "light": "4", "fake": "1", "extra": "1"}
+    token = form_token(client, "/aequitas")
+    data = {"csrf_token": token, "game": "D", "n": "4", "light": "4", "fake": "1", "extra": "1"}
     r = client.post("/aequitas", data=data)
     assert r.status_code == 303 and r.headers["Location"] == D4
 
@@ -33,7 +32,7 @@ def test_play_shows_the_fake_and_hints(client: FlaskClient) -> None:
 
 def test_win_in_one_and_computer_replies(client: FlaskClient) -> None:
     """Excluding every real coin at once wins (normal play); otherwise the computer answers."""
-    token = _token(client, D4)
+    token = form_token(client, D4)
     r = client.post("/aequitas/weigh", data={"csrf_token": token, **dict(parse_qsl(urlparse(D4).query)),
                                              "c2": "left", "c3": "left", "c4": "right", "cG1": "right"})
     html = client.get(r.headers["Location"]).get_data(as_text=True)
@@ -46,7 +45,7 @@ def test_win_in_one_and_computer_replies(client: FlaskClient) -> None:
 def test_uninformative_weighing_is_refused(client: FlaskClient) -> None:
     """Weighing coins the Observer already knows are genuine tells her nothing: refused, with the reason."""
     url = "/aequitas/play?game=D&n=6&light=6&fake=6&conv=misere-last-mover-loses&w=1-2;3-4"
-    token = _token(client, url)
+    token = form_token(client, url)
     r = client.post("/aequitas/weigh", data={"csrf_token": token, **dict(parse_qsl(urlparse(url).query)),
                                              "c1": "left", "c2": "right"})
     assert r.status_code == 400 and "no new information" in r.get_data(as_text=True)

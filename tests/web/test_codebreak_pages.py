@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
+from tests.web.forms import form_token
+
 
 def test_game_page_shows_file_and_stats(client: FlaskClient) -> None:
     """The game page shows the definition file beside each strategy's figures."""
@@ -30,18 +32,13 @@ def test_plan_navigator_and_contradiction(client: FlaskClient) -> None:
 
 def test_random_code_is_sealed(client: FlaskClient) -> None:
     """A random code maker's secret is sealed in the URL; a tampered token is a 400."""
-    r = client.post("/codebreak/start", data={"csrf_token": _token(client), "game": "mastermind", "maker": "random"})
+    token = form_token(client, "/codebreak")
+    r = client.post("/codebreak/start", data={"csrf_token": token, "game": "mastermind", "maker": "random"})
     url = r.headers["Location"]
     assert "t=gAAAA" in url and client.get(url).status_code == 200
     assert client.get(url.replace("t=gAAAA", "t=gAAAB")).status_code == 400
 
 
-def _token(client: FlaskClient) -> str:
-    import re
-
-    match = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/codebreak").get_data(as_text=True))
-    assert match
-    return match.group(1)
 
 
 @pytest.mark.parametrize("query", ["g=ZZZZ", "pegs=9", "colours=1", "maker=cheater", "game=nope"])

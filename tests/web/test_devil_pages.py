@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from flask.testing import FlaskClient
 
-
-def _token(client: FlaskClient) -> str:
-    match = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/devil").get_data(as_text=True))
-    assert match
-    return match.group(1)
+from tests.web.forms import form_token
 
 
 def test_adversarial_game(client: FlaskClient) -> None:
@@ -22,7 +16,8 @@ def test_adversarial_game(client: FlaskClient) -> None:
 
 def test_flip_posts_and_redirects(client: FlaskClient) -> None:
     """The Flip form posts the checked places and redirects (303) to the position with the move added."""
-    r = client.post("/devil/flip", data={"csrf_token": _token(client), "n": "4", "moves": "f", "place": ["0", "2"]})
+    token = form_token(client, "/devil")
+    r = client.post("/devil/flip", data={"csrf_token": token, "n": "4", "moves": "f", "place": ["0", "2"]})
     assert r.status_code == 303 and r.headers["Location"].endswith("moves=f%2C5")
 
 
@@ -40,7 +35,7 @@ def test_no_strategy_page_explains(client: FlaskClient) -> None:
 
 def test_random_devil_hides_the_table(client: FlaskClient) -> None:
     """The random Devil's table lives only in a sealed token; tampering is a 400."""
-    r = client.post("/devil", data={"csrf_token": _token(client), "n": "4", "devil": "random"})
+    r = client.post("/devil", data={"csrf_token": form_token(client, "/devil"), "n": "4", "devil": "random"})
     url = r.headers["Location"]
     assert "&t=gAAAA" in url
     assert client.get(url).status_code == 200

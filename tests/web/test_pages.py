@@ -7,6 +7,7 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
+from tests.web.forms import form_token
 from webapp.main import PUZZLES
 
 HX = {"HX-Request": "true"}
@@ -39,18 +40,12 @@ def test_security_headers(client: FlaskClient) -> None:
     assert "<script>" not in r.get_data(as_text=True) and " style=" not in r.get_data(as_text=True)
 
 
-def _token(client: FlaskClient) -> str:
-    """The CSRF token from the set-up form."""
-    html = client.get("/coins").get_data(as_text=True)
-    match = re.search(r'name="csrf_token" value="([^"]+)"', html)
-    assert match
-    return match.group(1)
 
 
 def test_setup_post_redirects_303(client: FlaskClient) -> None:
     """A valid form posts and redirects (303) to the plan's canonical URL."""
-    data = {"csrf_token": _token(client), "n": "12", "weight": "unknown", "goal": "identify", "extra": "0",
-            "objective": "worst"}
+    data = {"csrf_token": form_token(client, "/coins"), "n": "12", "weight": "unknown", "goal": "identify",
+            "extra": "0", "objective": "worst"}
     r = client.post("/coins", data=data)
     assert r.status_code == 303
     assert r.headers["Location"] == "/coins/plan?n=12&weight=unknown&goal=identify&extra=0&maybe_none=0&objective=worst"
@@ -58,7 +53,7 @@ def test_setup_post_redirects_303(client: FlaskClient) -> None:
 
 def test_setup_post_htmx_uses_hx_location(client: FlaskClient) -> None:
     """With htmx the form answers with HX-Location so the plan swaps in and the URL is pushed."""
-    data = {"csrf_token": _token(client), "n": "12"}
+    data = {"csrf_token": form_token(client, "/coins"), "n": "12"}
     r = client.post("/coins", data=data, headers=HX)
     assert r.status_code == 200 and "/coins/plan?n=12" in r.headers["HX-Location"]
 
@@ -76,7 +71,7 @@ def test_setup_post_without_csrf_is_refused(client: FlaskClient) -> None:
 )
 def test_setup_bad_input_shows_form_with_message(client: FlaskClient, n: str, message: str) -> None:
     """Bad set-up input re-shows the form with a clear message and a 400."""
-    r = client.post("/coins", data={"csrf_token": _token(client), "n": n})
+    r = client.post("/coins", data={"csrf_token": form_token(client, "/coins"), "n": n})
     assert r.status_code == 400 and message in r.get_data(as_text=True)
     assert 'role="alert"' in r.get_data(as_text=True)
 

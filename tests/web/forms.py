@@ -1,0 +1,14 @@
+"""Helpers for posting forms in the Flask client tests."""
+
+from __future__ import annotations
+
+import re
+
+from flask.testing import FlaskClient
+
+
+def form_token(client: FlaskClient, path: str) -> str:
+    """The CSRF token of the form on a page."""
+    match = re.search(r'name="csrf_token" value="([^"]+)"', client.get(path).get_data(as_text=True))
+    assert match, f"no form with a CSRF token on {path}"
+    return match.group(1)
