@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from flask.testing import FlaskClient
 
@@ -12,6 +14,8 @@ def test_game_page_shows_file_and_stats(client: FlaskClient) -> None:
     """The game page shows the definition file beside each strategy's figures."""
     html = client.get("/codebreak/game?game=mastermind").get_data(as_text=True)
     assert "outcome: black-white" in html and "5,801" in html
+    for href in re.findall(r'href="(/codebreak/[^"]*)"', html):  # no link on the page leads to an error
+        assert client.get(href.replace("&amp;", "&")).status_code == 200, href
 
 
 def test_adversarial_play_and_hints(client: FlaskClient) -> None:
