@@ -35,6 +35,7 @@ run: $(VENV)/.installed
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check solvers webapp tests benchmarks
+	$(BIN)/ruff format --check solvers webapp tests benchmarks
 
 typecheck: $(VENV)/.test-installed
 	$(BIN)/mypy --strict solvers

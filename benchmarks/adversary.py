@@ -47,7 +47,7 @@ def games(p: Problem, rng: random.Random) -> list[list[UserWeighing]]:
     for _ in range(m):
         rng.shuffle(coins)
         k = rng.randint(1, p.coins // 2)
-        wild.append((tuple(coins[:k]), tuple(coins[k:2 * k])))
+        wild.append((tuple(coins[:k]), tuple(coins[k : 2 * k])))
     return [hinted, wild]
 
 
@@ -86,13 +86,17 @@ def main() -> None:
     for n in (12, 100, 1000):
         p = Problem(n)
         times = [t for g in games(p, rng) for t in answer_times(p, g)]
-        print(f"N = {n:>5}: {len(times)} answers, median {statistics.median(times) * 1e3:6.2f} ms, "
-              f"worst {max(times) * 1e3:6.2f} ms (target < 50 ms)")
+        print(
+            f"N = {n:>5}: {len(times)} answers, median {statistics.median(times) * 1e3:6.2f} ms, "
+            f"worst {max(times) * 1e3:6.2f} ms (target < 50 ms)"
+        )
     p = Problem(12)
     ours = [t for g in games(p, rng) for t in answer_times(p, g)]
     base = [t for g in games(p, rng) for t in answer_times(p, g, exhaustive=True)]
-    print(f"N = 12 baseline (exhaustive search for 'weighings needed'): median {statistics.median(base) * 1e3:.2f} ms, "
-          f"ratio {statistics.median(base) / statistics.median(ours):.0f}x")
+    print(
+        f"N = 12 baseline (exhaustive search for 'weighings needed'): median {statistics.median(base) * 1e3:.2f} ms, "
+        f"ratio {statistics.median(base) / statistics.median(ours):.0f}x"
+    )
     p = Problem(1000)
     game = games(p, rng)[0]
     clear()

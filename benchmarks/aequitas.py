@@ -76,8 +76,10 @@ def main() -> None:
                 if choice:
                     realise(tb, choice[1], mirrored)
                 moves.append(time.perf_counter() - t)
-    print(f"computer move from a cold start (N = 10, 20, 30; D, F, FI; 3 conventions): median "
-          f"{statistics.median(moves) * 1e3:.1f} ms, worst {max(moves) * 1e3:.1f} ms (target < 200 ms)")
+    print(
+        f"computer move from a cold start (N = 10, 20, 30; D, F, FI; 3 conventions): median "
+        f"{statistics.median(moves) * 1e3:.1f} ms, worst {max(moves) * 1e3:.1f} ms (target < 200 ms)"
+    )
     for n in (6, 8):
         clear()
         p = setup("D", n, False, n, 1, True).position()[0]
@@ -88,8 +90,10 @@ def main() -> None:
         base_value = concrete_grundy(n, 1)
         base = time.perf_counter() - t
         assert ours_value == base_value
-        print(f"D({n},0), no extra coin, from cold: {ours * 1e3:.2f} ms; baseline over concrete coin sets: "
-              f"{base * 1e3:.1f} ms (ratio {base / ours:,.0f}x), both {ours_value}")
+        print(
+            f"D({n},0), no extra coin, from cold: {ours * 1e3:.2f} ms; baseline over concrete coin sets: "
+            f"{base * 1e3:.1f} ms (ratio {base / ours:,.0f}x), both {ours_value}"
+        )
 
 
 if __name__ == "__main__":

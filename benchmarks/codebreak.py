@@ -40,24 +40,30 @@ def main() -> None:
     for s in ("knuth", "expected", "entropy", "parts"):
         t = time.perf_counter()
         st = verify(g, build_tree(g, s))
-        print(f"  {s:9}: worst {st.worst}, total {st.total}, average {float(st.average):.4f}, verified {st.verified},"
-              f" tree + verification {time.perf_counter() - t:.2f} s" + (" (aim < 3 s)" if s == "knuth" else ""))
+        print(
+            f"  {s:9}: worst {st.worst}, total {st.total}, average {float(st.average):.4f}, verified {st.verified},"
+            f" tree + verification {time.perf_counter() - t:.2f} s" + (" (aim < 3 s)" if s == "knuth" else "")
+        )
     print(f"  baseline: scoring the first move alone with plain loops: about {naive_knuth_first_guess_scores():.1f} s")
     for pegs, colours in ((2, 3), (3, 3), (2, 4), (3, 4), (4, 3)):
         gs = build(spec, {"length": pegs, "colours": colours})
         for s in ("optimal-worst", "optimal-average"):
             t = time.perf_counter()
             st = verify(gs, build_tree(gs, s))
-            print(f"Mastermind {pegs}x{colours} {s}: worst {st.worst}, total {st.total} ({st.average}), "
-                  f"{time.perf_counter() - t:.2f} s")
+            print(
+                f"Mastermind {pegs}x{colours} {s}: worst {st.worst}, total {st.total} ({st.average}), "
+                f"{time.perf_counter() - t:.2f} s"
+            )
     coins = parse((GAMES / "counterfeit-coin.game").read_text())
     for n in (4, 6):
         gc = build(coins, {"count": n})
         t = time.perf_counter()
         st = verify(gc, build_tree(gc, "optimal-worst"))
         print(f"counterfeit coin, {n} coins, optimal worst case: {st.worst} weighings, {time.perf_counter() - t:.2f} s")
-    print("optimal average for 4x6 (5625/1296, Koyama and Lai 1993): not reached; the search above is for games of up "
-          "to 100 secrets")
+    print(
+        "optimal average for 4x6 (5625/1296, Koyama and Lai 1993): not reached; the search above is for games of up "
+        "to 100 secrets"
+    )
 
 
 if __name__ == "__main__":

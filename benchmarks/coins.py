@@ -83,8 +83,10 @@ def concrete_solvable(n: int, w: int) -> bool:
                             parts[s if c in lset else -s if c in rset else 0].add((c, s))
                         if max(len(p) for p in parts.values()) == len(cases):
                             continue
-                        if all(solve(frozenset(p), genuine | (frozenset(coins) - {c for c, _ in p}), w - 1)
-                               for p in parts.values()):
+                        if all(
+                            solve(frozenset(p), genuine | (frozenset(coins) - {c for c, _ in p}), w - 1)
+                            for p in parts.values()
+                        ):
                             return True
         return False
 
@@ -108,7 +110,7 @@ def naive_million_walk() -> int:
         if s is None:
             return depth
         u, lt, hv = by_class["u"], by_class["l"], by_class["h"]
-        off = set(u[s.u1 + s.u2:]) | set(lt[s.l1 + s.l2:]) | set(hv[s.h1 + s.h2:])
+        off = set(u[s.u1 + s.u2 :]) | set(lt[s.l1 + s.l2 :]) | set(hv[s.h1 + s.h2 :])
         balance = any(child(b, s, o).cases for o in (Outcome.BALANCE,))
         for coin in range(1, n + 1):
             if status[coin] != "g" and (coin in off) != balance:
@@ -116,7 +118,7 @@ def naive_million_walk() -> int:
         if not balance:  # left heavier: left unknowns become maybe-heavy, right ones maybe-light
             for coin in u[: s.u1]:
                 status[coin] = "h"
-            for coin in u[s.u1: s.u1 + s.u2]:
+            for coin in u[s.u1 : s.u1 + s.u2]:
                 status[coin] = "l"
         depth += 1
 
@@ -175,8 +177,10 @@ def tables() -> None:
     base, _ = timed(baseline, repeat=1)
     small, _ = timed(lambda: [min_weighings(Problem(n)) for n in range(3, 13)], repeat=3)
     print(f"  average-optimal, unknown/identify only, N = 3..100: {one:.3f} s")
-    print(f"  baseline: exhaustive search, worst case only, N = 3..12: {base:.3f} s "
-          f"(ours on the same: {small * 1e3:.2f} ms, ratio {base / small:,.0f}x)")
+    print(
+        f"  baseline: exhaustive search, worst case only, N = 3..12: {base:.3f} s "
+        f"(ours on the same: {small * 1e3:.2f} ms, ratio {base / small:,.0f}x)"
+    )
 
 
 def million() -> None:
@@ -195,8 +199,10 @@ def million() -> None:
     base, base_depth = timed(naive_million_walk, repeat=1)
     print(f"1,000,000 coins, first weighing       : {first * 1e3:8.2f} ms")
     print(f"1,000,000 coins, root-to-leaf walk ({depth} weighings): {ours * 1e3:8.2f} ms (aim < 100 ms)")
-    print(f"  baseline: same walk with per-coin status lists ({base_depth} weighings): {base * 1e3:8.2f} ms"
-          f"   ratio {base / ours:.0f}x")
+    print(
+        f"  baseline: same walk with per-coin status lists ({base_depth} weighings): {base * 1e3:8.2f} ms"
+        f"   ratio {base / ours:.0f}x"
+    )
 
 
 def main() -> None:

@@ -70,8 +70,10 @@ def main() -> None:
     t = time.perf_counter()
     base_len = seed_style_search(8)
     base = time.perf_counter() - t
-    print(f"N = 8 shortest sure win: {len(r.moves)} moves in {ours * 1e3:.0f} ms ({r.beliefs_explored:,} beliefs); "
-          f"seed-style search: {base_len} moves in {base:.1f} s (ratio {base / ours:.0f}x)")
+    print(
+        f"N = 8 shortest sure win: {len(r.moves)} moves in {ours * 1e3:.0f} ms ({r.beliefs_explored:,} beliefs); "
+        f"seed-style search: {base_len} moves in {base:.1f} s (ratio {base / ours:.0f}x)"
+    )
     for n in range(3, 16):
         if n & (n - 1) == 0:
             continue
@@ -84,14 +86,18 @@ def main() -> None:
         full = devil.exhaust_configs(Variant(n))
         took_full = time.perf_counter() - t
         assert full.exhausted and full.moves is None
-        print(f"N = {n:2}: no sure win ({how}) in {took * 1e3:.1f} ms; exhaustive search on all {2**n:,} tables: "
-              f"{full.beliefs_explored} reachable beliefs, none empty, in {took_full:.2f} s")
+        print(
+            f"N = {n:2}: no sure win ({how}) in {took * 1e3:.1f} ms; exhaustive search on all {2**n:,} tables: "
+            f"{full.beliefs_explored} reachable beliefs, none empty, in {took_full:.2f} s"
+        )
     moves = lamping(16)
     t = time.perf_counter()
     check = verify(Variant(16), moves)
     took = time.perf_counter() - t
-    print(f"N = 16 Lamping construction: {len(moves):,} moves, exact verification on all 65,536 tables: "
-          f"{'ok' if check.ok else 'FAILED'} in {took:.1f} s (target < 60 s)")
+    print(
+        f"N = 16 Lamping construction: {len(moves):,} moves, exact verification on all 65,536 tables: "
+        f"{'ok' if check.ok else 'FAILED'} in {took:.1f} s (target < 60 s)"
+    )
 
 
 if __name__ == "__main__":

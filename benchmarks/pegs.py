@@ -56,8 +56,10 @@ def main() -> None:
         total = sum(ex.count(b.start(label)) for label in b.labels)
         fewest = [ex.min_moves(b.start(label)) for label in b.labels]
         finals = [ex.finals(b.start(label)) for label in b.labels]
-        print(f"{name}: {total:,} winning jump sequences over all starts; fewest moves per start {fewest}; "
-              f"{sum(len(f) for f in finals)} (start, final) pairs")
+        print(
+            f"{name}: {total:,} winning jump sequences over all starts; fewest moves per start {fewest}; "
+            f"{sum(len(f) for f in finals)} (start, final) pairs"
+        )
     print(f"full tables, sides 4 and 5, with counts: {time.perf_counter() - t:.2f} s (aim < 2 s)")
     t = time.perf_counter()
     base = sum(plain_count("triangle-4", label) for label in board("triangle-4").labels)
@@ -70,16 +72,20 @@ def main() -> None:
     t = time.perf_counter()
     m = python_bfs_fewest(b6, b6.start("2"))
     slow = time.perf_counter() - t
-    print(f"  baseline: the same breadth-first search position by position in plain Python: {m} in {slow:.1f} s "
-          f"(ratio {slow / fast:.0f}x)")
+    print(
+        f"  baseline: the same breadth-first search position by position in plain Python: {m} in {slow:.1f} s "
+        f"(ratio {slow / fast:.0f}x)"
+    )
     eng = board("english")
     t = time.perf_counter()
     found = find_solution(eng, eng.start("d4"))
     took = time.perf_counter() - t
     moves = jumps_to_moves(found.jumps or ())
-    print(f"english, centre empty: a solution of {len(found.jumps or ())} jumps ({len(moves)} moves) in "
-          f"{took:.2f} s, {found.nodes:,} positions searched (aim < 2 s); the fewest is 18 moves (Beasley), "
-          "not reached here; solution count not computed for 33 holes")
+    print(
+        f"english, centre empty: a solution of {len(found.jumps or ())} jumps ({len(moves)} moves) in "
+        f"{took:.2f} s, {found.nodes:,} positions searched (aim < 2 s); the fewest is 18 moves (Beasley), "
+        "not reached here; solution count not computed for 33 holes"
+    )
 
 
 if __name__ == "__main__":

@@ -365,10 +365,12 @@ def no_strategy_reason(v: Variant) -> str | None:
         return None
     step = v.n // p
     spots = ", ".join(str(i * step) for i in range(p))
-    return (f"{v.n} has the odd prime factor {p}. If the {p} coins at positions {spots} start not all equal, the "
-            f"Devil keeps them not all equal for ever: whatever you flip among them, one of the {p} rotations by "
-            f"multiples of {step} leaves them unequal (checked for all {2**p - 2} unequal patterns and "
-            f"{2**p} moves). So no sequence of moves is sure to win.")
+    return (
+        f"{v.n} has the odd prime factor {p}. If the {p} coins at positions {spots} start not all equal, the "
+        f"Devil keeps them not all equal for ever: whatever you flip among them, one of the {p} rotations by "
+        f"multiples of {step} leaves them unequal (checked for all {2**p - 2} unequal patterns and "
+        f"{2**p} moves). So no sequence of moves is sure to win."
+    )
 
 
 # ---------------------------------------------------------------- the answer for a variant
@@ -402,19 +404,29 @@ def solve(v: Variant) -> Solution:
             return Solution(v, True, r.moves, "search", check.ok, None, check.sizes)
         if r.exhausted:
             reason = no_strategy_reason(v) or (
-                f"exhaustive search over all {r.beliefs_explored:,} reachable beliefs found no sure win")
+                f"exhaustive search over all {r.beliefs_explored:,} reachable beliefs found no sure win"
+            )
             return Solution(v, False, None, "search", True, reason)
     if v.states == 2 and v.goal == "all-heads" and is_power_of_two(v.n):
         moves = tuple(lamping(v.n))
         check = verify(v, moves)
-        return Solution(v, True if check.ok else None, moves if check.ok else None, "construction", check.ok,
-                        None if check.ok else "Lamping's construction did not verify for this variant", check.sizes)
+        return Solution(
+            v,
+            True if check.ok else None,
+            moves if check.ok else None,
+            "construction",
+            check.ok,
+            None if check.ok else "Lamping's construction did not verify for this variant",
+            check.sizes,
+        )
     argument = no_strategy_reason(v)
     if v.states == 2 and v.configs <= EXHAUST_MAX_CONFIGS:
         full = exhaust_configs(v)
         if full.exhausted:
-            found = (f"Exhaustive search over all {v.configs:,} tables: {full.beliefs_explored} reachable beliefs, "
-                     "none empty.")
+            found = (
+                f"Exhaustive search over all {v.configs:,} tables: {full.beliefs_explored} reachable beliefs, "
+                "none empty."
+            )
             return Solution(v, False, None, "search", True, f"{argument} {found}" if argument else found)
     if argument:
         return Solution(v, False, None, "argument", True, argument)

@@ -61,8 +61,14 @@ class Board:
         return self.full & ~(1 << self.index(label))
 
 
-def _make(name: str, cells: list[tuple[int, int]], labels: list[str], dirs: list[tuple[int, int]],
-          sym: list[dict[tuple[int, int], tuple[int, int]]], points: list[tuple[float, float]]) -> Board:
+def _make(
+    name: str,
+    cells: list[tuple[int, int]],
+    labels: list[str],
+    dirs: list[tuple[int, int]],
+    sym: list[dict[tuple[int, int], tuple[int, int]]],
+    points: list[tuple[float, float]],
+) -> Board:
     """A board from cells, directions and symmetry maps on cells."""
     where = {c: i for i, c in enumerate(cells)}
     jumps = []
@@ -107,8 +113,12 @@ def _square_symmetry(k: int, r: int, c: int) -> tuple[int, int]:
 
 def cross(name: str, french: bool) -> Board:
     """The English 33-hole cross, or the French 37-hole board; holes a1..g7 (column letter, row from the top)."""
-    cells = [(r, c) for r in range(7) for c in range(7)
-             if 2 <= r <= 4 or 2 <= c <= 4 or (french and 1 <= r <= 5 and 1 <= c <= 5)]
+    cells = [
+        (r, c)
+        for r in range(7)
+        for c in range(7)
+        if 2 <= r <= 4 or 2 <= c <= 4 or (french and 1 <= r <= 5 and 1 <= c <= 5)
+    ]
     dirs = [(0, 1), (0, -1), (1, 0), (-1, 0)]
     sym = [{(r, c): _square_symmetry(k, r, c) for r, c in cells} for k in range(8)]
     labels = [f"{'abcdefg'[c]}{r + 1}" for r, c in cells]
@@ -432,7 +442,6 @@ def analyse(b: Board, pos: int, thorough: bool = False, node_limit: int = DFS_NO
         final = replay(b, pos, moves).bit_length() - 1
         return Analysis(True, None, pegs(pos) - 1, {final: len(moves)}, moves, "search")
     return Analysis(False if found.exhausted else None, None, None, None, [], "search")
-
 
 
 # ---------------------------------------------------------------- fast layers with NumPy

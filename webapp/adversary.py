@@ -93,13 +93,15 @@ def parse_setup(args: Mapping[str, str], page: bool = True, need_token: bool = T
     """Problem, budget and mode from the query or form; 400 on anything malformed."""
     lo, hi = (PAGE_MIN_COINS, PAGE_MAX_COINS) if page else (1, API_MAX_COINS)
     n = params.whole(args, "n", None, lo, hi, "The number of coins (n)")
-    p = params.problem({**args, "n": str(n), "extra": str(params.whole(args, "extra", 0, 0, MAX_EXTRA,
-                                                                          "Extra genuine coins"))})
+    p = params.problem(
+        {**args, "n": str(n), "extra": str(params.whole(args, "extra", 0, 0, MAX_EXTRA, "Extra genuine coins"))}
+    )
     m = min_weighings(p)
     if not m.solvable or m.weighings is None:
         raise InputError(f"this game cannot be won: {m.reason}")
-    budget = params.whole(args, "budget", m.weighings, m.weighings, min(MAX_WEIGHINGS, m.weighings + 20),
-                          "The weighing budget")
+    budget = params.whole(
+        args, "budget", m.weighings, m.weighings, min(MAX_WEIGHINGS, m.weighings + 20), "The weighing budget"
+    )
     mode = params.choice(args, "mode", MODES)
     token = args.get("t", "") if mode == "honest" else ""
     if mode == "honest" and need_token and not token:
@@ -212,7 +214,6 @@ def setup() -> Response | str | tuple[str, int]:
     if s.mode == "honest":
         s = Setup(s.problem, s.budget, s.minimum, s.mode, seal_secret(random_secret(s.problem), s.problem))
     return go(s.url())
-
 
 
 @bp.get("/play")

@@ -29,7 +29,7 @@ CONVENTION_NAMES = {
     "normal": "normal play: whoever reveals the last piece of information wins",
     "misere-last-mover-loses": "misère, last mover loses: whoever reveals everything loses",
     "misere-stop-before-reveal": "misère, stop before revealing: the game ends when every weighing left would reveal "
-                                 "everything, and the player who would have to make it loses",
+    "everything, and the player who would have to make it loses",
 }
 
 
@@ -48,9 +48,16 @@ class Game:
 
     def query(self, **more: str) -> dict[str, str]:
         """The canonical query of a position."""
-        base = {"game": self.game, "n": str(self.n), "extra": str(int(self.extra)), "light": str(self.light),
-                "fake": str(self.fake), "heavier": str(int(self.heavier)), "conv": self.convention,
-                "first": self.first}
+        base = {
+            "game": self.game,
+            "n": str(self.n),
+            "extra": str(int(self.extra)),
+            "light": str(self.light),
+            "fake": str(self.fake),
+            "heavier": str(int(self.heavier)),
+            "conv": self.convention,
+            "first": self.first,
+        }
         return {**base, **{k: v for k, v in more.items() if v}}
 
     def url(self, **more: str) -> str:
@@ -68,8 +75,16 @@ def parse_game(args: Mapping[str, str]) -> Game:
     n = params.whole(args, "n", None, 1, MAX_PLAY_COINS, "The number of coins (n)")
     light = params.whole(args, "light", n if game == "D" else 0, 0, n, "Light-destined coins") if game == "D" else 0
     fake = params.whole(args, "fake", 1, 1, n, "The fake coin")
-    g = Game(game, n, params.flag(args, "extra"), light, fake, params.flag(args, "heavier") or "heavier" not in args,
-             params.choice(args, "conv", CONVENTIONS), params.choice(args, "first", ("you", "computer")))  # type: ignore[arg-type]
+    g = Game(
+        game,
+        n,
+        params.flag(args, "extra"),
+        light,
+        fake,
+        params.flag(args, "heavier") or "heavier" not in args,
+        params.choice(args, "conv", CONVENTIONS),
+        params.choice(args, "first", ("you", "computer")),
+    )  # type: ignore[arg-type]
     if g.game == "D":
         g = Game(g.game, n, g.extra, light, fake, fake > light, g.convention, g.first)
     pos, _ = g.start().position()
@@ -106,17 +121,28 @@ def verdict(g: Game, t: Table, moves_made: int) -> dict[str, str] | None:
     if pos.goal_reached(t.goal):
         assert last is not None
         winner = last if g.convention == "normal" else other[last]
-        why = ("revealed the last piece of information" if g.convention == "normal"
-               else "revealed everything, and under misère play the revealing player loses")
+        why = (
+            "revealed the last piece of information"
+            if g.convention == "normal"
+            else "revealed everything, and under misère play the revealing player loses"
+        )
         return {"winner": winner, "why": f"{'You' if last == 'you' else 'The computer'} {why}."}
     if not playable(pos, t.goal, g.convention):
         if g.convention == "misere-last-mover-loses":
-            return {"winner": to_move, "why": "No weighing gives the Observer anything new: the player to move "
-                                              "cannot move, which under misère play wins."}
-        why = ("every weighing left would reveal everything, and the player who has to make it loses"
-               if g.convention == "misere-stop-before-reveal" else "no weighing gives the Observer anything new")
-        return {"winner": other[to_move], "why": f"{'You are' if to_move == 'you' else 'The computer is'} to move, "
-                                                 f"but {why}."}
+            return {
+                "winner": to_move,
+                "why": "No weighing gives the Observer anything new: the player to move "
+                "cannot move, which under misère play wins.",
+            }
+        why = (
+            "every weighing left would reveal everything, and the player who has to make it loses"
+            if g.convention == "misere-stop-before-reveal"
+            else "no weighing gives the Observer anything new"
+        )
+        return {
+            "winner": other[to_move],
+            "why": f"{'You are' if to_move == 'you' else 'The computer is'} to move, but {why}.",
+        }
     return None
 
 
@@ -139,18 +165,23 @@ def _advance(g: Game, ws: tuple[UserWeighing, ...]) -> tuple[UserWeighing, ...]:
     return ws
 
 
-
 @bp.route("", methods=["GET", "POST"])
 def setup_page() -> Response | str | tuple[str, int]:
     """Pick a game; a valid POST starts it (the computer moves first if asked)."""
     if request.method == "GET":
-        return render("aequitas/setup.html", "aequitas/_setup.html", form=request.args, error=None,
-                      conventions=CONVENTION_NAMES)
+        return render(
+            "aequitas/setup.html", "aequitas/_setup.html", form=request.args, error=None, conventions=CONVENTION_NAMES
+        )
     try:
         g = parse_game(request.form)
     except InputError as e:
-        return render("aequitas/setup.html", "aequitas/_setup.html", form=request.form, error=e.description,
-                      conventions=CONVENTION_NAMES), 400
+        return render(
+            "aequitas/setup.html",
+            "aequitas/_setup.html",
+            form=request.form,
+            error=e.description,
+            conventions=CONVENTION_NAMES,
+        ), 400
     return go(g.url(w=format_weighings(_advance(g, ()))))
 
 
@@ -162,8 +193,9 @@ def play() -> str:
     return _play_page(g, ws, params.whole(request.args, "hint", 0, 0, 1, "hint"))
 
 
-def _play_page(g: Game, ws: tuple[UserWeighing, ...], hint: int, error: str | None = None,
-               placed: Mapping[str, str] | None = None) -> str:
+def _play_page(
+    g: Game, ws: tuple[UserWeighing, ...], hint: int, error: str | None = None, placed: Mapping[str, str] | None = None
+) -> str:
     """Render the play page."""
     tables = replay_game(g, ws)
     t = tables[-1]
@@ -174,15 +206,35 @@ def _play_page(g: Game, ws: tuple[UserWeighing, ...], hint: int, error: str | No
     if hint and not over:
         for child, value, move, reveals in grouped_moves(pos, t.goal, g.convention):
             w = realise(t, move, mirrored)
-            hints.append({"position": child.describe(), "grundy": value, "reveals": reveals,
-                          "weighing": f"{', '.join(map(str, w[0]))} against {', '.join(map(str, w[1]))}"})
+            hints.append(
+                {
+                    "position": child.describe(),
+                    "grundy": value,
+                    "reveals": reveals,
+                    "weighing": f"{', '.join(map(str, w[0]))} against {', '.join(map(str, w[1]))}",
+                }
+            )
     last = ws[-1] if ws else ((), ())
     return render(
-        "aequitas/play.html", "aequitas/_play.html", g=g, t=t, pos=pos, ws=ws, w_text=format_weighings(ws),
-        history=history, over=over, to_move=_mover(g, len(ws)), hint=hint, hints=hints,
-        value=grundy(pos, t.goal, g.convention), convention_name=CONVENTION_NAMES[g.convention],
-        last_pans=(UserPan(last[0]), UserPan(last[1])), error=error, placed=placed or {},
-        hint_url=g.url(w=format_weighings(ws), hint="1"), restart=g.url(),
+        "aequitas/play.html",
+        "aequitas/_play.html",
+        g=g,
+        t=t,
+        pos=pos,
+        ws=ws,
+        w_text=format_weighings(ws),
+        history=history,
+        over=over,
+        to_move=_mover(g, len(ws)),
+        hint=hint,
+        hints=hints,
+        value=grundy(pos, t.goal, g.convention),
+        convention_name=CONVENTION_NAMES[g.convention],
+        last_pans=(UserPan(last[0]), UserPan(last[1])),
+        error=error,
+        placed=placed or {},
+        hint_url=g.url(w=format_weighings(ws), hint="1"),
+        restart=g.url(),
     )
 
 
@@ -196,8 +248,10 @@ def weigh() -> Response | tuple[str, int]:
     placed = {name: request.form.get(f"c{name}", "off") for name in names}
     if any(v not in ("off", "left", "right") for v in placed.values()):
         raise InputError("each coin must be off, left or right")
-    new: UserWeighing = tuple(int(k) if k.isdigit() else k for k, v in placed.items() if v == "left"), tuple(
-        int(k) if k.isdigit() else k for k, v in placed.items() if v == "right")
+    new: UserWeighing = (
+        tuple(int(k) if k.isdigit() else k for k, v in placed.items() if v == "left"),
+        tuple(int(k) if k.isdigit() else k for k, v in placed.items() if v == "right"),
+    )
     try:
         if verdict(g, t, len(ws)) or _mover(g, len(ws)) != "you":
             raise IllegalWeighing("it is not your turn")
@@ -222,12 +276,23 @@ def table() -> str:
     rows = table_cells(max_coins)
     columns = [("F", False), ("FI", False), ("F", True), ("FI", True), ("D", False), ("D", True)]
     index = {(c.convention, c.game, c.n, c.extra): c for c in rows if c.game != "D" or (c.light == c.n)}
-    grid = {conv: [(n, [index.get((conv, game, n, extra)) for game, extra in columns])
-                   for n in range(1, max_coins + 1)] for conv in CONVENTIONS}
-    flagged = {conv: [c for c in rows if c.convention == conv and c.game == "D" and not c.agrees]
-               for conv in CONVENTIONS}
-    return render("aequitas/table.html", "aequitas/_table.html", grid=grid, flagged=flagged, max_coins=max_coins,
-                  agree=agreement(list(rows)), names=CONVENTION_NAMES, play_url=cell_url)
+    grid = {
+        conv: [(n, [index.get((conv, game, n, extra)) for game, extra in columns]) for n in range(1, max_coins + 1)]
+        for conv in CONVENTIONS
+    }
+    flagged = {
+        conv: [c for c in rows if c.convention == conv and c.game == "D" and not c.agrees] for conv in CONVENTIONS
+    }
+    return render(
+        "aequitas/table.html",
+        "aequitas/_table.html",
+        grid=grid,
+        flagged=flagged,
+        max_coins=max_coins,
+        agree=agreement(list(rows)),
+        names=CONVENTION_NAMES,
+        play_url=cell_url,
+    )
 
 
 def cell_url(c: Cell) -> str:
@@ -246,7 +311,8 @@ def position_report(args: Mapping[str, str]) -> dict[str, object]:
     misere = params.flag(args, "misere")
     conv_default = PAPER_MISERE if misere else "normal"
     convention: Convention = params.choice(  # type: ignore[assignment]
-        {**args, "convention": args.get("convention") or conv_default}, "convention", CONVENTIONS)
+        {**args, "convention": args.get("convention") or conv_default}, "convention", CONVENTIONS
+    )
     if misere != (convention != "normal"):
         raise InputError("misere and convention disagree")
     light = 0
@@ -265,14 +331,26 @@ def position_report(args: Mapping[str, str]) -> dict[str, object]:
     t = g.start()
     pos, mirrored = t.position()
     value = grundy(pos, t.goal, convention)
-    winning = [{"left": list(w[0]), "right": list(w[1]), "leads_to": child.to_token(), "grundy": 0}
-               for child, m in playable(pos, t.goal, convention)
-               if grundy(child, t.goal, convention) == 0 for w in [realise(t, m, mirrored)]]
+    winning = [
+        {"left": list(w[0]), "right": list(w[1]), "leads_to": child.to_token(), "grundy": 0}
+        for child, m in playable(pos, t.goal, convention)
+        if grundy(child, t.goal, convention) == 0
+        for w in [realise(t, m, mirrored)]
+    ]
     destiny = ("light" if fake_light else "heavy") if game == "D" else None
-    return {"game": game, "coins": n, "misere": misere, "extra": extra, "convention": convention,
-            "light": light if game == "D" else None, "fake": destiny,
-            "position": pos.to_token(), "grundy": value, "outcome": "P" if value == 0 else "N",
-            "winning_moves": winning}
+    return {
+        "game": game,
+        "coins": n,
+        "misere": misere,
+        "extra": extra,
+        "convention": convention,
+        "light": light if game == "D" else None,
+        "fake": destiny,
+        "position": pos.to_token(),
+        "grundy": value,
+        "outcome": "P" if value == 0 else "N",
+        "winning_moves": winning,
+    }
 
 
 def table_report(max_coins: int) -> dict[str, object]:
@@ -284,11 +362,23 @@ def table_report(max_coins: int) -> dict[str, object]:
         "paper_tables_use": PAPER_MISERE,
         "agreement": {k: {"agree": a, "cells": n} for k, (a, n) in agree.items()},
         "cells": [
-            {"game": c.game, "coins": c.n, "extra": c.extra, "light": c.light if c.game == "D" else None,
-             "fake": ("light" if c.fake_light else "heavy") if c.game == "D" else None, "convention": c.convention,
-             "grundy": c.searched, "paper": c.paper, "source": c.source, "agrees": c.agrees,
-             **({} if c.agrees else {"certificate": [{"position": p, "grundy": v, "reveals": r}
-                                                     for p, v, r in c.certificate()]})}
+            {
+                "game": c.game,
+                "coins": c.n,
+                "extra": c.extra,
+                "light": c.light if c.game == "D" else None,
+                "fake": ("light" if c.fake_light else "heavy") if c.game == "D" else None,
+                "convention": c.convention,
+                "grundy": c.searched,
+                "paper": c.paper,
+                "source": c.source,
+                "agrees": c.agrees,
+                **(
+                    {}
+                    if c.agrees
+                    else {"certificate": [{"position": p, "grundy": v, "reveals": r} for p, v, r in c.certificate()]}
+                ),
+            }
             for c in rows
         ],
     }

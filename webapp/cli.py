@@ -62,8 +62,11 @@ def _parser() -> argparse.ArgumentParser:
     aeq.add_argument("--fake", choices=("light", "heavy"), default=None, help="D: the fake's destiny")
     aeq.add_argument("--misere", action="store_true")
     aeq.add_argument("--extra", action="store_true", help="one extra genuine coin")
-    aeq.add_argument("--convention", default=None,
-                     help="normal, misere-last-mover-loses or misere-stop-before-reveal (the paper's tables)")
+    aeq.add_argument(
+        "--convention",
+        default=None,
+        help="normal, misere-last-mover-loses or misere-stop-before-reveal (the paper's tables)",
+    )
     aeq.add_argument("--table", action="store_true", help="the whole comparison table with the paper")
     aeq.add_argument("--max-coins", default="30")
     aeq.add_argument("--json", action="store_true", help="print JSON")
@@ -75,8 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     dev.add_argument("--moves", action="store_true", help="include the moves")
     dev.add_argument("--json", action="store_true", help="print JSON")
     peg = sub.add_parser("pegs", help="peg solitaire: solvability, finals, fewest moves, a solution")
-    peg.add_argument("--board", default="triangle-4",
-                     help="triangle-4 .. triangle-8, english or french")
+    peg.add_argument("--board", default="triangle-4", help="triangle-4 .. triangle-8, english or french")
     peg.add_argument("--hole", default="", help="the empty hole at the start")
     peg.add_argument("--position", default="", help="a position token (hex bitmask of holes with coins)")
     peg.add_argument("--count", action="store_true", help="count the jump sequences that solve it")
@@ -86,8 +88,11 @@ def _parser() -> argparse.ArgumentParser:
     cb.add_argument("--pegs", default=None)
     cb.add_argument("--colours", default=None)
     cb.add_argument("--coins", default=None)
-    cb.add_argument("--strategy", default="knuth",
-                    choices=("knuth", "expected", "entropy", "parts", "optimal-worst", "optimal-average"))
+    cb.add_argument(
+        "--strategy",
+        default="knuth",
+        choices=("knuth", "expected", "entropy", "parts", "optimal-worst", "optimal-average"),
+    )
     cb.add_argument("--tree", action="store_true", help="include the strategy tree")
     cb.add_argument("--dot", action="store_true", help="include the tree in GraphViz DOT")
     cb.add_argument("--json", action="store_true", help="print JSON")
@@ -107,8 +112,10 @@ def _whole(raw: str, name: str) -> int:
 
 def _text(report: dict[str, object]) -> str:
     """The report in words."""
-    lines = [f"{report['coins']} coins, weight {report['weight']}, goal {report['goal']}, extra {report['extra']}"
-             f"{', maybe none' if report['maybe_none'] else ''}"]
+    lines = [
+        f"{report['coins']} coins, weight {report['weight']}, goal {report['goal']}, extra {report['extra']}"
+        f"{', maybe none' if report['maybe_none'] else ''}"
+    ]
     if not report["solvable"]:
         lines.append(f"impossible: {report['reason']}")
         return "\n".join(lines)
@@ -155,8 +162,10 @@ def adversary(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=2))
     else:
         print(f"outcomes: {', '.join(report['outcomes']) or '(none yet)'}")  # type: ignore[arg-type]
-        print(f"cases left: {report['cases_left']}; weighings left: {report['weighings_left']}; "
-              f"can still finish: {'yes' if report['can_still_finish'] else 'no'}")
+        print(
+            f"cases left: {report['cases_left']}; weighings left: {report['weighings_left']}; "
+            f"can still finish: {'yes' if report['can_still_finish'] else 'no'}"
+        )
     return 0
 
 
@@ -173,10 +182,24 @@ def aequitas(args: argparse.Namespace) -> int:
                 raise ArgumentError("--max-coins must be 1 to 40")
             report = table_report(max_coins)
         else:
-            fields = {"game": args.game, "coins": args.coins, "misere": "1" if args.misere else "0",
-                      "extra": "1" if args.extra else "0"}
-            fields.update({k: v for k, v in (("light", args.light), ("heavy", args.heavy), ("fake", args.fake),
-                                              ("convention", args.convention)) if v is not None})
+            fields = {
+                "game": args.game,
+                "coins": args.coins,
+                "misere": "1" if args.misere else "0",
+                "extra": "1" if args.extra else "0",
+            }
+            fields.update(
+                {
+                    k: v
+                    for k, v in (
+                        ("light", args.light),
+                        ("heavy", args.heavy),
+                        ("fake", args.fake),
+                        ("convention", args.convention),
+                    )
+                    if v is not None
+                }
+            )
             if args.convention and args.convention != "normal":
                 fields["misere"] = "1"
             report = position_report(fields)
@@ -188,8 +211,10 @@ def aequitas(args: argparse.Namespace) -> int:
         for conv, counts in report["agreement"].items():  # type: ignore[union-attr]
             print(f"{conv}: {counts['agree']} of {counts['cells']} cells agree with the paper")
     else:
-        print(f"{report['game']} with {report['coins']} coins ({report['convention']}): Grundy value "
-              f"{report['grundy']}, outcome {report['outcome']}; {len(report['winning_moves'])} winning move(s)")  # type: ignore[arg-type]
+        print(
+            f"{report['game']} with {report['coins']} coins ({report['convention']}): Grundy value "
+            f"{report['grundy']}, outcome {report['outcome']}; {len(report['winning_moves'])} winning move(s)"
+        )  # type: ignore[arg-type]
     return 0
 
 
@@ -235,8 +260,10 @@ def pegs(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out, indent=2))
     else:
-        print(f"{b.name}, empty {args.hole or args.position}: solvable {out['solvable']}; fewest moves "
-              f"{out['min_moves']}; finals {', '.join(out['finals']) or 'none'}")  # type: ignore[arg-type]
+        print(
+            f"{b.name}, empty {args.hole or args.position}: solvable {out['solvable']}; fewest moves "
+            f"{out['min_moves']}; finals {', '.join(out['finals']) or 'none'}"
+        )  # type: ignore[arg-type]
         for i, move in enumerate(out["solution"], 1):  # type: ignore[arg-type]
             print(f"{i}: {' -> '.join(move)}")
     return 0
@@ -248,8 +275,10 @@ def codebreak(args: argparse.Namespace) -> int:
 
     from .codebreak import report
 
-    sizes = tuple(None if v is None else _whole(v, name) for v, name in
-                  ((args.pegs, "--pegs"), (args.colours, "--colours"), (args.coins, "--coins")))
+    sizes = tuple(
+        None if v is None else _whole(v, name)
+        for v, name in ((args.pegs, "--pegs"), (args.colours, "--colours"), (args.coins, "--coins"))
+    )
     try:
         out = report(args.game, sizes, args.strategy, args.tree, args.dot)  # type: ignore[arg-type]
     except GameError as e:
@@ -257,8 +286,10 @@ def codebreak(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out, indent=2))
     else:
-        print(f"{out['game']} ({out['secrets']} secrets), {out['strategy']}: worst {out['worst']}, total "
-              f"{out['total']}, average {out['average']}, verified {out['verified']}")
+        print(
+            f"{out['game']} ({out['secrets']} secrets), {out['strategy']}: worst {out['worst']}, total "
+            f"{out['total']}, average {out['average']}, verified {out['verified']}"
+        )
         if args.dot:
             print(out["dot"])
     return 0
@@ -267,8 +298,19 @@ def codebreak(args: argparse.Namespace) -> int:
 def serve(args: argparse.Namespace) -> int:
     """Run gunicorn on the app factory (replaces this process)."""
     gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
-    argv = [gunicorn, "--bind", f"{args.host}:{args.port}", "--workers", str(args.workers),
-            "--timeout", "30", "--preload", "--access-logfile", "-", "webapp:create_app()"]
+    argv = [
+        gunicorn,
+        "--bind",
+        f"{args.host}:{args.port}",
+        "--workers",
+        str(args.workers),
+        "--timeout",
+        "30",
+        "--preload",
+        "--access-logfile",
+        "-",
+        "webapp:create_app()",
+    ]
     os.execv(gunicorn, argv)
     return 0  # pragma: no cover - execv does not return
 
@@ -277,8 +319,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, run, and map bad input to exit status 2 with a message on stderr."""
     try:
         args = _parser().parse_args(argv)
-        commands = {"weigh": weigh, "adversary": adversary, "aequitas": aequitas, "devil": devil, "pegs": pegs,
-                    "codebreak": codebreak, "serve": serve}
+        commands = {
+            "weigh": weigh,
+            "adversary": adversary,
+            "aequitas": aequitas,
+            "devil": devil,
+            "pegs": pegs,
+            "codebreak": codebreak,
+            "serve": serve,
+        }
         return commands[args.command](args)
     except (ArgumentError, ProblemError) as e:
         print(f"coin-puzzles: error: {e}", file=sys.stderr)

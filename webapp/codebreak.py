@@ -95,13 +95,21 @@ def _game(args: Mapping[str, str]) -> tuple[str, Spec, Game, tuple[int | None, i
         raise InputError(str(e)) from e
 
 
-def report(name: str, sizes: tuple[int | None, int | None, int | None], strategy: str, tree: bool, dot: bool
-           ) -> dict[str, object]:
+def report(
+    name: str, sizes: tuple[int | None, int | None, int | None], strategy: str, tree: bool, dot: bool
+) -> dict[str, object]:
     """The API's (and CLI's) answer."""
     g = load(name, *sizes)
     root, stats = analysis(name, *sizes, strategy)
-    out: dict[str, object] = {"game": name, "secrets": len(g.secrets), "strategy": strategy, "worst": stats.worst,
-                              "total": stats.total, "average": str(stats.average), "verified": stats.verified}
+    out: dict[str, object] = {
+        "game": name,
+        "secrets": len(g.secrets),
+        "strategy": strategy,
+        "worst": stats.worst,
+        "total": stats.total,
+        "average": str(stats.average),
+        "verified": stats.verified,
+    }
     if tree:
         out["tree"] = to_json(g, root)
     if dot:
@@ -181,18 +189,33 @@ def play() -> str:
     if params.flag(request.args, "hint") and not won:
         for s in HEURISTICS:
             suggest[s] = g.secrets[choose(g, alive, s)] if alive.size > 1 else g.secrets[int(alive[0])]
-    base = {"game": name, "maker": maker, **({"t": request.args["t"]} if maker == "random" else {}),
-            **{k: str(v) for k, v in zip(("pegs", "colours"), sizes[:2], strict=True) if v is not None}}
+    base = {
+        "game": name,
+        "maker": maker,
+        **({"t": request.args["t"]} if maker == "random" else {}),
+        **{k: str(v) for k, v in zip(("pegs", "colours"), sizes[:2], strict=True) if v is not None},
+    }
     length = len(g.secrets[0])
     colours = sizes[1] or 6
-    return render("codebreak/play.html", "codebreak/_play.html", g=g, name=name, maker=maker,
-                  rows=[(g.secrets[e], g.outcome_names[o]) for e, o in zip(guesses, outcomes, strict=True)],
-                  alive=int(alive.size), won=won, suggest=suggest, base=base,
-                  g_text=",".join(g.secrets[e] for e in guesses),
-                  length=length, colours=[(chr(65 + i), COLOUR_NAMES[i]) for i in range(colours)],
-                  hint_url=url_for("codebreak.play") + "?" + urlencode({**base, "g": ",".join(
-                      g.secrets[e] for e in guesses), "hint": "1"}),
-                  secret=g.secrets[secret] if secret is not None and won else None)
+    return render(
+        "codebreak/play.html",
+        "codebreak/_play.html",
+        g=g,
+        name=name,
+        maker=maker,
+        rows=[(g.secrets[e], g.outcome_names[o]) for e, o in zip(guesses, outcomes, strict=True)],
+        alive=int(alive.size),
+        won=won,
+        suggest=suggest,
+        base=base,
+        g_text=",".join(g.secrets[e] for e in guesses),
+        length=length,
+        colours=[(chr(65 + i), COLOUR_NAMES[i]) for i in range(colours)],
+        hint_url=url_for("codebreak.play")
+        + "?"
+        + urlencode({**base, "g": ",".join(g.secrets[e] for e in guesses), "hint": "1"}),
+        secret=g.secrets[secret] if secret is not None and won else None,
+    )
 
 
 def _game_key(name: str, sizes: tuple[int | None, int | None, int | None]) -> str:
@@ -215,8 +238,11 @@ def start() -> Response:
     """Start a Mastermind game (a random secret is sealed into the URL)."""
     name, spec, g, sizes = _game(request.form)
     maker = params.choice(request.form, "maker", ("adversarial", "random"))
-    q = {"game": name, "maker": maker, **{k: str(v) for k, v in zip(("pegs", "colours"), sizes[:2], strict=True)
-                                         if v is not None}}
+    q = {
+        "game": name,
+        "maker": maker,
+        **{k: str(v) for k, v in zip(("pegs", "colours"), sizes[:2], strict=True) if v is not None},
+    }
     if maker == "random":
         q["t"] = _seal(name, sizes, g)
     return go(url_for("codebreak.play") + "?" + urlencode(q))
@@ -256,8 +282,11 @@ def plan() -> str:
         if step not in g.outcome_names or g.outcome_names.index(step) not in node.children:
             raise InputError(f"feedback {i} ({step}) contradicts the earlier feedback: no secret gives it here")
         node = node.children[g.outcome_names.index(step)]
-    base = {"game": name, "strategy": strategy, **{k: str(v) for k, v in zip(("pegs", "colours", "coins"), sizes,
-                                                                                strict=True) if v is not None}}
+    base = {
+        "game": name,
+        "strategy": strategy,
+        **{k: str(v) for k, v in zip(("pegs", "colours", "coins"), sizes, strict=True) if v is not None},
+    }
 
     def extend(o: int) -> str:
         return url_for("codebreak.plan") + "?" + urlencode({**base, "path": ",".join([*path, g.outcome_names[o]])})
@@ -270,12 +299,25 @@ def plan() -> str:
     if entered and node is not None and node.experiment is not None:
         if entered in g.outcome_names and g.outcome_names.index(entered) in node.children:
             return redirect(extend(g.outcome_names.index(entered)), code=303)  # type: ignore[return-value]
-        error = (f"{entered} contradicts the feedback so far: no secret still possible gives it to "
-                 f"{g.experiments[node.experiment]}. Check the last score you entered.")
-    page = render("codebreak/plan.html", "codebreak/_plan.html", g=g, name=name, strategy=strategy, stats=stats,
-                  node=node, path=path, options=options, all_outcomes=g.outcome_names, base=base, error=error,
-                  back=url_for("codebreak.plan") + "?" + urlencode({**base, "path": ",".join(path[:-1])})
-                  if path else None)
+        error = (
+            f"{entered} contradicts the feedback so far: no secret still possible gives it to "
+            f"{g.experiments[node.experiment]}. Check the last score you entered."
+        )
+    page = render(
+        "codebreak/plan.html",
+        "codebreak/_plan.html",
+        g=g,
+        name=name,
+        strategy=strategy,
+        stats=stats,
+        node=node,
+        path=path,
+        options=options,
+        all_outcomes=g.outcome_names,
+        base=base,
+        error=error,
+        back=url_for("codebreak.plan") + "?" + urlencode({**base, "path": ",".join(path[:-1])}) if path else None,
+    )
     return (page, 400) if error else page  # type: ignore[return-value]
 
 
@@ -285,7 +327,8 @@ def codebreak_json() -> Response:
     name, spec, g, sizes = _game(request.args)
     strategy = params.choice(request.args, "strategy", STRATEGIES)
     try:
-        return jsonify(report(name, sizes, strategy, params.flag(request.args, "tree"), params.flag(request.args,
-                                                                                                       "dot")))
+        return jsonify(
+            report(name, sizes, strategy, params.flag(request.args, "tree"), params.flag(request.args, "dot"))
+        )
     except GameError as e:
         raise InputError(str(e)) from e

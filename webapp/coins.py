@@ -26,6 +26,7 @@ def describe_ranges(r: Ranges) -> str:
     n = size(r)
     return f"{describe(r)} ({n:,} coin{'' if n == 1 else 's'})" if n else "none"
 
+
 STATUS_GRID_COINS = 150
 OUTCOME_LABEL = {Outcome.LEFT: "Left heavier", Outcome.BALANCE: "Balance", Outcome.RIGHT: "Right heavier"}
 

@@ -157,7 +157,6 @@ def rings(v: Variant, moves: tuple[int, ...]) -> list[tuple[int, ...]] | None:
     return [digits(v, c) for c in classes] if len(classes) <= RING_LIMIT else None
 
 
-
 @bp.route("", methods=["GET", "POST"])
 def setup() -> Response | str | tuple[str, int]:
     """Choose N and the Devil; a valid POST starts the game."""
@@ -191,12 +190,21 @@ def _play_page(g: Game, moves: tuple[int, ...], peek: bool, error: str | None = 
         raise InputError(f"the game was already won after move {won}")
     sol = solve(v)
     return render(
-        "devil/play.html", "devil/_play.html", g=g, v=v, moves=moves, won=won, sol=sol,
+        "devil/play.html",
+        "devil/_play.html",
+        g=g,
+        v=v,
+        moves=moves,
+        won=won,
+        sol=sol,
         possible=sizes[-1] if sizes else v.configs - len(goal_configs(v)),
-        rings=rings(v, moves) if peek else None, peek=peek,
-        history=[positions(v, a) for a in moves], moves_text=format_moves(moves),
+        rings=rings(v, moves) if peek else None,
+        peek=peek,
+        history=[positions(v, a) for a in moves],
+        moves_text=format_moves(moves),
         peek_url=g.url(moves=format_moves(moves), peek="" if peek else "1"),
-        solution_url=g.url("devil.solution"), error=error,
+        solution_url=g.url("devil.solution"),
+        error=error,
         secret_coins=digits(v, table) if table is not None and won is not None else None,
     )
 
@@ -222,8 +230,19 @@ def solution() -> str:
     v = parse_variant(request.args)
     sol = solve(v)
     if not sol.solvable or sol.moves is None:
-        return render("devil/solution.html", "devil/_solution.html", v=v, sol=sol, step=0, rows=[], nav={},
-                      rings_before=None, rings_after=None, size_before=0, size_after=0)
+        return render(
+            "devil/solution.html",
+            "devil/_solution.html",
+            v=v,
+            sol=sol,
+            step=0,
+            rows=[],
+            nav={},
+            rings_before=None,
+            rings_after=None,
+            size_before=0,
+            size_after=0,
+        )
     total = len(sol.moves)
     step = params.whole(request.args, "step", 1, 1, max(1, total), "step")
     start = (step - 1) // PAGE * PAGE
@@ -233,27 +252,45 @@ def solution() -> str:
     def link(k: int) -> str:
         return url_for("devil.solution") + "?" + urlencode({**base, "step": str(k)})
 
-    nav = {"first": link(1), "prev": link(max(1, step - 1)), "next": link(min(total, step + 1)),
-           "last": link(total), "link": link}
+    nav = {
+        "first": link(1),
+        "prev": link(max(1, step - 1)),
+        "next": link(min(total, step + 1)),
+        "last": link(total),
+        "link": link,
+    }
     small = searchable(v)
     before = belief_classes(v, sol.moves[: step - 1])[-1] if small else None
     after = belief_classes(v, sol.moves[:step])[-1] if small else None
-    return render("devil/solution.html", "devil/_solution.html", v=v, sol=sol, step=step, rows=page, nav=nav,
-                  move=positions(v, sol.moves[step - 1]),
-                  size_before=v.configs - len(goal_configs(v)) if step == 1 else sol.sizes[step - 2],
-                  size_after=sol.sizes[step - 1],
-                  rings_before=[digits(v, c) for c in before] if before is not None and len(before) <= RING_LIMIT
-                  else None,
-                  rings_after=[digits(v, c) for c in after] if after is not None and len(after) <= RING_LIMIT
-                  else None)
+    return render(
+        "devil/solution.html",
+        "devil/_solution.html",
+        v=v,
+        sol=sol,
+        step=step,
+        rows=page,
+        nav=nav,
+        move=positions(v, sol.moves[step - 1]),
+        size_before=v.configs - len(goal_configs(v)) if step == 1 else sol.sizes[step - 2],
+        size_after=sol.sizes[step - 1],
+        rings_before=[digits(v, c) for c in before] if before is not None and len(before) <= RING_LIMIT else None,
+        rings_after=[digits(v, c) for c in after] if after is not None and len(after) <= RING_LIMIT else None,
+    )
 
 
 def report(v: Variant, with_moves: bool) -> dict[str, object]:
     """The API's (and CLI's) answer."""
     sol: Solution = solve(v)
-    out: dict[str, object] = {"coins": v.n, "goal": v.goal, "reflections": v.reflections, "states": v.states,
-                              "solvable": sol.solvable, "length": sol.length, "method": sol.method,
-                              "verified": sol.verified}
+    out: dict[str, object] = {
+        "coins": v.n,
+        "goal": v.goal,
+        "reflections": v.reflections,
+        "states": v.states,
+        "solvable": sol.solvable,
+        "length": sol.length,
+        "method": sol.method,
+        "verified": sol.verified,
+    }
     if sol.reason:
         out["reason"] = sol.reason
     if with_moves and sol.moves is not None:

@@ -145,18 +145,33 @@ def play() -> str:
     hint = None
     if params.flag(request.args, "hint"):
         a = analyse(b, pos)
-        hint = {"solvable": a.solvable, "min_moves": a.min_moves, "method": a.method,
-                "next": _labels(b, a.solution[0]) if a.solution else None,
-                "finals": sorted(b.labels[h] for h in (a.finals or {}))}
+        hint = {
+            "solvable": a.solvable,
+            "min_moves": a.min_moves,
+            "method": a.method,
+            "next": _labels(b, a.solution[0]) if a.solution else None,
+            "finals": sorted(b.labels[h] for h in (a.finals or {})),
+        }
     return render(
-        "pegs/play.html", "pegs/_play.html", g=g, b=b, occupied=holes_of(pos), sel=sel, targets=targets,
-        select_url=lambda h: g.url(sel=b.labels[h]), legal=[(b.labels[f], b.labels[o], b.labels[t],
-                                                             g.url((*g.jumps, (f, o, t)))) for f, o, t in legal],
-        moves=[_labels(b, m) for m in moves], jumps=len(g.jumps), coins=pegs(pos),
-        undo=g.url(g.jumps[:-1]) if g.jumps else None, restart=g.url(()), hint=hint,
-        hint_url=g.url(hint="1"), solution_url=url_for("pegs.solution") + "?" + urlencode(
-            {"board": b.name, "hole": g.hole}),
-        dead=not legal and pegs(pos) > 1, won=pegs(pos) == 1,
+        "pegs/play.html",
+        "pegs/_play.html",
+        g=g,
+        b=b,
+        occupied=holes_of(pos),
+        sel=sel,
+        targets=targets,
+        select_url=lambda h: g.url(sel=b.labels[h]),
+        legal=[(b.labels[f], b.labels[o], b.labels[t], g.url((*g.jumps, (f, o, t)))) for f, o, t in legal],
+        moves=[_labels(b, m) for m in moves],
+        jumps=len(g.jumps),
+        coins=pegs(pos),
+        undo=g.url(g.jumps[:-1]) if g.jumps else None,
+        restart=g.url(()),
+        hint=hint,
+        hint_url=g.url(hint="1"),
+        solution_url=url_for("pegs.solution") + "?" + urlencode({"board": b.name, "hole": g.hole}),
+        dead=not legal and pegs(pos) > 1,
+        won=pegs(pos) == 1,
     )
 
 
@@ -169,9 +184,20 @@ def solution() -> str:
     pos = replay(g.board, g.start, a.solution[:step])
     base = {"board": g.board.name, "hole": g.hole}
     steps = [url_for("pegs.solution") + "?" + urlencode({**base, "step": str(k)}) for k in range(len(a.solution) + 1)]
-    return render("pegs/solution.html", "pegs/_solution.html", g=g, b=g.board, a=a, step=step, occupied=holes_of(pos),
-                  moves=[_labels(g.board, m) for m in a.solution], steps=steps,
-                  select_url=None, targets={}, sel=None)
+    return render(
+        "pegs/solution.html",
+        "pegs/_solution.html",
+        g=g,
+        b=g.board,
+        a=a,
+        step=step,
+        occupied=holes_of(pos),
+        moves=[_labels(g.board, m) for m in a.solution],
+        steps=steps,
+        select_url=None,
+        targets={},
+        sel=None,
+    )
 
 
 @lru_cache(maxsize=8)
@@ -201,8 +227,15 @@ def table() -> str:
     b = _board(request.args)
     rows = board_table(b.name)
     links = {label: url_for("pegs.play") + "?" + urlencode({"board": b.name, "hole": label}) for label, *_ in rows}
-    return render("pegs/table.html", "pegs/_table.html", b=b, rows=rows, links=links, boards=BOARDS,
-                  exact=quick_exact(b, b.start(b.labels[0])))
+    return render(
+        "pegs/table.html",
+        "pegs/_table.html",
+        b=b,
+        rows=rows,
+        links=links,
+        boards=BOARDS,
+        exact=quick_exact(b, b.start(b.labels[0])),
+    )
 
 
 def report(b: Board, hole: str, position: str, count: bool) -> dict[str, object]:
@@ -213,10 +246,15 @@ def report(b: Board, hole: str, position: str, count: bool) -> dict[str, object]
         raise InputError(str(e)) from e
     a = analyse(b, pos, thorough=True)
     out: dict[str, object] = {
-        "board": b.name, "hole": hole or None, "position": to_token(b, pos), "solvable": a.solvable,
-        "min_moves": a.min_moves, "min_jumps": a.min_jumps,
+        "board": b.name,
+        "hole": hole or None,
+        "position": to_token(b, pos),
+        "solvable": a.solvable,
+        "min_moves": a.min_moves,
+        "min_jumps": a.min_jumps,
         "finals": {b.labels[h]: m if a.method == "exact" else None for h, m in sorted((a.finals or {}).items())},
-        "solution": [_labels(b, m) for m in a.solution], "method": a.method,
+        "solution": [_labels(b, m) for m in a.solution],
+        "method": a.method,
         "class_finals": [b.labels[h] for h in class_finals(b, pos)],
     }
     if count:

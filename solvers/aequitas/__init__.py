@@ -17,6 +17,21 @@ from .game import (
 from .paper import GAMES, Cell, agreement, cells, paper_value
 
 __all__ = [
-    "CONVENTIONS", "GAMES", "Cell", "Convention", "Goal", "Move", "Position", "agreement", "best_move", "cells",
-    "grouped_moves", "grundy", "options", "outcome", "paper_value", "playable", "start",
+    "CONVENTIONS",
+    "GAMES",
+    "Cell",
+    "Convention",
+    "Goal",
+    "Move",
+    "Position",
+    "agreement",
+    "best_move",
+    "cells",
+    "grouped_moves",
+    "grundy",
+    "options",
+    "outcome",
+    "paper_value",
+    "playable",
+    "start",
 ]

@@ -99,13 +99,13 @@ def cells(max_coins: int) -> list[Cell]:
                             continue  # the fake must have a coin of its destiny
                         pos = start("D", n, extra, light, fake_light)
                         value, src = paper_value("D", n, extra, misere, light)
-                        out.append(Cell("D", n, extra, light, fake_light, conv, grundy(pos, "find", conv), value,
-                                        src))
+                        out.append(Cell("D", n, extra, light, fake_light, conv, grundy(pos, "find", conv), value, src))
                 for game in ("F", "FI"):
                     goal: Goal = "identify" if game == "FI" else "find"
                     value, src = paper_value(game, n, extra, misere)
-                    out.append(Cell(game, n, extra, 0, False, conv, grundy(start(game, n, extra), goal, conv), value,
-                                    src))
+                    out.append(
+                        Cell(game, n, extra, 0, False, conv, grundy(start(game, n, extra), goal, conv), value, src)
+                    )
     return out
 
 

@@ -14,8 +14,9 @@ def setup(game: str, n: int, extra: bool, light: int, fake: int, heavier: bool) 
     """The start of a game on numbered coins: D puts coins 1..light light-destined, the rest heavy-destined."""
     every: Ranges = ((1, n + 1),)
     if game == "D":
-        coins = Coins(n, int(extra), (), ((1, light + 1),) if light else (), ((light + 1, n + 1),) if light < n else (),
-                      False)
+        coins = Coins(
+            n, int(extra), (), ((1, light + 1),) if light else (), ((light + 1, n + 1),) if light < n else (), False
+        )
         heavier = fake > light
     else:
         coins = Coins(n, int(extra), every, (), (), False)

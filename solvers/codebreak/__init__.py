@@ -4,6 +4,20 @@ from .game import COLOUR_NAMES, Game, GameError, Spec, build, parse
 from .strategy import HEURISTICS, STRATEGIES, Node, Stats, Strategy, build_tree, choose, to_dot, to_json, verify
 
 __all__ = [
-    "COLOUR_NAMES", "HEURISTICS", "STRATEGIES", "Game", "GameError", "Node", "Spec", "Stats", "Strategy", "build",
-    "build_tree", "choose", "parse", "to_dot", "to_json", "verify",
+    "COLOUR_NAMES",
+    "HEURISTICS",
+    "STRATEGIES",
+    "Game",
+    "GameError",
+    "Node",
+    "Spec",
+    "Stats",
+    "Strategy",
+    "build",
+    "build_tree",
+    "choose",
+    "parse",
+    "to_dot",
+    "to_json",
+    "verify",
 ]

@@ -78,8 +78,15 @@ def parse(text: str) -> Spec:
         raise GameError(f"unknown outcome {fields['outcome']!r} (black-white, black or balance)")
     if fields["finish"] not in ("guess-the-secret", "know-the-secret"):
         raise GameError("finish must be guess-the-secret or know-the-secret")
-    return Spec(fields["name"], fields.get("title", fields["name"]), _kind(fields["secrets"], "secrets"),
-                _kind(fields["experiments"], "experiments"), fields["outcome"], fields["finish"], text)
+    return Spec(
+        fields["name"],
+        fields.get("title", fields["name"]),
+        _kind(fields["secrets"], "secrets"),
+        _kind(fields["experiments"], "experiments"),
+        fields["outcome"],
+        fields["finish"],
+        text,
+    )
 
 
 def _kind(value: str, what: str) -> tuple[str, dict[str, str]]:
@@ -118,8 +125,9 @@ def sequences(params: dict[str, str]) -> list[tuple[int, ...]]:
     return list(permutations(range(colours), length))
 
 
-def black_white(guess: NDArray[np.int64], secrets: NDArray[np.int64], colours: int) -> tuple[NDArray[np.int64],
-                                                                                                  NDArray[np.int64]]:
+def black_white(
+    guess: NDArray[np.int64], secrets: NDArray[np.int64], colours: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Black and white pegs of one guess against many secrets (vectorised)."""
     black = (secrets == guess[None, :]).sum(axis=1)
     common = np.zeros(len(secrets), dtype=np.int64)
@@ -154,8 +162,9 @@ def _build_sequences(spec: Spec, s_params: dict[str, str], e_params: dict[str, s
         black, white = black_white(np.array(e, dtype=np.int64), s_arr, colours)
         table[i] = black * (length + 1) + white if spec.outcome == "black-white" else black
     width = length + 1 if spec.outcome == "black-white" else 1
-    names = tuple(f"{o // width}B{o % width}W" if spec.outcome == "black-white" else f"{o}B"
-                  for o in range(width * (length + 1)))
+    names = tuple(
+        f"{o // width}B{o % width}W" if spec.outcome == "black-white" else f"{o}B" for o in range(width * (length + 1))
+    )
     win = length * width if spec.outcome == "black-white" else length
     labels = tuple("".join("ABCDEFGHIJ"[c] for c in s) for s in secrets)
     e_labels = tuple("".join("ABCDEFGHIJ"[c] for c in e) for e in experiments)

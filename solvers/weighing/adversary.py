@@ -108,8 +108,7 @@ def apply(c: Coins, w: UserWeighing, outcome: Outcome) -> Coins:
     unknown, light, heavy = set(numbers(c.unknown)), set(numbers(c.light)), set(numbers(c.heavy))
     if outcome is Outcome.BALANCE:
         on = left | right
-        return Coins(c.n, c.extra, from_set(unknown - on), from_set(light - on), from_set(heavy - on),
-                     c.none_possible)
+        return Coins(c.n, c.extra, from_set(unknown - on), from_set(light - on), from_set(heavy - on), c.none_possible)
     up, down = (left, right) if outcome is Outcome.LEFT else (right, left)
     return Coins(c.n, c.extra, (), from_set((unknown | light) & down), from_set((unknown | heavy) & up), False)
 
@@ -222,8 +221,9 @@ class Replay:
         return None if s is None else realise(c, s)
 
 
-def replay(p: Problem, budget: int, ws: Iterable[UserWeighing],
-           answer: Callable[[Coins, UserWeighing], Outcome] | None = None) -> Replay:
+def replay(
+    p: Problem, budget: int, ws: Iterable[UserWeighing], answer: Callable[[Coins, UserWeighing], Outcome] | None = None
+) -> Replay:
     """Replay weighings against the adversary (or another answerer), refusing illegal ones."""
     c0 = start(p)
     c, steps = c0, []

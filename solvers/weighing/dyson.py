@@ -45,8 +45,10 @@ class Scheme:
         for coin in range(1, p.coins + 1):
             for heavy in weights:
                 known = None if self.labels[coin - 1] == (0,) * len(self.weighings) else heavy
-                table[self.reading(coin, heavy)] = (coin, None if known is None else
-                                                    ("heavier" if known else "lighter"))
+                table[self.reading(coin, heavy)] = (
+                    coin,
+                    None if known is None else ("heavier" if known else "lighter"),
+                )
         if p.maybe_none:
             table[(0,) * len(self.weighings)] = (None, None)
         return table
@@ -92,7 +94,7 @@ def _initial(p: Problem, w: int, zero_ok: bool) -> list[Label]:
     want = p.coins - int(zero_ok)
     out: list[Label] = []
     for cyc in clockwise_cycles(w):
-        for v in (cyc if paired else (*cyc, *(tuple(-x for x in u) for u in cyc))):
+        for v in cyc if paired else (*cyc, *(tuple(-x for x in u) for u in cyc)):
             if len(out) < want:
                 out.append(v)
     out += [(1,) * w, (-1,) * w][: max(0, min(want - len(out), 1 if paired else 2))]
@@ -172,8 +174,10 @@ def build_scheme(p: Problem, w: int, seed: int = 1946) -> Scheme | None:
 def no_scheme_reason(p: Problem, w: int) -> str:
     """Why no non-adaptive scheme with w weighings was found."""
     if p.weight != "unknown" and p.maybe_none and p.extra == 0 and p.coins == 3**w - 2:
-        return (f"none exists with {w}: the {p.coins} labels would be all {3**w - 1} non-zero readings but "
-                "one, and those never add up to equal pans")
+        return (
+            f"none exists with {w}: the {p.coins} labels would be all {3**w - 1} non-zero readings but "
+            "one, and those never add up to equal pans"
+        )
     if p.weight == "unknown" and not p.find and p.extra == 0 and p.coins < 3:
         return "none exists: with fewer than 3 coins and no extra coin no plan at all exists"
     return f"the search found no non-adaptive scheme with {w} weighings"

@@ -214,15 +214,21 @@ def min_weighings(p: Problem) -> MinResult:
 def impossible_reason(p: Problem) -> str:
     """A plain-words reason why no plan exists (only tiny problems without genuine coins)."""
     if p.coins == 1 and p.maybe_none:
-        return ("there is only one coin and no coin known to be genuine to weigh it against, so "
-                "'coin 1 is counterfeit' and 'all coins are genuine' can never be told apart")
+        return (
+            "there is only one coin and no coin known to be genuine to weigh it against, so "
+            "'coin 1 is counterfeit' and 'all coins are genuine' can never be told apart"
+        )
     if p.coins == 1:
-        return ("there is only one coin and no coin known to be genuine to weigh it against, so "
-                "whether it is heavier or lighter can never be told")
+        return (
+            "there is only one coin and no coin known to be genuine to weigh it against, so "
+            "whether it is heavier or lighter can never be told"
+        )
     if p.coins == 2 and p.weight == "unknown":
-        return ("with two coins, weight unknown and no extra genuine coin, the only weighing is coin 1 "
-                "against coin 2; it tips the same way for 'coin 1 heavier' as for 'coin 2 lighter', "
-                "so those cases are never separated")
+        return (
+            "with two coins, weight unknown and no extra genuine coin, the only weighing is coin 1 "
+            "against coin 2; it tips the same way for 'coin 1 heavier' as for 'coin 2 lighter', "
+            "so those cases are never separated"
+        )
     return "no sequence of weighings separates all the cases (exhaustive search)"
 
 

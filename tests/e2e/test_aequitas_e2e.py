@@ -13,10 +13,12 @@ def weigh(page: Page, left: list[str], right: list[str]) -> None:
     """Place coins with their own controls and press Weigh."""
     for coin in left:
         page.get_by_role("combobox", name=re.compile(rf"^(Coin {coin} \(|Extra genuine coin {coin}$)")).select_option(
-            "left")
+            "left"
+        )
     for coin in right:
         page.get_by_role("combobox", name=re.compile(rf"^(Coin {coin} \(|Extra genuine coin {coin}$)")).select_option(
-            "right")
+            "right"
+        )
     page.get_by_role("button", name="Weigh", exact=True).click()
 
 
@@ -56,5 +58,8 @@ def test_uninformative_weighing_is_refused(page: Page, live_server: str) -> None
 
 def test_accessibility(page: Page, live_server: str) -> None:
     """No serious axe violations on the Æquitas pages."""
-    assert_accessible(page, live_server, [
-        "/aequitas", "/aequitas/play?game=D&n=4&light=4&fake=1&extra=1&hint=1", "/aequitas/table?max=8"])
+    assert_accessible(
+        page,
+        live_server,
+        ["/aequitas", "/aequitas/play?game=D&n=4&light=4&fake=1&extra=1&hint=1", "/aequitas/table?max=8"],
+    )

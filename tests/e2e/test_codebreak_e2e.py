@@ -37,6 +37,13 @@ def test_navigate_knuths_tree_to_a_leaf(page: Page, live_server: str) -> None:
 
 def test_accessibility(page: Page, live_server: str) -> None:
     """No serious axe violations."""
-    assert_accessible(page, live_server, ["/codebreak", "/codebreak/game?game=mastermind",
-                                          "/codebreak/play?maker=adversarial&g=AABB&hint=1",
-                                          "/codebreak/plan?game=mastermind&strategy=knuth"])
+    assert_accessible(
+        page,
+        live_server,
+        [
+            "/codebreak",
+            "/codebreak/game?game=mastermind",
+            "/codebreak/play?maker=adversarial&g=AABB&hint=1",
+            "/codebreak/plan?game=mastermind&strategy=knuth",
+        ],
+    )

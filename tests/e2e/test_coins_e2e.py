@@ -115,6 +115,16 @@ def test_bad_input_shows_message(page: Page, live_server: str) -> None:
 
 def test_accessibility(page: Page, live_server: str) -> None:
     """axe finds no serious or critical violations on the main pages."""
-    assert_accessible(page, live_server, [
-        "/", "/coins", "/coins/plan?n=12&path=L", "/coins/plan?n=12&path=LBL", "/coins/tree?n=12",
-        "/coins/scheme?n=12", "/coins/plan?n=1000000"])
+    assert_accessible(
+        page,
+        live_server,
+        [
+            "/",
+            "/coins",
+            "/coins/plan?n=12&path=L",
+            "/coins/plan?n=12&path=LBL",
+            "/coins/tree?n=12",
+            "/coins/scheme?n=12",
+            "/coins/plan?n=1000000",
+        ],
+    )

@@ -35,6 +35,13 @@ def test_dead_position_reported(page: Page, live_server: str) -> None:
 
 def test_accessibility(page: Page, live_server: str) -> None:
     """No serious axe violations."""
-    assert_accessible(page, live_server, [
-        "/pegs", "/pegs/play?board=triangle-5&hole=1&sel=4&hint=1", "/pegs/table?board=triangle-5",
-        "/pegs/solution?board=triangle-4&hole=2&step=1"])
+    assert_accessible(
+        page,
+        live_server,
+        [
+            "/pegs",
+            "/pegs/play?board=triangle-5&hole=1&sel=4&hint=1",
+            "/pegs/table?board=triangle-5",
+            "/pegs/solution?board=triangle-4&hole=2&step=1",
+        ],
+    )

@@ -38,7 +38,7 @@ def games(draw: st.DrawFn) -> tuple[Problem, list[tuple[tuple[int | str, ...], t
     for _ in range(draw(st.integers(1, 5))):
         order = draw(st.permutations(coins))
         k = draw(st.integers(1, len(coins) // 2))
-        ws.append((tuple(order[:k]), tuple(order[k:2 * k])))
+        ws.append((tuple(order[:k]), tuple(order[k : 2 * k])))
     return p, ws
 
 

@@ -28,8 +28,17 @@ def test_weigh_text(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize(
     "argv",
-    [["weigh", "0"], ["weigh", "-4"], ["weigh", "abc"], ["weigh", "1000001"], ["weigh", "12", "--weight", "x"],
-     ["weigh", "2000", "--tree"], ["weigh", "12", "--extra", "q"], ["weigh", "500", "--objective", "average"], []],
+    [
+        ["weigh", "0"],
+        ["weigh", "-4"],
+        ["weigh", "abc"],
+        ["weigh", "1000001"],
+        ["weigh", "12", "--weight", "x"],
+        ["weigh", "2000", "--tree"],
+        ["weigh", "12", "--extra", "q"],
+        ["weigh", "500", "--objective", "average"],
+        [],
+    ],
 )
 def test_bad_input_exits_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     """Bad input: a message on stderr and exit status 2."""

@@ -111,10 +111,14 @@ def test_tree_exports() -> None:
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("name: x\n", "missing"), ("name x\n", "line 1"), ("name: a\nname: b\n", "twice"),
-     ("name: a\nsecrets: dice\nexperiments: dice\noutcome: black\nfinish: know-the-secret\n", "sequences"),
-     ("name: a\nsecrets: sequences length=4\nexperiments: sequences\noutcome: colour\nfinish: x\n", "outcome"),
-     ("name: a\nfoo: 1\n", "unknown key")],
+    [
+        ("name: x\n", "missing"),
+        ("name x\n", "line 1"),
+        ("name: a\nname: b\n", "twice"),
+        ("name: a\nsecrets: dice\nexperiments: dice\noutcome: black\nfinish: know-the-secret\n", "sequences"),
+        ("name: a\nsecrets: sequences length=4\nexperiments: sequences\noutcome: colour\nfinish: x\n", "outcome"),
+        ("name: a\nfoo: 1\n", "unknown key"),
+    ],
 )
 def test_parser_errors(text: str, message: str) -> None:
     """Malformed game files give clear errors."""

@@ -120,5 +120,12 @@ def test_symmetric_starts_give_equal_answers(name: str, data: st.DataObject) -> 
 def test_board_shapes() -> None:
     """Hole counts and symmetry groups: triangles 10..36 holes (6 symmetries), crosses 33 and 37 (8)."""
     sizes = {name: (b.size, len(b.symmetries)) for name, b in BOARDS.items()}
-    assert sizes == {"triangle-4": (10, 6), "triangle-5": (15, 6), "triangle-6": (21, 6), "triangle-7": (28, 6),
-                     "triangle-8": (36, 6), "english": (33, 8), "french": (37, 8)}
+    assert sizes == {
+        "triangle-4": (10, 6),
+        "triangle-5": (15, 6),
+        "triangle-6": (21, 6),
+        "triangle-7": (28, 6),
+        "triangle-8": (36, 6),
+        "english": (33, 8),
+        "french": (37, 8),
+    }

@@ -60,8 +60,9 @@ def test_exhaustive_min_weighings_matches_for_small_problems() -> None:
                     for z in (False, True):
                         p = Problem(n, weight, goal, extra, z)  # type: ignore[arg-type]
                         m = min_weighings(p)
-                        found = next((w for w in range(2 * n + 2) if search.solvable_by_search(p.root(), w, p.find)),
-                                     None)
+                        found = next(
+                            (w for w in range(2 * n + 2) if search.solvable_by_search(p.root(), w, p.find)), None
+                        )
                         assert m.weighings == found, p
 
 

@@ -10,8 +10,6 @@ from tests.web.forms import form_token
 BASE = "/adversary/play?n=12&weight=unknown&goal=identify&extra=0&maybe_none=0&budget=3&mode=adversary"
 
 
-
-
 def test_setup_starts_a_game(client: FlaskClient) -> None:
     """The set-up form posts and redirects (303) to the first position; budget defaults to the minimum."""
     r = client.post("/adversary", data={"csrf_token": form_token(client, "/adversary"), "n": "12"})
@@ -61,8 +59,10 @@ def test_hints_in_steps(client: FlaskClient) -> None:
 def test_guess_ends_the_game(client: FlaskClient) -> None:
     """Naming a coin too early loses, and the scorecard shows weighings against the optimum."""
     token = form_token(client, BASE)
-    r = client.post("/adversary/guess", data={"csrf_token": token, "n": "12", "budget": "3", "w": "1,2,3,4-5,6,7,8",
-                                              "coin": "9", "fake_is": "heavier"})
+    r = client.post(
+        "/adversary/guess",
+        data={"csrf_token": token, "n": "12", "budget": "3", "w": "1,2,3,4-5,6,7,8", "coin": "9", "fake_is": "heavier"},
+    )
     assert r.status_code == 303 and r.headers["Location"].endswith("&guess=9h")
     html = client.get(r.headers["Location"]).get_data(as_text=True)
     assert "You lose" in html and "Scorecard" in html and "fits every answer" in html
@@ -86,9 +86,23 @@ def test_honest_game_hides_the_secret(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize(
     "query",
-    ["n=2&budget=3", "n=1001", "n=12&budget=2", "n=12&budget=99", "n=12&w=1,2-3", "n=12&w=1-1", "n=12&w=x",
-     "n=12&w=13-1", "n=12&w=1-2;3-4;5-6;7-8", "n=12&hint=3", "n=12&guess=zz", "n=12&mode=honest",
-     "n=12&mode=honest&t=nope", "n=12&extra=99", "n=12&w=1-2&guess=13h"],
+    [
+        "n=2&budget=3",
+        "n=1001",
+        "n=12&budget=2",
+        "n=12&budget=99",
+        "n=12&w=1,2-3",
+        "n=12&w=1-1",
+        "n=12&w=x",
+        "n=12&w=13-1",
+        "n=12&w=1-2;3-4;5-6;7-8",
+        "n=12&hint=3",
+        "n=12&guess=zz",
+        "n=12&mode=honest",
+        "n=12&mode=honest&t=nope",
+        "n=12&extra=99",
+        "n=12&w=1-2&guess=13h",
+    ],
 )
 def test_bad_urls_are_400(client: FlaskClient, query: str) -> None:
     """Malformed or impossible positions give a clear 400 page."""

@@ -13,8 +13,6 @@ from tests.web.forms import form_token
 D4 = "/aequitas/play?game=D&n=4&extra=1&light=4&fake=1&heavier=0&conv=normal&first=you"
 
 
-
-
 def test_setup_starts_a_game(client: FlaskClient) -> None:
     """The set-up posts and redirects (303) to the first position."""
     token = form_token(client, "/aequitas")
@@ -33,12 +31,23 @@ def test_play_shows_the_fake_and_hints(client: FlaskClient) -> None:
 def test_win_in_one_and_computer_replies(client: FlaskClient) -> None:
     """Excluding every real coin at once wins (normal play); otherwise the computer answers."""
     token = form_token(client, D4)
-    r = client.post("/aequitas/weigh", data={"csrf_token": token, **dict(parse_qsl(urlparse(D4).query)),
-                                             "c2": "left", "c3": "left", "c4": "right", "cG1": "right"})
+    r = client.post(
+        "/aequitas/weigh",
+        data={
+            "csrf_token": token,
+            **dict(parse_qsl(urlparse(D4).query)),
+            "c2": "left",
+            "c3": "left",
+            "c4": "right",
+            "cG1": "right",
+        },
+    )
     html = client.get(r.headers["Location"]).get_data(as_text=True)
     assert "You win" in html and "revealed the last piece of information" in html
-    r = client.post("/aequitas/weigh", data={"csrf_token": token, **dict(parse_qsl(urlparse(D4).query)),
-                                             "c3": "left", "c4": "right"})
+    r = client.post(
+        "/aequitas/weigh",
+        data={"csrf_token": token, **dict(parse_qsl(urlparse(D4).query)), "c3": "left", "c4": "right"},
+    )
     assert r.status_code == 303 and r.headers["Location"].count("%3B") == 1  # user's move and the computer's
 
 
@@ -46,8 +55,10 @@ def test_uninformative_weighing_is_refused(client: FlaskClient) -> None:
     """Weighing coins the Observer already knows are genuine tells her nothing: refused, with the reason."""
     url = "/aequitas/play?game=D&n=6&light=6&fake=6&conv=misere-last-mover-loses&w=1-2;3-4"
     token = form_token(client, url)
-    r = client.post("/aequitas/weigh", data={"csrf_token": token, **dict(parse_qsl(urlparse(url).query)),
-                                             "c1": "left", "c2": "right"})
+    r = client.post(
+        "/aequitas/weigh",
+        data={"csrf_token": token, **dict(parse_qsl(urlparse(url).query)), "c1": "left", "c2": "right"},
+    )
     assert r.status_code == 400 and "no new information" in r.get_data(as_text=True)
 
 
@@ -60,9 +71,19 @@ def test_table_page(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize(
     "query",
-    ["game=X&n=4", "game=D&n=0", "game=D&n=41", "game=D&n=4&light=9", "game=D&n=4&fake=5", "game=F&n=1",
-     "game=D&n=2&light=1&fake=2", "game=D&n=4&w=1-2-3", "game=D&n=4&w=1-1", "game=D&n=4&conv=odd",
-     "game=D&n=4&light=4&fake=1&extra=1&w=1,2-3,G1;3-4"],
+    [
+        "game=X&n=4",
+        "game=D&n=0",
+        "game=D&n=41",
+        "game=D&n=4&light=9",
+        "game=D&n=4&fake=5",
+        "game=F&n=1",
+        "game=D&n=2&light=1&fake=2",
+        "game=D&n=4&w=1-2-3",
+        "game=D&n=4&w=1-1",
+        "game=D&n=4&conv=odd",
+        "game=D&n=4&light=4&fake=1&extra=1&w=1,2-3,G1;3-4",
+    ],
 )
 def test_bad_positions_are_400(client: FlaskClient, query: str) -> None:
     """Malformed or impossible positions are a clear 400."""
@@ -79,8 +100,15 @@ def test_api_position(client: FlaskClient) -> None:
     assert p["grundy"] == 0 and p["outcome"] == "P" and p["winning_moves"] == []
 
 
-@pytest.mark.parametrize("query", ["game=D&coins=4&light=3&heavy=3", "game=D&coins=4&fake=heavy",
-                                   "game=F&coins=4&misere=0&convention=misere-last-mover-loses", "game=Q&coins=3"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "game=D&coins=4&light=3&heavy=3",
+        "game=D&coins=4&fake=heavy",
+        "game=F&coins=4&misere=0&convention=misere-last-mover-loses",
+        "game=Q&coins=3",
+    ],
+)
 def test_api_bad_input(client: FlaskClient, query: str) -> None:
     """Inconsistent parameters: JSON 400."""
     r = client.get("/api/aequitas?" + query)

@@ -5,8 +5,19 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
-FIELDS = {"coins", "weight", "goal", "extra", "maybe_none", "solvable", "reason", "weighings", "lower_bound",
-          "average", "verified"}
+FIELDS = {
+    "coins",
+    "weight",
+    "goal",
+    "extra",
+    "maybe_none",
+    "solvable",
+    "reason",
+    "weighings",
+    "lower_bound",
+    "average",
+    "verified",
+}
 
 
 def test_fields(client: FlaskClient) -> None:
@@ -27,10 +38,13 @@ def test_average_objective(client: FlaskClient) -> None:
     assert b_w * a_a <= a_w * b_a and avg["plan_worst"] >= avg["weighings"]
 
 
-@pytest.mark.parametrize(("query", "expected"), [
-    ("n=4&extra=1&maybe_none=1", {"coin", "none"}),
-    ("n=5&extra=1&maybe_none=1", {"coin", "none", "impossible"}),
-])
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("n=4&extra=1&maybe_none=1", {"coin", "none"}),
+        ("n=5&extra=1&maybe_none=1", {"coin", "none", "impossible"}),
+    ],
+)
 def test_tree_leaves(client: FlaskClient, query: str, expected: set[str]) -> None:
     """Tree nodes have left/right/outcomes; leaves are coin+weight, coin null, or impossible."""
     data = client.get(f"/api/coins?{query}&tree=1").get_json()

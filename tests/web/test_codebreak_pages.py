@@ -43,8 +43,6 @@ def test_random_code_is_sealed(client: FlaskClient) -> None:
     assert client.get(url.replace("t=gAAAA", "t=gAAAB")).status_code == 400
 
 
-
-
 @pytest.mark.parametrize("query", ["g=ZZZZ", "pegs=9", "colours=1", "maker=cheater", "game=nope"])
 def test_bad_play_input(client: FlaskClient, query: str) -> None:
     """Malformed positions are a 400."""
@@ -54,8 +52,15 @@ def test_bad_play_input(client: FlaskClient, query: str) -> None:
 def test_api(client: FlaskClient) -> None:
     """The API's fields."""
     data = client.get("/api/codebreak?game=mastermind&strategy=knuth").get_json()
-    assert data == {"game": "mastermind", "secrets": 1296, "strategy": "knuth", "worst": 5, "total": 5801,
-                    "average": "5801/1296", "verified": True}
+    assert data == {
+        "game": "mastermind",
+        "secrets": 1296,
+        "strategy": "knuth",
+        "worst": 5,
+        "total": 5801,
+        "average": "5801/1296",
+        "verified": True,
+    }
     assert client.get("/api/codebreak?game=mastermind&strategy=optimal-average").status_code == 400
     small = client.get("/api/codebreak?game=mastermind&pegs=2&colours=3&strategy=optimal-average&tree=1").get_json()
     assert small["total"] == 21 and "tree" in small

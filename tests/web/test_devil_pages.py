@@ -50,8 +50,19 @@ def test_solution_navigator(client: FlaskClient) -> None:
     assert "Moves 193 to 224" in big and big.count("<tr") == 33
 
 
-@pytest.mark.parametrize("query", ["n=0", "n=17", "n=4&moves=zz", "n=4&moves=10", "n=2&moves=3,1,3,1", "n=4&devil=x",
-                                   "n=4&devil=random", "n=4&goal=some"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "n=0",
+        "n=17",
+        "n=4&moves=zz",
+        "n=4&moves=10",
+        "n=2&moves=3,1,3,1",
+        "n=4&devil=x",
+        "n=4&devil=random",
+        "n=4&goal=some",
+    ],
+)
 def test_bad_input(client: FlaskClient, query: str) -> None:
     """Malformed or impossible positions: a 400 page."""
     assert client.get("/devil/play?" + query).status_code == 400
@@ -60,8 +71,17 @@ def test_bad_input(client: FlaskClient, query: str) -> None:
 def test_api(client: FlaskClient) -> None:
     """The API's fields and moves (0-based, 0 at 12 o'clock)."""
     data = client.get("/api/devil?n=2&moves=1").get_json()
-    assert data == {"coins": 2, "goal": "all-heads", "reflections": False, "states": 2, "solvable": True, "length": 3,
-                    "method": "search", "verified": True, "moves": [[0, 1], [0], [0, 1]]}
+    assert data == {
+        "coins": 2,
+        "goal": "all-heads",
+        "reflections": False,
+        "states": 2,
+        "solvable": True,
+        "length": 3,
+        "method": "search",
+        "verified": True,
+        "moves": [[0, 1], [0], [0, 1]],
+    }
     no = client.get("/api/devil?n=12").get_json()
     assert no["solvable"] is False and no["method"] == "search" and "0, 4, 8" in no["reason"]
     assert client.get("/api/devil?n=16&states=3").status_code == 400

@@ -40,12 +40,16 @@ def test_security_headers(client: FlaskClient) -> None:
     assert "<script>" not in r.get_data(as_text=True) and " style=" not in r.get_data(as_text=True)
 
 
-
-
 def test_setup_post_redirects_303(client: FlaskClient) -> None:
     """A valid form posts and redirects (303) to the plan's canonical URL."""
-    data = {"csrf_token": form_token(client, "/coins"), "n": "12", "weight": "unknown", "goal": "identify",
-            "extra": "0", "objective": "worst"}
+    data = {
+        "csrf_token": form_token(client, "/coins"),
+        "n": "12",
+        "weight": "unknown",
+        "goal": "identify",
+        "extra": "0",
+        "objective": "worst",
+    }
     r = client.post("/coins", data=data)
     assert r.status_code == 303
     assert r.headers["Location"] == "/coins/plan?n=12&weight=unknown&goal=identify&extra=0&maybe_none=0&objective=worst"
@@ -66,8 +70,13 @@ def test_setup_post_without_csrf_is_refused(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize(
     ("n", "message"),
-    [("0", "from 1 to 1,000,000"), ("-1", "whole number"), ("1000001", "from 1 to"), ("abc", "whole number"),
-     ("2", "no plan exists")],
+    [
+        ("0", "from 1 to 1,000,000"),
+        ("-1", "whole number"),
+        ("1000001", "from 1 to"),
+        ("abc", "whole number"),
+        ("2", "no plan exists"),
+    ],
 )
 def test_setup_bad_input_shows_form_with_message(client: FlaskClient, n: str, message: str) -> None:
     """Bad set-up input re-shows the form with a clear message and a 400."""
@@ -111,9 +120,25 @@ def test_plan_large_n_uses_ranges(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize(
     "query",
-    ["n=0", "n=-5", "n=1000001", "n=abc", "n=", "", "n=12&weight=medium", "n=12&goal=x", "n=12&extra=-1",
-     "n=12&maybe_none=maybe", "n=12&objective=best", "n=12&path=X", "n=12&path=LLLL", "n=12&path=" + "L" * 100,
-     "n=2", "n=101&objective=average", "n=12&path=LLR"],
+    [
+        "n=0",
+        "n=-5",
+        "n=1000001",
+        "n=abc",
+        "n=",
+        "",
+        "n=12&weight=medium",
+        "n=12&goal=x",
+        "n=12&extra=-1",
+        "n=12&maybe_none=maybe",
+        "n=12&objective=best",
+        "n=12&path=X",
+        "n=12&path=LLLL",
+        "n=12&path=" + "L" * 100,
+        "n=2",
+        "n=101&objective=average",
+        "n=12&path=LLR",
+    ],
 )
 def test_plan_bad_input_is_400(client: FlaskClient, query: str) -> None:
     """Malformed or tampered URLs give a clear 400 page, never a 500."""

@@ -34,9 +34,17 @@ def test_solution_and_table(client: FlaskClient) -> None:
     assert table.count("/pegs/play?board=triangle-4") == 10
 
 
-@pytest.mark.parametrize("query", ["board=x&hole=1", "board=triangle-4&hole=0", "board=triangle-4&hole=2&j=1-4",
-                                   "board=triangle-4&hole=2&j=7", "board=triangle-4&hole=2&sel=2",
-                                   "board=triangle-4&hole=2&sel=zz"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "board=x&hole=1",
+        "board=triangle-4&hole=0",
+        "board=triangle-4&hole=2&j=1-4",
+        "board=triangle-4&hole=2&j=7",
+        "board=triangle-4&hole=2&sel=2",
+        "board=triangle-4&hole=2&sel=zz",
+    ],
+)
 def test_bad_input(client: FlaskClient, query: str) -> None:
     """Illegal jumps and malformed URLs: a clear 400."""
     assert client.get("/pegs/play?" + query).status_code == 400
