@@ -17,6 +17,8 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from solvers.errors import InputError, LimitError
+
 Goal = Literal["all-heads", "all-equal"]
 GOALS: tuple[Goal, ...] = ("all-heads", "all-equal")
 MAX_COINS = 16
@@ -26,10 +28,6 @@ SEARCH_MAX_DIAL_CONFIGS = 100  # dials: the same, kept smaller so that a request
 VERIFY_MAX_CONFIGS = 1 << 16  # exact verification up to this many configurations
 MAX_BELIEFS = 50_000
 EXHAUST_MAX_CONFIGS = 1 << 15  # coins: whole-table search for "no strategy" up to 15 coins
-
-
-class DevilError(ValueError):
-    """A variant out of range."""
 
 
 @dataclass(frozen=True)
@@ -44,13 +42,13 @@ class Variant:
     def __post_init__(self) -> None:
         """Reject sizes out of range."""
         if not 1 <= self.n <= MAX_COINS:
-            raise DevilError(f"the number of coins must be 1 to {MAX_COINS}")
+            raise InputError(f"the number of coins must be 1 to {MAX_COINS}")
         if not 2 <= self.states <= MAX_STATES:
-            raise DevilError(f"states per coin must be 2 to {MAX_STATES}")
+            raise InputError(f"states per coin must be 2 to {MAX_STATES}")
         if self.goal not in GOALS:
-            raise DevilError("goal must be all-heads or all-equal")
+            raise InputError("goal must be all-heads or all-equal")
         if self.states**self.n > VERIFY_MAX_CONFIGS:
-            raise DevilError(f"{self.states}^{self.n} configurations is more than this tool handles")
+            raise LimitError(f"{self.states}^{self.n} configurations is more than this tool handles")
 
     @property
     def configs(self) -> int:
@@ -162,7 +160,7 @@ def searchable(v: Variant) -> bool:
 def search(v: Variant) -> SearchResult:
     """Breadth-first search over beliefs (sets of classes) for the shortest sure win."""
     if not searchable(v):
-        raise DevilError(f"search is limited to {SEARCH_MAX_CONFIGS} configurations")
+        raise LimitError(f"search is limited to {SEARCH_MAX_CONFIGS} configurations")
     reps, cls = classes(v)
     rows = _transitions(v)
     won = {cls[g] for g in goal_configs(v)}
@@ -204,7 +202,7 @@ def exhaust_configs(v: Variant) -> SearchResult:
     15 (reachable beliefs are few: the Devil keeps almost everything alive).
     """
     if v.states != 2:
-        raise DevilError("the configuration-set search is for coins")
+        raise InputError("the configuration-set search is for coins")
     _, maps, _ = tables(v)
     reps, _ = classes(v)
     idx = np.arange(v.configs, dtype=np.int64)
@@ -239,7 +237,7 @@ def lamping(n: int) -> list[int]:
     if n == 1:
         return [1]
     if n % 2:
-        raise DevilError("Lamping's construction needs a power of two")
+        raise InputError("Lamping's construction needs a power of two")
     half = n // 2
     o = lamping(half)
     d = [x | (x << half) for x in o]

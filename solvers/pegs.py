@@ -17,15 +17,13 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
+from solvers.errors import IllegalMoveError, InputError, LimitError
+
 Jump = tuple[int, int, int]  # from, over, to (hole indices)
 Move = tuple[int, ...]  # the holes a coin visits: start, then each landing
 EXACT_MAX_HOLES = 21
 DFS_NODE_LIMIT = 50_000
 INF = 10**9
-
-
-class PegError(ValueError):
-    """A board, hole or position that does not exist."""
 
 
 @dataclass(frozen=True)
@@ -54,7 +52,7 @@ class Board:
         try:
             return self.labels.index(label.strip().lower())
         except ValueError as e:
-            raise PegError(f"board {self.name} has no hole {label!r}") from e
+            raise InputError(f"board {self.name} has no hole {label!r}") from e
 
     def start(self, label: str) -> int:
         """The full board with one hole empty."""
@@ -135,7 +133,7 @@ BOARDS: dict[str, Board] = {
 def board(name: str) -> Board:
     """A board by name."""
     if name not in BOARDS:
-        raise PegError(f"unknown board {name!r}; boards: {', '.join(BOARDS)}")
+        raise InputError(f"unknown board {name!r}; boards: {', '.join(BOARDS)}")
     return BOARDS[name]
 
 
@@ -186,13 +184,13 @@ def to_token(b: Board, pos: int) -> str:
 
 
 def from_token(b: Board, token: str) -> int:
-    """Parse a position token; PegError if it is not a position of this board."""
+    """Parse a position token; InputError if it is not a position of this board."""
     try:
         pos = int(token, 16)
     except ValueError as e:
-        raise PegError("a position is a hexadecimal bitmask of the board's holes") from e
+        raise InputError("a position is a hexadecimal bitmask of the board's holes") from e
     if pos < 0 or pos > b.full or len(token) > 12:
-        raise PegError(f"that position has coins outside the {b.size} holes of {b.name}")
+        raise InputError(f"that position has coins outside the {b.size} holes of {b.name}")
     return pos
 
 
@@ -215,7 +213,7 @@ class Exact:
     def __init__(self, b: Board) -> None:
         """Empty memo tables for a board."""
         if b.size > EXACT_MAX_HOLES:
-            raise PegError(f"exact analysis is for boards of up to {EXACT_MAX_HOLES} holes")
+            raise LimitError(f"exact analysis is for boards of up to {EXACT_MAX_HOLES} holes")
         self.board = b
         self._count: dict[int, int] = {}
         self._layers: dict[int, list[NDArray[np.int64]]] = {}
@@ -256,7 +254,7 @@ class Exact:
             return []
         target = final if final >= 0 else min(f, key=lambda h: (f[h], h))
         if target not in f:
-            raise PegError("that final hole cannot be reached")
+            raise InputError("that final hole cannot be reached")
         layers, q, moves = self.layers(pos), 1 << target, []
         for depth in range(f[target], 0, -1):
             q, move = self._back(q, layers[depth - 1])
@@ -396,9 +394,9 @@ def replay(b: Board, pos: int, moves: list[Move]) -> int:
         for f, t in zip(move, move[1:], strict=False):
             o = lines.get((f, t))
             if o is None:
-                raise PegError(f"{b.labels[f]} to {b.labels[t]} is not a jump along a line")
+                raise IllegalMoveError(f"{b.labels[f]} to {b.labels[t]} is not a jump along a line")
             if not (pos >> f & 1 and pos >> o & 1 and not pos >> t & 1):
-                raise PegError(f"{b.labels[f]} cannot jump over {b.labels[o]} into {b.labels[t]} here")
+                raise IllegalMoveError(f"{b.labels[f]} cannot jump over {b.labels[o]} into {b.labels[t]} here")
             pos = apply_jump(pos, (f, o, t))
     return pos
 
@@ -496,7 +494,7 @@ def fast_layers(b: Board, pos: int, max_positions: int = 20_000_000) -> list[NDA
         seen = np.union1d(seen, layer)
         out.append(layer)
         if seen.size > max_positions:
-            raise PegError("the search grew past its limit")
+            raise LimitError("the search grew past its limit")
         single = layer[(layer != 0) & ((layer & (layer - 1)) == 0)]
         frontier = layer[(layer & (layer - 1)) != 0]
         if single.size and not frontier.size:

@@ -8,11 +8,11 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
-from solvers.weighing import Problem, ProblemError, min_weighings
+from solvers.errors import IllegalMoveError, InputError
+from solvers.weighing import Problem, min_weighings
 from solvers.weighing.adversary import (
     MAX_WEIGHINGS,
     Guess,
-    IllegalWeighing,
     Replay,
     Secret,
     UserWeighing,
@@ -29,7 +29,6 @@ from solvers.weighing.adversary import (
 from solvers.weighing.plan import describe
 
 from . import params
-from .errors import InputError
 from .htmx import go, render
 from .secretbox import random_secret, seal_secret, unseal_secret
 
@@ -116,7 +115,7 @@ def weighings_arg(args: Mapping[str, str]) -> tuple[UserWeighing, ...]:
         raise InputError("too many weighings")
     try:
         return parse_weighings(text)
-    except IllegalWeighing as e:
+    except IllegalMoveError as e:
         raise InputError(str(e), {"w": text[:80]}) from e
 
 
@@ -127,7 +126,7 @@ def play_out(s: Setup, ws: tuple[UserWeighing, ...]) -> Replay:
             secret = unseal_secret(s.token, s.problem)
             return replay(s.problem, s.budget, ws, lambda c, w: honest_outcome(w, secret))
         return replay(s.problem, s.budget, ws)
-    except IllegalWeighing as e:
+    except IllegalMoveError as e:
         raise InputError(f"this position cannot be reached: {e}") from e
 
 
@@ -210,7 +209,7 @@ def setup() -> Response | str | tuple[str, int]:
     try:
         s = parse_setup(request.form, need_token=False)
     except InputError as e:
-        return render("adversary/setup.html", "adversary/_setup.html", form=request.form, error=e.description), 400
+        return render("adversary/setup.html", "adversary/_setup.html", form=request.form, error=e.message), 400
     if s.mode == "honest":
         s = Setup(s.problem, s.budget, s.minimum, s.mode, seal_secret(random_secret(s.problem), s.problem))
     return go(s.url())
@@ -227,7 +226,7 @@ def play() -> str:
     if guess:
         try:
             Guess.from_token(guess)
-        except ProblemError as e:
+        except InputError as e:
             raise InputError(str(e)) from e
     return _page(s, ws, r, guess=guess, hint_level=level)
 
@@ -242,9 +241,9 @@ def weigh() -> Response | tuple[str, int]:
     new = _as_weighing(places)
     try:
         if r.used >= s.budget:
-            raise IllegalWeighing(f"the budget of {s.budget} weighings is used up: name the coin")
+            raise IllegalMoveError(f"the budget of {s.budget} weighings is used up: name the coin")
         check_weighing(r.coins, new)
-    except IllegalWeighing as e:
+    except IllegalMoveError as e:
         return _page(s, ws, r, error=str(e), placed=places), 400
     return go(s.url(w=format_weighings((*ws, new))))
 
@@ -260,7 +259,7 @@ def guess() -> Response | tuple[str, int]:
     token = "none" if coin == "none" else coin + {"heavier": "h", "lighter": "l"}.get(weight, "")
     try:
         judge(r.coins, Guess.from_token(token), s.problem)
-    except ProblemError as e:
+    except InputError as e:
         return _page(s, ws, r, error=str(e)), 400
     return go(s.url(w=format_weighings(ws), guess=token))
 

@@ -12,11 +12,11 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from solvers.aequitas import CONVENTIONS, GAMES, Cell, Convention, agreement, best_move, cells, grundy, options
 from solvers.aequitas.game import grouped_moves, playable
 from solvers.aequitas.play import Table, realise, setup
-from solvers.weighing.adversary import IllegalWeighing, UserWeighing, format_weighings
+from solvers.errors import IllegalMoveError, InputError
+from solvers.weighing.adversary import UserWeighing, format_weighings
 
 from . import params
 from .adversary import UserPan, weighings_arg
-from .errors import InputError
 from .htmx import go, render
 
 bp = Blueprint("aequitas", __name__, url_prefix="/aequitas")
@@ -104,7 +104,7 @@ def replay_game(g: Game, ws: tuple[UserWeighing, ...]) -> list[Table]:
     for i, w in enumerate(ws, 1):
         try:
             why = tables[-1].refusal(w, g.convention)
-        except IllegalWeighing as e:
+        except IllegalMoveError as e:
             raise InputError(f"weighing {i}: {e}") from e
         if why:
             raise InputError(f"weighing {i} is not a move: {why}")
@@ -179,7 +179,7 @@ def setup_page() -> Response | str | tuple[str, int]:
             "aequitas/setup.html",
             "aequitas/_setup.html",
             form=request.form,
-            error=e.description,
+            error=e.message,
             conventions=CONVENTION_NAMES,
         ), 400
     return go(g.url(w=format_weighings(_advance(g, ()))))
@@ -254,9 +254,9 @@ def weigh() -> Response | tuple[str, int]:
     )
     try:
         if verdict(g, t, len(ws)) or _mover(g, len(ws)) != "you":
-            raise IllegalWeighing("it is not your turn")
+            raise IllegalMoveError("it is not your turn")
         why = t.refusal(new, g.convention)
-    except IllegalWeighing as e:
+    except IllegalMoveError as e:
         why = str(e)
     if why:
         return _play_page(g, ws, 0, error=f"Refused: {why}.", placed=placed), 400

@@ -8,13 +8,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from solvers.weighing import GOALS, MAX_TREE_COINS, OBJECTIVES, WEIGHTS, Problem, ProblemError
+from solvers.errors import InputError, PuzzleError
+from solvers.weighing import GOALS, MAX_TREE_COINS, OBJECTIVES, WEIGHTS, Problem
 
 from .reports import check_tree_size, coins_report
-
-
-class ArgumentError(Exception):
-    """Bad command-line input: reported on stderr with exit status 2."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -22,7 +19,7 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         """Raise with argparse's message."""
-        raise ArgumentError(message)
+        raise InputError(message)
 
 
 def _variant_arguments(parser: argparse.ArgumentParser, n_help: str) -> None:
@@ -106,7 +103,7 @@ def _parser() -> argparse.ArgumentParser:
 def _whole(raw: str, name: str) -> int:
     """A whole-number argument."""
     if not raw.strip().isdigit():
-        raise ArgumentError(f"{name} must be a whole number, not {raw!r}")
+        raise InputError(f"{name} must be a whole number, not {raw!r}")
     return int(raw)
 
 
@@ -146,18 +143,14 @@ def weigh(args: argparse.Namespace) -> int:
 
 def adversary(args: argparse.Namespace) -> int:
     """Replay weighings against the adversary and print what they prove."""
-    from werkzeug.exceptions import BadRequest
 
     from .adversary import adversary_report, parse_setup, play_out, weighings_arg
     from .params import query
 
     p = _problem(args)
     fields = {**query(p, "worst"), "budget": args.budget, "mode": "adversary", "w": args.weighings}
-    try:
-        s = parse_setup(fields, page=False)
-        report = adversary_report(s, play_out(s, weighings_arg(fields)))
-    except BadRequest as e:
-        raise ArgumentError(str(e.description)) from e
+    s = parse_setup(fields, page=False)
+    report = adversary_report(s, play_out(s, weighings_arg(fields)))
     if args.json:
         print(json.dumps(report, indent=2))
     else:
@@ -171,40 +164,36 @@ def adversary(args: argparse.Namespace) -> int:
 
 def aequitas(args: argparse.Namespace) -> int:
     """Print a position's Grundy value and winning moves, or the whole table."""
-    from werkzeug.exceptions import BadRequest
 
     from .aequitas import position_report, table_report
 
-    try:
-        if args.table:
-            max_coins = _whole(args.max_coins, "--max-coins")
-            if not 1 <= max_coins <= 40:
-                raise ArgumentError("--max-coins must be 1 to 40")
-            report = table_report(max_coins)
-        else:
-            fields = {
-                "game": args.game,
-                "coins": args.coins,
-                "misere": "1" if args.misere else "0",
-                "extra": "1" if args.extra else "0",
+    if args.table:
+        max_coins = _whole(args.max_coins, "--max-coins")
+        if not 1 <= max_coins <= 40:
+            raise InputError("--max-coins must be 1 to 40")
+        report = table_report(max_coins)
+    else:
+        fields = {
+            "game": args.game,
+            "coins": args.coins,
+            "misere": "1" if args.misere else "0",
+            "extra": "1" if args.extra else "0",
+        }
+        fields.update(
+            {
+                k: v
+                for k, v in (
+                    ("light", args.light),
+                    ("heavy", args.heavy),
+                    ("fake", args.fake),
+                    ("convention", args.convention),
+                )
+                if v is not None
             }
-            fields.update(
-                {
-                    k: v
-                    for k, v in (
-                        ("light", args.light),
-                        ("heavy", args.heavy),
-                        ("fake", args.fake),
-                        ("convention", args.convention),
-                    )
-                    if v is not None
-                }
-            )
-            if args.convention and args.convention != "normal":
-                fields["misere"] = "1"
-            report = position_report(fields)
-    except BadRequest as e:
-        raise ArgumentError(str(e.description)) from e
+        )
+        if args.convention and args.convention != "normal":
+            fields["misere"] = "1"
+        report = position_report(fields)
     if args.json:
         print(json.dumps(report, indent=2))
     elif args.table:
@@ -220,14 +209,14 @@ def aequitas(args: argparse.Namespace) -> int:
 
 def devil(args: argparse.Namespace) -> int:
     """Print the Devil's game answer."""
-    from solvers.devil import DevilError, Variant
+    from solvers.devil import Variant
 
     from .devil import report
 
     try:
         v = Variant(_whole(args.n, "N"), args.goal, args.reflections, _whole(args.states, "--states"))
-    except DevilError as e:
-        raise ArgumentError(str(e)) from e
+    except InputError as e:
+        raise InputError(str(e)) from e
     out = report(v, args.moves)
     if args.json:
         print(json.dumps(out, indent=2 if not args.moves else None))
@@ -242,21 +231,18 @@ def devil(args: argparse.Namespace) -> int:
 
 def pegs(args: argparse.Namespace) -> int:
     """Print the peg-board analysis."""
-    from werkzeug.exceptions import BadRequest
 
-    from solvers.pegs import PegError, board
+    from solvers.pegs import board
 
     from .pegs import report
 
     try:
         b = board(args.board)
         if not args.hole and not args.position:
-            raise ArgumentError("give --hole or --position")
+            raise InputError("give --hole or --position")
         out = report(b, args.hole, args.position, args.count)
-    except PegError as e:
-        raise ArgumentError(str(e)) from e
-    except BadRequest as e:
-        raise ArgumentError(str(e.description)) from e
+    except InputError as e:
+        raise InputError(str(e)) from e
     if args.json:
         print(json.dumps(out, indent=2))
     else:
@@ -271,7 +257,6 @@ def pegs(args: argparse.Namespace) -> int:
 
 def codebreak(args: argparse.Namespace) -> int:
     """Print a strategy's statistics (and tree) for a code-breaking game."""
-    from solvers.codebreak import GameError
 
     from .codebreak import report
 
@@ -281,8 +266,8 @@ def codebreak(args: argparse.Namespace) -> int:
     )
     try:
         out = report(args.game, sizes, args.strategy, args.tree, args.dot)  # type: ignore[arg-type]
-    except GameError as e:
-        raise ArgumentError(str(e)) from e
+    except InputError as e:
+        raise InputError(str(e)) from e
     if args.json:
         print(json.dumps(out, indent=2))
     else:
@@ -329,7 +314,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "serve": serve,
         }
         return commands[args.command](args)
-    except (ArgumentError, ProblemError) as e:
+    except PuzzleError as e:
         print(f"coin-puzzles: error: {e}", file=sys.stderr)
         return 2
 

@@ -16,7 +16,6 @@ from solvers.codebreak import (
     HEURISTICS,
     STRATEGIES,
     Game,
-    GameError,
     Node,
     Spec,
     Stats,
@@ -28,9 +27,9 @@ from solvers.codebreak import (
     to_json,
     verify,
 )
+from solvers.errors import InputError
 
 from . import params
-from .errors import InputError
 from .htmx import go, render
 from .secretbox import seal, unseal
 
@@ -55,7 +54,7 @@ def game_spec(name: str) -> Spec:
     path = Path(name)
     if path.suffix == ".game" and path.is_file():
         return parse(path.read_text())
-    raise GameError(f"no game {name!r}: shipped games are {', '.join(games)}, or give a path to a .game file")
+    raise InputError(f"no game {name!r}: shipped games are {', '.join(games)}, or give a path to a .game file")
 
 
 @lru_cache(maxsize=4)
@@ -88,10 +87,10 @@ def _game(args: Mapping[str, str]) -> tuple[str, Spec, Game, tuple[int | None, i
     try:
         spec = shipped().get(name)
         if spec is None:
-            raise GameError(f"no shipped game {name!r}")
+            raise InputError(f"no shipped game {name!r}")
         sizes = _sizes(args, spec)
         return name, spec, load(name, *sizes), sizes
-    except GameError as e:
+    except InputError as e:
         raise InputError(str(e)) from e
 
 
@@ -272,7 +271,7 @@ def plan() -> str:
     strategy = params.choice(request.args, "strategy", STRATEGIES)
     try:
         root, stats = analysis(name, *sizes, strategy)
-    except GameError as e:
+    except InputError as e:
         raise InputError(str(e)) from e
     path = [x for x in request.args.get("path", "").split(",") if x]
     node: Node | None = root
@@ -330,5 +329,5 @@ def codebreak_json() -> Response:
         return jsonify(
             report(name, sizes, strategy, params.flag(request.args, "tree"), params.flag(request.args, "dot"))
         )
-    except GameError as e:
+    except InputError as e:
         raise InputError(str(e)) from e

@@ -6,11 +6,11 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
+from solvers.errors import InputError, PuzzleError
 from solvers.weighing import MAX_TREE_COINS, OUTCOMES, Outcome, make_plan, min_weighings
 from solvers.weighing.plan import Ranges, describe, size
 
 from . import params
-from .errors import InputError
 from .htmx import go, render
 from .reports import check_tree_size, coins_report, scheme_for, verification
 
@@ -44,8 +44,8 @@ def setup() -> Response | str | tuple[str, int]:
     try:
         p, obj = params.problem(request.form), params.objective(request.form)
         plan = make_plan(p, obj)
-    except (InputError, params.ProblemError) as e:
-        message = e.description if isinstance(e, InputError) else str(e)
+    except PuzzleError as e:
+        message = e.message
         return render("coins/setup.html", "coins/_setup.html", form=request.form, error=message), 400
     return go(plan_url("coins.node", plan.problem, obj))
 

@@ -13,7 +13,6 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from solvers.devil import (
     GOALS,
     MAX_COINS,
-    DevilError,
     Solution,
     Variant,
     belief_classes,
@@ -25,9 +24,9 @@ from solvers.devil import (
     symmetries,
     verify,
 )
+from solvers.errors import InputError
 
 from . import params
-from .errors import InputError
 from .htmx import go, render
 from .secretbox import seal, unseal
 
@@ -67,7 +66,7 @@ def parse_variant(args: Mapping[str, str], states: bool = False) -> Variant:
     m = params.whole(args, "states", 2, 2, 6, "states") if states else 2
     try:
         return Variant(n, params.choice(args, "goal", GOALS), params.flag(args, "reflections"), m)  # type: ignore[arg-type]
-    except DevilError as e:
+    except InputError as e:
         raise InputError(str(e)) from e
 
 
@@ -166,7 +165,7 @@ def setup() -> Response | str | tuple[str, int]:
         v = parse_variant(request.form)
         devil = params.choice(request.form, "devil", DEVILS)
     except InputError as e:
-        return render("devil/setup.html", "devil/_setup.html", form=request.form, error=e.description), 400
+        return render("devil/setup.html", "devil/_setup.html", form=request.form, error=e.message), 400
     return go(Game(v, devil, _seal(v) if devil == "random" else "").url())
 
 

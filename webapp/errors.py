@@ -1,21 +1,17 @@
-"""One error page and one JSON error shape: {"error": ..., "detail": ...}."""
+"""One error page and one JSON error shape, {"error": ..., "detail": ...}, for every failure.
+
+Every solver error is a `PuzzleError`; one handler turns it into a 4xx, so no refusal can become a 500.
+"""
 
 from __future__ import annotations
 
 from flask import Flask, Response, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import BadRequest, HTTPException
+from werkzeug.exceptions import HTTPException
 
-from solvers.weighing import ProblemError
+from solvers.errors import IllegalMoveError, LimitError, PuzzleError
 
-
-class InputError(BadRequest):
-    """Bad input from a user: a 400 with a message meant for people."""
-
-    def __init__(self, message: str, detail: object = None) -> None:
-        """Keep the message and any detail for the error page or JSON."""
-        super().__init__(message)
-        self.detail = detail
+TITLES: dict[type[PuzzleError], str] = {LimitError: "Too large to compute here", IllegalMoveError: "Not a legal move"}
 
 
 def _wants_json() -> bool:
@@ -30,13 +26,18 @@ def error_response(status: int, title: str, message: str, detail: object = None)
     return render_template("error.html", status=status, title=title, message=message), status
 
 
+def puzzle_title(e: PuzzleError) -> str:
+    """The error page's title for a solver error."""
+    return next((v for cls, v in TITLES.items() if isinstance(e, cls)), "Bad request")
+
+
 def init_app(app: Flask) -> None:
     """Register the handlers."""
 
-    @app.errorhandler(ProblemError)
-    def problem_error(e: ProblemError) -> tuple[Response | str, int]:
-        """A solver refused the input."""
-        return error_response(400, "Bad request", str(e))
+    @app.errorhandler(PuzzleError)
+    def puzzle_error(e: PuzzleError) -> tuple[Response | str, int]:
+        """A solver (or a parser) refused the input."""
+        return error_response(400, puzzle_title(e), e.message, e.detail)
 
     @app.errorhandler(CSRFError)
     def csrf_error(e: CSRFError) -> tuple[Response | str, int]:
@@ -48,4 +49,4 @@ def init_app(app: Flask) -> None:
         """Any HTTP error, with its own message."""
         status = e.code or 500
         message = e.description or e.name
-        return error_response(status, f"{status} {e.name}", message, getattr(e, "detail", None))
+        return error_response(status, f"{status} {e.name}", message)

@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from solvers.weighing import GOALS, MAX_COINS, OBJECTIVES, WEIGHTS, Objective, Problem, ProblemError
-
-from .errors import InputError
+from solvers.errors import InputError
+from solvers.weighing import GOALS, MAX_COINS, OBJECTIVES, WEIGHTS, Objective, Problem
 
 _INT = re.compile(r"\s*\d{1,9}\s*")
 _TRUE = {"1", "true", "on", "yes"}
@@ -52,7 +51,7 @@ def problem(args: Mapping[str, str]) -> Problem:
     goal = choice(args, "goal", GOALS)
     try:
         return Problem(n, weight, goal, extra, flag(args, "maybe_none"))  # type: ignore[arg-type]
-    except ProblemError as e:
+    except InputError as e:
         raise InputError(str(e)) from e
 
 

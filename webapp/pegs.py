@@ -9,12 +9,12 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
+from solvers.errors import InputError
 from solvers.pegs import (
     BOARDS,
     Board,
     Jump,
     Move,
-    PegError,
     analyse,
     apply_jump,
     board,
@@ -32,7 +32,6 @@ from solvers.pegs import (
 )
 
 from . import params
-from .errors import InputError
 from .htmx import render
 
 bp = Blueprint("pegs", __name__, url_prefix="/pegs")
@@ -78,7 +77,7 @@ def parse_game(args: Mapping[str, str]) -> Game:
     hole = args.get("hole", "")
     try:
         pos = b.start(hole)
-    except PegError as e:
+    except InputError as e:
         raise InputError(str(e)) from e
     lines = {(f, t): o for f, o, t in b.jumps}
     jumps: list[Jump] = []
@@ -90,7 +89,7 @@ def parse_game(args: Mapping[str, str]) -> Game:
         try:
             f_label, t_label = part.split("-")
             f, t = b.index(f_label), b.index(t_label)
-        except (ValueError, PegError) as e:
+        except (ValueError, InputError) as e:
             raise InputError(f"{part!r} is not a jump: write it as from-to, like 4-1") from e
         o = lines.get((f, t))
         if o is None or (f, o, t) not in set(legal_jumps(b, pos)):
@@ -105,7 +104,7 @@ def _board(args: Mapping[str, str]) -> Board:
     name = args.get("board", "triangle-4")
     try:
         return board(name)
-    except PegError as e:
+    except InputError as e:
         raise InputError(str(e)) from e
 
 
@@ -135,7 +134,7 @@ def play() -> str:
     if sel_label:
         try:
             sel = b.index(sel_label)
-        except PegError as e:
+        except InputError as e:
             raise InputError(str(e)) from e
         if not pos >> sel & 1:
             raise InputError(f"there is no coin on {sel_label} to select")
@@ -242,7 +241,7 @@ def report(b: Board, hole: str, position: str, count: bool) -> dict[str, object]
     """The API's (and CLI's) answer for a start hole or a given position."""
     try:
         pos = from_token(b, position) if position else b.start(hole)
-    except PegError as e:
+    except InputError as e:
         raise InputError(str(e)) from e
     a = analyse(b, pos, thorough=True)
     out: dict[str, object] = {

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from solvers.errors import InputError
 from solvers.weighing import (
     MAX_SCHEME_COINS,
     Objective,
     Problem,
-    ProblemError,
     Scheme,
     Verification,
     build_scheme,
@@ -96,4 +96,4 @@ def coins_report(p: Problem, objective: Objective, tree: bool = False, scheme: b
 def check_tree_size(p: Problem, limit: int) -> None:
     """Refuse full trees beyond a limit."""
     if p.coins > limit:
-        raise ProblemError(f"full trees are only built for up to {limit:,} coins")
+        raise InputError(f"full trees are only built for up to {limit:,} coins")

@@ -11,10 +11,9 @@ import secrets
 from cryptography.fernet import Fernet, InvalidToken
 from flask import current_app
 
+from solvers.errors import InputError
 from solvers.weighing import Problem
 from solvers.weighing.adversary import Secret
-
-from .errors import InputError
 
 
 def _box() -> Fernet:

@@ -46,7 +46,7 @@ class Table:
         return Table(apply(self.coins, w, honest_outcome(w, self.fake)), self.fake, self.goal)
 
     def refusal(self, w: UserWeighing, convention: Convention) -> str | None:
-        """Why a weighing is not a move here (IllegalWeighing for a malformed one), or None if it is one."""
+        """Why a weighing is not a move here (IllegalMoveError for a malformed one), or None if it is one."""
         check_weighing(self.coins, w)
         if self.position()[0].goal_reached(self.goal):
             return "the game is over"

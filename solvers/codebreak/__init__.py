@@ -1,6 +1,6 @@
 """A general engine for code-breaking games (after Klimoš's COBRA): games as data, strategies as trees."""
 
-from .game import COLOUR_NAMES, Game, GameError, Spec, build, parse
+from .game import COLOUR_NAMES, Game, Spec, build, parse
 from .strategy import HEURISTICS, STRATEGIES, Node, Stats, Strategy, build_tree, choose, to_dot, to_json, verify
 
 __all__ = [
@@ -8,7 +8,7 @@ __all__ = [
     "HEURISTICS",
     "STRATEGIES",
     "Game",
-    "GameError",
+    "InputError",
     "Node",
     "Spec",
     "Stats",

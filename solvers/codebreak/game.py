@@ -13,12 +13,10 @@ from itertools import combinations, permutations, product
 import numpy as np
 from numpy.typing import NDArray
 
+from solvers.errors import InputError, LimitError
+
 MAX_SECRETS = 6000
 COLOUR_NAMES = ("red", "blue", "green", "yellow", "white", "black", "orange", "purple", "pink", "brown")
-
-
-class GameError(ValueError):
-    """A malformed game file or an out-of-range game."""
 
 
 @dataclass(frozen=True)
@@ -57,27 +55,27 @@ class Game:
 
 
 def parse(text: str) -> Spec:
-    """Parse a game file; GameError with the line number on anything malformed."""
+    """Parse a game file; InputError with the line number on anything malformed."""
     fields: dict[str, str] = {}
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
         if ":" not in line:
-            raise GameError(f"line {n}: expected 'key: value'")
+            raise InputError(f"line {n}: expected 'key: value'")
         key, value = (x.strip() for x in line.split(":", 1))
         if key not in ("name", "title", "secrets", "experiments", "outcome", "finish"):
-            raise GameError(f"line {n}: unknown key {key!r}")
+            raise InputError(f"line {n}: unknown key {key!r}")
         if key in fields:
-            raise GameError(f"line {n}: {key} given twice")
+            raise InputError(f"line {n}: {key} given twice")
         fields[key] = value
     for key in ("name", "secrets", "experiments", "outcome", "finish"):
         if key not in fields:
-            raise GameError(f"missing '{key}:' line")
+            raise InputError(f"missing '{key}:' line")
     if fields["outcome"] not in ("black-white", "black", "balance"):
-        raise GameError(f"unknown outcome {fields['outcome']!r} (black-white, black or balance)")
+        raise InputError(f"unknown outcome {fields['outcome']!r} (black-white, black or balance)")
     if fields["finish"] not in ("guess-the-secret", "know-the-secret"):
-        raise GameError("finish must be guess-the-secret or know-the-secret")
+        raise InputError("finish must be guess-the-secret or know-the-secret")
     return Spec(
         fields["name"],
         fields.get("title", fields["name"]),
@@ -93,11 +91,11 @@ def _kind(value: str, what: str) -> tuple[str, dict[str, str]]:
     """'sequences length=4 colours=6' -> ('sequences', {...})."""
     words = value.split()
     if not words or words[0] not in ("sequences", "coins", "weighings"):
-        raise GameError(f"{what}: expected sequences, coins or weighings")
+        raise InputError(f"{what}: expected sequences, coins or weighings")
     params: dict[str, str] = {}
     for w in words[1:]:
         if "=" not in w:
-            raise GameError(f"{what}: parameter {w!r} should be name=value")
+            raise InputError(f"{what}: parameter {w!r} should be name=value")
         k, v = w.split("=", 1)
         params[k] = v
     return words[0], params
@@ -108,9 +106,9 @@ def _int(params: dict[str, str], key: str, lo: int, hi: int) -> int:
     try:
         v = int(params[key])
     except (KeyError, ValueError) as e:
-        raise GameError(f"parameter {key} must be a whole number") from e
+        raise InputError(f"parameter {key} must be a whole number") from e
     if not lo <= v <= hi:
-        raise GameError(f"parameter {key} must be {lo} to {hi}")
+        raise InputError(f"parameter {key} must be {lo} to {hi}")
     return v
 
 
@@ -145,16 +143,16 @@ def build(spec: Spec, overrides: dict[str, int] | None = None) -> Game:
         return _build_sequences(spec, s_params, e_params)
     if s_kind == "coins" and e_kind == "weighings":
         return _build_coins(spec, s_params)
-    raise GameError(f"secrets {s_kind} with experiments {e_kind} is not a supported combination")
+    raise InputError(f"secrets {s_kind} with experiments {e_kind} is not a supported combination")
 
 
 def _build_sequences(spec: Spec, s_params: dict[str, str], e_params: dict[str, str]) -> Game:
     """Mastermind-like games."""
     secrets, experiments = sequences(s_params), sequences(e_params)
     if spec.finish == "guess-the-secret" and secrets != experiments:
-        raise GameError("guess-the-secret games need the same secrets and experiments")
+        raise InputError("guess-the-secret games need the same secrets and experiments")
     if len(secrets) > MAX_SECRETS:
-        raise GameError(f"{len(secrets):,} secrets is more than this engine holds ({MAX_SECRETS:,})")
+        raise LimitError(f"{len(secrets):,} secrets is more than this engine holds ({MAX_SECRETS:,})")
     length, colours = len(secrets[0]), _int(s_params, "colours", 2, 10)
     s_arr = np.array(secrets, dtype=np.int64)
     table = np.zeros((len(experiments), len(secrets)), dtype=np.int16)

@@ -15,7 +15,9 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from .game import Game, GameError
+from solvers.errors import InputError, LimitError
+
+from .game import Game
 
 Strategy = Literal["knuth", "expected", "entropy", "parts", "optimal-worst", "optimal-average"]
 HEURISTICS: tuple[Strategy, ...] = ("knuth", "expected", "entropy", "parts")
@@ -64,7 +66,7 @@ def choose(game: Game, alive: NDArray[np.int64], strategy: Strategy) -> int:
     elif strategy == "parts":
         score = -(c > 0).sum(axis=1).astype(np.float64)
     else:
-        raise GameError(f"{strategy} is not a heuristic")
+        raise InputError(f"{strategy} is not a heuristic")
     if not game.must_hit:
         score = np.where(c.max(axis=1) == n, np.inf, score)  # never an experiment that tells nothing
     best = score.min()
@@ -79,7 +81,7 @@ def build_tree(game: Game, strategy: Strategy) -> Node:
     if strategy in HEURISTICS:
         return _heuristic(game, alive, strategy)
     if len(game.secrets) > OPTIMAL_MAX_SECRETS:
-        raise GameError(f"optimal search is limited to games of {OPTIMAL_MAX_SECRETS} secrets")
+        raise LimitError(f"optimal search is limited to games of {OPTIMAL_MAX_SECRETS} secrets")
     return _optimal_tree(game, alive, strategy == "optimal-worst")
 
 

@@ -1,8 +1,8 @@
 """Counterfeit-coin weighing: problems, optimal plans, verification and Dyson's non-adaptive schemes."""
 
 from .dyson import MAX_SCHEME_COINS, Scheme, build_scheme, check_scheme, no_scheme_reason
-from .plan import MAX_AVERAGE_COINS, MAX_TREE_COINS, OBJECTIVES, Node, Objective, PathError, Plan, make_plan
-from .problem import GOALS, MAX_COINS, OUTCOMES, WEIGHTS, Belief, Outcome, Problem, ProblemError, Split
+from .plan import MAX_AVERAGE_COINS, MAX_TREE_COINS, OBJECTIVES, Node, Objective, Plan, make_plan
+from .problem import GOALS, MAX_COINS, OUTCOMES, WEIGHTS, Belief, Outcome, Problem, Split
 from .search import MinResult, lower_bound, min_weighings
 from .verify import Verification, verify
 
@@ -20,10 +20,10 @@ __all__ = [
     "Node",
     "Objective",
     "Outcome",
-    "PathError",
+    "InputError",
     "Plan",
     "Problem",
-    "ProblemError",
+    "InputError",
     "Scheme",
     "Split",
     "Verification",

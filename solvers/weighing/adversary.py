@@ -12,18 +12,16 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from solvers.errors import IllegalMoveError, InputError
+
 from .plan import Coins, Weighing, numbers, realise, start, union
-from .problem import Outcome, Problem, ProblemError
+from .problem import Outcome, Problem
 from .search import fewest, worst_split
 
 Coin = int | str
 UserWeighing = tuple[tuple[Coin, ...], tuple[Coin, ...]]
 MAX_WEIGHINGS = 60
 _COIN = re.compile(r"\s*(?:\d{1,7}|[Gg]\d{1,7})\s*")
-
-
-class IllegalWeighing(ProblemError):
-    """A weighing the scale refuses (it costs nothing)."""
 
 
 @dataclass(frozen=True)
@@ -57,16 +55,16 @@ def parse_weighings(text: str) -> tuple[UserWeighing, ...]:
     for i, part in enumerate(text.split(";"), 1):
         sides = part.split("-")
         if len(sides) != 2:
-            raise IllegalWeighing(f"weighing {i}: write it as left coins, a '-', right coins (like 1,2-3,4)")
+            raise IllegalMoveError(f"weighing {i}: write it as left coins, a '-', right coins (like 1,2-3,4)")
         pans = []
         for side in sides:
             tokens = [t for t in side.split(",") if t.strip()]
             if not all(_COIN.fullmatch(t) for t in tokens):
-                raise IllegalWeighing(f"weighing {i}: coins are numbers like 7 or extra coins like G1")
+                raise IllegalMoveError(f"weighing {i}: coins are numbers like 7 or extra coins like G1")
             pans.append(tuple(_coin(t) for t in tokens))
         out.append((pans[0], pans[1]))
     if len(out) > MAX_WEIGHINGS:
-        raise IllegalWeighing(f"at most {MAX_WEIGHINGS} weighings")
+        raise IllegalMoveError(f"at most {MAX_WEIGHINGS} weighings")
     return tuple(out)
 
 
@@ -87,18 +85,18 @@ def check_weighing(c: Coins, w: UserWeighing) -> None:
     """Refuse unequal pans, empty weighings, repeated coins and coins that are not in play."""
     left, right = w
     if not left and not right:
-        raise IllegalWeighing("put at least one coin on each pan")
+        raise IllegalMoveError("put at least one coin on each pan")
     if len(left) != len(right):
-        raise IllegalWeighing(f"the pans must hold equal numbers of coins (left {len(left)}, right {len(right)})")
+        raise IllegalMoveError(f"the pans must hold equal numbers of coins (left {len(left)}, right {len(right)})")
     every = [*left, *right]
     if len(set(every)) != len(every):
-        raise IllegalWeighing("a coin can only be in one place at a time")
+        raise IllegalMoveError("a coin can only be in one place at a time")
     for coin in every:
         if isinstance(coin, str):
             if not 1 <= int(coin[1:]) <= c.extra:
-                raise IllegalWeighing(f"there is no extra coin {coin} (there are {c.extra})")
+                raise IllegalMoveError(f"there is no extra coin {coin} (there are {c.extra})")
         elif not 1 <= coin <= c.n:
-            raise IllegalWeighing(f"there is no coin {coin}: coins are numbered 1 to {c.n}")
+            raise IllegalMoveError(f"there is no coin {coin}: coins are numbered 1 to {c.n}")
 
 
 def apply(c: Coins, w: UserWeighing, outcome: Outcome) -> Coins:
@@ -230,14 +228,14 @@ def replay(
     for i, w in enumerate(ws, 1):
         try:
             check_weighing(c, w)
-        except IllegalWeighing as e:
-            raise IllegalWeighing(f"weighing {i}: {e}") from e
+        except IllegalMoveError as e:
+            raise IllegalMoveError(f"weighing {i}: {e}") from e
         if i > budget:
-            raise IllegalWeighing(f"weighing {i} is beyond the budget of {budget}")
+            raise IllegalMoveError(f"weighing {i} is beyond the budget of {budget}")
         o = answer(c, w) if answer else adversary_outcome(c, w, p.find)
         after = apply(c, w, o)
         if after.abstract().cases == 0:
-            raise IllegalWeighing(f"weighing {i}: no coin fits the answer {o.value}")
+            raise IllegalMoveError(f"weighing {i}: no coin fits the answer {o.value}")
         c = after
         steps.append(Step(w, o, c, need(c, p.find)))
     return Replay(p, budget, c0, tuple(steps))
@@ -278,7 +276,7 @@ class Guess:
         """Parse '7h', '7l', '7' or 'none'."""
         m = re.fullmatch(r"(none|(\d{1,7})([hl]?))", token.strip().lower())
         if not m:
-            raise ProblemError("a guess is a coin number with h or l (like 7h), or 'none'")
+            raise InputError("a guess is a coin number with h or l (like 7h), or 'none'")
         if m.group(1) == "none":
             return cls(None)
         return cls(int(m.group(2)), {"h": True, "l": False, "": None}[m.group(3)])
@@ -302,11 +300,11 @@ def fits(guess: Guess, case: Secret, p: Problem) -> bool:
 def check_guess(guess: Guess, p: Problem) -> None:
     """Refuse guesses that name no coin of the problem or leave out a weight the goal asks for."""
     if guess.coin is not None and not 1 <= guess.coin <= p.coins:
-        raise ProblemError(f"there is no coin {guess.coin}: coins are numbered 1 to {p.coins}")
+        raise InputError(f"there is no coin {guess.coin}: coins are numbered 1 to {p.coins}")
     if guess.coin is None and not p.maybe_none:
-        raise ProblemError("one coin is surely counterfeit in this game: name it")
+        raise InputError("one coin is surely counterfeit in this game: name it")
     if not p.find and guess.coin is not None and guess.heavier is None:
-        raise ProblemError("say whether the coin is heavier or lighter")
+        raise InputError("say whether the coin is heavier or lighter")
 
 
 def judge(c: Coins, guess: Guess, p: Problem) -> Secret | None:

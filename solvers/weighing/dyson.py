@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import product
 
-from .problem import Problem, ProblemError
+from solvers.errors import InputError
+
+from .problem import Problem
 
 Label = tuple[int, ...]
 MAX_SCHEME_COINS = 1000
@@ -158,7 +160,7 @@ def _capacity_ok(p: Problem, w: int, zero_ok: bool) -> bool:
 def build_scheme(p: Problem, w: int, seed: int = 1946) -> Scheme | None:
     """A non-adaptive scheme with w weighings, or None if the search finds none."""
     if p.coins > MAX_SCHEME_COINS:
-        raise ProblemError(f"schemes are built for up to {MAX_SCHEME_COINS:,} coins")
+        raise InputError(f"schemes are built for up to {MAX_SCHEME_COINS:,} coins")
     may_skip = not p.maybe_none and p.find  # one coin may stay off the scale throughout
     for zero_ok in (False, True) if may_skip else (False,):
         if w < 1 or not _capacity_ok(p, w, zero_ok) or p.coins - int(zero_ok) < 1:

@@ -8,7 +8,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
 
-from .problem import OUTCOMES, Belief, Outcome, Problem, ProblemError, Split, children
+from solvers.errors import InputError
+
+from .problem import OUTCOMES, Belief, Outcome, Problem, Split, children
 from .search import MinResult, average_choice, min_weighings, worst_split
 
 Objective = Literal["worst", "average"]
@@ -19,10 +21,6 @@ MAX_PATH = 64
 
 Ranges = tuple[tuple[int, int], ...]  # sorted, disjoint, half-open [start, stop) ranges of coin numbers
 Coin = int | str  # a numbered coin 1..N, or an extra genuine coin "G1", "G2", ...
-
-
-class PathError(ProblemError):
-    """A plan path that does not lead to a node of the plan."""
 
 
 # ---------------------------------------------------------------- ranges of coin numbers
@@ -180,7 +178,7 @@ def _pads(c: Coins, k_left: int, k_right: int) -> tuple[Pan, Pan]:
     left_real, right_real = take(real, k_left)
     extras_needed = k_left + k_right - got
     if extras_needed > c.extra:
-        raise ProblemError("not enough genuine coins for this weighing")
+        raise InputError("not enough genuine coins for this weighing")
     left_x = max(0, k_left - size(left_real))
     return Pan(left_real, (1, 1 + left_x)), Pan(right_real, (1 + left_x, 1 + extras_needed))
 
@@ -295,17 +293,17 @@ class Plan:
         return None if s is None else realise(c, s)
 
     def node(self, path: str = "") -> Node:
-        """The node reached by a path of outcome letters (L, B, R); PathError if there is none."""
+        """The node reached by a path of outcome letters (L, B, R); InputError if there is none."""
         if len(path) > MAX_PATH or any(ch not in "LBR" for ch in path):
-            raise PathError("a plan path is a string of the letters L, B and R")
+            raise InputError("a plan path is a string of the letters L, B and R")
         c, budget = start(self.problem), self.weighings
         for depth, letter in enumerate(path):
             w = self.step(c, depth)
             if w is None:
-                raise PathError(f"the plan ends after {depth} weighings; the path {path!r} goes further")
+                raise InputError(f"the plan ends after {depth} weighings; the path {path!r} goes further")
             after = w.after[OUTCOMES.index(Outcome.from_letter(letter))]
             if after.abstract().cases == 0:
-                raise PathError(f"outcome {letter} after {depth + 1} weighings cannot happen in this plan")
+                raise InputError(f"outcome {letter} after {depth + 1} weighings cannot happen in this plan")
             c = after
         w = self.step(c, len(path))
         return Node(path, c, budget - len(path), w, None if w else conclude(c))
@@ -313,7 +311,7 @@ class Plan:
     def walk(self) -> Iterator[Node]:
         """Every node of the plan (only for N up to MAX_TREE_COINS)."""
         if self.problem.coins > MAX_TREE_COINS:
-            raise ProblemError(f"full trees are only built for up to {MAX_TREE_COINS:,} coins")
+            raise InputError(f"full trees are only built for up to {MAX_TREE_COINS:,} coins")
         stack = [""]
         while stack:
             node = self.node(stack.pop())
@@ -326,7 +324,7 @@ class Plan:
     def tree(self, path: str = "") -> dict[str, object]:
         """The plan below a node as nested JSON-ready dicts (N up to MAX_TREE_COINS)."""
         if self.problem.coins > MAX_TREE_COINS:
-            raise ProblemError(f"full trees are only built for up to {MAX_TREE_COINS:,} coins")
+            raise InputError(f"full trees are only built for up to {MAX_TREE_COINS:,} coins")
         return _tree(self, self.node(path))
 
 
@@ -346,14 +344,14 @@ def _tree(plan: Plan, node: Node) -> dict[str, object]:
 
 @lru_cache(maxsize=1024)
 def make_plan(p: Problem, objective: Objective = "worst") -> Plan:
-    """The optimal plan for a problem; ProblemError if it has none or the objective is out of range."""
+    """The optimal plan for a problem; InputError if it has none or the objective is out of range."""
     if objective not in OBJECTIVES:
-        raise ProblemError("objective must be 'worst' or 'average'")
+        raise InputError("objective must be 'worst' or 'average'")
     if objective == "average" and p.coins > MAX_AVERAGE_COINS:
-        raise ProblemError(f"the average-optimal plan is offered for up to {MAX_AVERAGE_COINS} coins")
+        raise InputError(f"the average-optimal plan is offered for up to {MAX_AVERAGE_COINS} coins")
     m = min_weighings(p)
     if not m.solvable:
-        raise ProblemError(f"no plan exists: {m.reason}")
+        raise InputError(f"no plan exists: {m.reason}")
     return Plan(p, objective, m)
 
 

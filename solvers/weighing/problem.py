@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Literal, NamedTuple
 
+from solvers.errors import InputError
+
 MAX_COINS = 1_000_000
 MAX_EXTRA = 1_000_000
 
@@ -13,10 +15,6 @@ Weight = Literal["unknown", "lighter", "heavier"]
 Goal = Literal["identify", "find"]
 WEIGHTS: tuple[Weight, ...] = ("unknown", "lighter", "heavier")
 GOALS: tuple[Goal, ...] = ("identify", "find")
-
-
-class ProblemError(ValueError):
-    """A weighing problem that is out of range or malformed."""
 
 
 class Outcome(str, Enum):
@@ -37,7 +35,7 @@ class Outcome(str, Enum):
         for outcome in cls:
             if outcome.letter == letter:
                 return outcome
-        raise ProblemError(f"unknown outcome letter {letter!r}")
+        raise InputError(f"unknown outcome letter {letter!r}")
 
 
 OUTCOMES: tuple[Outcome, ...] = (Outcome.LEFT, Outcome.BALANCE, Outcome.RIGHT)
@@ -56,15 +54,15 @@ class Problem:
     def __post_init__(self) -> None:
         """Reject out-of-range sizes and unknown variants."""
         if isinstance(self.coins, bool) or not isinstance(self.coins, int):
-            raise ProblemError("the number of coins must be a whole number")
+            raise InputError("the number of coins must be a whole number")
         if not 1 <= self.coins <= MAX_COINS:
-            raise ProblemError(f"the number of coins must be between 1 and {MAX_COINS:,}")
+            raise InputError(f"the number of coins must be between 1 and {MAX_COINS:,}")
         if isinstance(self.extra, bool) or not isinstance(self.extra, int) or not 0 <= self.extra <= MAX_EXTRA:
-            raise ProblemError(f"extra genuine coins must be a whole number between 0 and {MAX_EXTRA:,}")
+            raise InputError(f"extra genuine coins must be a whole number between 0 and {MAX_EXTRA:,}")
         if self.weight not in WEIGHTS:
-            raise ProblemError(f"weight must be one of {', '.join(WEIGHTS)}")
+            raise InputError(f"weight must be one of {', '.join(WEIGHTS)}")
         if self.goal not in GOALS:
-            raise ProblemError(f"goal must be one of {', '.join(GOALS)}")
+            raise InputError(f"goal must be one of {', '.join(GOALS)}")
 
     @property
     def find(self) -> bool:

@@ -15,14 +15,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from solvers.errors import LimitError
+
 from .problem import Belief, Problem, Split, children, pow3
 
 MAX_EXACT = 18  # beliefs with at most this many candidate coins are searched exhaustively
 MEMO = 1 << 18  # memo entries kept per function: bounded, so a long-running server cannot grow without limit
-
-
-class SearchLimitError(RuntimeError):
-    """A belief outside what the search can settle within its bounds."""
 
 
 def is_pure(b: Belief) -> bool:
@@ -101,7 +99,7 @@ def worst_split(b: Belief, w: int, find: bool) -> Split | None:
         if all(solvable(c, w - 1, find) for c in children(b, s)):
             return s
     if b.candidates > MAX_EXACT and is_rich(b):
-        raise SearchLimitError(f"no construction found for rich belief {b.to_token()} in {w}")
+        raise LimitError(f"no construction found for rich belief {b.to_token()} in {w}")
     return None
 
 
@@ -114,7 +112,7 @@ def candidate_splits(b: Belief, w: int, find: bool) -> Iterator[Split]:
     elif b.u == 0:
         yield from _directed_family(b, w)
     else:
-        raise SearchLimitError(f"mixed belief {b.to_token()} is too large to search")
+        raise LimitError(f"mixed belief {b.to_token()} is too large to search")
 
 
 def _unknown_family(b: Belief, w: int, find: bool) -> Iterator[Split]:
@@ -198,7 +196,7 @@ def fewest(b: Belief, find: bool) -> int | None:
         if solvable(b, w, find):
             return w
     if b.candidates > MAX_EXACT:
-        raise SearchLimitError(f"{b.to_token()} not settled within {lb + 2} weighings")
+        raise LimitError(f"{b.to_token()} not settled within {lb + 2} weighings")
     # an optimal plan never repeats an uninformative weighing, so cases - 1 weighings always suffice
     return next((w for w in range(lb + 3, b.cases) if solvable(b, w, find)), None)
 
@@ -308,7 +306,7 @@ def _rich_split(b: Belief, find: bool) -> Split:
     _, a, bb = balanced_directed(b.candidates, b.z)
     for s in _compositions(b, a, bb):
         return s
-    raise SearchLimitError(f"no composition for {b.to_token()} with groups {a}, {bb}")
+    raise LimitError(f"no composition for {b.to_token()} with groups {a}, {bb}")
 
 
 def _average_splits(b: Belief) -> Iterator[Split]:

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solvers.errors import IllegalMoveError
 from solvers.weighing import OUTCOMES, Problem, min_weighings
 from solvers.weighing.adversary import (
     Guess,
-    IllegalWeighing,
     Secret,
     adversary_outcome,
     as_user,
@@ -108,7 +108,7 @@ def test_wasteful_weighing_is_flagged() -> None:
 )
 def test_illegal_weighings_are_refused(text: str) -> None:
     """Unequal pans, empty weighings, repeated coins, and coins not in play are refused."""
-    with pytest.raises(IllegalWeighing):
+    with pytest.raises(IllegalMoveError):
         replay(Problem(12), 3, parse_weighings(text))
 
 
@@ -120,7 +120,7 @@ def test_weighing_text_round_trips() -> None:
 
 def test_budget_is_enforced() -> None:
     """No weighing beyond the budget."""
-    with pytest.raises(IllegalWeighing):
+    with pytest.raises(IllegalMoveError):
         replay(Problem(12), 1, parse_weighings("1-2;3-4"))
 
 

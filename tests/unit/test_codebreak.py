@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solvers.codebreak import GameError, build, build_tree, parse, to_dot, to_json, verify
+from solvers.codebreak import build, build_tree, parse, to_dot, to_json, verify
+from solvers.errors import InputError
 from solvers.weighing import Problem, min_weighings
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
@@ -122,14 +123,14 @@ def test_tree_exports() -> None:
 )
 def test_parser_errors(text: str, message: str) -> None:
     """Malformed game files give clear errors."""
-    with pytest.raises(GameError, match=message):
+    with pytest.raises(InputError, match=message):
         parse(text)
 
 
 def test_out_of_range_parameters() -> None:
     """Sizes out of range are refused."""
-    with pytest.raises(GameError):
+    with pytest.raises(InputError):
         build(spec("mastermind"), {"length": 9})
-    with pytest.raises(GameError):
+    with pytest.raises(InputError):
         build(spec("mastermind"), {"colours": 1})
     assert np.all(build(spec("mastermind"), {"length": 1, "colours": 2}).table >= 0)

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.weighing import OUTCOMES, Outcome, PathError, Problem, ProblemError, make_plan, min_weighings, verify
+from solvers.errors import InputError
+from solvers.weighing import OUTCOMES, Outcome, Problem, make_plan, min_weighings, verify
 from solvers.weighing.plan import Plan, complement, describe, size, take, union
 from solvers.weighing.verify import verify_abstract
 
@@ -29,7 +30,7 @@ def test_every_plan_up_to_60_coins_is_verified(weight: str, goal: str, extra: in
         p = Problem(n, weight, goal, extra, z)  # type: ignore[arg-type]
         m = min_weighings(p)
         if not m.solvable:
-            with pytest.raises(ProblemError):
+            with pytest.raises(InputError):
                 make_plan(p)
             continue
         for objective in ("worst", "average"):
@@ -84,11 +85,11 @@ def test_navigation_and_bad_paths() -> None:
     leaf = plan.node("LBB")
     assert leaf.answer is not None and leaf.answer.sentence().startswith("Coin ")
     for bad in ("X", "LBBL", "L" * 65):
-        with pytest.raises(PathError):
+        with pytest.raises(InputError):
             plan.node(bad)
     impossible = [o for o, k in plan.node("LL").outcome_cases().items() if k == 0]
     for o in impossible:
-        with pytest.raises(PathError):
+        with pytest.raises(InputError):
             plan.node("LL" + o.letter)
 
 
@@ -110,7 +111,7 @@ def test_million_coins_lazily() -> None:
         path += next(o.letter for o in (Outcome.BALANCE, Outcome.LEFT) if cases[o])
     assert len(path) <= 14 and node.answer is not None
     assert verify(plan).ok
-    with pytest.raises(ProblemError):
+    with pytest.raises(InputError):
         plan.tree()
 
 

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solvers.weighing import Belief, Outcome, Problem, ProblemError
+from solvers.errors import InputError
+from solvers.weighing import Belief, Outcome, Problem
 from solvers.weighing.problem import Split, child
 
 
@@ -24,8 +25,8 @@ from solvers.weighing.problem import Split, child
     ],
 )
 def test_bad_problems_are_refused(kwargs: dict[str, object]) -> None:
-    """Out-of-range sizes and unknown variants raise ProblemError."""
-    with pytest.raises(ProblemError):
+    """Out-of-range sizes and unknown variants raise InputError."""
+    with pytest.raises(InputError):
         Problem(**kwargs)  # type: ignore[arg-type]
 
 

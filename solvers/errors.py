@@ -1,0 +1,33 @@
+"""One error family for every solver: what a solver refuses, with a message meant for people.
+
+The web layer answers any `PuzzleError` with a 4xx and the command line with exit status 2, so a new error
+type can never become a 500 or a traceback.
+"""
+
+from __future__ import annotations
+
+
+class PuzzleError(ValueError):
+    """Anything a solver refuses; `detail` carries the offending input, shortened, for JSON errors."""
+
+    def __init__(self, message: str, detail: object = None) -> None:
+        """Keep the message and the detail."""
+        super().__init__(message)
+        self.detail = detail
+
+    @property
+    def message(self) -> str:
+        """The message meant for people."""
+        return str(self.args[0]) if self.args else ""
+
+
+class InputError(PuzzleError):
+    """Malformed or out-of-range input: a number, a name, a token, a game file."""
+
+
+class LimitError(PuzzleError):
+    """Valid input that is larger than this tool searches or holds."""
+
+
+class IllegalMoveError(PuzzleError):
+    """A move, weighing or guess that the rules of the game do not allow here."""
