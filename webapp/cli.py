@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from solvers.errors import InputError, PuzzleError
+from solvers.report import as_json
 from solvers.weighing import GOALS, MAX_TREE_COINS, OBJECTIVES, WEIGHTS, Problem
 
 from .reports import check_tree_size, coins_report
@@ -231,27 +232,15 @@ def devil(args: argparse.Namespace) -> int:
 
 def pegs(args: argparse.Namespace) -> int:
     """Print the peg-board analysis."""
+    from solvers.pegs import board, from_token
+    from solvers.pegs.report import peg_report
 
-    from solvers.pegs import board
-
-    from .pegs import report
-
-    try:
-        b = board(args.board)
-        if not args.hole and not args.position:
-            raise InputError("give --hole or --position")
-        out = report(b, args.hole, args.position, args.count)
-    except InputError as e:
-        raise InputError(str(e)) from e
-    if args.json:
-        print(json.dumps(out, indent=2))
-    else:
-        print(
-            f"{b.name}, empty {args.hole or args.position}: solvable {out['solvable']}; fewest moves "
-            f"{out['min_moves']}; finals {', '.join(out['finals']) or 'none'}"
-        )  # type: ignore[arg-type]
-        for i, move in enumerate(out["solution"], 1):  # type: ignore[arg-type]
-            print(f"{i}: {' -> '.join(move)}")
+    b = board(args.board)
+    if not args.hole and not args.position:
+        raise InputError("give --hole or --position")
+    pos = from_token(b, args.position) if args.position else b.start(args.hole)
+    report = peg_report(b, pos, args.hole or None, args.count)
+    print(json.dumps(as_json(report), indent=2) if args.json else report.text())
     return 0
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
-from flask import Response, redirect, render_template, request
+from flask import Response, redirect, render_template, request, url_for
 
 
 def wants_fragment() -> bool:
@@ -24,3 +25,9 @@ def go(url: str) -> Response:
     if wants_fragment():
         return Response("", 200, {"HX-Location": json.dumps({"path": url, "target": "#main"})})
     return redirect(url, code=303)  # type: ignore[return-value]
+
+
+def link(endpoint: str, query: Mapping[str, object]) -> str:
+    """The URL of an endpoint with a query; empty values ('' or None) are left out of the URL."""
+    values: dict[str, Any] = {k: v for k, v in query.items() if v not in ("", None)}
+    return url_for(endpoint, **values)

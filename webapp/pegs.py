@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import lru_cache
-from urllib.parse import urlencode
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
@@ -13,26 +10,23 @@ from solvers.errors import InputError
 from solvers.pegs import (
     BOARDS,
     Board,
-    Jump,
-    Move,
+    Game,
     analyse,
-    apply_jump,
     board,
-    canonical,
-    class_finals,
-    exact,
+    board_table,
     from_token,
-    image,
+    game_from_text,
     jumps_to_moves,
     legal_jumps,
     pegs,
     quick_exact,
     replay,
-    to_token,
 )
+from solvers.pegs.report import labels, peg_report
+from solvers.report import as_json
 
 from . import params
-from .htmx import render
+from .htmx import link, render
 
 bp = Blueprint("pegs", __name__, url_prefix="/pegs")
 api = Blueprint("pegs_api", __name__, url_prefix="/api")
@@ -40,82 +34,25 @@ MAX_JUMPS = 40
 TABLE_NODE_LIMIT = 20_000
 
 
-@dataclass(frozen=True)
-class Game:
-    """A game: board, starting hole, and the jumps made so far (as hole pairs)."""
-
-    board: Board
-    hole: str
-    jumps: tuple[Jump, ...]
-
-    @property
-    def start(self) -> int:
-        """The starting position."""
-        return self.board.start(self.hole)
-
-    def position(self) -> int:
-        """The position after the jumps."""
-        pos = self.start
-        for j in self.jumps:
-            pos = apply_jump(pos, j)
-        return pos
-
-    def text(self, jumps: tuple[Jump, ...] | None = None) -> str:
-        """Jumps as the URL carries them: from-to by hole labels, comma-separated."""
-        labels = self.board.labels
-        return ",".join(f"{labels[f]}-{labels[t]}" for f, _, t in (self.jumps if jumps is None else jumps))
-
-    def url(self, jumps: tuple[Jump, ...] | None = None, **more: str) -> str:
-        """The play URL of a position."""
-        q = {"board": self.board.name, "hole": self.hole, "j": self.text(jumps), **more}
-        return url_for("pegs.play") + "?" + urlencode({k: v for k, v in q.items() if v})
-
-
 def parse_game(args: Mapping[str, str]) -> Game:
-    """Board, start hole and jumps from the URL; every jump is checked by the rules (400 otherwise)."""
-    b = _board(args)
-    hole = args.get("hole", "")
-    try:
-        pos = b.start(hole)
-    except InputError as e:
-        raise InputError(str(e)) from e
-    lines = {(f, t): o for f, o, t in b.jumps}
-    jumps: list[Jump] = []
-    text = args.get("j", "")
-    parts = [x for x in text.split(",") if x] if text else []
-    if len(parts) > MAX_JUMPS:
-        raise InputError("too many jumps")
-    for part in parts:
-        try:
-            f_label, t_label = part.split("-")
-            f, t = b.index(f_label), b.index(t_label)
-        except (ValueError, InputError) as e:
-            raise InputError(f"{part!r} is not a jump: write it as from-to, like 4-1") from e
-        o = lines.get((f, t))
-        if o is None or (f, o, t) not in set(legal_jumps(b, pos)):
-            raise InputError(f"illegal jump {part}: it must go over a coin into an empty hole along a line")
-        pos = apply_jump(pos, (f, o, t))
-        jumps.append((f, o, t))
-    return Game(b, b.labels[b.index(hole)], tuple(jumps))
+    """Board, start hole and jumps from the URL; every jump is checked by the rules."""
+    return game_from_text(_board(args), args.get("hole", ""), args.get("j", ""))
+
+
+def game_url(g: Game, **more: str) -> str:
+    """The play URL of a position."""
+    return link("pegs.play", {"board": g.board.name, "hole": g.hole, "j": g.text(), **more})
 
 
 def _board(args: Mapping[str, str]) -> Board:
     """The board named in the URL."""
     name = args.get("board", "triangle-4")
-    try:
-        return board(name)
-    except InputError as e:
-        raise InputError(str(e)) from e
+    return board(name)
 
 
 def holes_of(pos: int) -> set[int]:
     """The holes holding a coin."""
     return {i for i in range(pos.bit_length()) if pos >> i & 1}
-
-
-def _labels(b: Board, move: Move) -> list[str]:
-    """A move as hole labels."""
-    return [b.labels[h] for h in move]
 
 
 @bp.get("")
@@ -132,14 +69,11 @@ def play() -> str:
     sel_label = request.args.get("sel", "")
     sel = None
     if sel_label:
-        try:
-            sel = b.index(sel_label)
-        except InputError as e:
-            raise InputError(str(e)) from e
+        sel = b.index(sel_label)
         if not pos >> sel & 1:
             raise InputError(f"there is no coin on {sel_label} to select")
     legal = list(legal_jumps(b, pos))
-    targets = {t: g.url((*g.jumps, (f, o, t))) for f, o, t in legal if f == sel}
+    targets = {t: game_url(g.then((f, o, t))) for f, o, t in legal if f == sel}
     moves = jumps_to_moves(g.jumps)
     hint = None
     if params.flag(request.args, "hint"):
@@ -148,7 +82,7 @@ def play() -> str:
             "solvable": a.solvable,
             "min_moves": a.min_moves,
             "method": a.method,
-            "next": _labels(b, a.solution[0]) if a.solution else None,
+            "next": labels(b, a.solution[0]) if a.solution else None,
             "finals": sorted(b.labels[h] for h in (a.finals or {})),
         }
     return render(
@@ -159,18 +93,18 @@ def play() -> str:
         occupied=holes_of(pos),
         sel=sel,
         targets=targets,
-        select_url=lambda h: g.url(sel=b.labels[h]),
-        legal=[(b.labels[f], b.labels[o], b.labels[t], g.url((*g.jumps, (f, o, t)))) for f, o, t in legal],
-        moves=[_labels(b, m) for m in moves],
+        select_url=lambda h: game_url(g, sel=b.labels[h]),
+        legal=[(b.labels[f], b.labels[o], b.labels[t], game_url(g.then((f, o, t)))) for f, o, t in legal],
+        moves=[labels(b, m) for m in moves],
         jumps=len(g.jumps),
         coins=pegs(pos),
-        undo=g.url(g.jumps[:-1]) if g.jumps else None,
-        restart=g.url(()),
+        undo=game_url(g.back()) if g.jumps else None,
+        restart=game_url(g.back(len(g.jumps))),
         hint=hint,
-        hint_url=g.url(hint="1"),
-        solution_url=url_for("pegs.solution") + "?" + urlencode({"board": b.name, "hole": g.hole}),
-        dead=not legal and pegs(pos) > 1,
-        won=pegs(pos) == 1,
+        hint_url=game_url(g, hint="1"),
+        solution_url=url_for("pegs.solution", board=b.name, hole=g.hole),
+        dead=g.dead,
+        won=g.won,
     )
 
 
@@ -182,7 +116,7 @@ def solution() -> str:
     step = params.whole(request.args, "step", 0, 0, max(0, len(a.solution)), "step")
     pos = replay(g.board, g.start, a.solution[:step])
     base = {"board": g.board.name, "hole": g.hole}
-    steps = [url_for("pegs.solution") + "?" + urlencode({**base, "step": str(k)}) for k in range(len(a.solution) + 1)]
+    steps = [link("pegs.solution", {**base, "step": k}) for k in range(len(a.solution) + 1)]
     return render(
         "pegs/solution.html",
         "pegs/_solution.html",
@@ -191,7 +125,7 @@ def solution() -> str:
         a=a,
         step=step,
         occupied=holes_of(pos),
-        moves=[_labels(g.board, m) for m in a.solution],
+        moves=[labels(g.board, m) for m in a.solution],
         steps=steps,
         select_url=None,
         targets={},
@@ -199,33 +133,12 @@ def solution() -> str:
     )
 
 
-@lru_cache(maxsize=8)
-def board_table(name: str) -> tuple[tuple[str, bool | None, int | None, tuple[str, ...]], ...]:
-    """For every start hole: solvable, fewest moves (exact boards), finals."""
-    b = board(name)
-    rows = []
-    done: dict[int, tuple[bool | None, int | None, tuple[int, ...]]] = {}
-    for label in b.labels:
-        pos = b.start(label)
-        key = canonical(b, pos)
-        if key not in done:
-            a = analyse(b, pos, node_limit=TABLE_NODE_LIMIT)
-            done[key] = (a.solvable, a.min_moves, tuple(sorted(a.finals or {})))
-            rows.append((label, a.solvable, a.min_moves, tuple(b.labels[x] for x in sorted(a.finals or {}))))
-        else:  # a symmetric start: same answer, finals mapped by the symmetry
-            other = next(r for r in rows if canonical(b, b.start(r[0])) == key)
-            perm = next(p for p in b.symmetries if image(p, b.start(other[0])) == pos)
-            finals = tuple(sorted((b.labels[perm[b.index(x)]] for x in other[3]), key=b.labels.index))
-            rows.append((label, other[1], other[2], finals))
-    return tuple(rows)
-
-
 @bp.get("/table")
 def table() -> str:
     """Which starts can be solved, and in how few moves."""
     b = _board(request.args)
     rows = board_table(b.name)
-    links = {label: url_for("pegs.play") + "?" + urlencode({"board": b.name, "hole": label}) for label, *_ in rows}
+    links = {row.hole: url_for("pegs.play", board=b.name, hole=row.hole) for row in rows}
     return render(
         "pegs/table.html",
         "pegs/_table.html",
@@ -237,32 +150,6 @@ def table() -> str:
     )
 
 
-def report(b: Board, hole: str, position: str, count: bool) -> dict[str, object]:
-    """The API's (and CLI's) answer for a start hole or a given position."""
-    try:
-        pos = from_token(b, position) if position else b.start(hole)
-    except InputError as e:
-        raise InputError(str(e)) from e
-    a = analyse(b, pos, thorough=True)
-    out: dict[str, object] = {
-        "board": b.name,
-        "hole": hole or None,
-        "position": to_token(b, pos),
-        "solvable": a.solvable,
-        "min_moves": a.min_moves,
-        "min_jumps": a.min_jumps,
-        "finals": {b.labels[h]: m if a.method == "exact" else None for h, m in sorted((a.finals or {}).items())},
-        "solution": [_labels(b, m) for m in a.solution],
-        "method": a.method,
-        "class_finals": [b.labels[h] for h in class_finals(b, pos)],
-    }
-    if count:
-        if b.size > 21:
-            raise InputError("solution counts are computed for boards of up to 21 holes")
-        out["solutions"] = exact(b.name).count(pos)
-    return out
-
-
 @api.get("/pegs")
 def pegs_json() -> Response:
     """Solvability, finals, fewest moves and a solution for a start (or a position)."""
@@ -271,4 +158,5 @@ def pegs_json() -> Response:
     position = request.args.get("position", "")
     if not hole and not position:
         raise InputError("give hole (the empty hole at the start) or position")
-    return jsonify(report(b, hole, position, params.flag(request.args, "count")))
+    pos = from_token(b, position) if position else b.start(hole)
+    return jsonify(as_json(peg_report(b, pos, hole or None, params.flag(request.args, "count"))))

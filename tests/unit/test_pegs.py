@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.errors import InputError
+from solvers.errors import IllegalMoveError
 from solvers.pegs import BOARDS, analyse, board, class_finals, exact, find_solution, image, jumps_to_moves, replay
 
 
@@ -66,7 +66,7 @@ def test_replay_rejects_illegal_moves() -> None:
     b = board("triangle-4")
     start = b.start("1")
     for bad in ([(0, 3)], [(3, 0), (3, 0)], [(5, 0), (0, 3)], [(9, 0)]):
-        with pytest.raises(InputError):
+        with pytest.raises(IllegalMoveError):
             replay(b, start, bad)  # type: ignore[arg-type]
 
 

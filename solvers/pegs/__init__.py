@@ -1,0 +1,61 @@
+"""Peg solitaire (Matt Parker's coin triangle and the classic boards) on bitboards.
+
+A position is an integer: bit i set means hole i holds a coin. A jump takes a coin over an adjacent coin along
+a line of the board into an empty hole and removes the jumped coin. A move is a chain of jumps by one coin.
+Small boards (up to 21 holes) are solved exactly (`exact`); larger ones by depth-first search (`search`); the
+position-class invariant (`invariant`) settles many starts at once; `analysis` picks among them; `play` holds a
+game in progress and `table` the per-board tables.
+"""
+
+from .analysis import Analysis, analyse, quick_exact
+from .board import BOARDS, Board, Jump, Move, board
+from .exact import EXACT_MAX_HOLES, Exact, exact
+from .invariant import class_finals, position_class
+from .play import MAX_JUMPS, Game, game_from_text
+from .rules import (
+    apply_jump,
+    canonical,
+    checked_jump,
+    from_token,
+    image,
+    jumps_to_moves,
+    legal_jumps,
+    pegs,
+    replay,
+    to_token,
+)
+from .search import Found, find_solution
+from .table import Row, board_table
+
+__all__ = [
+    "MAX_JUMPS",
+    "Game",
+    "game_from_text",
+    "Row",
+    "board_table",
+    "checked_jump",
+    "BOARDS",
+    "EXACT_MAX_HOLES",
+    "Analysis",
+    "Board",
+    "Exact",
+    "Found",
+    "Jump",
+    "Move",
+    "analyse",
+    "apply_jump",
+    "board",
+    "canonical",
+    "class_finals",
+    "exact",
+    "find_solution",
+    "from_token",
+    "image",
+    "jumps_to_moves",
+    "legal_jumps",
+    "pegs",
+    "position_class",
+    "quick_exact",
+    "replay",
+    "to_token",
+]

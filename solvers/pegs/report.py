@@ -1,0 +1,69 @@
+"""The peg board's report: what the API and the command line say about a start hole or a position."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solvers.errors import LimitError
+from solvers.report import optional
+
+from .analysis import analyse
+from .board import Board, Move
+from .exact import EXACT_MAX_HOLES, exact
+from .invariant import class_finals
+from .rules import to_token
+
+
+def labels(b: Board, move: Move) -> tuple[str, ...]:
+    """A move as hole labels."""
+    return tuple(b.labels[h] for h in move)
+
+
+@dataclass(frozen=True)
+class PegReport:
+    """Solvability, fewest moves (exact boards), finals with their fewest moves, a solution, and counts."""
+
+    board: str
+    hole: str | None
+    position: str
+    solvable: bool | None
+    min_moves: int | None
+    min_jumps: int | None
+    finals: dict[str, int | None]
+    solution: tuple[tuple[str, ...], ...]
+    method: str
+    class_finals: tuple[str, ...]
+    solutions: int | None = optional()
+
+    def text(self) -> str:
+        """The report in words."""
+        where = f"empty {self.hole}" if self.hole else f"position {self.position}"
+        known = {True: "yes", False: "no", None: "unknown"}[self.solvable]
+        lines = [
+            f"{self.board}, {where}: solvable {known}; fewest moves {self.min_moves if self.min_moves is not None else '-'}"
+            f" ({self.method}); finals {', '.join(self.finals) or 'none'}"
+        ]
+        if self.solutions is not None:
+            lines.append(f"jump sequences that solve it: {self.solutions:,}")
+        lines += [f"{i}: {' -> '.join(move)}" for i, move in enumerate(self.solution, 1)]
+        return "\n".join(lines)
+
+
+def peg_report(b: Board, pos: int, hole: str | None = None, count: bool = False) -> PegReport:
+    """Analyse a position thoroughly (exact up to 21 holes) and, if asked, count its solutions."""
+    if count and b.size > EXACT_MAX_HOLES:
+        raise LimitError(f"solution counts are computed for boards of up to {EXACT_MAX_HOLES} holes")
+    a = analyse(b, pos, thorough=True)
+    return PegReport(
+        board=b.name,
+        hole=hole,
+        position=to_token(b, pos),
+        solvable=a.solvable,
+        min_moves=a.min_moves,
+        min_jumps=a.min_jumps,
+        finals={b.labels[h]: m if a.method == "exact" else None for h, m in sorted((a.finals or {}).items())},
+        solution=tuple(labels(b, m) for m in a.solution),
+        method=a.method,
+        class_finals=tuple(b.labels[h] for h in class_finals(b, pos)),
+        solutions=exact(b.name).count(pos) if count else None,
+    )
