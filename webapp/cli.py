@@ -211,22 +211,11 @@ def aequitas(args: argparse.Namespace) -> int:
 def devil(args: argparse.Namespace) -> int:
     """Print the Devil's game answer."""
     from solvers.devil import Variant
+    from solvers.devil.report import devil_report
 
-    from .devil import report
-
-    try:
-        v = Variant(_whole(args.n, "N"), args.goal, args.reflections, _whole(args.states, "--states"))
-    except InputError as e:
-        raise InputError(str(e)) from e
-    out = report(v, args.moves)
-    if args.json:
-        print(json.dumps(out, indent=2 if not args.moves else None))
-    elif out["solvable"]:
-        print(f"{v.n} coins: a sure win in {out['length']} moves ({out['method']}, verified: {out['verified']})")
-        for i, move in enumerate(out.get("moves", []), 1):  # type: ignore[arg-type]
-            print(f"{i}: {move}")
-    else:
-        print(f"{v.n} coins: no sure win. {out.get('reason', '')}")
+    v = Variant(_whole(args.n, "N"), args.goal, args.reflections, _whole(args.states, "--states"))
+    report = devil_report(v, args.moves)
+    print(json.dumps(as_json(report), indent=2 if not args.moves else None) if args.json else report.text())
     return 0
 
 

@@ -2,41 +2,46 @@
 
 from __future__ import annotations
 
-import random
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from urllib.parse import urlencode
 
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Blueprint, Response, jsonify, request
 
 from solvers.devil import (
     GOALS,
     MAX_COINS,
-    Solution,
+    RING_LIMIT,
     Variant,
+    adversarial_sizes,
     belief_classes,
     digits,
+    flip_mask,
     goal_configs,
+    moves_from_text,
+    moves_to_text,
     positions,
+    random_play,
+    rings,
     searchable,
+    seeded_turns,
     solve,
-    symmetries,
-    verify,
+    start_choices,
+    won_at,
 )
+from solvers.devil.report import devil_report
 from solvers.errors import InputError
+from solvers.report import as_json
 
 from . import params
-from .htmx import go, render
+from .htmx import go, link, render
 from .secretbox import seal, unseal
 
 bp = Blueprint("devil", __name__, url_prefix="/devil")
 api = Blueprint("devil_api", __name__, url_prefix="/api")
 
 DEVILS = ("adversarial", "random")
-MAX_MOVES = 300
 PAGE = 32
-RING_LIMIT = 64
 
 
 @dataclass(frozen=True)
@@ -51,13 +56,11 @@ class Game:
         """Canonical query parameters."""
         v = self.variant
         base = {"n": str(v.n), "devil": self.devil, "goal": v.goal, "reflections": str(int(v.reflections))}
-        if self.token:
-            base["t"] = self.token
-        return {**base, **{k: val for k, val in more.items() if val}}
+        return {**base, "t": self.token, **more}
 
     def url(self, endpoint: str = "devil.play", **more: str) -> str:
         """A URL of this game."""
-        return url_for(endpoint) + "?" + urlencode(self.query(**more))
+        return link(endpoint, self.query(**more))
 
 
 def parse_variant(args: Mapping[str, str], states: bool = False) -> Variant:
@@ -80,30 +83,6 @@ def parse_game(args: Mapping[str, str]) -> Game:
     return Game(v, devil, token)
 
 
-def parse_moves(v: Variant, text: str) -> tuple[int, ...]:
-    """Moves from the URL: hexadecimal bitmasks of positions to flip, comma-separated."""
-    if not text:
-        return ()
-    parts = text.split(",")
-    if len(parts) > MAX_MOVES:
-        raise InputError(f"at most {MAX_MOVES} moves in one game")
-    out = []
-    for part in parts:
-        try:
-            mask = int(part, 16)
-        except ValueError as e:
-            raise InputError("moves are hexadecimal bitmasks of places, like 5 for places 0 and 2") from e
-        if not 0 <= mask < 1 << v.n or len(part) > 4:
-            raise InputError(f"a move names places 0 to {v.n - 1}")
-        out.append(mask)
-    return tuple(out)
-
-
-def format_moves(moves: tuple[int, ...]) -> str:
-    """Moves as the URL carries them."""
-    return ",".join(f"{m:x}" for m in moves)
-
-
 def _game_key(v: Variant) -> str:
     """What a random Devil's token is bound to."""
     return f"devil/{v.n}/{v.goal}/{int(v.reflections)}"
@@ -111,49 +90,15 @@ def _game_key(v: Variant) -> str:
 
 def _seal(v: Variant) -> str:
     """A sealed hidden table: a random starting configuration (not already won) and a seed for rotations."""
-    start = secrets.choice([c for c in range(v.configs) if c not in goal_configs(v)]) if v.configs > 1 else 0
+    start = secrets.choice(start_choices(v))
     return seal({"table": start, "seed": secrets.token_hex(8)}, _game_key(v))
 
 
-def _unseal(g: Game) -> tuple[int, str]:
-    """The hidden table and seed; 400 if tampered with or from another game."""
+def _random_play(g: Game, moves: tuple[int, ...]) -> tuple[int | None, int]:
+    """Play the moves against the random Devil sealed in the game's token."""
     data = unseal(g.token, _game_key(g.variant))
-    return int(str(data.get("table", 0))), str(data.get("seed", ""))
-
-
-def random_play(g: Game, moves: tuple[int, ...]) -> tuple[int | None, int]:
-    """Play against the random Devil: (move after which the table is won, or None), and the final table."""
-    c, seed = _unseal(g)
-    v = g.variant
-    perms = symmetries(v)
-    if c in goal_configs(v):
-        return 0, c
-    for i, a in enumerate(moves, 1):
-        p = perms[random.Random(f"{seed}:{i}").randrange(len(perms))]
-        ds = digits(v, c)
-        turned = [ds[p[k]] for k in range(v.n)]
-        c = sum(((x + y) % 2) << k for k, (x, y) in enumerate(zip(turned, digits(v, a), strict=True)))
-        if c in goal_configs(v):
-            return i, c
-    return None, c
-
-
-def adversarial_sizes(v: Variant, moves: tuple[int, ...]) -> tuple[int, ...]:
-    """Configurations still possible after each move (the adversarial Devil keeps them all alive)."""
-    return verify(v, moves).sizes
-
-
-def won_at(sizes: tuple[int, ...]) -> int | None:
-    """The move after which nothing is left, if any."""
-    return next((i for i, s in enumerate(sizes, 1) if s == 0), None)
-
-
-def rings(v: Variant, moves: tuple[int, ...]) -> list[tuple[int, ...]] | None:
-    """The rotation classes still possible, as coin tuples, when few enough to draw."""
-    if not searchable(v):
-        return None
-    classes = belief_classes(v, moves)[-1]
-    return [digits(v, c) for c in classes] if len(classes) <= RING_LIMIT else None
+    table, seed = int(str(data.get("table", 0))), str(data.get("seed", ""))
+    return random_play(g.variant, table, moves, seeded_turns(seed, g.variant))
 
 
 @bp.route("", methods=["GET", "POST"])
@@ -173,7 +118,7 @@ def setup() -> Response | str | tuple[str, int]:
 def play() -> str:
     """A position: the blind table, the move counter, history, peek, and the result so far."""
     g = parse_game(request.args)
-    moves = parse_moves(g.variant, request.args.get("moves", ""))
+    moves = moves_from_text(g.variant, request.args.get("moves", ""))
     return _play_page(g, moves, params.flag(request.args, "peek"))
 
 
@@ -182,7 +127,7 @@ def _play_page(g: Game, moves: tuple[int, ...], peek: bool, error: str | None = 
     v = g.variant
     sizes = adversarial_sizes(v, moves)
     if g.devil == "random":
-        won, table = random_play(g, moves)
+        won, table = _random_play(g, moves)
     else:
         won, table = won_at(sizes), None
     if won is not None and won < len(moves):
@@ -200,8 +145,8 @@ def _play_page(g: Game, moves: tuple[int, ...], peek: bool, error: str | None = 
         rings=rings(v, moves) if peek else None,
         peek=peek,
         history=[positions(v, a) for a in moves],
-        moves_text=format_moves(moves),
-        peek_url=g.url(moves=format_moves(moves), peek="" if peek else "1"),
+        moves_text=moves_to_text(moves),
+        peek_url=g.url(moves=moves_to_text(moves), peek="" if peek else "1"),
         solution_url=g.url("devil.solution"),
         error=error,
         secret_coins=digits(v, table) if table is not None and won is not None else None,
@@ -212,15 +157,10 @@ def _play_page(g: Game, moves: tuple[int, ...], peek: bool, error: str | None = 
 def flip() -> Response | tuple[str, int]:
     """Add a move (the checked places) and show the new position."""
     g = parse_game(request.form)
-    moves = parse_moves(g.variant, request.form.get("moves", ""))
-    places = request.form.getlist("place")
-    if any(not p.isdigit() or int(p) >= g.variant.n for p in places):
-        raise InputError(f"places are numbered 0 to {g.variant.n - 1}")
-    if len(moves) >= MAX_MOVES:
-        raise InputError(f"at most {MAX_MOVES} moves in one game")
-    mask = sum(1 << int(p) for p in set(places))
-    new = (*moves, mask)
-    return go(g.url(moves=format_moves(new), peek=request.form.get("peek", "")))
+    moves = moves_from_text(g.variant, request.form.get("moves", ""))
+    new = (*moves, flip_mask(g.variant, request.form.getlist("place")))
+    moves_from_text(g.variant, moves_to_text(new))  # the same limits as a move read from a URL
+    return go(g.url(moves=moves_to_text(new), peek=request.form.get("peek", "")))
 
 
 @bp.get("/solution")
@@ -248,15 +188,15 @@ def solution() -> str:
     page = [(i + 1, positions(v, sol.moves[i]), sol.sizes[i]) for i in range(start, min(total, start + PAGE))]
     base = {"n": str(v.n), "goal": v.goal, "reflections": str(int(v.reflections))}
 
-    def link(k: int) -> str:
-        return url_for("devil.solution") + "?" + urlencode({**base, "step": str(k)})
+    def step_url(k: int) -> str:
+        return link("devil.solution", {**base, "step": k})
 
     nav = {
-        "first": link(1),
-        "prev": link(max(1, step - 1)),
-        "next": link(min(total, step + 1)),
-        "last": link(total),
-        "link": link,
+        "first": step_url(1),
+        "prev": step_url(max(1, step - 1)),
+        "next": step_url(min(total, step + 1)),
+        "last": step_url(total),
+        "link": step_url,
     }
     small = searchable(v)
     before = belief_classes(v, sol.moves[: step - 1])[-1] if small else None
@@ -277,31 +217,8 @@ def solution() -> str:
     )
 
 
-def report(v: Variant, with_moves: bool) -> dict[str, object]:
-    """The API's (and CLI's) answer."""
-    sol: Solution = solve(v)
-    out: dict[str, object] = {
-        "coins": v.n,
-        "goal": v.goal,
-        "reflections": v.reflections,
-        "states": v.states,
-        "solvable": sol.solvable,
-        "length": sol.length,
-        "method": sol.method,
-        "verified": sol.verified,
-    }
-    if sol.reason:
-        out["reason"] = sol.reason
-    if with_moves and sol.moves is not None:
-        if v.states == 2:
-            out["moves"] = [positions(v, a) for a in sol.moves]
-        else:
-            out["moves"] = [[[i, d] for i, d in enumerate(digits(v, a)) if d] for a in sol.moves]
-    return out
-
-
 @api.get("/devil")
 def devil_json() -> Response:
     """Shortest sure win (or why none), optionally with the moves."""
     v = parse_variant(request.args, states=True)
-    return jsonify(report(v, params.flag(request.args, "moves")))
+    return jsonify(as_json(devil_report(v, params.flag(request.args, "moves"))))

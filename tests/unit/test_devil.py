@@ -9,16 +9,15 @@ from hypothesis import strategies as st
 from solvers.devil import (
     Variant,
     brute_force_wins,
-    devil_keeps_unequal,
     exhaust_configs,
     lamping,
     lamping_move,
     no_strategy_reason,
-    odd_prime_factor,
     search,
     solve,
     verify,
 )
+from solvers.devil.lamping import devil_keeps_unequal, odd_prime_factor
 
 
 @pytest.mark.parametrize(("n", "length"), [(1, 1), (2, 3), (4, 15), (8, 255)])

@@ -1,0 +1,166 @@
+"""Breadth-first search for the shortest sure win: beliefs as bitmasks of rotation classes (necklaces), and
+the same search on whole configuration sets (NumPy) where the class search is too large."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from solvers.errors import InputError, LimitError
+
+from .variant import Variant, add, goal_configs, tables
+
+SEARCH_MAX_CONFIGS = 1024  # coins: beliefs are searched exhaustively up to this many configurations
+
+
+SEARCH_MAX_DIAL_CONFIGS = 100  # dials: the same, kept smaller so that a request stays quick
+
+
+MAX_BELIEFS = 50_000
+
+
+EXHAUST_MAX_CONFIGS = 1 << 15  # coins: whole-table search for "no strategy" up to 15 coins
+
+
+@lru_cache(maxsize=64)
+def classes(v: Variant) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Canonical representative of each class (smallest member), and each configuration's class number."""
+    _, maps, _ = tables(v)
+    canon = maps.min(axis=0)
+    reps = tuple(sorted({int(x) for x in canon}))
+    number = {r: i for i, r in enumerate(reps)}
+    return reps, tuple(number[int(x)] for x in canon)
+
+
+def _transitions(v: Variant) -> list[list[int]]:
+    """For each canonical move and class: the classes it can become (as bits), goal classes dropped."""
+    reps, cls = classes(v)
+    _, maps, _ = tables(v)
+    won = {cls[g] for g in goal_configs(v)}
+    out = []
+    for a in reps:
+        images = {int(x) for x in maps[:, a]}
+        row = []
+        for c in reps:
+            bits = 0
+            for ga in images:
+                k = cls[add(v, c, ga)]
+                if k not in won:
+                    bits |= 1 << k
+            row.append(bits)
+        out.append(row)
+    return out
+
+
+def _step(rows: list[int], belief: int) -> int:
+    """The belief after a move, from its per-class transitions."""
+    out = 0
+    while belief:
+        low = belief & -belief
+        out |= rows[low.bit_length() - 1]
+        belief ^= low
+    return out
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """Shortest strategy found by breadth-first search over beliefs, or proof that none exists."""
+
+    moves: tuple[int, ...] | None
+    beliefs_explored: int
+    exhausted: bool
+
+
+def searchable(v: Variant) -> bool:
+    """True when the belief search is run for this variant."""
+    return v.configs <= (SEARCH_MAX_CONFIGS if v.states == 2 else SEARCH_MAX_DIAL_CONFIGS)
+
+
+@lru_cache(maxsize=64)
+def search(v: Variant) -> SearchResult:
+    """Breadth-first search over beliefs (sets of classes) for the shortest sure win."""
+    if not searchable(v):
+        raise LimitError(f"search is limited to {SEARCH_MAX_CONFIGS} configurations")
+    reps, cls = classes(v)
+    rows = _transitions(v)
+    won = {cls[g] for g in goal_configs(v)}
+    start = sum(1 << k for k in range(len(reps)) if k not in won)
+    if start == 0:
+        return SearchResult((), 1, True)  # already won: every configuration is a goal
+    parent: dict[int, tuple[int, int]] = {start: (-1, -1)}
+    frontier = [start]
+    while frontier and len(parent) <= MAX_BELIEFS:
+        nxt = []
+        for belief in frontier:
+            for mi, row in enumerate(rows):
+                after = _step(row, belief)
+                if after in parent:
+                    continue
+                parent[after] = (belief, mi)
+                if after == 0:
+                    return SearchResult(_path(parent, reps), len(parent), True)
+                nxt.append(after)
+        frontier = nxt
+    return SearchResult(None, len(parent), not frontier)
+
+
+def _path(parent: dict[int, tuple[int, int]], reps: tuple[int, ...]) -> tuple[int, ...]:
+    """The moves leading to the empty belief."""
+    moves = []
+    node = 0
+    while parent[node][0] != -1:
+        node, mi = parent[node]
+        moves.append(reps[mi])
+    return tuple(reversed(moves))
+
+
+def exhaust_configs(v: Variant) -> SearchResult:
+    """The same breadth-first search on whole configuration sets (NumPy), for coins beyond the class search.
+
+    Beliefs are boolean arrays over all 2^N tables, closed under the Devil's symmetries; a move a maps B to
+    the union of B + g(a) over the symmetries g. Used to show exhaustively that no strategy exists for N up to
+    15 (reachable beliefs are few: the Devil keeps almost everything alive).
+    """
+    if v.states != 2:
+        raise InputError("the configuration-set search is for coins")
+    _, maps, _ = tables(v)
+    reps, _ = classes(v)
+    idx = np.arange(v.configs, dtype=np.int64)
+    images = [sorted({int(x) for x in maps[:, a]}) for a in reps]
+    start = np.ones(v.configs, dtype=bool)
+    start[goal_configs(v)] = False
+    seen = {start.tobytes()}
+    frontier = [start]
+    while frontier and len(seen) <= MAX_BELIEFS:
+        nxt = []
+        for belief in frontier:
+            for shifts in images:
+                after = np.zeros(v.configs, dtype=bool)
+                for ga in shifts:
+                    after |= belief[idx ^ ga]
+                after[goal_configs(v)] = False
+                if not after.any():
+                    return SearchResult(None, len(seen), False)  # a win exists; use the class search for it
+                key = after.tobytes()
+                if key not in seen:
+                    seen.add(key)
+                    nxt.append(after)
+        frontier = nxt
+    return SearchResult(None, len(seen), not frontier)
+
+
+def belief_classes(v: Variant, moves: Sequence[int]) -> list[list[int]]:
+    """The classes (as canonical configurations) still possible before and after each move (small N only)."""
+    reps, cls = classes(v)
+    rows = _transitions(v)
+    won = {cls[g] for g in goal_configs(v)}
+    belief = sum(1 << k for k in range(len(reps)) if k not in won)
+    index = {r: i for i, r in enumerate(reps)}
+    out = [[reps[k] for k in range(len(reps)) if belief >> k & 1]]
+    for a in moves:
+        belief = _step(rows[index[int(tables(v)[1][:, a].min())]], belief)
+        out.append([reps[k] for k in range(len(reps)) if belief >> k & 1])
+    return out
