@@ -18,14 +18,8 @@ from solvers.weighing import (  # noqa: E402
     min_weighings,
     search,  # noqa: E402
 )
-from solvers.weighing.adversary import (  # noqa: E402
-    UserWeighing,
-    adversary_outcome,
-    apply,
-    as_user,
-    hint,
-    replay,
-)
+from solvers.weighing.adversary import adversary_outcome, as_user, hint, replay  # noqa: E402
+from solvers.weighing.knowledge import UserWeighing, apply  # noqa: E402
 from solvers.weighing.plan import Coins, start  # noqa: E402
 from solvers.weighing.problem import OUTCOMES  # noqa: E402
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 OMIT_IF_NONE = {"omit_if_none": True}
 
@@ -12,7 +12,7 @@ OMIT_IF_NONE = {"omit_if_none": True}
 class Report(Protocol):
     """A report: a dataclass that can also say itself in words for the command line."""
 
-    __dataclass_fields__: dict[str, Any]
+    __dataclass_fields__: ClassVar[dict[str, Any]]
 
     def text(self) -> str:
         """The report in words."""

@@ -4,32 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from urllib.parse import urlencode
 
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Blueprint, Response, jsonify, request
 
 from solvers.errors import IllegalMoveError, InputError
 from solvers.weighing import Problem, min_weighings
-from solvers.weighing.adversary import (
+from solvers.weighing.adversary import Replay, cases_of, end_game, hint, judge, replay
+from solvers.weighing.case import Case
+from solvers.weighing.knowledge import (
     MAX_WEIGHINGS,
-    Guess,
-    Replay,
-    Secret,
     UserWeighing,
-    cases_of,
     check_weighing,
     format_weighings,
-    from_set,
-    hint,
     honest_outcome,
-    judge,
+    pans,
     parse_weighings,
-    replay,
+    placed_weighing,
 )
-from solvers.weighing.plan import describe
 
 from . import params
-from .htmx import go, render
+from .htmx import go, link, render
 from .secretbox import random_secret, seal_secret, unseal_secret
 
 bp = Blueprint("adversary", __name__, url_prefix="/adversary")
@@ -57,35 +51,11 @@ class Setup:
         base = params.query(self.problem, "worst")
         base.pop("objective")
         base.update(budget=str(self.budget), mode=self.mode)
-        if self.token:
-            base["t"] = self.token
-        return {**base, **{k: v for k, v in more.items() if v}}
+        return {**base, "t": self.token, **more}
 
     def url(self, **more: str) -> str:
         """The play URL of a position."""
-        return url_for("adversary.play") + "?" + urlencode(self.query(**more))
-
-
-@dataclass(frozen=True)
-class UserPan:
-    """One pan of a user's weighing, shaped like the solver's Pan for the scale picture."""
-
-    coins: tuple[int | str, ...]
-
-    def __len__(self) -> int:
-        """Number of coins on the pan."""
-        return len(self.coins)
-
-    def labels(self) -> list[int | str]:
-        """The coins in order."""
-        return list(self.coins)
-
-    def describe(self) -> str:
-        """The pan in words, e.g. '1-4, G1'."""
-        numbered = describe(from_set(c for c in self.coins if isinstance(c, int)))
-        extras = [c for c in self.coins if isinstance(c, str)]
-        parts = ([numbered] if numbered != "none" else []) + extras
-        return ", ".join(parts) or "nothing"
+        return link("adversary.play", self.query(**more))
 
 
 def parse_setup(args: Mapping[str, str], page: bool = True, need_token: bool = True) -> Setup:
@@ -113,60 +83,35 @@ def weighings_arg(args: Mapping[str, str]) -> tuple[UserWeighing, ...]:
     text = args.get("w", "")
     if len(text) > 200_000:
         raise InputError("too many weighings")
-    try:
-        return parse_weighings(text)
-    except IllegalMoveError as e:
-        raise InputError(str(e), {"w": text[:80]}) from e
+    return parse_weighings(text)
 
 
 def play_out(s: Setup, ws: tuple[UserWeighing, ...]) -> Replay:
     """Replay the game: the adversary answers, or the honest scale with the sealed secret."""
-    try:
-        if s.mode == "honest":
-            secret = unseal_secret(s.token, s.problem)
-            return replay(s.problem, s.budget, ws, lambda c, w: honest_outcome(w, secret))
-        return replay(s.problem, s.budget, ws)
-    except IllegalMoveError as e:
-        raise InputError(f"this position cannot be reached: {e}") from e
+    if s.mode == "honest":
+        secret = unseal_secret(s.token, s.problem)
+        return replay(s.problem, s.budget, ws, lambda c, w: honest_outcome(w, secret))
+    return replay(s.problem, s.budget, ws)
 
 
 def _chosen(form: Mapping[str, str], s: Setup) -> dict[str, str]:
     """Where the user put each coin (off, left or right), from the form."""
-    places = {}
     names = [str(i) for i in range(1, s.problem.coins + 1)] + [f"G{i}" for i in range(1, s.problem.extra + 1)]
-    for name in names:
-        place = form.get(f"c{name}", "off")
-        if place not in PLACES:
-            raise InputError(f"coin {name} must be off, left or right")
-        places[name] = place
-    return places
+    return {name: form.get(f"c{name}", "off") for name in names}
 
 
-def _as_weighing(places: Mapping[str, str]) -> UserWeighing:
-    """The weighing the placements describe."""
-
-    def coins(side: str) -> tuple[int | str, ...]:
-        return tuple(int(k) if k.isdigit() else k for k, v in places.items() if v == side)
-
-    return coins("left"), coins("right")
-
-
-def _page(s: Setup, ws: tuple[UserWeighing, ...], r: Replay, **extra: object) -> str:
+def _page(
+    s: Setup,
+    ws: tuple[UserWeighing, ...],
+    r: Replay,
+    guess: str = "",
+    hint_level: int = 0,
+    error: str | None = None,
+    placed: Mapping[str, str] | None = None,
+) -> str:
     """Render the play page for a position."""
-    guess_token = str(extra.pop("guess", "") or "")
-    verdict = None
-    secret: Secret | None = None
-    if guess_token:
-        guess = Guess.from_token(guess_token)
-        counter = judge(r.coins, guess, s.problem)
-        sure = counter is None
-        if s.mode == "honest":
-            secret = unseal_secret(s.token, s.problem)
-            right = guess_matches(guess, secret, s)
-            verdict = {"win": right, "sure": sure, "counter": None if right else secret, "guess": guess}
-        else:
-            verdict = {"win": sure, "sure": sure, "counter": counter, "guess": guess}
-    hint_level = int(extra.pop("hint_level", 0) or 0)
+    secret = unseal_secret(s.token, s.problem) if guess and s.mode == "honest" else None
+    verdict = end_game(r, Case.from_token(guess), secret) if guess else None
     lost = r.lost_at()
     prefixes = [s.url(w=format_weighings(ws[:i])) for i in range(len(ws) + 1)]
     last = r.steps[-1].weighing if r.steps else ((), ())
@@ -187,18 +132,11 @@ def _page(s: Setup, ws: tuple[UserWeighing, ...], r: Replay, **extra: object) ->
         verdict=verdict,
         secret=secret,
         cases=cases_of(r.coins),
-        error=extra.pop("error", None),
-        placed=extra.pop("placed", {}),
-        over=bool(guess_token),
-        last_pans=(UserPan(last[0]), UserPan(last[1])),
+        error=error,
+        placed=placed or {},
+        over=bool(guess),
+        last_pans=pans(last),
     )
-
-
-def guess_matches(guess: Guess, secret: Secret, s: Setup) -> bool:
-    """True when a guess names the honest scale's secret."""
-    if guess.coin != secret.coin:
-        return False
-    return secret.coin is None or s.problem.find or guess.heavier == secret.heavier
 
 
 @bp.route("", methods=["GET", "POST"])
@@ -224,10 +162,7 @@ def play() -> str:
     level = params.whole(request.args, "hint", 0, 0, 2, "hint")
     guess = request.args.get("guess", "")
     if guess:
-        try:
-            Guess.from_token(guess)
-        except InputError as e:
-            raise InputError(str(e)) from e
+        Case.from_token(guess)
     return _page(s, ws, r, guess=guess, hint_level=level)
 
 
@@ -238,8 +173,8 @@ def weigh() -> Response | tuple[str, int]:
     ws = weighings_arg(request.form)
     r = play_out(s, ws)
     places = _chosen(request.form, s)
-    new = _as_weighing(places)
     try:
+        new = placed_weighing(places)
         if r.used >= s.budget:
             raise IllegalMoveError(f"the budget of {s.budget} weighings is used up: name the coin")
         check_weighing(r.coins, new)
@@ -258,7 +193,7 @@ def guess() -> Response | tuple[str, int]:
     weight = request.form.get("fake_is", "")
     token = "none" if coin == "none" else coin + {"heavier": "h", "lighter": "l"}.get(weight, "")
     try:
-        judge(r.coins, Guess.from_token(token), s.problem)
+        judge(r.coins, Case.from_token(token), s.problem)
     except InputError as e:
         return _page(s, ws, r, error=str(e)), 400
     return go(s.url(w=format_weighings(ws), guess=token))

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from solvers.errors import InputError, PuzzleError
-from solvers.report import as_json
+from solvers.report import Report, as_json
 from solvers.weighing import GOALS, MAX_TREE_COINS, OBJECTIVES, WEIGHTS, Problem
 
 from .reports import check_tree_size, coins_report
@@ -165,46 +165,24 @@ def adversary(args: argparse.Namespace) -> int:
 
 def aequitas(args: argparse.Namespace) -> int:
     """Print a position's Grundy value and winning moves, or the whole table."""
+    from solvers.aequitas.report import PAPER_MISERE, position_report, table_report
 
-    from .aequitas import position_report, table_report
-
+    report: Report
     if args.table:
         max_coins = _whole(args.max_coins, "--max-coins")
         if not 1 <= max_coins <= 40:
             raise InputError("--max-coins must be 1 to 40")
         report = table_report(max_coins)
     else:
-        fields = {
-            "game": args.game,
-            "coins": args.coins,
-            "misere": "1" if args.misere else "0",
-            "extra": "1" if args.extra else "0",
-        }
-        fields.update(
-            {
-                k: v
-                for k, v in (
-                    ("light", args.light),
-                    ("heavy", args.heavy),
-                    ("fake", args.fake),
-                    ("convention", args.convention),
-                )
-                if v is not None
-            }
+        convention = args.convention or (PAPER_MISERE if args.misere else "normal")
+        if args.misere and convention == "normal":
+            raise InputError("--misere and --convention normal disagree")
+        light = None if args.light is None else _whole(args.light, "--light")
+        heavy = None if args.heavy is None else _whole(args.heavy, "--heavy")
+        report = position_report(
+            args.game, _whole(args.coins, "--coins"), args.extra, convention, light, heavy, args.fake
         )
-        if args.convention and args.convention != "normal":
-            fields["misere"] = "1"
-        report = position_report(fields)
-    if args.json:
-        print(json.dumps(report, indent=2))
-    elif args.table:
-        for conv, counts in report["agreement"].items():  # type: ignore[union-attr]
-            print(f"{conv}: {counts['agree']} of {counts['cells']} cells agree with the paper")
-    else:
-        print(
-            f"{report['game']} with {report['coins']} coins ({report['convention']}): Grundy value "
-            f"{report['grundy']}, outcome {report['outcome']}; {len(report['winning_moves'])} winning move(s)"
-        )  # type: ignore[arg-type]
+    print(json.dumps(as_json(report), indent=2) if args.json else report.text())
     return 0
 
 
@@ -235,26 +213,19 @@ def pegs(args: argparse.Namespace) -> int:
 
 def codebreak(args: argparse.Namespace) -> int:
     """Print a strategy's statistics (and tree) for a code-breaking game."""
+    from solvers.codebreak.report import codebreak_report
 
-    from .codebreak import report
+    from .games import analysis, load
 
     sizes = tuple(
         None if v is None else _whole(v, name)
         for v, name in ((args.pegs, "--pegs"), (args.colours, "--colours"), (args.coins, "--coins"))
     )
-    try:
-        out = report(args.game, sizes, args.strategy, args.tree, args.dot)  # type: ignore[arg-type]
-    except InputError as e:
-        raise InputError(str(e)) from e
-    if args.json:
-        print(json.dumps(out, indent=2))
-    else:
-        print(
-            f"{out['game']} ({out['secrets']} secrets), {out['strategy']}: worst {out['worst']}, total "
-            f"{out['total']}, average {out['average']}, verified {out['verified']}"
-        )
-        if args.dot:
-            print(out["dot"])
+    pegs, colours, coins = sizes
+    g = load(args.game, pegs, colours, coins)
+    root, stats = analysis(args.game, pegs, colours, coins, args.strategy)
+    report = codebreak_report(args.game, g, args.strategy, root, stats, args.tree, args.dot)
+    print(json.dumps(as_json(report), indent=2) if args.json else report.text())
     return 0
 
 

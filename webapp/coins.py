@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 from flask import Blueprint, Response, jsonify, request, url_for
 
 from solvers.errors import InputError, PuzzleError
-from solvers.weighing import MAX_TREE_COINS, OUTCOMES, Outcome, make_plan, min_weighings
+from solvers.weighing import MAX_TREE_COINS, OUTCOMES, Objective, Outcome, Problem, make_plan, min_weighings
 from solvers.weighing.plan import Ranges, describe, size
 
 from . import params
@@ -31,7 +31,7 @@ STATUS_GRID_COINS = 150
 OUTCOME_LABEL = {Outcome.LEFT: "Left heavier", Outcome.BALANCE: "Balance", Outcome.RIGHT: "Right heavier"}
 
 
-def plan_url(endpoint: str, p: params.Problem, obj: params.Objective, **more: str) -> str:
+def plan_url(endpoint: str, p: Problem, obj: Objective, **more: str) -> str:
     """The canonical URL of a page about a problem."""
     return url_for(endpoint) + "?" + urlencode(params.query(p, obj, **more))
 

@@ -55,8 +55,8 @@ def reading_word(reading: tuple[int, ...]) -> str:
 def scheme_json(s: Scheme) -> dict[str, object]:
     """The scheme's weighings and decoding table as JSON-ready data."""
     table = {}
-    for reading, (coin, weight) in sorted(s.decode().items()):
-        table[reading_word(reading)] = {"coin": coin} if coin is None else {"coin": coin, "weight": weight}
+    for reading, case in sorted(s.decode().items()):
+        table[reading_word(reading)] = case.to_json()
     return {
         "weighings": [{"left": list(left), "right": list(right)} for left, right in s.weighings],
         "table": table,

@@ -13,7 +13,7 @@ from flask import current_app
 
 from solvers.errors import InputError
 from solvers.weighing import Problem
-from solvers.weighing.adversary import Secret
+from solvers.weighing.case import Case, all_cases
 
 
 def _box() -> Fernet:
@@ -40,22 +40,27 @@ def unseal(token: str, game: str) -> dict[str, object]:
     return data
 
 
-def random_secret(p: Problem) -> Secret:
+def random_secret(p: Problem) -> Case:
     """A fake coin and weight (or none, when allowed) chosen uniformly over the cases."""
-    weights = {"unknown": (True, False), "heavier": (True,), "lighter": (False,)}[p.weight]
+    return secrets.choice(all_cases(p)) if p.coins <= 10_000 else _random_large(p)
+
+
+def _random_large(p: Problem) -> Case:
+    """The same choice without listing every case."""
+    per_coin = 2 if p.weight == "unknown" else 1
     pick = secrets.randbelow(p.cases)
-    if pick == p.coins * len(weights):
-        return Secret(None, False)
-    return Secret(pick // len(weights) + 1, weights[pick % len(weights)])
+    if pick == p.coins * per_coin:
+        return Case(None)
+    return Case(pick // per_coin + 1, p.weight == "heavier" or (p.weight == "unknown" and pick % 2 == 0))
 
 
-def seal_secret(secret: Secret, p: Problem) -> str:
+def seal_secret(secret: Case, p: Problem) -> str:
     """The honest scale's fake, sealed and bound to the problem."""
     return seal({"coin": secret.coin, "heavier": secret.heavier}, f"adversary/{p.to_token()}")
 
 
-def unseal_secret(token: str, p: Problem) -> Secret:
+def unseal_secret(token: str, p: Problem) -> Case:
     """The honest scale's fake from its token."""
     data = unseal(token, f"adversary/{p.to_token()}")
     coin = data.get("coin")
-    return Secret(coin if isinstance(coin, int) else None, bool(data.get("heavier")))
+    return Case(coin if isinstance(coin, int) else None, bool(data.get("heavier")))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solvers.weighing.adversary import Secret, UserWeighing, apply, check_weighing, honest_outcome
+from solvers.weighing.case import Case
+from solvers.weighing.knowledge import UserWeighing, apply, check_weighing, honest_outcome
 from solvers.weighing.plan import Coins, Ranges, numbers, take
 
 from .game import Convention, Goal, Move, Position
@@ -20,7 +21,7 @@ def setup(game: str, n: int, extra: bool, light: int, fake: int, heavier: bool) 
         heavier = fake > light
     else:
         coins = Coins(n, int(extra), every, (), (), False)
-    return Table(coins, Secret(fake, heavier), "identify" if game == "FI" else "find")
+    return Table(coins, Case(fake, heavier), "identify" if game == "FI" else "find")
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Table:
     """A game in progress: what the Observer knows and where the fake really is."""
 
     coins: Coins
-    fake: Secret
+    fake: Case
     goal: Goal
 
     def position(self) -> tuple[Position, bool]:

@@ -14,6 +14,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from solvers.errors import InputError, LimitError
+from solvers.weighing.case import all_cases
+from solvers.weighing.knowledge import honest_outcome
+from solvers.weighing.problem import Outcome, Problem
 
 MAX_SECRETS = 6000
 COLOUR_NAMES = ("red", "blue", "green", "yellow", "white", "black", "orange", "purple", "pink", "brown")
@@ -172,10 +175,13 @@ def _build_sequences(spec: Spec, s_params: dict[str, str], e_params: dict[str, s
     return Game(spec, labels, e_labels, table, names, spec.finish == "guess-the-secret", win, orbit)
 
 
+SCALE = {Outcome.RIGHT: 0, Outcome.BALANCE: 1, Outcome.LEFT: 2}  # outcome numbers, as the names below
+
+
 def _build_coins(spec: Spec, params: dict[str, str]) -> Game:
     """The counterfeit coin: secrets (coin, weight); experiments all weighings of k against k coins."""
     n = _int(params, "count", 1, 8)
-    secrets = [(c, w) for c in range(1, n + 1) for w in (1, -1)]
+    secrets = all_cases(Problem(n))
     weighings = []
     for k in range(1, n // 2 + 1):
         for left in combinations(range(1, n + 1), k):
@@ -185,9 +191,9 @@ def _build_coins(spec: Spec, params: dict[str, str]) -> Game:
                     weighings.append((left, right))
     table = np.zeros((len(weighings), len(secrets)), dtype=np.int16)
     for i, (left, right) in enumerate(weighings):
-        for j, (c, w) in enumerate(secrets):
-            table[i, j] = 1 + (w if c in left else -w if c in right else 0)  # 0 right heavy, 1 balance, 2 left heavy
-    labels = tuple(f"{c}{'+' if w > 0 else '-'}" for c, w in secrets)
+        for j, case in enumerate(secrets):
+            table[i, j] = SCALE[honest_outcome((left, right), case)]
+    labels = tuple(f"{case.coin}{'+' if case.heavier else '-'}" for case in secrets)
     e_labels = tuple(f"{','.join(map(str, left))} v {','.join(map(str, right))}" for left, right in weighings)
     orbit = tuple(len(left) - 1 for left, _ in weighings)  # permuting coins: only the pan size matters
     return Game(spec, labels, e_labels, table, ("right heavier", "balance", "left heavier"), False, -1, orbit)

@@ -39,9 +39,10 @@ class PegReport:
         """The report in words."""
         where = f"empty {self.hole}" if self.hole else f"position {self.position}"
         known = {True: "yes", False: "no", None: "unknown"}[self.solvable]
+        fewest = "-" if self.min_moves is None else self.min_moves
         lines = [
-            f"{self.board}, {where}: solvable {known}; fewest moves {self.min_moves if self.min_moves is not None else '-'}"
-            f" ({self.method}); finals {', '.join(self.finals) or 'none'}"
+            f"{self.board}, {where}: solvable {known}; fewest moves {fewest} ({self.method}); "
+            f"finals {', '.join(self.finals) or 'none'}"
         ]
         if self.solutions is not None:
             lines.append(f"jump sequences that solve it: {self.solutions:,}")

@@ -17,6 +17,7 @@ from itertools import product
 
 from solvers.errors import InputError
 
+from .case import Case, all_cases
 from .problem import Problem
 
 Label = tuple[int, ...]
@@ -32,27 +33,19 @@ class Scheme:
     labels: tuple[Label, ...]  # labels[j] is coin j + 1's label
     weighings: tuple[tuple[tuple[int | str, ...], tuple[int | str, ...]], ...]
 
-    def reading(self, coin: int | None, heavier: bool) -> Label:
-        """What the w weighings read when coin (or none) is counterfeit."""
-        if coin is None:
+    def reading(self, case: Case) -> Label:
+        """What the w weighings read in a case."""
+        if case.coin is None:
             return (0,) * len(self.weighings)
-        v = self.labels[coin - 1]
-        return v if heavier else tuple(-x for x in v)
+        v = self.labels[case.coin - 1]
+        return v if case.heavier else tuple(-x for x in v)
 
-    def decode(self) -> dict[Label, tuple[int | None, str | None]]:
-        """Reading -> (coin, weight) for every reading that can occur."""
-        table: dict[Label, tuple[int | None, str | None]] = {}
-        p = self.problem
-        weights = {"unknown": (True, False), "heavier": (True,), "lighter": (False,)}[p.weight]
-        for coin in range(1, p.coins + 1):
-            for heavy in weights:
-                known = None if self.labels[coin - 1] == (0,) * len(self.weighings) else heavy
-                table[self.reading(coin, heavy)] = (
-                    coin,
-                    None if known is None else ("heavier" if known else "lighter"),
-                )
-        if p.maybe_none:
-            table[(0,) * len(self.weighings)] = (None, None)
+    def decode(self) -> dict[Label, Case]:
+        """Reading -> the answer, for every reading that can occur (the weight only when it can be read)."""
+        table: dict[Label, Case] = {}
+        for case in all_cases(self.problem):
+            never_weighed = case.coin is not None and not any(self.labels[case.coin - 1])
+            table[self.reading(case)] = Case(case.coin, None) if never_weighed else case
         return table
 
 
@@ -205,14 +198,10 @@ def check_scheme(s: Scheme) -> list[str]:
             problems.append(f"weighing {i} has unequal pans")
         if any(isinstance(c, str) and int(c[1:]) > p.extra for c in (*left, *right)):
             problems.append(f"weighing {i} uses more extra coins than there are")
-    weights = {"unknown": (True, False), "heavier": (True,), "lighter": (False,)}[p.weight]
     seen: dict[Label, set[int | None]] = {}
-    for coin in range(1, p.coins + 1):
-        for heavy in weights:
-            seen.setdefault(s.reading(coin, heavy), set()).add(coin)
-            if not p.find and not any(s.labels[coin - 1]):
-                problems.append(f"coin {coin} is never weighed, so its weight can't be told")
-    if p.maybe_none:
-        seen.setdefault(s.reading(None, False), set()).add(None)
+    for case in all_cases(p):
+        seen.setdefault(s.reading(case), set()).add(case.coin)
+        if case.coin is not None and case.heavier and not p.find and not any(s.labels[case.coin - 1]):
+            problems.append(f"coin {case.coin} is never weighed, so its weight can't be told")
     problems += [f"reading {r} fits {sorted(map(str, c))}" for r, c in seen.items() if len(c) > 1]
     return problems

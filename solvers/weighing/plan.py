@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -10,6 +9,7 @@ from typing import Literal
 
 from solvers.errors import InputError
 
+from .case import Case
 from .problem import OUTCOMES, Belief, Outcome, Problem, Split, children
 from .search import MinResult, average_choice, min_weighings, worst_split
 
@@ -206,39 +206,12 @@ def realise(c: Coins, s: Split) -> Weighing:
 # ---------------------------------------------------------------- answers at leaves
 
 
-@dataclass(frozen=True)
-class Answer:
-    """What a leaf concludes: a coin (and its weight when known), none, or an impossible branch."""
-
-    coin: int | None
-    weight: str | None
-    impossible: bool = False
-
-    def to_json(self) -> dict[str, object]:
-        """The leaf in the API's shape."""
-        if self.impossible:
-            return {"impossible": True}
-        if self.coin is None:
-            return {"coin": None}
-        return {"coin": self.coin, "weight": self.weight}
-
-    def sentence(self) -> str:
-        """The conclusion in words."""
-        if self.impossible:
-            return "This cannot happen: no coin fits these results."
-        if self.coin is None:
-            return "All coins are genuine."
-        if self.weight is None:
-            return f"Coin {self.coin} is counterfeit."
-        return f"Coin {self.coin} is {self.weight}."
-
-
-def conclude(c: Coins) -> Answer:
-    """The answer at a leaf belief."""
-    for ranges, weight in ((c.unknown, None), (c.light, "lighter"), (c.heavy, "heavier")):
+def conclude(c: Coins) -> Case | None:
+    """The answer at a leaf belief (None: no case fits, which a plan never reaches)."""
+    for ranges, heavier in ((c.unknown, None), (c.light, False), (c.heavy, True)):
         if ranges:
-            return Answer(ranges[0][0], weight)
-    return Answer(None, None) if c.none_possible else Answer(None, None, impossible=True)
+            return Case(ranges[0][0], heavier)
+    return Case(None) if c.none_possible else None
 
 
 # ---------------------------------------------------------------- plans and their nodes
@@ -252,7 +225,7 @@ class Node:
     coins: Coins
     budget: int  # weighings left in the worst case
     weighing: Weighing | None
-    answer: Answer | None
+    answer: Case | None  # at a leaf: the conclusion
 
     @property
     def depth(self) -> int:
@@ -308,19 +281,6 @@ class Plan:
         w = self.step(c, len(path))
         return Node(path, c, budget - len(path), w, None if w else conclude(c))
 
-    def walk(self) -> Iterator[Node]:
-        """Every node of the plan (only for N up to MAX_TREE_COINS)."""
-        if self.problem.coins > MAX_TREE_COINS:
-            raise InputError(f"full trees are only built for up to {MAX_TREE_COINS:,} coins")
-        stack = [""]
-        while stack:
-            node = self.node(stack.pop())
-            yield node
-            if node.weighing is not None:
-                for o, after in zip(OUTCOMES, node.weighing.after, strict=True):
-                    if after.abstract().cases:
-                        stack.append(node.path + o.letter)
-
     def tree(self, path: str = "") -> dict[str, object]:
         """The plan below a node as nested JSON-ready dicts (N up to MAX_TREE_COINS)."""
         if self.problem.coins > MAX_TREE_COINS:
@@ -331,8 +291,7 @@ class Plan:
 def _tree(plan: Plan, node: Node) -> dict[str, object]:
     """A node and everything below it, as JSON-ready dicts."""
     if node.weighing is None:
-        assert node.answer is not None
-        return node.answer.to_json()
+        return node.answer.to_json() if node.answer else {"impossible": True}
     outcomes: dict[str, object] = {}
     for o, after in zip(OUTCOMES, node.weighing.after, strict=True):
         if after.abstract().cases:

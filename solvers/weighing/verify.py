@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from .case import Case, all_cases
 from .plan import Coins, Plan, conclude, start
 from .problem import OUTCOMES, Belief, Outcome, Problem, children, pow3
 
-Case = tuple[int | None, bool]  # (counterfeit coin or None, heavier?)
 MAX_CONCRETE = 5_000  # plans for more coins are verified on the abstraction (all cases by symmetry)
 
 
@@ -29,22 +29,10 @@ class Verification:
         return Fraction(self.total, self.cases)
 
 
-def all_cases(p: Problem) -> list[Case]:
-    """Every possible case of a problem: each coin heavier and/or lighter, and none if allowed."""
-    weights = {"unknown": (True, False), "heavier": (True,), "lighter": (False,)}[p.weight]
-    cases: list[Case] = [(coin, heavy) for coin in range(1, p.coins + 1) for heavy in weights]
-    return [*cases, (None, False)] if p.maybe_none else cases
-
-
 def _answer_ok(p: Problem, case: Case, c: Coins) -> bool:
     """True when the leaf's answer is right for the case under the problem's goal."""
     answer = conclude(c)
-    coin, heavy = case
-    if answer.impossible or answer.coin != coin:
-        return False
-    if coin is None or p.goal == "find":
-        return True
-    return answer.weight == ("heavier" if heavy else "lighter")
+    return answer is not None and answer.names(case, p.goal == "find")
 
 
 def _weighing_ok(c: Coins, left: list[int | str], right: list[int | str]) -> str | None:
@@ -82,7 +70,7 @@ def verify(plan: Plan) -> Verification:
             failures.append(f"path {path or '(root)'}: {reason}")
         routed: dict[Outcome, list[Case]] = {o: [] for o in OUTCOMES}
         for case in cases:
-            routed[w.result(case[0], case[1])].append(case)
+            routed[w.result(case.coin, bool(case.heavier))].append(case)
         for o, after in zip(OUTCOMES, w.after, strict=True):
             if routed[o]:
                 stack.append((path + o.letter, after, routed[o]))

@@ -8,22 +8,11 @@ from hypothesis import strategies as st
 
 from solvers.errors import IllegalMoveError
 from solvers.weighing import OUTCOMES, Problem, min_weighings
-from solvers.weighing.adversary import (
-    Guess,
-    Secret,
-    adversary_outcome,
-    as_user,
-    cases_of,
-    format_weighings,
-    hint,
-    honest_outcome,
-    judge,
-    parse_weighings,
-    replay,
-)
+from solvers.weighing.adversary import adversary_outcome, as_user, cases_of, hint, judge, replay
+from solvers.weighing.case import Case, all_cases
+from solvers.weighing.knowledge import format_weighings, honest_outcome, parse_weighings
 from solvers.weighing.plan import realise, start
 from solvers.weighing.search import all_splits, fewest
-from solvers.weighing.verify import all_cases
 
 
 @st.composite
@@ -49,10 +38,9 @@ def test_adversary_stays_consistent(game: tuple[Problem, list]) -> None:  # type
     p, ws = game
     r = replay(p, 60, ws)
     survivors = []
-    for coin, heavier in all_cases(p):
-        secret = Secret(coin, heavier)
-        if all(honest_outcome(step.weighing, secret) is step.outcome for step in r.steps):
-            survivors.append(secret)
+    for case in all_cases(p):
+        if all(honest_outcome(step.weighing, case) is step.outcome for step in r.steps):
+            survivors.append(case)
     assert survivors, "the adversary contradicted itself"
     assert sorted(survivors, key=repr) == sorted(cases_of(r.coins), key=repr)
     assert len(survivors) == r.coins.abstract().cases
@@ -75,7 +63,7 @@ def test_following_hints_always_wins_within_the_minimum() -> None:
                         r = replay(p, m, ws)
                         assert r.used <= m and r.can_finish
                         case = cases_of(r.coins)[0]
-                        guess = Guess(case.coin, None if p.find else case.heavier)
+                        guess = Case(case.coin, None if p.find else case.heavier)
                         assert judge(r.coins, guess, p) is None, p
 
 
@@ -127,6 +115,6 @@ def test_budget_is_enforced() -> None:
 def test_judge_reveals_a_contradicting_case() -> None:
     """Guessing too early: the adversary shows a case that fits every answer but not the guess."""
     r = replay(Problem(12), 3, parse_weighings("1,2,3,4-5,6,7,8"))
-    counter = judge(r.coins, Guess(9, True), Problem(12))
-    assert counter is not None and counter != Secret(9, True)
-    assert Guess.from_token("7h") == Guess(7, True) and Guess.from_token("none").coin is None
+    counter = judge(r.coins, Case(9, True), Problem(12))
+    assert counter is not None and counter != Case(9, True)
+    assert Case.from_token("7h") == Case(7, True) and Case.from_token("none").coin is None

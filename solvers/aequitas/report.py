@@ -1,0 +1,192 @@
+"""Æquitas reports: a starting position's value and winning moves, and the whole table beside the paper."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from solvers.errors import InputError
+from solvers.report import optional
+
+from .game import CONVENTIONS, Convention, grundy, playable
+from .match import Match
+from .paper import GAMES, Cell, agreement, cells
+from .play import realise
+
+MAX_COINS = 40
+PAPER_MISERE: Convention = "misere-stop-before-reveal"  # the reading the paper's tables follow
+
+
+@dataclass(frozen=True)
+class WinningMove:
+    """A weighing that leaves the opponent a Grundy-0 position."""
+
+    left: tuple[int | str, ...]
+    right: tuple[int | str, ...]
+    leads_to: str
+    grundy: int
+
+
+@dataclass(frozen=True)
+class PositionReport:
+    """A starting position's Grundy value, outcome class (P: the player to move loses) and winning moves."""
+
+    game: str
+    coins: int
+    misere: bool
+    extra: bool
+    convention: Convention
+    light: int | None
+    fake: str | None
+    position: str
+    grundy: int
+    outcome: str
+    winning_moves: tuple[WinningMove, ...]
+
+    def text(self) -> str:
+        """The report in words."""
+        return (
+            f"{self.game} with {self.coins} coins ({self.convention}): Grundy value {self.grundy}, outcome "
+            f"{self.outcome}; {len(self.winning_moves)} winning move(s)"
+        )
+
+
+def position_report(
+    game: str,
+    n: int,
+    extra: bool,
+    convention: Convention,
+    light: int | None = None,
+    heavy: int | None = None,
+    fake: str | None = None,
+) -> PositionReport:
+    """Value and winning moves of a start: F_N, FI_N, or D(light, heavy) with the fake 'light' or 'heavy'."""
+    if game not in GAMES:
+        raise InputError(f"game must be one of {', '.join(GAMES)}")
+    if convention not in CONVENTIONS:
+        raise InputError(f"convention must be one of {', '.join(CONVENTIONS)}")
+    if not 1 <= n <= MAX_COINS:
+        raise InputError(f"coins must be 1 to {MAX_COINS}")
+    light, fake_light = _destinies(n, light, heavy, fake) if game == "D" else (0, False)
+    first_fake = (1 if fake_light else light + 1) if game == "D" else 1
+    m = Match(game, n, extra, light, first_fake, not fake_light, convention, "you")
+    t = m.start()
+    pos, mirrored = t.position()
+    winning = tuple(
+        WinningMove(w[0], w[1], child.to_token(), 0)
+        for child, move in playable(pos, t.goal, convention)
+        if grundy(child, t.goal, convention) == 0
+        for w in [realise(t, move, mirrored)]
+    )
+    value = grundy(pos, t.goal, convention)
+    return PositionReport(
+        game,
+        n,
+        convention != "normal",
+        extra,
+        convention,
+        light if game == "D" else None,
+        ("light" if fake_light else "heavy") if game == "D" else None,
+        pos.to_token(),
+        value,
+        "P" if value == 0 else "N",
+        winning,
+    )
+
+
+def _destinies(n: int, light: int | None, heavy: int | None, fake: str | None) -> tuple[int, bool]:
+    """D's light-destined count and whether the fake is light-destined (defaults: all light, the fake light)."""
+    light = n if light is None else light
+    heavy = n - light if heavy is None else heavy
+    if not 0 <= light <= n or light + heavy != n:
+        raise InputError("light + heavy must equal coins")
+    fake = fake or ("light" if light else "heavy")
+    if fake not in ("light", "heavy"):
+        raise InputError("fake must be light or heavy")
+    if fake == "heavy" and heavy == 0:
+        raise InputError("the fake cannot be heavy: no coin is heavy-destined")
+    if fake == "light" and light == 0:
+        raise InputError("the fake cannot be light: no coin is light-destined")
+    return light, fake == "light"
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """One option of a position: where it leads, its value, and whether it reveals everything."""
+
+    position: str
+    grundy: int
+    reveals: bool
+
+
+@dataclass(frozen=True)
+class TableCell:
+    """One cell of the comparison with the paper."""
+
+    game: str
+    coins: int
+    extra: bool
+    light: int | None
+    fake: str | None
+    convention: Convention
+    grundy: int
+    paper: int | None
+    source: str
+    agrees: bool
+    certificate: tuple[Certificate, ...] | None = optional()
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How many cells of one convention agree with the paper."""
+
+    agree: int
+    cells: int
+
+
+@dataclass(frozen=True)
+class TableReport:
+    """Every game N = 1..max_coins under every convention, beside the paper's formulas."""
+
+    max_coins: int
+    paper_tables_use: Convention
+    agreement: dict[Convention, Agreement]
+    cells: tuple[TableCell, ...]
+
+    def text(self) -> str:
+        """The agreement counts in words."""
+        return "\n".join(
+            f"{conv}: {a.agree} of {a.cells} cells agree with the paper" for conv, a in self.agreement.items()
+        )
+
+
+@lru_cache(maxsize=4)
+def table_cells(max_coins: int) -> tuple[Cell, ...]:
+    """The comparison table (cached: it is the same for everyone)."""
+    return tuple(cells(max_coins))
+
+
+def _table_cell(c: Cell) -> TableCell:
+    """A cell as reported, with its certificate when it disagrees with the paper."""
+    d = c.game == "D"
+    cert = None if c.agrees else tuple(Certificate(p, v, r) for p, v, r in c.certificate())
+    return TableCell(
+        c.game,
+        c.n,
+        c.extra,
+        c.light if d else None,
+        ("light" if c.fake_light else "heavy") if d else None,
+        c.convention,
+        c.searched,
+        c.paper,
+        c.source,
+        c.agrees,
+        cert,
+    )
+
+
+def table_report(max_coins: int) -> TableReport:
+    """The whole comparison table."""
+    rows = table_cells(max_coins)
+    agree = {k: Agreement(a, n) for k, (a, n) in agreement(list(rows)).items()}
+    return TableReport(max_coins, PAPER_MISERE, agree, tuple(_table_cell(c) for c in rows))

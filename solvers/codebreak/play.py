@@ -1,0 +1,83 @@
+"""Playing a code-breaking game: guesses as codes, the adversarial code maker, a round replayed from its
+guesses (against a hidden secret or the adversary), and following a strategy tree with real feedback."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from solvers.errors import IllegalMoveError, InputError, LimitError
+
+from .game import Game
+from .strategy import HEURISTICS, Node, choose
+
+MAX_GUESSES = 12
+
+
+def code_index(g: Game, text: str) -> int:
+    """A code like 'ABCD' as a secret index."""
+    try:
+        return g.secrets.index(text.strip().upper())
+    except ValueError as e:
+        raise InputError(f"{text[:20]!r} is not a code of this game") from e
+
+
+def adversary_score(g: Game, alive: NDArray[np.int64], e: int) -> int:
+    """The adversarial code maker's score: keep the largest set of consistent secrets (ties: lowest score),
+    never conceding while another secret is left."""
+    values, sizes = np.unique(g.table[e, alive], return_counts=True)
+    if len(alive) > 1:
+        keep = [(int(s), -int(v)) for v, s in zip(values, sizes, strict=True) if int(v) != g.win_outcome]
+        if keep:
+            return -max(keep)[1]
+    return int(values[np.argmax(sizes)])
+
+
+@dataclass(frozen=True)
+class Round:
+    """A game replayed from its guesses: each guess's score and the secrets still consistent."""
+
+    guesses: tuple[int, ...]
+    outcomes: tuple[int, ...]
+    alive: NDArray[np.int64]
+    won: bool
+
+
+def play_round(g: Game, guesses: tuple[int, ...], secret: int | None = None) -> Round:
+    """Score each guess against the secret (or the adversarial maker when None); no guess after a win."""
+    if not g.must_hit:
+        raise InputError("play is for guess-the-secret games (Mastermind, Bulls and Cows)")
+    if len(guesses) > MAX_GUESSES:
+        raise LimitError(f"at most {MAX_GUESSES} guesses")
+    alive = np.arange(len(g.secrets))
+    outcomes: list[int] = []
+    for e in guesses:
+        if outcomes and outcomes[-1] == g.win_outcome:
+            raise IllegalMoveError("the game was already won")
+        o = int(g.table[e, secret]) if secret is not None else adversary_score(g, alive, e)
+        outcomes.append(o)
+        alive = alive[g.table[e, alive] == o]
+    return Round(guesses, tuple(outcomes), alive, bool(outcomes) and outcomes[-1] == g.win_outcome)
+
+
+def suggestions(g: Game, alive: NDArray[np.int64]) -> dict[str, str]:
+    """Each heuristic's next guess (the last secret itself when one is left)."""
+    if alive.size == 1:
+        return dict.fromkeys(HEURISTICS, g.secrets[int(alive[0])])
+    return {s: g.secrets[choose(g, alive, s)] for s in HEURISTICS}
+
+
+def follow(g: Game, root: Node, feedback: list[str]) -> Node | None:
+    """The node of a strategy tree reached by real feedback (outcome names); IllegalMoveError on a contradiction."""
+    node: Node | None = root
+    for i, step in enumerate(feedback, 1):
+        if node is None or node.experiment is None:
+            raise IllegalMoveError(f"the plan has already finished before feedback {i}")
+        if step not in g.outcome_names or g.outcome_names.index(step) not in node.children:
+            raise IllegalMoveError(
+                f"feedback {i} ({step[:20]}) contradicts the earlier feedback: no secret gives it here"
+            )
+        node = node.children[g.outcome_names.index(step)]
+    return node

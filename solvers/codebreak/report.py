@@ -1,0 +1,50 @@
+"""The code-breaking report: a strategy's verified statistics (and its tree) for a game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solvers.report import optional
+
+from .game import Game
+from .strategy import Node, Stats, to_dot, to_json
+
+
+@dataclass(frozen=True)
+class CodebreakReport:
+    """Worst case, total and average number of experiments over all secrets, verified by playing each one."""
+
+    game: str
+    secrets: int
+    strategy: str
+    worst: int
+    total: int
+    average: str
+    verified: bool
+    tree: dict[str, object] | None = optional()
+    dot: str | None = optional()
+
+    def text(self) -> str:
+        """The report in words (and the DOT text when asked)."""
+        head = (
+            f"{self.game} ({self.secrets} secrets), {self.strategy}: worst {self.worst}, total {self.total}, "
+            f"average {self.average}, verified {self.verified}"
+        )
+        return f"{head}\n{self.dot}" if self.dot else head
+
+
+def codebreak_report(
+    name: str, g: Game, strategy: str, root: Node, stats: Stats, tree: bool = False, dot: bool = False
+) -> CodebreakReport:
+    """The report for a built game and its verified strategy tree."""
+    return CodebreakReport(
+        name,
+        len(g.secrets),
+        strategy,
+        stats.worst,
+        stats.total,
+        str(stats.average),
+        stats.verified,
+        to_json(g, root) if tree else None,
+        to_dot(g, root) if dot else None,
+    )
