@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from flask import Blueprint, Response, jsonify, request
 
 from solvers.errors import IllegalMoveError, InputError
-from solvers.weighing import Problem, min_weighings
+from solvers.report import as_json
+from solvers.weighing import Problem
 from solvers.weighing.adversary import Replay, cases_of, end_game, hint, judge, replay
 from solvers.weighing.case import Case
 from solvers.weighing.knowledge import (
@@ -21,6 +22,7 @@ from solvers.weighing.knowledge import (
     parse_weighings,
     placed_weighing,
 )
+from solvers.weighing.report import adversary_report, game_budget
 
 from . import params
 from .htmx import go, link, render
@@ -65,17 +67,17 @@ def parse_setup(args: Mapping[str, str], page: bool = True, need_token: bool = T
     p = params.problem(
         {**args, "n": str(n), "extra": str(params.whole(args, "extra", 0, 0, MAX_EXTRA, "Extra genuine coins"))}
     )
-    m = min_weighings(p)
-    if not m.solvable or m.weighings is None:
-        raise InputError(f"this game cannot be won: {m.reason}")
-    budget = params.whole(
-        args, "budget", m.weighings, m.weighings, min(MAX_WEIGHINGS, m.weighings + 20), "The weighing budget"
+    raw = args.get("budget", "")
+    budget, minimum = game_budget(
+        p,
+        params.whole(args, "budget", 0, 0, MAX_WEIGHINGS, "The weighing budget") if raw.strip() else None,
+        MAX_WEIGHINGS,
     )
     mode = params.choice(args, "mode", MODES)
     token = args.get("t", "") if mode == "honest" else ""
     if mode == "honest" and need_token and not token:
         raise InputError("an honest-scale game needs its game token (start a new game)")
-    return Setup(p, budget, m.weighings, mode, token)
+    return Setup(p, budget, minimum, mode, token)
 
 
 def weighings_arg(args: Mapping[str, str]) -> tuple[UserWeighing, ...]:
@@ -199,25 +201,9 @@ def guess() -> Response | tuple[str, int]:
     return go(s.url(w=format_weighings(ws), guess=token))
 
 
-def adversary_report(s: Setup, r: Replay) -> dict[str, object]:
-    """The API's (and CLI's) view of a position."""
-    c = r.coins
-    return {
-        "outcomes": [step.outcome.value for step in r.steps],
-        "cases_left": c.abstract().cases,
-        "can_still_finish": r.can_finish,
-        "weighings_left": r.left,
-        "knowledge": {str(i): c.status(i) for i in range(1, s.problem.coins + 1)},
-        "weighings_needed": r.need,
-        "budget": s.budget,
-        "minimum": s.minimum,
-        "lost_at": r.lost_at(),
-    }
-
-
 @api.get("/adversary")
 def adversary_json() -> Response:
     """Replay weighings against the adversary and report what they prove."""
     s = parse_setup({**request.args, "mode": "adversary"}, page=False)
     r = play_out(s, weighings_arg(request.args))
-    return jsonify(adversary_report(s, r))
+    return jsonify(as_json(adversary_report(r, s.minimum)))

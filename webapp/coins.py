@@ -7,12 +7,13 @@ from urllib.parse import urlencode
 from flask import Blueprint, Response, jsonify, request, url_for
 
 from solvers.errors import InputError, PuzzleError
-from solvers.weighing import MAX_TREE_COINS, OUTCOMES, Objective, Outcome, Problem, make_plan, min_weighings
+from solvers.report import as_json
+from solvers.weighing import OUTCOMES, Objective, Outcome, Problem, make_plan, min_weighings
 from solvers.weighing.plan import Ranges, describe, size
+from solvers.weighing.report import check_tree_size, coins_report, scheme_for, verification
 
 from . import params
 from .htmx import go, render
-from .reports import check_tree_size, coins_report, scheme_for, verification
 
 bp = Blueprint("coins", __name__, url_prefix="/coins")
 api = Blueprint("coins_api", __name__, url_prefix="/api")
@@ -135,6 +136,4 @@ def coins_json() -> Response:
     """The counterfeit-coin report as JSON (tree=1 adds the whole plan, scheme=1 Dyson's scheme)."""
     p, obj = params.problem(request.args), params.objective(request.args)
     want_tree, want_scheme = params.flag(request.args, "tree"), params.flag(request.args, "scheme")
-    if want_tree:
-        check_tree_size(p, MAX_TREE_COINS)
-    return jsonify(coins_report(p, obj, tree=want_tree, scheme=want_scheme))
+    return jsonify(as_json(coins_report(p, obj, tree=want_tree, scheme=want_scheme)))

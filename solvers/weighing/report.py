@@ -1,0 +1,203 @@
+"""Counterfeit-coin reports: the plan for a problem and a position of the adversary game, typed, serialised
+once for the API and the command line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from solvers.errors import InputError, LimitError
+from solvers.report import internal, only_if, optional
+
+from .adversary import Replay
+from .dyson import MAX_SCHEME_COINS, Scheme, build_scheme, no_scheme_reason
+from .plan import MAX_TREE_COINS, Objective, make_plan
+from .problem import Problem
+from .search import min_weighings
+from .verify import Verification, verify
+
+LETTER = {1: "L", 0: "B", -1: "R"}
+
+
+@lru_cache(maxsize=512)
+def verification(p: Problem, objective: Objective) -> Verification:
+    """Replay every case through the plan (cached per problem)."""
+    return verify(make_plan(p, objective))
+
+
+@lru_cache(maxsize=256)
+def scheme_for(p: Problem) -> tuple[Scheme | None, str | None]:
+    """Dyson's non-adaptive scheme with the fewest weighings, or why there is none."""
+    m = min_weighings(p)
+    if not m.solvable or m.weighings is None:
+        return None, m.reason
+    if p.coins > MAX_SCHEME_COINS:
+        return None, f"schemes are built for up to {MAX_SCHEME_COINS:,} coins"
+    if m.weighings == 0:
+        return None, "no weighing is needed"
+    s = build_scheme(p, m.weighings)
+    if s is not None:
+        return s, None
+    note = no_scheme_reason(p, m.weighings)
+    s = build_scheme(p, m.weighings + 1)
+    if s is not None:
+        return s, f"{note}; this scheme uses one weighing more than the adaptive plan"
+    return None, note
+
+
+def reading_word(reading: tuple[int, ...]) -> str:
+    """A reading as letters, one per weighing: L (left heavier), B (balance), R (right heavier)."""
+    return "".join(LETTER[x] for x in reading)
+
+
+@dataclass(frozen=True)
+class SchemeWeighing:
+    """One fixed weighing of a scheme."""
+
+    left: tuple[int | str, ...]
+    right: tuple[int | str, ...]
+
+
+@dataclass(frozen=True)
+class SchemeReport:
+    """Dyson's scheme: the fixed weighings and the decoding table (reading letters -> answer)."""
+
+    weighings: tuple[SchemeWeighing, ...]
+    table: dict[str, dict[str, object]]
+
+
+def scheme_report(s: Scheme) -> SchemeReport:
+    """The scheme as reported."""
+    return SchemeReport(
+        tuple(SchemeWeighing(left, right) for left, right in s.weighings),
+        {reading_word(r): case.to_json() for r, case in sorted(s.decode().items())},
+    )
+
+
+def check_tree_size(p: Problem, limit: int) -> None:
+    """Refuse full trees beyond a limit."""
+    if p.coins > limit:
+        raise LimitError(f"full trees are only built for up to {limit:,} coins")
+
+
+@dataclass(frozen=True)
+class CoinsReport:
+    """The fewest weighings, the bound, and a verified optimal plan (its tree and Dyson's scheme if asked)."""
+
+    coins: int
+    weight: str
+    goal: str
+    extra: int
+    maybe_none: bool
+    objective: Objective
+    solvable: bool
+    reason: str | None
+    weighings: int | None
+    lower_bound: int
+    average: str | None
+    verified: bool
+    plan_worst: int | None = optional()
+    verification: str | None = optional()
+    tree: dict[str, object] | None = optional()
+    scheme: SchemeReport | None = only_if("scheme_asked")
+    scheme_note: str | None = only_if("scheme_asked")
+    scheme_asked: bool = internal()
+
+    def text(self) -> str:
+        """The report in words."""
+        lines = [
+            f"{self.coins} coins, weight {self.weight}, goal {self.goal}, extra {self.extra}"
+            f"{', maybe none' if self.maybe_none else ''}"
+        ]
+        if not self.solvable:
+            return "\n".join([*lines, f"impossible: {self.reason}"])
+        lines.append(f"minimum weighings: {self.weighings} (lower bound {self.lower_bound})")
+        lines.append(f"{self.objective}-optimal plan: worst {self.plan_worst}, average {self.average}")
+        lines.append(f"verified: {self.verified} ({self.verification})")
+        if self.scheme is not None:
+            for i, w in enumerate(self.scheme.weighings, 1):
+                lines.append(f"scheme weighing {i}: {list(w.left)} vs {list(w.right)}")
+        elif self.scheme_asked:
+            lines.append(f"no non-adaptive scheme: {self.scheme_note}")
+        return "\n".join(lines)
+
+
+def coins_report(p: Problem, objective: Objective, tree: bool = False, scheme: bool = False) -> CoinsReport:
+    """Everything the API and the command line say about a problem."""
+    if tree:
+        check_tree_size(p, MAX_TREE_COINS)
+    m = min_weighings(p)
+    v = verification(p, objective) if m.solvable else None
+    s, note = scheme_for(p) if scheme else (None, None)
+    return CoinsReport(
+        coins=p.coins,
+        weight=p.weight,
+        goal=p.goal,
+        extra=p.extra,
+        maybe_none=p.maybe_none,
+        objective=objective,
+        solvable=m.solvable,
+        reason=m.reason,
+        weighings=m.weighings,
+        lower_bound=m.lower_bound,
+        average=str(v.average) if v else None,
+        verified=v.ok if v else False,
+        plan_worst=v.worst if v else None,
+        verification=v.method if v else None,
+        tree=make_plan(p, objective).tree() if tree and v else None,
+        scheme=scheme_report(s) if s else None,
+        scheme_note=note,
+        scheme_asked=scheme,
+    )
+
+
+@dataclass(frozen=True)
+class AdversaryReport:
+    """A position of the adversary game: the answers so far, what is known, and whether the budget still holds."""
+
+    outcomes: tuple[str, ...]
+    cases_left: int
+    can_still_finish: bool
+    weighings_left: int
+    knowledge: dict[str, str]
+    weighings_needed: int | None
+    budget: int
+    minimum: int
+    lost_at: int | None
+
+    def text(self) -> str:
+        """The report in words."""
+        return (
+            f"outcomes: {', '.join(self.outcomes) or '(none yet)'}\n"
+            f"cases left: {self.cases_left}; weighings left: {self.weighings_left}; "
+            f"can still finish: {'yes' if self.can_still_finish else 'no'}"
+        )
+
+
+def adversary_report(r: Replay, minimum: int) -> AdversaryReport:
+    """The report for a replayed game."""
+    c = r.coins
+    return AdversaryReport(
+        tuple(step.outcome.value for step in r.steps),
+        c.abstract().cases,
+        r.can_finish,
+        r.left,
+        {str(i): c.status(i) for i in range(1, r.problem.coins + 1)},
+        r.need,
+        r.budget,
+        minimum,
+        r.lost_at(),
+    )
+
+
+def game_budget(p: Problem, budget: int | None, max_weighings: int) -> tuple[int, int]:
+    """(budget, minimum) for an adversary game: the budget defaults to the minimum and may exceed it by 20."""
+    m = min_weighings(p)
+    if not m.solvable or m.weighings is None:
+        raise InputError(f"this game cannot be won: {m.reason}")
+    hi = min(max_weighings, m.weighings + 20)
+    if budget is None:
+        return m.weighings, m.weighings
+    if not m.weighings <= budget <= hi:
+        raise InputError(f"The weighing budget must be a whole number from {m.weighings} to {hi}")
+    return budget, m.weighings
