@@ -52,3 +52,87 @@ def test_impossible_is_not_an_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["weigh", "2", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["solvable"] is False and "two coins" in out["reason"]
+
+
+# Every subcommand: --json prints exactly the API's object; the text names the same figures.
+SAME_AS_API = [
+    (["adversary", "12", "--weighings", "1,2,3,4-5,6,7,8", "--json"], "/api/adversary?n=12&w=1,2,3,4-5,6,7,8"),
+    (["aequitas", "--game", "F", "--coins", "5", "--misere", "--json"], "/api/aequitas?game=F&coins=5&misere=1"),
+    (
+        ["aequitas", "--game", "D", "--coins", "4", "--light", "2", "--fake", "heavy", "--json"],
+        "/api/aequitas?game=D&coins=4&light=2&fake=heavy",
+    ),
+    (["aequitas", "--table", "--max-coins", "4", "--json"], "/api/aequitas?table=1&max_coins=4"),
+    (["devil", "4", "--moves", "--json"], "/api/devil?n=4&moves=1"),
+    (["devil", "3", "--json"], "/api/devil?n=3"),
+    (
+        ["pegs", "--board", "triangle-5", "--hole", "1", "--count", "--json"],
+        "/api/pegs?board=triangle-5&hole=1&count=1",
+    ),
+    (
+        [
+            "codebreak",
+            "mastermind",
+            "--pegs",
+            "2",
+            "--colours",
+            "4",
+            "--strategy",
+            "optimal-average",
+            "--tree",
+            "--json",
+        ],
+        "/api/codebreak?game=mastermind&pegs=2&colours=4&strategy=optimal-average&tree=1",
+    ),
+]
+
+
+@pytest.mark.parametrize(("argv", "url"), SAME_AS_API)
+def test_json_matches_api(argv: list[str], url: str, capsys: pytest.CaptureFixture[str], client: FlaskClient) -> None:
+    """Each subcommand's --json output is the API's object, field for field."""
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out) == client.get(url).get_json()
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["adversary", "12", "--weighings", "1,2,3,4-5,6,7,8"], "cases left: 8; weighings left: 2"),
+        (["aequitas", "--table", "--max-coins", "3"], "normal: "),
+        (["aequitas", "--game", "F", "--coins", "5"], "F with 5 coins (normal): Grundy value"),
+        (["devil", "4", "--moves"], "4 coins: a sure win in 15 moves"),
+        (["devil", "6"], "6 coins: no sure win."),
+        (["pegs", "--board", "triangle-5", "--hole", "1", "--count"], "jump sequences that solve it: 29,760"),
+        (["codebreak", "mastermind", "--pegs", "2", "--colours", "4", "--dot"], "digraph"),
+    ],
+)
+def test_text_output(argv: list[str], expected: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each subcommand's plain output says its answer (pegs --count prints the count too)."""
+    assert main(argv) == 0
+    assert expected in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["weigh", "\u00b2"],
+        ["devil", "\u00b3"],
+        ["devil", "17"],
+        ["adversary", "12", "--weighings", "1-1"],
+        ["adversary", "12", "--weighings", "1,2-3"],
+        ["adversary", "12", "--budget", "99"],
+        ["aequitas", "--game", "D", "--coins", "4", "--light", "0", "--fake", "light"],
+        ["aequitas", "--table", "--max-coins", "99"],
+        ["pegs", "--board", "hexagon", "--hole", "1"],
+        ["pegs", "--board", "english", "--hole", "d4", "--count"],
+        ["pegs", "--board", "triangle-4", "--position", "zz"],
+        ["pegs", "--board", "triangle-4"],
+        ["codebreak", "no-such-game"],
+        ["codebreak", "mastermind", "--strategy", "optimal-worst"],
+    ],
+)
+def test_every_subcommand_refuses_bad_input_with_status_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad input to any subcommand: one line on stderr, exit status 2, no traceback."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("coin-puzzles: error:") and "Traceback" not in err and err.count("\n") == 1
