@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Blueprint, Response, jsonify, request
 
 from solvers.errors import InputError, PuzzleError
 from solvers.report import as_json
@@ -13,7 +11,7 @@ from solvers.weighing.plan import Ranges, describe, size
 from solvers.weighing.report import check_tree_size, coins_report, scheme_for, verification
 
 from . import params
-from .htmx import go, render
+from .htmx import go, link, render
 
 bp = Blueprint("coins", __name__, url_prefix="/coins")
 api = Blueprint("coins_api", __name__, url_prefix="/api")
@@ -34,7 +32,7 @@ OUTCOME_LABEL = {Outcome.LEFT: "Left heavier", Outcome.BALANCE: "Balance", Outco
 
 def plan_url(endpoint: str, p: Problem, obj: Objective, **more: str) -> str:
     """The canonical URL of a page about a problem."""
-    return url_for(endpoint) + "?" + urlencode(params.query(p, obj, **more))
+    return link(endpoint, params.query(p, obj, **more))
 
 
 @bp.route("", methods=["GET", "POST"])
@@ -89,7 +87,7 @@ def node() -> str:
         url_for_path=lambda q: plan_url("coins.node", p, obj, path=q),
         tree_url=plan_url("coins.tree", p, obj) if p.coins <= TREE_PAGE_COINS else None,
         scheme_url=plan_url("coins.scheme", p, obj),
-        api_url=url_for("coins_api.coins_json") + "?" + urlencode(params.query(p, obj)),
+        api_url=plan_url("coins_api.coins_json", p, obj),
     )
 
 

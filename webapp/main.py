@@ -18,7 +18,7 @@ PUZZLES = [
 
 @bp.get("/")
 def home() -> str:
-    """List the puzzles; those not built yet are marked 'coming soon'."""
+    """List the puzzles, each linked to its page."""
     return render_template("home.html", puzzles=PUZZLES)
 
 

@@ -9,11 +9,13 @@ coin, or an unknown coin that is in fact heavier.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from solvers.errors import InputError
 from solvers.weighing.problem import Split
 
 Goal = Literal["find", "identify"]
@@ -52,6 +54,17 @@ class Position:
     def to_token(self) -> str:
         """Canonical compact string, e.g. 'u0.l4.h1.g1.fH'."""
         return f"u{self.u}.l{self.l}.h{self.h}.g{self.g}.f{'U' if self.fake_unknown else 'H'}"
+
+    @classmethod
+    def from_token(cls, token: str) -> Position:
+        """Parse the canonical form; InputError if it is not one."""
+        m = re.fullmatch(r"u([0-9]{1,4})\.l([0-9]{1,4})\.h([0-9]{1,4})\.g([0-9]{1,4})\.f([UH])", token)
+        if not m:
+            raise InputError("a position token looks like u0.l4.h1.g1.fH", token[:40])
+        p = cls(int(m[1]), int(m[2]), int(m[3]), int(m[4]), m[5] == "U")
+        if p != cls.make(p.u, p.l, p.h, p.g, p.fake_unknown):
+            raise InputError("a position token keeps at most as many genuine coins as candidates", token[:40])
+        return p
 
     def describe(self) -> str:
         """The position in words."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
 from typing import Literal, NamedTuple
@@ -15,6 +16,8 @@ Weight = Literal["unknown", "lighter", "heavier"]
 Goal = Literal["identify", "find"]
 WEIGHTS: tuple[Weight, ...] = ("unknown", "lighter", "heavier")
 GOALS: tuple[Goal, ...] = ("identify", "find")
+_PROBLEM = re.compile(r"([0-9]{1,7})-(unknown|lighter|heavier)-(identify|find)-([0-9]{1,7})-([01])")
+_BELIEF = re.compile(r"u([0-9]{1,7})\.l([0-9]{1,7})\.h([0-9]{1,7})\.g([0-9]{1,7})\.z([01])")
 
 
 class Outcome(str, Enum):
@@ -93,6 +96,14 @@ class Problem:
         """Canonical compact string form, e.g. '12-unknown-identify-0-0'."""
         return f"{self.coins}-{self.weight}-{self.goal}-{self.extra}-{int(self.maybe_none)}"
 
+    @classmethod
+    def from_token(cls, token: str) -> Problem:
+        """Parse the canonical form; InputError if it is not one."""
+        m = _PROBLEM.fullmatch(token)
+        if not m:
+            raise InputError("a problem token looks like 12-unknown-identify-0-0", token[:40])
+        return cls(int(m[1]), m[2], m[3], int(m[4]), m[5] == "1")  # type: ignore[arg-type]
+
 
 class Belief(NamedTuple):
     """What is known, as counts: unknown, maybe-light, maybe-heavy, known-genuine coins, none possible."""
@@ -129,6 +140,17 @@ class Belief(NamedTuple):
     def to_token(self) -> str:
         """Canonical compact string form, e.g. 'u12.l0.h0.g0.z0'."""
         return f"u{self.u}.l{self.l}.h{self.h}.g{self.g}.z{int(self.z)}"
+
+    @classmethod
+    def from_token(cls, token: str) -> Belief:
+        """Parse the canonical form; InputError if it is not one (or not canonical: too many genuine coins)."""
+        m = _BELIEF.fullmatch(token)
+        if not m:
+            raise InputError("a belief token looks like u12.l0.h0.g0.z0", token[:40])
+        b = cls(int(m[1]), int(m[2]), int(m[3]), int(m[4]), m[5] == "1")
+        if b != cls.make(*b):
+            raise InputError("a belief token keeps at most as many genuine coins as candidates", token[:40])
+        return b
 
 
 class Split(NamedTuple):
@@ -192,11 +214,3 @@ def children(b: Belief, s: Split) -> tuple[Belief, Belief, Belief]:
 def pow3(w: int) -> int:
     """3 to the power w (0 for negative w)."""
     return 3**w if w >= 0 else 0
-
-
-def ceil_log3(x: int) -> int:
-    """The least w with 3**w >= x."""
-    w = 0
-    while 3**w < x:
-        w += 1
-    return w

@@ -65,7 +65,7 @@ def test_uninformative_weighing_is_refused(client: FlaskClient) -> None:
 def test_table_page(client: FlaskClient) -> None:
     """The table shows agreement counts and flags disagreements with links to playable positions."""
     html = client.get("/aequitas/table?max=12").get_data(as_text=True)
-    assert "misere-stop-before-reveal" in html and "&#9873;" in html or "\u2691" in html
+    assert "misere-stop-before-reveal" in html and ("&#9873;" in html or "\u2691" in html)
     assert re.search(r'href="/aequitas/play\?[^"]*hint=1"', html)
 
 
