@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import adversary, aequitas, codebreak, coins, devil, errors, main, pegs, security
+from . import adversary, aequitas, codebreak, coins, devil, errors, htmx, main, pegs, security
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,6 +45,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     for area in (coins, adversary, aequitas, devil, pegs, codebreak):  # each: pages and a JSON API
         app.register_blueprint(area.bp)
         app.register_blueprint(area.api)
+    app.context_processor(htmx.layout)
     app.jinja_env.filters["ord"] = ord
     app.jinja_env.filters["cos"] = math.cos
     app.jinja_env.filters["sin"] = math.sin

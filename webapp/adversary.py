@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify, render_template, request
 
 from solvers.errors import IllegalMoveError, InputError
 from solvers.report import as_json
@@ -25,7 +25,7 @@ from solvers.weighing.knowledge import (
 from solvers.weighing.report import adversary_report, game_budget
 
 from . import params
-from .htmx import go, link, render
+from .htmx import go, link
 from .secretbox import random_secret, seal_secret, unseal_secret
 
 bp = Blueprint("adversary", __name__, url_prefix="/adversary")
@@ -117,9 +117,8 @@ def _page(
     lost = r.lost_at()
     prefixes = [s.url(w=format_weighings(ws[:i])) for i in range(len(ws) + 1)]
     last = r.steps[-1].weighing if r.steps else ((), ())
-    return render(
+    return render_template(
         "adversary/play.html",
-        "adversary/_play.html",
         s=s,
         p=s.problem,
         r=r,
@@ -145,11 +144,11 @@ def _page(
 def setup() -> Response | str | tuple[str, int]:
     """The set-up form; a valid POST starts a game (303 to its first position)."""
     if request.method == "GET":
-        return render("adversary/setup.html", "adversary/_setup.html", form=request.args, error=None)
+        return render_template("adversary/setup.html", form=request.args, error=None)
     try:
         s = parse_setup(request.form, need_token=False)
     except InputError as e:
-        return render("adversary/setup.html", "adversary/_setup.html", form=request.form, error=e.message), 400
+        return render_template("adversary/setup.html", form=request.form, error=e.message), 400
     if s.mode == "honest":
         s = Setup(s.problem, s.budget, s.minimum, s.mode, seal_secret(random_secret(s.problem), s.problem))
     return go(s.url())

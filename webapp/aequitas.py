@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify, render_template, request
 
 from solvers.aequitas import CONVENTIONS, GAMES, Cell, Convention, grundy, options
 from solvers.aequitas.game import grouped_moves
@@ -17,7 +17,7 @@ from solvers.weighing.knowledge import UserWeighing, format_weighings, pans, pla
 
 from . import params
 from .adversary import weighings_arg
-from .htmx import go, link, render
+from .htmx import go, link
 
 bp = Blueprint("aequitas", __name__, url_prefix="/aequitas")
 api = Blueprint("aequitas_api", __name__, url_prefix="/api")
@@ -72,15 +72,12 @@ def parse_game(args: Mapping[str, str]) -> Match:
 def setup_page() -> Response | str | tuple[str, int]:
     """Pick a game; a valid POST starts it (the computer moves first if asked)."""
     if request.method == "GET":
-        return render(
-            "aequitas/setup.html", "aequitas/_setup.html", form=request.args, error=None, conventions=CONVENTION_NAMES
-        )
+        return render_template("aequitas/setup.html", form=request.args, error=None, conventions=CONVENTION_NAMES)
     try:
         m = parse_game(request.form)
     except InputError as e:
-        page = render(
+        page = render_template(
             "aequitas/setup.html",
-            "aequitas/_setup.html",
             form=request.form,
             error=e.message,
             conventions=CONVENTION_NAMES,
@@ -123,9 +120,8 @@ def _play_page(
                 }
             )
     last = ws[-1] if ws else ((), ())
-    return render(
+    return render_template(
         "aequitas/play.html",
-        "aequitas/_play.html",
         g=m,
         t=t,
         pos=pos,
@@ -177,9 +173,8 @@ def table() -> str:
         conv: [c for c in rows if c.convention == conv and c.game == "D" and not c.agrees] for conv in CONVENTIONS
     }
     agree = {k: (a.agree, a.cells) for k, a in table_report(max_coins).agreement.items()}
-    return render(
+    return render_template(
         "aequitas/table.html",
-        "aequitas/_table.html",
         grid=grid,
         flagged=flagged,
         max_coins=max_coins,

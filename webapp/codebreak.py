@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets as pysecrets
 from collections.abc import Mapping
 
-from flask import Blueprint, Response, jsonify, redirect, request
+from flask import Blueprint, Response, jsonify, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 
 from solvers.codebreak import COLOUR_NAMES, HEURISTICS, STRATEGIES, Game, Spec, Strategy
@@ -16,7 +16,7 @@ from solvers.report import as_json
 
 from . import params
 from .games import Sizes, analysis, load, shipped
-from .htmx import go, link, render
+from .htmx import go, link
 from .secretbox import seal, unseal
 
 bp = Blueprint("codebreak", __name__, url_prefix="/codebreak")
@@ -58,7 +58,7 @@ def _strategy(args: Mapping[str, str]) -> Strategy:
 @bp.get("")
 def index() -> str:
     """The shipped games."""
-    return render("codebreak/index.html", "codebreak/_index.html", games=shipped())
+    return render_template("codebreak/index.html", games=shipped())
 
 
 @bp.get("/game")
@@ -70,7 +70,7 @@ def game_page() -> str:
         optimal_too_big = s not in HEURISTICS and len(g.secrets) > PAGE_OPTIMAL_SECRETS
         slow = s != "knuth" and len(g.secrets) > PAGE_HEURISTIC_SECRETS
         rows.append((s, None if optimal_too_big or slow else analysis(name, *sizes, s)[1]))
-    return render("codebreak/game.html", "codebreak/_game.html", name=name, spec=spec, g=g, rows=rows)
+    return render_template("codebreak/game.html", name=name, spec=spec, g=g, rows=rows)
 
 
 # ---------------------------------------------------------------- playing Mastermind
@@ -93,9 +93,8 @@ def play() -> str:
     base = {"game": name, "maker": maker, "t": token, **_size_query(sizes)}
     g_text = ",".join(g.secrets[e] for e in guesses)
     colours = sizes[1] or 6
-    return render(
+    return render_template(
         "codebreak/play.html",
-        "codebreak/_play.html",
         g=g,
         name=name,
         maker=maker,
@@ -164,9 +163,8 @@ def plan() -> ResponseReturnValue:
                 f"{entered[:20]} contradicts the feedback so far: no secret still possible gives it to "
                 f"{g.experiments[node.experiment]}. Check the last score you entered."
             )
-    page = render(
+    page = render_template(
         "codebreak/plan.html",
-        "codebreak/_plan.html",
         g=g,
         name=name,
         strategy=strategy,

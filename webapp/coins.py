@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify, render_template, request
 
 from solvers.errors import InputError, PuzzleError
 from solvers.report import as_json
@@ -11,7 +11,7 @@ from solvers.weighing.plan import Ranges, describe, size
 from solvers.weighing.report import check_tree_size, coins_report, scheme_for, verification
 
 from . import params
-from .htmx import go, link, render
+from .htmx import go, link
 
 bp = Blueprint("coins", __name__, url_prefix="/coins")
 api = Blueprint("coins_api", __name__, url_prefix="/api")
@@ -39,13 +39,13 @@ def plan_url(endpoint: str, p: Problem, obj: Objective, **more: str) -> str:
 def setup() -> Response | str | tuple[str, int]:
     """The set-up form; a valid POST redirects (303) to the plan's first weighing."""
     if request.method == "GET":
-        return render("coins/setup.html", "coins/_setup.html", form=request.args, error=None)
+        return render_template("coins/setup.html", form=request.args, error=None)
     try:
         p, obj = params.problem(request.form), params.objective(request.form)
         plan = make_plan(p, obj)
     except PuzzleError as e:
         message = e.message
-        return render("coins/setup.html", "coins/_setup.html", form=request.form, error=message), 400
+        return render_template("coins/setup.html", form=request.form, error=message), 400
     return go(plan_url("coins.node", plan.problem, obj))
 
 
@@ -72,9 +72,8 @@ def node() -> str:
         for o in OUTCOMES:
             outcomes.append({"label": OUTCOME_LABEL[o], "letter": o.letter, "cases": cases[o]})
     show_grid = p.coins <= STATUS_GRID_COINS
-    return render(
+    return render_template(
         "coins/node.html",
-        "coins/_node.html",
         p=p,
         obj=obj,
         plan=plan,
@@ -97,9 +96,8 @@ def tree() -> str:
     p, obj = params.problem(request.args), params.objective(request.args)
     check_tree_size(p, TREE_PAGE_COINS)
     plan = make_plan(p, obj)
-    return render(
+    return render_template(
         "coins/tree.html",
-        "coins/_tree.html",
         p=p,
         obj=obj,
         plan=plan,
@@ -116,9 +114,8 @@ def scheme() -> str:
     p, obj = params.problem(request.args), params.objective(request.args)
     m = min_weighings(p)
     s, note = scheme_for(p)
-    return render(
+    return render_template(
         "coins/scheme.html",
-        "coins/_scheme.html",
         p=p,
         obj=obj,
         m=m,

@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify, render_template, request
 
 from solvers.devil import (
     GOALS,
@@ -34,7 +34,7 @@ from solvers.errors import InputError
 from solvers.report import as_json
 
 from . import params
-from .htmx import go, link, render
+from .htmx import go, link
 from .secretbox import seal, unseal
 
 bp = Blueprint("devil", __name__, url_prefix="/devil")
@@ -105,12 +105,12 @@ def _random_play(g: Game, moves: tuple[int, ...]) -> tuple[int | None, int]:
 def setup() -> Response | str | tuple[str, int]:
     """Choose N and the Devil; a valid POST starts the game."""
     if request.method == "GET":
-        return render("devil/setup.html", "devil/_setup.html", form=request.args, error=None)
+        return render_template("devil/setup.html", form=request.args, error=None)
     try:
         v = parse_variant(request.form)
         devil = params.choice(request.form, "devil", DEVILS)
     except InputError as e:
-        return render("devil/setup.html", "devil/_setup.html", form=request.form, error=e.message), 400
+        return render_template("devil/setup.html", form=request.form, error=e.message), 400
     return go(Game(v, devil, _seal(v) if devil == "random" else "").url())
 
 
@@ -133,9 +133,8 @@ def _play_page(g: Game, moves: tuple[int, ...], peek: bool, error: str | None = 
     if won is not None and won < len(moves):
         raise InputError(f"the game was already won after move {won}")
     sol = solve(v)
-    return render(
+    return render_template(
         "devil/play.html",
-        "devil/_play.html",
         g=g,
         v=v,
         moves=moves,
@@ -169,9 +168,8 @@ def solution() -> str:
     v = parse_variant(request.args)
     sol = solve(v)
     if not sol.solvable or sol.moves is None:
-        return render(
+        return render_template(
             "devil/solution.html",
-            "devil/_solution.html",
             v=v,
             sol=sol,
             step=0,
@@ -201,9 +199,8 @@ def solution() -> str:
     small = searchable(v)
     before = belief_classes(v, sol.moves[: step - 1])[-1] if small else None
     after = belief_classes(v, sol.moves[:step])[-1] if small else None
-    return render(
+    return render_template(
         "devil/solution.html",
-        "devil/_solution.html",
         v=v,
         sol=sol,
         step=step,

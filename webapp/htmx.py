@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Response, redirect, render_template, request, url_for
+from flask import Response, redirect, request, url_for
 
 
 def wants_fragment() -> bool:
@@ -14,10 +14,9 @@ def wants_fragment() -> bool:
     return request.headers.get("HX-Request") == "true" and request.headers.get("HX-History-Restore-Request") != "true"
 
 
-def render(page: str, fragment: str, **context: Any) -> str:
-    """Render the fragment for htmx requests, the full page otherwise."""
-    partial = wants_fragment()
-    return render_template(fragment if partial else page, fragment=partial, **context)
+def layout() -> dict[str, str]:
+    """The layout every page extends: the fragment (title and main region) for htmx, the full page otherwise."""
+    return {"layout": "fragment.html" if wants_fragment() else "base.html"}
 
 
 def go(url: str) -> Response:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
 from solvers.errors import InputError
 from solvers.pegs import (
@@ -26,7 +26,7 @@ from solvers.pegs.report import labels, peg_report
 from solvers.report import as_json
 
 from . import params
-from .htmx import link, render
+from .htmx import link
 
 bp = Blueprint("pegs", __name__, url_prefix="/pegs")
 api = Blueprint("pegs_api", __name__, url_prefix="/api")
@@ -58,7 +58,7 @@ def holes_of(pos: int) -> set[int]:
 @bp.get("")
 def setup() -> str:
     """Pick a board and the empty hole."""
-    return render("pegs/setup.html", "pegs/_setup.html", boards=BOARDS)
+    return render_template("pegs/setup.html", boards=BOARDS)
 
 
 @bp.get("/play")
@@ -85,9 +85,8 @@ def play() -> str:
             "next": labels(b, a.solution[0]) if a.solution else None,
             "finals": sorted(b.labels[h] for h in (a.finals or {})),
         }
-    return render(
+    return render_template(
         "pegs/play.html",
-        "pegs/_play.html",
         g=g,
         b=b,
         occupied=holes_of(pos),
@@ -117,9 +116,8 @@ def solution() -> str:
     pos = replay(g.board, g.start, a.solution[:step])
     base = {"board": g.board.name, "hole": g.hole}
     steps = [link("pegs.solution", {**base, "step": k}) for k in range(len(a.solution) + 1)]
-    return render(
+    return render_template(
         "pegs/solution.html",
-        "pegs/_solution.html",
         g=g,
         b=g.board,
         a=a,
@@ -139,9 +137,8 @@ def table() -> str:
     b = _board(request.args)
     rows = board_table(b.name)
     links = {row.hole: url_for("pegs.play", board=b.name, hole=row.hole) for row in rows}
-    return render(
+    return render_template(
         "pegs/table.html",
-        "pegs/_table.html",
         b=b,
         rows=rows,
         links=links,

@@ -170,3 +170,39 @@ def test_unknown_route_and_method(client: FlaskClient) -> None:
     """404 and 405 use the error page."""
     assert client.get("/nope").status_code == 404
     assert client.delete("/coins").status_code == 405
+
+
+PAGES = [
+    "/coins",
+    "/coins/plan?n=12",
+    "/coins/tree?n=12",
+    "/coins/scheme?n=12",
+    "/adversary",
+    "/adversary/play?n=12",
+    "/aequitas",
+    "/aequitas/play?game=F&n=5",
+    "/aequitas/table?max=4",
+    "/devil",
+    "/devil/play?n=4",
+    "/devil/solution?n=4",
+    "/pegs",
+    "/pegs/play?board=triangle-5&hole=1",
+    "/pegs/solution?board=triangle-5&hole=1",
+    "/pegs/table?board=triangle-5",
+    "/codebreak",
+    "/codebreak/game?game=mastermind&pegs=2&colours=4",
+    "/codebreak/play?game=mastermind",
+    "/codebreak/plan?game=mastermind&pegs=2&colours=4",
+    "/coins/plan?n=0",
+]
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_full_page_and_fragment_share_one_title(client: FlaskClient, url: str) -> None:
+    """Each page's title is written once: the full page and the htmx fragment carry the same one, and the
+    fragment (errors included) is only the title and the main region."""
+    full = client.get(url).get_data(as_text=True)
+    part = client.get(url, headers={"HX-Request": "true"}).get_data(as_text=True)
+    title = re.search(r"<title>(.*?)</title>", full, re.S)
+    assert title and part.lstrip().startswith(f"<title>{title.group(1)}</title>")
+    assert "<html" in full and "<html" not in part and "<header" not in part
