@@ -7,7 +7,7 @@ PORT ?= 8000
 CHROMIUM ?= /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint typecheck unit e2e bench chromium clean
+.PHONY: run test test-fast lint typecheck unit e2e bench chromium clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,10 +38,15 @@ lint: $(VENV)/.test-installed
 	$(BIN)/ruff format --check solvers webapp tests benchmarks
 
 typecheck: $(VENV)/.test-installed
-	$(BIN)/mypy --strict solvers
+	$(BIN)/mypy --strict solvers webapp
 
+# Two steps: the fast suite (unit, web, browser) for quick feedback, then the slow exhaustive checks.
 test: $(VENV)/.test-installed chromium lint typecheck
-	$(BIN)/pytest
+	$(BIN)/pytest -m "not slow"
+	$(BIN)/pytest -m slow
+
+test-fast: $(VENV)/.test-installed chromium
+	$(BIN)/pytest -m "not slow"
 
 unit: $(VENV)/.test-installed
 	$(BIN)/pytest tests/unit tests/web

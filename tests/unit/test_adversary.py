@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solvers.errors import IllegalMoveError
-from solvers.weighing import OUTCOMES, Problem, min_weighings
+from solvers.weighing import OUTCOMES, Outcome, Problem, min_weighings
 from solvers.weighing.adversary import adversary_outcome, as_user, cases_of, hint, judge, replay
 from solvers.weighing.case import Case, all_cases
-from solvers.weighing.knowledge import format_weighings, honest_outcome, parse_weighings
+from solvers.weighing.knowledge import apply, format_weighings, honest_outcome, parse_weighings
 from solvers.weighing.plan import realise, start
 from solvers.weighing.search import all_splits, fewest
 
@@ -118,3 +118,16 @@ def test_judge_reveals_a_contradicting_case() -> None:
     counter = judge(r.coins, Case(9, True), Problem(12))
     assert counter is not None and counter != Case(9, True)
     assert Case.from_token("7h") == Case(7, True) and Case.from_token("none").coin is None
+
+
+def test_ties_go_to_balance_then_left() -> None:
+    """The README's tie-break: when outcomes are equally hard, balance, then left heavier, then right heavier."""
+    p = Problem(12)
+    four = parse_weighings("1,2,3,4-5,6,7,8")[0]  # every outcome leaves 8 cases needing 2 weighings
+    after = {o: apply(start(p), four, o) for o in OUTCOMES}
+    assert len({(fewest(c.abstract(), False), c.abstract().cases) for c in after.values()}) == 1
+    assert adversary_outcome(start(p), four, False) is Outcome.BALANCE
+    two = Problem(2)  # 1 against 2: balance cannot happen; left and right leave two cases each
+    one_one = parse_weighings("1-2")[0]
+    assert apply(start(two), one_one, Outcome.BALANCE).abstract().cases == 0
+    assert adversary_outcome(start(two), one_one, False) is Outcome.LEFT

@@ -44,9 +44,10 @@ def test_lampings_argument_for_odd_prime_factors(n: int) -> None:
     assert reason and f"odd prime factor {p}" in reason
 
 
-@pytest.mark.parametrize("n", [11, 12, 13])
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [11, 12, 13, 14, 15])
 def test_no_strategy_by_whole_table_search(n: int) -> None:
-    """N = 11, 12, 13: the breadth-first search over sets of all 2^N tables runs out without a win."""
+    """N = 11 to 15: the breadth-first search over sets of all 2^N tables runs out without a win."""
     r = exhaust_configs(Variant(n))
     assert r.exhausted and r.moves is None
     sol = solve(Variant(n))

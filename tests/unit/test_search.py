@@ -27,6 +27,7 @@ def small_beliefs(max_candidates: int) -> Iterator[Belief]:
                         yield Belief.make(u, lt, hv, g, z)
 
 
+@pytest.mark.slow
 def test_counting_rules_agree_with_search() -> None:
     """solvable() (rules + search) equals the exhaustive search on every belief up to 12 candidates."""
     for b in small_beliefs(12):
