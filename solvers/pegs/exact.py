@@ -108,7 +108,7 @@ def _np_jumps(b: Board) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[n
 def fast_layers(b: Board, pos: int, max_positions: int = 20_000_000) -> list[NDArray[np.int64]]:
     """Positions first reached after 0, 1, 2, ... moves (a move = a chain of jumps), as sorted arrays.
 
-    The same breadth-first search as `layers`, vectorised over whole layers: every jump is tried on every
+    Breadth-first by moves, vectorised over whole layers: every jump is tried on every
     position of the frontier at once, and chains are grown by jumps from the hole the coin landed on.
     """
     full, empty, frm, to = _np_jumps(b)
