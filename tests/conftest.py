@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 
 import pytest
@@ -10,7 +11,16 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import settings
 
-from webapp import create_app
+# Every test run gets its own instance folder (result store, queue) and a known secret, set before the app and
+# the job queue are imported; the queue runs jobs in-process (Huey's immediate mode) for the Flask test client.
+os.environ["COIN_PUZZLES_INSTANCE"] = tempfile.mkdtemp(prefix="coin-puzzles-test-")
+os.environ["COIN_PUZZLES_SECRET"] = "test-secret"
+os.environ.pop("COIN_PUZZLES_REDIS_URL", None)
+
+from webapp import create_app  # noqa: E402
+from webapp.jobs import huey  # noqa: E402
+
+huey.immediate = True
 
 # CI runs the same examples every time (a red CI blocks landing); local runs keep exploring new ones.
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)

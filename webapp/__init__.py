@@ -3,27 +3,14 @@
 from __future__ import annotations
 
 import math
-import os
-import secrets
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
-from . import adversary, aequitas, codebreak, coins, devil, errors, htmx, main, pegs, security
+from . import adversary, aequitas, codebreak, coins, config, devil, errors, htmx, main, pegs, results, security
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _secret_key(app: Flask) -> str:
-    """The session/CSRF key: from COIN_PUZZLES_SECRET, else one kept in the instance folder."""
-    if key := os.environ.get("COIN_PUZZLES_SECRET"):
-        return key
-    path = Path(app.instance_path) / "secret_key"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-    return path.read_text().strip()
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -32,13 +19,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         __name__,
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
-        instance_path=str(ROOT / "instance"),
+        instance_path=str(config.instance_path()),
     )
     app.config.from_mapping(MAX_CONTENT_LENGTH=64 * 1024, WTF_CSRF_TIME_LIMIT=None)
     if test_config:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(app)
+        app.config["SECRET_KEY"] = config.secret_key(Path(app.instance_path))
+    if not app.config.get("RESULT_STORE"):
+        app.config["RESULT_STORE"] = config.store_address(Path(app.instance_path))
+    results.init_app(app)
     security.init_app(app)
     errors.init_app(app)
     app.register_blueprint(main.bp)

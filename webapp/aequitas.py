@@ -9,8 +9,9 @@ from flask import Blueprint, Response, jsonify, render_template, request
 from solvers.aequitas import CONVENTIONS, GAMES, Cell, Convention, grundy, options
 from solvers.aequitas.game import grouped_moves
 from solvers.aequitas.match import Match, Player
+from solvers.aequitas.paper import agreement
 from solvers.aequitas.play import realise
-from solvers.aequitas.report import PAPER_MISERE, PositionReport, position_report, table_cells, table_report
+from solvers.aequitas.report import PAPER_MISERE, PositionReport, position_report, table_report
 from solvers.errors import IllegalMoveError, InputError
 from solvers.report import as_json
 from solvers.weighing.knowledge import UserWeighing, format_weighings, pans, placed_weighing
@@ -18,6 +19,7 @@ from solvers.weighing.knowledge import UserWeighing, format_weighings, pans, pla
 from . import params
 from .adversary import weighings_arg
 from .htmx import go, link
+from .results import computed
 
 bp = Blueprint("aequitas", __name__, url_prefix="/aequitas")
 api = Blueprint("aequitas_api", __name__, url_prefix="/api")
@@ -162,7 +164,7 @@ def weigh() -> Response | tuple[str, int]:
 def table() -> str:
     """Grundy values by exhaustive search beside the paper's formulas, disagreements flagged."""
     max_coins = params.whole(request.args, "max", 30, 1, MAX_TABLE_COINS, "max")
-    rows = table_cells(max_coins)
+    rows = computed("aequitas.table", max=max_coins)
     columns = [("F", False), ("FI", False), ("F", True), ("FI", True), ("D", False), ("D", True)]
     index = {(c.convention, c.game, c.n, c.extra): c for c in rows if c.game != "D" or (c.light == c.n)}
     grid = {
@@ -172,7 +174,7 @@ def table() -> str:
     flagged = {
         conv: [c for c in rows if c.convention == conv and c.game == "D" and not c.agrees] for conv in CONVENTIONS
     }
-    agree = {k: (a.agree, a.cells) for k, a in table_report(max_coins).agreement.items()}
+    agree = agreement(list(rows))
     return render_template(
         "aequitas/table.html",
         grid=grid,
@@ -213,5 +215,5 @@ def aequitas_json() -> Response:
     """A starting position's Grundy value, outcome class and winning moves; table=1 for the whole table."""
     if params.flag(request.args, "table"):
         max_coins = params.whole(request.args, "max_coins", 30, 1, MAX_TABLE_COINS, "max_coins")
-        return jsonify(as_json(table_report(max_coins)))
+        return jsonify(as_json(table_report(max_coins, computed("aequitas.table", max=max_coins))))
     return jsonify(as_json(parse_position(request.args)))

@@ -9,7 +9,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
+import signal
+import subprocess
 import sys
+import time
 from collections.abc import Callable, Sequence
 
 from solvers.aequitas import CONVENTIONS, GAMES
@@ -116,23 +120,84 @@ def codebreak(args: argparse.Namespace) -> Report:
     return codebreak_report(args.game, g, args.strategy, root, stats, args.tree, args.dot)
 
 
-def serve(args: argparse.Namespace) -> None:
-    """Run gunicorn on the app factory (replaces this process)."""
-    gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
-    argv = [
-        gunicorn,
+def serve(args: argparse.Namespace) -> int:
+    """gunicorn and the job consumer together; when either stops (or on Ctrl-C / SIGTERM) both are stopped."""
+    bin_dir = os.path.dirname(sys.executable)
+    gunicorn = [
+        os.path.join(bin_dir, "gunicorn"),
         "--bind",
         f"{args.host}:{args.port}",
         "--workers",
         str(args.workers),
         "--timeout",
-        "30",
+        "60",
         "--preload",
         "--access-logfile",
         "-",
         "webapp:create_app()",
     ]
-    os.execv(gunicorn, argv)
+    worker = [os.path.join(bin_dir, "coin-puzzles"), "worker", "--workers", str(args.job_workers)]
+    procs = [subprocess.Popen(worker), subprocess.Popen(gunicorn)]
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        while all(p.poll() is None for p in procs):
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGINT)
+        for p in procs:
+            try:
+                p.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+    return 0
+
+
+def worker(args: argparse.Namespace) -> int:
+    """The job consumer: queue the precomputation of everything the site links to, then run jobs."""
+    from .catalogue import everything
+    from .jobs import default_store, enqueue_missing, huey
+
+    if not args.no_precompute:
+        queued = enqueue_missing(default_store(), everything())
+        print(f"coin-puzzles worker: {queued} results queued for precomputation", file=sys.stderr)
+    huey.create_consumer(workers=whole(args.workers, "--workers"), worker_type="process").run()
+    return 0
+
+
+def precompute(args: argparse.Namespace) -> int:
+    """Compute every result the site links to, in the foreground, with a progress bar; resumable."""
+    from tqdm import tqdm
+
+    from .catalogue import everything
+    from .jobs import default_store
+    from .results import REGISTRY, run
+
+    store = default_store()
+    items = [(n, p) for n, p in everything() if not args.only or any(n.startswith(o) for o in args.only)]
+    done = 0
+    with tqdm(items, unit="result", file=sys.stderr) as bar:
+        for name, params in bar:
+            c = REGISTRY[name]
+            bar.set_description(c.title(params)[:40])
+            key = c.key(params)
+            if store.get(key) is not None:
+                continue
+
+            def tick(d: int, total: int) -> None:
+                bar.set_postfix_str(f"{d:,}/{total:,}" if total else f"{d:,}")
+
+            store.put(key, pickle.dumps(run(c, params, tick)))
+            done += 1
+    print(f"precompute: {done} computed, {len(items) - done} already stored ({store.address})")
+    return 0
 
 
 def _variant_arguments(parser: argparse.ArgumentParser, n_help: str) -> None:
@@ -194,10 +259,16 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--strategy", default="knuth", choices=STRATEGIES)
     c.add_argument("--tree", action="store_true", help="include the strategy tree")
     c.add_argument("--dot", action="store_true", help="include the tree in GraphViz DOT")
-    s = sub.add_parser("serve", help="serve the web app with gunicorn")
+    s = sub.add_parser("serve", help="serve the web app (gunicorn) and run the job consumer, together")
     s.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     s.add_argument("--port", default=os.environ.get("PORT", "8000"))
     s.add_argument("--workers", default=os.environ.get("WORKERS", "2"))
+    s.add_argument("--job-workers", default=os.environ.get("JOB_WORKERS", "2"))
+    k = sub.add_parser("worker", help="run the background job consumer (serve starts one)")
+    k.add_argument("--workers", default=os.environ.get("JOB_WORKERS", "2"))
+    k.add_argument("--no-precompute", action="store_true", help="do not queue the precomputation at start")
+    pre = sub.add_parser("precompute", help="compute everything the site links to into the result store")
+    pre.add_argument("--only", nargs="*", default=[], help="only these computations (pegs, devil, aequitas, ...)")
     return parser
 
 
@@ -205,9 +276,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, run, print; a solver's refusal is one line on stderr and exit status 2."""
     try:
         args = _parser().parse_args(argv)
-        if args.command == "serve":
-            serve(args)
-            return 0  # pragma: no cover - execv does not return
+        if args.command in ("serve", "worker", "precompute"):
+            return int({"serve": serve, "worker": worker, "precompute": precompute}[args.command](args))
         report = args.run(args)
         print(json.dumps(as_json(report), indent=2) if args.json else report.text())
         return 0

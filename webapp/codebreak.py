@@ -8,22 +8,24 @@ from collections.abc import Mapping
 from flask import Blueprint, Response, jsonify, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 
-from solvers.codebreak import COLOUR_NAMES, HEURISTICS, STRATEGIES, Game, Spec, Strategy
+from solvers.codebreak import COLOUR_NAMES, HEURISTICS, STRATEGIES, Game, Spec, Stats, Strategy
 from solvers.codebreak.play import code_index, follow, play_round, suggestions
 from solvers.codebreak.report import codebreak_report
 from solvers.errors import IllegalMoveError, InputError
 from solvers.report import as_json
 
 from . import params
-from .games import Sizes, analysis, load, shipped
+from .catalogue import codebreak_params
+from .games import Sizes, load, shipped
 from .htmx import go, link
+from .results import Pending, computed
 from .secretbox import seal, unseal
+from .store import Progress
 
 bp = Blueprint("codebreak", __name__, url_prefix="/codebreak")
 api = Blueprint("codebreak_api", __name__, url_prefix="/api")
 
 PAGE_OPTIMAL_SECRETS = 100  # optimal searches offered on the game page up to this many secrets
-PAGE_HEURISTIC_SECRETS = 1296  # other heuristics than Knuth's on the game page up to this many
 
 
 def _sizes(args: Mapping[str, str], spec: Spec) -> Sizes:
@@ -68,9 +70,19 @@ def game_page() -> str:
     rows = []
     for s in STRATEGIES:
         optimal_too_big = s not in HEURISTICS and len(g.secrets) > PAGE_OPTIMAL_SECRETS
-        slow = s != "knuth" and len(g.secrets) > PAGE_HEURISTIC_SECRETS
-        rows.append((s, None if optimal_too_big or slow else analysis(name, *sizes, s)[1]))
-    return render_template("codebreak/game.html", name=name, spec=spec, g=g, rows=rows)
+        rows.append((s, None if optimal_too_big else _stats_or_progress(name, sizes, s)))
+    pending = any(isinstance(st, Progress) for _, st in rows)
+    return render_template(
+        "codebreak/game.html", name=name, spec=spec, g=g, rows=rows, sizes=_size_query(sizes), pending=pending
+    )
+
+
+def _stats_or_progress(name: str, sizes: Sizes, strategy: Strategy) -> Stats | Progress:
+    """A strategy's statistics, or the progress of the job computing them (the page polls until all are there)."""
+    try:
+        return computed("codebreak.tree", **codebreak_params(name, sizes, strategy))[1]  # type: ignore[no-any-return]
+    except Pending as e:
+        return e.progress
 
 
 # ---------------------------------------------------------------- playing Mastermind
@@ -141,7 +153,7 @@ def plan() -> ResponseReturnValue:
     """Follow a strategy's tree by entering the feedback from a real game."""
     name, spec, g, sizes = _game(request.args)
     strategy = _strategy(request.args)
-    root, stats = analysis(name, *sizes, strategy)
+    root, stats = computed("codebreak.tree", **codebreak_params(name, sizes, strategy))
     path = [x for x in request.args.get("path", "").split(",") if x]
     node = follow(g, root, path)
     base = {"game": name, "strategy": strategy, **_size_query(sizes)}
@@ -185,6 +197,6 @@ def codebreak_json() -> Response:
     """Strategy statistics (and tree) for a shipped game."""
     name, spec, g, sizes = _game(request.args)
     strategy = _strategy(request.args)
-    root, stats = analysis(name, *sizes, strategy)
+    root, stats = computed("codebreak.tree", **codebreak_params(name, sizes, strategy))
     tree, dot = params.flag(request.args, "tree"), params.flag(request.args, "dot")
     return jsonify(as_json(codebreak_report(name, g, strategy, root, stats, tree, dot)))

@@ -12,6 +12,7 @@ from solvers.devil import (
     GOALS,
     MAX_COINS,
     RING_LIMIT,
+    Solution,
     Variant,
     adversarial_sizes,
     belief_classes,
@@ -25,7 +26,6 @@ from solvers.devil import (
     rings,
     searchable,
     seeded_turns,
-    solve,
     start_choices,
     won_at,
 )
@@ -34,7 +34,9 @@ from solvers.errors import InputError
 from solvers.report import as_json
 
 from . import params
+from .catalogue import devil_params
 from .htmx import go, link
+from .results import computed
 from .secretbox import seal, unseal
 
 bp = Blueprint("devil", __name__, url_prefix="/devil")
@@ -132,7 +134,7 @@ def _play_page(g: Game, moves: tuple[int, ...], peek: bool, error: str | None = 
         won, table = won_at(sizes), None
     if won is not None and won < len(moves):
         raise InputError(f"the game was already won after move {won}")
-    sol = solve(v)
+    sol: Solution = computed("devil.solve", **devil_params(v))
     return render_template(
         "devil/play.html",
         g=g,
@@ -166,7 +168,7 @@ def flip() -> Response | tuple[str, int]:
 def solution() -> str:
     """Step through the shortest strategy (or the construction), a page of moves at a time."""
     v = parse_variant(request.args)
-    sol = solve(v)
+    sol: Solution = computed("devil.solve", **devil_params(v))
     if not sol.solvable or sol.moves is None:
         return render_template(
             "devil/solution.html",
@@ -218,4 +220,6 @@ def solution() -> str:
 def devil_json() -> Response:
     """Shortest sure win (or why none), optionally with the moves."""
     v = parse_variant(request.args, states=True)
-    return jsonify(as_json(devil_report(v, params.flag(request.args, "moves"))))
+    return jsonify(
+        as_json(devil_report(v, params.flag(request.args, "moves"), computed("devil.solve", **devil_params(v))))
+    )

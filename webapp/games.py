@@ -29,6 +29,13 @@ def game_spec(name: str, files: bool = False) -> Spec:
     raise InputError(f"no game {name[:40]!r}: shipped games are {', '.join(games)}")
 
 
+def default_sizes(spec: Spec) -> Sizes:
+    """The sizes a game file declares (pegs and colours, or coins), as the pages use them by default."""
+    if spec.secrets[0] == "coins":
+        return None, None, int(spec.secrets[1].get("count", "4"))
+    return int(spec.secrets[1].get("length", "4")), int(spec.secrets[1].get("colours", "6")), None
+
+
 @lru_cache(maxsize=4)
 def load(name: str, pegs: int | None = None, colours: int | None = None, coins: int | None = None) -> Game:
     """A built game with its sizes overridden."""

@@ -13,7 +13,6 @@ from solvers.pegs import (
     Game,
     analyse,
     board,
-    board_table,
     from_token,
     game_from_text,
     jumps_to_moves,
@@ -22,11 +21,12 @@ from solvers.pegs import (
     quick_exact,
     replay,
 )
-from solvers.pegs.report import labels, peg_report
+from solvers.pegs.report import labels
 from solvers.report import as_json
 
 from . import params
 from .htmx import link
+from .results import computed
 
 bp = Blueprint("pegs", __name__, url_prefix="/pegs")
 api = Blueprint("pegs_api", __name__, url_prefix="/api")
@@ -135,7 +135,7 @@ def solution() -> str:
 def table() -> str:
     """Which starts can be solved, and in how few moves."""
     b = _board(request.args)
-    rows = board_table(b.name)
+    rows = computed("pegs.table", board=b.name)
     links = {row.hole: url_for("pegs.play", board=b.name, hole=row.hole) for row in rows}
     return render_template(
         "pegs/table.html",
@@ -156,4 +156,5 @@ def pegs_json() -> Response:
     if not hole and not position:
         raise InputError("give hole (the empty hole at the start) or position")
     pos = from_token(b, position) if position else b.start(hole)
-    return jsonify(as_json(peg_report(b, pos, hole or None, params.flag(request.args, "count"))))
+    count = params.flag(request.args, "count")
+    return jsonify(as_json(computed("pegs.report", board=b.name, position=pos, hole=hole or None, count=count)))

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from solvers.progress import Tick, quiet
+
 from .game import CONVENTIONS, Convention, Goal, Position, grouped_moves, grundy, options, start
 
 GAMES = ("D", "F", "FI")
@@ -86,10 +88,11 @@ class Cell:
         return [(c.describe(), v, r) for c, v, _, r in grouped_moves(self.position, self.goal, self.convention)]
 
 
-def cells(max_coins: int) -> list[Cell]:
+def cells(max_coins: int, tick: Tick = quiet) -> list[Cell]:
     """Every game, N = 1..max_coins, with and without the extra coin, under every convention."""
     out = []
     for n in range(1, max_coins + 1):
+        tick(n * n, max_coins * max_coins)  # the work grows with about N^2 cells
         for extra in (False, True):
             for conv in CONVENTIONS:
                 misere = conv != "normal"

@@ -185,8 +185,8 @@ def _table_cell(c: Cell) -> TableCell:
     )
 
 
-def table_report(max_coins: int) -> TableReport:
-    """The whole comparison table."""
-    rows = table_cells(max_coins)
+def table_report(max_coins: int, rows: tuple[Cell, ...] | None = None) -> TableReport:
+    """The whole comparison table (from its cells when already computed)."""
+    rows = table_cells(max_coins) if rows is None else rows
     agree = {k: Agreement(a, n) for k, (a, n) in agreement(list(rows)).items()}
     return TableReport(max_coins, PAPER_MISERE, agree, tuple(_table_cell(c) for c in rows))

@@ -42,7 +42,7 @@ class Game:
     spec: Spec
     secrets: tuple[str, ...]
     experiments: tuple[str, ...]
-    table: NDArray[np.int16] = field(repr=False)  # table[e, s] = outcome of experiment e on secret s
+    table: NDArray[np.uint8] = field(repr=False)  # table[e, s] = outcome of experiment e on secret s
     outcome_names: tuple[str, ...]
     must_hit: bool  # True: the game ends when an experiment is the secret itself (Mastermind)
     win_outcome: int  # the outcome meaning "this experiment is the secret" (must_hit games)
@@ -126,15 +126,20 @@ def sequences(params: dict[str, str]) -> list[tuple[int, ...]]:
     return list(permutations(range(colours), length))
 
 
-def black_white(
-    guess: NDArray[np.int64], secrets: NDArray[np.int64], colours: int
-) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """Black and white pegs of one guess against many secrets (vectorised)."""
-    black = (secrets == guess[None, :]).sum(axis=1)
-    common = np.zeros(len(secrets), dtype=np.int64)
-    for c in range(colours):
-        common += np.minimum((secrets == c).sum(axis=1), int((guess == c).sum()))
-    return black, common - black
+def score_table(guesses: NDArray[np.int8], secrets: NDArray[np.int8], colours: int) -> NDArray[np.uint8]:
+    """Every guess scored against every secret as black * (length + 1) + white, in blocks of guesses so that
+    the temporary arrays stay small (a few MB even for Bulls and Cows' 5,040 x 5,040)."""
+    length = guesses.shape[1]
+    palette = np.arange(colours, dtype=np.int8)
+    s_counts = (secrets[:, :, None] == palette).sum(axis=1, dtype=np.uint8)
+    g_counts = (guesses[:, :, None] == palette).sum(axis=1, dtype=np.uint8)
+    table = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
+    for lo in range(0, len(guesses), 128):
+        g = guesses[lo : lo + 128]
+        black = (g[:, None, :] == secrets[None, :, :]).sum(axis=2, dtype=np.uint8)
+        common = np.minimum(g_counts[lo : lo + 128, None, :], s_counts[None, :, :]).sum(axis=2, dtype=np.uint8)
+        table[lo : lo + 128] = black * (length + 1) + (common - black)
+    return table
 
 
 def build(spec: Spec, overrides: dict[str, int] | None = None) -> Game:
@@ -157,11 +162,9 @@ def _build_sequences(spec: Spec, s_params: dict[str, str], e_params: dict[str, s
     if len(secrets) > MAX_SECRETS:
         raise LimitError(f"{len(secrets):,} secrets is more than this engine holds ({MAX_SECRETS:,})")
     length, colours = len(secrets[0]), _int(s_params, "colours", 2, 10)
-    s_arr = np.array(secrets, dtype=np.int64)
-    table = np.zeros((len(experiments), len(secrets)), dtype=np.int16)
-    for i, e in enumerate(experiments):
-        black, white = black_white(np.array(e, dtype=np.int64), s_arr, colours)
-        table[i] = black * (length + 1) + white if spec.outcome == "black-white" else black
+    table = score_table(np.array(experiments, dtype=np.int8), np.array(secrets, dtype=np.int8), colours)
+    if spec.outcome != "black-white":
+        table //= length + 1  # black pegs only
     width = length + 1 if spec.outcome == "black-white" else 1
     names = tuple(
         f"{o // width}B{o % width}W" if spec.outcome == "black-white" else f"{o}B" for o in range(width * (length + 1))
@@ -189,7 +192,7 @@ def _build_coins(spec: Spec, params: dict[str, str]) -> Game:
             for right in combinations(rest, k):
                 if left < right:
                     weighings.append((left, right))
-    table = np.zeros((len(weighings), len(secrets)), dtype=np.int16)
+    table = np.zeros((len(weighings), len(secrets)), dtype=np.uint8)
     for i, (left, right) in enumerate(weighings):
         for j, case in enumerate(secrets):
             table[i, j] = SCALE[honest_outcome((left, right), case)]

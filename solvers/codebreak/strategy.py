@@ -7,6 +7,7 @@ to an experiment that could itself be the secret, then to the first in the game'
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -16,6 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from solvers.errors import InputError, LimitError
+from solvers.progress import Tick, quiet
 
 from .game import Game
 
@@ -23,6 +25,7 @@ Strategy = Literal["knuth", "expected", "entropy", "parts", "optimal-worst", "op
 HEURISTICS: tuple[Strategy, ...] = ("knuth", "expected", "entropy", "parts")
 STRATEGIES: tuple[Strategy, ...] = (*HEURISTICS, "optimal-worst", "optimal-average")
 OPTIMAL_MAX_SECRETS = 100
+OPTIMAL_MAX_NODES = 2_000_000  # the optimal search's work budget, in sets of secrets searched
 
 
 @dataclass
@@ -38,9 +41,13 @@ class Node:
 def counts(game: Game, alive: NDArray[np.int64]) -> NDArray[np.int64]:
     """For every experiment, how many alive secrets give each outcome (rows: experiments)."""
     k = len(game.outcome_names)
-    t = game.table[:, alive].astype(np.int64)
-    idx = t + k * np.arange(len(game.experiments))[:, None]
-    return np.bincount(idx.ravel(), minlength=len(game.experiments) * k).reshape(len(game.experiments), k)
+    out = np.empty((len(game.experiments), k), dtype=np.int64)
+    step = max(1, (1 << 21) // max(1, len(alive)))  # rows per block: about 2 million cells at a time
+    for lo in range(0, len(game.experiments), step):
+        t = game.table[lo : lo + step][:, alive].astype(np.int32)
+        t += k * np.arange(t.shape[0], dtype=np.int32)[:, None]
+        out[lo : lo + step] = np.bincount(t.ravel(), minlength=t.shape[0] * k).reshape(t.shape[0], k)
+    return out
 
 
 def _consistent(game: Game, alive: NDArray[np.int64]) -> NDArray[np.bool_]:
@@ -75,22 +82,33 @@ def choose(game: Game, alive: NDArray[np.int64], strategy: Strategy) -> int:
     return int(ties[consistent][0] if consistent.any() else ties[0])
 
 
-def build_tree(game: Game, strategy: Strategy) -> Node:
-    """The whole strategy tree from the start."""
+def build_tree(game: Game, strategy: Strategy, tick: Tick = quiet) -> Node:
+    """The whole strategy tree from the start (tick: secrets settled, or first experiments searched)."""
     alive = np.arange(len(game.secrets), dtype=np.int64)
     if strategy in HEURISTICS:
-        return _heuristic(game, alive, strategy)
+        settled = [0]
+
+        def counted(part: NDArray[np.int64]) -> None:
+            settled[0] += len(part)
+            tick(settled[0], len(game.secrets))
+
+        return _heuristic(game, alive, strategy, counted)
     if len(game.secrets) > OPTIMAL_MAX_SECRETS:
         raise LimitError(f"optimal search is limited to games of {OPTIMAL_MAX_SECRETS} secrets")
-    return _optimal_tree(game, alive, strategy == "optimal-worst")
+    return _optimal_tree(game, alive, strategy == "optimal-worst", tick)
 
 
-def _heuristic(game: Game, alive: NDArray[np.int64], strategy: Strategy) -> Node:
-    """Grow the tree by the heuristic."""
+def _heuristic(
+    game: Game, alive: NDArray[np.int64], strategy: Strategy, settled: Callable[[NDArray[np.int64]], None]
+) -> Node:
+    """Grow the tree by the heuristic (settled: told of the secrets each leaf or hit settles)."""
     if not game.must_hit and len(alive) <= 1:
+        settled(alive)
         return Node(None, len(alive), solved=int(alive[0]) if len(alive) else None)
     e = int(alive[0]) if game.must_hit and len(alive) == 1 else choose(game, alive, strategy)
-    return _expand(game, alive, e, lambda part: _heuristic(game, part, strategy))
+    if game.must_hit and bool(np.isin(e, alive)):
+        settled(alive[alive == e])
+    return _expand(game, alive, e, lambda part: _heuristic(game, part, strategy, settled))
 
 
 def _expand(game: Game, alive: NDArray[np.int64], e: int, grow: object) -> Node:
@@ -109,14 +127,19 @@ def _expand(game: Game, alive: NDArray[np.int64], e: int, grow: object) -> Node:
 # ---------------------------------------------------------------- optimal search (small games)
 
 
-def _optimal_tree(game: Game, alive: NDArray[np.int64], worst: bool) -> Node:
-    """The optimal tree (fewest experiments in the worst case, or in total), by memoised search."""
+def _optimal_tree(game: Game, alive: NDArray[np.int64], worst: bool, tick: Tick = quiet) -> Node:
+    """The optimal tree (fewest experiments in the worst case, or in total), by memoised search within a
+    budget of OPTIMAL_MAX_NODES sets searched (LimitError past it)."""
     key = alive.tobytes()
+    nodes = [0]
 
     @cache
     def best(k: bytes) -> tuple[int, int]:
         """(cost, experiment): cost is depth (worst) or total experiments (average) below this set."""
         s = np.frombuffer(k, dtype=np.int64)
+        nodes[0] += 1
+        if nodes[0] > OPTIMAL_MAX_NODES:
+            raise LimitError(f"too large to search here: more than {OPTIMAL_MAX_NODES:,} sets of secrets")
         if not game.must_hit and len(s) <= 1:
             return 0, -1
         if game.must_hit and len(s) == 1:
@@ -126,8 +149,10 @@ def _optimal_tree(game: Game, alive: NDArray[np.int64], worst: bool) -> Node:
         found = (1 << 60, -1)
         seen: set[object] = set()
         at_start = len(s) == len(game.secrets)
-        for e in order:
+        for i, e in enumerate(order):
             e = int(e)
+            if at_start:
+                tick(i, len(order))
             # symmetry: at the start, one experiment per class; everywhere, one per distinct partition
             key = ("class", game.orbit[e]) if at_start and game.orbit else game.table[e, s].tobytes()
             if key in seen:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from solvers.report import optional
 
-from .solve import solve
+from .solve import Solution, solve
 from .variant import Variant, digits, positions
 
 
@@ -35,9 +35,10 @@ class DevilReport:
         return "\n".join(lines)
 
 
-def devil_report(v: Variant, with_moves: bool = False) -> DevilReport:
-    """Solve the variant; moves are the places flipped (coins) or [place, amount] pairs (dials)."""
-    sol = solve(v)
+def devil_report(v: Variant, with_moves: bool = False, sol: Solution | None = None) -> DevilReport:
+    """The variant solved (or its given solution); moves are the places flipped (coins) or [place, amount] pairs
+    (dials)."""
+    sol = solve(v) if sol is None else sol
     moves: tuple[object, ...] | None = None
     if with_moves and sol.moves is not None:
         if v.states == 2:

@@ -10,6 +10,7 @@ from functools import lru_cache
 import numpy as np
 
 from solvers.errors import InputError, LimitError
+from solvers.progress import Tick, quiet
 
 from .variant import Variant, add, goal_configs, tables
 
@@ -117,7 +118,7 @@ def _path(parent: dict[int, tuple[int, int]], reps: tuple[int, ...]) -> tuple[in
     return tuple(reversed(moves))
 
 
-def exhaust_configs(v: Variant) -> SearchResult:
+def exhaust_configs(v: Variant, tick: Tick = quiet) -> SearchResult:
     """The same breadth-first search on whole configuration sets (NumPy), for coins beyond the class search.
 
     Beliefs are boolean arrays over all 2^N tables, closed under the Devil's symmetries; a move a maps B to
@@ -136,6 +137,7 @@ def exhaust_configs(v: Variant) -> SearchResult:
     frontier = [start]
     while frontier and len(seen) <= MAX_BELIEFS:
         nxt = []
+        tick(len(seen), 0)
         for belief in frontier:
             for shifts in images:
                 after = np.zeros(v.configs, dtype=bool)

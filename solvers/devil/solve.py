@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from solvers.progress import Tick, quiet
+
 from .lamping import is_power_of_two, lamping, no_strategy_reason
 from .search import EXHAUST_MAX_CONFIGS, exhaust_configs, search, searchable
 from .variant import Variant
@@ -30,7 +32,7 @@ class Solution:
 
 
 @lru_cache(maxsize=64)
-def solve(v: Variant) -> Solution:
+def solve(v: Variant, tick: Tick = quiet) -> Solution:
     """Search when small, Lamping's construction for large powers of two, the Devil's argument otherwise."""
     if searchable(v):
         r = search(v)
@@ -44,7 +46,7 @@ def solve(v: Variant) -> Solution:
             return Solution(v, False, None, "search", True, reason)
     if v.states == 2 and v.goal == "all-heads" and is_power_of_two(v.n):
         moves = tuple(lamping(v.n))
-        check = verify(v, moves)
+        check = verify(v, moves, tick)
         return Solution(
             v,
             True if check.ok else None,
@@ -56,7 +58,7 @@ def solve(v: Variant) -> Solution:
         )
     argument = no_strategy_reason(v)
     if v.states == 2 and v.configs <= EXHAUST_MAX_CONFIGS:
-        full = exhaust_configs(v)
+        full = exhaust_configs(v, tick)
         if full.exhausted:
             found = (
                 f"Exhaustive search over all {v.configs:,} tables: {full.beliefs_explored} reachable beliefs, "

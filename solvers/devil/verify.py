@@ -9,6 +9,8 @@ from functools import cache
 
 import numpy as np
 
+from solvers.progress import Tick, quiet
+
 from .variant import Variant, digits, encode, goal_configs, symmetries, tables
 
 
@@ -20,7 +22,7 @@ class Verification:
     sizes: tuple[int, ...]  # configurations still possible after each move
 
 
-def verify(v: Variant, moves: Sequence[int]) -> Verification:
+def verify(v: Variant, moves: Sequence[int], tick: Tick = quiet) -> Verification:
     """Propagate the whole belief through the moves; the strategy wins iff nothing is left at the end."""
     ds, maps, place = tables(v)
     belief = np.ones(v.configs, dtype=bool)
@@ -28,7 +30,9 @@ def verify(v: Variant, moves: Sequence[int]) -> Verification:
     sizes = []
     binary = v.states == 2
     idx = np.arange(v.configs, dtype=np.int64)
-    for a in moves:
+    for i, a in enumerate(moves):
+        if i % 256 == 0:
+            tick(i, len(moves))
         out = np.zeros(v.configs, dtype=bool)
         for ga in {int(x) for x in maps[:, a]}:
             if binary:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import NamedTuple
+
+from solvers.progress import Tick, quiet
 
 from .analysis import analyse
 from .board import board
@@ -21,13 +22,13 @@ class Row(NamedTuple):
     finals: tuple[str, ...]
 
 
-@lru_cache(maxsize=8)
-def board_table(name: str) -> tuple[Row, ...]:
+def board_table(name: str, tick: Tick = quiet) -> tuple[Row, ...]:
     """Every start hole of a board; symmetric starts share one analysis, their finals mapped by the symmetry."""
     b = board(name)
     rows: list[Row] = []
     first: dict[int, tuple[int, Row]] = {}  # canonical start -> (start, its row)
-    for label in b.labels:
+    for i, label in enumerate(b.labels):
+        tick(i, b.size)
         pos = b.start(label)
         key = canonical(b, pos)
         if key not in first:

@@ -1,0 +1,134 @@
+"""The expensive results the site shows, as named computations for the result store and the job queue, and the
+list that `coin-puzzles precompute` (and `make run`, in the background) fills the store with."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from solvers.aequitas.paper import Cell, cells
+from solvers.codebreak import HEURISTICS, STRATEGIES, Node, Stats, verify
+from solvers.codebreak import build_tree as codebreak_tree
+from solvers.devil import Solution, Variant, solve
+from solvers.pegs import BOARDS, board, board_table
+from solvers.pegs.report import PegReport, peg_report
+from solvers.progress import Tick
+
+from .games import default_sizes, load, shipped
+from .results import Computation, Params, register
+
+QUICK_TABLE_HOLES = 15  # peg tables up to this many holes take well under a second
+QUICK_DEVIL_CONFIGS = 512  # Devil variants up to 2^9 tables
+QUICK_AEQUITAS = 12  # the Æquitas table up to N = 12
+QUICK_HEURISTIC_SECRETS = 256
+QUICK_OPTIMAL_SECRETS = 30
+
+
+def _pegs_table(p: Params, tick: Tick) -> tuple[Any, ...]:
+    """Every start of a board."""
+    return board_table(str(p["board"]), tick)
+
+
+def _pegs_report(p: Params, tick: Tick) -> PegReport:
+    """The API's thorough analysis of a position."""
+    b = board(str(p["board"]))
+    return peg_report(b, int(p["position"]), p.get("hole"), bool(p.get("count")))
+
+
+def _devil(p: Params, tick: Tick) -> Solution:
+    """The shortest sure win for a variant, or why there is none."""
+    return solve(Variant(int(p["n"]), p["goal"], bool(p["reflections"]), int(p["states"])), tick)
+
+
+def _devil_quick(p: Params) -> bool:
+    """Small variants."""
+    return int(int(p["states"]) ** int(p["n"])) <= QUICK_DEVIL_CONFIGS
+
+
+def _codebreak(p: Params, tick: Tick) -> tuple[Node, Stats]:
+    """A strategy's tree and its verified statistics."""
+    g = load(str(p["game"]), p.get("pegs"), p.get("colours"), p.get("coins"))
+    tree = codebreak_tree(g, p["strategy"], tick)
+    return tree, verify(g, tree)
+
+
+def _codebreak_quick(p: Params) -> bool:
+    """Heuristics on small games, optimal search on tiny ones."""
+    n = len(load(str(p["game"]), p.get("pegs"), p.get("colours"), p.get("coins")).secrets)
+    return n <= (QUICK_HEURISTIC_SECRETS if str(p["strategy"]) in HEURISTICS else QUICK_OPTIMAL_SECRETS)
+
+
+def _aequitas(p: Params, tick: Tick) -> tuple[Cell, ...]:
+    """The comparison table with the paper."""
+    return tuple(cells(int(p["max"]), tick))
+
+
+PEGS_TABLE = register(
+    Computation(
+        "pegs.table",
+        "1",
+        _pegs_table,
+        lambda p: board(str(p["board"])).size <= QUICK_TABLE_HOLES,
+        lambda p: f"the table of starts for {p['board']}",
+    )
+)
+PEGS_REPORT = register(
+    Computation(
+        "pegs.report",
+        "1",
+        _pegs_report,
+        lambda p: board(str(p["board"])).size <= QUICK_TABLE_HOLES,
+        lambda p: f"the analysis of a {p['board']} position",
+    )
+)
+DEVIL = register(
+    Computation("devil.solve", "1", _devil, _devil_quick, lambda p: f"the Devil's game for {p['n']} coins")
+)
+CODEBREAK = register(
+    Computation(
+        "codebreak.tree",
+        "1",
+        _codebreak,
+        _codebreak_quick,
+        lambda p: f"the {p['strategy']} strategy for {p['game']}",
+    )
+)
+AEQUITAS = register(
+    Computation(
+        "aequitas.table",
+        "1",
+        _aequitas,
+        lambda p: int(p["max"]) <= QUICK_AEQUITAS,
+        lambda p: f"the Æquitas table up to {p['max']} coins",
+    )
+)
+
+
+def devil_params(v: Variant) -> dict[str, Any]:
+    """The store's parameters for a Devil variant."""
+    return {"n": v.n, "goal": v.goal, "reflections": v.reflections, "states": v.states}
+
+
+def codebreak_params(game: str, sizes: tuple[int | None, int | None, int | None], strategy: str) -> dict[str, Any]:
+    """The store's parameters for a strategy tree."""
+    return {"game": game, "pegs": sizes[0], "colours": sizes[1], "coins": sizes[2], "strategy": strategy}
+
+
+def everything() -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every stored result the site links to, cheapest first (what precompute fills the store with)."""
+    for name in sorted(BOARDS, key=lambda k: board(k).size):
+        yield "pegs.table", {"board": name}
+    for states, top in ((2, 16), (3, 4), (4, 3)):
+        for n in range(1, top + 1):
+            for goal in ("all-heads", "all-equal"):
+                for reflections in (False, True):
+                    if states**n <= 1 << 16:
+                        yield "devil.solve", {"n": n, "goal": goal, "reflections": reflections, "states": states}
+    for max_coins in (30, 40):
+        yield "aequitas.table", {"max": max_coins}
+    for game, spec in shipped().items():
+        sizes = default_sizes(spec)
+        g = load(game, *sizes)
+        for strategy in STRATEGIES:
+            if strategy in HEURISTICS or len(g.secrets) <= 100:
+                yield "codebreak.tree", codebreak_params(game, sizes, strategy)

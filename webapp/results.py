@@ -1,0 +1,169 @@
+"""Expensive results: computed once, verified by their solvers, kept in the result store, and computed by a
+background job when they are not there yet.
+
+A view asks `computed(name, params)`. A stored result comes back at once; a quick one is computed on the
+spot and stored; anything heavier is claimed (one job per key across every worker and host), enqueued on the
+task queue, and the view raises `Pending`, which the app answers with a progress page (or `202 Accepted` with
+the progress for the API) at the same URL until the result is there.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask, Response, current_app, jsonify, render_template, request
+
+from solvers.errors import LimitError, PuzzleError
+from solvers.progress import Tick
+
+from . import jobs
+from .store import Progress, Store, open_store
+
+Params = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Computation:
+    """A named, versioned, deterministic computation: run(params, tick) -> result; quick(params) says whether it
+    is cheap enough for a web request (about a second of CPU at most); title(params) names it for people."""
+
+    name: str
+    version: str
+    run: Callable[[Params, Tick], object]
+    quick: Callable[[Params], bool]
+    title: Callable[[Params], str]
+
+    def key(self, params: Params) -> str:
+        """The store key: name, version and canonical parameters (a new version invalidates old entries)."""
+        return f"{self.name}@{self.version}:{json.dumps(dict(params), sort_keys=True, separators=(',', ':'))}"
+
+
+@dataclass(frozen=True)
+class Failed:
+    """A computation that ended in a solver's refusal (for example 'too large to search here'), stored too."""
+
+    kind: str
+    message: str
+
+
+class Pending(Exception):  # noqa: N818 - not an error: the answer is on its way
+    """The result is being computed by a background job."""
+
+    def __init__(self, title: str, progress: Progress) -> None:
+        """Keep what the progress page shows."""
+        super().__init__(title)
+        self.title = title
+        self.progress = progress
+
+
+REGISTRY: dict[str, Computation] = {}
+
+
+def register(c: Computation) -> Computation:
+    """Add a computation to the registry (the job consumer finds it by name)."""
+    REGISTRY[c.name] = c
+    return c
+
+
+def run(c: Computation, params: Params, tick: Tick) -> object:
+    """Compute a result; a solver's refusal or running out of the job's memory becomes a stored Failed."""
+    try:
+        return c.run(params, tick)
+    except LimitError as e:
+        return Failed("limit", e.message)
+    except PuzzleError as e:
+        return Failed("input", e.message)
+    except MemoryError:
+        return Failed("limit", "too large to compute here: the job ran out of its memory budget")
+
+
+def unpack(value: object) -> object:
+    """A stored value, or the refusal it records raised again (the app answers it with a 4xx)."""
+    if isinstance(value, Failed):
+        raise LimitError(value.message)
+    return value
+
+
+def fetch(store: Store, name: str, params: Params, enqueue: Callable[[str, str, Params], None]) -> object:
+    """The result, from the store or computed now if quick; otherwise claim and enqueue a job, raise Pending."""
+    c = REGISTRY[name]
+    key = c.key(params)
+    blob = store.get(key)
+    if blob is not None:
+        return unpack(pickle.loads(blob))
+    if c.quick(params):
+        value = run(c, params, lambda done, total: None)
+        store.put(key, pickle.dumps(value))
+        return unpack(value)
+    if store.claim(key):
+        enqueue(store.address, name, params)
+        blob = store.get(key)  # an in-process (immediate) queue has already finished it
+        if blob is not None:
+            return unpack(pickle.loads(blob))
+    progress = store.progress(key) or Progress("queued", 0, 0, "", time.time())
+    raise Pending(c.title(params), progress)
+
+
+def execute(store: Store, name: str, params: Params) -> None:
+    """Run a job: report progress (at most twice a second), store the result, end the claim."""
+    c = REGISTRY[name]
+    key = c.key(params)
+    if store.get(key) is not None:
+        store.release(key)
+        return
+    last = [0.0]
+
+    def tick(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= 0.5:
+            last[0] = now
+            store.report(key, "running", done, total, "")
+
+    store.report(key, "running", 0, 0, "")
+    try:
+        store.put(key, pickle.dumps(run(c, params, tick)))
+    finally:
+        store.release(key)
+
+
+def app_store() -> Store:
+    """The app's store (one per process, opened on first use)."""
+    store: Store | None = current_app.extensions.get("coin_puzzles_store")
+    if store is None:
+        secret = str(current_app.config["SECRET_KEY"]).encode()
+        store = open_store(str(current_app.config["RESULT_STORE"]), secret)
+        current_app.extensions["coin_puzzles_store"] = store
+    return store
+
+
+def computed(name: str, **params: Any) -> Any:
+    """A view's way in: the result, or Pending while a job computes it."""
+    return fetch(app_store(), name, params, jobs.enqueue)
+
+
+RETRY_SECONDS = 2
+
+
+def pending_response(e: Pending) -> tuple[Response | str, int, dict[str, str]]:
+    """The progress page (200, polled by htmx, refreshed without JavaScript) or, for the API, 202 Accepted."""
+    p = e.progress
+    headers = {"Retry-After": str(RETRY_SECONDS), "Cache-Control": "no-store"}
+    if request.path.startswith("/api/"):
+        body = {
+            "status": "running" if p.state == "running" else "queued",
+            "progress": {"done": p.done, "total": p.total, "fraction": round(p.fraction, 4)},
+            "retry_after": RETRY_SECONDS,
+        }
+        return jsonify(body), 202, headers
+    page = render_template("progress.html", title=e.title, progress=p, retry=RETRY_SECONDS)
+    return page, 200, headers
+
+
+def init_app(app: Flask) -> None:
+    """Answer Pending with the progress page."""
+    app.register_error_handler(Pending, pending_response)
