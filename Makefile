@@ -7,7 +7,7 @@ PORT ?= 8000
 CHROMIUM ?= /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test test-fast lint typecheck unit e2e bench chromium clean
+.PHONY: run precompute test test-fast lint typecheck unit e2e bench chromium redis clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,8 +30,22 @@ chromium:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; \
 	fi
 
+# Debian's redis-server for the tests of the shared (several hosts) queue and store.
+redis:
+	@if command -v redis-server >/dev/null 2>&1; then \
+		echo "redis-server: $$(command -v redis-server)"; \
+	else \
+		echo "installing Debian's redis-server"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq redis-server; \
+	fi
+
+# gunicorn and the job consumer together; the consumer fills the result store in the background.
 run: $(VENV)/.installed
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/coin-puzzles serve
+
+# Fill the result store in the foreground, with a progress bar (resumable: stored results are skipped).
+precompute: $(VENV)/.installed
+	$(BIN)/coin-puzzles precompute
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check solvers webapp tests benchmarks
@@ -41,7 +55,7 @@ typecheck: $(VENV)/.test-installed
 	$(BIN)/mypy --strict solvers webapp
 
 # Two steps: the fast suite (unit, web, browser) for quick feedback, then the slow exhaustive checks.
-test: $(VENV)/.test-installed chromium lint typecheck
+test: $(VENV)/.test-installed chromium redis lint typecheck
 	$(BIN)/pytest -m "not slow"
 	$(BIN)/pytest -m slow
 
@@ -55,6 +69,7 @@ e2e: $(VENV)/.test-installed chromium
 	$(BIN)/pytest tests/e2e
 
 bench: $(VENV)/.installed
+	$(BIN)/python benchmarks/web.py
 	$(BIN)/python benchmarks/coins.py
 	$(BIN)/python benchmarks/adversary.py
 	$(BIN)/python benchmarks/aequitas.py

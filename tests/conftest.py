@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -38,3 +41,27 @@ def app() -> Iterator[Flask]:
 def client(app: Flask) -> FlaskClient:
     """A test client."""
     return app.test_client()
+
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-gpu",
+    "--no-first-run",
+]
+
+
+def chromium_path() -> str:
+    """The system Chromium (Playwright's own download is never used)."""
+    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    pytest.fail("Debian's chromium is not installed: run `make test`, which installs it")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Launch the system Chromium with the flags this machine needs."""
+    return {**browser_type_launch_args, "executable_path": chromium_path(), "args": CHROMIUM_ARGS}

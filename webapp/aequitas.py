@@ -11,7 +11,7 @@ from solvers.aequitas.game import grouped_moves
 from solvers.aequitas.match import Match, Player
 from solvers.aequitas.paper import agreement
 from solvers.aequitas.play import realise
-from solvers.aequitas.report import PAPER_MISERE, PositionReport, position_report, table_report
+from solvers.aequitas.report import PAPER_MISERE, PositionReport, position_report
 from solvers.errors import IllegalMoveError, InputError
 from solvers.report import as_json
 from solvers.weighing.knowledge import UserWeighing, format_weighings, pans, placed_weighing
@@ -164,7 +164,7 @@ def weigh() -> Response | tuple[str, int]:
 def table() -> str:
     """Grundy values by exhaustive search beside the paper's formulas, disagreements flagged."""
     max_coins = params.whole(request.args, "max", 30, 1, MAX_TABLE_COINS, "max")
-    rows = computed("aequitas.table", max=max_coins)
+    rows, _ = computed("aequitas.table", max=max_coins)
     columns = [("F", False), ("FI", False), ("F", True), ("FI", True), ("D", False), ("D", True)]
     index = {(c.convention, c.game, c.n, c.extra): c for c in rows if c.game != "D" or (c.light == c.n)}
     grid = {
@@ -215,5 +215,5 @@ def aequitas_json() -> Response:
     """A starting position's Grundy value, outcome class and winning moves; table=1 for the whole table."""
     if params.flag(request.args, "table"):
         max_coins = params.whole(request.args, "max_coins", 30, 1, MAX_TABLE_COINS, "max_coins")
-        return jsonify(as_json(table_report(max_coins, computed("aequitas.table", max=max_coins))))
+        return jsonify(as_json(computed("aequitas.table", max=max_coins)[1]))
     return jsonify(as_json(parse_position(request.args)))

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from solvers.aequitas.paper import Cell, cells
+from solvers.aequitas.report import TableReport, table_report
 from solvers.codebreak import HEURISTICS, STRATEGIES, Node, Stats, verify
 from solvers.codebreak import build_tree as codebreak_tree
 from solvers.devil import Solution, Variant, solve
@@ -58,9 +59,10 @@ def _codebreak_quick(p: Params) -> bool:
     return n <= (QUICK_HEURISTIC_SECRETS if str(p["strategy"]) in HEURISTICS else QUICK_OPTIMAL_SECRETS)
 
 
-def _aequitas(p: Params, tick: Tick) -> tuple[Cell, ...]:
-    """The comparison table with the paper."""
-    return tuple(cells(int(p["max"]), tick))
+def _aequitas(p: Params, tick: Tick) -> tuple[tuple[Cell, ...], TableReport]:
+    """The comparison table with the paper, and its report with the certificates of every disagreement."""
+    rows = tuple(cells(int(p["max"]), tick))
+    return rows, table_report(int(p["max"]), rows)
 
 
 PEGS_TABLE = register(
@@ -96,7 +98,7 @@ CODEBREAK = register(
 AEQUITAS = register(
     Computation(
         "aequitas.table",
-        "1",
+        "2",
         _aequitas,
         lambda p: int(p["max"]) <= QUICK_AEQUITAS,
         lambda p: f"the Æquitas table up to {p['max']} coins",

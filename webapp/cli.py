@@ -266,7 +266,12 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--job-workers", default=os.environ.get("JOB_WORKERS", "2"))
     k = sub.add_parser("worker", help="run the background job consumer (serve starts one)")
     k.add_argument("--workers", default=os.environ.get("JOB_WORKERS", "2"))
-    k.add_argument("--no-precompute", action="store_true", help="do not queue the precomputation at start")
+    k.add_argument(
+        "--no-precompute",
+        action="store_true",
+        default=os.environ.get("COIN_PUZZLES_PRECOMPUTE", "1") == "0",
+        help="do not queue the precomputation at start (or COIN_PUZZLES_PRECOMPUTE=0)",
+    )
     pre = sub.add_parser("precompute", help="compute everything the site links to into the result store")
     pre.add_argument("--only", nargs="*", default=[], help="only these computations (pegs, devil, aequitas, ...)")
     return parser

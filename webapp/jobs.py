@@ -12,7 +12,7 @@ import resource
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from huey import Huey, RedisHuey, SqliteHuey
+from huey import Huey, PriorityRedisHuey, SqliteHuey
 
 from . import config
 from .store import Store, open_store
@@ -25,7 +25,7 @@ def make_huey() -> Huey:
     """The queue: Redis when configured, else a SQLite file in the instance folder."""
     url = config.redis_url()
     if url:
-        return RedisHuey("coin-puzzles", url=url)
+        return PriorityRedisHuey("coin-puzzles", url=url)
     folder = config.instance_path()
     folder.mkdir(parents=True, exist_ok=True)
     return SqliteHuey("coin-puzzles", filename=str(folder / "queue.db"), results=False)

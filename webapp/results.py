@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -101,7 +102,11 @@ def fetch(store: Store, name: str, params: Params, enqueue: Callable[[str, str, 
         store.put(key, pickle.dumps(value))
         return unpack(value)
     if store.claim(key):
-        enqueue(store.address, name, params)
+        try:
+            enqueue(store.address, name, params)
+        except Exception:
+            store.release(key)  # never leave a claim that no job will end
+            raise
         blob = store.get(key)  # an in-process (immediate) queue has already finished it
         if blob is not None:
             return unpack(pickle.loads(blob))
@@ -125,6 +130,7 @@ def execute(store: Store, name: str, params: Params) -> None:
             store.report(key, "running", done, total, "")
 
     store.report(key, "running", 0, 0, "")
+    print(f"coin-puzzles job: computing {key}", file=sys.stderr, flush=True)
     try:
         store.put(key, pickle.dumps(run(c, params, tick)))
     finally:

@@ -1,0 +1,112 @@
+"""The app as `make run` starts it: `coin-puzzles serve` (gunicorn and the job consumer) on a free port, with its
+own instance folder, and a real redis-server when a test asks for one."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    """A free localhost port."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for_port(port: int, seconds: float = 30) -> None:
+    """Block until something listens on the port."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise TimeoutError(f"nothing listens on port {port}")
+
+
+@dataclass
+class Served:
+    """A running `coin-puzzles serve` and what it printed."""
+
+    url: str
+    process: subprocess.Popen[str]
+    log: Path
+    out: IO[str]
+
+    def output(self) -> str:
+        """Everything the server and the consumer printed so far."""
+        return self.log.read_text()
+
+    def stop(self) -> None:
+        """Stop gunicorn and the consumer (SIGTERM, as a service manager would)."""
+        self.process.terminate()
+        self.process.wait(timeout=30)
+        self.out.close()
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
+    """Start `coin-puzzles serve` (stopped at the end); the instance folder stays between starts of one test."""
+    started: list[Served] = []
+
+    def start(redis_url: str | None = None) -> Served:
+        port = free_port()
+        env = {
+            **os.environ,
+            "COIN_PUZZLES_INSTANCE": str(tmp_path / "instance"),
+            "COIN_PUZZLES_SECRET": "system",
+            "COIN_PUZZLES_PRECOMPUTE": "0",
+            "WORKERS": "2",
+            "JOB_WORKERS": "1",
+        }
+        env.pop("COIN_PUZZLES_REDIS_URL", None)
+        if redis_url:
+            env["COIN_PUZZLES_REDIS_URL"] = redis_url
+        log = tmp_path / f"serve-{len(started)}.log"
+        out = log.open("w")
+        proc = subprocess.Popen(
+            [str(BIN / "coin-puzzles"), "serve", "--port", str(port)],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        wait_for_port(port)
+        served = Served(f"http://127.0.0.1:{port}", proc, log, out)
+        started.append(served)
+        return served
+
+    yield start
+    for s in started:
+        if s.process.poll() is None:
+            s.stop()
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[str]:
+    """A real redis-server on a free port, no persistence (Debian's package, which `make test` installs)."""
+    exe = shutil.which("redis-server")
+    if exe is None:
+        pytest.fail("redis-server is not installed: run `make test`, which installs it")
+    port = free_port()
+    proc = subprocess.Popen(
+        [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+    )
+    wait_for_port(port)
+    yield f"redis://127.0.0.1:{port}/0"
+    proc.terminate()
+    proc.wait(timeout=10)

@@ -1,0 +1,101 @@
+"""The result store: entries survive reopening, a damaged entry is never served but recomputed, one claim per key,
+and `fetch` computes quick results inline and heavy ones through one job."""
+
+from __future__ import annotations
+
+import pickle
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from solvers.errors import LimitError
+from solvers.progress import Tick
+from webapp.results import Computation, Params, Pending, execute, fetch, register
+from webapp.store import SqliteStore
+
+SECRET = b"unit-secret"
+runs: list[int] = []
+
+
+def square(p: Params, tick: Tick) -> int:
+    """A stand-in computation that counts its runs."""
+    runs.append(int(p["x"]))
+    tick(1, 1)
+    if int(p["x"]) < 0:
+        raise LimitError("too large to search here")
+    return int(p["x"]) ** 2
+
+
+SQUARE = register(Computation("test.square", "1", square, lambda p: int(p["x"]) < 10, lambda p: "a square"))
+
+
+def test_entries_survive_reopening(tmp_path: Path) -> None:
+    """A result written by one store object is read by another on the same file (another worker, a restart)."""
+    SqliteStore(tmp_path / "r.db", SECRET).put("k", b"value")
+    assert SqliteStore(tmp_path / "r.db", SECRET).get("k") == b"value"
+
+
+def test_a_damaged_entry_is_dropped(tmp_path: Path) -> None:
+    """Changed bytes, or bytes written under another secret, fail the HMAC: never served, deleted."""
+    store = SqliteStore(tmp_path / "r.db", SECRET)
+    store.put("k", b"value")
+    with sqlite3.connect(tmp_path / "r.db") as db:
+        db.execute("UPDATE results SET blob = ? WHERE key = 'k'", (b"valuf",))
+    assert store.get("k") is None and store.count("k") == 0
+    SqliteStore(tmp_path / "r.db", b"another secret").put("k", b"value")
+    assert store.get("k") is None
+
+
+def test_one_claim_per_key(tmp_path: Path) -> None:
+    """Only the first claim wins until the job releases it."""
+    store = SqliteStore(tmp_path / "r.db", SECRET)
+    assert store.claim("k") and not store.claim("k") and not SqliteStore(tmp_path / "r.db", SECRET).claim("k")
+    store.release("k")
+    assert store.claim("k")
+
+
+def test_quick_results_are_computed_inline_and_stored(tmp_path: Path) -> None:
+    """A quick computation runs in the request once; later requests read the store."""
+    store = SqliteStore(tmp_path / "r.db", SECRET)
+    runs.clear()
+    assert fetch(store, "test.square", {"x": 3}, lambda *a: pytest.fail("no job for a quick result")) == 9
+    assert fetch(store, "test.square", {"x": 3}, lambda *a: pytest.fail("stored")) == 9 and runs == [3]
+
+
+def test_heavy_results_are_one_job_and_a_damaged_one_is_recomputed(tmp_path: Path) -> None:
+    """A heavy result: Pending (with progress) and one job however often it is asked for; once the job ran, the
+    result; a corrupted entry goes back through a job."""
+    store = SqliteStore(tmp_path / "r.db", SECRET)
+    queued: list[tuple[str, dict[str, Any]]] = []
+
+    def enqueue(address: str, name: str, params: Params) -> None:
+        queued.append((name, dict(params)))
+
+    for _ in range(3):
+        with pytest.raises(Pending) as e:
+            fetch(store, "test.square", {"x": 12}, enqueue)
+        assert e.value.progress.state == "queued"
+    assert queued == [("test.square", {"x": 12})]
+    runs.clear()
+    execute(store, "test.square", {"x": 12})
+    assert fetch(store, "test.square", {"x": 12}, enqueue) == 144 and runs == [12]
+    key = SQUARE.key({"x": 12})
+    with sqlite3.connect(tmp_path / "r.db") as db:
+        db.execute("UPDATE results SET blob = ? WHERE key = ?", (pickle.dumps(145), key))
+    with pytest.raises(Pending):
+        fetch(store, "test.square", {"x": 12}, enqueue)
+    assert len(queued) == 2
+    execute(store, "test.square", {"x": 12})
+    assert fetch(store, "test.square", {"x": 12}, enqueue) == 144
+
+
+def test_a_refusal_is_stored_and_answered_as_a_limit(tmp_path: Path) -> None:
+    """A job that ends in 'too large to search here' stores that answer; asking again raises it, not a 500."""
+    store = SqliteStore(tmp_path / "r.db", SECRET)
+    execute(store, "test.square", {"x": -20})
+    runs.clear()
+    with pytest.raises(LimitError, match="too large"):
+        fetch(store, "test.square", {"x": -20}, lambda *a: pytest.fail("stored"))
+    assert runs == []
