@@ -3,19 +3,20 @@ list that `coin-puzzles precompute` (and `make run`, in the background) fills th
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import Any
 
 from solvers.aequitas.paper import Cell, cells
 from solvers.aequitas.report import TableReport, table_report
-from solvers.codebreak import HEURISTICS, STRATEGIES, Node, Stats, verify
+from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, verify
 from solvers.codebreak import build_tree as codebreak_tree
 from solvers.devil import Solution, Variant, solve
 from solvers.pegs import BOARDS, board, board_table
 from solvers.pegs.report import PegReport, peg_report
 from solvers.progress import Tick
 
-from .games import default_sizes, load, shipped
+from .games import default_sizes, game_spec, load, shipped
 from .results import Computation, Params, register
 
 QUICK_TABLE_HOLES = 15  # peg tables up to this many holes take well under a second
@@ -23,6 +24,7 @@ QUICK_DEVIL_CONFIGS = 512  # Devil variants up to 2^9 tables
 QUICK_AEQUITAS = 12  # the Æquitas table up to N = 12
 QUICK_HEURISTIC_SECRETS = 256
 QUICK_OPTIMAL_SECRETS = 30
+QUICK_GAME_SECRETS = 1296  # outcome tables up to Mastermind 4x6 take a fraction of a second
 
 
 def _pegs_table(p: Params, tick: Tick) -> tuple[Any, ...]:
@@ -53,10 +55,27 @@ def _codebreak(p: Params, tick: Tick) -> tuple[Node, Stats]:
     return tree, verify(g, tree)
 
 
+def secrets_count(p: Params) -> int:
+    """How many secrets a game has, from its file and sizes, without building it."""
+    spec = game_spec(str(p["game"]))
+    if spec.secrets[0] == "coins":
+        return 2 * int(p.get("coins") or spec.secrets[1].get("count", "4"))
+    length = int(p.get("pegs") or spec.secrets[1].get("length", "4"))
+    colours = int(p.get("colours") or spec.secrets[1].get("colours", "6"))
+    if spec.secrets[1].get("repeats", "yes") == "yes":
+        return int(colours**length)
+    return math.perm(colours, length)
+
+
 def _codebreak_quick(p: Params) -> bool:
     """Heuristics on small games, optimal search on tiny ones."""
-    n = len(load(str(p["game"]), p.get("pegs"), p.get("colours"), p.get("coins")).secrets)
+    n = secrets_count(p)
     return n <= (QUICK_HEURISTIC_SECRETS if str(p["strategy"]) in HEURISTICS else QUICK_OPTIMAL_SECRETS)
+
+
+def _game(p: Params, tick: Tick) -> Game:
+    """A built game: its secrets, experiments and outcome table."""
+    return load(str(p["game"]), p.get("pegs"), p.get("colours"), p.get("coins"))
 
 
 def _aequitas(p: Params, tick: Tick) -> tuple[tuple[Cell, ...], TableReport]:
@@ -95,6 +114,15 @@ CODEBREAK = register(
         lambda p: f"the {p['strategy']} strategy for {p['game']}",
     )
 )
+GAME = register(
+    Computation(
+        "codebreak.game",
+        "1",
+        _game,
+        lambda p: secrets_count(p) <= QUICK_GAME_SECRETS,
+        lambda p: f"the outcome table of {p['game']}",
+    )
+)
 AEQUITAS = register(
     Computation(
         "aequitas.table",
@@ -130,7 +158,8 @@ def everything() -> Iterator[tuple[str, dict[str, Any]]]:
         yield "aequitas.table", {"max": max_coins}
     for game, spec in shipped().items():
         sizes = default_sizes(spec)
-        g = load(game, *sizes)
+        yield "codebreak.game", {"game": game, "pegs": sizes[0], "colours": sizes[1], "coins": sizes[2]}
         for strategy in STRATEGIES:
-            if strategy in HEURISTICS or len(g.secrets) <= 100:
-                yield "codebreak.tree", codebreak_params(game, sizes, strategy)
+            params = codebreak_params(game, sizes, strategy)
+            if strategy in HEURISTICS or secrets_count(params) <= 100:
+                yield "codebreak.tree", params

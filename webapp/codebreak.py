@@ -16,7 +16,7 @@ from solvers.report import as_json
 
 from . import params
 from .catalogue import codebreak_params
-from .games import Sizes, load, shipped
+from .games import Sizes, shipped
 from .htmx import go, link
 from .results import Pending, computed
 from .secretbox import seal, unseal
@@ -44,7 +44,20 @@ def _game(args: Mapping[str, str]) -> tuple[str, Spec, Game, Sizes]:
     if spec is None:
         raise InputError(f"no shipped game {name[:40]!r}")
     sizes = _sizes(args, spec)
-    return name, spec, load(name, *sizes), sizes
+    return name, spec, built(name, sizes), sizes
+
+
+_BUILT: dict[tuple[str, int | None, int | None, int | None], Game] = {}
+
+
+def built(name: str, sizes: Sizes) -> Game:
+    """A built game from the result store (a large outcome table is built by a job), kept in this process."""
+    key = (name, *sizes)
+    if key not in _BUILT:
+        if len(_BUILT) >= 8:
+            _BUILT.clear()
+        _BUILT[key] = computed("codebreak.game", game=name, pegs=sizes[0], colours=sizes[1], coins=sizes[2])
+    return _BUILT[key]
 
 
 def _size_query(sizes: Sizes) -> dict[str, str]:
