@@ -12,7 +12,7 @@ from solvers.aequitas.report import TableReport, table_report
 from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, verify
 from solvers.codebreak import build_tree as codebreak_tree
 from solvers.devil import Solution, Variant, solve
-from solvers.pegs import BOARDS, board, board_table
+from solvers.pegs import BOARDS, Analysis, analyse, board, board_table, class_finals, pegs
 from solvers.pegs.report import PegReport, peg_report
 from solvers.progress import Tick
 
@@ -20,6 +20,7 @@ from .games import default_sizes, game_spec, load, shipped
 from .results import Computation, Params, register
 
 QUICK_TABLE_HOLES = 15  # peg tables up to this many holes take well under a second
+QUICK_PEGS = 10  # any board with this few coins left is analysed at once
 QUICK_DEVIL_CONFIGS = 512  # Devil variants up to 2^9 tables
 QUICK_AEQUITAS = 12  # the Æquitas table up to N = 12
 QUICK_HEURISTIC_SECRETS = 256
@@ -36,6 +37,17 @@ def _pegs_report(p: Params, tick: Tick) -> PegReport:
     """The API's thorough analysis of a position."""
     b = board(str(p["board"]))
     return peg_report(b, int(p["position"]), p.get("hole"), bool(p.get("count")))
+
+
+def _pegs_analysis(p: Params, tick: Tick) -> Analysis:
+    """Solvability, fewest moves where exact, and a solution, for the play page's hints and solutions."""
+    return analyse(board(str(p["board"])), int(p["position"]))
+
+
+def _pegs_analysis_quick(p: Params) -> bool:
+    """Small boards, few coins, or a position the invariant settles at once."""
+    b, pos = board(str(p["board"])), int(p["position"])
+    return b.size <= QUICK_TABLE_HOLES or pegs(pos) <= QUICK_PEGS or (pegs(pos) > 1 and not class_finals(b, pos))
 
 
 def _devil(p: Params, tick: Tick) -> Solution:
@@ -100,6 +112,11 @@ PEGS_REPORT = register(
         _pegs_report,
         lambda p: board(str(p["board"])).size <= QUICK_TABLE_HOLES,
         lambda p: f"the analysis of a {p['board']} position",
+    )
+)
+PEGS_ANALYSIS = register(
+    Computation(
+        "pegs.analysis", "1", _pegs_analysis, _pegs_analysis_quick, lambda p: f"a hint for this {p['board']} position"
     )
 )
 DEVIL = register(

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from flask import Blueprint, Response, jsonify, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 
-from solvers.codebreak import COLOUR_NAMES, HEURISTICS, STRATEGIES, Game, Spec, Stats, Strategy
-from solvers.codebreak.play import code_index, follow, play_round, suggestions
+from solvers.codebreak import COLOUR_NAMES, HEURISTICS, STRATEGIES, Game, Node, Spec, Stats, Strategy
+from solvers.codebreak.play import Round, code_index, follow, play_round, suggestions
 from solvers.codebreak.report import codebreak_report
 from solvers.errors import IllegalMoveError, InputError
 from solvers.report import as_json
@@ -18,7 +18,7 @@ from . import params
 from .catalogue import codebreak_params
 from .games import Sizes, shipped
 from .htmx import go, link
-from .results import Pending, computed
+from .results import Pending, computed, peek
 from .secretbox import seal, unseal
 from .store import Progress
 
@@ -126,7 +126,7 @@ def play() -> str:
         rows=[(g.secrets[e], g.outcome_names[o]) for e, o in zip(r.guesses, r.outcomes, strict=True)],
         alive=int(r.alive.size),
         won=r.won,
-        suggest=suggestions(g, r.alive) if params.flag(request.args, "hint") and not r.won else {},
+        suggest=_suggest(name, sizes, g, r) if params.flag(request.args, "hint") and not r.won else {},
         base={k: v for k, v in base.items() if v},
         g_text=g_text,
         length=len(g.secrets[0]),
@@ -134,6 +134,15 @@ def play() -> str:
         hint_url=link("codebreak.play", {**base, "g": g_text, "hint": "1"}),
         secret=g.secrets[secret] if secret is not None and r.won else None,
     )
+
+
+def _suggest(name: str, sizes: Sizes, g: Game, r: Round) -> dict[str, str]:
+    """The heuristics' suggestions, read from their stored trees where the game has followed them."""
+    trees: dict[str, Node | None] = {}
+    for s in HEURISTICS:
+        stored = peek("codebreak.tree", **codebreak_params(name, sizes, s))
+        trees[s] = stored[0] if stored else None
+    return suggestions(g, r, trees)
 
 
 @bp.post("/start")

@@ -9,9 +9,9 @@ from flask import Blueprint, Response, jsonify, render_template, request, url_fo
 from solvers.errors import InputError
 from solvers.pegs import (
     BOARDS,
+    Analysis,
     Board,
     Game,
-    analyse,
     board,
     from_token,
     game_from_text,
@@ -77,7 +77,7 @@ def play() -> str:
     moves = jumps_to_moves(g.jumps)
     hint = None
     if params.flag(request.args, "hint"):
-        a = analyse(b, pos)
+        a: Analysis = computed("pegs.analysis", board=b.name, position=pos)
         hint = {
             "solvable": a.solvable,
             "min_moves": a.min_moves,
@@ -111,7 +111,7 @@ def play() -> str:
 def solution() -> str:
     """Step through a fewest-move solution from a start, one move at a time."""
     g = parse_game({**request.args, "j": ""})
-    a = analyse(g.board, g.start, thorough=False)
+    a: Analysis = computed("pegs.analysis", board=g.board.name, position=g.start)
     step = params.whole(request.args, "step", 0, 0, max(0, len(a.solution)), "step")
     pos = replay(g.board, g.start, a.solution[:step])
     base = {"board": g.board.name, "hole": g.hole}

@@ -3,6 +3,7 @@ guesses (against a hidden secret or the adversary), and following a strategy tre
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -62,11 +63,27 @@ def play_round(g: Game, guesses: tuple[int, ...], secret: int | None = None) -> 
     return Round(guesses, tuple(outcomes), alive, bool(outcomes) and outcomes[-1] == g.win_outcome)
 
 
-def suggestions(g: Game, alive: NDArray[np.int64]) -> dict[str, str]:
-    """Each heuristic's next guess (the last secret itself when one is left)."""
-    if alive.size == 1:
-        return dict.fromkeys(HEURISTICS, g.secrets[int(alive[0])])
-    return {s: g.secrets[choose(g, alive, s)] for s in HEURISTICS}
+def suggestions(g: Game, r: Round, trees: Mapping[str, Node | None] | None = None) -> dict[str, str]:
+    """Each heuristic's next guess (the last secret itself when one is left). Where the player has followed a
+    heuristic's own tree so far, its next node says it at once; elsewhere the heuristic is computed."""
+    if r.alive.size == 1:
+        return dict.fromkeys(HEURISTICS, g.secrets[int(r.alive[0])])
+    out: dict[str, str] = {}
+    for s in HEURISTICS:
+        node = along((trees or {}).get(s), r.guesses, r.outcomes)
+        e = node.experiment if node is not None and node.experiment is not None else choose(g, r.alive, s)
+        out[s] = g.experiments[e]
+    return out
+
+
+def along(root: Node | None, guesses: Sequence[int], outcomes: Sequence[int]) -> Node | None:
+    """The node a tree reaches when the game so far made exactly its guesses (None once it departs)."""
+    node = root
+    for e, o in zip(guesses, outcomes, strict=True):
+        if node is None or node.experiment != e:
+            return None
+        node = node.children.get(o)
+    return node
 
 
 def follow(g: Game, root: Node, feedback: list[str]) -> Node | None:

@@ -128,7 +128,21 @@ def test_a_round_stops_at_the_win() -> None:
         play_round(g, (secret, secret), secret)
     with pytest.raises(LimitError):
         play_round(g, (0,) * 13)
-    assert set(suggestions(g, r.alive).values()) == {"AB"}
+    assert set(suggestions(g, r).values()) == {"AB"}
+
+
+def test_suggestions_follow_a_stored_tree_or_compute() -> None:
+    """Where the guesses so far are a heuristic's own, its tree's next node is its suggestion; elsewhere the
+    heuristic itself is asked, and the two agree."""
+    g = mastermind(3, 4)
+    tree = build_tree(g, "knuth")
+    first = tree.experiment
+    assert first is not None
+    secret = code_index(g, "DCB")
+    r = play_round(g, (first,), secret)
+    from_tree = suggestions(g, r, {"knuth": tree})["knuth"]
+    computed = suggestions(g, r)["knuth"]
+    assert from_tree == computed
 
 
 def test_following_a_tree_refuses_impossible_feedback() -> None:

@@ -3,8 +3,11 @@ and `fetch` computes quick results inline and heavy ones through one job."""
 
 from __future__ import annotations
 
+import os
 import pickle
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -99,3 +102,20 @@ def test_a_refusal_is_stored_and_answered_as_a_limit(tmp_path: Path) -> None:
     with pytest.raises(LimitError, match="too large"):
         fetch(store, "test.square", {"x": -20}, lambda *a: pytest.fail("stored"))
     assert runs == []
+
+
+def test_a_job_past_its_memory_budget_is_refused_clearly(tmp_path: Path) -> None:
+    """In a process under the job memory budget (COIN_PUZZLES_JOB_MEMORY_MB), a computation that needs more ends
+    with a stored 'too large' refusal instead of taking the machine's memory."""
+    code = (
+        "import numpy as np\n"
+        "from webapp.jobs import limit_memory\n"
+        "from webapp.results import Computation, Failed, run\n"
+        "limit_memory()\n"
+        "big = Computation('test.big', '1', lambda p, t: np.ones(2 ** 31, dtype=np.uint8), lambda p: False, str)\n"
+        "out = run(big, {}, lambda d, t: None)\n"
+        "print(type(out).__name__, out.message if isinstance(out, Failed) else '')\n"
+    )
+    env = {**os.environ, "COIN_PUZZLES_JOB_MEMORY_MB": "1024", "COIN_PUZZLES_INSTANCE": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert done.stdout.startswith("Failed too large to compute here"), done.stdout + done.stderr
