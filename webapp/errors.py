@@ -5,7 +5,7 @@ Every solver error is a `PuzzleError`; one handler turns it into a 4xx, so no re
 
 from __future__ import annotations
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, current_app, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -45,8 +45,13 @@ def init_app(app: Flask) -> None:
         return error_response(400, "Form expired", "The form was missing its security token; reload and try again.")
 
     @app.errorhandler(HTTPException)
-    def http_error(e: HTTPException) -> tuple[Response | str, int]:
+    def http_error(e: HTTPException) -> Response:
         """Any HTTP error, with its own message."""
         status = e.code or 500
         message = e.description or e.name
-        return error_response(status, f"{status} {e.name}", message)
+        body, code = error_response(status, f"{status} {e.name}", message)
+        response = current_app.make_response((body, code))
+        for name, value in e.get_headers():
+            if name.lower() == "allow":  # a 405 must say which methods are allowed
+                response.headers[name] = value
+        return response

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from solvers.errors import InputError
 from solvers.weighing import GOALS, MAX_COINS, OBJECTIVES, WEIGHTS, Objective, Problem
 
-_INT = re.compile(r"\s*\d{1,9}\s*")
+_INT = re.compile(r" *[0-9]{1,9} *")  # ASCII digits only: int() would also take other scripts' digits
 _TRUE = {"1", "true", "on", "yes"}
 _FALSE = {"", "0", "false", "off", "no"}
 

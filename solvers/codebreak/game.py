@@ -157,6 +157,8 @@ def build(spec: Spec, overrides: dict[str, int] | None = None) -> Game:
 def _build_sequences(spec: Spec, s_params: dict[str, str], e_params: dict[str, str]) -> Game:
     """Mastermind-like games."""
     secrets, experiments = sequences(s_params), sequences(e_params)
+    if not secrets or not experiments:
+        raise InputError("no codes: without repeated colours a code needs at least as many colours as pegs")
     if spec.finish == "guess-the-secret" and secrets != experiments:
         raise InputError("guess-the-secret games need the same secrets and experiments")
     if len(secrets) > MAX_SECRETS:

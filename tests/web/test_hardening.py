@@ -1,0 +1,71 @@
+"""Hostile input seen in a review: each once returned a 500 or a traceback; now a clear 4xx or exit status 2."""
+
+from __future__ import annotations
+
+import pytest
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.web.forms import form_token
+from webapp.cli import main
+
+
+@pytest.mark.parametrize("place", ["\u00b2", "\u0663", "\uff11", "1\u00b2"])
+def test_superscript_and_foreign_digits_are_not_numbers(client: FlaskClient, place: str) -> None:
+    """Digits that str.isdigit() accepts but are not ASCII: a 400, never a 500."""
+    token = form_token(client, "/devil")
+    r = client.post("/devil/flip", data={"csrf_token": token, "n": "4", "moves": "", "place": [place]})
+    assert r.status_code == 400
+    assert client.get(f"/coins/plan?n={place}").status_code == 400
+
+
+@pytest.mark.parametrize("route", ["/api/codebreak", "/codebreak/game", "/codebreak/play", "/codebreak/plan"])
+def test_bulls_and_cows_with_more_pegs_than_colours(client: FlaskClient, route: str) -> None:
+    """Bulls and Cows (no repeated colours) with more pegs than colours has no codes: a clear 400."""
+    r = client.get(f"{route}?game=bulls-and-cows&pegs=6&colours=5")
+    assert r.status_code == 400
+
+
+def test_method_not_allowed_says_which_methods(client: FlaskClient) -> None:
+    """A 405 keeps the Allow header HTTP requires."""
+    r = client.delete("/coins")
+    assert r.status_code == 405 and set(r.headers["Allow"].split(", ")) >= {"GET", "POST"}
+
+
+@pytest.mark.parametrize(
+    "argv", [["weigh", "\u00b2"], ["devil", "\u00b3"], ["codebreak", "bulls-and-cows", "--pegs", "6", "--colours", "5"]]
+)
+def test_cli_refuses_without_traceback(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """The same input on the command line: exit status 2 and one line on stderr."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.startswith("coin-puzzles: error:")
+
+
+SMALL = st.sampled_from(["", "0", "1", "3", "4", "8", "12", "-1", "x", "\u00b2", "\u0663", "999999999"])
+ARGS = st.one_of(SMALL, st.text(max_size=8))
+COMMANDS = {
+    "weigh": ["--weight", "--goal", "--extra", "--objective"],
+    "adversary": ["--budget", "--weighings", "--extra"],
+    "aequitas": ["--game", "--coins", "--light", "--heavy", "--fake", "--convention", "--max-coins"],
+    "devil": ["--goal", "--states"],
+    "pegs": ["--board", "--hole", "--position"],
+    "codebreak": ["--pegs", "--colours", "--coins", "--strategy"],
+}
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(COMMANDS)), st.data())
+def test_cli_fuzz_never_a_traceback(command: str, data: st.DataObject) -> None:
+    """Any subcommand with junk arguments exits 0 or 2, never with an exception."""
+    argv = [command]
+    if command in ("weigh", "adversary", "devil"):
+        argv.append(data.draw(SMALL))
+    if command == "codebreak":
+        argv.append(data.draw(st.sampled_from(["mastermind", "bulls-and-cows", "nope", "\u00b2"])))
+    for option in data.draw(st.lists(st.sampled_from(COMMANDS[command]), unique=True)):
+        argv += [option, data.draw(ARGS)]
+    if command == "codebreak" and "--pegs" not in argv:
+        argv += ["--pegs", "2"]
+    assert main(argv) in (0, 2), argv
