@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+
 from flask import Flask, Response
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 csrf = CSRFProtect()
 
@@ -34,7 +37,23 @@ def add_headers(response: Response) -> Response:
     return response
 
 
+def add_hsts(response: Response) -> Response:
+    """Behind TLS: browsers keep to HTTPS for a year."""
+    response.headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains"
+    return response
+
+
 def init_app(app: Flask) -> None:
-    """Bind CSRF protection and the header hook to the app."""
+    """Cookies, CSRF protection and the header hooks; Secure cookies and HSTS when served over TLS
+    (COIN_PUZZLES_TLS=1), and the client's address and scheme from a reverse proxy when
+    COIN_PUZZLES_PROXIES says how many proxies stand in front (werkzeug's ProxyFix)."""
+    tls = os.environ.get("COIN_PUZZLES_TLS") == "1" or bool(app.config.get("TLS"))
+    app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_SECURE=tls)
+    proxies = os.environ.get("COIN_PUZZLES_PROXIES", "0")
+    if proxies.isascii() and proxies.isdigit() and int(proxies) > 0:
+        n = int(proxies)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
     csrf.init_app(app)
     app.after_request(add_headers)
+    if tls:
+        app.after_request(add_hsts)

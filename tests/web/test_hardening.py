@@ -69,3 +69,18 @@ def test_cli_fuzz_never_a_traceback(command: str, data: st.DataObject) -> None:
     if command == "codebreak" and "--pegs" not in argv:
         argv += ["--pegs", "2"]
     assert main(argv) in (0, 2), argv
+
+
+def test_session_cookie_is_httponly_and_samesite(client: FlaskClient) -> None:
+    """The session cookie (it carries the CSRF token) is HttpOnly and SameSite=Lax; not Secure over plain HTTP."""
+    cookie = client.get("/coins").headers.get("Set-Cookie", "")
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Secure" not in cookie
+
+
+def test_tls_adds_secure_cookies_and_hsts() -> None:
+    """Behind TLS the cookie is Secure and every response carries HSTS."""
+    from webapp import create_app
+
+    client = create_app({"TESTING": True, "TLS": True}).test_client()
+    r = client.get("/coins")
+    assert "Secure" in r.headers.get("Set-Cookie", "") and "max-age=31536000" in r.headers["Strict-Transport-Security"]
