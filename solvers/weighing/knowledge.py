@@ -16,38 +16,68 @@ from .problem import Outcome
 UserWeighing = tuple[tuple[Coin, ...], tuple[Coin, ...]]
 MAX_WEIGHINGS = 60
 _COIN = re.compile(r"(?:[0-9]{1,7}|[Gg][0-9]{1,7})")
+_RANGE = re.compile(r"([0-9]{1,7})\.\.([0-9]{1,7})")
+MAX_COINS_READ = 2_000_000  # coins named in all the weighings of one game, ranges counted in full
 
 
-def _coin(token: str) -> Coin:
-    """One coin from text: a number or G followed by a number."""
-    token = token.strip()
-    return f"G{int(token[1:])}" if token[:1] in "Gg" else int(token)
+def _pan(i: int, side: str, budget: list[int]) -> tuple[Coin, ...]:
+    """One pan from text: numbers, ranges of numbers (a..b) and extra coins (G1); budget caps the coins read."""
+    coins: list[Coin] = []
+    for raw in side.split(","):
+        token = raw.strip()
+        if not token:
+            continue
+        m = _RANGE.fullmatch(token)
+        if m:
+            lo, hi = int(m[1]), int(m[2])
+            if lo > hi:
+                raise IllegalMoveError(f"weighing {i}: a range goes up, like 1..4")
+            budget[0] -= hi - lo + 1
+            if budget[0] < 0:
+                raise LimitError(f"at most {MAX_COINS_READ:,} coins in all the weighings of one game")
+            coins += range(lo, hi + 1)
+        elif _COIN.fullmatch(token):
+            budget[0] -= 1
+            coins.append(f"G{int(token[1:])}" if token[0] in "Gg" else int(token))
+        else:
+            raise IllegalMoveError(f"weighing {i}: coins are numbers like 7, ranges like 1..4, or extra coins like G1")
+    return tuple(coins)
 
 
 def parse_weighings(text: str) -> tuple[UserWeighing, ...]:
-    """Parse '1,2,3,4-5,6,7,8;...' into weighings (left coins, right coins)."""
+    """Parse '1..4-5..8;9-10' (or '1,2,3,4-5,6,7,8;9-10') into weighings (left coins, right coins)."""
     if not text.strip():
         return ()
+    parts = text.split(";")
+    if len(parts) > MAX_WEIGHINGS:
+        raise LimitError(f"at most {MAX_WEIGHINGS} weighings")
     out = []
-    for i, part in enumerate(text.split(";"), 1):
+    budget = [MAX_COINS_READ]
+    for i, part in enumerate(parts, 1):
         sides = part.split("-")
         if len(sides) != 2:
             raise IllegalMoveError(f"weighing {i}: write it as left coins, a '-', right coins (like 1,2-3,4)")
-        pans = []
-        for side in sides:
-            tokens = [t for t in side.split(",") if t.strip()]
-            if not all(_COIN.fullmatch(t.strip()) for t in tokens):
-                raise IllegalMoveError(f"weighing {i}: coins are numbers like 7 or extra coins like G1")
-            pans.append(tuple(_coin(t) for t in tokens))
-        out.append((pans[0], pans[1]))
-    if len(out) > MAX_WEIGHINGS:
-        raise LimitError(f"at most {MAX_WEIGHINGS} weighings")
+        out.append((_pan(i, sides[0], budget), _pan(i, sides[1], budget)))
     return tuple(out)
 
 
+def _runs(coins: tuple[Coin, ...]) -> str:
+    """A pan as text, runs of three or more consecutive numbers written as ranges (a..b)."""
+    out: list[str] = []
+    i = 0
+    while i < len(coins):
+        c = coins[i]
+        j = i
+        while isinstance(c, int) and j + 1 < len(coins) and coins[j + 1] == coins[j] + 1:  # type: ignore[operator]
+            j += 1
+        out.append(f"{c}..{coins[j]}" if j - i >= 2 else ",".join(map(str, coins[i : j + 1])))
+        i = j + 1
+    return ",".join(out)
+
+
 def format_weighings(ws: Iterable[UserWeighing]) -> str:
-    """The text form of weighings, as parse_weighings reads it."""
-    return ";".join(",".join(map(str, left)) + "-" + ",".join(map(str, right)) for left, right in ws)
+    """The compact text form of weighings (URL-safe, ranges for runs), as parse_weighings reads it."""
+    return ";".join(_runs(left) + "-" + _runs(right) for left, right in ws)
 
 
 def from_set(coins: Iterable[int]) -> tuple[tuple[int, int], ...]:

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from solvers.aequitas import Position
 from solvers.devil import Variant, moves_from_text, moves_to_text
-from solvers.errors import InputError
+from solvers.errors import InputError, PuzzleError
 from solvers.pegs import BOARDS, board, from_token, game_from_text, to_token
 from solvers.weighing import GOALS, WEIGHTS, Belief, Problem
 from solvers.weighing.case import Case
@@ -73,10 +73,24 @@ def test_peg_game_text_round_trips() -> None:
     assert game_from_text(g.board, g.hole, g.text()) == g
 
 
-@pytest.mark.parametrize("text", ["1,2,3,4-5,6,7,8;9-10", "1-G1", "G1,3-4,5"])
+@pytest.mark.parametrize("text", ["1..4-5..8;9-10", "1-G1", "G1,3-4,5", "1..333,G1-334..666,G2", "5,4,3-1,2,6"])
 def test_weighings_round_trip(text: str) -> None:
-    """Weighing lists."""
+    """Weighing lists in their compact form."""
     assert format_weighings(parse_weighings(text)) == text
+
+
+@given(st.lists(st.tuples(st.lists(st.integers(1, 60), max_size=30), st.lists(st.integers(1, 60), max_size=30))))
+def test_weighings_parse_their_formatting(ws: list[tuple[list[int], list[int]]]) -> None:
+    """Any list of weighings survives formatting and parsing."""
+    weighings = tuple((tuple(left), tuple(right)) for left, right in ws)[:60]
+    assert parse_weighings(format_weighings(weighings)) == weighings
+
+
+@pytest.mark.parametrize("text", ["4..1-2", "1..9999999-1", "1..", "..3-1", "1...3-4"])
+def test_bad_ranges_are_refused(text: str) -> None:
+    """Backwards, enormous or malformed ranges are refused with a message."""
+    with pytest.raises(PuzzleError):
+        parse_weighings(text)
 
 
 @pytest.mark.parametrize(

@@ -84,3 +84,29 @@ def test_tls_adds_secure_cookies_and_hsts() -> None:
     client = create_app({"TESTING": True, "TLS": True}).test_client()
     r = client.get("/coins")
     assert "Secure" in r.headers.get("Set-Cookie", "") and "max-age=31536000" in r.headers["Strict-Transport-Security"]
+
+
+def test_long_games_fit_in_their_urls(client: FlaskClient) -> None:
+    """A 1,000-coin game on the page and a 10,000-coin game through the API, played to the end by following the
+    solver's hints: every position's URL stays short (gunicorn refuses request lines over 4,094 bytes)."""
+    from solvers.weighing import Problem
+    from solvers.weighing.adversary import as_user, hint, replay
+    from solvers.weighing.knowledge import format_weighings
+
+    for n, base in (
+        (1000, "/adversary/play?n=1000&weight=unknown&goal=identify&extra=0&maybe_none=0&mode=adversary"),
+        (10_000, "/api/adversary?n=10000"),
+    ):
+        ws: list[tuple[tuple[int | str, ...], tuple[int | str, ...]]] = []
+        longest = 0
+        while True:
+            r = replay(Problem(n), 60, ws)
+            url = f"{base}&w={format_weighings(ws)}"
+            longest = max(longest, len(url))
+            assert client.get(url).status_code == 200, url[:200]
+            h = hint(r)
+            if h is None:
+                break
+            ws.append(as_user(h))
+        assert r.coins.abstract().answers(False) == 1 and len(ws) == r.used
+        assert longest < 1000, (n, longest)
