@@ -26,7 +26,7 @@ from solvers.weighing.report import adversary_report, game_budget
 
 from . import params
 from .htmx import go, link
-from .secretbox import random_secret, seal_secret, unseal_secret
+from .secretbox import Hidden, advance, case_secret, finish, new_game, open_game, random_secret
 
 bp = Blueprint("adversary", __name__, url_prefix="/adversary")
 api = Blueprint("adversary_api", __name__, url_prefix="/api")
@@ -88,10 +88,20 @@ def weighings_arg(args: Mapping[str, str]) -> tuple[UserWeighing, ...]:
     return parse_weighings(text)
 
 
-def play_out(s: Setup, ws: tuple[UserWeighing, ...]) -> Replay:
+def kind(s: Setup) -> str:
+    """What an honest game's token is bound to: the problem and the budget."""
+    return f"adversary/{s.problem.to_token()}/{s.budget}"
+
+
+def hidden_of(s: Setup, ws: tuple[UserWeighing, ...]) -> Hidden | None:
+    """An honest game's sealed secret, checked against the recorded history (None on the adversarial scale)."""
+    return open_game(s.token, kind(s), format_weighings(ws), ";") if s.mode == "honest" else None
+
+
+def play_out(s: Setup, ws: tuple[UserWeighing, ...], hidden: Hidden | None) -> Replay:
     """Replay the game: the adversary answers, or the honest scale with the sealed secret."""
-    if s.mode == "honest":
-        secret = unseal_secret(s.token, s.problem)
+    if hidden is not None:
+        secret = case_secret(hidden.secret)
         return replay(s.problem, s.budget, ws, lambda c, w: honest_outcome(w, secret))
     return replay(s.problem, s.budget, ws)
 
@@ -110,10 +120,15 @@ def _page(
     hint_level: int = 0,
     error: str | None = None,
     placed: Mapping[str, str] | None = None,
+    hidden: Hidden | None = None,
 ) -> str:
-    """Render the play page for a position."""
-    secret = unseal_secret(s.token, s.problem) if guess and s.mode == "honest" else None
+    """Render the play page for a position (an honest game's earlier positions read-only)."""
+    secret = case_secret(hidden.secret) if guess and hidden is not None else None
     verdict = end_game(r, Case.from_token(guess), secret) if guess else None
+    latest = None
+    if hidden is not None and hidden.standing != "live" and not guess:
+        rec = hidden.record
+        latest = Setup(s.problem, s.budget, s.minimum, s.mode, rec.token).url(w=rec.history, guess=rec.ending or "")
     lost = r.lost_at()
     prefixes = [s.url(w=format_weighings(ws[:i])) for i in range(len(ws) + 1)]
     last = r.steps[-1].weighing if r.steps else ((), ())
@@ -137,6 +152,7 @@ def _page(
         placed=placed or {},
         over=bool(guess),
         last_pans=pans(last),
+        latest=latest,
     )
 
 
@@ -150,7 +166,9 @@ def setup() -> Response | str | tuple[str, int]:
     except InputError as e:
         return render_template("adversary/setup.html", form=request.form, error=e.message), 400
     if s.mode == "honest":
-        s = Setup(s.problem, s.budget, s.minimum, s.mode, seal_secret(random_secret(s.problem), s.problem))
+        secret = random_secret(s.problem)
+        token = new_game(kind(s), {"coin": secret.coin, "heavier": secret.heavier})
+        s = Setup(s.problem, s.budget, s.minimum, s.mode, token)
     return go(s.url())
 
 
@@ -159,12 +177,15 @@ def play() -> str:
     """A position of the game: the coins, the observer, the history, hints and the end."""
     s = parse_setup(request.args)
     ws = weighings_arg(request.args)
-    r = play_out(s, ws)
+    hidden = hidden_of(s, ws)
+    r = play_out(s, ws, hidden)
     level = params.whole(request.args, "hint", 0, 0, 2, "hint")
     guess = request.args.get("guess", "")
     if guess:
         Case.from_token(guess)
-    return _page(s, ws, r, guess=guess, hint_level=level)
+        if hidden is not None and (hidden.standing != "over" or hidden.record.ending != guess):
+            raise InputError("on the honest scale the coin is named with the Name it button, once")
+    return _page(s, ws, r, guess=guess, hint_level=level, hidden=hidden)
 
 
 @bp.post("/weigh")
@@ -172,16 +193,20 @@ def weigh() -> Response | tuple[str, int]:
     """Add a weighing; an illegal one is refused with a message and costs nothing."""
     s = parse_setup(request.form)
     ws = weighings_arg(request.form)
-    r = play_out(s, ws)
+    hidden = hidden_of(s, ws)
+    r = play_out(s, ws, hidden)
     places = _chosen(request.form, s)
     try:
         new = placed_weighing(places)
         if r.used >= s.budget:
             raise IllegalMoveError(f"the budget of {s.budget} weighings is used up: name the coin")
         check_weighing(r.coins, new)
+        w_text = format_weighings((*ws, new))
+        if hidden is not None:
+            s = Setup(s.problem, s.budget, s.minimum, s.mode, advance(kind(s), hidden, w_text))
     except IllegalMoveError as e:
-        return _page(s, ws, r, error=str(e), placed=places), 400
-    return go(s.url(w=format_weighings((*ws, new))))
+        return _page(s, ws, r, error=str(e), placed=places, hidden=hidden), 400
+    return go(s.url(w=w_text))
 
 
 @bp.post("/guess")
@@ -189,14 +214,17 @@ def guess() -> Response | tuple[str, int]:
     """Name the coin (and its weight): the game ends."""
     s = parse_setup(request.form)
     ws = weighings_arg(request.form)
-    r = play_out(s, ws)
+    hidden = hidden_of(s, ws)
+    r = play_out(s, ws, hidden)
     coin = request.form.get("coin", "").strip()
     weight = request.form.get("fake_is", "")
     token = "none" if coin == "none" else coin + {"heavier": "h", "lighter": "l"}.get(weight, "")
     try:
         judge(r.coins, Case.from_token(token), s.problem)
-    except InputError as e:
-        return _page(s, ws, r, error=str(e)), 400
+        if hidden is not None:
+            s = Setup(s.problem, s.budget, s.minimum, s.mode, finish(kind(s), hidden, token))
+    except (InputError, IllegalMoveError) as e:
+        return _page(s, ws, r, error=e.message, hidden=hidden), 400
     return go(s.url(w=format_weighings(ws), guess=token))
 
 
@@ -204,5 +232,5 @@ def guess() -> Response | tuple[str, int]:
 def adversary_json() -> Response:
     """Replay weighings against the adversary and report what they prove."""
     s = parse_setup({**request.args, "mode": "adversary"}, page=False)
-    r = play_out(s, weighings_arg(request.args))
+    r = play_out(s, weighings_arg(request.args), None)
     return jsonify(as_json(adversary_report(r, s.minimum)))

@@ -19,7 +19,7 @@ from .catalogue import codebreak_params
 from .games import Sizes, shipped
 from .htmx import go, link
 from .results import Pending, computed, peek
-from .secretbox import seal, unseal
+from .secretbox import advance, new_game, open_game
 from .store import Progress
 
 bp = Blueprint("codebreak", __name__, url_prefix="/codebreak")
@@ -113,10 +113,14 @@ def play() -> str:
     maker = params.choice(request.args, "maker", ("adversarial", "random"))
     guesses = tuple(code_index(g, x) for x in request.args.get("g", "").split(",") if x)
     token = request.args.get("t", "") if maker == "random" else ""
-    secret = int(str(unseal(token, _game_key(name, sizes)).get("secret", 0))) if maker == "random" else None
+    g_text = ",".join(g.secrets[e] for e in guesses)
+    hidden = open_game(token, _game_key(name, sizes), g_text, ",") if maker == "random" else None
+    secret = int(str(hidden.secret.get("secret", 0))) if hidden is not None else None
     r = play_round(g, guesses, secret)
     base = {"game": name, "maker": maker, "t": token, **_size_query(sizes)}
-    g_text = ",".join(g.secrets[e] for e in guesses)
+    latest = None
+    if hidden is not None and hidden.standing == "earlier":
+        latest = link("codebreak.play", {**base, "t": hidden.record.token, "g": hidden.record.history})
     colours = sizes[1] or 6
     return render_template(
         "codebreak/play.html",
@@ -133,6 +137,7 @@ def play() -> str:
         colours=[(chr(65 + i), COLOUR_NAMES[i]) for i in range(colours)],
         hint_url=link("codebreak.play", {**base, "g": g_text, "hint": "1"}),
         secret=g.secrets[secret] if secret is not None and r.won else None,
+        latest=latest,
     )
 
 
@@ -152,7 +157,7 @@ def start() -> Response:
     maker = params.choice(request.form, "maker", ("adversarial", "random"))
     token = ""
     if maker == "random":
-        token = seal({"secret": pysecrets.randbelow(len(g.secrets))}, _game_key(name, sizes))
+        token = new_game(_game_key(name, sizes), {"secret": pysecrets.randbelow(len(g.secrets))})
     return go(link("codebreak.play", {"game": name, "maker": maker, "t": token, **_size_query(sizes)}))
 
 
@@ -161,10 +166,15 @@ def guess() -> Response:
     """Add a guess made of one colour per peg."""
     name, spec, g, sizes = _game(request.form)
     code = "".join(request.form.get(f"p{i}", "") for i in range(len(g.secrets[0]))).upper()
-    code_index(g, code)
+    new = code_index(g, code)
     q = {k: v for k, v in request.form.items() if k in ("game", "maker", "t", "pegs", "colours")}
-    previous = request.form.get("g", "")
-    return go(link("codebreak.play", {**q, "g": f"{previous},{code}" if previous else code}))
+    guesses = tuple(code_index(g, x) for x in request.form.get("g", "").split(",") if x)
+    g_text = ",".join(g.secrets[e] for e in (*guesses, new))
+    if q.get("maker") == "random":
+        hidden = open_game(q.get("t", ""), _game_key(name, sizes), ",".join(g.secrets[e] for e in guesses), ",")
+        r = play_round(g, (*guesses, new), int(str(hidden.secret.get("secret", 0))))
+        q["t"] = advance(_game_key(name, sizes), hidden, g_text, "won" if r.won else None)
+    return go(link("codebreak.play", {**q, "g": g_text}))
 
 
 # ---------------------------------------------------------------- plan navigator

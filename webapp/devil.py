@@ -37,7 +37,7 @@ from . import params
 from .catalogue import devil_params
 from .htmx import go, link
 from .results import computed
-from .secretbox import seal, unseal
+from .secretbox import Hidden, advance, new_game, open_game
 
 bp = Blueprint("devil", __name__, url_prefix="/devil")
 api = Blueprint("devil_api", __name__, url_prefix="/api")
@@ -90,16 +90,20 @@ def _game_key(v: Variant) -> str:
     return f"devil/{v.n}/{v.goal}/{int(v.reflections)}"
 
 
-def _seal(v: Variant) -> str:
-    """A sealed hidden table: a random starting configuration (not already won) and a seed for rotations."""
+def _new_random_game(v: Variant) -> str:
+    """A recorded game against the random Devil: a hidden starting table (not already won), a seed for its turns."""
     start = secrets.choice(start_choices(v))
-    return seal({"table": start, "seed": secrets.token_hex(8)}, _game_key(v))
+    return new_game(_game_key(v), {"table": start, "seed": secrets.token_hex(8)})
 
 
-def _random_play(g: Game, moves: tuple[int, ...]) -> tuple[int | None, int]:
+def _hidden(g: Game, moves: tuple[int, ...]) -> Hidden | None:
+    """The random Devil's sealed table, checked against the game's recorded moves (None: adversarial Devil)."""
+    return open_game(g.token, _game_key(g.variant), moves_to_text(moves), ",") if g.devil == "random" else None
+
+
+def _random_play(g: Game, hidden: Hidden, moves: tuple[int, ...]) -> tuple[int | None, int]:
     """Play the moves against the random Devil sealed in the game's token."""
-    data = unseal(g.token, _game_key(g.variant))
-    table, seed = int(str(data.get("table", 0))), str(data.get("seed", ""))
+    table, seed = int(str(hidden.secret.get("table", 0))), str(hidden.secret.get("seed", ""))
     return random_play(g.variant, table, moves, seeded_turns(seed, g.variant))
 
 
@@ -113,7 +117,7 @@ def setup() -> Response | str | tuple[str, int]:
         devil = params.choice(request.form, "devil", DEVILS)
     except InputError as e:
         return render_template("devil/setup.html", form=request.form, error=e.message), 400
-    return go(Game(v, devil, _seal(v) if devil == "random" else "").url())
+    return go(Game(v, devil, _new_random_game(v) if devil == "random" else "").url())
 
 
 @bp.get("/play")
@@ -128,8 +132,12 @@ def _play_page(g: Game, moves: tuple[int, ...], peek: bool, error: str | None = 
     """Render the play page."""
     v = g.variant
     sizes = adversarial_sizes(v, moves)
-    if g.devil == "random":
-        won, table = _random_play(g, moves)
+    hidden = _hidden(g, moves)
+    latest = None
+    if hidden is not None:
+        won, table = _random_play(g, hidden, moves)
+        if hidden.standing == "earlier":
+            latest = Game(v, g.devil, hidden.record.token).url(moves=hidden.record.history)
     else:
         won, table = won_at(sizes), None
     if won is not None and won < len(moves):
@@ -151,6 +159,7 @@ def _play_page(g: Game, moves: tuple[int, ...], peek: bool, error: str | None = 
         solution_url=g.url("devil.solution"),
         error=error,
         secret_coins=digits(v, table) if table is not None and won is not None else None,
+        latest=latest,
     )
 
 
@@ -161,6 +170,11 @@ def flip() -> Response | tuple[str, int]:
     moves = moves_from_text(g.variant, request.form.get("moves", ""))
     new = (*moves, flip_mask(g.variant, request.form.getlist("place")))
     moves_from_text(g.variant, moves_to_text(new))  # the same limits as a move read from a URL
+    hidden = _hidden(g, moves)
+    if hidden is not None:
+        won, _ = _random_play(g, hidden, new)
+        ended = "won" if won is not None else None
+        g = Game(g.variant, g.devil, advance(_game_key(g.variant), hidden, moves_to_text(new), ended))
     return go(g.url(moves=moves_to_text(new), peek=request.form.get("peek", "")))
 
 

@@ -1,5 +1,13 @@
-"""Hidden game state (the honest scale's fake, the random Devil's table, a random code), sealed with Fernet so
-the browser can carry it in the URL but never read it, and bound to the game it belongs to."""
+"""Games with a hidden secret (the honest scale's fake, the random Devil's table, a random code), sealed so the
+browser carries them in the URL but can neither read them nor learn anything from their length, and bound to
+the game's recorded history so that a token cannot be replayed, branched or probed.
+
+Every sealed plaintext is padded to SEAL_BYTES. A game's token vouches for one position: its kind (the game's
+parameters, budget included), its id, its secret and a digest of the move list up to that position. The
+result store keeps each game's record (its latest history, latest token and, once over, how it ended): only
+the latest position of a game that is not over can move; earlier positions are shown read-only; a move from
+anywhere else, or any move after the end, is refused.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +15,18 @@ import base64
 import hashlib
 import json
 import secrets
+from dataclasses import dataclass
 
 from cryptography.fernet import Fernet, InvalidToken
 from flask import current_app
 
-from solvers.errors import InputError
+from solvers.errors import IllegalMoveError, InputError
 from solvers.weighing import Problem
 from solvers.weighing.case import Case, all_cases
+
+from .results import app_store
+
+SEAL_BYTES = 320  # every sealed plaintext has exactly this length, whatever it holds
 
 
 def _box() -> Fernet:
@@ -23,9 +36,11 @@ def _box() -> Fernet:
 
 
 def seal(payload: dict[str, object], game: str) -> str:
-    """An opaque token holding the payload, bound to a game key (with a random salt)."""
-    body = {"data": payload, "game": game, "salt": secrets.token_hex(8)}
-    return _box().encrypt(json.dumps(body).encode()).decode()
+    """An opaque token of fixed length holding the payload, bound to a game kind."""
+    body = json.dumps({"data": payload, "game": game}, separators=(",", ":")).encode()
+    if len(body) > SEAL_BYTES:
+        raise ValueError("sealed payload too long")  # a programming error, not input
+    return _box().encrypt(body.ljust(SEAL_BYTES)).decode()
 
 
 def unseal(token: str, game: str) -> dict[str, object]:
@@ -38,6 +53,96 @@ def unseal(token: str, game: str) -> dict[str, object]:
         raise InputError("this game token belongs to a different game")
     data: dict[str, object] = body["data"]
     return data
+
+
+def _digest(history: str) -> str:
+    """What a token records of the move list."""
+    return hashlib.sha256(history.encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class Record:
+    """A game's authoritative state in the store: its latest history and token, and how it ended (None: on)."""
+
+    history: str
+    token: str
+    ending: str | None
+
+    def dump(self) -> bytes:
+        """Bytes for the store."""
+        return json.dumps([self.history, self.token, self.ending]).encode()
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """An opened token: the game's id and secret, and where this position stands: 'live' (the latest position of
+    a game still on), 'earlier' (the game has moved on; read-only) or 'over'."""
+
+    id: str
+    secret: dict[str, object]
+    standing: str
+    record: Record
+
+
+def _load(game_id: str) -> tuple[Record, bytes]:
+    """A game's record (InputError if there is none)."""
+    blob = app_store().get(f"game:{game_id}")
+    if blob is None:
+        raise InputError("this game is not known here (it was started on another server, or its record was lost)")
+    history, token, ending = json.loads(blob)
+    return Record(str(history), str(token), None if ending is None else str(ending)), blob
+
+
+def _token(kind: str, game_id: str, secret: dict[str, object], history: str) -> str:
+    """The token for one position."""
+    return seal({"id": game_id, "s": secret, "h": _digest(history)}, kind)
+
+
+def new_game(kind: str, secret: dict[str, object]) -> str:
+    """Record a new game with its secret; its first token."""
+    game_id = secrets.token_hex(8)
+    token = _token(kind, game_id, secret, "")
+    app_store().put(f"game:{game_id}", Record("", token, None).dump())
+    return token
+
+
+def open_game(token: str, kind: str, history: str, sep: str) -> Hidden:
+    """Check a token against the position's history and the game's record."""
+    data = unseal(token, kind)
+    game_id, secret = str(data.get("id", "")), data.get("s")
+    if data.get("h") != _digest(history) or not isinstance(secret, dict):
+        raise InputError("this position is not part of this game's history (its token vouches for another one)")
+    record, _ = _load(game_id)
+    if record.history == history:
+        standing = "over" if record.ending is not None else "live"
+    elif history == "" or record.history.startswith(history + sep):
+        standing = "earlier"
+    else:
+        raise InputError("this position is not part of this game's history")
+    return Hidden(game_id, secret, standing, record)
+
+
+def _swap(kind: str, h: Hidden, new_history: str, ending: str | None) -> str:
+    """Move the record on from this position (refused unless it is the live one); the new token."""
+    if h.standing != "live":
+        raise IllegalMoveError(
+            "this game is over" if h.standing == "over" else "this game has moved on since this position"
+        )
+    record, blob = _load(h.id)
+    token = _token(kind, h.id, h.secret, new_history)
+    if not app_store().swap(f"game:{h.id}", blob, Record(new_history, token, ending).dump()):
+        raise IllegalMoveError("this game has moved on since this position")
+    return token
+
+
+def advance(kind: str, h: Hidden, new_history: str, ended: str | None = None) -> str:
+    """Record a move (and, if it ends the game, how); the token of the new position."""
+    return _swap(kind, h, new_history, ended)
+
+
+def finish(kind: str, h: Hidden, ending: str) -> str:
+    """End the game at this position (for example with the player's guess); the token that shows the end."""
+    return _swap(kind, h, h.record.history, ending)
 
 
 def random_secret(p: Problem) -> Case:
@@ -54,13 +159,7 @@ def _random_large(p: Problem) -> Case:
     return Case(pick // per_coin + 1, p.weight == "heavier" or (p.weight == "unknown" and pick % 2 == 0))
 
 
-def seal_secret(secret: Case, p: Problem) -> str:
-    """The honest scale's fake, sealed and bound to the problem."""
-    return seal({"coin": secret.coin, "heavier": secret.heavier}, f"adversary/{p.to_token()}")
-
-
-def unseal_secret(token: str, p: Problem) -> Case:
-    """The honest scale's fake from its token."""
-    data = unseal(token, f"adversary/{p.to_token()}")
-    coin = data.get("coin")
-    return Case(coin if isinstance(coin, int) else None, bool(data.get("heavier")))
+def case_secret(secret: dict[str, object]) -> Case:
+    """The honest scale's fake from a game's secret."""
+    coin = secret.get("coin")
+    return Case(coin, bool(secret.get("heavier"))) if isinstance(coin, int) else Case(None)

@@ -55,6 +55,10 @@ class Store(Protocol):
         """Forget a key."""
         ...
 
+    def swap(self, key: str, old: bytes | None, new: bytes) -> bool:
+        """Store new under key only if the key holds old (None: nothing yet), atomically; True if it did."""
+        ...
+
     def claim(self, key: str) -> bool:
         """True if this caller now owns the job for a key (no live job had it)."""
         ...
@@ -128,6 +132,24 @@ class SqliteStore:
         with self._db() as db:
             db.execute("DELETE FROM results WHERE key = ?", (key,))
 
+    def swap(self, key: str, old: bytes | None, new: bytes) -> bool:
+        """Compare and set in one transaction."""
+        with self._db() as db:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute("SELECT blob, digest FROM results WHERE key = ?", (key,)).fetchone()
+            now = None if row is None else bytes(row[0])
+            if now is not None and not hmac.compare_digest(str(row[1]), _digest(self._secret, key, now)):
+                now = None  # a damaged entry counts as none
+            if now != old:
+                db.execute("COMMIT")
+                return False
+            db.execute(
+                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?)",
+                (key, new, _digest(self._secret, key, new), time.time()),
+            )
+            db.execute("COMMIT")
+            return True
+
     def claim(self, key: str) -> bool:
         """Insert the job row unless a live one exists (one transaction, so two workers cannot both win)."""
         now = time.time()
@@ -194,6 +216,24 @@ class RedisStore:
     def delete(self, key: str) -> None:
         """Forget a key."""
         self._r.delete(f"cp:result:{key}")
+
+    def swap(self, key: str, old: bytes | None, new: bytes) -> bool:
+        """Compare and set with WATCH / MULTI (optimistic: fails if anyone changed the key meanwhile)."""
+        import redis
+
+        name = f"cp:result:{key}"
+        with self._r.pipeline() as pipe:
+            try:
+                pipe.watch(name)
+                if self.get(key) != old:
+                    pipe.unwatch()
+                    return False
+                pipe.multi()
+                pipe.hset(name, mapping={"blob": new, "digest": _digest(self._secret, key, new)})
+                pipe.execute()
+                return True
+            except redis.WatchError:
+                return False
 
     def claim(self, key: str) -> bool:
         """SET NX: exactly one caller wins until the claim expires or is released."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import parse_qsl, urlsplit
+
 import pytest
 from flask.testing import FlaskClient
 
@@ -78,7 +80,9 @@ def test_honest_game_hides_the_secret(client: FlaskClient) -> None:
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and "You win" not in html
     assert "was heavier" not in html and "was lighter" not in html
-    ended = client.get(url + "&guess=1h").get_data(as_text=True)
+    fields = dict(parse_qsl(urlsplit(url).query))
+    done = client.post("/adversary/guess", data={**fields, "csrf_token": token, "coin": "1", "fake_is": "heavier"})
+    ended = client.get(done.headers["Location"]).get_data(as_text=True)
     assert "The secret: " in ended
     tampered = client.get(url[:-6] + "AAAAAA")
     assert tampered.status_code == 400

@@ -1,0 +1,113 @@
+"""Games with a hidden secret cannot be cheated: the attacks found in a review (issue 11) all fail.
+
+The honest scale, the random Devil and the random code maker are bound to their recorded history: a token
+vouches for one position, only the latest position of a game that is not over can move, earlier positions are
+read-only, the secret is shown only once the game has ended, and sealed tokens all have one length.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.web.forms import form_token
+
+
+def query(url: str) -> dict[str, str]:
+    """A URL's query as a dict."""
+    return dict(parse_qsl(urlsplit(url).query))
+
+
+def honest_game(client: FlaskClient, n: int = 12) -> tuple[str, dict[str, str]]:
+    """Start an honest-scale game: its CSRF token and its first position's query."""
+    csrf = form_token(client, "/adversary")
+    r = client.post("/adversary", data={"csrf_token": csrf, "n": str(n), "mode": "honest"})
+    return csrf, query(r.headers["Location"])
+
+
+def weigh(client: FlaskClient, csrf: str, position: dict[str, str], left: list[int], right: list[int]) -> int | str:
+    """Post a weighing; the new position's URL, or the status code when refused."""
+    places = {f"c{c}": "left" for c in left} | {f"c{c}": "right" for c in right}
+    r = client.post("/adversary/weigh", data={**position, **places, "csrf_token": csrf})
+    return r.headers["Location"] if r.status_code == 303 else r.status_code
+
+
+def test_a_guess_cannot_be_read_from_the_url(client: FlaskClient) -> None:
+    """Adding &guess= to a live position reveals nothing (it once showed the fake and let play go on)."""
+    _, position = honest_game(client)
+    r = client.get("/adversary/play?" + urlencode({**position, "guess": "11h"}))
+    assert r.status_code == 400 and "was heavier" not in r.get_data(as_text=True)
+
+
+def test_a_finished_game_cannot_be_played_again(client: FlaskClient) -> None:
+    """After naming the coin (and seeing the secret), the same token neither weighs nor guesses again."""
+    csrf, position = honest_game(client)
+    done = client.post("/adversary/guess", data={**position, "csrf_token": csrf, "coin": "11", "fake_is": "heavier"})
+    assert done.status_code == 303 and "The secret:" in client.get(done.headers["Location"]).get_data(as_text=True)
+    assert weigh(client, csrf, position, [11], [1]) == 400
+    again = client.post("/adversary/guess", data={**position, "csrf_token": csrf, "coin": "3", "fake_is": "heavier"})
+    assert again.status_code == 400
+
+
+def test_extending_the_history_in_the_url_is_refused(client: FlaskClient) -> None:
+    """'w=11-1;11-2' with the first position's token: the token does not vouch for that history."""
+    _, position = honest_game(client)
+    r = client.get("/adversary/play?" + urlencode({**position, "w": "11-1;11-2"}))
+    assert r.status_code == 400
+
+
+def test_the_budget_is_sealed(client: FlaskClient) -> None:
+    """budget=3 edited to 23 with the same token: refused."""
+    _, position = honest_game(client)
+    assert client.get("/adversary/play?" + urlencode({**position, "budget": "23"})).status_code == 400
+
+
+def test_going_back_is_read_only_and_branches_are_refused(client: FlaskClient) -> None:
+    """Back to an earlier position shows it without the weigh form and links to the latest; weighing from it
+    (a branch that would probe the secret) is refused."""
+    csrf, first = honest_game(client)
+    second = weigh(client, csrf, first, [1, 2, 3, 4], [5, 6, 7, 8])
+    assert isinstance(second, str)
+    earlier = client.get("/adversary/play?" + urlencode(first)).get_data(as_text=True)
+    assert "An earlier position" in earlier and 'action="/adversary/weigh"' not in earlier
+    assert weigh(client, csrf, first, [9, 10, 11, 12], [1, 2, 3, 4]) == 400
+    assert isinstance(weigh(client, csrf, query(second), [9], [10]), str)
+
+
+def test_sealed_tokens_all_have_one_length(client: FlaskClient) -> None:
+    """Tokens no longer leak the secret through their length (48 games, every coin and weight likely seen)."""
+    lengths = {len(honest_game(client)[1]["t"]) for _ in range(48)}
+    assert len(lengths) == 1
+
+
+def random_devil(client: FlaskClient) -> tuple[str, dict[str, str]]:
+    """Start a game of 4 coins against the random Devil."""
+    csrf = form_token(client, "/devil")
+    r = client.post("/devil", data={"csrf_token": csrf, "n": "4", "devil": "random"})
+    return csrf, query(r.headers["Location"])
+
+
+def test_the_random_devil_cannot_be_probed(client: FlaskClient) -> None:
+    """Throw-away URLs with moves the game never made are refused; so is a second move from an old position."""
+    csrf, position = random_devil(client)
+    assert client.get("/devil/play?" + urlencode({**position, "moves": "f"})).status_code == 400
+    first = client.post("/devil/flip", data={**position, "csrf_token": csrf, "place": ["0"]})
+    assert first.status_code == 303
+    branch = client.post("/devil/flip", data={**position, "csrf_token": csrf, "place": ["1"]})
+    assert branch.status_code == 400
+    lengths = {len(random_devil(client)[1]["t"]) for _ in range(24)}
+    assert len(lengths) == 1
+
+
+@pytest.mark.parametrize("extra", [{"g": "AAAA"}, {"g": "ABCD,AABB"}])
+def test_the_random_code_maker_cannot_be_probed(client: FlaskClient, extra: dict[str, str]) -> None:
+    """Guesses written into the URL are not scored against the secret: the token vouches for no such history."""
+    csrf = form_token(client, "/codebreak")
+    r = client.post("/codebreak/start", data={"csrf_token": csrf, "game": "mastermind", "maker": "random"})
+    position = query(r.headers["Location"])
+    assert client.get("/codebreak/play?" + urlencode({**position, **extra})).status_code == 400
+    guess = {"csrf_token": csrf, **position, "p0": "A", "p1": "A", "p2": "B", "p3": "B"}
+    assert client.post("/codebreak/guess", data=guess).status_code == 303
+    assert client.post("/codebreak/guess", data=guess).status_code == 400  # the same old position again
