@@ -7,7 +7,7 @@ PORT ?= 8000
 CHROMIUM ?= /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run precompute test test-fast lint typecheck unit e2e bench chromium redis clean
+.PHONY: run precompute test test-fast lint typecheck unit e2e bench chromium redis nginx clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,15 @@ redis:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq redis-server; \
 	fi
 
+# Debian's nginx for the reverse-proxy tests (deploy/nginx.conf).
+nginx:
+	@if command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; then \
+		echo "nginx: present"; \
+	else \
+		echo "installing Debian's nginx-light"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx-light; \
+	fi
+
 # gunicorn and the job consumer together; the consumer fills the result store in the background.
 run: $(VENV)/.installed
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/coin-puzzles serve
@@ -55,7 +64,7 @@ typecheck: $(VENV)/.test-installed
 	$(BIN)/mypy --strict solvers webapp
 
 # Two steps: the fast suite (unit, web, browser) for quick feedback, then the slow exhaustive checks.
-test: $(VENV)/.test-installed chromium redis lint typecheck
+test: $(VENV)/.test-installed chromium redis nginx lint typecheck
 	$(BIN)/pytest -m "not slow"
 	$(BIN)/pytest -m slow
 

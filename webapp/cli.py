@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from solvers.aequitas import CONVENTIONS, GAMES
 from solvers.codebreak import STRATEGIES
@@ -160,6 +161,25 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def proxy_config(args: argparse.Namespace) -> int:
+    """Write deploy/nginx.conf with its placeholders filled into a run folder; print how to start nginx."""
+    from .config import ROOT
+
+    run = Path(args.run).resolve()
+    run.mkdir(parents=True, exist_ok=True)
+    text = (ROOT / "deploy" / "nginx.conf").read_text()
+    for name, value in (
+        ("@ROOT@", str(ROOT)),
+        ("@LISTEN@", args.listen),
+        ("@UPSTREAM@", args.upstream),
+        ("@RUN@", str(run)),
+    ):
+        text = text.replace(name, value)
+    (run / "nginx.conf").write_text(text)
+    print(f"nginx -p {run} -c {run / 'nginx.conf'} -g 'daemon off;'")
+    return 0
+
+
 def worker(args: argparse.Namespace) -> int:
     """The job consumer: queue the precomputation of everything the site links to, then run jobs."""
     from .catalogue import everything
@@ -272,6 +292,10 @@ def _parser() -> argparse.ArgumentParser:
         default=os.environ.get("COIN_PUZZLES_PRECOMPUTE", "1") == "0",
         help="do not queue the precomputation at start (or COIN_PUZZLES_PRECOMPUTE=0)",
     )
+    px = sub.add_parser("proxy-config", help="write the nginx configuration (deploy/nginx.conf) for this machine")
+    px.add_argument("--listen", default="127.0.0.1:8080")
+    px.add_argument("--upstream", default="127.0.0.1:8000")
+    px.add_argument("--run", default="instance/nginx", help="folder for the configuration, pid, logs, buffers")
     pre = sub.add_parser("precompute", help="compute everything the site links to into the result store")
     pre.add_argument("--only", nargs="*", default=[], help="only these computations (pegs, devil, aequitas, ...)")
     return parser
@@ -281,8 +305,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, run, print; a solver's refusal is one line on stderr and exit status 2."""
     try:
         args = _parser().parse_args(argv)
-        if args.command in ("serve", "worker", "precompute"):
-            return int({"serve": serve, "worker": worker, "precompute": precompute}[args.command](args))
+        admin = {"serve": serve, "worker": worker, "precompute": precompute, "proxy-config": proxy_config}
+        if args.command in admin:
+            return int(admin[args.command](args))
         report = args.run(args)
         print(json.dumps(as_json(report), indent=2) if args.json else report.text())
         return 0
