@@ -79,6 +79,7 @@ e2e: $(VENV)/.test-installed chromium
 
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/web.py
+	$(BIN)/python benchmarks/load.py
 	$(BIN)/python benchmarks/coins.py
 	$(BIN)/python benchmarks/adversary.py
 	$(BIN)/python benchmarks/aequitas.py

@@ -25,6 +25,8 @@ def secret_key(folder: Path) -> str:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as f:
             f.write(secrets.token_hex(32))
+    if path.stat().st_mode & 0o077:
+        path.chmod(0o600)  # a key file written readable by others (as older versions did) is closed up
     return path.read_text().strip()
 
 

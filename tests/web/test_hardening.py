@@ -110,3 +110,18 @@ def test_long_games_fit_in_their_urls(client: FlaskClient) -> None:
             ws.append(as_user(h))
         assert r.coins.abstract().answers(False) == 1 and len(ws) == r.used
         assert longest < 1000, (n, longest)
+
+
+def test_the_secret_key_file_is_private(tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without COIN_PUZZLES_SECRET the key is made in the instance folder with mode 0600 (and an older 0644 file
+    is closed up)."""
+    from pathlib import Path
+
+    from webapp.config import secret_key
+
+    folder = Path(str(tmp_path))
+    monkeypatch.delenv("COIN_PUZZLES_SECRET")
+    key = secret_key(folder)
+    assert len(key) == 64 and (folder / "secret_key").stat().st_mode & 0o777 == 0o600
+    (folder / "secret_key").chmod(0o644)
+    assert secret_key(folder) == key and (folder / "secret_key").stat().st_mode & 0o777 == 0o600
