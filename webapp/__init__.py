@@ -36,6 +36,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(area.bp)
         app.register_blueprint(area.api)
     app.context_processor(htmx.layout)
+    app.context_processor(main.footer)
     app.jinja_env.filters["ord"] = ord
     app.jinja_env.filters["cos"] = math.cos
     app.jinja_env.filters["sin"] = math.sin

@@ -186,8 +186,10 @@ def table() -> str:
     )
 
 
-def cell_url(c: Cell) -> str:
-    """A playable position for a table cell, with hints (its certificate) shown."""
+def cell_url(c: Cell) -> str | None:
+    """A playable position for a table cell, with hints (its certificate) shown; None when nothing can be played."""
+    if not options(c.position, c.goal):
+        return None
     fake = (1 if c.fake_light else c.light + 1) if c.game == "D" else 1
     return url(Match(c.game, c.n, c.extra, c.light, fake, not c.fake_light, c.convention, "you"), hint="1")
 

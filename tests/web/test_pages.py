@@ -206,3 +206,31 @@ def test_full_page_and_fragment_share_one_title(client: FlaskClient, url: str) -
     title = re.search(r"<title>(.*?)</title>", full, re.S)
     assert title and part.lstrip().startswith(f"<title>{title.group(1)}</title>")
     assert "<html" in full and "<html" not in part and "<header" not in part
+
+
+def test_aequitas_table_links_only_to_playable_positions(client: FlaskClient) -> None:
+    """Every link in the Æquitas table opens a playable position (flagged N = 1 cells are not links)."""
+    html = client.get("/aequitas/table?max=6").get_data(as_text=True)
+    links = set(re.findall(r'href="(/aequitas/play\?[^"]+)"', html))
+    assert links
+    for href in links:
+        assert client.get(href.replace("&amp;", "&")).status_code == 200, href
+
+
+def test_code_breaking_follower_offers_only_possible_feedback(client: FlaskClient) -> None:
+    """The feedback list holds only scores some remaining code can give (4B1W, for one, never)."""
+    html = client.get("/codebreak/plan?game=mastermind&strategy=knuth").get_data(as_text=True)
+    offered = set(re.findall(r'<option value="(\d+B\d+W)">', html))
+    assert offered and "4B1W" not in offered and "3B1W" not in offered and len(offered) < 14
+
+
+def test_favicon_and_footers_of_each_puzzle(client: FlaskClient) -> None:
+    """A favicon (no 404), and each puzzle's footer names its own sources (also in htmx fragments)."""
+    assert client.get("/favicon.ico").status_code == 301
+    icon = client.get("/static/favicon.svg")
+    icon.close()
+    assert icon.status_code == 200
+    assert "Lamping" in client.get("/devil").get_data(as_text=True)
+    assert "Knuth" in client.get("/codebreak").get_data(as_text=True)
+    fragment = client.get("/pegs", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'hx-swap-oob="true"' in fragment and "Bell" in fragment
