@@ -120,7 +120,7 @@ PEGS_ANALYSIS = register(
     )
 )
 DEVIL = register(
-    Computation("devil.solve", "1", _devil, _devil_quick, lambda p: f"the Devil's game for {p['n']} coins")
+    Computation("devil.solve", "2", _devil, _devil_quick, lambda p: f"the Devil's game for {p['n']} coins")
 )
 CODEBREAK = register(
     Computation(

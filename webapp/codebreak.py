@@ -9,6 +9,7 @@ from flask import Blueprint, Response, jsonify, redirect, render_template, reque
 from flask.typing import ResponseReturnValue
 
 from solvers.codebreak import COLOUR_NAMES, HEURISTICS, STRATEGIES, Game, Node, Spec, Stats, Strategy
+from solvers.codebreak.game import summary
 from solvers.codebreak.play import Round, code_index, follow, play_round, suggestions
 from solvers.codebreak.report import codebreak_report
 from solvers.errors import IllegalMoveError, InputError
@@ -73,7 +74,8 @@ def _strategy(args: Mapping[str, str]) -> Strategy:
 @bp.get("")
 def index() -> str:
     """The shipped games."""
-    return render_template("codebreak/index.html", games=shipped())
+    games = shipped()
+    return render_template("codebreak/index.html", games=games, summaries={k: summary(s) for k, s in games.items()})
 
 
 @bp.get("/game")

@@ -6,7 +6,7 @@ from flask import Blueprint, Response, jsonify, render_template, request
 
 from solvers.errors import InputError, PuzzleError
 from solvers.report import as_json
-from solvers.weighing import OUTCOMES, Objective, Outcome, Problem, make_plan, min_weighings
+from solvers.weighing import MAX_SCHEME_COINS, OUTCOMES, Objective, Outcome, Problem, make_plan, min_weighings
 from solvers.weighing.plan import Ranges, describe, size
 from solvers.weighing.report import check_tree_size, coins_report, scheme_for, verification
 
@@ -85,7 +85,7 @@ def node() -> str:
         query=params.query(p, obj),
         url_for_path=lambda q: plan_url("coins.node", p, obj, path=q),
         tree_url=plan_url("coins.tree", p, obj) if p.coins <= TREE_PAGE_COINS else None,
-        scheme_url=plan_url("coins.scheme", p, obj),
+        scheme_url=plan_url("coins.scheme", p, obj) if p.coins <= MAX_SCHEME_COINS else None,
         api_url=plan_url("coins_api.coins_json", p, obj),
     )
 

@@ -54,6 +54,16 @@ class Game:
         return self.spec.name
 
 
+def summary(spec: Spec) -> str:
+    """The game file's opening comment, as one paragraph."""
+    lines = []
+    for line in spec.source.splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line.lstrip("# ").strip())
+    return " ".join(lines)
+
+
 # ---------------------------------------------------------------- parsing game files
 
 

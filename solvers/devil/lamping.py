@@ -81,9 +81,10 @@ def no_strategy_reason(v: Variant) -> str | None:
         return None
     step = v.n // p
     spots = ", ".join(str(i * step) for i in range(p))
+    turns = f"the {p} rotations" if step == 1 else f"the {p} rotations by multiples of {step} places"
     return (
         f"{v.n} has the odd prime factor {p}. If the {p} coins at positions {spots} start not all equal, the "
-        f"Devil keeps them not all equal for ever: whatever you flip among them, one of the {p} rotations by "
-        f"multiples of {step} leaves them unequal (checked for all {2**p - 2} unequal patterns and "
-        f"{2**p} moves). So no sequence of moves is sure to win."
+        f"Devil keeps them not all equal for ever: whatever you flip among them, one of {turns} leaves them "
+        f"unequal (checked for all {2**p - 2} unequal patterns and {2**p} moves). So no sequence of moves is sure "
+        "to win."
     )
