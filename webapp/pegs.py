@@ -13,6 +13,7 @@ from solvers.pegs import (
     Board,
     Game,
     board,
+    class_finals,
     from_token,
     game_from_text,
     jumps_to_moves,
@@ -25,6 +26,7 @@ from solvers.pegs.report import labels
 from solvers.report import as_json
 
 from . import params
+from .catalogue import QUICK_TABLE_HOLES
 from .htmx import link
 from .results import computed
 
@@ -58,7 +60,8 @@ def holes_of(pos: int) -> set[int]:
 @bp.get("")
 def setup() -> str:
     """Pick a board and the empty hole."""
-    return render_template("pegs/setup.html", boards=BOARDS)
+    starts = {name: (lambda hole, name=name: url_for("pegs.play", board=name, hole=hole)) for name in BOARDS}
+    return render_template("pegs/setup.html", boards=BOARDS, start_links=starts)
 
 
 @bp.get("/play")
@@ -101,20 +104,36 @@ def play() -> str:
         restart=game_url(g.back(len(g.jumps))),
         hint=hint,
         hint_url=game_url(g, hint="1"),
-        solution_url=url_for("pegs.solution", board=b.name, hole=g.hole),
+        solution_url=link("pegs.solution", {"board": b.name, "hole": g.hole, "j": g.text()}),
+        doomed=doomed(g),
         dead=g.dead,
         won=g.won,
     )
 
 
+def doomed(g: Game) -> str | None:
+    """Why this position can no longer be finished, when that is known at once (None: it can, or unknown)."""
+    b, pos = g.board, g.position()
+    if pegs(pos) <= 1 or g.dead:
+        return None
+    if not class_finals(b, pos):
+        return "no single last coin has this position's class (a jump invariant), so it can never be finished"
+    if b.size <= QUICK_TABLE_HOLES:
+        a: Analysis = computed("pegs.analysis", board=b.name, position=pos)
+        if a.solvable is False:
+            return "an exhaustive search finds no way to one coin from here"
+    return None
+
+
 @bp.get("/solution")
 def solution() -> str:
     """Step through a fewest-move solution from a start, one move at a time."""
-    g = parse_game({**request.args, "j": ""})
-    a: Analysis = computed("pegs.analysis", board=g.board.name, position=g.start)
+    g = parse_game(request.args)  # from the start, or from a game's position (j: its jumps so far)
+    here = g.position()
+    a: Analysis = computed("pegs.analysis", board=g.board.name, position=here)
     step = params.whole(request.args, "step", 0, 0, max(0, len(a.solution)), "step")
-    pos = replay(g.board, g.start, a.solution[:step])
-    base = {"board": g.board.name, "hole": g.hole}
+    pos = replay(g.board, here, a.solution[:step])
+    base = {"board": g.board.name, "hole": g.hole, "j": g.text()}
     steps = [link("pegs.solution", {**base, "step": k}) for k in range(len(a.solution) + 1)]
     return render_template(
         "pegs/solution.html",

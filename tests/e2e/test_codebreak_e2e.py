@@ -6,21 +6,46 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.axe_check import assert_accessible
 
+COLOUR = {"A": "red", "B": "blue", "C": "green", "D": "yellow", "E": "white", "F": "black"}
+
 
 def test_win_against_the_adversary_with_hints(page: Page, live_server: str) -> None:
-    """Take the knuth suggestion each turn and win against the adversarial code maker (2 pegs, 3 colours)."""
+    """Take the knuth suggestion each turn, clicking colours into the row, and win against the adversarial code
+    maker (2 pegs, 3 colours); the scores are drawn as key pegs."""
     page.goto(f"{live_server}/codebreak/play?game=mastermind&maker=adversarial&pegs=2&colours=3")
     for k in range(1, 7):
         page.get_by_role("link", name="Show the solver's suggestions").click()
         suggestion = page.locator("ul.note li").first
         expect(suggestion).to_be_visible()
         code = suggestion.inner_text().split(": ")[1]
-        for i, letter in enumerate(code):
-            page.get_by_label(f"Peg {i + 1}").select_option(letter)
-        page.get_by_role("button", name="Guess").click()
+        for letter in code:
+            page.get_by_role("button", name=COLOUR[letter], exact=True).click()
+        expect(page.locator(".guess-row .peg.empty")).to_have_count(0)
+        page.get_by_role("button", name="Guess", exact=True).click()
+        expect(page.locator("table.moves tbody tr .keys").nth(k - 1)).to_be_visible()
         expect(page.locator("table.moves tbody tr")).to_have_count(k)
         if page.get_by_role("status").filter(has_text="You win").count():
             break
+    expect(page.get_by_role("status").filter(has_text="You win")).to_be_visible()
+
+
+def test_keyboard_only_game_to_the_end(page: Page, live_server: str) -> None:
+    """Mastermind with the keyboard alone: Tab to a colour, Enter to place it, the guess goes by Enter on Guess;
+    against the adversary (2 pegs, 2 colours) every code is tried in turn until the game is won."""
+    page.goto(f"{live_server}/codebreak/play?game=mastermind&maker=adversarial&pegs=2&colours=2")
+    for code in ("AA", "AB", "BA", "BB"):
+        if page.get_by_role("status").filter(has_text="You win").count():
+            break
+        for letter in code:
+            button = page.get_by_role("button", name=COLOUR[letter], exact=True)
+            button.focus()
+            page.keyboard.press("Enter")
+        expect(
+            page.get_by_role("button", name="Guess", exact=True)
+        ).to_be_focused()  # focus moved there when the row filled
+        page.keyboard.press("Enter")
+        page.wait_for_load_state()
+        expect(page.locator(".guess-row .peg.empty").first.or_(page.get_by_text("You win"))).to_be_visible()
     expect(page.get_by_role("status").filter(has_text="You win")).to_be_visible()
 
 

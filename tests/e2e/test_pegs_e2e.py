@@ -45,3 +45,47 @@ def test_accessibility(page: Page, live_server: str) -> None:
             "/pegs/solution?board=triangle-4&hole=2&step=1",
         ],
     )
+
+
+def focused_label(page: Page) -> str:
+    """The accessible name of the focused element."""
+    return str(page.evaluate("document.activeElement && document.activeElement.getAttribute('aria-label')"))
+
+
+def press_until(page: Page, key: str, label: str, limit: int = 60) -> None:
+    """Press a key until the element named label has the focus."""
+    for _ in range(limit):
+        if focused_label(page) == label:
+            return
+        page.keyboard.press(key)
+    raise AssertionError(f"{label!r} never got the focus with {key}")
+
+
+def test_keyboard_only_game_to_the_end(page: Page, live_server: str) -> None:
+    """A fewest-move solution of the 10-hole board played with the keyboard alone: Tab to a coin, Enter selects
+    it and the board is swapped in place with the focus kept on that coin, the arrow keys or Tab reach the
+    target, Enter jumps and the focus lands on the coin where it landed."""
+    b = board("triangle-4")
+    solution = exact("triangle-4").solution(b.start("2"))
+    page.goto(f"{live_server}/pegs/play?board=triangle-4&hole=2")
+    page.keyboard.press("Tab")
+    for move in solution:
+        for f, t in zip(move, move[1:], strict=False):
+            press_until(page, "Tab", f"Coin on {b.labels[f]}")
+            page.keyboard.press("Enter")
+            expect(page.get_by_role("link", name=f"Coin on {b.labels[f]} (selected)")).to_be_focused()
+            press_until(page, "Tab" if t > f else "Shift+Tab", f"Jump to {b.labels[t]}")
+            page.keyboard.press("Enter")
+            expect(page.locator(f'svg.pegboard a[data-hole="{b.labels[t]}"]')).to_be_focused()
+    expect(page.get_by_role("status").filter(has_text="Solved")).to_contain_text("in 5 moves")
+    expect(page.get_by_role("status").filter(has_text="Solved")).to_contain_text("in 5 moves")
+
+
+def test_arrow_keys_move_between_holes(page: Page, live_server: str) -> None:
+    """On the board, the arrow keys move the focus to the nearest coin in that direction."""
+    page.goto(f"{live_server}/pegs/play?board=triangle-4&hole=2")
+    page.get_by_role("link", name="Coin on 4", exact=True).focus()
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_role("link", name="Coin on 5", exact=True)).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("svg.pegboard a:focus")).to_have_attribute("data-hole", "8")

@@ -57,3 +57,25 @@ def test_api(client: FlaskClient) -> None:
     assert data["min_moves"] == 5 and data["min_jumps"] == 8 and data["solutions"] == 14
     assert data["finals"] == {"3": 5} and len(data["solution"]) == 5
     assert client.get("/api/pegs?board=english&hole=d4&count=1").status_code == 400
+
+
+def test_unfinishable_start_says_so_at_once(client: FlaskClient) -> None:
+    """triangle-4 without hole 1 (the natural first choice) cannot be solved: the page says so without a hint."""
+    html = client.get("/pegs/play?board=triangle-4&hole=1").get_data(as_text=True)
+    assert "This position cannot be finished" in html and "which starts can be solved" in html
+    french = client.get("/pegs/play?board=french&hole=d4").get_data(as_text=True)
+    assert "This position cannot be finished" in french and "class" in french
+
+
+def test_solution_from_the_current_position(client: FlaskClient) -> None:
+    """'Show a solution from here' continues the game in progress, not from the start."""
+    play = client.get("/pegs/play?board=triangle-4&hole=2&j=7-2").get_data(as_text=True)
+    assert "j=7-2" in play.split("Show a solution from here")[0].rsplit("href=", 1)[1]
+    html = client.get("/pegs/solution?board=triangle-4&hole=2&j=7-2").get_data(as_text=True)
+    assert "from move 1" in html and "4 moves" in html
+
+
+def test_setup_starts_a_game_by_clicking_a_hole(client: FlaskClient) -> None:
+    """The set-up page draws every board; each hole is a link that starts the game without it."""
+    html = client.get("/pegs").get_data(as_text=True)
+    assert 'aria-label="Start with hole d4 empty"' in html and "/pegs/play?board=english&amp;hole=d4" in html

@@ -1,0 +1,97 @@
+// Direct manipulation for the games, as progressive enhancement: every page works without this file.
+// Mastermind: a click on a colour fills the next peg of the guess (Backspace or the clear button empties it).
+// Peg board: clicks on coins and targets swap the board in place (the URL follows), focus stays on the board,
+// and the arrow keys move between its coins and targets.
+(function () {
+  "use strict";
+
+  function guessForm(el) {
+    return el.closest && el.closest("form.guess");
+  }
+
+  function render(form) {
+    var selects = form.querySelectorAll(".guess-selects select");
+    var next = Number(form.dataset.next || 0);
+    form.querySelectorAll(".guess-row .peg").forEach(function (slot, i) {
+      var filled = i < next;
+      var letter = selects[i].value;
+      slot.className = "peg" + (filled ? " c" + letter : " empty");
+      slot.textContent = filled ? letter : "?";
+    });
+  }
+
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest(".palette button");
+    if (!button) return;
+    var form = guessForm(button);
+    var selects = form.querySelectorAll(".guess-selects select");
+    var next = Number(form.dataset.next || 0);
+    if (button.hasAttribute("data-clear")) {
+      next = 0;
+    } else if (next < selects.length) {
+      selects[next].value = button.dataset.colour;
+      next += 1;
+    }
+    form.dataset.next = String(next);
+    render(form);
+    if (next === selects.length) form.querySelector("button[type=submit]").focus();
+  });
+
+  document.addEventListener("keydown", function (e) {
+    var form = guessForm(e.target);
+    if (!form || e.key !== "Backspace" || !form.querySelector(".palette")) return;
+    form.dataset.next = String(Math.max(0, Number(form.dataset.next || 0) - 1));
+    render(form);
+  });
+
+  // ---------------------------------------------------------------- peg board
+
+  var pendingFocus = null;
+
+  function holeLinks() {
+    return Array.prototype.slice.call(document.querySelectorAll("svg.pegboard a[data-hole]"));
+  }
+
+  function centre(a) {
+    var c = a.querySelector("circle");
+    return { x: Number(c.getAttribute("cx")), y: Number(c.getAttribute("cy")) };
+  }
+
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("svg.pegboard a[data-hole]");
+    if (!a || !window.htmx) return;
+    e.preventDefault();
+    var href = a.getAttribute("href");
+    pendingFocus = a.dataset.hole;
+    window.htmx.ajax("GET", href, { target: "#main", swap: "innerHTML" }).then(function () {
+      window.history.pushState({ htmx: true }, "", href);  // Back: htmx reloads the page (no cache)
+    });
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    var want = pendingFocus;
+    if (!want) return;
+    pendingFocus = null;
+    var links = holeLinks();
+    var target = links.filter(function (a) { return a.dataset.hole === want; })[0] || links[0];
+    if (target) target.focus();
+  });
+
+  document.addEventListener("keydown", function (e) {
+    var a = e.target.closest && e.target.closest("svg.pegboard a[data-hole]");
+    var dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (!a || !dirs[e.key]) return;
+    e.preventDefault();
+    var d = dirs[e.key], here = centre(a), best = null, bestScore = Infinity;
+    holeLinks().forEach(function (other) {
+      if (other === a) return;
+      var p = centre(other), dx = p.x - here.x, dy = p.y - here.y;
+      var along = dx * d[0] + dy * d[1];
+      if (along <= 0) return;
+      var across = Math.abs(dx * d[1]) + Math.abs(dy * d[0]);
+      var score = along + 2 * across;
+      if (score < bestScore) { best = other; bestScore = score; }
+    });
+    if (best) best.focus();
+  });
+})();
