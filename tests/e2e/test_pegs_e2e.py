@@ -73,9 +73,11 @@ def test_keyboard_only_game_to_the_end(page: Page, live_server: str) -> None:
         for f, t in zip(move, move[1:], strict=False):
             press_until(page, "Tab", f"Coin on {b.labels[f]}")
             page.keyboard.press("Enter")
+            page.wait_for_load_state("networkidle")
             expect(page.get_by_role("link", name=f"Coin on {b.labels[f]} (selected)")).to_be_focused()
             press_until(page, "Tab" if t > f else "Shift+Tab", f"Jump to {b.labels[t]}")
             page.keyboard.press("Enter")
+            page.wait_for_load_state("networkidle")
             expect(page.locator(f'svg.pegboard a[data-hole="{b.labels[t]}"]')).to_be_focused()
     expect(page.get_by_role("status").filter(has_text="Solved")).to_contain_text("in 5 moves")
     expect(page.get_by_role("status").filter(has_text="Solved")).to_contain_text("in 5 moves")
