@@ -36,12 +36,13 @@ def _pegs_table(p: Params, tick: Tick) -> tuple[Any, ...]:
 def _pegs_report(p: Params, tick: Tick) -> PegReport:
     """The API's thorough analysis of a position."""
     b = board(str(p["board"]))
-    return peg_report(b, int(p["position"]), p.get("hole"), bool(p.get("count")))
+    return peg_report(b, int(p["position"]), p.get("hole"), bool(p.get("count")), p.get("finish") or None)
 
 
 def _pegs_analysis(p: Params, tick: Tick) -> Analysis:
     """Solvability, fewest moves where exact, and a solution, for the play page's hints and solutions."""
-    return analyse(board(str(p["board"])), int(p["position"]))
+    b = board(str(p["board"]))
+    return analyse(b, int(p["position"]), finish=b.index(p["finish"]) if p.get("finish") else None)
 
 
 def _pegs_analysis_quick(p: Params) -> bool:
@@ -99,7 +100,7 @@ def _aequitas(p: Params, tick: Tick) -> tuple[tuple[Cell, ...], TableReport]:
 PEGS_TABLE = register(
     Computation(
         "pegs.table",
-        "1",
+        "2",
         _pegs_table,
         lambda p: board(str(p["board"])).size <= QUICK_TABLE_HOLES,
         lambda p: f"the table of starts for {p['board']}",
@@ -108,7 +109,7 @@ PEGS_TABLE = register(
 PEGS_REPORT = register(
     Computation(
         "pegs.report",
-        "1",
+        "2",
         _pegs_report,
         lambda p: board(str(p["board"])).size <= QUICK_TABLE_HOLES,
         lambda p: f"the analysis of a {p['board']} position",
@@ -116,7 +117,7 @@ PEGS_REPORT = register(
 )
 PEGS_ANALYSIS = register(
     Computation(
-        "pegs.analysis", "1", _pegs_analysis, _pegs_analysis_quick, lambda p: f"a hint for this {p['board']} position"
+        "pegs.analysis", "2", _pegs_analysis, _pegs_analysis_quick, lambda p: f"a hint for this {p['board']} position"
     )
 )
 DEVIL = register(

@@ -96,14 +96,16 @@ def devil(args: argparse.Namespace) -> Report:
 
 def pegs(args: argparse.Namespace) -> Report:
     """The peg board: solvability, finals, fewest moves, a solution and counts."""
-    from solvers.pegs import board, from_token
+    from solvers.pegs import board, finish_label, from_token
     from solvers.pegs.report import peg_report
 
     b = board(args.board)
     if not args.hole and not args.position:
         raise InputError("give --hole or --position")
+    if args.finish == "start" and not args.hole:
+        raise InputError("--finish start needs --hole")
     pos = from_token(b, args.position) if args.position else b.start(args.hole)
-    return peg_report(b, pos, args.hole or None, args.count)
+    return peg_report(b, pos, args.hole or None, args.count, finish_label(b, args.hole, args.finish) or None)
 
 
 def codebreak(args: argparse.Namespace) -> Report:
@@ -271,6 +273,7 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--hole", default="", help="the empty hole at the start")
     g.add_argument("--position", default="", help="a position token (hex bitmask of holes with coins)")
     g.add_argument("--count", action="store_true", help="count the jump sequences that solve it")
+    g.add_argument("--finish", default="any", help="where the last coin must end: any, start, centre or a hole")
     c = command("codebreak", codebreak, "code-breaking games: strategies as verified trees")
     c.add_argument("game", help="mastermind, mastermind-black, bulls-and-cows, counterfeit-coin, or a .game file")
     c.add_argument("--pegs", default=None)

@@ -9,11 +9,13 @@ from flask import Blueprint, Response, jsonify, render_template, request, url_fo
 from solvers.errors import InputError
 from solvers.pegs import (
     BOARDS,
+    CENTRES,
     Analysis,
     Board,
     Game,
     board,
     class_finals,
+    finish_label,
     from_token,
     game_from_text,
     jumps_to_moves,
@@ -37,13 +39,23 @@ TABLE_NODE_LIMIT = 20_000
 
 
 def parse_game(args: Mapping[str, str]) -> Game:
-    """Board, start hole and jumps from the URL; every jump is checked by the rules."""
-    return game_from_text(_board(args), args.get("hole", ""), args.get("j", ""))
+    """Board, start hole, jumps and goal (finish: any, start, centre or a hole) from the URL; every jump is
+    checked by the rules."""
+    return game_from_text(_board(args), args.get("hole", ""), args.get("j", ""), args.get("finish", ""))
 
 
 def game_url(g: Game, **more: str) -> str:
     """The play URL of a position."""
-    return link("pegs.play", {"board": g.board.name, "hole": g.hole, "j": g.text(), **more})
+    return link("pegs.play", {"board": g.board.name, "hole": g.hole, "j": g.text(), "finish": g.finish, **more})
+
+
+def goals(g: Game) -> list[tuple[str, str, bool]]:
+    """The goals a player can switch to (name, URL, current): anywhere, the start hole, the centre."""
+    options = [("anywhere", ""), (f"in the start hole {g.hole}", g.hole)]
+    centre = CENTRES.get(g.board.name)
+    if centre and centre != g.hole:
+        options.append((f"in the centre {centre}", centre))
+    return [(name, game_url(Game(g.board, g.hole, g.jumps, label)), g.finish == label) for name, label in options]
 
 
 def _board(args: Mapping[str, str]) -> Board:
@@ -80,7 +92,7 @@ def play() -> str:
     moves = jumps_to_moves(g.jumps)
     hint = None
     if params.flag(request.args, "hint"):
-        a: Analysis = computed("pegs.analysis", board=b.name, position=pos)
+        a: Analysis = computed("pegs.analysis", board=b.name, position=pos, finish=g.finish)
         hint = {
             "solvable": a.solvable,
             "min_moves": a.min_moves,
@@ -104,10 +116,12 @@ def play() -> str:
         restart=game_url(g.back(len(g.jumps))),
         hint=hint,
         hint_url=game_url(g, hint="1"),
-        solution_url=link("pegs.solution", {"board": b.name, "hole": g.hole, "j": g.text()}),
+        solution_url=link("pegs.solution", {"board": b.name, "hole": g.hole, "j": g.text(), "finish": g.finish}),
         doomed=doomed(g),
         dead=g.dead,
         won=g.won,
+        missed=g.missed,
+        goals=goals(g),
     )
 
 
@@ -116,12 +130,20 @@ def doomed(g: Game) -> str | None:
     b, pos = g.board, g.position()
     if pegs(pos) <= 1 or g.dead:
         return None
-    if not class_finals(b, pos):
+    finals = class_finals(b, pos)
+    if not finals:
         return "no single last coin has this position's class (a jump invariant), so it can never be finished"
+    if g.finish_hole is not None and g.finish_hole not in finals:
+        where = ", ".join(b.labels[h] for h in finals)
+        return (
+            f"a last coin on {g.finish} would not have this position's class (a jump invariant); "
+            f"the last coin can only end on {where}"
+        )
     if b.size <= QUICK_TABLE_HOLES:
-        a: Analysis = computed("pegs.analysis", board=b.name, position=pos)
+        a: Analysis = computed("pegs.analysis", board=b.name, position=pos, finish=g.finish)
         if a.solvable is False:
-            return "an exhaustive search finds no way to one coin from here"
+            target = f"one coin on {g.finish}" if g.finish else "one coin"
+            return f"an exhaustive search finds no way to {target} from here"
     return None
 
 
@@ -130,10 +152,10 @@ def solution() -> str:
     """Step through a fewest-move solution from a start, one move at a time."""
     g = parse_game(request.args)  # from the start, or from a game's position (j: its jumps so far)
     here = g.position()
-    a: Analysis = computed("pegs.analysis", board=g.board.name, position=here)
+    a: Analysis = computed("pegs.analysis", board=g.board.name, position=here, finish=g.finish)
     step = params.whole(request.args, "step", 0, 0, max(0, len(a.solution)), "step")
     pos = replay(g.board, here, a.solution[:step])
-    base = {"board": g.board.name, "hole": g.hole, "j": g.text()}
+    base = {"board": g.board.name, "hole": g.hole, "j": g.text(), "finish": g.finish}
     steps = [link("pegs.solution", {**base, "step": k}) for k in range(len(a.solution) + 1)]
     return render_template(
         "pegs/solution.html",
@@ -156,11 +178,13 @@ def table() -> str:
     b = _board(request.args)
     rows = computed("pegs.table", board=b.name)
     links = {row.hole: url_for("pegs.play", board=b.name, hole=row.hole) for row in rows}
+    home_links = {row.hole: url_for("pegs.play", board=b.name, hole=row.hole, finish=row.hole) for row in rows}
     return render_template(
         "pegs/table.html",
         b=b,
         rows=rows,
         links=links,
+        home_links=home_links,
         boards=BOARDS,
         exact=quick_exact(b, b.start(b.labels[0])),
     )
@@ -176,4 +200,9 @@ def pegs_json() -> Response:
         raise InputError("give hole (the empty hole at the start) or position")
     pos = from_token(b, position) if position else b.start(hole)
     count = params.flag(request.args, "count")
-    return jsonify(as_json(computed("pegs.report", board=b.name, position=pos, hole=hole or None, count=count)))
+    finish = request.args.get("finish", "any")
+    if finish == "start" and not hole:
+        raise InputError("finish=start needs hole")
+    label = finish_label(b, hole, finish) or None
+    report = computed("pegs.report", board=b.name, position=pos, hole=hole or None, count=count, finish=label)
+    return jsonify(as_json(report))

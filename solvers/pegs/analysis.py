@@ -34,18 +34,38 @@ def quick_exact(b: Board, pos: int) -> bool:
     return b.size <= EXACT_QUICK_HOLES or (b.size <= EXACT_MAX_HOLES and pegs(pos) <= EXACT_QUICK_PEGS)
 
 
-def analyse(b: Board, pos: int, thorough: bool = False, node_limit: int = DFS_NODE_LIMIT) -> Analysis:
-    """Exact analysis on small boards (all of them when thorough); depth-first search on larger ones."""
-    if pegs(pos) > 1 and not class_finals(b, pos):
+def analyse(
+    b: Board, pos: int, thorough: bool = False, node_limit: int = DFS_NODE_LIMIT, finish: int | None = None
+) -> Analysis:
+    """Exact analysis on small boards (all of them when thorough); depth-first search on larger ones. With a
+    finish hole, only solutions whose last coin is there count."""
+    if pegs(pos) > 1 and (not class_finals(b, pos) or (finish is not None and finish not in class_finals(b, pos))):
         return Analysis(False, None, None, {}, [], "position class")
     if quick_exact(b, pos) or (thorough and b.size <= EXACT_MAX_HOLES):
         ex = exact(b.name)
-        m = ex.min_moves(pos)
-        finals = ex.finals(pos) if m is not None else {}
-        return Analysis(m is not None, m, pegs(pos) - 1 if m is not None else None, finals, ex.solution(pos), "exact")
-    found = find_solution(b, pos, node_limit * (20 if thorough else 1))
+        finals = ex.finals(pos)
+        if finish is not None:
+            finals = {finish: finals[finish]} if finish in finals else {}
+        m = min(finals.values()) if finals else None
+        solution = ex.solution(pos, finish if finish is not None else -1) if finals else []
+        _check(b, pos, solution, finish)
+        return Analysis(m is not None, m, pegs(pos) - 1 if m is not None else None, finals, solution, "exact")
+    if pegs(pos) == 1:
+        ok = finish is None or pos == 1 << finish
+        return Analysis(ok, 0 if ok else None, 0 if ok else None, {pos.bit_length() - 1: 0} if ok else {}, [], "search")
+    found = find_solution(b, pos, node_limit * (20 if thorough else 1), finish)
     if found.jumps is not None:
         moves = jumps_to_moves(found.jumps)
+        _check(b, pos, moves, finish)
         final = replay(b, pos, moves).bit_length() - 1
         return Analysis(True, None, pegs(pos) - 1, {final: len(moves)}, moves, "search")
     return Analysis(False if found.exhausted else None, None, None, None, [], "search")
+
+
+def _check(b: Board, pos: int, moves: list[Move], finish: int | None) -> None:
+    """A solution is replayed by the rules before it is shown: one coin left, on the finish hole if one is set."""
+    if not moves:
+        return
+    end = replay(b, pos, moves)
+    if pegs(end) != 1 or (finish is not None and end != 1 << finish):
+        raise AssertionError("a peg solution failed its replay")

@@ -14,11 +14,13 @@ MAX_JUMPS = 40
 
 @dataclass(frozen=True)
 class Game:
-    """A game: board, starting hole (its label) and the jumps made so far."""
+    """A game: board, starting hole (its label), the jumps made so far, and the goal's finish hole (its label;
+    empty: the last coin may be anywhere)."""
 
     board: Board
     hole: str
     jumps: tuple[Jump, ...] = ()
+    finish: str = ""
 
     @property
     def start(self) -> int:
@@ -34,11 +36,11 @@ class Game:
 
     def then(self, *jumps: Jump) -> Game:
         """The game with more jumps made."""
-        return Game(self.board, self.hole, (*self.jumps, *jumps))
+        return Game(self.board, self.hole, (*self.jumps, *jumps), self.finish)
 
     def back(self, k: int = 1) -> Game:
         """The game with its last k jumps taken back."""
-        return Game(self.board, self.hole, self.jumps[: max(0, len(self.jumps) - k)])
+        return Game(self.board, self.hole, self.jumps[: max(0, len(self.jumps) - k)], self.finish)
 
     def text(self) -> str:
         """The jumps as URLs carry them: from-to by hole labels, comma-separated (e.g. '4-1,6-4')."""
@@ -46,9 +48,20 @@ class Game:
         return ",".join(f"{labels[f]}-{labels[t]}" for f, _, t in self.jumps)
 
     @property
+    def finish_hole(self) -> int | None:
+        """The hole the last coin must end on, or None for anywhere."""
+        return self.board.index(self.finish) if self.finish else None
+
+    @property
     def won(self) -> bool:
-        """One coin left."""
-        return pegs(self.position()) == 1
+        """One coin left, on the finish hole if the goal names one."""
+        pos = self.position()
+        return pegs(pos) == 1 and (self.finish_hole is None or pos == 1 << self.finish_hole)
+
+    @property
+    def missed(self) -> bool:
+        """One coin left, but not on the finish hole."""
+        return pegs(self.position()) == 1 and not self.won
 
     @property
     def dead(self) -> bool:
@@ -57,8 +70,24 @@ class Game:
         return pegs(pos) > 1 and next(legal_jumps(self.board, pos), None) is None
 
 
-def game_from_text(b: Board, hole: str, text: str) -> Game:
-    """A game from its start hole and jump text; every jump is checked by the rules."""
+CENTRES = {"english": "d4", "french": "d4"}
+
+
+def finish_label(b: Board, hole: str, finish: str) -> str:
+    """The finish hole's label from a goal: '' or 'any' (anywhere), 'start' (the start hole), 'centre', a label."""
+    if finish in ("", "any"):
+        return ""
+    if finish == "start":
+        return b.labels[b.index(hole)]
+    if finish == "centre":
+        if b.name not in CENTRES:
+            raise InputError(f"the {b.name} board has no centre hole: give a hole, 'start' or 'any'")
+        return CENTRES[b.name]
+    return b.labels[b.index(finish)]
+
+
+def game_from_text(b: Board, hole: str, text: str, finish: str = "") -> Game:
+    """A game from its start hole, jump text and goal (see finish_label); every jump is checked by the rules."""
     start = b.start(hole)
     parts = [x for x in text.split(",") if x.strip()]
     if len(parts) > MAX_JUMPS:
@@ -71,4 +100,4 @@ def game_from_text(b: Board, hole: str, text: str) -> Game:
         j = checked_jump(b, pos, b.index(labels[0]), b.index(labels[1]))
         pos = apply_jump(pos, j)
         jumps.append(j)
-    return Game(b, b.labels[b.index(hole)], tuple(jumps))
+    return Game(b, b.labels[b.index(hole)], tuple(jumps), finish_label(b, hole, finish))

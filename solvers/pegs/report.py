@@ -26,6 +26,7 @@ class PegReport:
     board: str
     hole: str | None
     position: str
+    finish: str | None
     solvable: bool | None
     min_moves: int | None
     min_jumps: int | None
@@ -38,6 +39,8 @@ class PegReport:
     def text(self) -> str:
         """The report in words."""
         where = f"empty {self.hole}" if self.hole else f"position {self.position}"
+        if self.finish:
+            where += f", finishing on {self.finish}"
         known = {True: "yes", False: "no", None: "unknown"}[self.solvable]
         fewest = "-" if self.min_moves is None else self.min_moves
         lines = [
@@ -50,15 +53,21 @@ class PegReport:
         return "\n".join(lines)
 
 
-def peg_report(b: Board, pos: int, hole: str | None = None, count: bool = False) -> PegReport:
-    """Analyse a position thoroughly (exact up to 21 holes) and, if asked, count its solutions."""
+def peg_report(
+    b: Board, pos: int, hole: str | None = None, count: bool = False, finish: str | None = None
+) -> PegReport:
+    """Analyse a position thoroughly (exact up to 21 holes), for a finish hole (its label) or anywhere, and, if
+    asked, count its solutions."""
     if count and b.size > EXACT_MAX_HOLES:
         raise LimitError(f"solution counts are computed for boards of up to {EXACT_MAX_HOLES} holes")
-    a = analyse(b, pos, thorough=True)
+    if count and finish:
+        raise LimitError("solution counts are for finishing anywhere: leave out the finish hole")
+    a = analyse(b, pos, thorough=True, finish=b.index(finish) if finish else None)
     return PegReport(
         board=b.name,
         hole=hole,
         position=to_token(b, pos),
+        finish=finish or None,
         solvable=a.solvable,
         min_moves=a.min_moves,
         min_jumps=a.min_jumps,

@@ -34,9 +34,10 @@ def apply_jump(pos: int, j: Jump) -> int:
     return pos & ~(1 << f) & ~(1 << o) | (1 << t)
 
 
-def canonical(b: Board, pos: int) -> int:
-    """The smallest image of a position under the board's symmetries."""
-    return min(image(perm, pos) for perm in b.symmetries)
+def canonical(b: Board, pos: int, fixing: int | None = None) -> int:
+    """The smallest image of a position under the board's symmetries (those that keep hole `fixing` in place,
+    when a finish hole is set)."""
+    return min(image(perm, pos) for perm in b.symmetries if fixing is None or perm[fixing] == fixing)
 
 
 def _width(b: Board) -> int:

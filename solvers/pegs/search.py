@@ -29,22 +29,23 @@ def _orders(b: Board) -> list[dict[Jump, float]]:
     return [plain, inward]
 
 
-def find_solution(b: Board, pos: int, node_limit: int = DFS_NODE_LIMIT) -> Found:
-    """Any solution to one coin, by depth-first search with a table of dead positions up to symmetry.
+def find_solution(b: Board, pos: int, node_limit: int = DFS_NODE_LIMIT, finish: int | None = None) -> Found:
+    """Any solution to one coin (on hole `finish` when given), by depth-first search with a table of dead
+    positions up to the symmetries that keep the finish hole in place.
 
     Two jump orderings are tried in turn, each within the node limit; a search that runs out in both reports
     'not exhausted'. Dead positions found by an exhausted search are proofs, so 'exhausted' means unsolvable.
     """
     total = 0
     for order in _orders(b):
-        found = _dfs(b, pos, node_limit, order)
+        found = _dfs(b, pos, node_limit, order, finish)
         total += found.nodes
         if found.jumps is not None or found.exhausted:
             return Found(found.jumps, found.exhausted, total)
     return Found(None, False, total)
 
 
-def _dfs(b: Board, pos: int, node_limit: int, order: dict[Jump, float]) -> Found:
+def _dfs(b: Board, pos: int, node_limit: int, order: dict[Jump, float], finish: int | None) -> Found:
     """One depth-first search with a given jump ordering."""
     dead: set[int] = set()
     path: list[Jump] = []
@@ -53,8 +54,8 @@ def _dfs(b: Board, pos: int, node_limit: int, order: dict[Jump, float]) -> Found
     def go(p: int) -> bool:
         nonlocal nodes
         if pegs(p) == 1:
-            return True
-        key = canonical(b, p)
+            return finish is None or p == 1 << finish
+        key = canonical(b, p, finish)
         if key in dead:
             return False
         nodes += 1

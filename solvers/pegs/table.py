@@ -14,12 +14,15 @@ TABLE_NODE_LIMIT = 20_000
 
 
 class Row(NamedTuple):
-    """One start hole: solvable (None: unknown), fewest moves (None: not proved), reachable finals."""
+    """One start hole: solvable (None: unknown), fewest moves (None: not proved), reachable finals, and the same
+    for finishing in the start hole itself (the classic goal on the English and French boards)."""
 
     hole: str
     solvable: bool | None
     min_moves: int | None
     finals: tuple[str, ...]
+    home: bool | None
+    home_moves: int | None
 
 
 def board_table(name: str, tick: Tick = quiet) -> tuple[Row, ...]:
@@ -33,12 +36,20 @@ def board_table(name: str, tick: Tick = quiet) -> tuple[Row, ...]:
         key = canonical(b, pos)
         if key not in first:
             a = analyse(b, pos, node_limit=TABLE_NODE_LIMIT)
-            row = Row(label, a.solvable, a.min_moves, tuple(b.labels[x] for x in sorted(a.finals or {})))
+            start = b.index(label)
+            if a.method == "exact" or a.solvable is False:
+                home = (start in (a.finals or {})) if a.solvable is not None else None
+                home_moves = (a.finals or {}).get(start) if a.method == "exact" else None
+            else:
+                h = analyse(b, pos, node_limit=TABLE_NODE_LIMIT, finish=start)
+                home, home_moves = h.solvable, h.min_moves
+            finals = tuple(b.labels[x] for x in sorted(a.finals or {}))
+            row = Row(label, a.solvable, a.min_moves, finals, home, home_moves)
             first[key] = (pos, row)
         else:
             other_pos, other = first[key]
             perm = next(p for p in b.symmetries if image(p, other_pos) == pos)
             finals = tuple(sorted((b.labels[perm[b.index(x)]] for x in other.finals), key=b.labels.index))
-            row = Row(label, other.solvable, other.min_moves, finals)
+            row = Row(label, other.solvable, other.min_moves, finals, other.home, other.home_moves)
         rows.append(row)
     return tuple(rows)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solvers.errors import IllegalMoveError
-from solvers.pegs import BOARDS, analyse, board, class_finals, exact, find_solution, image, replay
+from solvers.pegs import BOARDS, analyse, board, board_table, class_finals, exact, find_solution, image, replay
 
 
 def test_seed_84_winning_sequences_on_the_10_hole_board() -> None:
@@ -162,3 +162,77 @@ def test_board_shapes() -> None:
         "english": (33, 8),
         "french": (37, 8),
     }
+
+
+def brute_triangle_finals(side: int) -> dict[int, set[int]]:
+    """For each start of a triangle, the holes (numbered 1.. row by row) where a last coin can end, by the same
+    plain frozenset search as brute_triangle_counts."""
+    holes = [(r, c) for r in range(side) for c in range(r + 1)]
+    steps = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1)]
+
+    @cache
+    def finals(coins: frozenset[tuple[int, int]]) -> frozenset[tuple[int, int]]:
+        if len(coins) == 1:
+            return coins
+        out: set[tuple[int, int]] = set()
+        for r, c in coins:
+            for dr, dc in steps:
+                over, to = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)
+                if over in coins and to in holes and to not in coins:
+                    out |= finals(coins - {(r, c), over} | {to})
+        return frozenset(out)
+
+    return {i + 1: {holes.index(h) + 1 for h in finals(frozenset(holes) - {s})} for i, s in enumerate(holes)}
+
+
+@pytest.mark.parametrize("side", [4, 5])
+def test_finish_hole_goal_against_plain_search(side: int) -> None:
+    """Every (start, finish) pair of the 10- and 15-hole triangles: the solver says solvable exactly when the
+    plain search reaches that final, and its solution replays to one coin on that hole; the table's 'finish in
+    the start hole' column agrees."""
+    name = f"triangle-{side}"
+    b, brute = board(name), brute_triangle_finals(side)
+    for start, ends in brute.items():
+        pos = b.start(str(start))
+        for finish in range(1, b.size + 1):
+            a = analyse(b, pos, finish=b.index(str(finish)))
+            assert a.solvable is (finish in ends), (start, finish)
+            if a.solvable:
+                assert replay(b, pos, a.solution) == 1 << b.index(str(finish))
+    rows = {int(r.hole): r for r in board_table(name)}
+    assert {s: rows[s].home for s in brute} == {s: s in ends for s, ends in brute.items()}
+
+
+def cross_class(holes: set[tuple[int, int]]) -> tuple[int, ...]:
+    """The classic position class on a cross board, written here: colour (col + row) mod 3 and (col - row) mod 3;
+    a jump changes the count on every colour of a colouring by one, so the parities of n0 + n1 and n1 + n2 stay."""
+    out = []
+    for colour in (lambda c, r: (c + r) % 3, lambda c, r: (c - r) % 3):
+        n = [0, 0, 0]
+        for c, r in holes:
+            n[colour(c, r)] += 1
+        out += [(n[0] + n[1]) % 2, (n[1] + n[2]) % 2]
+    return tuple(out)
+
+
+def test_finish_in_the_start_hole_on_the_crosses() -> None:
+    """English: the centre game (empty d4, last coin on d4; Beasley 1985) is found, legal jump by jump under the
+    rule written here. French: no start can finish in its own hole, by the class computed here, and the solver
+    refuses every such goal."""
+    b = board("english")
+    d4 = b.index("d4")
+    found = find_solution(b, b.start("d4"), finish=d4)
+    assert found.jumps is not None
+    holes = {(ord(x[0]) - 97, int(x[1:])) for x in b.labels if x != "d4"}
+    for f, o, t in found.jumps:
+        assert cross_jump_ok(holes, b.labels[f], b.labels[o], b.labels[t])
+        for x, add in ((f, False), (o, False), (t, True)):
+            cell = (ord(b.labels[x][0]) - 97, int(b.labels[x][1:]))
+            (holes.add if add else holes.discard)(cell)
+    assert holes == {(3, 4)}
+    fr = board("french")
+    every = {(ord(x[0]) - 97, int(x[1:])) for x in fr.labels}
+    for label in fr.labels:
+        cell = (ord(label[0]) - 97, int(label[1:]))
+        assert cross_class(every - {cell}) != cross_class({cell}), label
+        assert analyse(fr, fr.start(label), finish=fr.index(label)).solvable is False

@@ -31,7 +31,7 @@ def test_solution_and_table(client: FlaskClient) -> None:
     html = client.get("/pegs/solution?board=triangle-4&hole=2&step=5").get_data(as_text=True)
     assert "5 moves, the fewest possible" in html and "After move 5" in html
     table = client.get("/pegs/table?board=triangle-4").get_data(as_text=True)
-    assert table.count("/pegs/play?board=triangle-4") == 10
+    assert table.count("/pegs/play?board=triangle-4&amp;hole=") - table.count("finish=") == 10
 
 
 @pytest.mark.parametrize(
@@ -72,10 +72,42 @@ def test_solution_from_the_current_position(client: FlaskClient) -> None:
     play = client.get("/pegs/play?board=triangle-4&hole=2&j=7-2").get_data(as_text=True)
     assert "j=7-2" in play.split("Show a solution from here")[0].rsplit("href=", 1)[1]
     html = client.get("/pegs/solution?board=triangle-4&hole=2&j=7-2").get_data(as_text=True)
-    assert "from move 1" in html and "4 moves" in html
+    assert "from jump 1" in html and "4 moves" in html
 
 
 def test_setup_starts_a_game_by_clicking_a_hole(client: FlaskClient) -> None:
     """The set-up page draws every board; each hole is a link that starts the game without it."""
     html = client.get("/pegs").get_data(as_text=True)
     assert 'aria-label="Start with hole d4 empty"' in html and "/pegs/play?board=english&amp;hole=d4" in html
+
+
+def test_finish_hole_goal(client: FlaskClient) -> None:
+    """The goal 'finish in the start hole' (or the centre): said on the page, switchable, checked at once by the
+    position class, kept in every link, and a last coin elsewhere is not a win."""
+    html = client.get("/pegs/play?board=triangle-4&hole=2&finish=start").get_data(as_text=True)
+    assert "Goal: one coin left, on 2." in html and "finish=2" in html
+    # the 10-hole triangle without hole 2 can only end on hole 3 (the API test above; the plain search in
+    # tests/unit agrees), so the page says at once that this goal cannot be reached
+    assert "This position cannot be finished" in html
+    anywhere = client.get("/pegs/play?board=triangle-4&hole=2").get_data(as_text=True)
+    assert "Goal: one coin left." in anywhere and "in the start hole 2" in anywhere
+    moves = client.get("/api/pegs?board=triangle-4&hole=2").get_json()["solution"]
+    text = ",".join(f"{a}-{b}" for move in moves for a, b in zip(move, move[1:], strict=False))
+    done = client.get(f"/pegs/play?board=triangle-4&hole=2&j={text}&finish=3").get_data(as_text=True)
+    assert "Solved: one coin left on 3" in done
+    missed = client.get(f"/pegs/play?board=triangle-4&hole=2&j={text}&finish=1").get_data(as_text=True)
+    assert "One coin left, but on 3, not on 1: not solved for this goal" in missed
+    french = client.get("/pegs/play?board=french&hole=c1&finish=start").get_data(as_text=True)
+    assert "a last coin on c1 would not have this position" in french
+    assert client.get("/pegs/play?board=triangle-4&hole=2&finish=centre").status_code == 400
+    assert client.get("/pegs/play?board=triangle-4&hole=2&finish=zz").status_code == 400
+
+
+def test_finish_hole_api_and_table(client: FlaskClient) -> None:
+    """API: finish=start gives the fewest moves to that hole and a solution ending there; the table has the
+    'finish in the start hole' column."""
+    data = client.get("/api/pegs?board=triangle-5&hole=1&finish=start").get_json()
+    assert data["finish"] == "1" and data["solvable"] is True and list(data["finals"]) == ["1"]
+    assert data["solution"][-1][-1] == "1"
+    assert client.get("/api/pegs?board=triangle-5&position=7ffe&finish=start").status_code == 400
+    assert "Finish in the start hole" in client.get("/pegs/table?board=triangle-5").get_data(as_text=True)
