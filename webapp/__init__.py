@@ -38,6 +38,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.context_processor(htmx.layout)
     app.context_processor(main.footer)
     app.jinja_env.filters["ord"] = ord
+    app.jinja_env.filters["num"] = htmx.number
+    app.jinja_env.filters["capitalize_first"] = htmx.capitalize_first
+    app.jinja_env.globals.update(TILT=htmx.TILT, OUTCOME_WORDS=htmx.OUTCOME_WORDS, THUMB_LABELS=main.THUMB_LABELS)
     app.jinja_env.filters["cos"] = math.cos
     app.jinja_env.filters["sin"] = math.sin
     app.json.sort_keys = False  # type: ignore[attr-defined]

@@ -108,7 +108,9 @@ def _play_page(
     t = tables[-1]
     pos, mirrored = t.position()
     over = m.verdict(t, len(ws))
-    history = [(i + 1, m.mover(i), w, url(m, w=format_weighings(ws[: i + 1]))) for i, w in enumerate(ws)]
+    steps = m.steps(ws)
+    history = [(step, url(m, w=format_weighings(ws[: i + 1]))) for i, step in enumerate(steps)]
+    recent = steps[-2:] if len(steps) >= 2 and steps[-1].mover != steps[-2].mover == "you" else steps[-1:]
     hints = []
     if hint and not over:
         for child, value, move, reveals in grouped_moves(pos, t.goal, m.convention):
@@ -121,7 +123,6 @@ def _play_page(
                     "weighing": f"{', '.join(map(str, w[0]))} against {', '.join(map(str, w[1]))}",
                 }
             )
-    last = ws[-1] if ws else ((), ())
     return render_template(
         "aequitas/play.html",
         g=m,
@@ -137,7 +138,7 @@ def _play_page(
         hints=hints,
         value=grundy(pos, t.goal, m.convention),
         convention_name=CONVENTION_NAMES[m.convention],
-        last_pans=pans(last),
+        recent=[(len(steps) - len(recent) + i + 1, step, pans(step.weighing)) for i, step in enumerate(recent)],
         error=error,
         placed=placed or {},
         hint_url=url(m, w=format_weighings(ws), hint="1"),

@@ -65,7 +65,16 @@ def node() -> str:
     plan = make_plan(p, obj)
     here = plan.node(path)
     v = verification(p, obj)
-    crumbs = [(i, OUTCOME_LABEL[Outcome.from_letter(ch)], path[: i + 1]) for i, ch in enumerate(path)]
+    crumbs = []
+    for i, ch in enumerate(path):
+        w = plan.node(path[:i]).weighing
+        assert w is not None  # a path only continues below weighings
+        what = f"{w.left.describe()} v {w.right.describe()}"
+        crumbs.append((i, what, OUTCOME_LABEL[Outcome.from_letter(ch)].lower(), path[: i + 1]))
+    last = None
+    if path:
+        above = plan.node(path[:-1])
+        last = (above.weighing, above.coins, Outcome.from_letter(path[-1]).value)
     outcomes = []
     if here.weighing is not None:
         cases = here.outcome_cases()
@@ -80,6 +89,7 @@ def node() -> str:
         here=here,
         v=v,
         crumbs=crumbs,
+        last=last,
         outcomes=outcomes,
         show_grid=show_grid,
         query=params.query(p, obj),

@@ -30,3 +30,17 @@ def link(endpoint: str, query: Mapping[str, object]) -> str:
     """The URL of an endpoint with a query; empty values ('' or None) are left out of the URL."""
     values: dict[str, Any] = {k: v for k, v in query.items() if v not in ("", None)}
     return url_for(endpoint, **values)
+
+
+def number(value: int) -> str:
+    """The site's one number format: comma thousands ("1,000,000 coins", "65,535 moves")."""
+    return f"{value:,}"
+
+
+def capitalize_first(text: str) -> str:
+    """The text with its first letter upper-case and the rest untouched ('coins 1, G1' -> 'Coins 1, G1')."""
+    return text[:1].upper() + text[1:]
+
+
+OUTCOME_WORDS = {"left-heavier": "left heavier", "balance": "balance", "right-heavier": "right heavier"}
+TILT = {"left-heavier": -8, "balance": 0, "right-heavier": 8}  # degrees the beam turns in the scale picture

@@ -7,19 +7,237 @@ from flask import Blueprint, Response, jsonify, redirect, render_template, reque
 bp = Blueprint("main", __name__)
 
 PUZZLES = [
-    ("Counterfeit coin", "coins.setup", "Find the fake among N coins with a balance: optimal plans, verified."),
-    ("Weigh against an adversary", "adversary.setup", "You weigh; the scale answers to make it as hard as it can."),
-    ("Æquitas", "aequitas.setup_page", "Two-player counterfeit-coin games with an Observer and Grundy values."),
-    ("The Devil's blindfold game", "devil.setup", "Flip coins on a rotating table you cannot see."),
-    ("The peg board", "pegs.setup", "Jump coins on a triangle down to one."),
-    ("Code-breaking games", "codebreak.index", "A general code-breaking engine, with Mastermind."),
+    (
+        "coins",
+        "Counterfeit coin",
+        "coins.setup",
+        "Find the fake among N coins with a balance: optimal plans, verified.",
+    ),
+    (
+        "adversary",
+        "Weigh against an adversary",
+        "adversary.setup",
+        "You weigh; the scale answers to make it as hard as it can.",
+    ),
+    (
+        "aequitas",
+        "Æquitas",
+        "aequitas.setup_page",
+        "Two-player counterfeit-coin games with an Observer and Grundy values.",
+    ),
+    ("devil", "The Devil's blindfold game", "devil.setup", "Flip coins on a rotating table you cannot see."),
+    (
+        "pegs",
+        "The peg board",
+        "pegs.setup",
+        "Jump coins over each other on a triangle, the English or the French board, down to one.",
+    ),
+    ("codebreak", "Code-breaking games", "codebreak.index", "A general code-breaking engine, with Mastermind."),
+]
+
+THUMB_LABELS = {
+    "coins": "A balance tipped to the left, two coins on each pan",
+    "adversary": "A level balance with a question mark above it",
+    "aequitas": "A balance between two players",
+    "devil": "A round table with four coins, heads and tails, and an arrow turning it",
+    "pegs": "A triangle of fifteen holes filled with coins but one",
+    "codebreak": "Three Mastermind guesses of four colours, each with its black and white key pegs",
+}
+
+GLOSSARY: list[tuple[str, list[tuple[str, str, str]]]] = [
+    (
+        "Weighing",
+        [
+            (
+                "counterfeit",
+                "Counterfeit (fake) coin",
+                "The one coin whose weight differs from the others: heavier or "
+                "lighter, known or not, depending on the problem. Some problems allow that no coin is fake.",
+            ),
+            (
+                "case",
+                "Case",
+                "One possible answer, such as 'coin 5 is lighter' or 'all coins are genuine'. A plan is "
+                "done when one case is left.",
+            ),
+            (
+                "belief",
+                "What is known",
+                "For each coin: unknown (?), can only be heavy (H), can only be light (L) or "
+                "genuine (G). Every weighing's outcome moves coins along this scale.",
+            ),
+            (
+                "lower-bound",
+                "Lower bound",
+                "A weighing has three outcomes, so k weighings tell apart at most 3^k cases: "
+                "no plan can use fewer than log base 3 of the number of cases, rounded up.",
+            ),
+            (
+                "proved",
+                "Proved / verified",
+                "Proved: the number is the true optimum, established by exhaustive search "
+                "(nothing better exists). Verified: the plan or strategy shown was replayed against "
+                "every case or secret and always ends with the right answer.",
+            ),
+            ("worst-case", "Worst-case optimal", "Uses the fewest weighings (guesses, moves) in the worst case."),
+            (
+                "average-optimal",
+                "Average-optimal",
+                "Among worst-case optimal plans, the one with the fewest weighings "
+                "on average over all cases, each taken as equally likely.",
+            ),
+            (
+                "non-adaptive",
+                "Non-adaptive scheme",
+                "All weighings fixed in advance, none depending on earlier outcomes "
+                "(F. J. Dyson, 1946): read the outcomes as a word and look it up.",
+            ),
+            (
+                "adversary",
+                "Adversary",
+                "A scale that answers to make your task as long as possible, while staying "
+                "consistent with some fake coin. Beating it means your weighings work whatever the fake is.",
+            ),
+            ("budget", "Budget", "The number of weighings you may use in a game."),
+        ],
+    ),
+    (
+        "Æquitas",
+        [
+            (
+                "observer",
+                "Observer",
+                "The third person in Æquitas: she sees each outcome, not which coin is fake, and "
+                "reasons perfectly. A weighing is a move only if it tells her something new.",
+            ),
+            (
+                "destined",
+                "Destined coins (game D)",
+                "Each coin is light-destined or heavy-destined: if it is the fake, it "
+                "is light (or heavy). The Observer knows each coin's destiny, not which coin is fake.",
+            ),
+            (
+                "normal-play",
+                "Normal play",
+                "The player who makes the last move (here: reveals the last piece of information) wins.",
+            ),
+            (
+                "misere",
+                "Misère play",
+                "The player who makes the last move loses. Æquitas has two readings: the player "
+                "who reveals everything loses, or a revealing weighing is not allowed at all (stop before revealing).",
+            ),
+            (
+                "grundy",
+                "Grundy value",
+                "A number for each position of a game: the smallest number that is not the value of a "
+                "position one move away. It is 0 exactly when the player to move loses against best play "
+                "(Sprague-Grundy theory).",
+            ),
+            ("p-position", "P-position", "A position with Grundy value 0: the Previous player (who just moved) wins."),
+            ("n-position", "N-position", "A position with a non-zero Grundy value: the Next player (to move) wins."),
+        ],
+    ),
+    (
+        "The Devil's game",
+        [
+            (
+                "adversarial-devil",
+                "Adversarial Devil",
+                "A Devil who keeps every table that your moves have not ruled out: "
+                "you win against it exactly when your moves are a sure win.",
+            ),
+            (
+                "sure-win",
+                "Sure win",
+                "A fixed sequence of moves that makes every coin heads at some point, whatever the "
+                "starting coins and however the Devil turns the table.",
+            ),
+            (
+                "rotation-class",
+                "Rotation class (ring)",
+                "All tables that are turns of one another; the Devil can present "
+                "any of them, so they count as one. With 'turn over', mirror images join the class.",
+            ),
+        ],
+    ),
+    (
+        "Peg board",
+        [
+            (
+                "jump",
+                "Jump",
+                "A coin jumps over a neighbouring coin, in a straight line, into the empty hole beyond; the "
+                "coin jumped over is removed.",
+            ),
+            (
+                "move",
+                "Move",
+                "One or more jumps in a row by the same coin. Counting moves rather than jumps is the "
+                "classic measure on the English board.",
+            ),
+            (
+                "finish",
+                "Finish hole",
+                "Where the last coin must end: anywhere, or a chosen hole such as the start hole or the centre.",
+            ),
+            (
+                "solvable",
+                "Solvable start",
+                "A start (the empty hole) from which some sequence of jumps leaves one coin.",
+            ),
+        ],
+    ),
+    (
+        "Code-breaking",
+        [
+            (
+                "secret",
+                "Secret",
+                "The hidden code the code maker chose; the code breaker's guesses narrow the secrets that "
+                "are still possible.",
+            ),
+            (
+                "key-pegs",
+                "Key pegs",
+                "Mastermind's score for a guess: black for each peg of the right colour in the right "
+                "place, white for each further right colour in a wrong place.",
+            ),
+            (
+                "strategy",
+                "Strategy tree",
+                "A rule for the next guess given the scores so far, written out as a tree; it "
+                "is verified by playing every secret through it.",
+            ),
+            (
+                "knuth",
+                "Knuth's minimax",
+                "Choose the guess whose worst score leaves the fewest secrets (D. E. Knuth, 1977).",
+            ),
+            ("most-parts", "Most parts", "Choose the guess whose scores split the secrets into the most groups."),
+            ("expected-size", "Expected size", "Choose the guess that leaves the fewest secrets on average."),
+            ("entropy", "Entropy", "Choose the guess whose score is least predictable (carries the most information)."),
+            (
+                "optimal",
+                "Optimal strategy",
+                "The strategy with the fewest guesses on average (or in the worst case), found "
+                "by exhaustive search; offered where the search is small enough.",
+            ),
+        ],
+    ),
 ]
 
 
 @bp.get("/")
 def home() -> str:
-    """List the puzzles, each linked to its page."""
+    """List the puzzles, each with its picture and linked to its page."""
     return render_template("home.html", puzzles=PUZZLES)
+
+
+@bp.get("/glossary")
+def glossary() -> str:
+    """The terms the pages use, each with an anchor the pages link to."""
+    return render_template("glossary.html", GLOSSARY=GLOSSARY)
 
 
 FOOTERS = {

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from solvers.errors import IllegalMoveError
-from solvers.weighing.knowledge import UserWeighing
+from solvers.weighing.knowledge import UserWeighing, honest_outcome, learned
+from solvers.weighing.problem import Outcome
 
 from .game import Convention, best_move, playable
 from .play import Table, realise, setup
@@ -21,6 +22,17 @@ class Verdict(NamedTuple):
 
     winner: Player
     why: str
+
+
+class Step(NamedTuple):
+    """One weighing of a match: who made it, what the scale showed, and what the Observer learned."""
+
+    mover: Player
+    weighing: UserWeighing
+    outcome: Outcome
+    cases_before: int
+    cases_after: int
+    learned: str
 
 
 @dataclass(frozen=True)
@@ -56,6 +68,21 @@ class Match:
                 raise IllegalMoveError(f"weighing {i} is not a move: {why}")
             tables.append(tables[-1].after(w))
         return tables
+
+    def steps(self, ws: tuple[UserWeighing, ...]) -> list[Step]:
+        """Each weighing with its mover, the scale's outcome (forced by the fake) and the Observer's lesson."""
+        tables = self.replay(ws)
+        return [
+            Step(
+                self.mover(i),
+                w,
+                honest_outcome(w, tables[i].fake),
+                tables[i].cases(),
+                tables[i + 1].cases(),
+                learned(tables[i].coins, tables[i + 1].coins),
+            )
+            for i, w in enumerate(ws)
+        ]
 
     def verdict(self, t: Table, moves_made: int) -> Verdict | None:
         """The winner and why once the game is over; None while it goes on."""

@@ -115,6 +115,24 @@ def apply(c: Coins, w: UserWeighing, outcome: Outcome) -> Coins:
     return Coins(c.n, c.extra, (), from_set((unknown | light) & down), from_set((unknown | heavy) & up), False)
 
 
+def learned(before: Coins, after: Coins) -> str:
+    """What one weighing taught, in words: which coins became known genuine, only possibly heavy or only possibly
+    light (e.g. 'coins 1–4 are genuine; 5, 6 can only be heavy')."""
+    old = {"genuine": set(numbers(before.genuine())), "light": set(numbers(before.light))}
+    old["heavy"] = set(numbers(before.heavy))
+    new = {"genuine": set(numbers(after.genuine())), "light": set(numbers(after.light))}
+    new["heavy"] = set(numbers(after.heavy))
+    said = {"genuine": "{} {} known genuine", "heavy": "{} can only be heavy", "light": "{} can only be light"}
+    parts = []
+    for kind, words in said.items():
+        fresh = from_set(new[kind] - old[kind])
+        if fresh:
+            one = len(fresh) == 1 and fresh[0][1] - fresh[0][0] == 1
+            subject = ("coin " if one else "coins ") + describe(fresh)
+            parts.append(words.format(subject, "is" if one else "are"))
+    return "; ".join(parts) if parts else "nothing new"
+
+
 def honest_outcome(w: UserWeighing, secret: Case) -> Outcome:
     """What a real scale shows when the secret coin is counterfeit."""
     if secret.coin is None:

@@ -2,8 +2,23 @@
 // Mastermind: a click on a colour fills the next peg of the guess (Backspace or the clear button empties it).
 // Peg board: clicks on coins and targets swap the board in place (the URL follows), focus stays on the board,
 // and the arrow keys move between its coins and targets.
+// Every game: after a move swaps the page in place, focus returns to the control that made it (same id), so a
+// keyboard player keeps their place instead of starting again from the top of the page.
 (function () {
   "use strict";
+
+  var keptFocus = null;
+  document.addEventListener("htmx:beforeRequest", function () {
+    var el = document.activeElement;
+    keptFocus = el && el.id && el.closest("#main") ? el.id : null;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var id = keptFocus;
+    keptFocus = null;
+    if (!id || pendingFocus) return;
+    var again = document.getElementById(id);
+    if (again) again.focus({ preventScroll: true });  // the page top shows what the move did
+  });
 
   function guessForm(el) {
     return el.closest && el.closest("form.guess");

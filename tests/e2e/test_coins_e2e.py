@@ -51,7 +51,7 @@ def test_follow_the_twelve_coin_plan(page: Page, live_server: str, browser: Brow
     expect(page).to_have_url(re.compile(r"path=LB(&|$)"))
     page.reload()
     expect(page.get_by_role("heading", name="Weighing 3")).to_be_visible()
-    expect(page.get_by_role("navigation", name="Path so far")).to_contain_text("2: Balance")
+    expect(page.get_by_role("navigation", name="Path so far")).to_contain_text("2. 1–2, 5 v 3–4, 9: balance")
 
     other = browser.new_page()
     other.goto(leaf_url)
@@ -87,7 +87,7 @@ def test_without_javascript(browser: Browser, live_server: str) -> None:
     page.wait_for_load_state()
     expect(page.get_by_role("heading", name="Weighing 3")).to_be_visible()
     page.reload()
-    expect(page.get_by_role("navigation", name="Path so far")).to_contain_text("2: Balance")
+    expect(page.get_by_role("navigation", name="Path so far")).to_contain_text("2. 9–10 v 1, 11: balance")
     shared = context.new_page()
     shared.goto(leaf_url)
     expect(shared.get_by_text(answer("BBR"))).to_be_visible()

@@ -1,15 +1,19 @@
-"""Phone and desktop layouts: no page the site links to scrolls sideways at 360 px, 390 px or 1280 px; each
-size's screenshot is saved (test-results/layout/) for a reviewer to look at."""
+"""Phone and desktop layouts: no page the site links to scrolls sideways at 360 px, 390 px or 1280 px, and each
+is axe clean at 390 px and 1280 px; every page's screenshot at both sizes is saved in screenshots/ (not
+committed) for a reviewer to look at; the next action of each game page is visible without scrolling on a
+phone."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser
 
 PAGES = [
     "/",
+    "/glossary",
     "/coins",
     "/coins/plan?n=12",
     "/coins/plan?n=40&path=LB",
@@ -19,6 +23,7 @@ PAGES = [
     "/adversary/play?n=12",
     "/aequitas",
     "/aequitas/play?game=F&n=5",
+    "/aequitas/play?game=F&n=5&extra=0&light=0&fake=1&heavier=1&conv=normal&first=you&w=1-2;2-3",
     "/aequitas/table?max=8",
     "/devil",
     "/devil/play?n=8",
@@ -26,6 +31,7 @@ PAGES = [
     "/pegs",
     "/pegs/play?board=triangle-5&hole=1",
     "/pegs/play?board=english&hole=d4",
+    "/pegs/play?board=english&hole=d4&finish=d4",
     "/pegs/table?board=triangle-5",
     "/pegs/solution?board=triangle-5&hole=1",
     "/codebreak",
@@ -33,25 +39,38 @@ PAGES = [
     "/codebreak/play?game=mastermind",
     "/codebreak/plan?game=mastermind&pegs=2&colours=4",
 ]
-SHOTS = Path("test-results") / "layout"
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots"  # pytest-playwright empties test-results/
+
+
+def shot_name(path: str, width: int) -> str:
+    """A file name for a page's screenshot."""
+    name = path.strip("/").replace("/", "_").replace("?", "_").replace("&", "_").replace("=", "-")
+    return f"{(name or 'home')[:90]}-{width}.png"
 
 
 @pytest.mark.parametrize("width", [360, 390, 1280])
 def test_no_page_scrolls_sideways(browser: Browser, live_server: str, width: int) -> None:
-    """The document is never wider than the window."""
+    """The document is never wider than the window; at 390 and 1280 px each page is also axe clean (no serious
+    or critical violation) and its whole-page screenshot is saved."""
     context = browser.new_context(viewport={"width": width, "height": 800})
     page = context.new_page()
     SHOTS.mkdir(parents=True, exist_ok=True)
-    too_wide = []
+    axe = Axe()
+    too_wide, violations = [], []
     for path in PAGES:
         page.goto(live_server + path)
+        page.wait_for_load_state("networkidle")
         scroll = page.evaluate("document.documentElement.scrollWidth")
         if scroll > width:
             too_wide.append((path, scroll))
-        name = path.strip("/").replace("/", "_").replace("?", "_").replace("&", "_").replace("=", "-") or "home"
-        page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=False)
+        if width != 360:
+            page.screenshot(path=str(SHOTS / shot_name(path, width)), full_page=True)
+            bad = [v["id"] for v in axe.run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+            if bad:
+                violations.append((path, bad))
     context.close()
     assert not too_wide, too_wide
+    assert not violations, violations
 
 
 @pytest.mark.parametrize(
@@ -62,6 +81,8 @@ def test_no_page_scrolls_sideways(browser: Browser, live_server: str, width: int
         ("/adversary/play?n=12", "Weigh"),
         ("/codebreak/play?game=mastermind", "Guess"),
         ("/devil/play?n=4", "Flip"),
+        ("/aequitas/play?game=F&n=5", "Weigh"),
+        ("/aequitas/play?game=D&n=12&light=6", "Weigh"),
     ],
 )
 def test_next_action_above_the_fold_on_a_phone(browser: Browser, live_server: str, path: str, action: str) -> None:
@@ -70,5 +91,16 @@ def test_next_action_above_the_fold_on_a_phone(browser: Browser, live_server: st
     page = context.new_page()
     page.goto(live_server + path)
     box = page.get_by_role("button", name=action, exact=True).bounding_box()
+    context.close()
+    assert box is not None and box["y"] + box["height"] <= 844, (path, box)
+
+
+@pytest.mark.parametrize("path", ["/pegs/play?board=triangle-5&hole=4", "/pegs/play?board=english&hole=d4&finish=d4"])
+def test_peg_board_above_the_fold_on_a_phone(browser: Browser, live_server: str, path: str) -> None:
+    """On a 390 x 844 phone screen the whole peg board (the next action: click a coin) is visible."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(live_server + path)
+    box = page.locator("svg.pegboard").bounding_box()
     context.close()
     assert box is not None and box["y"] + box["height"] <= 844, (path, box)

@@ -24,7 +24,7 @@ def test_setup_starts_a_game(client: FlaskClient) -> None:
 def test_play_shows_the_fake_and_hints(client: FlaskClient) -> None:
     """The fake is shown; hints give the position's value and each option's value."""
     html = client.get(D4 + "&hint=1").get_data(as_text=True)
-    assert "The fake is coin 1 (lighter)" in html and "Grundy value <strong>3</strong>" in html
+    assert "The fake is coin 1 (lighter)" in html and "Grundy value</a> <strong>3</strong>" in html
     assert 'class="winning"' in html
 
 
@@ -121,3 +121,20 @@ def test_api_table(client: FlaskClient) -> None:
     assert data["paper_tables_use"] == "misere-stop-before-reveal"
     flagged = [c for c in data["cells"] if not c["agrees"]]
     assert flagged and all("certificate" in c for c in flagged)
+
+
+def test_outcomes_drawn_and_written_for_both_players(client: FlaskClient) -> None:
+    """Game F with 5 coins, the fake coin 1 heavier: the player weighs 1 against 2 (left heavier, as coin 1 is
+    the heavy fake), the computer replies; the page draws both weighings tipped the way they came out and says
+    what the Observer learned from each, and the history says the outcomes."""
+    url = "/aequitas/play?game=F&n=5&extra=0&light=0&fake=1&heavier=1&conv=normal&first=you&w=1-2;2-3"
+    text = re.sub(r"<[^>]+>", "", client.get(url).get_data(as_text=True))
+    assert "Your weighing and the computer's reply" in text
+    # coin 1 (heavy) on the left: left heavier; coins 3-5 off the scale are cleared, 1 can only be heavy, 2 light
+    assert "1. You weighed 1 against 2: left heavier. The Observer learned: coins 3–5 are known genuine; " in text
+    assert "coin 1 can only be heavy; coin 2 can only be light (10 &rarr; 2 cases)" in text
+    # 2 against 3 with the fake elsewhere balances: coin 2 is cleared
+    assert "2. The computer weighed 2 against 3: balance. The Observer learned: coin 2 is known genuine" in text
+    assert "the scale shows left heavier" in text and "the scale shows balance" in text  # the pictures' titles
+    assert "(you): left heavier. Coins 3–5 are known genuine" in text
+    assert "(computer): balance. Coin 2 is known genuine." in text

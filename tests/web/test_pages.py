@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 
 from tests.web.forms import form_token
-from webapp.main import PUZZLES
+from webapp.main import PUZZLES, THUMB_LABELS
 
 HX = {"HX-Request": "true"}
 
@@ -20,9 +20,10 @@ def test_home_lists_puzzles_without_dead_links(client: FlaskClient) -> None:
     r = client.get("/")
     html = r.get_data(as_text=True)
     assert r.status_code == 200
-    for name, endpoint, _ in PUZZLES:
+    for kind, name, endpoint, _ in PUZZLES:
         with client.application.test_request_context():
             assert f'<a href="{url_for(endpoint)}">{escape(name)}</a>' in html
+        assert f'aria-label="{escape(THUMB_LABELS[kind])}"' in html  # a picture per puzzle
     for href in set(re.findall(r'href="(/[^"]*)"', html)):
         linked = client.get(href)
         linked.close()  # static files are streamed; close them
@@ -234,3 +235,53 @@ def test_favicon_and_footers_of_each_puzzle(client: FlaskClient) -> None:
     assert "Knuth" in client.get("/codebreak").get_data(as_text=True)
     fragment = client.get("/pegs", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert 'hx-swap-oob="true"' in fragment and "Bell" in fragment
+
+
+def test_glossary_defines_every_term_the_pages_link(client: FlaskClient) -> None:
+    """Every glossary link on the puzzles' pages points at a term the glossary defines (an id on the page), and
+    each puzzle's set-up page has a How to play section with a picture."""
+    glossary = client.get("/glossary").get_data(as_text=True)
+    ids = set(re.findall(r'<div id="([a-z-]+)"><dt>', glossary))
+    assert {"grundy", "p-position", "n-position", "destined", "case", "key-pegs", "jump", "move"} <= ids
+    pages = ["/coins", "/adversary", "/aequitas", "/devil", "/pegs", "/codebreak", "/aequitas/play?game=D&n=4&hint=1"]
+    linked: set[str] = set()
+    for path in pages:
+        html = client.get(path).get_data(as_text=True)
+        linked |= set(re.findall(r'href="/glossary#([a-z-]+)"', html))
+        if "play" not in path:
+            assert "How to play" in html and 'class="thumb"' in html, path
+    assert linked and linked <= ids, linked - ids
+
+
+@pytest.mark.parametrize(
+    ("path", "shown", "not_shown"),
+    [
+        ("/coins/plan?n=1000000", "1,000,000 coins", "1000000 coins"),
+        ("/coins/plan?n=1000000&path=LBR", "1\u2013333,334 v 333,335\u2013666,668:", "333335"),
+        ("/codebreak/game?game=mastermind", "1,296 secrets", "1296 secrets"),
+        ("/adversary/play?n=1000", "1,000 coins", "1000 coins"),
+    ],
+)
+def test_one_number_format(client: FlaskClient, path: str, shown: str, not_shown: str) -> None:
+    """Numbers of 1,000 and more are written with comma thousands on every page."""
+    text = re.sub(r"<[^>]+>", " ", client.get(path).get_data(as_text=True))
+    assert shown in text and not_shown not in text
+
+
+def test_coins_breadcrumbs_say_what_was_weighed(client: FlaskClient) -> None:
+    """Each step of the path names its weighing and outcome; the answer page draws the last weighing tipped."""
+    html = client.get("/coins/plan?n=12&path=LBL").get_data(as_text=True)
+    text = re.sub(r"<[^>]+>", "", html)
+    assert "1. 1–4 v 5–8: left heavier" in text and "2. 1–2, 5 v 3–4, 9: balance" in text
+    assert "3. 6 v 7: left heavier" in text
+    assert "The last weighing: 6 against 7, left heavier." in text and "the scale shows left heavier" in text
+    # the outcome buttons carry the classes the style sheet uses to tip the beam on hover and focus
+    node = client.get("/coins/plan?n=12").get_data(as_text=True)
+    assert 'class="o-L"' in node and 'class="o-R"' in node
+
+
+def test_forty_coins_all_drawn_on_the_pans(client: FlaskClient) -> None:
+    """40 coins, second weighing: 11 coins a pan, every one drawn (no '+N more'), in the smaller size."""
+    html = client.get("/coins/plan?n=40&path=L").get_data(as_text=True)
+    svg = html.split('<svg class="scale"', 1)[1].split("</svg>", 1)[0]
+    assert svg.count('<g class="coin') == 22 and "more" not in svg
