@@ -30,7 +30,7 @@ from solvers.report import as_json
 from . import params
 from .catalogue import QUICK_TABLE_HOLES
 from .htmx import link
-from .results import computed
+from .results import computed, peek
 
 bp = Blueprint("pegs", __name__, url_prefix="/pegs")
 api = Blueprint("pegs_api", __name__, url_prefix="/api")
@@ -118,6 +118,7 @@ def play() -> str:
         hint_url=game_url(g, hint="1"),
         solution_url=link("pegs.solution", {"board": b.name, "hole": g.hole, "j": g.text(), "finish": g.finish}),
         doomed=doomed(g),
+        solvable_starts=solvable_starts(g) if not g.jumps else None,
         dead=g.dead,
         won=g.won,
         missed=g.missed,
@@ -145,6 +146,22 @@ def doomed(g: Game) -> str | None:
             target = f"one coin on {g.finish}" if g.finish else "one coin"
             return f"an exhaustive search finds no way to {target} from here"
     return None
+
+
+def solvable_starts(g: Game) -> list[str] | None:
+    """The start holes that can be finished (for the game's goal), when the board's table is at hand: computed
+    at once on small boards, read from the store on larger ones (None when not yet there, or for a goal the
+    table does not cover: a finish hole other than the start)."""
+    if g.finish and g.finish != g.hole:
+        return None
+    rows = (
+        computed("pegs.table", board=g.board.name)
+        if g.board.size <= QUICK_TABLE_HOLES
+        else peek("pegs.table", board=g.board.name)
+    )
+    if rows is None:
+        return None
+    return [row.hole for row in rows if (row.home if g.finish else row.solvable)]
 
 
 @bp.get("/solution")

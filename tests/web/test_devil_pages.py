@@ -12,8 +12,11 @@ from tests.web.forms import form_token
 
 def test_adversarial_game(client: FlaskClient) -> None:
     """Three moves win N = 2 (flip both, one, both); one fewer is 'Not yet'."""
-    assert "You win after 3 moves." in client.get("/devil/play?n=2&moves=3,1,3").get_data(as_text=True)
-    assert "Not yet." in client.get("/devil/play?n=2&moves=3,1").get_data(as_text=True)
+    won = client.get("/devil/play?n=2&moves=3,1,3").get_data(as_text=True)
+    assert "You win after 3 moves." in won
+    assert "Coins: HH</title>" in won  # against the adversarial Devil a win means every table is all heads
+    not_yet = client.get("/devil/play?n=2&moves=3,1").get_data(as_text=True)
+    assert "Not yet." in not_yet and 'class="round-table"' in not_yet and "Coins:" not in not_yet
 
 
 def test_flip_posts_and_redirects(client: FlaskClient) -> None:
