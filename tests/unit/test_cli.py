@@ -70,6 +70,10 @@ SAME_AS_API = [
         "/api/pegs?board=triangle-5&hole=1&count=1",
     ),
     (
+        ["pegs", "--board", "triangle-5", "--hole", "1", "--finish", "start", "--json"],
+        "/api/pegs?board=triangle-5&hole=1&finish=start",
+    ),
+    (
         [
             "codebreak",
             "mastermind",
@@ -127,6 +131,9 @@ def test_text_output(argv: list[str], expected: str, capsys: pytest.CaptureFixtu
         ["pegs", "--board", "english", "--hole", "d4", "--count"],
         ["pegs", "--board", "triangle-4", "--position", "zz"],
         ["pegs", "--board", "triangle-4"],
+        ["pegs", "--board", "triangle-4", "--hole", "2", "--finish", "centre"],
+        ["pegs", "--board", "triangle-4", "--position", "3fe", "--finish", "start"],
+        ["pegs", "--board", "triangle-4", "--hole", "2", "--finish", "zz"],
         ["codebreak", "no-such-game"],
         ["codebreak", "mastermind", "--strategy", "optimal-worst"],
     ],
