@@ -35,7 +35,6 @@ from .results import computed, peek
 bp = Blueprint("pegs", __name__, url_prefix="/pegs")
 api = Blueprint("pegs_api", __name__, url_prefix="/api")
 MAX_JUMPS = 40
-TABLE_NODE_LIMIT = 20_000
 
 
 def parse_game(args: Mapping[str, str]) -> Game:

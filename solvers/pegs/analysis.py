@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .board import Board, Move
+from .compiled import solve
 from .exact import EXACT_MAX_HOLES, exact
 from .invariant import class_finals
 from .rules import jumps_to_moves, pegs, replay
-from .search import DFS_NODE_LIMIT, find_solution
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,8 @@ EXACT_QUICK_HOLES = 21  # exact analysis in a web request: boards this small, or
 
 
 EXACT_QUICK_PEGS = 16
+SEARCH_BUDGET = 5_000_000  # compiled search nodes for a hint (a few seconds, in a background job)
+THOROUGH_BUDGET = 200_000_000  # for the API, the CLI and the tables (minutes at most, in a background job)
 
 
 def quick_exact(b: Board, pos: int) -> bool:
@@ -35,7 +37,7 @@ def quick_exact(b: Board, pos: int) -> bool:
 
 
 def analyse(
-    b: Board, pos: int, thorough: bool = False, node_limit: int = DFS_NODE_LIMIT, finish: int | None = None
+    b: Board, pos: int, thorough: bool = False, budget: int | None = None, finish: int | None = None
 ) -> Analysis:
     """Exact analysis on small boards (all of them when thorough); depth-first search on larger ones. With a
     finish hole, only solutions whose last coin is there count."""
@@ -53,7 +55,7 @@ def analyse(
     if pegs(pos) == 1:
         ok = finish is None or pos == 1 << finish
         return Analysis(ok, 0 if ok else None, 0 if ok else None, {pos.bit_length() - 1: 0} if ok else {}, [], "search")
-    found = find_solution(b, pos, node_limit * (20 if thorough else 1), finish)
+    found = solve(b, pos, finish, budget or (THOROUGH_BUDGET if thorough else SEARCH_BUDGET))
     if found.jumps is not None:
         moves = jumps_to_moves(found.jumps)
         _check(b, pos, moves, finish)

@@ -10,8 +10,6 @@ from .analysis import analyse
 from .board import board
 from .rules import canonical, image
 
-TABLE_NODE_LIMIT = 20_000
-
 
 class Row(NamedTuple):
     """One start hole: solvable (None: unknown), fewest moves (None: not proved), reachable finals, and the same
@@ -35,13 +33,13 @@ def board_table(name: str, tick: Tick = quiet) -> tuple[Row, ...]:
         pos = b.start(label)
         key = canonical(b, pos)
         if key not in first:
-            a = analyse(b, pos, node_limit=TABLE_NODE_LIMIT)
+            a = analyse(b, pos, thorough=True)
             start = b.index(label)
             if a.method == "exact" or a.solvable is False:
                 home = (start in (a.finals or {})) if a.solvable is not None else None
                 home_moves = (a.finals or {}).get(start) if a.method == "exact" else None
             else:
-                h = analyse(b, pos, node_limit=TABLE_NODE_LIMIT, finish=start)
+                h = analyse(b, pos, thorough=True, finish=start)
                 home, home_moves = h.solvable, h.min_moves
             finals = tuple(b.labels[x] for x in sorted(a.finals or {}))
             row = Row(label, a.solvable, a.min_moves, finals, home, home_moves)

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from solvers.errors import IllegalMoveError
 from solvers.pegs import BOARDS, analyse, board, board_table, class_finals, exact, find_solution, image, replay
+from solvers.pegs.compiled import search
 
 
 def test_seed_84_winning_sequences_on_the_10_hole_board() -> None:
@@ -236,3 +237,42 @@ def test_finish_in_the_start_hole_on_the_crosses() -> None:
         cell = (ord(label[0]) - 97, int(label[1:]))
         assert cross_class(every - {cell}) != cross_class({cell}), label
         assert analyse(fr, fr.start(label), finish=fr.index(label)).solvable is False
+
+
+def test_compiled_search_agrees_with_the_plain_search() -> None:
+    """The compiled depth-first search on the 15-hole triangle, every start and every finish (and 'anywhere'):
+    a solution exactly when the plain search in this file reaches that final, and otherwise an exhausted search
+    (its proof of none); every solution replays to one coin on the finish hole."""
+    b, brute = board("triangle-5"), brute_triangle_finals(5)
+    for start, ends in brute.items():
+        pos = b.start(str(start))
+        for finish in [None, *range(b.size)]:
+            r = search(b, pos, finish, table_bits=16)
+            reachable = bool(ends) if finish is None else (finish + 1) in ends
+            assert (r.status == "found") is reachable and (r.status == "exhausted") is not reachable
+            if r.jumps is not None:
+                end = replay(b, pos, [(f, t) for f, _, t in r.jumps])
+                assert bin(end).count("1") == 1 and (finish is None or end == 1 << finish)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["english", "french", "triangle-7", "triangle-8"])
+def test_large_board_tables_have_no_unknown(name: str) -> None:
+    """Every start of the large boards is decided, for 'anywhere' and for 'in the start hole' (a 'yes' is only
+    given after the solution found replays by the rules, in analyse). On the crosses each 'no' is confirmed by
+    the class computed in this file (no single last coin, or none on the start hole, has the start's class); on
+    the English board every start and its complement are solvable (the centre game: Beasley 1985)."""
+    b = board(name)
+    rows = board_table(name)
+    assert all(r.solvable is not None and r.home is not None for r in rows)
+    every = {(ord(x[0]) - 97, int(x[1:])) for x in b.labels} if name in ("english", "french") else set()
+    for r in rows:
+        if name in ("english", "french"):
+            cell = (ord(r.hole[0]) - 97, int(r.hole[1:]))
+            start_class = cross_class(every - {cell})
+            if not r.solvable:
+                assert all(cross_class({c}) != start_class for c in every), r.hole
+            if not r.home:
+                assert cross_class({cell}) != start_class, r.hole
+    if name == "english":  # every single-vacancy problem, and its complement (finish on the start hole), solvable
+        assert all(r.solvable and r.home for r in rows)

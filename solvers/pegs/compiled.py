@@ -1,0 +1,191 @@
+"""Compiled depth-first search (Numba) for boards too large for exact layers: any solution to one coin, on a
+finish hole or anywhere, with a table of dead positions up to the symmetries that keep the finish hole in place.
+
+A search that runs to the end without a solution is a proof of unsolvability: a position is recorded as dead
+only after every jump from it has been tried (and led to dead positions), and a symmetric image of a dead
+position is dead because the goal is symmetric under the same permutations. The table is an open-addressing
+hash set in a NumPy array (canonical position + 1; 0 marks an empty slot); if it fills up, the search stops and
+says so instead of claiming anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+from .board import Board, Jump
+
+TABLE_BITS = 25  # 2^25 slots = 256 MiB: room for about 23 million dead positions at a load of 0.7
+FOUND, EXHAUSTED, OUT_OF_NODES, TABLE_FULL = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def _canonical(pos: np.int64, lut: NDArray[np.int64]) -> np.int64:  # pragma: no cover - compiled
+    """The smallest image of a position under the symmetries: lut[s, k, b] is the image under symmetry s of byte
+    value b placed at byte k of the position, so an image is the OR of one look-up per byte."""
+    best = pos
+    for s in range(lut.shape[0]):
+        img = np.int64(0)
+        for k in range(lut.shape[1]):
+            img |= lut[s, k, (pos >> (8 * k)) & 255]
+        if img < best:
+            best = img
+    return best
+
+
+def _lut(perms: list[tuple[int, ...]], size: int) -> NDArray[np.int64]:
+    """Byte look-up tables of the symmetries for _canonical."""
+    nbytes = (size + 7) // 8
+    lut = np.zeros((len(perms), nbytes, 256), dtype=np.int64)
+    for s, perm in enumerate(perms):
+        for k in range(nbytes):
+            for value in range(256):
+                img = 0
+                for bit in range(8):
+                    h = 8 * k + bit
+                    if value >> bit & 1 and h < size:
+                        img |= 1 << perm[h]
+                lut[s, k, value] = img
+    return lut
+
+
+@njit(cache=True)
+def _popcount(x: np.int64) -> int:  # pragma: no cover - compiled
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _dfs(
+    start: np.int64,
+    frm: NDArray[np.int64],
+    over: NDArray[np.int64],
+    to: NDArray[np.int64],
+    lut: NDArray[np.int64],
+    finish: np.int64,
+    node_limit: np.int64,
+    table: NDArray[np.int64],
+) -> tuple[int, np.int64, NDArray[np.int64], int]:  # pragma: no cover - compiled
+    """Iterative depth-first search. Returns (status, nodes, the jump indices of a solution, its length)."""
+    size_mask = np.int64(table.shape[0] - 1)
+    capacity = np.int64(table.shape[0] * 7 // 10)
+    stored = np.int64(0)
+    depth_max = _popcount(start)
+    stack_pos = np.zeros(depth_max + 1, dtype=np.int64)
+    stack_next = np.zeros(depth_max + 1, dtype=np.int64)
+    stack_key = np.zeros(depth_max + 1, dtype=np.int64)
+    path = np.zeros(depth_max + 1, dtype=np.int64)
+    n_jumps = frm.shape[0]
+    nodes = np.int64(0)
+    d = 0
+    stack_pos[0] = start
+    stack_next[0] = 0
+    while d >= 0:
+        pos = stack_pos[d]
+        if stack_next[d] == 0:
+            # first visit: goal, dead-table look-up, node budget
+            if _popcount(pos) == 1 and (finish < 0 or pos == (np.int64(1) << finish)):
+                return FOUND, nodes, path, d
+            key = _canonical(pos, lut) + 1
+            stack_key[d] = key
+            slot = (key * np.int64(0x9E3779B97F4A7C15)) & size_mask
+            dead = False
+            while table[slot] != 0:
+                if table[slot] == key:
+                    dead = True
+                    break
+                slot = (slot + 1) & size_mask
+            if dead:
+                d -= 1
+                continue
+            nodes += 1
+            if nodes > node_limit:
+                return OUT_OF_NODES, nodes, path, 0
+        j = stack_next[d]
+        moved = False
+        while j < n_jumps:
+            f, o, t = frm[j], over[j], to[j]
+            if (pos >> f) & 1 and (pos >> o) & 1 and not (pos >> t) & 1:
+                stack_next[d] = j + 1
+                path[d] = j
+                stack_pos[d + 1] = pos ^ ((np.int64(1) << f) | (np.int64(1) << o) | (np.int64(1) << t))
+                stack_next[d + 1] = 0
+                d += 1
+                moved = True
+                break
+            j += 1
+        if moved:
+            continue
+        # every jump tried: this position is dead
+        key = stack_key[d]
+        slot = (key * np.int64(0x9E3779B97F4A7C15)) & size_mask
+        while table[slot] != 0 and table[slot] != key:
+            slot = (slot + 1) & size_mask
+        if table[slot] == 0:
+            table[slot] = key
+            stored += 1
+            if stored > capacity:
+                return TABLE_FULL, nodes, path, 0
+        d -= 1
+    return EXHAUSTED, nodes, path, 0
+
+
+@dataclass(frozen=True)
+class Search:
+    """The outcome of one compiled search: a solution (jumps), a proof of none (exhausted), or neither."""
+
+    jumps: tuple[Jump, ...] | None
+    exhausted: bool
+    nodes: int
+    status: str
+
+
+def search(
+    b: Board, pos: int, finish: int | None = None, node_limit: int = 10**9, table_bits: int = TABLE_BITS
+) -> Search:
+    """Any solution from a position (to one coin on `finish`, or anywhere), by the compiled search."""
+    frm = np.array([f for f, _, _ in b.jumps], dtype=np.int64)
+    over = np.array([o for _, o, _ in b.jumps], dtype=np.int64)
+    to = np.array([t for _, _, t in b.jumps], dtype=np.int64)
+    keep = [p for p in b.symmetries if finish is None or p[finish] == finish]
+    lut = _lut(keep, b.size)
+    table = np.zeros(1 << table_bits, dtype=np.int64)
+    status, nodes, path, length = _dfs(
+        np.int64(pos), frm, over, to, lut, np.int64(-1 if finish is None else finish), np.int64(node_limit), table
+    )
+    names = {FOUND: "found", EXHAUSTED: "exhausted", OUT_OF_NODES: "node limit", TABLE_FULL: "table full"}
+    jumps = tuple(b.jumps[int(i)] for i in path[:length]) if status == FOUND else None
+    return Search(jumps, status == EXHAUSTED, int(nodes), names[status])
+
+
+def _orderings(b: Board) -> list[Board]:
+    """The board with its jumps in three orders, tried in turn: as listed, 'land near the middle, jump an outer
+    coin', and 'move the outermost coin first' (which order finds a solution fast differs from start to start)."""
+    cx = sum(x for x, _ in b.points) / b.size
+    cy = sum(y for _, y in b.points) / b.size
+    dist = [(x - cx) ** 2 + (y - cy) ** 2 for x, y in b.points]
+    inward = sorted(b.jumps, key=lambda j: dist[j[2]] - dist[j[1]])
+    outward = sorted(b.jumps, key=lambda j: -dist[j[0]])
+    return [b, *(Board(b.name, b.labels, b.points, tuple(js), b.symmetries, b.colourings) for js in (inward, outward))]
+
+
+def solve(b: Board, pos: int, finish: int | None = None, budget: int = 60_000_000) -> Search:
+    """A portfolio of compiled searches: each jump order with a node limit that grows fourfold per round, until
+    one finds a solution or exhausts the position (a proof), or the node budget is spent (unknown)."""
+    limit, spent, last = 200_000, 0, Search(None, False, 0, "node limit")
+    while spent < budget:
+        for ordered in _orderings(b):
+            last = search(ordered, pos, finish, min(limit, budget - spent) or 1)
+            spent += last.nodes
+            if last.status in ("found", "exhausted"):
+                return Search(last.jumps, last.exhausted, spent, last.status)
+            if spent >= budget:
+                break
+        limit *= 4
+    return Search(None, False, spent, last.status)
