@@ -109,7 +109,7 @@ PEGS_TABLE = register(
 PEGS_REPORT = register(
     Computation(
         "pegs.report",
-        "2",
+        "3",
         _pegs_report,
         lambda p: board(str(p["board"])).size <= QUICK_TABLE_HOLES,
         lambda p: f"the analysis of a {p['board']} position",

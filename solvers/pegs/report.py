@@ -21,7 +21,9 @@ def labels(b: Board, move: Move) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class PegReport:
-    """Solvability, fewest moves (exact boards), finals with their fewest moves, a solution, and counts."""
+    """Solvability, fewest moves (exact boards; larger boards with a finish hole by IDA*), finals with their
+    fewest moves, a solution, and counts. proved: the answer is a proof (the fewest moves, or that no solution
+    exists); false when a solution was found by search without a proof that it is shortest."""
 
     board: str
     hole: str | None
@@ -33,6 +35,7 @@ class PegReport:
     finals: dict[str, int | None]
     solution: tuple[tuple[str, ...], ...]
     method: str
+    proved: bool
     class_finals: tuple[str, ...]
     solutions: int | None = optional()
 
@@ -42,7 +45,7 @@ class PegReport:
         if self.finish:
             where += f", finishing on {self.finish}"
         known = {True: "yes", False: "no", None: "unknown"}[self.solvable]
-        fewest = "-" if self.min_moves is None else self.min_moves
+        fewest = "-" if self.min_moves is None else f"{self.min_moves}{' (proved)' if self.proved else ''}"
         lines = [
             f"{self.board}, {where}: solvable {known}; fewest moves {fewest} ({self.method}); "
             f"finals {', '.join(self.finals) or 'none'}"
@@ -62,7 +65,7 @@ def peg_report(
         raise LimitError(f"solution counts are computed for boards of up to {EXACT_MAX_HOLES} holes")
     if count and finish:
         raise LimitError("solution counts are for finishing anywhere: leave out the finish hole")
-    a = analyse(b, pos, thorough=True, finish=b.index(finish) if finish else None)
+    a = analyse(b, pos, thorough=True, finish=b.index(finish) if finish else None, fewest=True)
     return PegReport(
         board=b.name,
         hole=hole,
@@ -74,6 +77,7 @@ def peg_report(
         finals={b.labels[h]: m if a.method == "exact" else None for h, m in sorted((a.finals or {}).items())},
         solution=tuple(labels(b, m) for m in a.solution),
         method=a.method,
+        proved=a.solvable is False or a.min_moves is not None,
         class_finals=tuple(b.labels[h] for h in class_finals(b, pos)),
         solutions=exact(b.name).count(pos) if count else None,
     )

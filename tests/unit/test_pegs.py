@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from solvers.errors import IllegalMoveError
 from solvers.pegs import BOARDS, analyse, board, board_table, class_finals, exact, find_solution, image, replay
 from solvers.pegs.compiled import search
+from solvers.pegs.fewest import fewest_moves, is_merson, lower_bound, merson_regions
+from solvers.pegs.report import peg_report
 
 
 def test_seed_84_winning_sequences_on_the_10_hole_board() -> None:
@@ -276,3 +278,61 @@ def test_large_board_tables_have_no_unknown(name: str) -> None:
                 assert cross_class({cell}) != start_class, r.hole
     if name == "english":  # every single-vacancy problem, and its complement (finish on the start hole), solvable
         assert all(r.solvable and r.home for r in rows)
+
+
+@pytest.mark.parametrize("name", ["triangle-4", "triangle-5"])
+def test_ida_fewest_moves_equal_the_exact_layers(name: str) -> None:
+    """IDA* with the Merson-region bound, every (start, finish) pair of the 10- and 15-hole triangles: the same
+    fewest moves as the exhaustive breadth-first layers, or none when the layers reach no such final."""
+    b, ex = board(name), exact(name)
+    for label in b.labels:
+        start = b.start(label)
+        finals = ex.finals(start)
+        for finish in range(b.size):
+            r = fewest_moves(b, start, finish, table_bits=16)
+            assert r.moves == finals.get(finish), (label, finish)
+            if r.moves is not None:
+                assert len(r.solution) == r.moves and replay(b, start, r.solution) == 1 << finish
+
+
+@pytest.mark.parametrize(
+    ("name", "stride"), [("triangle-5", 7), pytest.param("triangle-6", 60, marks=pytest.mark.slow)]
+)
+def test_merson_bound_is_admissible(name: str, stride: int) -> None:
+    """The bound never exceeds the true number of moves left: for positions met after 0 to 6 moves from two
+    starts (every stride-th one), the full Merson regions are at most the exhaustive layers' fewest moves to
+    every final that can be reached."""
+    b, ex = board(name), exact(name)
+    regions = merson_regions(b)
+    assert all(is_merson(b, set(r)) for r in regions)
+    assert all(not (r & s) for r in regions for s in regions if r is not s)
+    checked = 0
+    for label in b.labels[:2]:
+        layers = ex.layers(b.start(label))
+        for layer in layers[:7]:
+            for pos in layer[::stride]:
+                p = int(pos)
+                for final, moves in ex.finals(p).items():
+                    family = [r for r in regions if r != {final}]
+                    assert lower_bound(family, p) <= moves, (label, p, final)
+                    checked += 1
+    assert checked > 50
+
+
+@pytest.mark.slow
+def test_english_centre_game_in_18_moves() -> None:
+    """The English board, centre empty, last coin in the centre: 18 moves (Bergholt 1912's solution; proved
+    minimal by Beasley, 1964, 'The Ins and Outs of Peg Solitaire', 1985). The report says 18, proved, and its
+    solution is legal jump by jump under the rule written in this file and ends on d4."""
+    b = board("english")
+    r = peg_report(b, b.start("d4"), "d4", finish="d4")
+    assert r.min_moves == 18 and r.proved and r.method == "IDA*" and len(r.solution) == 18
+    holes = {(ord(x[0]) - 97, int(x[1:])) for x in b.labels if x != "d4"}
+    for move in r.solution:
+        for frm, to in zip(move, move[1:], strict=False):
+            (c1, r1), (c3, r3) = ((ord(x[0]) - 97, int(x[1:])) for x in (frm, to))
+            over = f"{chr(97 + (c1 + c3) // 2)}{(r1 + r3) // 2}"
+            assert cross_jump_ok(holes, frm, over, to), (frm, over, to)
+            holes -= {(c1, r1), ((c1 + c3) // 2, (r1 + r3) // 2)}
+            holes.add((c3, r3))
+    assert holes == {(3, 4)}
