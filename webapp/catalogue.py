@@ -11,7 +11,9 @@ from solvers.aequitas.paper import Cell, cells
 from solvers.aequitas.report import TableReport, table_report
 from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, verify
 from solvers.codebreak import build_tree as codebreak_tree
+from solvers.codebreak.strategy import OPTIMAL_MAX_SECRETS
 from solvers.devil import Solution, Variant, solve
+from solvers.errors import LimitError
 from solvers.pegs import BOARDS, Analysis, analyse, board, board_table, class_finals, pegs
 from solvers.pegs.report import PegReport, peg_report
 from solvers.progress import Tick
@@ -63,6 +65,8 @@ def _devil_quick(p: Params) -> bool:
 
 def _codebreak(p: Params, tick: Tick) -> tuple[Node, Stats]:
     """A strategy's tree and its verified statistics."""
+    if p["strategy"] not in HEURISTICS and secrets_count(p) > OPTIMAL_MAX_SECRETS:
+        raise LimitError(f"optimal search is limited to games of {OPTIMAL_MAX_SECRETS:,} secrets")
     g = load(str(p["game"]), p.get("pegs"), p.get("colours"), p.get("coins"))
     tree = codebreak_tree(g, p["strategy"], tick)
     return tree, verify(g, tree)
@@ -81,8 +85,10 @@ def secrets_count(p: Params) -> int:
 
 
 def _codebreak_quick(p: Params) -> bool:
-    """Heuristics on small games, optimal search on tiny ones."""
+    """Heuristics on small games, optimal search on tiny ones (and refusals of games too large for it)."""
     n = secrets_count(p)
+    if str(p["strategy"]) not in HEURISTICS and n > OPTIMAL_MAX_SECRETS:
+        return True
     return n <= (QUICK_HEURISTIC_SECRETS if str(p["strategy"]) in HEURISTICS else QUICK_OPTIMAL_SECRETS)
 
 
@@ -126,7 +132,7 @@ DEVIL = register(
 CODEBREAK = register(
     Computation(
         "codebreak.tree",
-        "1",
+        "2",
         _codebreak,
         _codebreak_quick,
         lambda p: f"the {p['strategy']} strategy for {p['game']}",
@@ -179,5 +185,5 @@ def everything() -> Iterator[tuple[str, dict[str, Any]]]:
         yield "codebreak.game", {"game": game, "pegs": sizes[0], "colours": sizes[1], "coins": sizes[2]}
         for strategy in STRATEGIES:
             params = codebreak_params(game, sizes, strategy)
-            if strategy in HEURISTICS or secrets_count(params) <= 100:
+            if strategy in HEURISTICS or secrets_count(params) <= OPTIMAL_MAX_SECRETS:
                 yield "codebreak.tree", params

@@ -12,6 +12,7 @@ from solvers.codebreak import COLOUR_NAMES, HEURISTICS, STRATEGIES, Game, Node, 
 from solvers.codebreak.game import summary
 from solvers.codebreak.play import Round, code_index, follow, play_round, suggestions
 from solvers.codebreak.report import codebreak_report
+from solvers.codebreak.strategy import OPTIMAL_MAX_SECRETS
 from solvers.errors import IllegalMoveError, InputError
 from solvers.report import as_json
 
@@ -25,8 +26,6 @@ from .store import Progress
 
 bp = Blueprint("codebreak", __name__, url_prefix="/codebreak")
 api = Blueprint("codebreak_api", __name__, url_prefix="/api")
-
-PAGE_OPTIMAL_SECRETS = 100  # optimal searches offered on the game page up to this many secrets
 
 
 def _sizes(args: Mapping[str, str], spec: Spec) -> Sizes:
@@ -84,11 +83,18 @@ def game_page() -> str:
     name, spec, g, sizes = _game(request.args)
     rows = []
     for s in STRATEGIES:
-        optimal_too_big = s not in HEURISTICS and len(g.secrets) > PAGE_OPTIMAL_SECRETS
+        optimal_too_big = s not in HEURISTICS and len(g.secrets) > OPTIMAL_MAX_SECRETS
         rows.append((s, None if optimal_too_big else _stats_or_progress(name, sizes, s)))
     pending = any(isinstance(st, Progress) for _, st in rows)
     return render_template(
-        "codebreak/game.html", name=name, spec=spec, g=g, rows=rows, sizes=_size_query(sizes), pending=pending
+        "codebreak/game.html",
+        optimal_max=OPTIMAL_MAX_SECRETS,
+        name=name,
+        spec=spec,
+        g=g,
+        rows=rows,
+        sizes=_size_query(sizes),
+        pending=pending,
     )
 
 

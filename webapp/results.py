@@ -152,6 +152,12 @@ def computed(name: str, **params: Any) -> Any:
     return fetch(app_store(), name, params, jobs.enqueue)
 
 
+def stored(store: Store, name: str, params: Params) -> object | None:
+    """The stored result (a stored refusal raised again), or None when it is not stored."""
+    blob = store.get(REGISTRY[name].key(params))
+    return None if blob is None else unpack(pickle.loads(blob))
+
+
 def peek(name: str, **params: Any) -> Any:
     """The stored result if it is there (never computing or queuing anything), else None."""
     blob = app_store().get(REGISTRY[name].key(params))

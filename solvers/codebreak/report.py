@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from solvers.report import optional
 
 from .game import Game
-from .strategy import Node, Stats, to_dot, to_json
+from .strategy import OPTIMAL, Node, Stats, to_dot, to_json
 
 
 @dataclass(frozen=True)
@@ -21,6 +21,7 @@ class CodebreakReport:
     total: int
     average: str
     verified: bool
+    proved: bool  # the strategy's criterion (worst case or total) is proved optimal by the complete search
     tree: dict[str, object] | None = optional()
     dot: str | None = optional()
 
@@ -28,7 +29,7 @@ class CodebreakReport:
         """The report in words (and the DOT text when asked)."""
         head = (
             f"{self.game} ({self.secrets} secrets), {self.strategy}: worst {self.worst}, total {self.total}, "
-            f"average {self.average}, verified {self.verified}"
+            f"average {self.average}, verified {self.verified}" + (", proved optimal" if self.proved else "")
         )
         return f"{head}\n{self.dot}" if self.dot else head
 
@@ -45,6 +46,7 @@ def codebreak_report(
         stats.total,
         str(stats.average),
         stats.verified,
+        strategy in OPTIMAL,
         to_json(g, root) if tree else None,
         to_dot(g, root) if dot else None,
     )

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
 from typing import Literal
 
 import numpy as np
@@ -20,12 +19,14 @@ from solvers.errors import InputError, LimitError
 from solvers.progress import Tick, quiet
 
 from .game import Game
+from .optimal import Search
 
 Strategy = Literal["knuth", "expected", "entropy", "parts", "optimal-worst", "optimal-average"]
 HEURISTICS: tuple[Strategy, ...] = ("knuth", "expected", "entropy", "parts")
 STRATEGIES: tuple[Strategy, ...] = (*HEURISTICS, "optimal-worst", "optimal-average")
-OPTIMAL_MAX_SECRETS = 100
-OPTIMAL_MAX_NODES = 2_000_000  # the optimal search's work budget, in sets of secrets searched
+OPTIMAL_MAX_SECRETS = 1296  # Mastermind 4x6: its optimal average is proved in minutes (a job, never a request)
+OPTIMAL_MAX_NODES = 5_000_000  # the optimal search's work budget, in sets of secrets searched (4x6: 1.4 million)
+OPTIMAL: tuple[Strategy, ...] = ("optimal-worst", "optimal-average")
 
 
 @dataclass
@@ -94,7 +95,7 @@ def build_tree(game: Game, strategy: Strategy, tick: Tick = quiet) -> Node:
 
         return _heuristic(game, alive, strategy, counted)
     if len(game.secrets) > OPTIMAL_MAX_SECRETS:
-        raise LimitError(f"optimal search is limited to games of {OPTIMAL_MAX_SECRETS} secrets")
+        raise LimitError(f"optimal search is limited to games of {OPTIMAL_MAX_SECRETS:,} secrets")
     return _optimal_tree(game, alive, strategy == "optimal-worst", tick)
 
 
@@ -128,59 +129,26 @@ def _expand(game: Game, alive: NDArray[np.int64], e: int, grow: object) -> Node:
 
 
 def _optimal_tree(game: Game, alive: NDArray[np.int64], worst: bool, tick: Tick = quiet) -> Node:
-    """The optimal tree (fewest experiments in the worst case, or in total), by memoised search within a
-    budget of OPTIMAL_MAX_NODES sets searched (LimitError past it)."""
-    key = alive.tobytes()
-    nodes = [0]
+    """The optimal tree (fewest experiments in the worst case, or in total), by the exhaustive branch-and-bound
+    of `optimal` (LimitError past its budget of sets searched)."""
+    search = Search(game, worst, OPTIMAL_MAX_NODES)
+    found = search.solve(tick)
 
-    @cache
-    def best(k: bytes) -> tuple[int, int]:
-        """(cost, experiment): cost is depth (worst) or total experiments (average) below this set."""
-        s = np.frombuffer(k, dtype=np.int64)
-        nodes[0] += 1
-        if nodes[0] > OPTIMAL_MAX_NODES:
-            raise LimitError(f"too large to search here: more than {OPTIMAL_MAX_NODES:,} sets of secrets")
-        if not game.must_hit and len(s) <= 1:
-            return 0, -1
-        if game.must_hit and len(s) == 1:
-            return 1, int(s[0])
-        c = counts(game, s)
-        order = np.argsort(c.max(axis=1), kind="stable")
-        found = (1 << 60, -1)
-        seen: set[object] = set()
-        at_start = len(s) == len(game.secrets)
-        for i, e in enumerate(order):
-            e = int(e)
-            if at_start:
-                tick(i, len(order))
-            # symmetry: at the start, one experiment per class; everywhere, one per distinct partition
-            key = ("class", game.orbit[e]) if at_start and game.orbit else game.table[e, s].tobytes()
-            if key in seen:
-                continue
-            seen.add(key)
-            if c[e].max() == len(s) and not (game.must_hit and bool(np.isin(e, s))):
-                continue  # tells nothing
-            outcomes = game.table[e, s]
-            cost = 0
-            for o in np.unique(outcomes):
-                if game.must_hit and int(o) == game.win_outcome:
-                    continue
-                sub = best(s[outcomes == o].tobytes())[0]
-                cost = max(cost, sub) if worst else cost + sub
-                if (cost + 1 if worst else cost + len(s)) >= found[0]:
-                    break
-            total = cost + 1 if worst else cost + len(s)
-            if total < found[0]:
-                found = (total, e)
-        return found
-
-    def grow(s: NDArray[np.int64]) -> Node:
+    def grow(s: NDArray[np.int32], budget: int, root: bool) -> Node:
         if not game.must_hit and len(s) <= 1:
             return Node(None, len(s), solved=int(s[0]) if len(s) else None)
-        return _expand(game, s, best(s.tobytes())[1], grow)
+        e = search.root_choice if root else search.best_of(s, budget)[1]
+        node = Node(e, len(s))
+        outcomes = game.table[e, s]
+        for o in np.unique(outcomes):
+            part = s[outcomes == o]
+            if game.must_hit and int(o) == game.win_outcome:
+                node.children[int(o)] = None
+            else:
+                node.children[int(o)] = grow(part, budget - 1 if worst else found.cost, False)
+        return node
 
-    best(key)
-    return grow(alive)
+    return grow(alive.astype(np.int32), found.cost, True)
 
 
 # ---------------------------------------------------------------- statistics and verification

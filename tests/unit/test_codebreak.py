@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from solvers.codebreak import build, build_tree, parse, to_dot, to_json, verify
+from solvers.codebreak.optimal import Search, counting_bounds, symmetries
 from solvers.errors import InputError
 from solvers.weighing import Problem, min_weighings
 
@@ -222,3 +223,107 @@ def test_out_of_range_parameters() -> None:
     with pytest.raises(InputError):
         build(spec("mastermind"), {"colours": 1})
     assert np.all(build(spec("mastermind"), {"length": 1, "colours": 2}).table >= 0)
+
+
+def plain_costs(pegs: int, colours: int, black_only: bool = False):  # type: ignore[no-untyped-def]
+    """Exact costs of any set of secrets by plain exhaustive search written here (no bounds, no symmetry):
+    total guesses (every code may be guessed) and fewest guesses in the worst case."""
+    codes = list(product(range(colours), repeat=pegs))
+    score = {(g, s): reference_score(g, s)[: 1 if black_only else 2] for g in codes for s in codes}
+
+    def parts(g: tuple[int, ...], alive: frozenset[tuple[int, ...]]) -> list[frozenset[tuple[int, ...]]]:
+        split: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
+        for s in alive:
+            if s != g:
+                split.setdefault(score[g, s], set()).add(s)
+        return [frozenset(p) for p in split.values()]
+
+    def useful(g: tuple[int, ...], alive: frozenset[tuple[int, ...]]) -> bool:
+        return g in alive or len(parts(g, alive)) > 1
+
+    @cache
+    def total(alive: frozenset[tuple[int, ...]]) -> int:
+        if len(alive) == 1:
+            return 1
+        return min(len(alive) + sum(total(p) for p in parts(g, alive)) for g in codes if useful(g, alive))
+
+    @cache
+    def depth(alive: frozenset[tuple[int, ...]]) -> int:
+        if len(alive) == 1:
+            return 1
+        return min(1 + max((depth(p) for p in parts(g, alive)), default=0) for g in codes if useful(g, alive))
+
+    return codes, total, depth
+
+
+def test_search_bounds_and_refutations_agree_with_plain_search() -> None:
+    """On random sets of secrets of Mastermind 2x3 and 3x3: the compiled search returns the exact cost when it is
+    below the budget and otherwise a lower bound that is at least the budget and never above the exact cost (the
+    refutations the proof rests on); 'fits within d' is exact; the counting bound never exceeds the cost."""
+    rng = np.random.default_rng(7)
+    for game, pegs, colours in (("mastermind", 2, 3), ("mastermind", 3, 3), ("mastermind-black", 3, 3)):
+        g = build(spec(game), {"length": pegs, "colours": colours})
+        codes, total, depth = plain_costs(pegs, colours, black_only=game == "mastermind-black")
+        average, worst = Search(g, worst=False), Search(g, worst=True)
+        for _ in range(40):
+            size = int(rng.integers(1, min(len(codes), 11) + 1))
+            chosen = np.sort(rng.choice(len(codes), size=size, replace=False)).astype(np.int32)
+            alive = frozenset(codes[i] for i in chosen)
+            exact = total(alive)
+            assert average.bound[size] <= exact
+            for beta in (exact - 2, exact, exact + 1, exact + 4):
+                v = average.average(chosen, beta)
+                assert v == exact if exact < beta else beta <= v <= exact
+            for d in range(1, 6):
+                assert worst.fits(chosen, d) == (depth(alive) <= d)
+
+
+@pytest.mark.parametrize(("pegs", "colours"), [(2, 3), (3, 3), (2, 4)])
+def test_black_peg_optimal_strategies_equal_plain_search(pegs: int, colours: int) -> None:
+    """Black-peg Mastermind (no white pegs) on small sizes: the proved optimal total and worst case equal the plain
+    exhaustive search's."""
+    g = build(spec("mastermind-black"), {"length": pegs, "colours": colours})
+    codes, total, depth = plain_costs(pegs, colours, black_only=True)
+    assert verify(g, build_tree(g, "optimal-average")).total == total(frozenset(codes))
+    assert verify(g, build_tree(g, "optimal-worst")).worst == depth(frozenset(codes))
+
+
+def test_counting_bound_is_the_2k_minus_1_rule() -> None:
+    """With 13 outcomes that leave the game open (Mastermind with 4 pegs) a part of k <= 14 secrets costs at least
+    2k - 1 guesses; above that the third guess is needed: 1 + 2 * 13 + 3 * (k - 14)."""
+    bound = counting_bounds(200, 13, must_hit=True)
+    assert [int(bound[k]) for k in range(1, 15)] == [2 * k - 1 for k in range(1, 15)]
+    assert all(int(bound[k]) == 27 + 3 * (k - 14) for k in range(15, 14 + 169 + 1))
+
+
+@pytest.mark.slow
+def test_mastermind_worst_case_is_5_proved() -> None:
+    """Knuth (1977): five guesses always suffice and four do not. The search refutes four for every kind of first
+    guess (a complete search, no heuristic pruning) and finds a five-guess tree, verified on all 1,296 codes."""
+    g = build(spec("mastermind"))
+    st = verify(g, build_tree(g, "optimal-worst"))
+    assert (st.worst, st.verified) == (5, True)
+
+
+@pytest.mark.slow
+def test_mastermind_optimal_average_is_5625_proved() -> None:
+    """Koyama and Lai (1993): the least total over the 1,296 codes is 5,625 (average 4.3403), found by the complete
+    search and its tree verified on every code. The optimal-average tree needs six guesses for some code (it
+    trades the worst case for the average, as Koyama and Lai's does)."""
+    g = build(spec("mastermind"))
+    st = verify(g, build_tree(g, "optimal-average"))
+    assert (st.total, st.verified, st.worst) == (5625, True, 6)
+
+
+def test_symmetries_keep_every_score_and_fix_the_guess() -> None:
+    """Each colour-and-position permutation the search uses below the start is a permutation of the codes that
+    keeps every score (checked on the whole outcome table) and fixes the guess made; the identity is among them."""
+    for game, sizes in (("mastermind", {"length": 3, "colours": 3}), ("bulls-and-cows", {"length": 3, "colours": 5})):
+        g = build(spec(game), sizes)
+        for guess in (0, len(g.secrets) // 2, len(g.secrets) - 1):
+            rows = symmetries(g, guess)
+            assert len(rows) >= 1 and any((r == np.arange(len(g.secrets))).all() for r in rows)
+            for r in rows:
+                assert sorted(r) == list(range(len(g.secrets))) and r[guess] == guess
+                assert (g.table[np.ix_(r, r)] == g.table).all()
+    assert len(symmetries(build(spec("counterfeit-coin"), {"count": 4}), 0)) == 0

@@ -60,7 +60,9 @@ def test_api(client: FlaskClient) -> None:
         "total": 5801,
         "average": "5801/1296",
         "verified": True,
+        "proved": False,
     }
-    assert client.get("/api/codebreak?game=mastermind&strategy=optimal-average").status_code == 400
+    big = client.get("/api/codebreak?game=bulls-and-cows&strategy=optimal-average")
+    assert big.status_code == 400 and "1,296 secrets" in big.get_json()["error"]
     small = client.get("/api/codebreak?game=mastermind&pegs=2&colours=3&strategy=optimal-average&tree=1").get_json()
     assert small["total"] == 21 and "tree" in small
