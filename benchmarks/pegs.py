@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from solvers import pegs  # noqa: E402
 from solvers.pegs import Exact, board, find_solution, jumps_to_moves  # noqa: E402
 from solvers.pegs.compiled import search  # noqa: E402
+from solvers.pegs.fewest import fewest_moves  # noqa: E402
 from solvers.pegs.table import board_table  # noqa: E402
 
 
@@ -85,11 +86,37 @@ def main() -> None:
     moves = jumps_to_moves(found.jumps or ())
     print(
         f"english, centre empty: a solution of {len(found.jumps or ())} jumps ({len(moves)} moves) in "
-        f"{took:.2f} s, {found.nodes:,} positions searched (aim < 2 s); the fewest is 18 moves (Beasley), "
-        "not reached here; solution count not computed for 33 holes"
+        f"{took:.2f} s, {found.nodes:,} positions searched (aim < 2 s); solution count not computed for 33 holes"
     )
 
     compiled_figures()
+    fewest_figures()
+
+
+def fewest_figures() -> None:
+    """IDA* by moves against the exact breadth-first layers (same board, same answer) on triangle-6, then the
+    English centre game proved in 18 moves."""
+    b6 = board("triangle-6")
+    fewest_moves(b6, b6.start("2"), b6.index("2"), 10)  # compile once
+    for hole, finish in (("2", "2"), ("1", "13")):
+        start = b6.start(hole)
+        t = time.perf_counter()
+        ida = fewest_moves(b6, start, b6.index(finish))
+        took = time.perf_counter() - t
+        t = time.perf_counter()
+        layers = Exact(b6).finals(start).get(b6.index(finish))
+        base = time.perf_counter() - t
+        print(
+            f"triangle-6, hole {hole} to hole {finish}: IDA* {ida.moves} moves ({ida.status}) in {took:.2f} s, "
+            f"{ida.nodes:,} positions; baseline: exact breadth-first layers {layers} in {base:.2f} s"
+        )
+    eng = board("english")
+    t = time.perf_counter()
+    r = fewest_moves(eng, eng.start("d4"), eng.index("d4"))
+    print(
+        f"english, d4 to d4: {r.moves} moves ({r.status}; Beasley 1985: 18) in {time.perf_counter() - t:.1f} s, "
+        f"{r.nodes:,} positions"
+    )
 
 
 def compiled_figures() -> None:

@@ -64,12 +64,13 @@ def default_store() -> Store:
 def enqueue_missing(store: Store, items: Iterable[tuple[str, dict[str, Any]]]) -> int:
     """Queue a low-priority job for every item not stored yet and not already claimed; how many were queued."""
     from . import catalogue  # noqa: F401 - registers the computations
-    from .results import REGISTRY
+    from .results import PRECOMPUTE_NOTE, REGISTRY
 
     queued = 0
     for name, params in items:
         key = REGISTRY[name].key(params)
         if store.get(key) is None and store.claim(key):
+            store.report(key, "queued", 0, 0, PRECOMPUTE_NOTE)
             enqueue(store.address, name, params, PRECOMPUTE_PRIORITY)
             queued += 1
     return queued

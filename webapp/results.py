@@ -90,6 +90,9 @@ def unpack(value: object) -> object:
     return value
 
 
+PRECOMPUTE_NOTE = "precompute"  # the note on a claim made by the background precomputation
+
+
 def fetch(store: Store, name: str, params: Params, enqueue: Callable[[str, str, Params], None]) -> object:
     """The result, from the store or computed now if quick; otherwise claim and enqueue a job, raise Pending."""
     c = REGISTRY[name]
@@ -110,6 +113,13 @@ def fetch(store: Store, name: str, params: Params, enqueue: Callable[[str, str, 
         blob = store.get(key)  # an in-process (immediate) queue has already finished it
         if blob is not None:
             return unpack(pickle.loads(blob))
+    else:
+        waiting = store.progress(key)
+        if waiting is not None and waiting.state == "queued" and waiting.note == PRECOMPUTE_NOTE:
+            # queued by the precomputation, behind everything else: a visitor now waits, so ask again at the
+            # visitor's priority (once: the note is cleared; whichever job runs first stores it, the other skips)
+            store.report(key, "queued", 0, 0, "")
+            enqueue(store.address, name, params)
     progress = store.progress(key) or Progress("queued", 0, 0, "", time.time())
     raise Pending(c.title(params), progress)
 

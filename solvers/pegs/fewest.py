@@ -26,6 +26,7 @@ from .invariant import class_finals
 
 MAX_REGION = 4  # Merson regions of up to this many holes are searched for
 BUFFER = 1 << 17  # children of the positions on the current path
+PROBES = 16  # slots looked at before an older position in the table is replaced
 
 
 def is_merson(b: Board, region: set[int]) -> bool:
@@ -139,9 +140,8 @@ def _ida(
     node_limit: np.int64,
 ) -> tuple[int, int, NDArray[np.int64], np.int64]:  # pragma: no cover - compiled
     """Iterative deepening from first_bound to last_bound. Returns (fewest moves or -1 if none within
-    last_bound or -2 if out of nodes or space, the bound reached, the positions along the solution, nodes)."""
+    last_bound or -2 if out of nodes, the bound reached, the positions along the solution, nodes)."""
     mask = np.int64(keys.shape[0] - 1)
-    capacity = keys.shape[0] * 7 // 10
     buf = np.zeros(BUFFER, dtype=np.int64)
     base = np.zeros(65, dtype=np.int64)
     count = np.zeros(65, dtype=np.int64)
@@ -153,7 +153,6 @@ def _ida(
         return 0, 0, path, nodes
     for bound in range(first_bound, last_bound + 1):
         keys[:] = 0
-        stored = 0
         path[0] = start
         base[0] = 0
         count[0] = _children(start, starts, over, to, buf, 0)
@@ -173,11 +172,14 @@ def _ida(
             if g + max(_bound(q, masks), 1) > bound or _popcount(q) == 1:
                 continue
             key = _canonical(q, lut) + 1
-            slot = (key * np.int64(0x9E3779B97F4A7C15)) & mask
+            home = (key * np.int64(0x9E3779B97F4A7C15)) & mask
+            slot = home
             seen = False
-            while keys[slot] != 0:
+            for _ in range(PROBES):
                 if keys[slot] == key:
                     seen = True
+                    break
+                if keys[slot] == 0:
                     break
                 slot = (slot + 1) & mask
             if seen:
@@ -185,11 +187,10 @@ def _ida(
                     continue
                 depths[slot] = g
             else:
+                if keys[slot] != 0:
+                    slot = home  # crowded: forget an older position (the search stays complete, only less pruned)
                 keys[slot] = key
                 depths[slot] = g
-                stored += 1
-                if stored > capacity:
-                    return -2, bound, path, nodes
             nodes += 1
             if nodes > node_limit:
                 return -2, bound, path, nodes
@@ -252,7 +253,7 @@ def fewest_moves(
         np.int64(node_limit),
     )
     if found == -2:
-        return Fewest(None, [], False, first, int(nodes), "out of nodes or table space")
+        return Fewest(None, [], False, first, int(nodes), "out of nodes")
     if found == -1:
         return Fewest(None, [], True, first, int(nodes), "no solution")
     positions = [int(x) for x in path[: found + 1]]

@@ -143,3 +143,22 @@ def test_every_subcommand_refuses_bad_input_with_status_2(argv: list[str], capsy
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("coin-puzzles: error:") and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_codebreak_prints_a_stored_strategy(
+    capsys: pytest.CaptureFixture[str], client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the result store holds a strategy (as `make run` leaves Mastermind's proved optimal trees), the CLI
+    prints it without searching again: the same fields as the API, `proved` included."""
+    import webapp.games
+
+    url = "/api/codebreak?game=mastermind&pegs=2&colours=4&strategy=optimal-worst"
+    api = client.get(url).get_json()  # the app computes it and puts it in the store the CLI reads
+
+    def searched_again(*args: object) -> None:
+        raise AssertionError("the CLI searched instead of reading the store")
+
+    monkeypatch.setattr(webapp.games, "analysis", searched_again)
+    argv = ["codebreak", "mastermind", "--pegs", "2", "--colours", "4", "--strategy", "optimal-worst", "--json"]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out) == api and api["proved"] is True

@@ -119,3 +119,19 @@ def test_a_job_past_its_memory_budget_is_refused_clearly(tmp_path: Path) -> None
     env = {**os.environ, "COIN_PUZZLES_JOB_MEMORY_MB": "1024", "COIN_PUZZLES_INSTANCE": str(tmp_path)}
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert done.stdout.startswith("Failed too large to compute here"), done.stdout + done.stderr
+
+
+def test_a_visitor_moves_a_precomputation_job_ahead(tmp_path: Path) -> None:
+    """A result the background precomputation has queued (at the lowest priority) is queued again at a visitor's
+    priority when someone asks for it, once however often they ask."""
+    from webapp.results import PRECOMPUTE_NOTE
+
+    store = SqliteStore(tmp_path / "r.db", SECRET)
+    key = SQUARE.key({"x": 15})
+    assert store.claim(key)
+    store.report(key, "queued", 0, 0, PRECOMPUTE_NOTE)
+    queued: list[str] = []
+    for _ in range(3):
+        with pytest.raises(Pending):
+            fetch(store, "test.square", {"x": 15}, lambda address, name, params: queued.append(name))
+    assert queued == ["test.square"]

@@ -66,3 +66,12 @@ def test_api(client: FlaskClient) -> None:
     assert big.status_code == 400 and "1,296 secrets" in big.get_json()["error"]
     small = client.get("/api/codebreak?game=mastermind&pegs=2&colours=3&strategy=optimal-average&tree=1").get_json()
     assert small["total"] == 21 and "tree" in small
+
+
+def test_pages_say_what_is_proved(client: FlaskClient) -> None:
+    """The plan page and the game table say which strategies are proved optimal and which are heuristics."""
+    base = "/codebreak/plan?game=mastermind&pegs=2&colours=4&strategy="
+    assert "proved by complete search" in client.get(base + "optimal-average").get_data(as_text=True)
+    assert "not proved optimal" in client.get(base + "knuth").get_data(as_text=True)
+    table = client.get("/codebreak/game?game=mastermind&pegs=2&colours=4").get_data(as_text=True)
+    assert table.count("<td>proved</td>") == 2 and table.count("<td>heuristic</td>") == 4
