@@ -74,4 +74,4 @@ def test_pages_say_what_is_proved(client: FlaskClient) -> None:
     assert "proved by complete search" in client.get(base + "optimal-average").get_data(as_text=True)
     assert "not proved optimal" in client.get(base + "knuth").get_data(as_text=True)
     table = client.get("/codebreak/game?game=mastermind&pegs=2&colours=4").get_data(as_text=True)
-    assert table.count("<td>proved</td>") == 2 and table.count("<td>heuristic</td>") == 4
+    assert table.count("<td>verified, proved optimal</td>") == 2 and table.count("<td>verified, heuristic</td>") == 4
