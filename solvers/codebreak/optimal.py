@@ -43,7 +43,7 @@ from solvers.errors import LimitError
 from .game import Game
 
 CACHE_BITS = 22  # 4 million cached sets (about 100 MB)
-NODE_LIMIT = 400_000_000  # sets searched before the search gives up (LimitError)
+NODE_LIMIT = 400_000_000  # work (the secrets of every set searched) before the search gives up (LimitError)
 BIG = np.int64(1) << 40
 _NOTHING = np.int64(-1)
 
@@ -307,7 +307,7 @@ def _average(
             return np.int64(2 * n - 1)
         if n == 3:
             return np.int64(6)  # guess one, then the other two in turn; no experiment can do better
-    stats[0] += 1
+    stats[0] += n  # work: the secrets of every set searched (each costs a scan of every experiment)
     if stats[0] > stats[1]:
         stats[2] = 1
         return beta
@@ -462,7 +462,7 @@ def _fits(
             return True
         if not exact[slot] and value[slot] >= depth:
             return False
-    stats[0] += 1
+    stats[0] += n  # work: the secrets of every set searched (each costs a scan of every experiment)
     if stats[0] > stats[1]:
         stats[2] = 1
         return False
@@ -562,11 +562,11 @@ def symmetries(game: Game, g: int) -> NDArray[np.int32]:
 
 @dataclass(frozen=True)
 class Optimum:
-    """What the search proved: the optimal cost (total experiments, or the worst case), the experiment to make
-    for each set of secrets on the optimal tree, and the sets searched."""
+    """What the search proved: the optimal cost (total experiments, or the worst case), and its work (the
+    secrets of every set searched)."""
 
     cost: int
-    nodes: int
+    work: int
 
 
 class Search:
@@ -604,7 +604,10 @@ class Search:
 
     def _check(self) -> None:
         if self.stats[2]:
-            raise LimitError(f"too large to search here: more than {int(self.stats[1]):,} sets of secrets")
+            raise LimitError(
+                f"too large to search here: past the search's budget ({int(self.stats[1]):,} secrets in the sets "
+                "searched)"
+            )
 
     def _root_allowed(self) -> NDArray[np.bool_]:
         """One experiment per symmetry class at the start."""

@@ -13,7 +13,7 @@ import pytest
 
 from solvers.codebreak import build, build_tree, parse, to_dot, to_json, verify
 from solvers.codebreak.optimal import Search, counting_bounds, symmetries
-from solvers.errors import InputError
+from solvers.errors import InputError, LimitError
 from solvers.weighing import Problem, min_weighings
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
@@ -327,3 +327,12 @@ def test_symmetries_keep_every_score_and_fix_the_guess() -> None:
                 assert sorted(r) == list(range(len(g.secrets))) and r[guess] == guess
                 assert (g.table[np.ix_(r, r)] == g.table).all()
     assert len(symmetries(build(spec("counterfeit-coin"), {"count": 4}), 0)) == 0
+
+
+def test_the_search_stops_at_its_budget_with_a_clear_refusal() -> None:
+    """Past its work budget the search raises LimitError (a 4xx in the app, exit status 2 in the CLI), never a
+    wrong answer."""
+    g = build(spec("mastermind"), {"length": 3, "colours": 4})
+    for worst in (False, True):
+        with pytest.raises(LimitError, match="budget"):
+            Search(g, worst, node_limit=20).solve()
