@@ -12,15 +12,15 @@ from solvers.codebreak import COLOUR_NAMES, HEURISTICS, STRATEGIES, Game, Node, 
 from solvers.codebreak.game import summary
 from solvers.codebreak.play import Round, code_index, follow, play_round, suggestions
 from solvers.codebreak.report import codebreak_report
-from solvers.codebreak.strategy import OPTIMAL_MAX_SECRETS
-from solvers.errors import IllegalMoveError, InputError
+from solvers.codebreak.strategy import OPTIMAL, OPTIMAL_MAX_SECRETS
+from solvers.errors import IllegalMoveError, InputError, LimitError
 from solvers.report import as_json
 
 from . import params
-from .catalogue import codebreak_params
+from .catalogue import PRECOMPUTED_OPTIMAL, codebreak_params
 from .games import Sizes, shipped
 from .htmx import go, link
-from .results import Pending, computed, peek
+from .results import REGISTRY, Pending, computed, peek
 from .secretbox import advance, new_game, open_game
 from .store import Progress
 
@@ -98,12 +98,20 @@ def game_page() -> str:
     )
 
 
-def _stats_or_progress(name: str, sizes: Sizes, strategy: Strategy) -> Stats | Progress:
-    """A strategy's statistics, or the progress of the job computing them (the page polls until all are there)."""
+def _stats_or_progress(name: str, sizes: Sizes, strategy: Strategy) -> Stats | Progress | str | None:
+    """A strategy's statistics, or the progress of the job computing them (the page polls until all are there).
+    An optimal search that is neither quick nor in the precomputed list is never started by viewing the table
+    (only by opening its plan): the table shows it when stored, or the refusal it ended with."""
+    params = codebreak_params(name, sizes, strategy)
     try:
-        return computed("codebreak.tree", **codebreak_params(name, sizes, strategy))[1]  # type: ignore[no-any-return]
+        if strategy in OPTIMAL and name not in PRECOMPUTED_OPTIMAL and not REGISTRY["codebreak.tree"].quick(params):
+            found = peek("codebreak.tree", **params)
+            return None if found is None else found[1]
+        return computed("codebreak.tree", **params)[1]  # type: ignore[no-any-return]
     except Pending as e:
         return e.progress
+    except LimitError as e:
+        return e.message
 
 
 # ---------------------------------------------------------------- playing Mastermind
