@@ -3,6 +3,7 @@ own instance folder, and a real redis-server when a test asks for one."""
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import socket
@@ -17,6 +18,14 @@ from typing import IO
 import pytest
 
 BIN = Path(sys.executable).parent
+
+
+@pytest.fixture(autouse=True)
+def collect_garbage() -> Iterator[None]:
+    """After each system test, collect its garbage, so that a socket it left open fails that test (warnings are
+    errors) rather than whichever test happens to run when the collector does."""
+    yield
+    gc.collect()
 
 
 def free_port() -> int:

@@ -94,6 +94,7 @@ def test_proxy_error_pages_carry_the_security_headers(proxied: tuple[str, str]) 
     through, _ = proxied
     with pytest.raises(urllib.error.HTTPError) as e:
         urllib.request.urlopen(through + "/coins?x=" + "a" * 70_000, timeout=10)
+    e.value.close()  # the error holds the response's socket: close it here, not in a later test's garbage
     assert e.value.code == 414 and "script-src 'self'" in e.value.headers["Content-Security-Policy"]
     with urllib.request.urlopen(through + "/static/css/site.css", timeout=10) as r:
         assert r.headers["X-Content-Type-Options"] == "nosniff" and r.headers.get_all("X-Frame-Options") == ["DENY"]
