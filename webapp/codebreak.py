@@ -9,6 +9,7 @@ from flask import Blueprint, Response, jsonify, redirect, render_template, reque
 from flask.typing import ResponseReturnValue
 
 from solvers.codebreak import COLOUR_NAMES, HEURISTICS, STRATEGIES, Game, Node, Spec, Stats, Strategy
+from solvers.codebreak.coins import MAX_GENERATED_COINS
 from solvers.codebreak.game import summary
 from solvers.codebreak.play import Round, code_index, follow, play_round, suggestions
 from solvers.codebreak.report import codebreak_report
@@ -31,7 +32,8 @@ api = Blueprint("codebreak_api", __name__, url_prefix="/api")
 def _sizes(args: Mapping[str, str], spec: Spec) -> Sizes:
     """Pegs, colours and coins from the query (None: the file's own)."""
     if spec.secrets[0] == "coins":
-        return None, None, params.whole(args, "coins", int(spec.secrets[1].get("count", "4")), 2, 8, "coins")
+        coins = params.whole(args, "coins", int(spec.secrets[1].get("count", "4")), 2, MAX_GENERATED_COINS, "coins")
+        return None, None, coins
     pegs = params.whole(args, "pegs", int(spec.secrets[1].get("length", "4")), 1, 6, "pegs")
     colours = params.whole(args, "colours", int(spec.secrets[1].get("colours", "6")), 2, 10, "colours")
     return pegs, colours, None

@@ -85,6 +85,15 @@ def choose(game: Game, alive: NDArray[np.int64], strategy: Strategy) -> int:
 
 def build_tree(game: Game, strategy: Strategy, tick: Tick = quiet) -> Node:
     """The whole strategy tree from the start (tick: secrets settled, or first experiments searched)."""
+    if game.generated:
+        from .coins import coin_tree
+
+        if strategy != "optimal-worst":
+            raise LimitError(
+                "above 8 coins the engine generates weighings up to coin permutations for the optimal worst case "
+                "only (the heuristics and the average need every weighing listed)"
+            )
+        return coin_tree(len(game.secrets) // 2)[2]
     alive = np.arange(len(game.secrets), dtype=np.int64)
     if strategy in HEURISTICS:
         settled = [0]

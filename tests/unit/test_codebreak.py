@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from solvers.codebreak import build, build_tree, parse, to_dot, to_json, verify
+from solvers.codebreak.coins import shapes
 from solvers.codebreak.optimal import Search, counting_bounds, symmetries
 from solvers.errors import InputError, LimitError
 from solvers.weighing import Problem, min_weighings
@@ -336,3 +337,34 @@ def test_the_search_stops_at_its_budget_with_a_clear_refusal() -> None:
     for worst in (False, True):
         with pytest.raises(LimitError, match="budget"):
             Search(g, worst, node_limit=20).solve()
+
+
+@pytest.mark.parametrize("n", [3, 9, 12, 13, 14, 27, 40])
+def test_counterfeit_coin_beyond_listing_agrees_with_the_weighing_solver(n: int) -> None:
+    """Above 8 coins the engine generates weighings up to coin permutations: its proved worst case equals the
+    dedicated solver's (12 coins: 3, 13: 4, 40: 5; Dyson 1946), and the tree is verified on every secret."""
+    g = build(spec("counterfeit-coin"), {"count": n})
+    st = verify(g, build_tree(g, "optimal-worst"))
+    assert st.verified and st.worst == min_weighings(Problem(n)).weighings
+    assert n <= 8 or len(g.experiments) < 3 * n  # the tree's weighings only, never every subset
+
+
+def test_generated_weighings_are_one_per_class_shape() -> None:
+    """At the start of 12 coins all coins are alike: one weighing per pan size (k against k, k = 1..6); with
+    classes, counts per class on each pan, mirror images once, genuine coins only to balance."""
+    assert sorted(s[0] for s in shapes((12, 0, 0, 0))) == [1, 2, 3, 4, 5, 6]
+    for sizes in ((2, 1, 1, 3), (0, 3, 2, 1)):
+        seen = set()
+        for s in shapes(sizes):
+            assert s[0] + s[1] + s[2] + s[3] == s[4] + s[5] + s[6] + s[7] >= 1 and min(s[3], s[7]) == 0
+            assert all(s[k] + s[4 + k] <= sizes[k] for k in range(4)) and s[4:] + s[:4] not in seen
+            seen.add(s)
+    with pytest.raises(InputError):
+        build(spec("counterfeit-coin"), {"count": 41})
+
+
+def test_beyond_listing_only_the_optimal_worst_case() -> None:
+    """Heuristics need every weighing listed: above 8 coins they are refused with a clear message."""
+    g = build(spec("counterfeit-coin"), {"count": 12})
+    with pytest.raises(LimitError, match="coin permutations"):
+        build_tree(g, "knuth")

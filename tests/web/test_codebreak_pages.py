@@ -92,3 +92,15 @@ def test_viewing_the_table_never_starts_a_long_search(client: FlaskClient) -> No
     default_store().put(REGISTRY["codebreak.tree"].key(params), pickle.dumps(Failed("limit", "past its budget")))
     page = client.get("/codebreak/game?game=mastermind-black")
     assert page.status_code == 200 and "past its budget" in page.get_data(as_text=True)
+
+
+def test_counterfeit_coin_through_the_engine_beyond_8_coins(client: FlaskClient) -> None:
+    """12 and 13 coins through the engine (weighings generated up to coin permutations): the API's proved worst
+    case matches the weighing solver, the plan can be followed, and a heuristic is refused with a 400."""
+    for n, worst in ((12, 3), (13, 4)):
+        data = client.get(f"/api/codebreak?game=counterfeit-coin&coins={n}&strategy=optimal-worst").get_json()
+        assert (data["worst"], data["verified"], data["proved"], data["secrets"]) == (worst, True, True, 2 * n)
+    html = client.get("/codebreak/plan?game=counterfeit-coin&coins=12&strategy=optimal-worst").get_data(as_text=True)
+    assert "Next: " in html and " v " in html
+    assert client.get("/api/codebreak?game=counterfeit-coin&coins=12&strategy=knuth").status_code == 400
+    assert client.get("/api/codebreak?game=counterfeit-coin&coins=41&strategy=optimal-worst").status_code == 400
