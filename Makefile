@@ -63,10 +63,12 @@ lint: $(VENV)/.test-installed
 typecheck: $(VENV)/.test-installed
 	$(BIN)/mypy --strict solvers webapp
 
-# Two steps: the fast suite (unit, web, browser) for quick feedback, then the slow exhaustive checks.
+# Two steps: the fast suite (unit, web, browser) for quick feedback, then the slow checks: the exhaustive ones
+# one per core (pytest-xdist), then the whole-system ones (servers, nginx, Redis) alone so their timings hold.
 test: $(VENV)/.test-installed chromium redis nginx lint typecheck
 	$(BIN)/pytest -m "not slow"
-	$(BIN)/pytest -m slow
+	$(BIN)/pytest -m slow -n 2 tests/unit
+	$(BIN)/pytest -m slow tests/system
 
 test-fast: $(VENV)/.test-installed chromium
 	$(BIN)/pytest -m "not slow"

@@ -148,6 +148,7 @@ def _candidates(
     must_hit: bool,
     win: int,
     r1: NDArray[np.uint64],
+    r2: NDArray[np.uint64],
     bound: NDArray[np.int64],
     worst: bool,
     perm: NDArray[np.int32],
@@ -173,7 +174,9 @@ def _candidates(
             member[x] = True
     count = np.zeros(k, dtype=np.int64)
     part = np.zeros(k, dtype=np.uint64)
+    part2 = np.zeros(k, dtype=np.uint64)
     keys = np.empty(e, dtype=np.uint64)
+    keys2 = np.empty(e, dtype=np.uint64)
     score = np.empty(e, dtype=np.int64)
     which = np.empty(e, dtype=np.int64)
     m = 0
@@ -182,13 +185,16 @@ def _candidates(
             continue
         count[:] = 0
         part[:] = 0
+        part2[:] = 0
         for x in s:
             o = t[g, x]
             count[o] += 1
             part[o] += r1[x]
+            part2[o] += r2[x]
         hit = must_hit and member[g]
         parts = 0
         key = np.uint64(0)
+        key2 = np.uint64(0)
         value = n
         largest = 0
         for o in range(k):
@@ -198,31 +204,39 @@ def _candidates(
             parts += 1
             if must_hit and o == win:
                 key += _mix(part[o] ^ np.uint64(0x5555))
+                key2 += _mix(part2[o] ^ np.uint64(0x5555))
                 continue
             key += _mix(part[o])
+            key2 += _mix(part2[o])
             value += bound[c]
             if c > largest:
                 largest = c
         if parts == 1 and not hit:
             continue  # tells nothing
         keys[m] = key
+        keys2[m] = key2
         which[m] = g
         # ties: an experiment that may be the secret first, then the game's order
         primary = largest if worst else value
         score[m] = (primary << 24) | ((0 if hit else 1) << 23) | g
         m += 1
-    # one experiment per partition: the best scored one
+    # one experiment per partition (the same 128-bit fingerprint of its parts): the best scored one
     order = np.argsort(keys[:m])
     keep = np.zeros(m, dtype=np.bool_)
     i = 0
     while i < m:
         j = i
-        best = order[i]
         while j < m and keys[order[j]] == keys[order[i]]:
-            if score[order[j]] < score[best]:
-                best = order[j]
             j += 1
-        keep[best] = True
+        for a in range(i, j):  # within equal first halves, group by the second half too
+            x = order[a]
+            best = True
+            for b in range(i, j):
+                y = order[b]
+                if b != a and keys2[y] == keys2[x] and (score[y] < score[x] or (score[y] == score[x] and b < a)):
+                    best = False
+                    break
+            keep[x] = best
         i = j
     chosen = score[:m][keep]
     chosen.sort()
@@ -311,7 +325,7 @@ def _average(
     if stats[0] > stats[1]:
         stats[2] = 1
         return beta
-    cands = _candidates(s, allowed, t, k, must_hit, win, r1, bound, False, perm, stab)
+    cands = _candidates(s, allowed, t, k, must_hit, win, r1, r2, bound, False, perm, stab)
     best = beta
     best_g = -1
     floor = BIG
@@ -466,7 +480,7 @@ def _fits(
     if stats[0] > stats[1]:
         stats[2] = 1
         return False
-    cands = _candidates(s, allowed, t, k, must_hit, win, r1, caps, True, perm, stab)
+    cands = _candidates(s, allowed, t, k, must_hit, win, r1, r2, caps, True, perm, stab)
     found = -1
     for c in range(cands.shape[0]):
         if cands[c, 0] > caps[depth - 1]:
@@ -648,7 +662,17 @@ class Search:
         allowed = self._root_allowed()
         if self.worst:
             caps = _candidates(
-                s, allowed, self.t, self.k, self.game.must_hit, self.win, self.r1, self.caps, True, *self._store()[-2:]
+                s,
+                allowed,
+                self.t,
+                self.k,
+                self.game.must_hit,
+                self.win,
+                self.r1,
+                self.r2,
+                self.caps,
+                True,
+                *self._store()[-2:],
             )
             depth = self.lowest_depth
             while True:
@@ -662,7 +686,17 @@ class Search:
                         return Optimum(depth, int(self.stats[0]))
                 depth += 1
         cands = _candidates(
-            s, allowed, self.t, self.k, self.game.must_hit, self.win, self.r1, self.bound, False, *self._store()[-2:]
+            s,
+            allowed,
+            self.t,
+            self.k,
+            self.game.must_hit,
+            self.win,
+            self.r1,
+            self.r2,
+            self.bound,
+            False,
+            *self._store()[-2:],
         )
         best = int(BIG)
         for i, (low, g) in enumerate(cands):

@@ -296,7 +296,7 @@ def test_ida_fewest_moves_equal_the_exact_layers(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "stride"), [("triangle-5", 7), pytest.param("triangle-6", 60, marks=pytest.mark.slow)]
+    ("name", "stride"), [("triangle-5", 7), pytest.param("triangle-6", 240, marks=pytest.mark.slow)]
 )
 def test_merson_bound_is_admissible(name: str, stride: int) -> None:
     """The bound never exceeds the true number of moves left: for positions met after 0 to 6 moves from two
