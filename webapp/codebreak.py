@@ -86,7 +86,10 @@ def game_page() -> str:
     rows = []
     for s in STRATEGIES:
         optimal_too_big = s not in HEURISTICS and len(g.secrets) > OPTIMAL_MAX_SECRETS
-        rows.append((s, None if optimal_too_big else _stats_or_progress(name, sizes, s)))
+        if g.generated and s != "optimal-worst":
+            rows.append((s, "not offered above 8 coins"))
+        else:
+            rows.append((s, None if optimal_too_big else _stats_or_progress(name, sizes, s)))
     pending = any(isinstance(st, Progress) for _, st in rows)
     return render_template(
         "codebreak/game.html",

@@ -104,3 +104,10 @@ def test_counterfeit_coin_through_the_engine_beyond_8_coins(client: FlaskClient)
     assert "Next: " in html and " v " in html
     assert client.get("/api/codebreak?game=counterfeit-coin&coins=12&strategy=knuth").status_code == 400
     assert client.get("/api/codebreak?game=counterfeit-coin&coins=41&strategy=optimal-worst").status_code == 400
+
+
+def test_game_table_beyond_8_coins_offers_the_optimal_worst_case_only(client: FlaskClient) -> None:
+    """The table for 12 coins links only the plan it can show; the others say why, briefly, without a link."""
+    html = client.get("/codebreak/game?game=counterfeit-coin&coins=12").get_data(as_text=True)
+    assert html.count("not offered above 8 coins") == 5 and "strategy=knuth" not in html
+    assert "strategy=optimal-worst" in html and "verified, proved optimal" in html
