@@ -11,7 +11,7 @@ from solvers.aequitas.paper import Cell, cells
 from solvers.aequitas.report import TableReport, table_report
 from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, verify
 from solvers.codebreak import build_tree as codebreak_tree
-from solvers.codebreak.strategy import OPTIMAL_MAX_SECRETS
+from solvers.codebreak.strategy import optimal_limit
 from solvers.devil import Solution, Variant, solve
 from solvers.errors import LimitError
 from solvers.pegs import BOARDS, Analysis, analyse, board, board_table, class_finals, pegs
@@ -27,7 +27,13 @@ QUICK_DEVIL_CONFIGS = 512  # Devil variants up to 2^9 tables
 QUICK_AEQUITAS = 12  # the Æquitas table up to N = 12
 QUICK_HEURISTIC_SECRETS = 256
 QUICK_OPTIMAL_SECRETS = 30
-PRECOMPUTED_OPTIMAL = ("mastermind", "counterfeit-coin")  # proved in seconds at their files' sizes
+PRECOMPUTED_OPTIMAL = {  # optimal searches proved within a minute at their files' sizes
+    ("mastermind", "optimal-worst"),
+    ("mastermind", "optimal-average"),
+    ("counterfeit-coin", "optimal-worst"),
+    ("counterfeit-coin", "optimal-average"),
+    ("bulls-and-cows", "optimal-worst"),
+}
 QUICK_GAME_SECRETS = 1296  # outcome tables up to Mastermind 4x6 take a fraction of a second
 
 
@@ -66,8 +72,9 @@ def _devil_quick(p: Params) -> bool:
 
 def _codebreak(p: Params, tick: Tick) -> tuple[Node, Stats]:
     """A strategy's tree and its verified statistics."""
-    if p["strategy"] not in HEURISTICS and secrets_count(p) > OPTIMAL_MAX_SECRETS:
-        raise LimitError(f"optimal search is limited to games of {OPTIMAL_MAX_SECRETS:,} secrets")
+    limit = optimal_limit(str(p["strategy"]))
+    if p["strategy"] not in HEURISTICS and secrets_count(p) > limit:
+        raise LimitError(f"the {p['strategy']} search is limited to games of {limit:,} secrets")
     g = load(str(p["game"]), p.get("pegs"), p.get("colours"), p.get("coins"))
     tree = codebreak_tree(g, p["strategy"], tick)
     return tree, verify(g, tree)
@@ -88,7 +95,7 @@ def secrets_count(p: Params) -> int:
 def _codebreak_quick(p: Params) -> bool:
     """Heuristics on small games, optimal search on tiny ones (and refusals of games too large for it)."""
     n = secrets_count(p)
-    if str(p["strategy"]) not in HEURISTICS and n > OPTIMAL_MAX_SECRETS:
+    if str(p["strategy"]) not in HEURISTICS and n > optimal_limit(str(p["strategy"])):
         return True
     return n <= (QUICK_HEURISTIC_SECRETS if str(p["strategy"]) in HEURISTICS else QUICK_OPTIMAL_SECRETS)
 
@@ -187,5 +194,5 @@ def everything() -> Iterator[tuple[str, dict[str, Any]]]:
         for strategy in STRATEGIES:
             params = codebreak_params(game, sizes, strategy)
             small = secrets_count(params) <= QUICK_OPTIMAL_SECRETS
-            if strategy in HEURISTICS or small or game in PRECOMPUTED_OPTIMAL:
+            if strategy in HEURISTICS or small or (game, strategy) in PRECOMPUTED_OPTIMAL:
                 yield "codebreak.tree", params

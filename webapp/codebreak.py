@@ -13,7 +13,7 @@ from solvers.codebreak.coins import MAX_GENERATED_COINS
 from solvers.codebreak.game import summary
 from solvers.codebreak.play import Round, code_index, follow, play_round, suggestions
 from solvers.codebreak.report import codebreak_report
-from solvers.codebreak.strategy import OPTIMAL, OPTIMAL_MAX_SECRETS
+from solvers.codebreak.strategy import OPTIMAL, optimal_limit
 from solvers.errors import IllegalMoveError, InputError, LimitError
 from solvers.report import as_json
 
@@ -83,17 +83,17 @@ def index() -> str:
 def game_page() -> str:
     """A game's definition file beside its strategies' statistics."""
     name, spec, g, sizes = _game(request.args)
-    rows = []
+    rows: list[tuple[Strategy, Stats | Progress | str | None]] = []
     for s in STRATEGIES:
-        optimal_too_big = s not in HEURISTICS and len(g.secrets) > OPTIMAL_MAX_SECRETS
         if g.generated and s != "optimal-worst":
             rows.append((s, "not offered above 8 coins"))
+        elif s not in HEURISTICS and len(g.secrets) > optimal_limit(s):
+            rows.append((s, f"not offered: this search is for games of up to {optimal_limit(s):,} secrets"))
         else:
-            rows.append((s, None if optimal_too_big else _stats_or_progress(name, sizes, s)))
+            rows.append((s, _stats_or_progress(name, sizes, s)))
     pending = any(isinstance(st, Progress) for _, st in rows)
     return render_template(
         "codebreak/game.html",
-        optimal_max=OPTIMAL_MAX_SECRETS,
         name=name,
         spec=spec,
         g=g,
@@ -109,7 +109,11 @@ def _stats_or_progress(name: str, sizes: Sizes, strategy: Strategy) -> Stats | P
     (only by opening its plan): the table shows it when stored, or the refusal it ended with."""
     params = codebreak_params(name, sizes, strategy)
     try:
-        if strategy in OPTIMAL and name not in PRECOMPUTED_OPTIMAL and not REGISTRY["codebreak.tree"].quick(params):
+        if (
+            strategy in OPTIMAL
+            and (name, strategy) not in PRECOMPUTED_OPTIMAL
+            and not REGISTRY["codebreak.tree"].quick(params)
+        ):
             found = peek("codebreak.tree", **params)
             return None if found is None else found[1]
         return computed("codebreak.tree", **params)[1]  # type: ignore[no-any-return]

@@ -535,7 +535,7 @@ def _fits(
 # ---------------------------------------------------------------- symmetries
 
 
-MAX_SYMMETRIES = 4096  # more than this fixing one experiment (6 pegs, many colours): search without them
+MAX_SYMMETRIES = 20_000  # Bulls and Cows' first guess has 17,280 (a 348 MB table); more: search without them
 
 
 def symmetries(game: Game, g: int) -> NDArray[np.int32]:

@@ -24,9 +24,15 @@ from .optimal import Search
 Strategy = Literal["knuth", "expected", "entropy", "parts", "optimal-worst", "optimal-average"]
 HEURISTICS: tuple[Strategy, ...] = ("knuth", "expected", "entropy", "parts")
 STRATEGIES: tuple[Strategy, ...] = (*HEURISTICS, "optimal-worst", "optimal-average")
-OPTIMAL_MAX_SECRETS = 1296  # Mastermind 4x6: its optimal average is proved in minutes (a job, never a request)
+OPTIMAL_MAX_SECRETS = 1296  # average case: Mastermind 4x6 is proved in seconds (a job, never a request)
+OPTIMAL_WORST_MAX_SECRETS = 5040  # worst case: Bulls and Cows (7 guesses) is proved in about half a minute
 OPTIMAL_MAX_NODES = 20_000_000  # the optimal search's work: secrets in the sets searched (4x6 average: 329,215)
 OPTIMAL: tuple[Strategy, ...] = ("optimal-worst", "optimal-average")
+
+
+def optimal_limit(strategy: str) -> int:
+    """The most secrets an optimal search is offered for."""
+    return OPTIMAL_WORST_MAX_SECRETS if strategy == "optimal-worst" else OPTIMAL_MAX_SECRETS
 
 
 @dataclass
@@ -103,8 +109,8 @@ def build_tree(game: Game, strategy: Strategy, tick: Tick = quiet) -> Node:
             tick(settled[0], len(game.secrets))
 
         return _heuristic(game, alive, strategy, counted)
-    if len(game.secrets) > OPTIMAL_MAX_SECRETS:
-        raise LimitError(f"optimal search is limited to games of {OPTIMAL_MAX_SECRETS:,} secrets")
+    if len(game.secrets) > optimal_limit(strategy):
+        raise LimitError(f"the {strategy} search is limited to games of {optimal_limit(strategy):,} secrets")
     return _optimal_tree(game, alive, strategy == "optimal-worst", tick)
 
 
