@@ -4,8 +4,10 @@ Average case: the cost of a set S of secrets still possible is the total number 
 secrets of S, from here to the finish. For an experiment g the cost is |S| plus the cost of every part of S that g
 leaves open (in guess-the-secret games the part "g is the secret" is finished). The search tries every
 experiment, except that experiments making the same partition of S (whatever the outcome names) are tried once,
-and at the start one experiment per class of the game's symmetries (colour and position permutations map the
-whole game to itself). Nothing else is left out.
+and one experiment per class under the game's symmetries that fix S: at the start all colour and position
+permutations (they map the whole game to itself), below it those that also fix every experiment made so far (so
+they map S onto itself; `symmetries`). Nothing else is left out; a set's small cases are exact shortcuts (one or
+two secrets, a secret that splits the rest into singletons: 2n - 1; three secrets otherwise: 6).
 
 Bounds, all admissible:
 * by counting: a tree in which every experiment has at most b outcomes that leave the game open can finish at
@@ -19,7 +21,8 @@ Bounds, all admissible:
   bounds of the rest; a search that exceeds its budget returns a proved lower bound instead.
 
 Proved costs and lower bounds are kept per set of secrets, keyed by two independent 64-bit sums of random
-numbers (a set's 128-bit fingerprint), so a set reached by several paths is searched once. Worst case: the same
+numbers (a set's 128-bit fingerprint), so a set reached by several paths is searched once; partitions are compared
+under the same kind of fingerprint. Worst case: the same
 search asks "can S be finished within d experiments?" with the counting bound, and the depth rises from the
 counting bound until the answer is yes: every smaller depth was refuted by the complete search, so the depth found
 is the fewest.
@@ -42,10 +45,9 @@ from solvers.errors import LimitError
 
 from .game import Game
 
-CACHE_BITS = 22  # 4 million cached sets (about 100 MB)
+CACHE_BITS = 22  # 4 million cached sets (about 120 MB)
 NODE_LIMIT = 400_000_000  # work (the secrets of every set searched) before the search gives up (LimitError)
 BIG = np.int64(1) << 40
-_NOTHING = np.int64(-1)
 
 
 # ---------------------------------------------------------------- bounds by counting
