@@ -317,7 +317,7 @@ def _average(
         if exact[slot] or value[slot] >= beta:
             return value[slot]
         lb = max(lb, value[slot])
-    if must_hit and n <= k and allowed.shape[0] == everything.shape[0]:
+    if must_hit and n <= k:
         perfect = _perfect_member(s, t, k)
         if perfect >= 0:  # a secret that splits the others into singletons meets the counting bound 2n - 1
             return np.int64(2 * n - 1)
