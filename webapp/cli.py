@@ -49,8 +49,19 @@ def _problem(args: argparse.Namespace) -> Problem:
 
 
 def weigh(args: argparse.Namespace) -> Report:
-    """The optimal weighing plan for a counterfeit-coin problem."""
+    """The optimal weighing plan for a counterfeit-coin problem (or a variant: lies, two fakes, k pans)."""
     from solvers.weighing.report import coins_report
+
+    lies, fakes, pans = whole(args.lies, "--lies"), whole(args.fakes, "--fakes"), whole(args.pans, "--pans")
+    if (lies, fakes, pans) != (0, 1, 2):
+        from solvers.variants.model import Variant
+        from solvers.variants.report import variant_report
+
+        if args.goal != "identify" or whole(args.extra, "--extra") or args.maybe_none:
+            raise InputError("--lies, --fakes and --pans are not combined with --goal find, --extra or --maybe-none")
+        if args.objective != "worst" or args.scheme:
+            raise InputError("the variants have worst-case plans only (no --objective average, no --scheme)")
+        return variant_report(Variant(whole(args.n, "N"), args.weight, lies, fakes, pans), tree=args.tree)
 
     return coins_report(_problem(args), args.objective, tree=args.tree, scheme=args.scheme)
 
@@ -273,6 +284,9 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--objective", choices=OBJECTIVES, default="worst")
     w.add_argument("--tree", action="store_true", help="include the whole plan (N <= 1,000)")
     w.add_argument("--scheme", action="store_true", help="include Dyson's non-adaptive scheme")
+    w.add_argument("--lies", default="0", help="the balance may lie up to this many times (0-2; N <= 100)")
+    w.add_argument("--fakes", default="1", help="counterfeit coins of equal weight (1 or 2; N <= 100)")
+    w.add_argument("--pans", default="2", help="pans on the balance (2-5; N <= 100)")
     a = command("adversary", adversary, "replay weighings against the adversarial scale")
     _variant_arguments(a, f"number of coins, 1..{API_MAX_COINS:,}")
     a.add_argument("--budget", default="", help="weighing budget (default: the minimum)")

@@ -1,0 +1,150 @@
+"""Reports on the weighing variants for the API and the command line, and the tables N = 1..100."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solvers.errors import LimitError, PuzzleError
+from solvers.progress import Tick, quiet
+from solvers.report import optional
+
+from .model import MAX_COINS, Variant, outcome_label
+from .plan import Plan, PlanNode, Verification, make_plan, verify
+
+MAX_TREE_NODES = 20_000  # whole plans in the JSON up to this many nodes
+
+
+def bound_name(v: Variant) -> str:
+    """Which lower bound a variant's figure is: Berlekamp's volume with lies, plain counting without."""
+    return "volume" if v.lies else "counting"
+
+
+@dataclass(frozen=True)
+class VariantReport:
+    """The fewest weighings of a variant (proved), its lower bound, and the verified plan."""
+
+    coins: int
+    weight: str
+    lies: int
+    fakes: int
+    pans: int
+    variant: str
+    solvable: bool
+    reason: str | None
+    weighings: int | None
+    lower_bound: int
+    bound: str
+    proved: bool
+    verified: bool
+    verification: str
+    secrets: int
+    paths: int
+    readings: dict[str, str]
+    first_weighing: list[list[int]] | None = optional()
+    tree: dict[str, object] | None = optional()
+
+    def text(self) -> str:
+        """The report in words."""
+        lines = [self.variant]
+        if not self.solvable:
+            return "\n".join([*lines, f"impossible: {self.reason}"])
+        lines.append(f"minimum weighings: {self.weighings} (proved; {self.bound} bound {self.lower_bound})")
+        lines.append(f"verified: {self.verified} ({self.verification})")
+        if self.first_weighing:
+            lines.append("first weighing: " + " | ".join(" ".join(map(str, pan)) for pan in self.first_weighing))
+        return "\n".join(lines)
+
+
+def tree_json(plan: Plan, path: str = "") -> dict[str, object]:
+    """A plan node and everything below it: pans and readings, or the answer and the readings that were lies."""
+    node = plan.node(path)
+    if node.pans is None:
+        out: dict[str, object] = {"answer": node.answer.to_json() if node.answer else None}
+        if plan.variant.lies and node.answer is not None:
+            out["lies_at"] = [i + 1 for i, lie in enumerate(plan.lies_on_path(path, node.answer)) if lie]
+        return out
+    kids = {}
+    for o in plan.variant.outcomes:
+        try:
+            kids[o] = tree_json(plan, path + o)
+        except PuzzleError:
+            continue  # a reading no secret can give here
+    return {"pans": [list(p) for p in node.pans], "readings": kids}
+
+
+def variant_report(v: Variant, tree: bool = False, tick: Tick = quiet) -> VariantReport:
+    """Everything the API and the command line say about a variant."""
+    plan = make_plan(v, tick)
+    check = verify(plan)
+    first = plan.node("").pans if plan.solvable else None
+    if tree and len(plan.nodes) > MAX_TREE_NODES:
+        raise LimitError(f"whole plans are given up to {MAX_TREE_NODES:,} nodes; this one has {len(plan.nodes):,}")
+    return VariantReport(
+        coins=v.coins,
+        weight=v.weight,
+        lies=v.lies,
+        fakes=v.fakes,
+        pans=v.pans,
+        variant=v.describe(),
+        solvable=plan.solvable,
+        reason=plan.reason,
+        weighings=plan.weighings,
+        lower_bound=plan.bound,
+        bound=bound_name(v),
+        proved=True,
+        verified=check.ok,
+        verification=check.message,
+        secrets=check.secrets,
+        paths=check.paths,
+        readings={o: outcome_label(o) for o in v.outcomes},
+        first_weighing=[list(p) for p in first] if first else None,
+        tree=tree_json(plan) if tree and plan.solvable else None,
+    )
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of a variant's table: N, the fewest weighings (None: impossible or beyond reach), the bound."""
+
+    coins: int
+    weighings: int | None
+    lower_bound: int
+    note: str  # '' when proved and verified; otherwise why there is no figure
+
+
+def table(base: Variant, tick: Tick = quiet, top: int = MAX_COINS) -> tuple[Row, ...]:
+    """Every N from the smallest to `top` for a variant's settings, each plan verified before it is listed."""
+    rows: list[Row] = []
+    for n in range(base.fakes, top + 1):
+        v = Variant(n, base.weight, base.lies, base.fakes, base.pans)
+        if rows and rows[-1].note.startswith("beyond"):
+            rows.append(Row(n, None, _bound(v), f"not searched: {rows[-1].coins} coins were already beyond reach"))
+            continue
+        try:
+            plan = make_plan(v)
+        except LimitError as e:
+            rows.append(Row(n, None, _bound(v), f"beyond this search's reach ({e.message})"))
+        else:
+            check = verify(plan) if plan.solvable else Verification(True, 0, 0, 0, "")
+            if not check.ok:  # never listed: a figure is only shown once its plan is verified
+                raise LimitError(f"the plan for {n} coins failed verification: {check.message}")
+            rows.append(Row(n, plan.weighings, plan.bound, plan.reason or ""))
+        tick(n, top)
+    return tuple(rows)
+
+
+def _bound(v: Variant) -> int:
+    """The lower bound alone (cheap)."""
+    from . import pairs, single
+
+    if v.fakes == 2:
+        return pairs.PairSearch(v).lower_bound()
+    return single.SingleSearch(v).lower_bound()
+
+
+def node_lies(plan: Plan, node: PlanNode) -> dict[int, int]:
+    """The hypotheses at a node counted by the lies they have used."""
+    out: dict[int, int] = {}
+    for _, e in node.hypotheses:
+        out[e] = out.get(e, 0) + 1
+    return dict(sorted(out.items()))

@@ -1,0 +1,185 @@
+"""The weighing variants (a lying balance, two counterfeits, k pans) against an independent brute force.
+
+The brute force below knows nothing of the solver's counts, classes or bounds: it holds the explicit set of
+(secret, lies used) pairs still possible, tries every weighing of concrete coins (any equal-size disjoint groups,
+one per pan), and lets the scale lie with any other reading. Its own reading rule is written here too.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations
+
+import pytest
+
+from solvers.errors import InputError
+from solvers.variants.model import Secret, Variant
+from solvers.variants.plan import make_plan, verify
+from solvers.variants.report import table, variant_report
+
+Pair = tuple[tuple[int, ...], bool]
+
+
+def _readings(k: int) -> tuple[str, ...]:
+    """Every reading of a k-pan scale, as the brute force names them."""
+    if k == 2:
+        return ("L", "B", "R")
+    return ("B", *[f"{i}" for i in range(1, k + 1)], *"abcde"[:k])
+
+
+def _read(groups: tuple[frozenset[int], ...], fakes: tuple[int, ...], heavier: bool) -> str:
+    """The honest reading: each pan's extra weight (+1 per heavy fake, -1 per light one)."""
+    extra = [sum((1 if heavier else -1) for c in fakes if c in g) for g in groups]
+    if len(groups) == 2:
+        return "L" if extra[0] > extra[1] else "R" if extra[0] < extra[1] else "B"
+    odd = [i for i, x in enumerate(extra) if x]
+    if not odd:
+        return "B"
+    return f"{odd[0] + 1}" if extra[odd[0]] > 0 else "abcde"[odd[0]]
+
+
+def _weighings(n: int, k: int) -> list[tuple[frozenset[int], ...]]:
+    """Every weighing: k disjoint groups of the same size m >= 1, as an unordered collection of pans (but in a
+    fixed order so that the readings can name pans)."""
+    found: set[tuple[frozenset[int], ...]] = set()
+    coins = range(1, n + 1)
+
+    def extend(chosen: list[frozenset[int]], m: int) -> None:
+        if len(chosen) == k:
+            found.add(tuple(sorted(chosen, key=sorted)))
+            return
+        used = set().union(*chosen) if chosen else set()
+        for g in combinations([c for c in coins if c not in used], m):
+            extend([*chosen, frozenset(g)], m)
+
+    for m in range(1, n // k + 1):
+        extend([], m)
+    return sorted(found, key=lambda w: [sorted(g) for g in w])
+
+
+def brute_fewest(n: int, weight: str, lies: int, fakes: int, pans: int, most: int) -> int | None:
+    """The fewest weighings by exhaustive search over explicit sets (None: not within `most`)."""
+    dirs = {"unknown": (True, False), "heavier": (True,), "lighter": (False,)}[weight]
+    start = frozenset(((f, d), 0) for f in combinations(range(1, n + 1), fakes) for d in dirs)
+    weighings = _weighings(n, pans)
+    readings = _readings(pans)
+
+    @cache
+    def solvable(state: frozenset[tuple[Pair, int]], w: int) -> bool:
+        if len({s for s, _ in state}) <= 1:
+            return True
+        if w == 0:
+            return False
+        for g in weighings:
+            kids = []
+            for o in readings:
+                kid = frozenset((s, e + (o != _read(g, *s))) for s, e in state if e + (o != _read(g, *s)) <= lies)
+                kids.append(kid)
+            if all(solvable(kid, w - 1) for kid in kids):
+                return True
+        return False
+
+    for w in range(most + 1):
+        if solvable(start, w):
+            return w
+    return None
+
+
+SLOW = pytest.mark.slow
+CASES = [
+    # (n, weight, lies, fakes, pans)
+    *[(n, "unknown", 1, 1, 2) for n in (3, 4)],
+    pytest.param(5, "unknown", 1, 1, 2, marks=SLOW),
+    *[(n, "heavier", 1, 1, 2) for n in (1, 2, 3, 4, 5)],
+    pytest.param(6, "heavier", 1, 1, 2, marks=SLOW),
+    *[(n, "lighter", 2, 1, 2) for n in (2, 3)],
+    *[(n, "heavier", 0, 2, 2) for n in (2, 3, 4, 5, 6)],
+    pytest.param(7, "heavier", 0, 2, 2, marks=SLOW),
+    *[(n, "unknown", 0, 2, 2) for n in (3, 5)],
+    pytest.param(6, "unknown", 0, 2, 2, marks=SLOW),
+    *[(n, "unknown", 0, 1, 3) for n in (3, 4, 5, 6)],
+    *[(n, "heavier", 0, 1, 3) for n in (1, 3, 4, 5, 6)],
+    *[(n, "unknown", 0, 1, 4) for n in (4, 5)],
+]
+
+
+@pytest.mark.parametrize(("n", "weight", "lies", "fakes", "pans"), CASES)
+def test_fewest_weighings_agree_with_brute_force(n: int, weight: str, lies: int, fakes: int, pans: int) -> None:
+    """The solver's proved minimum equals the explicit exhaustive search's, and its plan replays correctly."""
+    plan = make_plan(Variant(n, weight, lies, fakes, pans))  # type: ignore[arg-type]
+    assert plan.weighings is not None
+    assert plan.bound <= plan.weighings
+    assert brute_fewest(n, weight, lies, fakes, pans, plan.weighings) == plan.weighings
+    check = verify(plan)
+    assert check.ok and check.worst == plan.weighings
+
+
+def test_unsolvable_variants_have_indistinguishable_secrets() -> None:
+    """Two coins, weight unknown: coin 1 heavier and coin 2 lighter read the same on every weighing; four coins,
+    two fakes: {1, 2} heavier and {3, 4} lighter too. The solver says there is no plan."""
+    for g in _weighings(2, 2):
+        assert _read(g, (1,), True) == _read(g, (2,), False)
+    for g in _weighings(4, 2):
+        assert _read(g, (1, 2), True) == _read(g, (3, 4), False)
+    assert make_plan(Variant(2)).weighings is None
+    assert make_plan(Variant(2, lies=1)).weighings is None
+    assert make_plan(Variant(4, fakes=2)).weighings is None
+    assert make_plan(Variant(5, fakes=2)).weighings == 3
+    assert _weighings(2, 3) == [] and make_plan(Variant(2, "heavier", pans=3)).weighings is None
+    assert brute_fewest(2, "heavier", 0, 1, 3, 6) is None
+
+
+def test_verification_catches_a_wrong_answer() -> None:
+    """Change one leaf's answer and the replay (lies included) must fail."""
+    plan = make_plan(Variant(5, lies=1))
+    assert verify(plan).ok
+    path = next(p for p, (node, _) in plan.nodes.items() if node.answer is not None)
+    node, state = plan.nodes[path]
+    wrong = Secret((1,), True) if node.answer != Secret((1,), True) else Secret((2,), True)
+    plan.nodes[path] = (node.__class__(node.path, None, node.hypotheses, wrong, node.left), state)
+    assert not verify(plan).ok
+
+
+def test_lies_are_told_where_they_happened() -> None:
+    """At every leaf of a one-lie plan, the answer disagrees with at most one reading on its path."""
+    plan = make_plan(Variant(6, lies=1))
+    verify(plan)
+    lied = 0
+    for path, (node, _) in plan.nodes.items():
+        if node.answer is not None:
+            marks = plan.lies_on_path(path, node.answer)
+            assert sum(marks) <= 1
+            lied += sum(marks)
+    assert lied > 0
+
+
+def test_twelve_coins_one_lie_report() -> None:
+    """The acceptance example: 12 coins, one lie, verified; the volume bound beside it: 24 * (1 + 2w) <= 3^w
+    first holds at w = 6 (24 * 13 = 312 <= 729, while 24 * 11 = 264 > 243)."""
+    r = variant_report(Variant(12, lies=1), tree=True)
+    assert r.verified and r.proved and r.lower_bound == 6 and r.weighings == 6 and r.bound == "volume"
+    assert r.tree is not None and set(r.tree) == {"pans", "readings"}
+
+
+def test_variant_tokens_round_trip_and_bad_combinations() -> None:
+    """Canonical tokens round-trip; combinations that are not offered are refused."""
+    for v in (Variant(12, lies=2), Variant(7, "heavier", fakes=2), Variant(30, "lighter", pans=5)):
+        assert Variant.from_token(v.to_token()) == v
+    for bad in (dict(lies=1, pans=3), dict(fakes=2, lies=1), dict(fakes=3), dict(pans=6), dict(lies=3)):
+        with pytest.raises(InputError):
+            Variant(12, **bad)  # type: ignore[arg-type]
+    with pytest.raises(InputError):
+        Variant(101)
+
+
+def test_table_rows_are_verified_and_above_the_bound() -> None:
+    """A short table: every row's figure at least its bound; known-heavier with three pans is ceil(log4 N) (four
+    readings; thirds of the suspects on the pans, the rest off), except two coins, which cannot fill three pans."""
+    rows = table(Variant(1, "heavier", pans=3), top=20)
+    assert rows[1].coins == 2 and rows[1].weighings is None and "fewer coins than pans" in rows[1].note
+    for r in rows[:1] + rows[2:]:
+        assert r.weighings is not None and r.weighings >= r.lower_bound
+        w = 0
+        while 4**w < r.coins:
+            w += 1
+        assert r.weighings == w
