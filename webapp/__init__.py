@@ -8,7 +8,21 @@ from typing import Any
 
 from flask import Flask
 
-from . import adversary, aequitas, codebreak, coins, config, devil, errors, htmx, main, pegs, results, security
+from . import (
+    adversary,
+    aequitas,
+    codebreak,
+    coins,
+    config,
+    devil,
+    errors,
+    htmx,
+    main,
+    pegs,
+    results,
+    security,
+    variants,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,7 +46,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
     app.register_blueprint(main.bp)
-    for area in (coins, adversary, aequitas, devil, pegs, codebreak):  # each: pages and a JSON API
+    for area in (coins, adversary, aequitas, devil, pegs, codebreak, variants):  # each: pages and a JSON API
         app.register_blueprint(area.bp)
         app.register_blueprint(area.api)
     app.context_processor(htmx.layout)

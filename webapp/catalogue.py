@@ -17,6 +17,12 @@ from solvers.errors import LimitError
 from solvers.pegs import BOARDS, Analysis, analyse, board, board_table, class_finals, pegs
 from solvers.pegs.report import PegReport, peg_report
 from solvers.progress import Tick
+from solvers.variants import model as variant_model
+from solvers.variants.plan import Plan, Verification, compact
+from solvers.variants.plan import make_plan as variant_plan
+from solvers.variants.plan import verify as verify_variant
+from solvers.variants.report import Row
+from solvers.variants.report import table as variant_table
 
 from .games import default_sizes, game_spec, load, shipped
 from .results import Computation, Params, register
@@ -166,6 +172,57 @@ AEQUITAS = register(
 )
 
 
+def _variant(p: Params) -> variant_model.Variant:
+    """The variant named by a store key's parameters."""
+    return variant_model.Variant.from_token(str(p["variant"]))
+
+
+def _variant_plan(p: Params, tick: Tick) -> tuple[Plan, Verification]:
+    """A variant's optimal plan, verified on every secret and every way the scale may lie."""
+    plan = variant_plan(_variant(p), tick)
+    check = verify_variant(plan)
+    return compact(plan), check
+
+
+QUICK_VARIANT = {"lies1": 40, "lies2": 10, "fakes": 30, "pans": 60}  # coins planned and verified within ~1 s
+
+
+def variant_quick(v: variant_model.Variant) -> bool:
+    """Variants small enough to plan inside a request."""
+    key = f"lies{v.lies}" if v.lies else "fakes" if v.fakes == 2 else "pans"
+    return v.coins <= QUICK_VARIANT[key]
+
+
+def _variant_table(p: Params, tick: Tick) -> tuple[Row, ...]:
+    """A variant's table for N = 1..100, each figure proved and its plan verified."""
+    return variant_table(_variant(p), tick)
+
+
+VARIANT_PLAN = register(
+    Computation(
+        "variants.plan",
+        "1",
+        _variant_plan,
+        lambda p: variant_quick(_variant(p)),
+        lambda p: f"the plan for {_variant(p).describe()}",
+    )
+)
+VARIANT_TABLE = register(
+    Computation(
+        "variants.table",
+        "1",
+        _variant_table,
+        lambda p: False,
+        lambda p: f"the table for {_variant(p).describe().split(', ', 1)[1]}, N = 1 to 100",
+    )
+)
+VARIANT_TABLES = (
+    *[variant_model.Variant(1, w, lies=lies) for lies in (1, 2) for w in ("unknown", "heavier")],
+    *[variant_model.Variant(2, w, fakes=2) for w in ("heavier", "unknown")],
+    *[variant_model.Variant(1, w, pans=k) for k in (3, 4, 5) for w in ("unknown", "heavier")],
+)
+
+
 def devil_params(v: Variant) -> dict[str, Any]:
     """The store's parameters for a Devil variant."""
     return {"n": v.n, "goal": v.goal, "reflections": v.reflections, "states": v.states}
@@ -196,3 +253,5 @@ def everything() -> Iterator[tuple[str, dict[str, Any]]]:
             small = secrets_count(params) <= QUICK_OPTIMAL_SECRETS
             if strategy in HEURISTICS or small or (game, strategy) in PRECOMPUTED_OPTIMAL:
                 yield "codebreak.tree", params
+    for v in VARIANT_TABLES:  # minutes each: last
+        yield "variants.table", {"variant": v.to_token()}

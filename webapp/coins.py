@@ -138,7 +138,25 @@ def scheme() -> str:
 
 @api.get("/coins")
 def coins_json() -> Response:
-    """The counterfeit-coin report as JSON (tree=1 adds the whole plan, scheme=1 Dyson's scheme)."""
+    """The counterfeit-coin report as JSON (tree=1 adds the whole plan, scheme=1 Dyson's scheme); lies, fakes or
+    pans make it a variant's report."""
+    if any(request.args.get(k, d) not in ("", d) for k, d in (("lies", "0"), ("fakes", "1"), ("pans", "2"))):
+        return _variant_json()
     p, obj = params.problem(request.args), params.objective(request.args)
     want_tree, want_scheme = params.flag(request.args, "tree"), params.flag(request.args, "scheme")
     return jsonify(as_json(coins_report(p, obj, tree=want_tree, scheme=want_scheme)))
+
+
+def _variant_json() -> Response:
+    """A variant's report: the fewest weighings, the bound, the verification, the plan with tree=1."""
+    from solvers.variants.report import report_of
+
+    from .variants import plan_for, variant
+
+    a = request.args
+    if a.get("goal", "identify") != "identify" or a.get("extra", "0") not in ("", "0") or params.flag(a, "maybe_none"):
+        raise InputError("lies, fakes and pans are not combined with goal=find, extra or maybe_none")
+    if a.get("objective", "worst") != "worst" or params.flag(a, "scheme"):
+        raise InputError("the variants have worst-case plans only (no objective=average, no scheme)")
+    plan, check = plan_for(variant(a))
+    return jsonify(as_json(report_of(plan, check, tree=params.flag(a, "tree"))))

@@ -33,6 +33,12 @@ PUZZLES = [
         "Jump coins over each other on a triangle, the English or the French board, down to one.",
     ),
     ("codebreak", "Code-breaking games", "codebreak.index", "A general code-breaking engine, with Mastermind."),
+    (
+        "variants",
+        "Weighing variants",
+        "variants.index",
+        "A balance that may lie, two counterfeit coins, a balance with up to five pans: proved plans.",
+    ),
 ]
 
 THUMB_LABELS = {
@@ -41,6 +47,7 @@ THUMB_LABELS = {
     "aequitas": "A balance between two players",
     "devil": "A round table with four coins, heads and tails, and an arrow turning it",
     "pegs": "A triangle of fifteen holes filled with coins but one",
+    "variants": "A balance with three pans, the middle one lower",
     "codebreak": "Three Mastermind guesses of four colours, each with its black and white key pegs",
 }
 

@@ -10,7 +10,6 @@ way it may (any other reading, at any weighing, up to L times), and checks that 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import combinations
 
 from solvers.errors import InputError, LimitError
@@ -249,7 +248,9 @@ def verify(plan: Plan) -> Verification:
     return Verification(ok, len(all_secrets), count, worst, f"{len(all_secrets):,} secrets{how}: {count:,} paths")
 
 
-@lru_cache(maxsize=64)
-def cached_plan(v: Variant) -> Plan:
-    """A plan per variant (kept for the navigator)."""
-    return make_plan(v)
+def compact(plan: Plan) -> Plan:
+    """The plan with what it can rebuild dropped (nodes, refuted beliefs, the progress callback): for storing."""
+    plan.nodes.clear()
+    plan.search.failed.clear()
+    plan.search.tick = quiet
+    return plan

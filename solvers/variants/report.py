@@ -75,10 +75,15 @@ def tree_json(plan: Plan, path: str = "") -> dict[str, object]:
 def variant_report(v: Variant, tree: bool = False, tick: Tick = quiet) -> VariantReport:
     """Everything the API and the command line say about a variant."""
     plan = make_plan(v, tick)
-    check = verify(plan)
+    return report_of(plan, verify(plan), tree)
+
+
+def report_of(plan: Plan, check: Verification, tree: bool = False) -> VariantReport:
+    """The report of a plan and its verification."""
+    v = plan.variant
     first = plan.node("").pans if plan.solvable else None
-    if tree and len(plan.nodes) > MAX_TREE_NODES:
-        raise LimitError(f"whole plans are given up to {MAX_TREE_NODES:,} nodes; this one has {len(plan.nodes):,}")
+    if tree and check.paths > MAX_TREE_NODES:
+        raise LimitError(f"whole plans are given up to {MAX_TREE_NODES:,} leaves; this one has {check.paths:,} paths")
     return VariantReport(
         coins=v.coins,
         weight=v.weight,
@@ -148,3 +153,56 @@ def node_lies(plan: Plan, node: PlanNode) -> dict[int, int]:
     for _, e in node.hypotheses:
         out[e] = out.get(e, 0) + 1
     return dict(sorted(out.items()))
+
+
+@dataclass(frozen=True)
+class Step:
+    """A weighing made on the way to a node, its reading, and how many of the node's secrets say it was a lie."""
+
+    pans: tuple[tuple[int, ...], ...]
+    letter: str
+    label: str
+    lied_for: int
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A reading the scale may show at a node: its letter, words, and the secrets it leaves (0: cannot happen)."""
+
+    letter: str
+    label: str
+    secrets: int
+
+
+@dataclass(frozen=True)
+class NodeView:
+    """Everything the navigator shows at a node."""
+
+    node: PlanNode
+    steps: tuple[Step, ...]
+    choices: tuple[Choice, ...]
+    by_lies: dict[int, int]
+    lies_at: tuple[int, ...]  # at an answer: the weighings (from 1) whose readings were lies
+
+
+def navigate(plan: Plan, path: str) -> NodeView:
+    """The node at a path with the steps that led there and the readings possible next."""
+    node = plan.node(path)
+    steps = []
+    for i, letter in enumerate(path):
+        above = plan.node(path[:i])
+        assert above.pans is not None  # a path only continues below weighings
+        lied = sum(1 for s, _ in node.hypotheses if plan.lies_on_path(path[: i + 1], s)[i])
+        steps.append(Step(above.pans, letter, outcome_label(letter), lied))
+    choices = []
+    if node.pans is not None:
+        for o in plan.variant.outcomes:
+            try:
+                left = len(plan.node(path + o).hypotheses)
+            except PuzzleError:
+                left = 0
+            choices.append(Choice(o, outcome_label(o), left))
+    lies_at: tuple[int, ...] = ()
+    if node.answer is not None:
+        lies_at = tuple(i + 1 for i, lie in enumerate(plan.lies_on_path(path, node.answer)) if lie)
+    return NodeView(node, tuple(steps), tuple(choices), node_lies(plan, node), lies_at)

@@ -38,6 +38,11 @@ PAGES = [
     "/codebreak/game?game=mastermind&pegs=2&colours=4",
     "/codebreak/play?game=mastermind",
     "/codebreak/plan?game=mastermind&pegs=2&colours=4",
+    "/variants",
+    "/variants/plan?n=12&lies=1",
+    "/variants/plan?n=12&lies=1&path=LLB",
+    "/variants/plan?n=12&pans=4&path=1",
+    "/variants/plan?n=12&fakes=2&path=L",
 ]
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"  # pytest-playwright empties test-results/
 
@@ -83,6 +88,8 @@ def test_no_page_scrolls_sideways(browser: Browser, live_server: str, width: int
         ("/devil/play?n=4", "Flip"),
         ("/aequitas/play?game=F&n=5", "Weigh"),
         ("/aequitas/play?game=D&n=12&light=6", "Weigh"),
+        ("/variants/plan?n=12&lies=1", "Right heavier"),
+        ("/variants/plan?n=12&pans=3", "Pan 3 lighter"),
     ],
 )
 def test_next_action_above_the_fold_on_a_phone(browser: Browser, live_server: str, path: str, action: str) -> None:

@@ -1,0 +1,53 @@
+"""A person follows a one-lie plan in a real browser to an answer that was reached through a lie."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Browser, Page, expect
+
+from solvers.variants.model import Variant, outcome_label
+from solvers.variants.plan import make_plan, verify
+from tests.e2e.axe_check import assert_accessible
+
+
+def lied_path() -> tuple[str, str, tuple[int, ...]]:
+    """A leaf of the 12-coin one-lie plan whose answer needed a lie, its answer and where the lie was (from the
+    solver's plan, replayed with the scale's own rule)."""
+    plan = make_plan(Variant(12, lies=1))
+    assert verify(plan).ok
+    for path, (node, _) in sorted(plan.nodes.items(), key=lambda x: (len(x[0]), x[0])):
+        if node.answer is not None:
+            lies = plan.lies_on_path(path, node.answer)
+            if any(lies):
+                return path, node.answer.sentence(), tuple(i + 1 for i, lie in enumerate(lies) if lie)
+    raise AssertionError("no leaf reached through a lie")
+
+
+def test_follow_a_one_lie_plan_through_a_lie(page: Page, live_server: str, browser: Browser) -> None:
+    """Set up 12 coins and one lie in the form, click the readings of a path with a lie, see the answer and the
+    lie named; Back and a shared link keep the place."""
+    path, answer, lies_at = lied_path()
+    page.goto(f"{live_server}/variants")
+    page.get_by_label("Coins (N, 1 to 100)").fill("12")
+    page.get_by_label("The balance may lie up to").select_option("1")
+    page.get_by_role("button", name="Show the plan").click()
+    expect(page.get_by_role("heading", name="Weighing 1 of at most 6")).to_be_visible()
+    for i, letter in enumerate(path):
+        page.get_by_role("button", name=outcome_label(letter), exact=True).click()
+        if i + 1 < len(path):
+            expect(page.get_by_role("heading", name=f"Weighing {i + 2} of at most 6")).to_be_visible()
+    expect(page.get_by_role("heading", name=re.compile("Answer after"))).to_be_visible()
+    expect(page.get_by_role("status")).to_have_text(answer)
+    where = " and ".join(map(str, lies_at))
+    expect(page.get_by_text(re.compile(f"The scale lied at weighings? {where}"))).to_be_visible()
+    expect(page.get_by_role("navigation", name="Path so far")).to_contain_text("(a lie)")
+    leaf = page.url
+    assert f"path={path}" in leaf
+    page.go_back()
+    expect(page.get_by_role("heading", name=f"Weighing {len(path)} of at most 6")).to_be_visible()
+    other = browser.new_page()
+    other.goto(leaf)
+    expect(other.get_by_role("status")).to_have_text(answer)
+    other.close()
+    assert_accessible(page, live_server, ["/variants", f"/variants/plan?n=12&lies=1&path={path}"])

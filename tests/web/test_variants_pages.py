@@ -1,0 +1,87 @@
+"""Weighing variants on the web: set-up page, plan navigator, tables with their chart, and the JSON API."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import pytest
+from flask.testing import FlaskClient
+
+from solvers.variants.report import table
+from webapp import catalogue
+
+
+def test_index_lists_the_tables_and_the_form(client: FlaskClient) -> None:
+    """The variants page has the set-up form and a link to each table."""
+    html = client.get("/variants").get_data(as_text=True)
+    assert 'action="/variants/plan"' in html
+    assert html.count('href="/variants/table?') == len(catalogue.VARIANT_TABLES)
+    assert "Weighing variants" in client.get("/").get_data(as_text=True)
+
+
+def test_one_lie_plan_to_an_answer_with_a_lie(client: FlaskClient) -> None:
+    """Follow 5 coins, one lie: every button leads on; some leaf on the way says which reading was a lie."""
+    base = "/variants/plan?n=5&weight=unknown&lies=1&fakes=1&pans=2"
+    first = client.get(base).get_data(as_text=True)
+    assert "Weighing 1 of at most 5" in first and "proved optimal" in first and "Checked: 10 secrets" in first
+    seen_lie = False
+    stack = [""]
+    while stack:
+        path = stack.pop()
+        page = client.get(f"{base}&path={path}")
+        assert page.status_code == 200
+        html = page.get_data(as_text=True)
+        if "Conclusion" in html:
+            seen_lie |= "The scale lied at weighing" in html
+            continue
+        stack += re.findall(r'name="path" value="([LBR]+)"', html)
+    assert seen_lie
+
+
+def test_paths_and_combinations_that_do_not_exist(client: FlaskClient) -> None:
+    """Bad letters, impossible readings, too long paths and combinations not offered are 400s."""
+    base = "/variants/plan?n=12&lies=1"
+    assert client.get(base + "&path=X").status_code == 400
+    assert client.get(base + "&path=" + "L" * 41).status_code == 400
+    assert client.get("/variants/plan?n=3&weight=heavier&fakes=2&path=LL").status_code == 400  # past the answer
+    assert client.get("/variants/plan?n=12&lies=1&pans=3").status_code == 400
+    assert client.get("/variants/plan?n=12&fakes=2&lies=1").status_code == 400
+    assert client.get("/variants/plan?n=101&pans=3").status_code == 400
+    assert client.get("/variants/plan?n=12&pans=6").status_code == 400
+    html = client.get("/variants/plan?n=4&fakes=2").get_data(as_text=True)
+    assert "No plan exists" in html
+
+
+def test_api_reports_each_variant(client: FlaskClient) -> None:
+    """/api/coins with lies, fakes or pans gives the variant's fields; bad combinations are JSON 400s."""
+    lie = client.get("/api/coins?n=12&lies=1").get_json()
+    assert (lie["weighings"], lie["lower_bound"], lie["bound"]) == (6, 6, "volume")
+    assert lie["verified"] is True and lie["proved"] is True and lie["paths"] == 264
+    two = client.get("/api/coins?n=12&fakes=2&tree=1").get_json()
+    assert two["weighings"] == 5 and two["secrets"] == 132 and set(two["tree"]) == {"pans", "readings"}
+    three = client.get("/api/coins?n=12&pans=3").get_json()
+    assert three["weighings"] == 2 and len(three["first_weighing"]) == 3
+    for bad in ("n=12&lies=1&goal=find", "n=12&fakes=2&objective=average", "n=12&pans=3&extra=2", "n=12&lies=5"):
+        r = client.get("/api/coins?" + bad)
+        assert r.status_code == 400 and "error" in r.get_json()
+
+
+def test_table_page_draws_the_chart(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table (cut to N = 12 here) lists every N with its bound and draws both on an SVG chart."""
+    monkeypatch.setattr(catalogue, "variant_table", functools.partial(table, top=12))
+    html = client.get("/variants/table?weight=heavier&fakes=2").get_data(as_text=True)
+    assert "<svg" in html and 'class="bound"' in html
+    rows = re.findall(r'<th scope="row">(\d+)</th><td>(\d+|-)</td><td>(\d+)</td>', html)
+    assert [int(n) for n, _, _ in rows] == list(range(2, 13))
+    assert all(w == "-" or int(w) >= int(b) for _, w, b in rows)
+    assert client.get("/variants/table?pans=9").status_code == 400
+
+
+def test_table_api(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/api/variants/table gives the rows: three pans, weight known, N = 1..12 is ceil(log4 N) but for N = 2."""
+    monkeypatch.setattr(catalogue, "variant_table", functools.partial(table, top=12))
+    data = client.get("/api/variants/table?weight=heavier&pans=3").get_json()
+    assert data["bound"] == "counting"
+    got = {r["coins"]: r["weighings"] for r in data["rows"]}
+    assert got == {1: 0, 2: None, 3: 1, 4: 1, **{n: 2 for n in range(5, 13)}}

@@ -1,0 +1,119 @@
+"""The weighing variants: a balance that may lie, two counterfeits, k pans. Set-up, plan navigator, tables."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from flask import Blueprint, Response, jsonify, render_template, request
+
+from solvers.errors import InputError
+from solvers.variants.model import MAX_COINS, MAX_LIES, MAX_PANS, WEIGHTS, Variant
+from solvers.variants.plan import Plan, Verification
+from solvers.variants.report import Row, bound_name, navigate
+
+from . import params
+from .catalogue import VARIANT_TABLES
+from .htmx import link
+from .results import computed
+
+bp = Blueprint("variants", __name__, url_prefix="/variants")
+api = Blueprint("variants_api", __name__, url_prefix="/api")
+MAX_PATH = 40
+
+
+def variant(args: Mapping[str, str]) -> Variant:
+    """The variant named by n, weight, lies, fakes and pans."""
+    n = params.whole(args, "n", None, 1, MAX_COINS, "The number of coins (n)")
+    lies = params.whole(args, "lies", 0, 0, MAX_LIES, "lies")
+    fakes = params.whole(args, "fakes", 1, 1, 2, "fakes")
+    pans = params.whole(args, "pans", 2, 2, MAX_PANS, "pans")
+    return Variant(n, params.choice(args, "weight", WEIGHTS), lies, fakes, pans)  # type: ignore[arg-type]
+
+
+def query(v: Variant, **more: str) -> dict[str, str]:
+    """The canonical query of a variant (what URLs carry)."""
+    base = {"n": str(v.coins), "weight": v.weight, "lies": str(v.lies), "fakes": str(v.fakes), "pans": str(v.pans)}
+    return {**base, **more}
+
+
+def plan_for(v: Variant) -> tuple[Plan, Verification]:
+    """The verified plan, from the result store (computed by a job when large)."""
+    plan, check = computed("variants.plan", variant=v.to_token())
+    return plan, check
+
+
+def _path(v: Variant) -> str:
+    """The path of readings in the query, checked against the variant's letters."""
+    path = request.args.get("path", "")
+    if len(path) > MAX_PATH or any(ch not in v.outcomes for ch in path):
+        raise InputError(f"path must be a string of the letters {''.join(v.outcomes)}", {"path": path[:40]})
+    return path
+
+
+@bp.get("")
+def index() -> str:
+    """The variants: a set-up form and the tables."""
+    tables = [(t, t.describe().split(", ", 1)[1], link("variants.table", table_query(t))) for t in VARIANT_TABLES]
+    return render_template("variants/index.html", form=request.args, tables=tables)
+
+
+@bp.get("/plan")
+def plan_page() -> str:
+    """One node of a variant's optimal plan: the weighing to make, or the answer."""
+    v = variant(request.args)
+    path = _path(v)
+    plan, check = plan_for(v)
+    view = navigate(plan, path) if plan.solvable else None
+    genuine: set[int] = set()
+    if view is not None and view.node.pans is not None:
+        suspects = {c for s, _ in view.node.hypotheses for c in s.fakes}
+        genuine = {c for pan in view.node.pans for c in pan} - suspects
+    base = query(v)
+    return render_template(
+        "variants/plan.html",
+        v=v,
+        plan=plan,
+        check=check,
+        view=view,
+        genuine=genuine,
+        query=base,
+        bound=bound_name(v),
+        url_for_path=lambda q: link("variants.plan_page", query(v, path=q)),
+        table_url=link("variants.table", table_query(v)),
+        api_url=link("coins_api.coins_json", {**base, "n": str(v.coins)}),
+    )
+
+
+def table_query(v: Variant) -> dict[str, str]:
+    """The query naming a variant's table (everything but N)."""
+    return {"weight": v.weight, "lies": str(v.lies), "fakes": str(v.fakes), "pans": str(v.pans)}
+
+
+@bp.get("/table")
+def table() -> str:
+    """Fewest weighings against N, beside the lower bound: a table and a chart."""
+    v = variant({**request.args, "n": str(max(1, params.whole(request.args, "fakes", 1, 1, 2, "fakes")))})
+    rows: tuple[Row, ...] = computed("variants.table", variant=v.to_token())
+    return render_template(
+        "variants/table.html",
+        v=v,
+        rows=rows,
+        bound=bound_name(v),
+        title=v.describe().split(", ", 1)[1],
+        plan_url=lambda n: link("variants.plan_page", query(Variant(n, v.weight, v.lies, v.fakes, v.pans))),
+    )
+
+
+@api.get("/variants/table")
+def table_json() -> Response:
+    """A variant's table as JSON: each N with its fewest weighings (null: none or beyond reach) and bound."""
+    v = variant({**request.args, "n": str(max(1, params.whole(request.args, "fakes", 1, 1, 2, "fakes")))})
+    rows: tuple[Row, ...] = computed("variants.table", variant=v.to_token())
+    body = {
+        "variant": v.describe().split(", ", 1)[1],
+        "bound": bound_name(v),
+        "rows": [
+            {"coins": r.coins, "weighings": r.weighings, "lower_bound": r.lower_bound, "note": r.note} for r in rows
+        ],
+    }
+    return jsonify(body)
