@@ -5,15 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from flask import Blueprint, Response, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
 
-from solvers.errors import InputError
+from solvers.errors import InputError, LimitError
+from solvers.variants.adversary import parse_weighings, play
 from solvers.variants.model import MAX_COINS, MAX_LIES, MAX_PANS, WEIGHTS, Variant
 from solvers.variants.plan import Plan, Verification
 from solvers.variants.report import Row, bound_name, navigate
 
 from . import params
-from .catalogue import VARIANT_TABLES
-from .htmx import link
+from .catalogue import VARIANT_TABLES, variant_quick
+from .htmx import go, link
 from .results import computed
 
 bp = Blueprint("variants", __name__, url_prefix="/variants")
@@ -81,6 +83,7 @@ def plan_page() -> str:
         url_for_path=lambda q: link("variants.plan_page", query(v, path=q)),
         table_url=link("variants.table", table_query(v)),
         api_url=link("coins_api.coins_json", {**base, "n": str(v.coins)}),
+        play_url=link("variants.play_page", base) if variant_quick(v) and plan.solvable else None,
     )
 
 
@@ -117,3 +120,26 @@ def table_json() -> Response:
         ],
     }
     return jsonify(body)
+
+
+@bp.get("/play")
+def play_page() -> ResponseReturnValue:
+    """Weigh against the adversarial scale: your weighings in the URL, its readings computed from them."""
+    v = variant(request.args)
+    if not variant_quick(v):
+        raise LimitError("the adversary game is played on the sizes planned within a second (see the tables)")
+    done = request.args.get("w", "")
+    pans = [request.args.get(f"pan{i}") for i in range(1, v.pans + 1)]
+    if any(p is not None for p in pans):
+        step = "-".join((p or "").strip() for p in pans)
+        parse_weighings(v, step)  # a bad weighing is a 400 here, not in the page it would lead to
+        return go(link("variants.play_page", query(v, w=f"{done};{step}" if done else step)))
+    game = play(v, parse_weighings(v, done))
+    return render_template(
+        "variants/play.html",
+        v=v,
+        game=game,
+        query=query(v, w=done),
+        plan_url=link("variants.plan_page", query(v)),
+        restart_url=link("variants.play_page", query(v)),
+    )

@@ -86,12 +86,12 @@ class Plan:
             if above.pans is None:
                 raise InputError("the path goes on past the answer")
             assert above.pans is not None
-            state = self._after(self.nodes[path[:-1]][1], above.pans, path[-1])
-            if not self._hypotheses(state):
+            state = self.after(self.nodes[path[:-1]][1], above.pans, path[-1])
+            if not self.hypotheses(state):
                 raise InputError(f"{outcome_label(path[-1]).lower()} cannot happen at weighing {len(path)}")
         else:
             state = self.start()
-        hyps = self._hypotheses(state)
+        hyps = self.hypotheses(state)
         left = self.weighings - len(path)
         answers = {s for s, _ in hyps}
         pans = None if len(answers) <= 1 else self._pans(state, left)
@@ -123,7 +123,7 @@ class Plan:
                 pan.append(spare.pop(0))
         return tuple(tuple(sorted(pan)) for pan in loads)
 
-    def _after(self, state: State, pans: Pans, letter: str) -> State:
+    def after(self, state: State, pans: Pans, letter: str) -> State:
         """The knowledge after the weighing at a node gives a reading."""
         v = self.variant
         if letter not in v.outcomes:
@@ -157,7 +157,7 @@ class Plan:
         genuine2 = tuple(sorted(set(range(1, v.coins + 1)) - {c for g in kept for c in g}))
         return State(tuple(kept), genuine2, canon)
 
-    def _hypotheses(self, state: State) -> list[Hypothesis]:
+    def hypotheses(self, state: State) -> list[Hypothesis]:
         """The secrets still possible, with the lies each has used."""
         out: list[Hypothesis] = []
         if isinstance(self.search, single.SingleSearch):

@@ -183,3 +183,36 @@ def test_table_rows_are_verified_and_above_the_bound() -> None:
         while 4**w < r.coins:
             w += 1
         assert r.weighings == w
+
+
+@pytest.mark.parametrize(
+    "v", [Variant(12, lies=1), Variant(7, fakes=2), Variant(13, pans=3), Variant(6, "heavier", lies=2)]
+)
+def test_adversary_holds_the_plan_to_its_minimum(v: Variant) -> None:
+    """Playing the optimal plan's own weighings against the adversarial scale takes exactly the minimum: the scale
+    always keeps the most weighings needed, and the plan never needs more. Each turn costs at most one."""
+    from solvers.variants.adversary import play
+
+    plan = make_plan(v)
+    assert plan.weighings is not None
+    weighings = []
+    path = ""
+    while plan.node(path).pans is not None:
+        pans = plan.node(path).pans
+        assert pans is not None
+        weighings.append(pans)
+        game = play(v, weighings)
+        path += game.turns[-1].reading
+        assert game.turns[-1].needed == plan.weighings - len(weighings)
+    assert len(weighings) == plan.weighings and game.answer is not None and game.answer == plan.node(path).answer
+
+
+def test_adversary_rejects_bad_weighings() -> None:
+    """Wrong pan counts, unequal pans, a coin twice, coins out of range: clear refusals."""
+    from solvers.variants.adversary import parse_weighings
+
+    v = Variant(12, pans=3)
+    for bad in ("1,2-3,4", "1,2-3-4", "1-1-2", "1-2-13", "a-b-c", "1,2-3,4-5,"):
+        with pytest.raises(InputError):
+            parse_weighings(v, bad)
+    assert parse_weighings(v, "3,1-2,4-5,6;7-8-9") == [((1, 3), (2, 4), (5, 6)), ((7,), (8,), (9,))]

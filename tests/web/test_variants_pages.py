@@ -85,3 +85,17 @@ def test_table_api(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None
     assert data["bound"] == "counting"
     got = {r["coins"]: r["weighings"] for r in data["rows"]}
     assert got == {1: 0, 2: None, 3: 1, 4: 1, **{n: 2 for n in range(5, 13)}}
+
+
+def test_adversary_game_pages(client: FlaskClient) -> None:
+    """The next weighing's form redirects to the game's URL; bad weighings and large sizes are 400s; the observer
+    shows cases by lies used; a finished game names the coin."""
+    r = client.get("/variants/play?n=5&weight=heavier&lies=1&pan1=1,2&pan2=3,4")
+    assert r.status_code == 303 and "w=1,2-3,4" in r.headers["Location"]
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "What an observer knows" in html and "by lies used" in html
+    assert client.get("/variants/play?n=5&lies=1&pan1=1,2&pan2=3").status_code == 400
+    assert client.get("/variants/play?n=5&lies=1&w=1-1").status_code == 400
+    assert client.get("/variants/play?n=100&lies=2").status_code == 400
+    done = client.get("/variants/play?n=3&weight=heavier&pans=3&w=1-2-3").get_data(as_text=True)
+    assert "Found after 1 weighing" in done and 'role="status"' in done

@@ -1,0 +1,141 @@
+"""Weigh against an adversary in the variants: you choose the weighings, the scale answers (lying when it may)
+so as to keep the most weighings still needed. No secret is chosen in advance, so nothing is hidden: the answers
+follow from the weighings, and a game's URL is just its weighings.
+
+The scale's rule: among the readings that leave some case possible, the one after which the fewest weighings
+still needed (the exact search's figure) is largest; ties go to more cases left, then to the first reading.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from solvers.errors import InputError, LimitError
+
+from . import pairs, single
+from .model import Pans, Secret, Variant, outcome_label
+from .plan import Plan, State, make_plan
+
+MAX_TURNS = 30
+_COINS = re.compile(r"[0-9]{1,3}(,[0-9]{1,3})*")
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A weighing you made, the reading the scale gave, and the weighings still needed after it."""
+
+    pans: Pans
+    reading: str
+    label: str
+    needed: int
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game so far: the turns, the cases left with their lies used, and how it stands."""
+
+    variant: Variant
+    minimum: int
+    turns: tuple[Turn, ...]
+    cases: tuple[tuple[Secret, int], ...]
+    needed: int  # weighings still needed against this scale, whatever you do (0: you know the answer)
+
+    @property
+    def answer(self) -> Secret | None:
+        """The counterfeit(s), once only one answer is left."""
+        answers = {s for s, _ in self.cases}
+        return next(iter(answers)) if len(answers) == 1 else None
+
+    @property
+    def on_track(self) -> bool:
+        """True while the minimum can still be met."""
+        return len(self.turns) + self.needed <= self.minimum
+
+    def by_lies(self) -> dict[int, int]:
+        """The cases left counted by the lies each has used."""
+        out: dict[int, int] = {}
+        for _, e in self.cases:
+            out[e] = out.get(e, 0) + 1
+        return dict(sorted(out.items()))
+
+
+def parse_weighings(v: Variant, text: str) -> list[Pans]:
+    """'1,2-3,4;5-6' -> weighings (';' between weighings, '-' between pans, ',' between coins)."""
+    out: list[Pans] = []
+    for part in filter(None, text.strip().split(";")):
+        out.append(parse_weighing(v, part))
+        if len(out) > MAX_TURNS:
+            raise InputError(f"a game has at most {MAX_TURNS} weighings")
+    return out
+
+
+def parse_weighing(v: Variant, text: str) -> Pans:
+    """One weighing: a list of coins for each pan, the same number on each, no coin twice."""
+    pans = [p.strip().replace(" ", "") for p in text.split("-")]
+    if len(pans) != v.pans:
+        raise InputError(f"a weighing names {v.pans} pans, separated by '-'", text[:40])
+    coins: list[tuple[int, ...]] = []
+    for p in pans:
+        if not _COINS.fullmatch(p):
+            raise InputError("each pan is a list of coin numbers separated by commas, like 1,2,3", text[:40])
+        coins.append(tuple(sorted(int(c) for c in p.split(","))))
+    flat = [c for pan in coins for c in pan]
+    if any(not 1 <= c <= v.coins for c in flat):
+        raise InputError(f"coins are numbered 1 to {v.coins}", text[:40])
+    if len(set(flat)) != len(flat):
+        raise InputError("a coin can be on one pan only", text[:40])
+    if len({len(pan) for pan in coins}) != 1:
+        raise InputError("every pan needs the same number of coins", text[:40])
+    return tuple(coins)
+
+
+def needed(plan: Plan, state: State) -> int:
+    """The fewest weighings that still finish from this knowledge, by the exact search."""
+    search = plan.search
+    if isinstance(search, single.SingleSearch):
+        b = state.belief
+        assert isinstance(b, tuple)
+        if search.answers(b) <= 1:
+            return 0
+        w = 1
+        while not search.fits(b, w):
+            w += 1
+            if w > 40:
+                raise LimitError("no way to finish was found")
+        return w
+    canon = state.belief
+    assert isinstance(canon, pairs.Belief)
+    w = 0
+    while not search.fits(canon, w):
+        w += 1
+        if w > 40:
+            raise LimitError("no way to finish was found")
+    return w
+
+
+def play(v: Variant, weighings: list[Pans]) -> Game:
+    """Replay your weighings against the adversarial scale."""
+    plan = make_plan(v)
+    if plan.weighings is None:
+        raise InputError(f"this variant cannot be solved: {plan.reason}")
+    state = plan.start()
+    turns = []
+    for pans in weighings:
+        if not plan.hypotheses(state) or len({s for s, _ in plan.hypotheses(state)}) <= 1:
+            raise InputError("the answer is already known: no more weighings")
+        best: tuple[int, int, int] | None = None
+        chosen = state
+        letter = ""
+        for i, o in enumerate(v.outcomes):
+            after = plan.after(state, pans, o)
+            cases = plan.hypotheses(after)
+            if not cases:
+                continue
+            key = (needed(plan, after), len(cases), -i)
+            if best is None or key > best:
+                best, chosen, letter = key, after, o
+        assert best is not None  # the true case always leaves some reading possible
+        turns.append(Turn(pans, letter, outcome_label(letter), best[0]))
+        state = chosen
+    return Game(v, plan.weighings, tuple(turns), tuple(plan.hypotheses(state)), needed(plan, state))
