@@ -11,7 +11,7 @@ from solvers.errors import InputError, LimitError
 from solvers.variants.adversary import parse_weighings, play
 from solvers.variants.model import MAX_COINS, MAX_LIES, MAX_PANS, WEIGHTS, Variant
 from solvers.variants.plan import Plan, Verification
-from solvers.variants.report import Row, bound_name, navigate
+from solvers.variants.report import Row, bound_name, navigate, runs
 
 from . import params
 from .catalogue import VARIANT_TABLES, variant_quick
@@ -101,6 +101,7 @@ def table() -> str:
         "variants/table.html",
         v=v,
         rows=rows,
+        groups=runs(rows),
         bound=bound_name(v),
         title=v.describe().split(", ", 1)[1],
         plan_url=lambda n: link("variants.plan_page", query(Variant(n, v.weight, v.lies, v.fakes, v.pans))),

@@ -206,3 +206,26 @@ def navigate(plan: Plan, path: str) -> NodeView:
     if node.answer is not None:
         lies_at = tuple(i + 1 for i, lie in enumerate(plan.lies_on_path(path, node.answer)) if lie)
     return NodeView(node, tuple(steps), tuple(choices), node_lies(plan, node), lies_at)
+
+
+@dataclass(frozen=True)
+class Run:
+    """Consecutive rows of a table with the same figure, bound and note: N from `first` to `last`."""
+
+    first: int
+    last: int
+    weighings: int | None
+    lower_bound: int
+    note: str
+
+
+def runs(rows: tuple[Row, ...]) -> tuple[Run, ...]:
+    """A table's rows grouped into runs of equal figures (what the page lists; the chart shows every N)."""
+    out: list[Run] = []
+    for r in rows:
+        prev = out[-1] if out else None
+        if prev and (prev.weighings, prev.lower_bound, prev.note) == (r.weighings, r.lower_bound, r.note):
+            out[-1] = Run(prev.first, r.coins, r.weighings, r.lower_bound, r.note)
+        else:
+            out.append(Run(r.coins, r.coins, r.weighings, r.lower_bound, r.note))
+    return tuple(out)

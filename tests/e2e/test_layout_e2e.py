@@ -43,6 +43,8 @@ PAGES = [
     "/variants/plan?n=12&lies=1&path=LLB",
     "/variants/plan?n=12&pans=4&path=1",
     "/variants/plan?n=12&fakes=2&path=L",
+    "/variants/play?n=12&lies=1&w=1,2,3,4-5,6,7,8",
+    "/variants/table?weight=heavier&pans=3",
 ]
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"  # pytest-playwright empties test-results/
 

@@ -216,3 +216,19 @@ def test_adversary_rejects_bad_weighings() -> None:
         with pytest.raises(InputError):
             parse_weighings(v, bad)
     assert parse_weighings(v, "3,1-2,4-5,6;7-8-9") == [((1, 3), (2, 4), (5, 6)), ((7,), (8,), (9,))]
+
+
+@pytest.mark.parametrize("k", [3, 4, 5])
+def test_k_pans_weight_unknown_follow_the_capacity_argument(k: int) -> None:
+    """With the weight unknown, w weighings on k pans settle at most (k+1)^w - 1 coins (a tipped pan leaves at most
+    (k+1)^(w-1) coins of known weight; the coins off the scale at most (k+1)^(w-1) - 1 by induction), and the
+    search reaches that number, for every N from k to 30; fewer coins than pans cannot be weighed."""
+    for n in range(1, 31):
+        got = make_plan(Variant(n, pans=k)).weighings
+        if n < max(k, 3):
+            assert got is None
+            continue
+        w = 1
+        while n > (k + 1) ** w - 1:
+            w += 1
+        assert got == w, (n, got, w)

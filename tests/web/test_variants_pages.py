@@ -72,9 +72,11 @@ def test_table_page_draws_the_chart(client: FlaskClient, monkeypatch: pytest.Mon
     monkeypatch.setattr(catalogue, "variant_table", functools.partial(table, top=12))
     html = client.get("/variants/table?weight=heavier&fakes=2").get_data(as_text=True)
     assert "<svg" in html and 'class="bound"' in html
-    rows = re.findall(r'<th scope="row">(\d+)</th><td>(\d+|-)</td><td>(\d+)</td>', html)
-    assert [int(n) for n, _, _ in rows] == list(range(2, 13))
-    assert all(w == "-" or int(w) >= int(b) for _, w, b in rows)
+    rows = re.findall(r'<th scope="row">(\d+)(?:&ndash;(\d+))?</th><td>(\d+|-)</td><td>(\d+)</td>', html)
+    covered = [n for a, b, _, _ in rows for n in range(int(a), int(b or a) + 1)]
+    assert covered == list(range(2, 13))
+    assert all(w == "-" or int(w) >= int(bd) for _, _, w, bd in rows)
+    assert html.count("<circle") == 11  # the chart has a dot for every N with a figure
     assert client.get("/variants/table?pans=9").status_code == 400
 
 
