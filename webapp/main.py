@@ -80,6 +80,18 @@ GLOSSARY: list[tuple[str, list[tuple[str, str, str]]]] = [
                 "no plan can use fewer than log base 3 of the number of cases, rounded up.",
             ),
             (
+                "lie",
+                "Lie (a balance that may lie)",
+                "A reading other than the true one. With up to L lies, each case carries the lies it would mean "
+                "so far; a case with more than L is ruled out, and a plan must work whatever the lies.",
+            ),
+            (
+                "volume-bound",
+                "Volume bound",
+                "Berlekamp's bound for lies: a case with r lies left can produce 1 + 2w + 4 C(w,2) + ... "
+                "(up to r lies) reading sequences in w weighings, and all cases' sequences must fit in 3^w.",
+            ),
+            (
                 "proved",
                 "Proved / verified",
                 "Proved: the number is the true optimum, established by exhaustive search "
