@@ -184,7 +184,7 @@ def _variant_plan(p: Params, tick: Tick) -> tuple[Plan, Verification]:
     return compact(plan), check
 
 
-QUICK_VARIANT = {"lies1": 40, "lies2": 10, "fakes": 30, "pans": 60}  # coins planned and verified within ~1 s
+QUICK_VARIANT = {"lies1": 40, "lies2": 10, "fakes": 30, "pans": 40}  # coins planned and verified within ~1 s
 
 
 def variant_quick(v: variant_model.Variant) -> bool:
