@@ -8,6 +8,7 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
+from solvers.variants.model import Variant
 from solvers.variants.report import table
 from webapp import catalogue
 
@@ -101,3 +102,13 @@ def test_adversary_game_pages(client: FlaskClient) -> None:
     assert client.get("/variants/play?n=100&lies=2").status_code == 400
     done = client.get("/variants/play?n=3&weight=heavier&pans=3&w=1-2-3").get_data(as_text=True)
     assert "Found after 1 weighing" in done and 'role="status"' in done
+
+
+def test_large_plan_goes_through_a_job_and_the_store(client: FlaskClient) -> None:
+    """41 coins with one lie is past the in-request size: the plan is computed as a job, stored pickled (without
+    its nodes), and the navigator rebuilds nodes from the stored search; the adversary game is not offered."""
+    assert not catalogue.variant_quick(Variant(41, lies=1))
+    html = client.get("/variants/plan?n=41&lies=1&path=LB").get_data(as_text=True)
+    assert "Weighing 3 of at most 7" in html and "Checked: 82 secrets" in html
+    assert "Weigh against the adversary" not in html
+    assert client.get("/variants/play?n=41&lies=1").status_code == 400
