@@ -56,6 +56,9 @@ class Plan:
     reason: str | None
     search: single.SingleSearch | pairs.PairSearch
     nodes: dict[str, tuple[PlanNode, State]] = field(default_factory=dict)
+    # the weighing chosen for each (belief, weighings left), fixed at first use: the search may later find another
+    # for the same belief, and a stored plan must rebuild exactly the nodes that were verified
+    chosen: dict[tuple[object, int], object] = field(default_factory=dict)
 
     @property
     def solvable(self) -> bool:
@@ -103,8 +106,11 @@ class Plan:
         """The coins on each pan for the search's weighing at this knowledge."""
         k = self.variant.pans
         loads: list[list[int]] = [[] for _ in range(k)]
+        key = (state.belief, left)
+        if key not in self.chosen:
+            self.chosen[key] = self.search.split_at(state.belief, left)  # type: ignore[arg-type]
         if isinstance(self.search, single.SingleSearch):
-            split = self.search.split_at(state.belief, left)  # type: ignore[arg-type]
+            split: single.Split = self.chosen[key]  # type: ignore[assignment]
             assert split is not None  # more than one answer: a weighing is needed
             for s, on in split:
                 coins = list(state.groups[s])
@@ -112,7 +118,7 @@ class Plan:
                     loads[p] += coins[:m]
                     del coins[:m]
         else:
-            split2 = self.search.split_at(state.belief, left)  # type: ignore[arg-type]
+            split2: pairs.Split = self.chosen[key]  # type: ignore[assignment]
             for (x, y), coins2 in zip(split2, state.groups, strict=True):
                 loads[0] += coins2[:x]
                 loads[1] += coins2[x : x + y]

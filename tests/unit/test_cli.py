@@ -162,3 +162,36 @@ def test_codebreak_prints_a_stored_strategy(
     argv = ["codebreak", "mastermind", "--pegs", "2", "--colours", "4", "--strategy", "optimal-worst", "--json"]
     assert main(argv) == 0
     assert json.loads(capsys.readouterr().out) == api and api["proved"] is True
+
+
+@pytest.mark.parametrize(
+    ("flags", "query"),
+    [(["--lies", "1"], "lies=1"), (["--fakes", "2"], "fakes=2"), (["--pans", "3"], "pans=3")],
+)
+def test_weigh_variants_json_matches_api(
+    capsys: pytest.CaptureFixture[str], client: FlaskClient, flags: list[str], query: str
+) -> None:
+    """`coin-puzzles weigh 12 --lies 1 --tree --json` (and --fakes 2, --pans 3) prints what /api/coins gives."""
+    assert main(["weigh", "12", *flags, "--tree", "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert cli == client.get(f"/api/coins?n=12&{query}&tree=1").get_json()
+    assert cli["verified"] is True and cli["proved"] is True and "tree" in cli
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["weigh", "12", "--lies", "1", "--pans", "3"],
+        ["weigh", "12", "--fakes", "2", "--lies", "1"],
+        ["weigh", "12", "--lies", "3"],
+        ["weigh", "12", "--pans", "x"],
+        ["weigh", "101", "--fakes", "2"],
+        ["weigh", "12", "--lies", "1", "--goal", "find"],
+        ["weigh", "12", "--pans", "3", "--objective", "average"],
+    ],
+)
+def test_weigh_variants_bad_combinations_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    """Combinations that are not offered: a one-line message on stderr and exit status 2."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("coin-puzzles: error:") and "Traceback" not in err
