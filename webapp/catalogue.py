@@ -201,7 +201,7 @@ def _variant_table(p: Params, tick: Tick) -> tuple[Row, ...]:
 VARIANT_PLAN = register(
     Computation(
         "variants.plan",
-        "1",
+        "2",
         _variant_plan,
         lambda p: variant_quick(_variant(p)),
         lambda p: f"the plan for {_variant(p).describe()}",
