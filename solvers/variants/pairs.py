@@ -48,7 +48,7 @@ class Belief:
 Split = tuple[tuple[int, int], ...]  # coins of each class on the left and on the right
 POSITIONS = ("L", "R", "O")  # left pan, right pan, off the scale
 MAX_SETS = 2_000_000
-MAX_WORK = 10_000_000  # partial weighings tried before the search gives up (about a minute here)
+MAX_WORK = 20_000_000  # partial weighings tried before the search gives up (about a minute here, 2-3 us each)
 
 
 def reading(a: int, b: int, heavier: bool) -> int:

@@ -120,15 +120,17 @@ class Row:
 def table(base: Variant, tick: Tick = quiet, top: int = MAX_COINS) -> tuple[Row, ...]:
     """Every N from the smallest to `top` for a variant's settings, each plan verified before it is listed."""
     rows: list[Row] = []
+    beyond = 0  # the first N past the search's budget: the rows after it are not searched
     for n in range(base.fakes, top + 1):
         v = Variant(n, base.weight, base.lies, base.fakes, base.pans)
-        if rows and rows[-1].note.startswith("beyond"):
-            rows.append(Row(n, None, _bound(v), f"not searched: {rows[-1].coins} coins were already beyond reach"))
+        if beyond:
+            rows.append(Row(n, None, _bound(v), f"not searched: {beyond} coins were already beyond reach"))
             continue
         try:
             plan = make_plan(v)
         except LimitError as e:
             rows.append(Row(n, None, _bound(v), f"beyond this search's reach ({e.message})"))
+            beyond = n
         else:
             check = verify(plan) if plan.solvable else Verification(True, 0, 0, 0, "")
             if not check.ok:  # never listed: a figure is only shown once its plan is verified

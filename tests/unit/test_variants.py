@@ -246,3 +246,14 @@ def test_stored_plan_rebuilds_the_verified_tree(v: Variant) -> None:
     again = pickle.loads(pickle.dumps(compact(plan)))
     assert not again.nodes and tree_json(again) == before
     assert verify(again).ok
+
+
+def test_table_stops_searching_after_the_first_row_beyond_reach(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a tiny work budget, the first row past it says so and every later row is left unsearched."""
+    from solvers.variants import single
+
+    monkeypatch.setattr(single, "MAX_WORK", 40)
+    rows = table(Variant(1, lies=1), top=12)
+    first = next(r for r in rows if r.note.startswith("beyond"))
+    later = [r for r in rows if r.coins > first.coins]
+    assert later and all(r.weighings is None and r.note.startswith("not searched") for r in later)
