@@ -11,9 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from solvers.errors import InputError, LimitError
+from solvers.errors import InputError
 
-from . import pairs, single
 from .model import Pans, Secret, Variant, outcome_label
 from .plan import Plan, State, make_plan
 
@@ -92,26 +91,7 @@ def parse_weighing(v: Variant, text: str) -> Pans:
 
 def needed(plan: Plan, state: State) -> int:
     """The fewest weighings that still finish from this knowledge, by the exact search."""
-    search = plan.search
-    if isinstance(search, single.SingleSearch):
-        b = state.belief
-        assert isinstance(b, tuple)
-        if search.answers(b) <= 1:
-            return 0
-        w = 1
-        while not search.fits(b, w):
-            w += 1
-            if w > 40:
-                raise LimitError("no way to finish was found")
-        return w
-    canon = state.belief
-    assert isinstance(canon, pairs.Belief)
-    w = 0
-    while not search.fits(canon, w):
-        w += 1
-        if w > 40:
-            raise LimitError("no way to finish was found")
-    return w
+    return plan.search.least(state.belief)  # type: ignore[arg-type]
 
 
 def play(v: Variant, weighings: list[Pans]) -> Game:

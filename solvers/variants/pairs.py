@@ -18,10 +18,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from math import comb
 
-from solvers.errors import LimitError
 from solvers.progress import Tick, quiet
 
 from .model import Variant
+from .search import DepthSearch
 
 Hyp = tuple[int, int, bool]  # classes i <= j and whether the counterfeits are heavier
 
@@ -47,8 +47,6 @@ class Belief:
 
 Split = tuple[tuple[int, int], ...]  # coins of each class on the left and on the right
 POSITIONS = ("L", "R", "O")  # left pan, right pan, off the scale
-MAX_SETS = 2_000_000
-MAX_WORK = 20_000_000  # partial weighings tried before the search gives up (about a minute here, 2-3 us each)
 
 
 def reading(a: int, b: int, heavier: bool) -> int:
@@ -95,63 +93,35 @@ def child(b: Belief, split: Split, outcome: int) -> Belief:
     return Belief(tuple(sizes), tuple(hyps), b.genuine)
 
 
-class PairSearch:
-    """Fewest weighings in the worst case for two counterfeit coins, with the weighing at each belief."""
+class PairSearch(DepthSearch[Belief, Split]):
+    """Fewest weighings in the worst case for two counterfeit coins, with the weighing at each (canonical)
+    belief."""
+
+    what = "the two-counterfeit search"
+    max_work = 20_000_000  # about a minute here (2-3 us each)
 
     def __init__(self, v: Variant, tick: Tick = quiet) -> None:
         if v.fakes != 2:
             raise ValueError("two counterfeits only")
+        super().__init__(tick)
         self.v = v
-        self.solved: dict[Belief, tuple[int, Split]] = {}
-        self.failed: dict[Belief, int] = {}
-        self.sets = 0
-        self.work = 0
-        self.tick = tick
 
     def root(self) -> Belief:
         """No weighing yet: one class of all the coins."""
         return Belief((self.v.coins,), tuple((0, 0, d) for d in self.v.directions), 0)
 
-    def lower_bound(self) -> int:
+    def settled(self, b: Belief) -> bool:
+        """One pair (or none) left."""
+        return b.cases <= 1
+
+    def feasible(self, b: Belief, w: int) -> bool:
         """The counting bound: 3^w readings must tell every pair apart."""
-        w, n = 0, self.root().cases
-        while 3**w < n:
-            w += 1
-        return w
+        cap: int = 3**w
+        return b.cases <= cap
 
-    def children(self, b: Belief, split: Split) -> list[Belief]:
-        """The canonical beliefs after each reading (left heavier, balance, right heavier)."""
-        return [canonical(child(b, split, o))[0] for o in range(3)]
-
-    def fits(self, b: Belief, w: int) -> bool:
-        """True when the (canonical) belief can be solved within w weighings."""
-        if b.cases <= 1:
-            return True
-        if w <= 0 or b.cases > 3**w:
-            return False
-        known = self.solved.get(b)
-        if known is not None and known[0] <= w:
-            return True
-        if self.failed.get(b, -1) >= w:
-            return False
-        self.sets += 1
-        if self.sets > MAX_SETS:
-            raise LimitError(f"the two-counterfeit search gave up after {MAX_SETS:,} beliefs")
-        if self.sets % 1000 == 0:
-            self.tick(self.sets, 0)
-        for split in self.splits(b, w):
-            kids = sorted(self.children(b, split), key=lambda c: -c.cases)
-            if all(self.fits(c, w - 1) for c in kids):
-                self.solved[b] = (w, split)
-                return True
-        self.failed[b] = max(w, self.failed.get(b, -1))
-        return False
-
-    def split_at(self, b: Belief, w: int) -> Split:
-        """The weighing found for a canonical belief that fits within w weighings."""
-        if not self.fits(b, w):
-            raise ValueError("not solvable within w")
-        return self.solved[b][1]
+    def children(self, b: Belief, split: Split, w: int) -> list[Belief]:
+        """The canonical beliefs after each reading, the most pairs first."""
+        return sorted((canonical(child(b, split, o))[0] for o in range(3)), key=lambda c: -c.cases)
 
     def splits(self, b: Belief, w: int) -> Iterator[Split]:
         """Every weighing, one of each mirror pair, whose readings each keep at most 3^(w-1) pairs."""
@@ -184,9 +154,7 @@ class PairSearch:
             size = b.sizes[i]
             for x in range(size, -1, -1):
                 for y in range(min(size - x, x if tied else size), -1, -1):
-                    self.work += 1
-                    if self.work > MAX_WORK:
-                        raise LimitError(f"the two-counterfeit search gave up after {MAX_WORK:,} partial weighings")
+                    self.count_work()
                     d = diff + x - y
                     if abs(d) - left[i + 1] > b.genuine:
                         continue
@@ -209,13 +177,8 @@ def fewest_pairs(v: Variant, tick: Tick = quiet) -> tuple[int | None, int, PairS
     """The fewest weighings (proved: every smaller number refuted; None when no plan exists), the counting
     bound, and the search."""
     search = PairSearch(v, tick)
-    bound = search.lower_bound()
+    root = canonical(search.root())[0]
+    bound = search.lower(root)
     if v.weight == "unknown" and v.coins in (2, 4):
         return None, bound, search
-    w = bound
-    root = canonical(search.root())[0]
-    while not search.fits(root, w):
-        w += 1
-        if w > bound + 8:
-            raise LimitError(f"no plan within {w - 1} weighings was found")
-    return w, bound, search
+    return search.least(root), bound, search

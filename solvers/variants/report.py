@@ -145,8 +145,10 @@ def _bound(v: Variant) -> int:
     from . import pairs, single
 
     if v.fakes == 2:
-        return pairs.PairSearch(v).lower_bound()
-    return single.SingleSearch(v).lower_bound()
+        search = pairs.PairSearch(v)
+        return search.lower(pairs.canonical(search.root())[0])
+    s = single.SingleSearch(v)
+    return s.lower(s.root())
 
 
 def node_lies(plan: Plan, node: PlanNode) -> dict[int, int]:

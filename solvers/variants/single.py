@@ -17,15 +17,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from solvers.errors import LimitError
 from solvers.progress import Tick, quiet
 
 from .model import LIGHTER_LETTERS, PAN_NAMES, Variant, volume
+from .search import DepthSearch
 
 Belief = tuple[int, ...]  # coins in each state, the genuine ones last
 Split = tuple[tuple[int, tuple[int, ...]], ...]  # (state, coins on each pan) for each state that is weighed
-MAX_SETS = 3_000_000  # beliefs searched before the search gives up (a clear refusal, not a wrong answer)
-MAX_WORK = 10_000_000  # partial weighings tried before it gives up (about a minute here, 6-8 us each)
 
 
 @dataclass(frozen=True)
@@ -78,22 +76,21 @@ def predicted(v: Variant, position: int, heavier: bool) -> str:
     return PAN_NAMES[i] if heavier else LIGHTER_LETTERS[i]
 
 
-class SingleSearch:
+class SingleSearch(DepthSearch[Belief, Split]):
     """Fewest weighings in the worst case for a single-counterfeit variant, with the weighing at each belief."""
+
+    what = "the variant search"
+    max_work = 10_000_000  # about a minute here (6-8 us each)
 
     def __init__(self, v: Variant, tick: Tick = quiet) -> None:
         if v.fakes != 1:
             raise ValueError("one counterfeit only")
+        super().__init__(tick)
         self.v = v
         self.r = rules(v)
         self.q = len(self.r.letters)  # readings a lie may show
         # readings that can occur: an honest scale never shows a known-heavier coin's pan lighter
         self.q_bound = v.pans + 1 if v.lies == 0 and v.weight != "unknown" else self.q
-        self.solved: dict[Belief, tuple[int, Split | None]] = {}  # fewest weighings known enough, and how
-        self.failed: dict[Belief, int] = {}  # most weighings known not to be enough
-        self.sets = 0
-        self.work = 0
-        self.tick = tick
 
     def root(self) -> Belief:
         """Every coin unweighed: no lies used by either hypothesis (or the weight known)."""
@@ -116,12 +113,18 @@ class SingleSearch:
         """The belief's Berlekamp volume with w weighings left."""
         return sum(n * self.state_volume(s, w) for s, n in enumerate(b) if n)
 
-    def lower_bound(self) -> int:
-        """The fewest weighings the volume bound allows."""
-        b, w = self.root(), 0
-        while self.answers(b) > 1 and self.volume(b, w) > self.q_bound**w:
-            w += 1
-        return w
+    def settled(self, b: Belief) -> bool:
+        """One hypothesis (or none) left."""
+        return self.answers(b) <= 1
+
+    def feasible(self, b: Belief, w: int) -> bool:
+        """Berlekamp's volume bound (plain counting without lies)."""
+        cap: int = self.q_bound**w
+        return self.volume(b, w) <= cap
+
+    def children(self, b: Belief, split: Split, w: int) -> list[Belief]:
+        """The belief after each reading, the largest volume first."""
+        return sorted((self.child(b, split, o) for o in range(self.q)), key=lambda c: -self.volume(c, w - 1))
 
     def child(self, b: Belief, split: Split, outcome: int) -> Belief:
         """The belief after a weighing gives a reading (outcome: its index in the variant's letters)."""
@@ -133,39 +136,6 @@ class SingleSearch:
                 out[self.r.after[s][pos][outcome]] += m
             out[self.r.after[s][0][outcome]] += n - sum(on)
         return tuple(out)
-
-    def fits(self, b: Belief, w: int) -> bool:
-        """True when the belief can be solved within w weighings (exhaustive, memoised)."""
-        if self.answers(b) <= 1:
-            return True
-        if w <= 0 or self.volume(b, w) > self.q_bound**w:
-            return False
-        known = self.solved.get(b)
-        if known is not None and known[0] <= w:
-            return True
-        if self.failed.get(b, -1) >= w:
-            return False
-        self.sets += 1
-        if self.sets > MAX_SETS:
-            raise LimitError(f"the variant search gave up after {MAX_SETS:,} beliefs")
-        if self.sets % 1000 == 0:
-            self.tick(self.sets, 0)
-        for split in self.splits(b, w):
-            kids = sorted((self.child(b, split, o) for o in range(self.q)), key=lambda c: -self.volume(c, w - 1))
-            if all(self.fits(c, w - 1) for c in kids):
-                self.solved[b] = (w, split)
-                return True
-        self.failed[b] = max(w, self.failed.get(b, -1))
-        return False
-
-    def split_at(self, b: Belief, w: int) -> Split | None:
-        """The weighing the search found for a belief within w weighings (None at a leaf)."""
-        if self.answers(b) <= 1:
-            return None
-        if not self.fits(b, w):
-            raise ValueError("not solvable within w")
-        found = self.solved[b]
-        return found[1]
 
     def splits(self, b: Belief, w: int) -> Iterator[Split]:
         """Every weighing up to pan order whose readings each keep a volume within q^(w-1)."""
@@ -201,9 +171,7 @@ class SingleSearch:
             s = active[i]
             rest = least[i + 1]
             for on in _spread(b[s], k, tied):  # pans still tied are listed in non-increasing order
-                self.work += 1
-                if self.work > MAX_WORK:
-                    raise LimitError(f"the variant search gave up after {MAX_WORK:,} partial weighings")
+                self.count_work()
                 now = tuple(x + m for x, m in zip(sizes, on, strict=True))
                 top = max(now)
                 if sum(top - x for x in now) - left[i + 1] > genuine:
@@ -249,19 +217,14 @@ UNSOLVABLE = (
     "coin 1 heavier and coin 2 lighter give the same reading on every weighing"
 )
 TOO_FEW = "fewer coins than pans: no weighing can put the same number of coins on every pan"
-SLACK = 8  # weighings tried beyond the volume bound before the search says it found no plan
 
 
 def fewest(v: Variant, tick: Tick = quiet) -> tuple[int | None, int, SingleSearch]:
     """The fewest weighings (proved: every smaller number refuted by the exhaustive search; None when no plan
     exists), the volume bound, and the search (which holds an optimal weighing for every belief it reached)."""
     search = SingleSearch(v, tick)
-    bound = search.lower_bound()
-    if v.weight == "unknown" and v.coins <= 2 or search.answers(search.root()) > 1 and v.coins < v.pans:
+    root = search.root()
+    bound = search.lower(root)
+    if v.weight == "unknown" and v.coins <= 2 or not search.settled(root) and v.coins < v.pans:
         return None, bound, search
-    w = bound
-    while not search.fits(search.root(), w):
-        w += 1
-        if w > bound + SLACK:
-            raise LimitError(f"no plan within {w - 1} weighings was found")
-    return w, bound, search
+    return search.least(root), bound, search

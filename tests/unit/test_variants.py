@@ -252,7 +252,7 @@ def test_table_stops_searching_after_the_first_row_beyond_reach(monkeypatch: pyt
     """With a tiny work budget, the first row past it says so and every later row is left unsearched."""
     from solvers.variants import single
 
-    monkeypatch.setattr(single, "MAX_WORK", 40)
+    monkeypatch.setattr(single.SingleSearch, "max_work", 40)
     rows = table(Variant(1, lies=1), top=12)
     first = next(r for r in rows if r.note.startswith("beyond"))
     later = [r for r in rows if r.coins > first.coins]
