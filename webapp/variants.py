@@ -87,6 +87,12 @@ def plan_page() -> str:
     )
 
 
+def _table_variant() -> Variant:
+    """The variant a table is about (its settings; N is the smallest, as in the table's key)."""
+    fakes = params.whole(request.args, "fakes", 1, 1, 2, "fakes")
+    return variant({**request.args, "n": str(fakes)})
+
+
 def table_query(v: Variant) -> dict[str, str]:
     """The query naming a variant's table (everything but N)."""
     return {"weight": v.weight, "lies": str(v.lies), "fakes": str(v.fakes), "pans": str(v.pans)}
@@ -95,7 +101,7 @@ def table_query(v: Variant) -> dict[str, str]:
 @bp.get("/table")
 def table() -> str:
     """Fewest weighings against N, beside the lower bound: a table and a chart."""
-    v = variant({**request.args, "n": str(max(1, params.whole(request.args, "fakes", 1, 1, 2, "fakes")))})
+    v = _table_variant()
     rows: tuple[Row, ...] = computed("variants.table", variant=v.to_token())
     return render_template(
         "variants/table.html",
@@ -111,7 +117,7 @@ def table() -> str:
 @api.get("/variants/table")
 def table_json() -> Response:
     """A variant's table as JSON: each N with its fewest weighings (null: none or beyond reach) and bound."""
-    v = variant({**request.args, "n": str(max(1, params.whole(request.args, "fakes", 1, 1, 2, "fakes")))})
+    v = _table_variant()
     rows: tuple[Row, ...] = computed("variants.table", variant=v.to_token())
     body = {
         "variant": v.describe().split(", ", 1)[1],
@@ -135,7 +141,7 @@ def play_page() -> ResponseReturnValue:
         step = "-".join((p or "").strip() for p in pans)
         parse_weighings(v, step)  # a bad weighing is a 400 here, not in the page it would lead to
         return go(link("variants.play_page", query(v, w=f"{done};{step}" if done else step)))
-    game = play(v, parse_weighings(v, done))
+    game = play(plan_for(v)[0], parse_weighings(v, done))
     return render_template(
         "variants/play.html",
         v=v,

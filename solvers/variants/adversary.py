@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from solvers.errors import InputError
 
 from .model import Pans, Secret, Variant, outcome_label
-from .plan import Plan, State, make_plan
+from .plan import Plan, State
 
 MAX_TURNS = 30
 _COINS = re.compile(r"[0-9]{1,3}(,[0-9]{1,3})*")
@@ -94,15 +94,16 @@ def needed(plan: Plan, state: State) -> int:
     return plan.search.least(state.belief)  # type: ignore[arg-type]
 
 
-def play(v: Variant, weighings: list[Pans]) -> Game:
-    """Replay your weighings against the adversarial scale."""
-    plan = make_plan(v)
+def play(plan: Plan, weighings: list[Pans]) -> Game:
+    """Replay your weighings against the adversarial scale, with a variant's optimal plan (its search and its
+    minimum)."""
+    v = plan.variant
     if plan.weighings is None:
         raise InputError(f"this variant cannot be solved: {plan.reason}")
     state = plan.start()
     turns = []
     for pans in weighings:
-        if not plan.hypotheses(state) or len({s for s, _ in plan.hypotheses(state)}) <= 1:
+        if len({s for s, _ in plan.hypotheses(state)}) <= 1:
             raise InputError("the answer is already known: no more weighings")
         best: tuple[int, int, int] | None = None
         chosen = state

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from math import comb
 from typing import Literal
 
 from solvers.errors import InputError
@@ -157,8 +158,6 @@ def secrets(v: Variant) -> list[Secret]:
 def volume(lies_left: int, weighings: int, outcomes: int) -> int:
     """Berlekamp's volume: the readings a secret with `lies_left` lies to spend can produce in w weighings
     (each lie one of the other outcomes at one of the weighings)."""
-    from math import comb
-
     if lies_left < 0:
         return 0
     return sum(comb(weighings, j) * (outcomes - 1) ** j for j in range(min(lies_left, weighings) + 1))

@@ -192,12 +192,15 @@ class NodeView:
 def navigate(plan: Plan, path: str) -> NodeView:
     """The node at a path with the steps that led there and the readings possible next."""
     node = plan.node(path)
+    lied = [0] * len(path)  # per reading: the secrets still possible for which it was a lie
+    for s, _ in node.hypotheses:
+        for i, lie in enumerate(plan.lies_on_path(path, s)):
+            lied[i] += lie
     steps = []
     for i, letter in enumerate(path):
         above = plan.node(path[:i])
         assert above.pans is not None  # a path only continues below weighings
-        lied = sum(1 for s, _ in node.hypotheses if plan.lies_on_path(path[: i + 1], s)[i])
-        steps.append(Step(above.pans, letter, outcome_label(letter), lied))
+        steps.append(Step(above.pans, letter, outcome_label(letter), lied[i]))
     choices = []
     if node.pans is not None:
         for o in plan.variant.outcomes:

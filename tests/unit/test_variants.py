@@ -199,7 +199,7 @@ def test_adversary_holds_the_plan_to_its_minimum(v: Variant) -> None:
         pans = plan.node(path).pans
         assert pans is not None
         weighings.append(pans)
-        game = play(v, weighings)
+        game = play(plan, weighings)
         path += game.turns[-1].reading
         assert game.turns[-1].needed == plan.weighings - len(weighings)
     assert len(weighings) == plan.weighings and game.answer is not None and game.answer == plan.node(path).answer
