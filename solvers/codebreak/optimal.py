@@ -658,24 +658,18 @@ class Search:
         self._check()
         return bool(ok)
 
+    def _root_candidates(self, s: NDArray[np.int32], allowed: NDArray[Any]) -> Any:
+        """The first experiments to try, each with its bound (worst case: its largest part), best first."""
+        limits = self.caps if self.worst else self.bound
+        args = (self.t, self.k, self.game.must_hit, self.win, self.r1, self.r2, limits, self.worst)
+        return _candidates(s, allowed, *args, *self._store()[-2:])
+
     def solve(self, tick: Callable[[int, int], None] | None = None) -> Optimum:
         """The optimal cost from the start, proved."""
         s = np.arange(len(self.game.secrets), dtype=np.int32)
         allowed = self._root_allowed()
         if self.worst:
-            caps = _candidates(
-                s,
-                allowed,
-                self.t,
-                self.k,
-                self.game.must_hit,
-                self.win,
-                self.r1,
-                self.r2,
-                self.caps,
-                True,
-                *self._store()[-2:],
-            )
+            caps = self._root_candidates(s, allowed)
             depth = self.lowest_depth
             while True:
                 for i, (largest, g) in enumerate(caps):
@@ -687,19 +681,7 @@ class Search:
                         self.root_choice = int(g)
                         return Optimum(depth, int(self.stats[0]))
                 depth += 1
-        cands = _candidates(
-            s,
-            allowed,
-            self.t,
-            self.k,
-            self.game.must_hit,
-            self.win,
-            self.r1,
-            self.r2,
-            self.bound,
-            False,
-            *self._store()[-2:],
-        )
+        cands = self._root_candidates(s, allowed)
         best = int(BIG)
         for i, (low, g) in enumerate(cands):
             if tick:
