@@ -11,6 +11,7 @@ from solvers.aequitas.paper import Cell, cells
 from solvers.aequitas.report import TableReport, table_report
 from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, verify
 from solvers.codebreak import build_tree as codebreak_tree
+from solvers.codebreak.game import TABLE_CELLS
 from solvers.codebreak.strategy import optimal_limit
 from solvers.devil import Solution, Variant, solve
 from solvers.errors import LimitError
@@ -41,6 +42,12 @@ PRECOMPUTED_OPTIMAL = {  # optimal searches proved within a minute at their file
     ("bulls-and-cows", "optimal-worst"),
 }
 QUICK_GAME_SECRETS = 1296  # outcome tables up to Mastermind 4x6 take a fraction of a second
+
+
+def _game_quick(p: Params) -> bool:
+    """Small tables, and games scored on demand (no table to fill: Super Mastermind builds in 0.2 s) or refused."""
+    n = secrets_count(p)
+    return n <= QUICK_GAME_SECRETS or n * n > TABLE_CELLS
 
 
 def _pegs_table(p: Params, tick: Tick) -> tuple[Any, ...]:
@@ -146,7 +153,7 @@ DEVIL = register(
 CODEBREAK = register(
     Computation(
         "codebreak.tree",
-        "2",
+        "3",
         _codebreak,
         _codebreak_quick,
         lambda p: f"the {p['strategy']} strategy for {p['game']}",
@@ -155,9 +162,9 @@ CODEBREAK = register(
 GAME = register(
     Computation(
         "codebreak.game",
-        "1",
+        "2",
         _game,
-        lambda p: secrets_count(p) <= QUICK_GAME_SECRETS,
+        _game_quick,
         lambda p: f"the outcome table of {p['game']}",
     )
 )

@@ -166,7 +166,7 @@ def play() -> str:
     )
 
 
-def _suggest(name: str, sizes: Sizes, g: Game, r: Round) -> dict[str, str]:
+def _suggest(name: str, sizes: Sizes, g: Game, r: Round) -> dict[str, str | None]:
     """The heuristics' suggestions, read from their stored trees where the game has followed them."""
     trees: dict[str, Node | None] = {}
     for s in HEURISTICS:

@@ -591,7 +591,7 @@ class Search:
     def __init__(self, game: Game, worst: bool, node_limit: int = NODE_LIMIT, cache_bits: int = CACHE_BITS) -> None:
         self.game = game
         self.worst = worst
-        self.t = np.ascontiguousarray(game.table)
+        self.t = np.ascontiguousarray(game.dense())
         self.k = int(self.t.max()) + 1
         self.win = game.win_outcome if game.must_hit else -1
         present = np.unique(self.t)

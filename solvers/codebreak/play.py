@@ -15,6 +15,7 @@ from .game import Game
 from .strategy import HEURISTICS, Node, choose
 
 MAX_GUESSES = 12
+HINT_WORK = 40_000_000  # scores a hint may compute per heuristic (about 0.15 s); more: after another guess
 
 
 def code_index(g: Game, text: str) -> int:
@@ -28,7 +29,7 @@ def code_index(g: Game, text: str) -> int:
 def adversary_score(g: Game, alive: NDArray[np.int64], e: int) -> int:
     """The adversarial code maker's score: keep the largest set of consistent secrets (ties: lowest score),
     never conceding while another secret is left."""
-    values, sizes = np.unique(g.table[e, alive], return_counts=True)
+    values, sizes = np.unique(g.outcomes(e, alive), return_counts=True)
     if len(alive) > 1:
         keep = [(int(s), -int(v)) for v, s in zip(values, sizes, strict=True) if int(v) != g.win_outcome]
         if keep:
@@ -57,22 +58,27 @@ def play_round(g: Game, guesses: tuple[int, ...], secret: int | None = None) -> 
     for e in guesses:
         if outcomes and outcomes[-1] == g.win_outcome:
             raise IllegalMoveError("the game was already won")
-        o = int(g.table[e, secret]) if secret is not None else adversary_score(g, alive, e)
+        o = g.outcome(e, secret) if secret is not None else adversary_score(g, alive, e)
         outcomes.append(o)
-        alive = alive[g.table[e, alive] == o]
+        alive = alive[g.outcomes(e, alive) == o]
     return Round(guesses, tuple(outcomes), alive, bool(outcomes) and outcomes[-1] == g.win_outcome)
 
 
-def suggestions(g: Game, r: Round, trees: Mapping[str, Node | None] | None = None) -> dict[str, str]:
+def suggestions(g: Game, r: Round, trees: Mapping[str, Node | None] | None = None) -> dict[str, str | None]:
     """Each heuristic's next guess (the last secret itself when one is left). Where the player has followed a
-    heuristic's own tree so far, its next node says it at once; elsewhere the heuristic is computed."""
+    heuristic's own tree so far, its next node says it at once; elsewhere the heuristic is computed, when that
+    scores at most HINT_WORK pairs (None: too many codes are still possible for a quick answer)."""
     if r.alive.size == 1:
         return dict.fromkeys(HEURISTICS, g.secrets[int(r.alive[0])])
-    out: dict[str, str] = {}
+    out: dict[str, str | None] = {}
     for s in HEURISTICS:
         node = along((trees or {}).get(s), r.guesses, r.outcomes)
-        e = node.experiment if node is not None and node.experiment is not None else choose(g, r.alive, s)
-        out[s] = g.experiments[e]
+        if node is not None and node.experiment is not None:
+            out[s] = g.experiments[node.experiment]
+        elif len(g.experiments) * r.alive.size <= HINT_WORK:
+            out[s] = g.experiments[choose(g, r.alive, s)]
+        else:
+            out[s] = None
     return out
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -47,14 +47,7 @@ class Node:
 
 def counts(game: Game, alive: NDArray[np.int64]) -> NDArray[np.int64]:
     """For every experiment, how many alive secrets give each outcome (rows: experiments)."""
-    k = len(game.outcome_names)
-    out = np.empty((len(game.experiments), k), dtype=np.int64)
-    step = max(1, (1 << 21) // max(1, len(alive)))  # rows per block: about 2 million cells at a time
-    for lo in range(0, len(game.experiments), step):
-        t = game.table[lo : lo + step][:, alive].astype(np.int32)
-        t += k * np.arange(t.shape[0], dtype=np.int32)[:, None]
-        out[lo : lo + step] = np.bincount(t.ravel(), minlength=t.shape[0] * k).reshape(t.shape[0], k)
-    return out
+    return game.tallies(alive)
 
 
 def _consistent(game: Game, alive: NDArray[np.int64]) -> NDArray[np.bool_]:
@@ -66,25 +59,29 @@ def _consistent(game: Game, alive: NDArray[np.int64]) -> NDArray[np.bool_]:
 
 
 def choose(game: Game, alive: NDArray[np.int64], strategy: Strategy) -> int:
-    """The heuristic's experiment for a set of possible secrets."""
-    c = counts(game, alive).astype(np.float64)
-    n = float(len(alive))
+    """The heuristic's experiment for a set of possible secrets. The scores of knuth, expected (the sum of squared
+    part sizes: the expected part size times |S|) and parts are whole numbers, compared exactly; entropy's,
+    the sum of k log2 k over the parts (|S| times the entropy, less |S| log2 |S|), to within 1e-9."""
+    c = counts(game, alive)
+    n = len(alive)
+    score: NDArray[Any]
     if strategy == "knuth":
         score = c.max(axis=1)
     elif strategy == "expected":
-        score = (c * c).sum(axis=1) / n
+        score = np.einsum("ij,ij->i", c, c)
     elif strategy == "entropy":
-        p = c / n
-        with np.errstate(divide="ignore", invalid="ignore"):
-            score = np.where(p > 0, p * np.log2(p), 0.0).sum(axis=1)  # minus entropy: smaller is better
+        sizes = np.arange(n + 1, dtype=np.float64)
+        sizes[1:] *= np.log2(sizes[1:])  # k log2 k, 0 for k = 0
+        score = sizes[c].sum(axis=1)  # smaller: more information
     elif strategy == "parts":
-        score = -(c > 0).sum(axis=1).astype(np.float64)
+        score = -np.count_nonzero(c, axis=1)
     else:
         raise InputError(f"{strategy} is not a heuristic")
-    if not game.must_hit:
-        score = np.where(c.max(axis=1) == n, np.inf, score)  # never an experiment that tells nothing
+    if not game.must_hit:  # never an experiment that tells nothing
+        score = np.where(c.max(axis=1) == n, np.inf if score.dtype.kind == "f" else np.iinfo(np.int64).max, score)
     best = score.min()
-    ties = np.flatnonzero(np.isclose(score, best, rtol=0, atol=1e-12))
+    exact = score.dtype.kind != "f"
+    ties = np.flatnonzero(score == best) if exact else np.flatnonzero(np.isclose(score, best, rtol=0, atol=1e-9))
     consistent = _consistent(game, alive)[ties]
     return int(ties[consistent][0] if consistent.any() else ties[0])
 
@@ -122,7 +119,7 @@ def _heuristic(
         settled(alive)
         return Node(None, len(alive), solved=int(alive[0]) if len(alive) else None)
     e = int(alive[0]) if game.must_hit and len(alive) == 1 else choose(game, alive, strategy)
-    if game.must_hit and bool(np.isin(e, alive)):
+    if game.must_hit:
         settled(alive[alive == e])
     return _expand(game, alive, e, lambda part: _heuristic(game, part, strategy, settled))
 
@@ -130,7 +127,7 @@ def _heuristic(
 def _expand(game: Game, alive: NDArray[np.int64], e: int, grow: object) -> Node:
     """A node making experiment e, with children grown by `grow` for each outcome."""
     node = Node(e, len(alive))
-    outcomes = game.table[e, alive]
+    outcomes = game.outcomes(e, alive)
     for o in np.unique(outcomes):
         part = alive[outcomes == o]
         if game.must_hit and int(o) == game.win_outcome:
@@ -154,7 +151,7 @@ def _optimal_tree(game: Game, alive: NDArray[np.int64], worst: bool, tick: Tick 
             return Node(None, len(s), solved=int(s[0]) if len(s) else None)
         e = search.root_choice if root else search.best_of(s, budget)[1]
         node = Node(e, len(s))
-        outcomes = game.table[e, s]
+        outcomes = game.outcomes(e, s)
         for o in np.unique(outcomes):
             part = s[outcomes == o]
             if game.must_hit and int(o) == game.win_outcome:
@@ -192,7 +189,7 @@ def play(game: Game, tree: Node, secret: int) -> int | None:
         if node.experiment is None:
             return used if node.solved == secret else None
         used += 1
-        o = int(game.table[node.experiment, secret])
+        o = game.outcome(node.experiment, secret)
         if o not in node.children:
             return None
         if node.children[o] is None:
@@ -202,11 +199,32 @@ def play(game: Game, tree: Node, secret: int) -> int | None:
 
 
 def verify(game: Game, tree: Node) -> Stats:
-    """Play every secret through the tree and collect the worst and total number of experiments."""
-    depths = [play(game, tree, s) for s in range(len(game.secrets))]
-    ok = all(d is not None for d in depths)
-    real = [d for d in depths if d is not None]
-    return Stats(max(real, default=0), sum(real), len(game.secrets), ok)
+    """Play every secret through the tree and collect the worst and total number of experiments. The secrets
+    travel together: at each node every secret that reached it is scored by the node's experiment and goes on
+    to the child its own outcome names, exactly as `play` follows one secret."""
+    worst, total, ok = 0, 0, True
+    stack: list[tuple[Node, NDArray[np.int64], int]] = [(tree, np.arange(len(game.secrets), dtype=np.int64), 0)]
+    while stack:
+        node, alive, used = stack.pop()
+        if node.experiment is None:
+            finished = len(alive) == 1 and node.solved == int(alive[0])
+            ok &= finished or len(alive) == 0
+            worst, total = (max(worst, used), total + used) if finished else (worst, total)
+            continue
+        outcomes = game.outcomes(node.experiment, alive)
+        for o in np.unique(outcomes):
+            part = alive[outcomes == o]
+            if int(o) not in node.children:
+                ok = False
+                continue
+            child = node.children[int(o)]
+            if child is None:
+                hit = game.must_hit and len(part) == 1 and int(part[0]) == node.experiment
+                ok &= hit
+                worst, total = (max(worst, used + 1), total + used + 1) if hit else (worst, total)
+            else:
+                stack.append((child, part, used + 1))
+    return Stats(worst, total, len(game.secrets), ok)
 
 
 def to_json(game: Game, node: Node | None) -> dict[str, object]:

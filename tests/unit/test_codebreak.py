@@ -11,9 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solvers.codebreak import build, build_tree, parse, to_dot, to_json, verify
+from solvers.codebreak import Stats, build, build_tree, parse, to_dot, to_json, verify
 from solvers.codebreak.coins import shapes
 from solvers.codebreak.optimal import Search, counting_bounds, symmetries
+from solvers.codebreak.strategy import play
 from solvers.errors import InputError, LimitError
 from solvers.weighing import Problem, min_weighings
 
@@ -87,12 +88,59 @@ def reference_heuristic_total(pegs: int, colours: int, strategy: str) -> int:
     return total(list(range(len(codes))), 0)
 
 
+@pytest.mark.parametrize("untabled", [False, True])
 @pytest.mark.parametrize("strategy", ["knuth", "expected", "entropy", "parts"])
-def test_heuristics_match_a_plain_reference_on_4x4(strategy: str) -> None:
-    """Each heuristic's tree for Mastermind 4x4 has the total that the plain reference gives."""
-    g = build(spec("mastermind"), {"length": 4, "colours": 4})
+def test_heuristics_match_a_plain_reference_on_4x4(strategy: str, untabled: bool) -> None:
+    """Each heuristic's tree for Mastermind 4x4 has the total that the plain reference gives, whether the game
+    holds an outcome table or scores on demand as the largest games do."""
+    g = build(spec("mastermind"), {"length": 4, "colours": 4}, untabled=untabled)
+    assert (g.table is None) == untabled
     st = verify(g, build_tree(g, strategy))  # type: ignore[arg-type]
     assert st.verified and st.total == reference_heuristic_total(4, 4, strategy)
+
+
+def reference_outcome(game: str, guess: tuple[int, ...], secret: tuple[int, ...]) -> int:
+    """A game's outcome number from the plain reference score (black * (pegs + 1) + white, or black alone)."""
+    b, w = reference_score(guess, secret)
+    return b if game == "mastermind-black" else b * (len(guess) + 1) + w
+
+
+@pytest.mark.parametrize(
+    ("game", "sizes"),
+    [
+        ("mastermind", {"length": 3, "colours": 5}),
+        ("mastermind-black", {"length": 4, "colours": 3}),
+        ("bulls-and-cows", {"length": 3, "colours": 6}),
+    ],
+)
+def test_scoring_on_demand_matches_the_reference_exhaustively(game: str, sizes: dict[str, int]) -> None:
+    """A game scored on demand (packed codes, colour-count classes) gives the plain reference's outcome for every
+    guess and secret, one row at a time and as per-outcome counts."""
+    g = build(spec(game), sizes, untabled=True)
+    codes = [tuple("ABCDEFGHIJ".index(ch) for ch in label) for label in g.secrets]
+    alive = np.arange(len(codes))
+    counts = g.tallies(alive)
+    for e, guess in enumerate(codes):
+        expected = [reference_outcome(game, guess, secret) for secret in codes]
+        assert g.outcomes(e, alive).tolist() == expected
+        assert counts[e].tolist() == [expected.count(o) for o in range(len(g.outcome_names))]
+
+
+def test_super_mastermind_is_scored_on_demand() -> None:
+    """Super Mastermind's 32,768 codes get no outcome table (it would be 1 GiB): 3,000 random pairs score as the
+    reference says, the optimal searches are refused with a clear limit, and larger games are refused."""
+    g = build(spec("super-mastermind"))
+    assert len(g.secrets) == 8**5 and g.table is None and g.codes is not None
+    rng = np.random.default_rng(5)
+    for e, s in rng.integers(0, len(g.secrets), size=(3000, 2)):
+        guess, secret = (tuple("ABCDEFGH".index(ch) for ch in g.secrets[x]) for x in (e, s))
+        assert g.outcome(int(e), int(s)) == reference_outcome("mastermind", guess, secret)
+    with pytest.raises(LimitError):
+        g.dense()
+    with pytest.raises(LimitError):
+        build_tree(g, "optimal-average")
+    with pytest.raises(LimitError):
+        build(spec("mastermind"), {"length": 6, "colours": 6})
 
 
 @pytest.mark.slow
@@ -183,12 +231,23 @@ def test_black_pegs_and_bulls_and_cows_build() -> None:
     assert len(bc.secrets) == 720 and verify(bc, build_tree(bc, "knuth")).verified
 
 
-def test_verifier_catches_a_broken_tree() -> None:
-    """A tree whose first guess is changed no longer verifies."""
-    g = build(spec("mastermind"), {"length": 2, "colours": 3})
+@pytest.mark.parametrize("untabled", [False, True])
+def test_verifier_catches_a_broken_tree(untabled: bool) -> None:
+    """A tree whose first guess is changed, or whose leaf names another secret, no longer verifies; verification
+    agrees with playing each secret alone."""
+    g = build(spec("mastermind"), {"length": 2, "colours": 3}, untabled=untabled)
     tree = build_tree(g, "knuth")
+    depths = [play(g, tree, s) for s in range(len(g.secrets))]
+    assert verify(g, tree) == Stats(max(d or 0 for d in depths), sum(d or 0 for d in depths), 9, True)
     tree.experiment = (tree.experiment or 0) + 1
     assert not verify(g, tree).verified
+    k = build(spec("counterfeit-coin"), {"count": 4})
+    plan = build_tree(k, "knuth")
+    leaf = plan
+    while leaf.experiment is not None:
+        leaf = next(c for c in leaf.children.values() if c is not None)
+    leaf.solved = (leaf.solved or 0) + 1
+    assert not verify(k, plan).verified
 
 
 def test_tree_exports() -> None:

@@ -145,6 +145,20 @@ def test_suggestions_follow_a_stored_tree_or_compute() -> None:
     assert from_tree == computed
 
 
+def test_suggestions_past_the_work_budget_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Off its tree, a heuristic that would score more pairs than a request may afford gives no suggestion (None)
+    instead of minutes of work; on its tree it still answers at once."""
+    import solvers.codebreak.play as play_module
+
+    g = mastermind(3, 4)
+    tree = build_tree(g, "knuth")
+    r = play_round(g, (code_index(g, "AAA"),), code_index(g, "DCB"))
+    monkeypatch.setattr(play_module, "HINT_WORK", len(g.experiments) * r.alive.size - 1)
+    assert suggestions(g, r)["knuth"] is None
+    start = play_round(g, (), code_index(g, "DCB"))
+    assert suggestions(g, start, {"knuth": tree})["knuth"] == g.experiments[tree.experiment or 0]
+
+
 def test_following_a_tree_refuses_impossible_feedback() -> None:
     """Real feedback leads down the tree; feedback no remaining secret gives is a contradiction."""
     g = mastermind(2, 4)

@@ -111,3 +111,15 @@ def test_game_table_beyond_8_coins_offers_the_optimal_worst_case_only(client: Fl
     html = client.get("/codebreak/game?game=counterfeit-coin&coins=12").get_data(as_text=True)
     assert html.count("not offered above 8 coins") == 5 and "strategy=knuth" not in html
     assert "strategy=optimal-worst" in html and "verified, proved optimal" in html
+
+
+def test_super_mastermind_plays_without_long_requests(client: FlaskClient) -> None:
+    """Super Mastermind (32,768 codes, scored on demand): a game against the adversary is played from its URL,
+    a hint that would score too many pairs says so instead of computing for seconds, and the optimal searches
+    are refused with a clear 400."""
+    html = client.get("/codebreak/play?game=super-mastermind&maker=adversarial&g=AABBC&hint=1").get_data(as_text=True)
+    assert re.search(r"[\d,]+ codes still possible", html)
+    assert "knuth, expected, entropy, parts: too many codes are still possible for a quick answer" in html
+    refused = client.get("/api/codebreak?game=super-mastermind&strategy=optimal-average")
+    assert refused.status_code == 400 and "1,296 secrets" in refused.get_json()["error"]
+    assert client.get("/codebreak/play?game=super-mastermind&g=AABB").status_code == 400  # four pegs, not five

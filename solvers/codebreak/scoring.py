@@ -1,0 +1,127 @@
+"""Scores of sequence games computed on demand, compiled with Numba, for games too large for an outcome table.
+
+Mastermind 5x8 has 32,768 codes: its table would hold 32,768 x 32,768 outcomes (1 GiB). Instead a game keeps
+its codes, and the outcome of guess g on secret s is black * width + white (width 0: black pegs only), where
+
+* black counts the places that agree: each code is packed one colour per byte into a 64-bit word, and the zero
+  bytes of g XOR s among the code's places are counted with the usual carry-free byte test;
+* black + white is the sum over colours of the smaller count: it depends only on the two codes' colour-count
+  vectors (792 of them for 5x8), so it is read from a small table of those vectors' pairs.
+
+That is the rule `game.score_table` fills a table with, so a game gives the same outcomes either way (tested).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, cast
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+LOW7 = np.uint64(0x7F7F7F7F7F7F7F7F)
+ONES = np.uint64(0x0101010101010101)
+
+
+@dataclass(frozen=True)
+class Codes:
+    """A sequence game's codes, ready to score: packed places, colour-count classes and the common-colour table."""
+
+    packed: NDArray[np.uint64]  # one byte per place
+    cls: NDArray[np.int32]  # each code's colour-count vector, as an index into common
+    common: NDArray[np.uint8]  # common[a, b]: sum over colours of the smaller count
+    places: np.uint64  # 0x80 in the byte of every place
+    width: int
+
+
+def prepare(codes: NDArray[np.int8], colours: int, width: int) -> Codes:
+    """Pack a game's codes (rows of colours) for scoring."""
+    length = codes.shape[1]
+    shifts = (8 * np.arange(length)).astype(np.uint64)
+    packed = (codes.astype(np.uint64) << shifts).sum(axis=1, dtype=np.uint64)
+    vectors = (codes[:, :, None] == np.arange(colours, dtype=np.int8)).sum(axis=1, dtype=np.uint8)
+    distinct, cls = np.unique(vectors, axis=0, return_inverse=True)
+    common = np.minimum(distinct[:, None, :], distinct[None, :, :]).sum(axis=2, dtype=np.uint8)
+    places = np.uint64(sum(0x80 << (8 * i) for i in range(length)))
+    return Codes(packed, cls.reshape(-1).astype(np.int32), common, places, width)
+
+
+@njit(cache=True, inline="always")
+def _score(
+    packed: NDArray[np.uint64],
+    cls: NDArray[np.int32],
+    common: NDArray[np.uint8],
+    places: np.uint64,
+    width: int,
+    g: int,
+    s: int,
+) -> np.int64:  # pragma: no cover - compiled
+    """The outcome of guess g on secret s."""
+    v = packed[g] ^ packed[s]
+    zero = ~(((v & LOW7) + LOW7) | v | LOW7) & places  # 0x80 in each place where the colours agree
+    black = np.int64(((zero >> np.uint64(7)) * ONES) >> np.uint64(56))
+    if width == 0:
+        return black
+    return black * width + np.int64(common[cls[g], cls[s]]) - black
+
+
+@njit(cache=True)
+def _row(
+    packed: NDArray[np.uint64],
+    cls: NDArray[np.int32],
+    common: NDArray[np.uint8],
+    places: np.uint64,
+    width: int,
+    g: int,
+    alive: NDArray[np.int64],
+) -> NDArray[np.uint8]:  # pragma: no cover - compiled
+    """Guess g's outcome on every secret of alive."""
+    out = np.empty(alive.shape[0], dtype=np.uint8)
+    for j in range(alive.shape[0]):
+        out[j] = _score(packed, cls, common, places, width, g, alive[j])
+    return out
+
+
+@njit(cache=True)
+def _tally(
+    packed: NDArray[np.uint64],
+    cls: NDArray[np.int32],
+    common: NDArray[np.uint8],
+    places: np.uint64,
+    width: int,
+    alive: NDArray[np.int64],
+    k: int,
+) -> NDArray[np.int64]:  # pragma: no cover - compiled
+    """For every guess (rows), how many secrets of alive give each outcome (four interleaved counters per guess,
+    so that runs of equal outcomes do not wait on each other)."""
+    out = np.zeros((packed.shape[0], k), dtype=np.int64)
+    lanes = np.zeros((4, k), dtype=np.int32)
+    n = alive.shape[0]
+    top = n - n % 4
+    for g in range(packed.shape[0]):
+        lanes[:] = 0
+        for j in range(0, top, 4):
+            lanes[0, _score(packed, cls, common, places, width, g, alive[j])] += 1
+            lanes[1, _score(packed, cls, common, places, width, g, alive[j + 1])] += 1
+            lanes[2, _score(packed, cls, common, places, width, g, alive[j + 2])] += 1
+            lanes[3, _score(packed, cls, common, places, width, g, alive[j + 3])] += 1
+        for j in range(top, n):
+            lanes[0, _score(packed, cls, common, places, width, g, alive[j])] += 1
+        for o in range(k):
+            out[g, o] = lanes[0, o] + lanes[1, o] + lanes[2, o] + lanes[3, o]
+    return out
+
+
+def _args(c: Codes) -> tuple[Any, ...]:
+    return (c.packed, c.cls, c.common, c.places, c.width)
+
+
+def row(c: Codes, g: int, alive: NDArray[Any]) -> NDArray[np.uint8]:
+    """Guess g's outcome on every secret of alive (indices of codes)."""
+    return cast(NDArray[np.uint8], cast(Any, _row)(*_args(c), g, np.ascontiguousarray(alive, dtype=np.int64)))
+
+
+def tally(c: Codes, alive: NDArray[Any], k: int) -> NDArray[np.int64]:
+    """Every guess's count of secrets of alive per outcome (rows: guesses, columns: the k outcomes)."""
+    return cast(NDArray[np.int64], cast(Any, _tally)(*_args(c), np.ascontiguousarray(alive, dtype=np.int64), k))
