@@ -11,7 +11,7 @@ from flask.typing import ResponseReturnValue
 from solvers.codebreak import COLOUR_NAMES, HEURISTICS, STRATEGIES, Game, Node, Spec, Stats, Strategy
 from solvers.codebreak.coins import MAX_GENERATED_COINS
 from solvers.codebreak.game import summary
-from solvers.codebreak.play import Round, code_index, follow, play_round, suggestions
+from solvers.codebreak.play import Round, code_index, follow, play_round, suggestions, top
 from solvers.codebreak.report import codebreak_report
 from solvers.codebreak.strategy import OPTIMAL, optimal_limit
 from solvers.errors import IllegalMoveError, InputError, LimitError
@@ -166,12 +166,26 @@ def play() -> str:
     )
 
 
+_TOPS: dict[str, Node] = {}  # a stored tree's expensive top (`top`), per store key, kept in this process
+
+
 def _suggest(name: str, sizes: Sizes, g: Game, r: Round) -> dict[str, str | None]:
-    """The heuristics' suggestions, read from their stored trees where the game has followed them."""
+    """The heuristics' suggestions, read from the tops of their stored trees where the game has followed them
+    (a stored result never changes under its key, so each process reads a tree once: Super Mastermind's take
+    0.1-0.3 s each to unpickle, their tops a few kilobytes to keep)."""
     trees: dict[str, Node | None] = {}
     for s in HEURISTICS:
-        stored = peek("codebreak.tree", **codebreak_params(name, sizes, s))
-        trees[s] = stored[0] if stored else None
+        params = codebreak_params(name, sizes, s)
+        key = REGISTRY["codebreak.tree"].key(params)
+        if key not in _TOPS:
+            stored = peek("codebreak.tree", **params)
+            if stored is None:
+                trees[s] = None
+                continue
+            if len(_TOPS) >= 64:
+                _TOPS.clear()
+            _TOPS[key] = top(g, stored[0])
+        trees[s] = _TOPS[key]
     return suggestions(g, r, trees)
 
 

@@ -82,6 +82,27 @@ def suggestions(g: Game, r: Round, trees: Mapping[str, Node | None] | None = Non
     return out
 
 
+QUICK_HINT = 2_000_000  # below this many scores a heuristic answers in a few milliseconds: no need to keep it
+
+
+def top(g: Game, root: Node) -> Node:
+    """The part of a strategy tree whose suggestions cost more than QUICK_HINT scores to compute again: a copy
+    of the nodes reached by more than QUICK_HINT / |experiments| secrets, each deeper node replaced by an empty
+    one (no experiment), where `suggestions` computes the heuristic, which makes the same choice as its tree."""
+    least = QUICK_HINT // max(1, len(g.experiments))
+
+    def copy(node: Node | None) -> Node | None:
+        if node is None or node.experiment is None:
+            return node
+        if node.secrets <= least:
+            return Node(None, node.secrets)
+        return Node(node.experiment, node.secrets, {o: copy(c) for o, c in node.children.items()})
+
+    kept = copy(root)
+    assert kept is not None
+    return kept
+
+
 def along(root: Node | None, guesses: Sequence[int], outcomes: Sequence[int]) -> Node | None:
     """The node a tree reaches when the game so far made exactly its guesses (None once it departs)."""
     node = root

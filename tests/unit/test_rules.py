@@ -179,3 +179,36 @@ def test_peg_game_checks_every_jump() -> None:
         game_from_text(b, "1", "4+1")
     g = game_from_text(b, "1", "")
     assert not g.won and not g.dead and g.then(g.jumps[0] if g.jumps else (3, 1, 0)).back() == g
+
+
+def test_a_trees_top_gives_the_same_suggestions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The web keeps only a tree's expensive top: at every node of Knuth's 3x4 tree the top (cut at 5 secrets)
+    suggests what the whole tree does, and it holds fewer nodes."""
+    import solvers.codebreak.play as play_module
+    from solvers.codebreak.strategy import Node
+
+    g = mastermind(3, 4)
+    tree = build_tree(g, "knuth")
+    monkeypatch.setattr(play_module, "QUICK_HINT", 5 * len(g.experiments))
+    cut = play_module.top(g, tree)
+
+    def nodes(n: Node | None) -> int:
+        return 0 if n is None or n.experiment is None else 1 + sum(nodes(c) for c in n.children.values())
+
+    assert 0 < nodes(cut) < nodes(tree)
+    checked = 0
+    todo: list[tuple[Node, tuple[int, ...], tuple[int, ...]]] = [(tree, (), ())]
+    while todo:
+        node, guesses, outcomes = todo.pop()
+        if node.experiment is None:
+            continue
+        alive = np.arange(len(g.secrets))
+        for e, o in zip(guesses, outcomes, strict=True):
+            alive = alive[g.outcomes(e, alive) == o]
+        r = play_module.Round(guesses, outcomes, alive, False)
+        assert suggestions(g, r, {"knuth": cut})["knuth"] == g.experiments[node.experiment]
+        checked += 1
+        for o, child in node.children.items():
+            if child is not None:
+                todo.append((child, (*guesses, node.experiment), (*outcomes, o)))
+    assert checked == nodes(tree)
