@@ -88,6 +88,8 @@ bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/devil.py
 	$(BIN)/python benchmarks/pegs.py
 	$(BIN)/python benchmarks/codebreak.py
+	$(BIN)/python benchmarks/hints.py
+	$(BIN)/python benchmarks/variants.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
