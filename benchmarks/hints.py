@@ -48,6 +48,9 @@ def main() -> None:
                 ("bulls-and-cows", (4, 10, None), ("knuth", "expected", "entropy", "parts")),
                 ("super-mastermind", (5, 8, None), ("knuth",)),
             ):
+                built = REGISTRY["codebreak.game"]
+                game_params = {"game": game, "pegs": sizes[0], "colours": sizes[1], "coins": None}
+                store.put(built.key(game_params), pickle.dumps(run(built, game_params, lambda done, total: None)))
                 for s in strategies:
                     c = REGISTRY["codebreak.tree"]
                     params = codebreak_params(game, sizes, s)
@@ -72,15 +75,17 @@ def main() -> None:
             client = create_app().test_client()  # a fresh app: nothing read yet
             url = f"/codebreak/play?game={game}&maker=adversarial&hint=1&g="
             t = time.perf_counter()
-            assert client.get(url).status_code == 200
+            page = client.get(url)
             first = time.perf_counter() - t
+            assert page.status_code == 200 and "codes still possible" in page.get_data(as_text=True)
             figures: dict[str, list[float]] = {"own path": [], "off path": []}
             for _ in range(5):
                 for kind, guesses in (("own path", ["", *own]), ("off path", off)):
                     for g in guesses:
                         t = time.perf_counter()
-                        assert client.get(url + g).status_code == 200
+                        page = client.get(url + g)
                         figures[kind].append(time.perf_counter() - t)
+                        assert page.status_code == 200 and "codes still possible" in page.get_data(as_text=True)
             print(
                 f"{game}: first hint of a fresh process {first * 1000:.0f} ms; then "
                 + "; ".join(
