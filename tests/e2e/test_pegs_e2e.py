@@ -30,7 +30,7 @@ def test_solve_10_holes_in_fewest_moves_by_clicking(page: Page, live_server: str
 def test_dead_position_reported(page: Page, live_server: str) -> None:
     """Jumping into a dead end is reported."""
     page.goto(f"{live_server}/pegs/play?board=triangle-4&hole=2&j=7-2,1-4,6-1,4-6,9-7,10-3,1-6")
-    expect(page.get_by_role("status")).to_contain_text("Dead end")
+    expect(page.get_by_role("status").filter(has_text="Dead end")).to_be_visible()
 
 
 def test_accessibility(page: Page, live_server: str) -> None:
