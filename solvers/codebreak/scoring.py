@@ -47,17 +47,13 @@ def prepare(codes: NDArray[np.int8], colours: int, width: int) -> Codes:
     return Codes(packed, cls.reshape(-1).astype(np.int32), common, places, width)
 
 
+Packed = tuple[NDArray[np.uint64], NDArray[np.int32], NDArray[np.uint8], np.uint64, int]  # Codes' fields
+
+
 @njit(cache=True, inline="always")
-def _score(
-    packed: NDArray[np.uint64],
-    cls: NDArray[np.int32],
-    common: NDArray[np.uint8],
-    places: np.uint64,
-    width: int,
-    g: int,
-    s: int,
-) -> np.int64:  # pragma: no cover - compiled
+def _score(c: Packed, g: int, s: int) -> np.int64:  # pragma: no cover - compiled
     """The outcome of guess g on secret s."""
+    packed, cls, common, places, width = c
     v = packed[g] ^ packed[s]
     zero = ~(((v & LOW7) + LOW7) | v | LOW7) & places  # 0x80 in each place where the colours agree
     black = np.int64(((zero >> np.uint64(7)) * ONES) >> np.uint64(56))
@@ -67,61 +63,44 @@ def _score(
 
 
 @njit(cache=True)
-def _row(
-    packed: NDArray[np.uint64],
-    cls: NDArray[np.int32],
-    common: NDArray[np.uint8],
-    places: np.uint64,
-    width: int,
-    g: int,
-    alive: NDArray[np.int64],
-) -> NDArray[np.uint8]:  # pragma: no cover - compiled
+def _row(c: Packed, g: int, alive: NDArray[np.int64]) -> NDArray[np.uint8]:  # pragma: no cover - compiled
     """Guess g's outcome on every secret of alive."""
     out = np.empty(alive.shape[0], dtype=np.uint8)
     for j in range(alive.shape[0]):
-        out[j] = _score(packed, cls, common, places, width, g, alive[j])
+        out[j] = _score(c, g, alive[j])
     return out
 
 
 @njit(cache=True)
-def _tally(
-    packed: NDArray[np.uint64],
-    cls: NDArray[np.int32],
-    common: NDArray[np.uint8],
-    places: np.uint64,
-    width: int,
-    alive: NDArray[np.int64],
-    k: int,
-) -> NDArray[np.int64]:  # pragma: no cover - compiled
+def _tally(c: Packed, alive: NDArray[np.int64], k: int) -> NDArray[np.int64]:  # pragma: no cover - compiled
     """For every guess (rows), how many secrets of alive give each outcome (four interleaved counters per guess,
     so that runs of equal outcomes do not wait on each other)."""
-    out = np.zeros((packed.shape[0], k), dtype=np.int64)
+    guesses = c[0].shape[0]
+    out = np.zeros((guesses, k), dtype=np.int64)
     lanes = np.zeros((4, k), dtype=np.int32)
     n = alive.shape[0]
     top = n - n % 4
-    for g in range(packed.shape[0]):
+    for g in range(guesses):
         lanes[:] = 0
         for j in range(0, top, 4):
-            lanes[0, _score(packed, cls, common, places, width, g, alive[j])] += 1
-            lanes[1, _score(packed, cls, common, places, width, g, alive[j + 1])] += 1
-            lanes[2, _score(packed, cls, common, places, width, g, alive[j + 2])] += 1
-            lanes[3, _score(packed, cls, common, places, width, g, alive[j + 3])] += 1
+            for lane in range(4):
+                lanes[lane, _score(c, g, alive[j + lane])] += 1
         for j in range(top, n):
-            lanes[0, _score(packed, cls, common, places, width, g, alive[j])] += 1
+            lanes[0, _score(c, g, alive[j])] += 1
         for o in range(k):
             out[g, o] = lanes[0, o] + lanes[1, o] + lanes[2, o] + lanes[3, o]
     return out
 
 
-def _args(c: Codes) -> tuple[Any, ...]:
+def _packed(c: Codes) -> Packed:
     return (c.packed, c.cls, c.common, c.places, c.width)
 
 
 def row(c: Codes, g: int, alive: NDArray[Any]) -> NDArray[np.uint8]:
     """Guess g's outcome on every secret of alive (indices of codes)."""
-    return cast(NDArray[np.uint8], cast(Any, _row)(*_args(c), g, np.ascontiguousarray(alive, dtype=np.int64)))
+    return cast(NDArray[np.uint8], cast(Any, _row)(_packed(c), g, np.ascontiguousarray(alive, dtype=np.int64)))
 
 
 def tally(c: Codes, alive: NDArray[Any], k: int) -> NDArray[np.int64]:
     """Every guess's count of secrets of alive per outcome (rows: guesses, columns: the k outcomes)."""
-    return cast(NDArray[np.int64], cast(Any, _tally)(*_args(c), np.ascontiguousarray(alive, dtype=np.int64), k))
+    return cast(NDArray[np.int64], cast(Any, _tally)(_packed(c), np.ascontiguousarray(alive, dtype=np.int64), k))

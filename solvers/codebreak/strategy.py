@@ -45,11 +45,6 @@ class Node:
     solved: int | None = None  # the secret known at a leaf (know-the-secret games)
 
 
-def counts(game: Game, alive: NDArray[np.int64]) -> NDArray[np.int64]:
-    """For every experiment, how many alive secrets give each outcome (rows: experiments)."""
-    return game.tallies(alive)
-
-
 def _consistent(game: Game, alive: NDArray[np.int64]) -> NDArray[np.bool_]:
     """Experiments that are themselves a possible secret."""
     mask = np.zeros(len(game.experiments), dtype=bool)
@@ -62,7 +57,7 @@ def choose(game: Game, alive: NDArray[np.int64], strategy: Strategy) -> int:
     """The heuristic's experiment for a set of possible secrets. The scores of knuth, expected (the sum of squared
     part sizes: the expected part size times |S|) and parts are whole numbers, compared exactly; entropy's,
     the sum of k log2 k over the parts (|S| times the entropy, less |S| log2 |S|), to within 1e-9."""
-    c = counts(game, alive)
+    c = game.tallies(alive)
     n = len(alive)
     score: NDArray[Any]
     if strategy == "knuth":
@@ -206,10 +201,11 @@ def verify(game: Game, tree: Node) -> Stats:
     stack: list[tuple[Node, NDArray[np.int64], int]] = [(tree, np.arange(len(game.secrets), dtype=np.int64), 0)]
     while stack:
         node, alive, used = stack.pop()
-        if node.experiment is None:
-            finished = len(alive) == 1 and node.solved == int(alive[0])
-            ok &= finished or len(alive) == 0
-            worst, total = (max(worst, used), total + used) if finished else (worst, total)
+        if node.experiment is None:  # a leaf names the one secret that reaches it
+            if len(alive) == 1 and node.solved == int(alive[0]):
+                worst, total = max(worst, used), total + used
+            else:
+                ok = False
             continue
         outcomes = game.outcomes(node.experiment, alive)
         for o in np.unique(outcomes):
@@ -218,10 +214,11 @@ def verify(game: Game, tree: Node) -> Stats:
                 ok = False
                 continue
             child = node.children[int(o)]
-            if child is None:
-                hit = game.must_hit and len(part) == 1 and int(part[0]) == node.experiment
-                ok &= hit
-                worst, total = (max(worst, used + 1), total + used + 1) if hit else (worst, total)
+            if child is None:  # finished: the experiment must have been the secret
+                if game.must_hit and len(part) == 1 and int(part[0]) == node.experiment:
+                    worst, total = max(worst, used + 1), total + used + 1
+                else:
+                    ok = False
             else:
                 stack.append((child, part, used + 1))
     return Stats(worst, total, len(game.secrets), ok)
