@@ -118,7 +118,7 @@ def test_super_mastermind_plays_without_long_requests(client: FlaskClient) -> No
     a hint that would score too many pairs says so instead of computing for seconds, and the optimal searches
     are refused with a clear 400."""
     html = client.get("/codebreak/play?game=super-mastermind&maker=adversarial&g=AABBC&hint=1").get_data(as_text=True)
-    assert re.search(r"[\d,]+ codes still possible", html)
+    assert re.search(r"[\d,]+ codes still possible", html) and "<h1>Super Mastermind (5 pegs, 8 colours)" in html
     assert "knuth, expected, entropy, parts: too many codes are still possible for a quick answer" in html
     refused = client.get("/api/codebreak?game=super-mastermind&strategy=optimal-average")
     assert refused.status_code == 400 and "1,296 secrets" in refused.get_json()["error"]
