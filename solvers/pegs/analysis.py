@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from .board import Board, Move
 from .compiled import solve
 from .exact import EXACT_MAX_HOLES, exact
-from .fewest import fewest_moves
 from .invariant import class_finals
+from .meet import MAX_STATES, fewest_meet
 from .rules import jumps_to_moves, pegs, replay
 
 
@@ -30,7 +30,6 @@ EXACT_QUICK_HOLES = 21  # exact analysis in a web request: boards this small, or
 EXACT_QUICK_PEGS = 16
 SEARCH_BUDGET = 5_000_000  # compiled search nodes for a hint (a few seconds, in a background job)
 THOROUGH_BUDGET = 200_000_000  # for the API, the CLI and the tables (minutes at most, in a background job)
-FEWEST_BUDGET = 300_000_000  # IDA* positions for a proved fewest-move count (the English centre game: 22 M)
 
 
 def quick_exact(b: Board, pos: int) -> bool:
@@ -48,7 +47,7 @@ def analyse(
 ) -> Analysis:
     """Exact analysis on small boards (all of them when thorough); depth-first search on larger ones. With a
     finish hole, only solutions whose last coin is there count; with fewest too, larger boards get the proved
-    fewest moves by IDA* (solvers/pegs/fewest.py) when its budget allows."""
+    fewest moves by bidirectional search (solvers/pegs/meet.py) when its budget allows."""
     if pegs(pos) > 1 and (not class_finals(b, pos) or (finish is not None and finish not in class_finals(b, pos))):
         return Analysis(False, None, None, {}, [], "position class")
     if quick_exact(b, pos) or (thorough and b.size <= EXACT_MAX_HOLES):
@@ -64,12 +63,12 @@ def analyse(
         ok = finish is None or pos == 1 << finish
         return Analysis(ok, 0 if ok else None, 0 if ok else None, {pos.bit_length() - 1: 0} if ok else {}, [], "search")
     if fewest and finish is not None:
-        best = fewest_moves(b, pos, finish, FEWEST_BUDGET)
+        best = fewest_meet(b, pos, finish, MAX_STATES)
         if best.moves is not None:
             _check(b, pos, best.solution, finish)
-            return Analysis(True, best.moves, pegs(pos) - 1, {finish: best.moves}, best.solution, "IDA*")
+            return Analysis(True, best.moves, pegs(pos) - 1, {finish: best.moves}, best.solution, "bidirectional")
         if best.proved:
-            return Analysis(False, None, None, {}, [], "IDA*")
+            return Analysis(False, None, None, {}, [], "bidirectional")
     found = solve(b, pos, finish, budget or (THOROUGH_BUDGET if thorough else SEARCH_BUDGET))
     if found.jumps is not None:
         moves = jumps_to_moves(found.jumps)

@@ -71,6 +71,9 @@ class Game:
 
 
 CENTRES = {"english": "d4", "french": "d4"}
+# The classic single-vacancy problems whose fewest moves are precomputed (start hole, finish hole): the English
+# centre game, and on the French board, where no start can finish in its own hole, d2 to its mirror image d6.
+PROBLEMS: dict[str, tuple[tuple[str, str], ...]] = {"english": (("d4", "d4"),), "french": (("d2", "d6"),)}
 
 
 def finish_label(b: Board, hole: str, finish: str) -> str:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from solvers.errors import LimitError
 from solvers.report import optional
 
-from .analysis import analyse
+from .analysis import Analysis, analyse
 from .board import Board, Move
 from .exact import EXACT_MAX_HOLES, exact
 from .invariant import class_finals
@@ -21,9 +21,9 @@ def labels(b: Board, move: Move) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class PegReport:
-    """Solvability, fewest moves (exact boards; larger boards with a finish hole by IDA*), finals with their
-    fewest moves, a solution, and counts. proved: the answer is a proof (the fewest moves, or that no solution
-    exists); false when a solution was found by search without a proof that it is shortest."""
+    """Solvability, fewest moves (exact boards; larger boards with a finish hole by bidirectional search), finals
+    with their fewest moves, a solution, and counts. proved: the answer is a proof (the fewest moves, or that no
+    solution exists); false when a solution was found by search without a proof that it is shortest."""
 
     board: str
     hole: str | None
@@ -38,6 +38,11 @@ class PegReport:
     proved: bool
     class_finals: tuple[str, ...]
     solutions: int | None = optional()
+
+    def analysis(self, b: Board) -> Analysis:
+        """The report as an analysis of its position (the solution as hole indices), for the solution pages."""
+        moves = [tuple(b.index(x) for x in move) for move in self.solution]
+        return Analysis(self.solvable, self.min_moves, self.min_jumps, None, moves, self.method)
 
     def text(self) -> str:
         """The report in words."""

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from solvers.errors import IllegalMoveError
 from solvers.pegs import BOARDS, analyse, board, board_table, class_finals, exact, find_solution, image, replay
 from solvers.pegs.compiled import search
-from solvers.pegs.fewest import fewest_moves, is_merson, lower_bound, merson_regions
+from solvers.pegs.fewest import is_merson, lower_bound, merson_regions
+from solvers.pegs.meet import fewest_meet, meet
 from solvers.pegs.report import peg_report
 
 
@@ -280,19 +281,33 @@ def test_large_board_tables_have_no_unknown(name: str) -> None:
         assert all(r.solvable and r.home for r in rows)
 
 
-@pytest.mark.parametrize("name", ["triangle-4", "triangle-5"])
-def test_ida_fewest_moves_equal_the_exact_layers(name: str) -> None:
-    """IDA* with the Merson-region bound, every (start, finish) pair of the 10- and 15-hole triangles: the same
-    fewest moves as the exhaustive breadth-first layers, or none when the layers reach no such final."""
+@pytest.mark.parametrize("name", ["triangle-4", "triangle-5", pytest.param("triangle-6", marks=pytest.mark.slow)])
+def test_bidirectional_fewest_moves_equal_the_exact_layers(name: str) -> None:
+    """The bidirectional search, every (start, finish) pair: the same fewest moves as the exhaustive breadth-first
+    layers, or none when the layers reach no such final; each solution replays onto the finish in that many moves.
+    Starts on an axis of the triangle exercise the symmetry that fixes the start and the finish."""
     b, ex = board(name), exact(name)
     for label in b.labels:
         start = b.start(label)
         finals = ex.finals(start)
         for finish in range(b.size):
-            r = fewest_moves(b, start, finish, table_bits=16)
+            r = fewest_meet(b, start, finish)
             assert r.moves == finals.get(finish), (label, finish)
+            assert r.proved
             if r.moves is not None:
                 assert len(r.solution) == r.moves and replay(b, start, r.solution) == 1 << finish
+
+
+def test_bidirectional_limit_is_exact_below_and_silent_above() -> None:
+    """One search with a limit, the 15-hole triangle from the apex back to the apex (10 moves, exact layers here
+    and Bell's 15-hole table): within 10 it meets exactly 10; within 9 it meets no total of 9 or less (it may
+    meet longer ones, which prove nothing)."""
+    b, ex = board("triangle-5"), exact("triangle-5")
+    start = b.start("1")
+    assert ex.finals(start)[0] == 10
+    assert meet(b, start, 0, 10, 10**7).total == 10
+    below = meet(b, start, 0, 9, 10**7).total
+    assert below is None or below > 9
 
 
 @pytest.mark.parametrize(
@@ -301,7 +316,8 @@ def test_ida_fewest_moves_equal_the_exact_layers(name: str) -> None:
 def test_merson_bound_is_admissible(name: str, stride: int) -> None:
     """The bound never exceeds the true number of moves left: for positions met after 0 to 6 moves from two
     starts (every stride-th one), the full Merson regions are at most the exhaustive layers' fewest moves to
-    every final that can be reached."""
+    every final that can be reached; and the backward search's bound (regions full at the start, not full now) is
+    at most the moves taken to reach the position, for every layer."""
     b, ex = board(name), exact(name)
     regions = merson_regions(b)
     assert all(is_merson(b, set(r)) for r in regions)
@@ -316,6 +332,11 @@ def test_merson_bound_is_admissible(name: str, stride: int) -> None:
                     family = [r for r in regions if r != {final}]
                     assert lower_bound(family, p) <= moves, (label, p, final)
                     checked += 1
+        # the backward bound: regions full at the start and not full now each took a move to get here
+        full = [r for r in regions if all(b.start(label) >> h & 1 for h in r)]
+        for depth, layer in enumerate(layers):
+            for pos in layer[::stride]:
+                assert sum(1 for r in full if not all(int(pos) >> h & 1 for h in r)) <= depth, (label, int(pos))
     assert checked > 50
 
 
@@ -326,7 +347,7 @@ def test_english_centre_game_in_18_moves() -> None:
     solution is legal jump by jump under the rule written in this file and ends on d4."""
     b = board("english")
     r = peg_report(b, b.start("d4"), "d4", finish="d4")
-    assert r.min_moves == 18 and r.proved and r.method == "IDA*" and len(r.solution) == 18
+    assert r.min_moves == 18 and r.proved and r.method == "bidirectional" and len(r.solution) == 18
     holes = {(ord(x[0]) - 97, int(x[1:])) for x in b.labels if x != "d4"}
     for move in r.solution:
         for frm, to in zip(move, move[1:], strict=False):
