@@ -15,7 +15,7 @@ from solvers.codebreak.game import TABLE_CELLS
 from solvers.codebreak.strategy import optimal_limit
 from solvers.devil import Solution, Variant, solve
 from solvers.errors import LimitError
-from solvers.pegs import BOARDS, Analysis, analyse, board, board_table, class_finals, pegs
+from solvers.pegs import BOARDS, PROBLEMS, Analysis, analyse, board, board_table, class_finals, pegs
 from solvers.pegs.report import PegReport, peg_report
 from solvers.progress import Tick
 from solvers.variants import model as variant_model
@@ -136,7 +136,7 @@ PEGS_TABLE = register(
 PEGS_REPORT = register(
     Computation(
         "pegs.report",
-        "3",
+        "4",
         _pegs_report,
         lambda p: board(str(p["board"])).size <= QUICK_TABLE_HOLES,
         lambda p: f"the analysis of a {p['board']} position",
@@ -240,6 +240,12 @@ def codebreak_params(game: str, sizes: tuple[int | None, int | None, int | None]
     return {"game": game, "pegs": sizes[0], "colours": sizes[1], "coins": sizes[2], "strategy": strategy}
 
 
+def pegs_problem(name: str, hole: str, finish: str) -> dict[str, Any]:
+    """The store's parameters for a classic problem's report (as the solution page asks for it)."""
+    b = board(name)
+    return {"board": name, "position": b.start(hole), "hole": hole, "count": False, "finish": finish}
+
+
 def everything() -> Iterator[tuple[str, dict[str, Any]]]:
     """Every stored result the site links to, cheapest first (what precompute fills the store with)."""
     for name in sorted(BOARDS, key=lambda k: board(k).size):
@@ -260,5 +266,8 @@ def everything() -> Iterator[tuple[str, dict[str, Any]]]:
             small = secrets_count(params) <= QUICK_OPTIMAL_SECRETS
             if strategy in HEURISTICS or small or (game, strategy) in PRECOMPUTED_OPTIMAL:
                 yield "codebreak.tree", params
+    for name, problems in PROBLEMS.items():  # the French board's takes minutes
+        for hole, finish in problems:
+            yield "pegs.report", pegs_problem(name, hole, finish)
     for v in VARIANT_TABLES:  # minutes each: last
         yield "variants.table", {"variant": v.to_token()}

@@ -108,7 +108,7 @@ def devil(args: argparse.Namespace) -> Report:
 def pegs(args: argparse.Namespace) -> Report:
     """The peg board: solvability, finals, fewest moves, a solution and counts."""
     from solvers.pegs import board, finish_label, from_token
-    from solvers.pegs.report import peg_report
+    from solvers.pegs.report import PegReport, peg_report
 
     b = board(args.board)
     if not args.hole and not args.position:
@@ -116,7 +116,22 @@ def pegs(args: argparse.Namespace) -> Report:
     if args.finish == "start" and not args.hole:
         raise InputError("--finish start needs --hole")
     pos = from_token(b, args.position) if args.position else b.start(args.hole)
-    return peg_report(b, pos, args.hole or None, args.count, finish_label(b, args.hole, args.finish) or None)
+    finish = finish_label(b, args.hole, args.finish) or None
+    params = {"board": b.name, "position": pos, "hole": args.hole or None, "count": args.count, "finish": finish}
+    found = _stored("pegs.report", params)  # the French board's classic problem takes minutes
+    return found if isinstance(found, PegReport) else peg_report(b, pos, args.hole or None, args.count, finish)
+
+
+def _stored(name: str, params: dict[str, object]) -> object | None:
+    """A result from the store when `make run` or `precompute` has put it there, else None (stored results were
+    verified before they were stored)."""
+    from .jobs import default_store
+    from .results import stored
+
+    try:
+        return stored(default_store(), name, params)
+    except (OSError, ConnectionError):
+        return None  # no store reachable: compute here
 
 
 def codebreak(args: argparse.Namespace) -> Report:
@@ -140,8 +155,6 @@ def _stored_tree(game: str, sizes: tuple[int | None, ...], strategy: str) -> tup
     optimal 4x6 searches take minutes), else None. Stored trees were verified before they were stored."""
     from .catalogue import codebreak_params
     from .games import default_sizes, shipped
-    from .jobs import default_store
-    from .results import stored
 
     spec = shipped().get(game)
     if spec is None:
@@ -153,11 +166,7 @@ def _stored_tree(game: str, sizes: tuple[int | None, ...], strategy: str) -> tup
         pegs_ = colours = None
     else:
         coins = None
-    try:
-        found = stored(default_store(), "codebreak.tree", codebreak_params(game, (pegs_, colours, coins), strategy))
-    except (OSError, ConnectionError):
-        return None  # no store reachable: compute here
-    return found  # type: ignore[return-value]
+    return _stored("codebreak.tree", codebreak_params(game, (pegs_, colours, coins), strategy))  # type: ignore[return-value]
 
 
 def serve(args: argparse.Namespace) -> int:

@@ -10,6 +10,7 @@ from solvers.errors import InputError
 from solvers.pegs import (
     BOARDS,
     CENTRES,
+    PROBLEMS,
     Analysis,
     Board,
     Game,
@@ -28,7 +29,7 @@ from solvers.pegs.report import labels
 from solvers.report import as_json
 
 from . import params
-from .catalogue import QUICK_TABLE_HOLES
+from .catalogue import QUICK_TABLE_HOLES, pegs_problem
 from .htmx import link
 from .results import computed, peek
 
@@ -165,13 +166,29 @@ def solvable_starts(g: Game) -> list[str] | None:
 
 @bp.get("/solution")
 def solution() -> str:
-    """Step through a fewest-move solution from a start, one move at a time."""
+    """Step through a solution from a start, one move at a time: the hint's (fewest moves where exact), or with
+    fewest=1 from a start with a finish hole, the proved fewest moves of the thorough report (a background job)."""
     g = parse_game(request.args)  # from the start, or from a game's position (j: its jumps so far)
     here = g.position()
-    a: Analysis = computed("pegs.analysis", board=g.board.name, position=here, finish=g.finish)
+    fewest = params.flag(request.args, "fewest")
+    if fewest and (g.jumps or not g.finish):
+        raise InputError("fewest=1 is for a start with a finish hole: leave out j and give finish")
+    a: Analysis = (
+        computed("pegs.report", board=g.board.name, position=here, hole=g.hole, count=False, finish=g.finish).analysis(
+            g.board
+        )
+        if fewest
+        else computed("pegs.analysis", board=g.board.name, position=here, finish=g.finish)
+    )
     step = params.whole(request.args, "step", 0, 0, max(0, len(a.solution)), "step")
     pos = replay(g.board, here, a.solution[:step])
-    base = {"board": g.board.name, "hole": g.hole, "j": g.text(), "finish": g.finish}
+    base = {
+        "board": g.board.name,
+        "hole": g.hole,
+        "j": g.text(),
+        "finish": g.finish,
+        **({"fewest": 1} if fewest else {}),
+    }
     steps = [link("pegs.solution", {**base, "step": k}) for k in range(len(a.solution) + 1)]
     return render_template(
         "pegs/solution.html",
@@ -195,12 +212,22 @@ def table() -> str:
     rows = computed("pegs.table", board=b.name)
     links = {row.hole: url_for("pegs.play", board=b.name, hole=row.hole) for row in rows}
     home_links = {row.hole: url_for("pegs.play", board=b.name, hole=row.hole, finish=row.hole) for row in rows}
+    problems = [
+        (
+            hole,
+            finish,
+            peek("pegs.report", **pegs_problem(b.name, hole, finish)),
+            url_for("pegs.solution", board=b.name, hole=hole, finish=finish, fewest=1),
+        )
+        for hole, finish in PROBLEMS.get(b.name, ())
+    ]
     return render_template(
         "pegs/table.html",
         b=b,
         rows=rows,
         links=links,
         home_links=home_links,
+        problems=problems,
         boards=BOARDS,
         exact=quick_exact(b, b.start(b.labels[0])),
     )

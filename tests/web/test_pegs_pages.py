@@ -113,3 +113,21 @@ def test_finish_hole_api_and_table(client: FlaskClient) -> None:
     assert data["solution"][-1][-1] == "1"
     assert client.get("/api/pegs?board=triangle-5&position=7ffe&finish=start").status_code == 400
     assert "Finish in the start hole" in client.get("/pegs/table?board=triangle-5").get_data(as_text=True)
+
+
+def test_proved_fewest_solution_page(client: FlaskClient) -> None:
+    """fewest=1 steps through the thorough report's solution: the 15-hole triangle from the apex back to the apex
+    in 10 moves (Bell's 15-hole catalogue; the exact layers in tests/unit agree); with jumps played or without a
+    finish hole it is a clear 400."""
+    html = client.get("/pegs/solution?board=triangle-5&hole=1&finish=1&fewest=1&step=10").get_data(as_text=True)
+    assert "10 moves, the fewest possible" in html and "After move 10" in html and "fewest=1" in html
+    assert client.get("/pegs/solution?board=triangle-5&hole=1&fewest=1").status_code == 400
+    assert client.get("/pegs/solution?board=triangle-5&hole=1&finish=1&j=4-1&fewest=1").status_code == 400
+
+
+def test_table_lists_the_classic_problem(client: FlaskClient) -> None:
+    """The English table names the centre game under 'Shortest solutions', linked to its proved solution page;
+    while the report is not stored it says it is being computed (the page never computes it itself)."""
+    html = client.get("/pegs/table?board=english").get_data(as_text=True)
+    assert "Shortest solutions" in html and "computed in the background" in html
+    assert "/pegs/solution?board=english&amp;hole=d4&amp;finish=d4&amp;fewest=1" in html
