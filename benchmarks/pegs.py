@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from solvers import pegs  # noqa: E402
 from solvers.pegs import Exact, board, find_solution, jumps_to_moves  # noqa: E402
 from solvers.pegs.compiled import search  # noqa: E402
-from solvers.pegs.fewest import fewest_moves  # noqa: E402
+from solvers.pegs.meet import fewest_meet  # noqa: E402
 from solvers.pegs.table import board_table  # noqa: E402
 
 
@@ -94,29 +94,33 @@ def main() -> None:
 
 
 def fewest_figures() -> None:
-    """IDA* by moves against the exact breadth-first layers (same board, same answer) on triangle-6, then the
-    English centre game proved in 18 moves."""
+    """The bidirectional search by moves against the exact breadth-first layers (same board, same answer) on
+    triangle-6, then the English centre game and the French board's d2 to d6 proved (give --french: minutes)."""
     b6 = board("triangle-6")
-    fewest_moves(b6, b6.start("2"), b6.index("2"), 10)  # compile once
+    fewest_meet(b6, b6.start("2"), b6.index("2"))  # compile once
     for hole, finish in (("2", "2"), ("1", "13")):
         start = b6.start(hole)
         t = time.perf_counter()
-        ida = fewest_moves(b6, start, b6.index(finish))
+        r = fewest_meet(b6, start, b6.index(finish))
         took = time.perf_counter() - t
         t = time.perf_counter()
         layers = Exact(b6).finals(start).get(b6.index(finish))
         base = time.perf_counter() - t
         print(
-            f"triangle-6, hole {hole} to hole {finish}: IDA* {ida.moves} moves ({ida.status}) in {took:.2f} s, "
-            f"{ida.nodes:,} positions; baseline: exact breadth-first layers {layers} in {base:.2f} s"
+            f"triangle-6, hole {hole} to hole {finish}: bidirectional {r.moves} moves ({r.status}) in {took:.2f} s, "
+            f"{r.nodes:,} states; baseline: exact breadth-first layers {layers} in {base:.2f} s"
         )
-    eng = board("english")
-    t = time.perf_counter()
-    r = fewest_moves(eng, eng.start("d4"), eng.index("d4"))
-    print(
-        f"english, d4 to d4: {r.moves} moves ({r.status}; Beasley 1985: 18) in {time.perf_counter() - t:.1f} s, "
-        f"{r.nodes:,} positions"
-    )
+    problems = [("english", "d4", "d4", "Beasley 1985: 18")]
+    if "--french" in sys.argv:
+        problems.append(("french", "d2", "d6", "no published figure checked"))
+    for name, hole, finish, source in problems:
+        b = board(name)
+        t = time.perf_counter()
+        r = fewest_meet(b, b.start(hole), b.index(finish))
+        print(
+            f"{name}, {hole} to {finish}: {r.moves} moves ({r.status}; {source}) in {time.perf_counter() - t:.1f} s, "
+            f"{r.nodes:,} states over every limit tried"
+        )
 
 
 def compiled_figures() -> None:

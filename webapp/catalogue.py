@@ -58,7 +58,7 @@ def _pegs_table(p: Params, tick: Tick) -> tuple[Any, ...]:
 def _pegs_report(p: Params, tick: Tick) -> PegReport:
     """The API's thorough analysis of a position."""
     b = board(str(p["board"]))
-    return peg_report(b, int(p["position"]), p.get("hole"), bool(p.get("count")), p.get("finish") or None)
+    return peg_report(b, int(p["position"]), p.get("hole"), bool(p.get("count")), p.get("finish") or None, tick)
 
 
 def _pegs_analysis(p: Params, tick: Tick) -> Analysis:

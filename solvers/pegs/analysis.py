@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from solvers.progress import Tick, quiet
+
 from .board import Board, Move
 from .compiled import solve
 from .exact import EXACT_MAX_HOLES, exact
@@ -44,10 +46,12 @@ def analyse(
     budget: int | None = None,
     finish: int | None = None,
     fewest: bool = False,
+    tick: Tick = quiet,
 ) -> Analysis:
     """Exact analysis on small boards (all of them when thorough); depth-first search on larger ones. With a
     finish hole, only solutions whose last coin is there count; with fewest too, larger boards get the proved
-    fewest moves by bidirectional search (solvers/pegs/meet.py) when its budget allows."""
+    fewest moves by bidirectional search (solvers/pegs/meet.py) when its budget allows, with its progress
+    (levels built for the limit being tried) on tick."""
     if pegs(pos) > 1 and (not class_finals(b, pos) or (finish is not None and finish not in class_finals(b, pos))):
         return Analysis(False, None, None, {}, [], "position class")
     if quick_exact(b, pos) or (thorough and b.size <= EXACT_MAX_HOLES):
@@ -63,7 +67,7 @@ def analyse(
         ok = finish is None or pos == 1 << finish
         return Analysis(ok, 0 if ok else None, 0 if ok else None, {pos.bit_length() - 1: 0} if ok else {}, [], "search")
     if fewest and finish is not None:
-        best = fewest_meet(b, pos, finish, MAX_STATES)
+        best = fewest_meet(b, pos, finish, MAX_STATES, tick)
         if best.moves is not None:
             _check(b, pos, best.solution, finish)
             return Analysis(True, best.moves, pegs(pos) - 1, {finish: best.moves}, best.solution, "bidirectional")

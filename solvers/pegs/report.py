@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solvers.errors import LimitError
+from solvers.progress import Tick, quiet
 from solvers.report import optional
 
 from .analysis import Analysis, analyse
@@ -62,7 +63,12 @@ class PegReport:
 
 
 def peg_report(
-    b: Board, pos: int, hole: str | None = None, count: bool = False, finish: str | None = None
+    b: Board,
+    pos: int,
+    hole: str | None = None,
+    count: bool = False,
+    finish: str | None = None,
+    tick: Tick = quiet,
 ) -> PegReport:
     """Analyse a position thoroughly (exact up to 21 holes), for a finish hole (its label) or anywhere, and, if
     asked, count its solutions."""
@@ -70,7 +76,7 @@ def peg_report(
         raise LimitError(f"solution counts are computed for boards of up to {EXACT_MAX_HOLES} holes")
     if count and finish:
         raise LimitError("solution counts are for finishing anywhere: leave out the finish hole")
-    a = analyse(b, pos, thorough=True, finish=b.index(finish) if finish else None, fewest=True)
+    a = analyse(b, pos, thorough=True, finish=b.index(finish) if finish else None, fewest=True, tick=tick)
     return PegReport(
         board=b.name,
         hole=hole,
