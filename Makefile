@@ -7,7 +7,7 @@ PORT ?= 8000
 CHROMIUM ?= /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run precompute test test-fast lint typecheck unit e2e bench chromium redis nginx clean
+.PHONY: run precompute test test-fast proofs lint typecheck unit e2e bench chromium redis nginx clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -66,15 +66,19 @@ typecheck: $(VENV)/.test-installed
 # Two steps: the fast suite (unit, web, browser) for quick feedback, then the slow checks: the exhaustive ones
 # one per core (pytest-xdist), then the whole-system ones (servers, nginx, Redis) alone so their timings hold.
 test: $(VENV)/.test-installed chromium redis nginx lint typecheck
-	$(BIN)/pytest -m "not slow"
-	$(BIN)/pytest -m slow -n 2 tests/unit
-	$(BIN)/pytest -m slow tests/system
+	$(BIN)/pytest -m "not slow and not proof"
+	$(BIN)/pytest -m "slow and not proof" -n 2 tests/unit
+	$(BIN)/pytest -m "slow and not proof" tests/system
 
 test-fast: $(VENV)/.test-installed chromium
-	$(BIN)/pytest -m "not slow"
+	$(BIN)/pytest -m "not slow and not proof"
+
+# Whole proofs of several minutes each (Bulls and Cows' optimal average): too long for `make test`.
+proofs: $(VENV)/.test-installed
+	$(BIN)/pytest -m proof tests/unit
 
 unit: $(VENV)/.test-installed
-	$(BIN)/pytest tests/unit tests/web
+	$(BIN)/pytest -m "not proof" tests/unit tests/web
 
 e2e: $(VENV)/.test-installed chromium
 	$(BIN)/pytest tests/e2e

@@ -17,6 +17,10 @@ Bounds, all admissible:
 * one level further: an experiment's cost is at least |S| plus its parts' counting bounds (or the bounds already
   proved for those parts), so experiments are tried in order of that bound and the search stops at the first
   whose bound reaches the best cost found;
+* the same one level further for each part an experiment leaves open (`_lookahead`: the least, over every
+  experiment, of the part's size plus its own parts' counting bounds), taken for every open part before any of
+  them is searched, so that the first part searched already has a tight budget (Bulls and Cows' part of 1,260
+  secrets: 3 minutes with it, unfinished after 79 without);
 * a part is searched with the budget left by the best cost found, the exact costs of the parts searched and the
   bounds of the rest; a search that exceeds its budget returns a proved lower bound instead.
 
@@ -46,6 +50,8 @@ from solvers.errors import LimitError
 from .game import Game
 
 CACHE_BITS = 22  # 4 million cached sets (about 120 MB)
+LARGE_CACHE_BITS = 24  # games of more than LARGE_GAME secrets (Bulls and Cows): 16 million (about 480 MB)
+LARGE_GAME = 2000
 NODE_LIMIT = 400_000_000  # work (the secrets of every set searched) before the search gives up (LimitError)
 BIG = np.int64(1) << 40
 
@@ -250,6 +256,32 @@ def _candidates(
 
 
 @njit(cache=True)
+def _lookahead(
+    s: NDArray[np.int32], t: NDArray[np.uint8], k: int, must_hit: bool, win: int, bound: NDArray[np.int64]
+) -> Any:  # pragma: no cover - compiled
+    """A lower bound on S's average-case cost one experiment deep: the least, over every experiment, of |S| plus
+    the counting bounds of the parts it leaves open (each part costs at least its counting bound)."""
+    n = s.shape[0]
+    count = np.zeros(k, dtype=np.int64)
+    best = BIG
+    for g in range(t.shape[0]):
+        count[:] = 0
+        for x in s:
+            count[t[g, x]] += 1
+        value = np.int64(n)
+        for o in range(k):
+            c = count[o]
+            if c == n and not (must_hit and o == win):
+                value = BIG  # one open part holding everything: tells nothing
+                break
+            if not (must_hit and o == win):
+                value += bound[c]
+        if value < best:
+            best = value
+    return best
+
+
+@njit(cache=True)
 def _fixing(perm: NDArray[np.int32], stab: NDArray[np.int64], g: int) -> NDArray[np.int64]:  # pragma: no cover
     """The symmetries among stab that also fix experiment g."""
     out = np.empty(stab.shape[0], dtype=np.int64)
@@ -402,6 +434,29 @@ def _experiment(
         total += lo
     if total >= beta:
         return total
+    # each open part's bound one experiment deeper (kept in the cache), before any part is searched: a weak bound
+    # on the other parts would leave the first part searched with a loose budget (stats[3] = 0: skipped, to measure)
+    for o in range(k if stats[3] != 0 else 0):
+        size = start[o + 1] - start[o]
+        if size <= (2 if must_hit else 1) or (must_hit and o == win):
+            continue  # exact already (see below)
+        part = members[start[o] : start[o + 1]]
+        h1, h2 = _fingerprint(part, r1, r2)
+        slot = _slot(h1, h2, k1, k2)
+        if k1[slot] == h1 and k2[slot] == h2 and (exact[slot] or value[slot] > bound[size]):
+            continue  # already proved, or already bounded more tightly than by counting
+        lo = _lookahead(part, t, k, must_hit, win, bound)
+        if lo > lows[o]:
+            total += lo - lows[o]
+            lows[o] = lo
+            if (k1[slot] == 0 and k2[slot] == 0) or (k1[slot] == h1 and k2[slot] == h2):  # never crowd out a proof
+                k1[slot] = h1
+                k2[slot] = h2
+                value[slot] = lo
+                exact[slot] = False
+                choice[slot] = -1
+            if total >= beta:
+                return total
     # largest parts first: they carry the most cost and refute an experiment soonest
     order = np.argsort(-(start[1:] - start[:-1]))
     for i in range(k):
@@ -588,7 +643,14 @@ class Optimum:
 class Search:
     """One optimal search over a game, with its cache (kept so that the tree can be read back)."""
 
-    def __init__(self, game: Game, worst: bool, node_limit: int = NODE_LIMIT, cache_bits: int = CACHE_BITS) -> None:
+    def __init__(
+        self,
+        game: Game,
+        worst: bool,
+        node_limit: int = NODE_LIMIT,
+        cache_bits: int = CACHE_BITS,
+        lookahead: bool = True,
+    ) -> None:
         self.game = game
         self.worst = worst
         self.t = np.ascontiguousarray(game.dense())
@@ -600,13 +662,16 @@ class Search:
         n = len(game.secrets)
         self.r1 = rng.integers(1, 2**63, size=n, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
         self.r2 = rng.integers(1, 2**63, size=n, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+        if n > LARGE_GAME:
+            cache_bits = max(cache_bits, LARGE_CACHE_BITS)
         size = 1 << (min(cache_bits, 16) if n <= 256 else cache_bits)  # small games: a small table is quicker
         self.k1 = np.zeros(size, dtype=np.uint64)
         self.k2 = np.zeros(size, dtype=np.uint64)
         self.value = np.zeros(size, dtype=np.int64)
         self.exact = np.zeros(size, dtype=np.bool_)
         self.choice = np.full(size, -1, dtype=np.int32)
-        self.stats = np.array([0, node_limit, 0], dtype=np.int64)
+        # work done, its limit, stopped at the limit, parts bounded one experiment deeper (see `_experiment`)
+        self.stats = np.array([0, node_limit, 0, int(lookahead)], dtype=np.int64)
         self.bound = counting_bounds(n, self.branches, game.must_hit)
         top = 1
         while capacity(top, self.branches, game.must_hit) < n:
@@ -617,6 +682,7 @@ class Search:
         self.no_perm = np.zeros((1, self.t.shape[0]), dtype=np.int32)
         self.no_stab = np.zeros(0, dtype=np.int64)
         self.root_choice = -1
+        self._symmetries: dict[int, tuple[NDArray[np.int32], NDArray[np.int64]]] = {}
 
     def _check(self) -> None:
         if self.stats[2]:
@@ -635,6 +701,13 @@ class Search:
                 allowed[e] = True
         return allowed
 
+    def _fixing(self, g: int) -> tuple[NDArray[np.int32], NDArray[np.int64]]:
+        """The symmetries that fix experiment g (`symmetries`, built once per experiment), and their rows."""
+        if g not in self._symmetries:
+            perm = symmetries(self.game, g)
+            self._symmetries[g] = perm, np.arange(len(perm), dtype=np.int64)
+        return self._symmetries[g]
+
     def _args(self) -> tuple[Any, ...]:
         return (self.t, self.k, self.game.must_hit, self.win, self.r1, self.r2)
 
@@ -644,10 +717,14 @@ class Search:
         stab = self.no_stab if stab is None else stab
         return (self.k1, self.k2, self.value, self.exact, self.choice, self.stats, perm, stab)
 
-    def average(self, s: NDArray[np.int32], beta: int, allowed: NDArray[np.bool_] | None = None) -> int:
-        """The least total cost of s (below beta), else a lower bound at least beta."""
+    def average(
+        self, s: NDArray[np.int32], beta: int, allowed: NDArray[np.bool_] | None = None, after: int | None = None
+    ) -> int:
+        """The least total cost of s (below beta), else a lower bound at least beta (after: the one experiment
+        made so far, whose symmetries the search may use)."""
         a = self.everything if allowed is None else allowed
-        v = cast(Any, _average)(s, np.int64(beta), a, self.everything, *self._args(), self.bound, *self._store())
+        store = self._store() if after is None else self._store(*self._fixing(after))
+        v = cast(Any, _average)(s, np.int64(beta), a, self.everything, *self._args(), self.bound, *store)
         self._check()
         return int(v)
 
@@ -684,35 +761,62 @@ class Search:
         cands = self._root_candidates(s, allowed)
         best = int(BIG)
         for i, (low, g) in enumerate(cands):
-            if tick:
-                tick(i, len(cands))
             if low >= best:
                 break
-            perm = symmetries(self.game, int(g))
-            stab = np.arange(len(perm), dtype=np.int64)
-            total = int(
-                cast(Any, _experiment)(
-                    s, int(g), np.int64(best), self.everything, *self._args(), self.bound, *self._store(perm, stab)
-                )
-            )
-            self._check()
+
+            def told(done: int, i: int = i) -> None:
+                if tick:
+                    tick(i * len(s) + done, len(cands) * len(s))
+
+            total = self._first_total(s, int(g), best, told)
             if total < best:
                 best, self.root_choice = total, int(g)
         return Optimum(best, int(self.stats[0]))
 
+    def _first_total(self, s: NDArray[np.int32], g: int, best: int, told: Callable[[int], None]) -> int:
+        """The total cost of s with experiment g first if below best, else a lower bound at least best: as
+        `_experiment` (every open part bounded first, then searched largest first with the budget left, under the
+        symmetries that fix g), with the parts searched one by one from here so that progress is told after each
+        (secrets whose part is settled)."""
+        store = self._store(*self._fixing(g))
+        outcomes = self.t[g, s]
+        done = int((outcomes == self.win).sum()) if self.game.must_hit else 0
+        parts = sorted(
+            (s[outcomes == o] for o in np.unique(outcomes) if not (self.game.must_hit and o == self.win)),
+            key=len,
+            reverse=True,
+        )
+        exact = 2 if self.game.must_hit else 1  # parts this small cost their counting bound
+        lows = [
+            int(self.bound[len(p)])
+            if len(p) <= exact or not self.stats[3]
+            else max(int(self.bound[len(p)]), int(cast(Any, _lookahead)(p, *self._args()[:4], self.bound)))
+            for p in parts
+        ]
+        total = len(s) + sum(lows)
+        for p, low in zip(parts, lows, strict=True):
+            if total >= best:
+                return total
+            told(done)
+            v = cast(Any, _average)(
+                p, np.int64(best - (total - low)), self.everything, self.everything, *self._args(), self.bound, *store
+            )
+            self._check()
+            total += int(v) - low
+            done += len(p)
+        told(done)
+        return total
+
     def _first_fits(self, s: NDArray[np.int32], g: int, depth: int) -> bool:
         """Whether experiment g first, then every part within depth - 1, finishes s within depth (the parts
         searched with the symmetries that fix g)."""
-        perm = symmetries(self.game, g)
-        stab = np.arange(len(perm), dtype=np.int64)
+        store = self._store(*self._fixing(g))
         outcomes = self.t[g, s]
         for o in sorted(set(outcomes.tolist()), key=lambda o: -int((outcomes == o).sum())):
             if self.game.must_hit and o == self.win:
                 continue
             part = s[outcomes == o]
-            ok = cast(Any, _fits)(
-                part, depth - 1, self.everything, self.everything, *self._args(), self.caps, *self._store(perm, stab)
-            )
+            ok = cast(Any, _fits)(part, depth - 1, self.everything, self.everything, *self._args(), self.caps, *store)
             self._check()
             if not ok:
                 return False

@@ -24,7 +24,7 @@ from .optimal import Search
 Strategy = Literal["knuth", "expected", "entropy", "parts", "optimal-worst", "optimal-average"]
 HEURISTICS: tuple[Strategy, ...] = ("knuth", "expected", "entropy", "parts")
 STRATEGIES: tuple[Strategy, ...] = (*HEURISTICS, "optimal-worst", "optimal-average")
-OPTIMAL_MAX_SECRETS = 1296  # average case: Mastermind 4x6 is proved in seconds (a job, never a request)
+OPTIMAL_MAX_SECRETS = 5040  # average case: Bulls and Cows is proved in minutes (a job, never a request)
 OPTIMAL_WORST_MAX_SECRETS = 5040  # worst case: Bulls and Cows (7 guesses) is proved in about half a minute
 OPTIMAL_MAX_NODES = 20_000_000  # the optimal search's work: secrets in the sets searched (4x6 average: 329,215)
 OPTIMAL: tuple[Strategy, ...] = ("optimal-worst", "optimal-average")

@@ -135,7 +135,7 @@ def test_text_output(argv: list[str], expected: str, capsys: pytest.CaptureFixtu
         ["pegs", "--board", "triangle-4", "--position", "3fe", "--finish", "start"],
         ["pegs", "--board", "triangle-4", "--hole", "2", "--finish", "zz"],
         ["codebreak", "no-such-game"],
-        ["codebreak", "bulls-and-cows", "--strategy", "optimal-average"],
+        ["codebreak", "bulls-and-cows", "--pegs", "5", "--strategy", "optimal-average"],
     ],
 )
 def test_every_subcommand_refuses_bad_input_with_status_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:

@@ -63,8 +63,8 @@ def test_api(client: FlaskClient) -> None:
         "verified": True,
         "proved": False,
     }
-    big = client.get("/api/codebreak?game=bulls-and-cows&strategy=optimal-average")
-    assert big.status_code == 400 and "1,296 secrets" in big.get_json()["error"]
+    big = client.get("/api/codebreak?game=bulls-and-cows&pegs=5&strategy=optimal-average")
+    assert big.status_code == 400 and "5,040 secrets" in big.get_json()["error"]
     small = client.get("/api/codebreak?game=mastermind&pegs=2&colours=3&strategy=optimal-average&tree=1").get_json()
     assert small["total"] == 21 and "tree" in small
 
@@ -121,5 +121,5 @@ def test_super_mastermind_plays_without_long_requests(client: FlaskClient) -> No
     assert re.search(r"[\d,]+ codes still possible", html) and "<h1>Super Mastermind (5 pegs, 8 colours)" in html
     assert "knuth, expected, entropy, parts: too many codes are still possible for a quick answer" in html
     refused = client.get("/api/codebreak?game=super-mastermind&strategy=optimal-average")
-    assert refused.status_code == 400 and "1,296 secrets" in refused.get_json()["error"]
+    assert refused.status_code == 400 and "5,040 secrets" in refused.get_json()["error"]
     assert client.get("/codebreak/play?game=super-mastermind&g=AABB").status_code == 400  # four pegs, not five
