@@ -21,6 +21,7 @@ from solvers.pegs import (
     game_from_text,
     jumps_to_moves,
     legal_jumps,
+    listed_problem,
     pegs,
     quick_exact,
     replay,
@@ -221,12 +222,21 @@ def table() -> str:
         )
         for hole, finish in PROBLEMS.get(b.name, ())
     ]
+    proved = {(h, f): r.min_moves for h, f, r, _ in problems if r and r.proved and r.min_moves is not None}
+    home_proved: dict[
+        str, int
+    ] = {}  # starts whose "finish in the start hole" is a listed problem up to symmetry, once stored
+    for row in rows:
+        listed = listed_problem(b, row.hole, row.hole) if row.home else None
+        if listed in proved:
+            home_proved[row.hole] = proved[listed]
     return render_template(
         "pegs/table.html",
         b=b,
         rows=rows,
         links=links,
         home_links=home_links,
+        home_proved=home_proved,
         problems=problems,
         boards=BOARDS,
         exact=quick_exact(b, b.start(b.labels[0])),

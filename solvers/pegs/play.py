@@ -71,9 +71,21 @@ class Game:
 
 
 CENTRES = {"english": "d4", "french": "d4"}
-# The classic single-vacancy problems whose fewest moves are precomputed (start hole, finish hole): the English
-# centre game, and on the French board, where no start can finish in its own hole, d2 to its mirror image d6.
-PROBLEMS: dict[str, tuple[tuple[str, str], ...]] = {"english": (("d4", "d4"),), "french": (("d2", "d6"),)}
+# The classic single-vacancy problems whose fewest moves are precomputed (start hole, finish hole): on the English
+# board the centre game and every other start finishing in its own hole (one hole of each class under the board's
+# symmetries); on the French board, where no start can finish in its own hole, d2 to its mirror image d6.
+PROBLEMS: dict[str, tuple[tuple[str, str], ...]] = {
+    "english": (("d4", "d4"), ("c1", "c1"), ("d1", "d1"), ("c2", "c2"), ("d2", "d2"), ("c3", "c3"), ("d3", "d3")),
+    "french": (("d2", "d6"),),
+}
+
+
+def listed_problem(b: Board, hole: str, finish: str) -> tuple[str, str] | None:
+    """The listed problem (`PROBLEMS`) that a symmetry of the board maps this start and finish onto, if any: both
+    have the same fewest moves."""
+    h, f = b.index(hole), b.index(finish)
+    images = {(b.labels[sym[h]], b.labels[sym[f]]) for sym in b.symmetries}
+    return next((p for p in PROBLEMS.get(b.name, ()) if p in images), None)
 
 
 def finish_label(b: Board, hole: str, finish: str) -> str:

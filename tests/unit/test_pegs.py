@@ -9,7 +9,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solvers.errors import IllegalMoveError
-from solvers.pegs import BOARDS, analyse, board, board_table, class_finals, exact, find_solution, image, replay
+from solvers.pegs import (
+    BOARDS,
+    PROBLEMS,
+    analyse,
+    board,
+    board_table,
+    class_finals,
+    exact,
+    find_solution,
+    image,
+    listed_problem,
+    replay,
+)
 from solvers.pegs.compiled import search
 from solvers.pegs.fewest import is_merson, lower_bound, merson_regions
 from solvers.pegs.meet import fewest_meet, meet
@@ -357,3 +369,38 @@ def test_english_centre_game_in_18_moves() -> None:
             holes -= {(c1, r1), ((c1 + c3) // 2, (r1 + r3) // 2)}
             holes.add((c3, r3))
     assert holes == {(3, 4)}
+
+
+def test_listed_problems_cover_every_english_start_up_to_symmetry() -> None:
+    """Every English start finishing in its own hole is one of the listed problems up to the board's symmetry
+    (33 starts, 7 classes), found through mirror images and rotations; a pair no symmetry maps onto a listed one
+    is not listed, and the French d6 to d2 is d2 to d6 reflected."""
+    b = board("english")
+    assert {listed_problem(b, h, h) for h in b.labels} == set(PROBLEMS["english"])
+    assert listed_problem(b, "e1", "e1") == ("c1", "c1") and listed_problem(b, "g4", "g4") == ("d1", "d1")
+    assert listed_problem(b, "c1", "e1") is None and listed_problem(b, "d4", "d3") is None
+    assert listed_problem(board("french"), "d6", "d2") == ("d2", "d6")
+
+
+# George Bell's catalogue of the 15-hole triangle's single vacancy to single survivor problems (gibell.net,
+# pegsolitaire/Catalogs/Triangular15): vacate, finish, length of the shortest solution in moves (None:
+# impossible). His holes are letter = place in the row, digit = row: a1 the apex, b3 the middle of row 3, a4 and
+# d4 the ends of row 4, c5 the middle of row 5 (here 1, 5, 7, 10, 13).
+BELL_TRIANGLE_5 = [
+    ("a1", "a1", 10), ("b3", "a1", None), ("a4", "a1", 10), ("c5", "a1", 9),
+    ("a1", "b3", None), ("b3", "b3", None), ("a4", "b3", None), ("c5", "b3", 10),
+    ("a1", "c5", 10), ("b3", "c5", 11), ("a4", "c5", 10), ("c5", "c5", 9),
+    ("a1", "a4", 11), ("b3", "a4", None), ("a4", "a4", 11), ("d4", "a4", 11), ("c5", "a4", 10),
+]  # fmt: skip
+
+
+def test_triangle_5_fewest_moves_match_bells_catalogue() -> None:
+    """Every single vacancy to single survivor problem of the 15-hole triangle: the bidirectional search's proved
+    fewest moves (and 'impossible') equal George Bell's published catalogue, and the exact layers agree."""
+    b = board("triangle-5")
+    ours = {"a1": "1", "b3": "5", "a4": "7", "d4": "10", "c5": "13"}
+    for vacate, finish, moves in BELL_TRIANGLE_5:
+        start, goal = b.start(ours[vacate]), b.index(ours[finish])
+        found = fewest_meet(b, start, goal)
+        assert found.proved and found.moves == moves, (vacate, finish, found.moves)
+        assert exact("triangle-5").finals(start).get(goal) == moves
