@@ -223,9 +223,8 @@ def table() -> str:
         for hole, finish in PROBLEMS.get(b.name, ())
     ]
     proved = {(h, f): r.min_moves for h, f, r, _ in problems if r and r.proved and r.min_moves is not None}
-    home_proved: dict[
-        str, int
-    ] = {}  # starts whose "finish in the start hole" is a listed problem up to symmetry, once stored
+    # starts whose "finish in the start hole" is a listed problem up to symmetry, once that problem is stored
+    home_proved: dict[str, int] = {}
     for row in rows:
         listed = listed_problem(b, row.hole, row.hole) if row.home else None
         if listed in proved:

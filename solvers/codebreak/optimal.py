@@ -418,18 +418,24 @@ def _experiment(
     """The cost of S when experiment g comes next, if below beta; else a lower bound that is at least beta."""
     members, start = _split(s, g, t, k)
     child = _fixing(perm, stab, g)
+    small = 2 if must_hit else 1  # parts this small are exact by the shortcuts (see below)
     lows = np.zeros(k, dtype=np.int64)
+    known = np.zeros(k, dtype=np.bool_)  # the cache holds a proof or a bound above counting for the part
+    hs1 = np.zeros(k, dtype=np.uint64)
+    hs2 = np.zeros(k, dtype=np.uint64)
     total = np.int64(s.shape[0])
     for o in range(k):
         size = start[o + 1] - start[o]
         if size == 0 or (must_hit and o == win):
             continue
         lo = bound[size]
-        if size > 2:
+        if size > small:
             h1, h2 = _fingerprint(members[start[o] : start[o + 1]], r1, r2)
+            hs1[o], hs2[o] = h1, h2
             slot = _slot(h1, h2, k1, k2)
             if k1[slot] == h1 and k2[slot] == h2:
                 lo = max(lo, value[slot])
+                known[o] = exact[slot] or value[slot] > bound[size]
         lows[o] = lo
         total += lo
     if total >= beta:
@@ -438,14 +444,11 @@ def _experiment(
     # on the other parts would leave the first part searched with a loose budget (stats[3] = 0: skipped, to measure)
     for o in range(k if stats[3] != 0 else 0):
         size = start[o + 1] - start[o]
-        if size <= (2 if must_hit else 1) or (must_hit and o == win):
-            continue  # exact already (see below)
-        part = members[start[o] : start[o + 1]]
-        h1, h2 = _fingerprint(part, r1, r2)
+        if size <= small or known[o] or (must_hit and o == win):
+            continue
+        h1, h2 = hs1[o], hs2[o]
         slot = _slot(h1, h2, k1, k2)
-        if k1[slot] == h1 and k2[slot] == h2 and (exact[slot] or value[slot] > bound[size]):
-            continue  # already proved, or already bounded more tightly than by counting
-        lo = _lookahead(part, t, k, must_hit, win, bound)
+        lo = _lookahead(members[start[o] : start[o + 1]], t, k, must_hit, win, bound)
         if lo > lows[o]:
             total += lo - lows[o]
             lows[o] = lo
@@ -462,7 +465,7 @@ def _experiment(
     for i in range(k):
         o = order[i]
         size = start[o + 1] - start[o]
-        if size <= (2 if must_hit else 1) or (must_hit and o == win):
+        if size <= small or (must_hit and o == win):
             continue  # exact already: one secret, or two (guess one, then the other) when guesses may hit
         budget = beta - (total - lows[o])
         v = _average(
