@@ -72,7 +72,9 @@ def test_api(client: FlaskClient) -> None:
 def test_pages_say_what_is_proved(client: FlaskClient) -> None:
     """The plan page and the game table say which strategies are proved optimal and which are heuristics."""
     base = "/codebreak/plan?game=mastermind&pegs=2&colours=4&strategy="
-    assert "proved by complete search" in client.get(base + "optimal-average").get_data(as_text=True)
+    plan = client.get(base + "optimal-average").get_data(as_text=True)
+    assert "proved by complete search" in plan
+    assert "<h1>Follow the optimal-average strategy: Mastermind</h1>" in plan  # the game's title, not its file name
     assert "not proved optimal" in client.get(base + "knuth").get_data(as_text=True)
     table = client.get("/codebreak/game?game=mastermind&pegs=2&colours=4").get_data(as_text=True)
     assert table.count("<td>verified, proved optimal</td>") == 2 and table.count("<td>verified, heuristic</td>") == 4
