@@ -1,8 +1,9 @@
 """Code-breaking benchmarks: Knuth's tree for 4x6 (aim < 3 s), every heuristic, Super Mastermind 5x8 scored on
 demand, optimal values for small games.
 
-Run with `python benchmarks/codebreak.py`; `--bulls` instead: Bulls and Cows' optimal average (minutes). Not part
-of `make test`.
+Run with `python benchmarks/codebreak.py`; instead, `--bulls`: Bulls and Cows' optimal average (minutes);
+`--worst`: the optimal worst cases beside the search without its deeper test (a minute or two). Not part of
+`make test`.
 """
 
 from __future__ import annotations
@@ -228,8 +229,45 @@ def bulls_and_cows() -> None:
     )
 
 
+def worst_cases() -> None:
+    """Optimal worst cases proved by the complete search, each beside the same search without the counting test
+    one experiment deeper on the parts (`_splits`, the baseline), from a fresh search each time (compiled before
+    the clock, the quicker of two alternated runs); and black-peg Mastermind 4x6's seven guesses refuted."""
+    games = (
+        ("Mastermind 4x6", "mastermind", {}),
+        ("Bulls and Cows", "bulls-and-cows", {}),
+        ("black-peg Mastermind 4x4", "mastermind-black", {"length": 4, "colours": 4}),
+        ("black-peg Mastermind 3x6", "mastermind-black", {"length": 3, "colours": 6}),
+    )
+    Search(build(parse((GAMES / "mastermind.game").read_text()), {"length": 2, "colours": 3}), worst=True).solve()
+    for label, name, sizes in games:
+        g = build(parse((GAMES / f"{name}.game").read_text()), sizes)
+        took: dict[bool, tuple[int, float, int]] = {}
+        for deeper in (False, True, False, True):  # alternated, the quicker of two runs each
+            search = Search(g, worst=True, node_limit=10**12, lookahead=deeper)
+            t = time.perf_counter()
+            found = search.solve()
+            run = (found.cost, time.perf_counter() - t, found.work)
+            took[deeper] = min(took.get(deeper, run), run, key=lambda r: r[1])
+        (a, ta, wa), (b, tb, wb) = took[True], took[False]
+        print(
+            f"{label} optimal worst case: {a} guesses in {ta:.1f} s ({wa:,} secrets in the sets searched); without "
+            f"the deeper test {b} in {tb:.1f} s ({wb:,}): {tb / ta:.1f}x"
+        )
+    g = build(parse((GAMES / "mastermind-black.game").read_text()))
+    search = Search(g, worst=True, node_limit=10**12)
+    t = time.perf_counter()
+    refuted = not search.fits_from_start(7)
+    print(
+        f"black-peg Mastermind 4x6: seven guesses refuted {refuted} in {time.perf_counter() - t:.1f} s "
+        f"({int(search.stats[0]):,} secrets in the sets searched); eight not settled (see README)"
+    )
+
+
 if __name__ == "__main__":
     if "--bulls" in sys.argv:
         bulls_and_cows()
+    elif "--worst" in sys.argv:
+        worst_cases()
     else:
         main()

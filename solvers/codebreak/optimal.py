@@ -29,7 +29,11 @@ numbers (a set's 128-bit fingerprint), so a set reached by several paths is sear
 under the same kind of fingerprint. Worst case: the same
 search asks "can S be finished within d experiments?" with the counting bound, and the depth rises from the
 counting bound until the answer is yes: every smaller depth was refuted by the complete search, so the depth found
-is the fewest.
+is the fewest. Experiments are tried smallest largest part first, then most even split (least sum of squared part
+sizes); an experiment's parts largest first, but before any is searched every other part too large to split
+trivially must pass the counting test one experiment deeper (`_splits`: some experiment leaves each of its parts
+within the capacity of the depth after), so that a small part that cannot be split refutes the experiment before
+a large part is searched (black-peg Mastermind's parts of secrets with no peg right are the tight ones).
 
 The tree built from the search is then played against every secret by `verify` before it is reported.
 """
@@ -205,6 +209,7 @@ def _candidates(
         key2 = np.uint64(0)
         value = n
         largest = 0
+        spread = 0
         for o in range(k):
             c = count[o]
             if c == 0:
@@ -217,6 +222,7 @@ def _candidates(
             key += _mix(part[o])
             key2 += _mix(part2[o])
             value += bound[c]
+            spread += c * c
             if c > largest:
                 largest = c
         if parts == 1 and not hit:
@@ -224,9 +230,11 @@ def _candidates(
         keys[m] = key
         keys2[m] = key2
         which[m] = g
-        # ties: an experiment that may be the secret first, then the game's order
+        # worst case: the largest part, then the most even split (least sum of squared part sizes); ties: an
+        # experiment that may be the secret first, then the game's order
         primary = largest if worst else value
-        score[m] = (primary << 24) | ((0 if hit else 1) << 23) | g
+        second = spread if worst else 0
+        score[m] = (primary << 50) | (second << 24) | ((0 if hit else 1) << 23) | g
         m += 1
     # one experiment per partition (the same 128-bit fingerprint of its parts): the best scored one
     order = np.argsort(keys[:m])
@@ -250,7 +258,7 @@ def _candidates(
     chosen.sort()
     out = np.empty((chosen.shape[0], 2), dtype=np.int64)
     for i in range(chosen.shape[0]):
-        out[i, 0] = chosen[i] >> 24
+        out[i, 0] = chosen[i] >> 50
         out[i, 1] = chosen[i] & ((1 << 23) - 1)
     return out
 
@@ -496,6 +504,41 @@ def _experiment(
     return total
 
 
+@njit(cache=True)
+def _splits(
+    s: NDArray[np.int32], depth: int, t: NDArray[np.uint8], k: int, must_hit: bool, win: int, caps: NDArray[np.int64]
+) -> bool:  # pragma: no cover - compiled
+    """The counting test one experiment deeper: does some experiment leave every open part of S within
+    caps[depth - 1] (and tell something)? If not, S cannot be finished within depth."""
+    member = np.zeros(t.shape[0] if must_hit else 1, dtype=np.bool_)
+    if must_hit:
+        for x in s:
+            member[x] = True
+    count = np.zeros(k, dtype=np.int64)
+    cap = caps[depth - 1]
+    for g in range(t.shape[0]):
+        count[:] = 0
+        over = False
+        for x in s:
+            o = t[g, x]
+            count[o] += 1
+            if count[o] > cap and not (must_hit and o == win):
+                over = True
+                break
+        if over:
+            continue
+        largest = 0
+        parts = 0
+        for o in range(k):
+            if count[o] > 0:
+                parts += 1
+                if not (must_hit and o == win) and count[o] > largest:
+                    largest = count[o]
+        if (parts > 1 or (must_hit and member[g])) and largest <= caps[depth - 1]:
+            return True
+    return False
+
+
 @njit(cache=False)  # not cached on disk: Numba's cache does not follow mutual recursion safely
 def _fits(
     s: NDArray[np.int32],
@@ -551,7 +594,16 @@ def _fits(
         sizes = start[1:] - start[:-1]
         order = np.argsort(-sizes)
         ok = True
-        for i in range(k):
+        # before any part is searched, every part too large to split trivially gets the counting test one
+        # experiment deeper: a small part that cannot be split refutes g before a large one is searched
+        if depth >= 3 and stats[3] != 0:
+            for o in order[1:]:  # the largest part is searched first anyway
+                part = members[start[o] : start[o + 1]]
+                if sizes[o] > caps[depth - 2] and not (must_hit and o == win):
+                    ok = _splits(part, depth - 1, t, k, must_hit, win, caps)
+                    if not ok:
+                        break
+        for i in range(k if ok else 0):
             o = order[i]
             if sizes[o] == 0 or (must_hit and o == win):
                 continue
@@ -749,18 +801,13 @@ class Search:
         s = np.arange(len(self.game.secrets), dtype=np.int32)
         allowed = self._root_allowed()
         if self.worst:
-            caps = self._root_candidates(s, allowed)
             depth = self.lowest_depth
-            while True:
-                for i, (largest, g) in enumerate(caps):
-                    if tick:
-                        tick(i, len(caps))
-                    if largest > self.caps[depth - 1]:
-                        break
-                    if self._first_fits(s, int(g), depth):
-                        self.root_choice = int(g)
-                        return Optimum(depth, int(self.stats[0]))
-                depth += 1
+            try:
+                while not self.fits_from_start(depth, tick):
+                    depth += 1
+            except LimitError as stopped:  # what was proved before the budget ran out
+                raise LimitError(f"{stopped}; proved so far: at least {depth} experiments") from stopped
+            return Optimum(depth, int(self.stats[0]))
         cands = self._root_candidates(s, allowed)
         best = int(BIG)
         for i, (low, g) in enumerate(cands):
@@ -775,6 +822,21 @@ class Search:
             if total < best:
                 best, self.root_choice = total, int(g)
         return Optimum(best, int(self.stats[0]))
+
+    def fits_from_start(self, depth: int, tick: Callable[[int, int], None] | None = None) -> bool:
+        """Whether the whole game can be finished within depth experiments (worst case; False is a proof that it
+        cannot: every first experiment, one per symmetry class, was refuted by the complete search)."""
+        s = np.arange(len(self.game.secrets), dtype=np.int32)
+        cands = self._root_candidates(s, self._root_allowed())
+        for i, (largest, g) in enumerate(cands):
+            if tick:
+                tick(i, len(cands))
+            if largest > self.caps[depth - 1]:
+                break
+            if self._first_fits(s, int(g), depth):
+                self.root_choice = int(g)
+                return True
+        return False
 
     def _first_total(self, s: NDArray[np.int32], g: int, best: int, told: Callable[[int], None]) -> int:
         """The total cost of s with experiment g first if below best, else a lower bound at least best: as

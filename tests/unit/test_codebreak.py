@@ -13,7 +13,7 @@ import pytest
 
 from solvers.codebreak import Stats, build, build_tree, parse, to_dot, to_json, verify
 from solvers.codebreak.coins import shapes
-from solvers.codebreak.optimal import Search, _lookahead, counting_bounds, symmetries
+from solvers.codebreak.optimal import Search, _lookahead, _splits, counting_bounds, symmetries
 from solvers.codebreak.strategy import play
 from solvers.errors import InputError, LimitError
 from solvers.weighing import Problem, min_weighings
@@ -320,7 +320,8 @@ def test_search_bounds_and_refutations_agree_with_plain_search() -> None:
     """On random sets of secrets of Mastermind 2x3 and 3x3: the compiled search returns the exact cost when it is
     below the budget and otherwise a lower bound that is at least the budget and never above the exact cost (the
     refutations the proof rests on); 'fits within d' is exact; neither the counting bound nor the bound one
-    experiment deeper exceeds the cost."""
+    experiment deeper exceeds the cost, and the worst case's counting test one experiment deeper (`_splits`) never
+    refutes a depth the set fits in."""
     rng = np.random.default_rng(7)
     for game, pegs, colours in (("mastermind", 2, 3), ("mastermind", 3, 3), ("mastermind-black", 3, 3)):
         g = build(spec(game), {"length": pegs, "colours": colours})
@@ -339,6 +340,8 @@ def test_search_bounds_and_refutations_agree_with_plain_search() -> None:
                 assert v == exact if exact < beta else beta <= v <= exact
             for d in range(1, 6):
                 assert worst.fits(chosen, d) == (depth(alive) <= d)
+                # the one-experiment-deeper counting test never refutes a set that fits
+                assert _splits(chosen, d, worst.t, worst.k, g.must_hit, worst.win, worst.caps) or depth(alive) > d
 
 
 @pytest.mark.parametrize(("pegs", "colours"), [(2, 3), (3, 3), (2, 4)])
@@ -366,6 +369,58 @@ def test_mastermind_worst_case_is_5_proved() -> None:
     g = build(spec("mastermind"))
     st = verify(g, build_tree(g, "optimal-worst"))
     assert (st.worst, st.verified) == (5, True)
+
+
+def product_lower_bound(pegs: int, colours: int) -> int:
+    """An independent lower bound on black-peg Mastermind's worst case, by hand-checkable counting. Within r
+    guesses at most F(r) = 1 + pegs * F(r - 1) codes can be told apart (a guess leaves at most `pegs` answers
+    open: 0 .. pegs - 1 black pegs, all pegs right being the guess itself). While every answer is "no black peg",
+    the codes left are a product of one colour set per place (the guessed colour is struck from each place whose
+    set holds it), so along that line of play the sets are boxes: a box is possible in r guesses only if some
+    guess leaves each of its answers within F(r - 1) codes and its "no black peg" box possible in r - 1."""
+
+    def most(r: int) -> int:
+        return 0 if r <= 0 else 1 + pegs * most(r - 1)
+
+    @cache
+    def possible(box: tuple[int, ...], r: int) -> bool:
+        size = math.prod(box)
+        if size <= 1:
+            return r >= size
+        if size > most(r):
+            return False
+        for hit in product((False, True), repeat=pegs):  # which places the guess's colour is in the set
+            if not any(hit):
+                continue
+            sizes: Counter[int] = Counter()  # codes left by each answer (black pegs)
+            for right in product(*[(True, False) if h else (False,) for h in hit]):
+                codes = math.prod((1 if ok else n - 1) if h else n for n, h, ok in zip(box, hit, right, strict=True))
+                sizes[sum(right)] += codes
+            open_sizes = [v for k, v in sizes.items() if v and not (all(hit) and k == pegs)]
+            if max(open_sizes) > most(r - 1):
+                continue
+            if possible(tuple(sorted(n - 1 if h else n for n, h in zip(box, hit, strict=True))), r - 1):
+                return True
+        return False
+
+    r = 1
+    while not possible((colours,) * pegs, r):
+        r += 1
+    return r
+
+
+def test_black_peg_4x6_needs_eight_guesses() -> None:
+    """Black-peg Mastermind 4x6: the complete search refutes seven guesses for every kind of first guess, and an
+    independent argument in this test (`product_lower_bound`) shows the same: at least eight. On 3x3 and 2x4 the
+    argument is checked against the plain exhaustive search's worst case, which it must not exceed."""
+    assert product_lower_bound(4, 6) == 8
+    game = build(spec("mastermind-black"))
+    assert not Search(game, worst=True).fits_from_start(7)
+    with pytest.raises(LimitError, match="proved so far: at least 8 experiments"):  # the refusal says so
+        Search(game, worst=True, node_limit=200_000).solve()
+    for pegs, colours in ((3, 3), (2, 4)):
+        codes, _, depth = plain_costs(pegs, colours, black_only=True)
+        assert product_lower_bound(pegs, colours) <= depth(frozenset(codes))
 
 
 @pytest.mark.slow
