@@ -58,6 +58,8 @@ LARGE_CACHE_BITS = 24  # games of more than LARGE_GAME secrets (Bulls and Cows):
 LARGE_GAME = 2000
 NODE_LIMIT = 400_000_000  # work (the secrets of every set searched) before the search gives up (LimitError)
 BIG = np.int64(1) << 40
+SPREAD_SHIFT = 50  # worst case: a candidate's score keeps its sum of squared part sizes in bits 24-49 ...
+SPREAD_MAX = 1 << 13  # ... for sets of fewer secrets than this (the largest part then fits in bits 50-62)
 
 
 # ---------------------------------------------------------------- bounds by counting
@@ -180,6 +182,8 @@ def _candidates(
                         ok[g] = False
                         break
     n = s.shape[0]
+    # score: bound << shift | tie-breaks; the sum of squared parts (< 2^26) only where the bound fits above it
+    shift = SPREAD_SHIFT if worst and n < SPREAD_MAX else 24
     member = np.zeros(e if must_hit else 1, dtype=np.bool_)
     if must_hit:
         for x in s:
@@ -233,8 +237,8 @@ def _candidates(
         # worst case: the largest part, then the most even split (least sum of squared part sizes); ties: an
         # experiment that may be the secret first, then the game's order
         primary = largest if worst else value
-        second = spread if worst else 0
-        score[m] = (primary << 50) | (second << 24) | ((0 if hit else 1) << 23) | g
+        second = spread if shift == SPREAD_SHIFT else 0
+        score[m] = (primary << shift) | (second << 24) | ((0 if hit else 1) << 23) | g
         m += 1
     # one experiment per partition (the same 128-bit fingerprint of its parts): the best scored one
     order = np.argsort(keys[:m])
@@ -258,7 +262,7 @@ def _candidates(
     chosen.sort()
     out = np.empty((chosen.shape[0], 2), dtype=np.int64)
     for i in range(chosen.shape[0]):
-        out[i, 0] = chosen[i] >> 50
+        out[i, 0] = chosen[i] >> shift
         out[i, 1] = chosen[i] & ((1 << 23) - 1)
     return out
 

@@ -371,6 +371,22 @@ def test_mastermind_worst_case_is_5_proved() -> None:
     assert (st.worst, st.verified) == (5, True)
 
 
+@pytest.mark.parametrize("worst", [False, True])
+def test_candidate_bounds_survive_their_packing(worst: bool) -> None:
+    """The first experiments' bounds as the search reads them back from its packed scores equal the bound computed
+    plainly (Bulls and Cows: totals above 2^13, where a wider packing would overflow), best first."""
+    g = build(spec("bulls-and-cows"))
+    search = Search(g, worst=worst)
+    s = np.arange(len(g.secrets), dtype=np.int32)
+    rows = search._root_candidates(s, search._root_allowed())
+    for bound, e in rows[:: max(1, len(rows) // 20)]:
+        sizes = np.bincount(search.t[e], minlength=search.k)
+        sizes[search.win] = 0
+        plain = sizes.max() if worst else len(s) + int(sum(search.bound[c] for c in sizes if c))
+        assert bound == plain
+    assert list(rows[:, 0]) == sorted(rows[:, 0])
+
+
 def product_lower_bound(pegs: int, colours: int) -> int:
     """An independent lower bound on black-peg Mastermind's worst case, by hand-checkable counting. Within r
     guesses at most F(r) = 1 + pegs * F(r - 1) codes can be told apart (a guess leaves at most `pegs` answers
