@@ -523,22 +523,13 @@ def _splits(
     for g in range(t.shape[0]):
         count[:] = 0
         over = False
-        for x in s:
+        for x in s:  # stops at the first open part over the capacity
             o = t[g, x]
             count[o] += 1
             if count[o] > cap and not (must_hit and o == win):
                 over = True
                 break
-        if over:
-            continue
-        largest = 0
-        parts = 0
-        for o in range(k):
-            if count[o] > 0:
-                parts += 1
-                if not (must_hit and o == win) and count[o] > largest:
-                    largest = count[o]
-        if (parts > 1 or (must_hit and member[g])) and largest <= caps[depth - 1]:
+        if not over and ((must_hit and member[g]) or np.count_nonzero(count) > 1):
             return True
     return False
 
@@ -602,9 +593,8 @@ def _fits(
         # experiment deeper: a small part that cannot be split refutes g before a large one is searched
         if depth >= 3 and stats[3] != 0:
             for o in order[1:]:  # the largest part is searched first anyway
-                part = members[start[o] : start[o + 1]]
                 if sizes[o] > caps[depth - 2] and not (must_hit and o == win):
-                    ok = _splits(part, depth - 1, t, k, must_hit, win, caps)
+                    ok = _splits(members[start[o] : start[o + 1]], depth - 1, t, k, must_hit, win, caps)
                     if not ok:
                         break
         for i in range(k if ok else 0):
@@ -741,6 +731,7 @@ class Search:
         self.no_perm = np.zeros((1, self.t.shape[0]), dtype=np.int32)
         self.no_stab = np.zeros(0, dtype=np.int64)
         self.root_choice = -1
+        self._root_rows: NDArray[np.int64] | None = None  # the worst case's first experiments (fits_from_start)
         self._symmetries: dict[int, tuple[NDArray[np.int32], NDArray[np.int64]]] = {}
 
     def _check(self) -> None:
@@ -831,7 +822,9 @@ class Search:
         """Whether the whole game can be finished within depth experiments (worst case; False is a proof that it
         cannot: every first experiment, one per symmetry class, was refuted by the complete search)."""
         s = np.arange(len(self.game.secrets), dtype=np.int32)
-        cands = self._root_candidates(s, self._root_allowed())
+        if self._root_rows is None:  # the same for every depth tried
+            self._root_rows = self._root_candidates(s, self._root_allowed())
+        cands = self._root_rows
         for i, (largest, g) in enumerate(cands):
             if tick:
                 tick(i, len(cands))
