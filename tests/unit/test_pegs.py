@@ -322,6 +322,24 @@ def test_bidirectional_limit_is_exact_below_and_silent_above() -> None:
     assert below is None or below > 9
 
 
+def test_sharp_forward_bound_gives_the_same_moves_from_fewer_states() -> None:
+    """The forward bound that subtracts one only when the landed coin is in a full region (the default) and the
+    former one that always subtracts one: the same fewest moves on every triangle-5 start to hole 1 and every
+    finish from hole 4, never more states, and fewer over the whole run (the exhaustive comparison above checks
+    the default against the exact layers)."""
+    b = board("triangle-5")
+    pairs = [(label, 0) for label in b.labels] + [("4", finish) for finish in range(b.size)]
+    sharp_states = loose_states = 0
+    for label, finish in pairs:
+        start = b.start(label)
+        sharp, loose = fewest_meet(b, start, finish), fewest_meet(b, start, finish, sharp=False)
+        assert sharp.moves == loose.moves and sharp.proved and loose.proved, (label, finish)
+        assert sharp.nodes <= loose.nodes, (label, finish)
+        sharp_states += sharp.nodes
+        loose_states += loose.nodes
+    assert sharp_states < loose_states
+
+
 @pytest.mark.parametrize(
     ("name", "stride"), [("triangle-5", 7), pytest.param("triangle-6", 240, marks=pytest.mark.slow)]
 )
