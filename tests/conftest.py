@@ -21,9 +21,10 @@ os.environ["COIN_PUZZLES_SECRET"] = "test-secret"
 os.environ.pop("COIN_PUZZLES_REDIS_URL", None)
 
 from webapp import create_app  # noqa: E402
-from webapp.jobs import huey  # noqa: E402
+from webapp.jobs import QUEUES  # noqa: E402
 
-huey.immediate = True
+for _queue in QUEUES.values():
+    _queue.immediate = True
 
 # CI runs the same examples every time (a red CI blocks landing); local runs keep exploring new ones.
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)

@@ -185,8 +185,10 @@ def serve(args: argparse.Namespace) -> int:
         "-",
         "webapp:create_app()",
     ]
-    worker = [os.path.join(bin_dir, "coin-puzzles"), "worker", "--workers", str(args.job_workers)]
-    procs = [subprocess.Popen(worker), subprocess.Popen(gunicorn)]
+    command = os.path.join(bin_dir, "coin-puzzles")
+    visitors = [command, "worker", "--queue", "visitors", "--workers", str(args.job_workers)]
+    precompute = [command, "worker", "--queue", "precompute", "--workers", "1"]
+    procs = [subprocess.Popen(visitors), subprocess.Popen(precompute), subprocess.Popen(gunicorn)]
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
@@ -229,14 +231,16 @@ def proxy_config(args: argparse.Namespace) -> int:
 
 
 def worker(args: argparse.Namespace) -> int:
-    """The job consumer: queue the precomputation of everything the site links to, then run jobs."""
+    """A job consumer for one queue. The precomputation's consumer first queues everything the site links to
+    that is not stored yet (unless --no-precompute)."""
     from .catalogue import everything
-    from .jobs import default_store, enqueue_missing, huey
+    from .jobs import QUEUES, default_store, enqueue_missing
 
-    if not args.no_precompute:
+    workers = whole(args.workers, "--workers")
+    if args.queue == "precompute" and not args.no_precompute:
         queued = enqueue_missing(default_store(), everything())
         print(f"coin-puzzles worker: {queued} results queued for precomputation", file=sys.stderr)
-    huey.create_consumer(workers=whole(args.workers, "--workers"), worker_type="process").run()
+    QUEUES[args.queue].create_consumer(workers=workers, worker_type="process").run()
     return 0
 
 
@@ -336,7 +340,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--port", default=os.environ.get("PORT", "8000"))
     s.add_argument("--workers", default=os.environ.get("WORKERS", "2"))
     s.add_argument("--job-workers", default=os.environ.get("JOB_WORKERS", "2"))
-    k = sub.add_parser("worker", help="run the background job consumer (serve starts one)")
+    k = sub.add_parser("worker", help="run a background job consumer (serve starts one for each queue)")
+    k.add_argument("--queue", choices=("visitors", "precompute"), default="visitors")
     k.add_argument("--workers", default=os.environ.get("JOB_WORKERS", "2"))
     k.add_argument(
         "--no-precompute",

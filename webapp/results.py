@@ -116,8 +116,8 @@ def fetch(store: Store, name: str, params: Params, enqueue: Callable[[str, str, 
     else:
         waiting = store.progress(key)
         if waiting is not None and waiting.state == "queued" and waiting.note == PRECOMPUTE_NOTE:
-            # queued by the precomputation, behind everything else: a visitor now waits, so ask again at the
-            # visitor's priority (once: the note is cleared; whichever job runs first stores it, the other skips)
+            # queued by the precomputation, perhaps behind hours of it: a visitor now waits, so queue it again on
+            # the visitors' queue (once: the note is cleared; whichever job runs first stores it, the other skips)
             store.report(key, "queued", 0, 0, "")
             enqueue(store.address, name, params)
     progress = store.progress(key) or Progress("queued", 0, 0, "", time.time())

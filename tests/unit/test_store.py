@@ -122,8 +122,8 @@ def test_a_job_past_its_memory_budget_is_refused_clearly(tmp_path: Path) -> None
 
 
 def test_a_visitor_moves_a_precomputation_job_ahead(tmp_path: Path) -> None:
-    """A result the background precomputation has queued (at the lowest priority) is queued again at a visitor's
-    priority when someone asks for it, once however often they ask."""
+    """A result the background precomputation has queued is queued again on the visitors' queue when someone asks
+    for it, once however often they ask."""
     from webapp.results import PRECOMPUTE_NOTE
 
     store = SqliteStore(tmp_path / "r.db", SECRET)
@@ -135,3 +135,25 @@ def test_a_visitor_moves_a_precomputation_job_ahead(tmp_path: Path) -> None:
         with pytest.raises(Pending):
             fetch(store, "test.square", {"x": 15}, lambda address, name, params: queued.append(name))
     assert queued == ["test.square"]
+
+
+def test_the_precomputation_has_a_queue_of_its_own(tmp_path: Path) -> None:
+    """Precomputation jobs go to their own queue (own consumer), so hours of them never hold a visitor's job back;
+    a visitor asking for one of them while it waits queues it on the visitors' queue, which then has it too."""
+    from webapp import jobs
+
+    store = SqliteStore(tmp_path / "r.db", SECRET)
+    for queue in jobs.QUEUES.values():
+        queue.immediate = False
+        queue.flush()
+    try:
+        assert jobs.enqueue_missing(store, [("test.square", {"x": 12}), ("test.square", {"x": 13})]) == 2
+        assert (jobs.precompute_huey.pending_count(), jobs.huey.pending_count()) == (2, 0)
+        with pytest.raises(Pending):
+            fetch(store, "test.square", {"x": 12}, jobs.enqueue)
+        assert (jobs.precompute_huey.pending_count(), jobs.huey.pending_count()) == (2, 1)
+        assert jobs.enqueue_missing(store, [("test.square", {"x": 12})]) == 0  # claimed: not queued twice
+    finally:
+        for queue in jobs.QUEUES.values():
+            queue.flush()
+            queue.immediate = True
