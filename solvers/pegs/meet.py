@@ -17,7 +17,8 @@ of a chain starts on a hole that was empty when the move began); the last of tho
 position's first move goes on from, so one is subtracted. The best total met is therefore exact when it is at
 most the limit, and with no total at most the limit every solution is longer: the search raises the limit from
 the starting bound until that is settled, so the count is proved. (Subtracting one at every forward state, as
-this search first did, is also admissible but keeps 8 to 16 times the states on the French board.)
+this search first did, is also admissible but weaker: on the French board's c1 to e1 it keeps 37.9 million states
+within 17 moves where this keeps 4.9 million.)
 
 Positions are stored as a bijective scramble of their bits (multiplication by an odd number modulo 2^50), so the
 top bits spread them over 256 buckets. A level is built a few buckets at a time (every parent expanded once per
@@ -355,11 +356,17 @@ def _join(
     return best, bi, bj, shared
 
 
-def _flat(level: Level) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """A level's batches as one pair of arrays (still in key order)."""
-    if not level.pos:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    return np.concatenate(level.pos), np.concatenate(level.info)
+def _flat(level: Level, release: bool = True) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """A level's batches as one pair of arrays (still in key order). release: each batch is dropped from the
+    level once copied, so the level is held about once, not twice, and is left empty."""
+    pos, info = np.empty(level.size, dtype=np.int64), np.empty(level.size, dtype=np.int64)
+    at = 0
+    for k in range(len(level.pos)):
+        p, i = (level.pos.pop(0), level.info.pop(0)) if release else (level.pos[k], level.info[k])
+        pos[at : at + len(p)], info[at : at + len(p)] = p, i
+        at += len(p)
+        del p, i
+    return pos, info
 
 
 def _state(pos: int, moves: int, mask: int) -> Level:
@@ -401,9 +408,7 @@ def meet(
         else:
             k = search.step(k, True, bwd, limit)
     fp, fi = _flat(f)
-    del f  # each side's batches go as its flat copy is made
     kp, ki = _flat(k)
-    del k
     best, i, j, shared = _join(fp, fi, kp, ki)
     low = (1 << D_SHIFT) - 1
     if best < 0:
@@ -431,7 +436,7 @@ def _one_way(
     levels = {}
     level = start
     while True:
-        p, i = _flat(level)
+        p, i = _flat(level, release=False)
         order = np.argsort(p)
         levels[level.coins] = (p[order], i[order])
         if level.coins == stop:
