@@ -16,6 +16,7 @@ from solvers.pegs import (
     Game,
     board,
     class_finals,
+    fewest_anywhere,
     finish_label,
     from_token,
     game_from_text,
@@ -222,7 +223,17 @@ def table() -> str:
         )
         for hole, finish in PROBLEMS.get(b.name, ())
     ]
-    proved = {(h, f): r.min_moves for h, f, r, _ in problems if r and r.proved and r.min_moves is not None}
+    settled = {(h, f): r.min_moves for h, f, r, _ in problems if r and r.proved}
+    proved = {pair: m for pair, m in settled.items() if m is not None}
+    # fewest moves finishing anywhere, where the exact search gives none: once every finish is a settled problem
+    anywhere = {
+        row.hole: m
+        for row in rows
+        if problems
+        and row.solvable
+        and row.min_moves is None
+        and (m := fewest_anywhere(b, row.hole, settled)) is not None
+    }
     # starts whose "finish in the start hole" is a listed problem up to symmetry, once that problem is stored
     home_proved: dict[str, int] = {}
     for row in rows:
@@ -236,6 +247,7 @@ def table() -> str:
         links=links,
         home_links=home_links,
         home_proved=home_proved,
+        anywhere=anywhere,
         problems=problems,
         boards=BOARDS,
         exact=quick_exact(b, b.start(b.labels[0])),

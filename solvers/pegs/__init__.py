@@ -11,7 +11,7 @@ from .analysis import Analysis, analyse, quick_exact
 from .board import BOARDS, Board, Jump, Move, board
 from .exact import EXACT_MAX_HOLES, Exact, exact
 from .invariant import class_finals, position_class
-from .play import CENTRES, MAX_JUMPS, PROBLEMS, Game, finish_label, game_from_text, listed_problem
+from .play import CENTRES, MAX_JUMPS, PROBLEMS, Game, fewest_anywhere, finish_label, game_from_text, listed_problem
 from .rules import (
     apply_jump,
     canonical,
@@ -31,6 +31,7 @@ __all__ = [
     "CENTRES",
     "PROBLEMS",
     "listed_problem",
+    "fewest_anywhere",
     "finish_label",
     "MAX_JUMPS",
     "Game",

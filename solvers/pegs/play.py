@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from solvers.errors import InputError, LimitError
 
 from .board import Board, Jump
+from .invariant import class_finals
 from .rules import apply_jump, checked_jump, legal_jumps, pegs
 
 MAX_JUMPS = 40
@@ -73,10 +75,11 @@ class Game:
 CENTRES = {"english": "d4", "french": "d4"}
 # The classic single-vacancy problems whose fewest moves are precomputed (start hole, finish hole): on the English
 # board the centre game and every other start finishing in its own hole (one hole of each class under the board's
-# symmetries); on the French board, where no start can finish in its own hole, d2 to its mirror image d6.
+# symmetries); on the French board, where no start can finish in its own hole, the problems proved so far among the
+# ten that its starts and the finishes their position classes allow make up to symmetry (tests/unit/test_pegs.py).
 PROBLEMS: dict[str, tuple[tuple[str, str], ...]] = {
     "english": (("d4", "d4"), ("c1", "c1"), ("d1", "d1"), ("c2", "c2"), ("d2", "d2"), ("c3", "c3"), ("d3", "d3")),
-    "french": (("d2", "d6"),),
+    "french": (("c1", "b4"), ("c1", "e4"), ("d2", "d6"), ("c1", "e1"), ("d3", "d5")),  # quickest first
 }
 
 
@@ -86,6 +89,20 @@ def listed_problem(b: Board, hole: str, finish: str) -> tuple[str, str] | None:
     h, f = b.index(hole), b.index(finish)
     images = {(b.labels[sym[h]], b.labels[sym[f]]) for sym in b.symmetries}
     return next((p for p in PROBLEMS.get(b.name, ()) if p in images), None)
+
+
+def fewest_anywhere(b: Board, hole: str, settled: Mapping[tuple[str, str], int | None]) -> int | None:
+    """The fewest moves from a start to one coin anywhere, from settled listed problems (their fewest moves, None
+    when proved impossible): the least over every finish the start's position class allows (the last coin can be
+    nowhere else), once every one of them is a settled problem up to symmetry; None otherwise or with no solution."""
+    counts = []
+    for f in class_finals(b, b.start(hole)):
+        listed = listed_problem(b, hole, b.labels[f])
+        if listed is None or listed not in settled:
+            return None
+        counts.append(settled[listed])
+    found = [c for c in counts if c is not None]
+    return min(found) if found else None
 
 
 def finish_label(b: Board, hole: str, finish: str) -> str:

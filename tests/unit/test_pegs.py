@@ -17,6 +17,7 @@ from solvers.pegs import (
     board_table,
     class_finals,
     exact,
+    fewest_anywhere,
     find_solution,
     image,
     listed_problem,
@@ -387,6 +388,56 @@ def test_english_centre_game_in_18_moves() -> None:
             holes -= {(c1, r1), ((c1 + c3) // 2, (r1 + r3) // 2)}
             holes.add((c3, r3))
     assert holes == {(3, 4)}
+
+
+def test_french_problems_up_to_symmetry() -> None:
+    """The French board's single vacancy to single survivor problems, every start with every finish its position
+    class allows: 16 of the 37 starts, ten problems up to the board's symmetry (found by mapping every pair onto a
+    representative); the listed ones are among them, no two images of each other."""
+    b = board("french")
+    pairs = {(h, b.labels[f]) for h in b.labels for f in class_finals(b, b.start(h))}
+    assert len({h for h, _ in pairs}) == 16
+    classes: list[set[tuple[str, str]]] = []
+    for h, f in sorted(pairs):
+        images = {(b.labels[s[b.index(h)]], b.labels[s[b.index(f)]]) for s in b.symmetries}
+        if not any(images & c for c in classes):
+            classes.append(images)
+    assert len(classes) == 10
+    for problems in (FRENCH_PROBLEMS, PROBLEMS["french"]):
+        assert all(sum(pair in c for c in classes) == 1 for pair in problems)
+        assert len({next(i for i, c in enumerate(classes) if p in c) for p in problems}) == len(problems)
+    assert len(FRENCH_PROBLEMS) == 10
+
+
+FRENCH_PROBLEMS = (
+    ("c1", "e1"),
+    ("c1", "b4"),
+    ("c1", "e4"),
+    ("c1", "e7"),
+    ("d2", "a3"),
+    ("d2", "d3"),
+    ("d2", "d6"),
+    ("d3", "d2"),
+    ("d3", "a5"),
+    ("d3", "d5"),
+)
+
+
+def test_fewest_anywhere_is_the_least_over_every_finish_the_class_allows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finishing anywhere from a French start, with all ten problems listed: the least of its settled problems,
+    over every finish its position class allows (c1's four, each a problem of c1; e7 is c1 reflected, so the same
+    four); nothing while one of them is not settled; a problem proved impossible (None) is skipped; an unsolvable
+    start gets nothing."""
+    monkeypatch.setitem(PROBLEMS, "french", FRENCH_PROBLEMS)
+    b = board("french")
+    settled: dict[tuple[str, str], int | None] = {p: 30 + i for i, p in enumerate(PROBLEMS["french"])}
+    c1 = {p for p in PROBLEMS["french"] if p[0] == "c1"}
+    assert {listed_problem(b, "c1", b.labels[f]) for f in class_finals(b, b.start("c1"))} == c1
+    assert fewest_anywhere(b, "c1", settled) == fewest_anywhere(b, "e7", settled) == 30
+    assert fewest_anywhere(b, "d3", settled) == min(settled[p] or 99 for p in PROBLEMS["french"] if p[0] == "d3")
+    assert fewest_anywhere(b, "c1", {**settled, ("c1", "e1"): None}) == 31
+    assert fewest_anywhere(b, "c1", {p: m for p, m in settled.items() if p != ("c1", "e7")}) is None
+    assert fewest_anywhere(b, "d4", settled) is None
 
 
 def test_listed_problems_cover_every_english_start_up_to_symmetry() -> None:
