@@ -16,7 +16,7 @@ import resource
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from huey import Huey, RedisHuey, SqliteHuey
+from huey import Huey, PriorityRedisHuey, SqliteHuey
 
 from . import config
 from .store import Store, open_store
@@ -29,7 +29,7 @@ def make_huey(queue: str = "visitors") -> Huey:
     name = "coin-puzzles" if queue == "visitors" else f"coin-puzzles-{queue}"
     url = config.redis_url()
     if url:
-        return RedisHuey(name, url=url)
+        return PriorityRedisHuey(name, url=url)  # the type the single queue had: a deployed Redis keeps its key
     folder = config.instance_path()
     folder.mkdir(parents=True, exist_ok=True)
     return SqliteHuey(name, filename=str(folder / QUEUE_FILES[queue]), results=False)
