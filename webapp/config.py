@@ -42,6 +42,6 @@ def store_address(folder: Path) -> str:
 
 def job_memory_mb() -> int:
     """Each background job's memory budget (COIN_PUZZLES_JOB_MEMORY_MB, default 6,144 MB: the French board's
-    d3 to d5 proof peaks at 4.6 GB resident; three job processes then stay within 18 GiB of the machine's 24)."""
+    c1 to e7 proof peaks at 5.1 GB resident; three job processes then stay within 18 GiB of the machine's 24)."""
     raw = os.environ.get("COIN_PUZZLES_JOB_MEMORY_MB", "6144")
     return int(raw) if raw.isascii() and raw.isdigit() else 6144

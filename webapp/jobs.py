@@ -2,7 +2,7 @@
 is set (then every host shares the queues). A consumer runs `compute`, which finds the computation by name.
 
 Two queues: visitors' jobs, and the precomputation of everything the site links to, each with its own consumer
-(`coin-puzzles worker --queue visitors|precompute`), so a precomputation that takes an hour (the French board's
+(`coin-puzzles worker --queue visitors|precompute`), so a precomputation that takes hours (the French board's
 fewest-moves proofs) never holds a visitor's job back; a visitor asking for a result still queued for
 precomputation queues it again on the visitors' queue (webapp/results.py).
 

@@ -79,7 +79,7 @@ CENTRES = {"english": "d4", "french": "d4"}
 # ten that its starts and the finishes their position classes allow make up to symmetry (tests/unit/test_pegs.py).
 PROBLEMS: dict[str, tuple[tuple[str, str], ...]] = {
     "english": (("d4", "d4"), ("c1", "c1"), ("d1", "d1"), ("c2", "c2"), ("d2", "d2"), ("c3", "c3"), ("d3", "d3")),
-    "french": (("c1", "b4"), ("c1", "e4"), ("d2", "d6"), ("c1", "e1"), ("d3", "d5")),  # quickest first
+    "french": (("c1", "b4"), ("c1", "e4"), ("d2", "d6"), ("c1", "e1"), ("d3", "d5"), ("c1", "e7")),  # quickest first
 }
 
 
