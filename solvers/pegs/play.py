@@ -76,10 +76,11 @@ CENTRES = {"english": "d4", "french": "d4"}
 # The classic single-vacancy problems whose fewest moves are precomputed (start hole, finish hole): on the English
 # board the centre game and every other start finishing in its own hole (one hole of each class under the board's
 # symmetries); on the French board, where no start can finish in its own hole, the problems proved so far among the
-# ten that its starts and the finishes their position classes allow make up to symmetry (tests/unit/test_pegs.py).
+# ten that its starts and the finishes their position classes allow make up to symmetry (tests/unit/test_pegs.py),
+# quickest first.
 PROBLEMS: dict[str, tuple[tuple[str, str], ...]] = {
     "english": (("d4", "d4"), ("c1", "c1"), ("d1", "d1"), ("c2", "c2"), ("d2", "d2"), ("c3", "c3"), ("d3", "d3")),
-    "french": (("c1", "b4"), ("c1", "e4"), ("d2", "d6"), ("c1", "e1"), ("d3", "d5"), ("c1", "e7")),  # quickest first
+    "french": (("c1", "b4"), ("c1", "e4"), ("d2", "d3"), ("d2", "d6"), ("c1", "e1"), ("d3", "d5"), ("c1", "e7")),
 }
 
 
