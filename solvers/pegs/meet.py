@@ -132,23 +132,17 @@ def _children(
         c = d if (m >> src) & 1 else d + 1
         # forward, the move under way can go on only from the landed coin, so it serves at most the full region
         # holding that coin; every other full region needs a move still to come
-        shared = 1
-        if target >= 0:
-            left, shared = 0, 0
-            for r in masks:
-                if (q & r) == r and (target & r) != r:
-                    left += 1
-                    shared |= (r >> dst) & 1
-        elif back:
-            left = _regions_left(q, masks, back)
+        # (towards a target position, only regions not full there must change)
+        if back:
+            left, shared = _regions_left(q, masks, back), 1
         else:
             left, shared = 0, 0
             for r in masks:
-                if (q & r) == r:
+                if (q & r) == r and (target < 0 or (target & r) != r):
                     left += 1
                     shared |= (r >> dst) & 1
-        if not sharp:
-            shared = 1
+            if not sharp:
+                shared = 1
         if c + left - shared > limit:
             continue
         cq, cm = _canon(q, one << dst, lut)
