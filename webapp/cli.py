@@ -203,9 +203,10 @@ def serve(args: argparse.Namespace) -> int:
         for p in procs:
             if p.poll() is None:
                 p.send_signal(signal.SIGINT)
+        deadline = time.monotonic() + 15  # one deadline for all three, not 15 s each
         for p in procs:
             try:
-                p.wait(timeout=15)
+                p.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 p.kill()
     return 0
