@@ -41,6 +41,8 @@ PRECOMPUTED_OPTIMAL = {  # optimal searches proved within minutes at their files
     ("counterfeit-coin", "optimal-average"),
     ("bulls-and-cows", "optimal-worst"),
     ("bulls-and-cows", "optimal-average"),
+    ("mastermind-black", "optimal-worst"),
+    ("mastermind-black", "optimal-average"),
 }
 LATE_OPTIMAL = {("bulls-and-cows", "optimal-average")}  # minutes: after the quicker results
 QUICK_GAME_SECRETS = 1296  # outcome tables up to Mastermind 4x6 take a fraction of a second

@@ -19,7 +19,7 @@ from solvers.report import as_json
 
 from . import params
 from .catalogue import PRECOMPUTED_OPTIMAL, codebreak_params
-from .games import Sizes, shipped
+from .games import Sizes, default_sizes, shipped
 from .htmx import go, link
 from .results import REGISTRY, Pending, computed, peek
 from .secretbox import advance, new_game, open_game
@@ -90,7 +90,7 @@ def game_page() -> str:
         elif s not in HEURISTICS and len(g.secrets) > optimal_limit(s):
             rows.append((s, f"not offered: this search is for games of up to {optimal_limit(s):,} secrets"))
         else:
-            rows.append((s, _stats_or_progress(name, sizes, s)))
+            rows.append((s, _stats_or_progress(name, sizes, s, sizes == default_sizes(spec))))
     pending = any(isinstance(st, Progress) for _, st in rows)
     return render_template(
         "codebreak/game.html",
@@ -103,15 +103,16 @@ def game_page() -> str:
     )
 
 
-def _stats_or_progress(name: str, sizes: Sizes, strategy: Strategy) -> Stats | Progress | str | None:
+def _stats_or_progress(name: str, sizes: Sizes, strategy: Strategy, file_sizes: bool) -> Stats | Progress | str | None:
     """A strategy's statistics, or the progress of the job computing them (the page polls until all are there).
-    An optimal search that is neither quick nor in the precomputed list is never started by viewing the table
-    (only by opening its plan): the table shows it when stored, or the refusal it ended with."""
+    An optimal search that is neither quick nor in the precomputed list (at the game file's sizes) is never
+    started by viewing the table (only by opening its plan): the table shows it when stored, or the refusal it
+    ended with."""
     params = codebreak_params(name, sizes, strategy)
     try:
         if (
             strategy in OPTIMAL
-            and (name, strategy) not in PRECOMPUTED_OPTIMAL
+            and not ((name, strategy) in PRECOMPUTED_OPTIMAL and file_sizes)
             and not REGISTRY["codebreak.tree"].quick(params)
         ):
             found = peek("codebreak.tree", **params)

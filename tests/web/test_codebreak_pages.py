@@ -81,18 +81,19 @@ def test_pages_say_what_is_proved(client: FlaskClient) -> None:
 
 
 def test_viewing_the_table_never_starts_a_long_search(client: FlaskClient) -> None:
-    """Black-peg Mastermind 4x6's optimal searches are beyond the precomputed list: the game table shows the
+    """Black-peg Mastermind 5x4's optimal searches are beyond the precomputed list: the game table shows the
     heuristics and invites opening a plan instead of starting minutes of search (and a stored refusal is shown
     as text, not an error page)."""
     from webapp.catalogue import codebreak_params
     from webapp.jobs import default_store
     from webapp.results import REGISTRY, Failed
 
-    html = client.get("/codebreak/game?game=mastermind-black").get_data(as_text=True)
+    url = "/codebreak/game?game=mastermind-black&pegs=5&colours=4"
+    html = client.get(url).get_data(as_text=True)
     assert html.count("a long search: open the plan to start it") == 2
-    params = codebreak_params("mastermind-black", (4, 6, None), "optimal-worst")
+    params = codebreak_params("mastermind-black", (5, 4, None), "optimal-worst")
     default_store().put(REGISTRY["codebreak.tree"].key(params), pickle.dumps(Failed("limit", "past its budget")))
-    page = client.get("/codebreak/game?game=mastermind-black")
+    page = client.get(url)
     assert page.status_code == 200 and "past its budget" in page.get_data(as_text=True)
 
 
