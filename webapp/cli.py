@@ -7,6 +7,7 @@ solver refusal (a `PuzzleError`) is printed as one line on stderr with exit stat
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import pickle
@@ -188,7 +189,8 @@ def serve(args: argparse.Namespace) -> int:
     command = os.path.join(bin_dir, "coin-puzzles")
     visitors = [command, "worker", "--queue", "visitors", "--workers", str(args.job_workers)]
     precompute = [command, "worker", "--queue", "precompute", "--workers", "1"]
-    procs = [subprocess.Popen(visitors), subprocess.Popen(precompute), subprocess.Popen(gunicorn)]
+    # each in a process group of its own, so that a stop reaches the job processes a consumer has started too
+    procs = [subprocess.Popen(c, start_new_session=True) for c in (visitors, precompute, gunicorn)]
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
@@ -200,15 +202,21 @@ def serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        for p in procs:
+        # a consumer's SIGTERM interrupts its running jobs (each ends its claim as it stops, so the next start
+        # queues it again); gunicorn's SIGINT stops it at once
+        for p, sig in zip(procs, (signal.SIGTERM, signal.SIGTERM, signal.SIGINT), strict=True):
             if p.poll() is None:
-                p.send_signal(signal.SIGINT)
+                p.send_signal(sig)
         deadline = time.monotonic() + 15  # one deadline for all three, not 15 s each
         for p in procs:
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 p.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                p.kill()
+        # then whatever is left of each group: a job deep in compiled code does not see the interrupt, and a job of
+        # an hour must not outlive the server (its claim lapses in 10 minutes)
+        for p in procs:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
     return 0
 
 

@@ -8,6 +8,7 @@ import time
 import urllib.request
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
@@ -73,3 +74,55 @@ def test_progress_page_then_result_for_people(serve: Callable[..., Served]) -> N
         with urllib.request.urlopen(app.url + "/aequitas/table?max=30", timeout=30) as r:
             html = r.read().decode()
     assert "<progress" not in html and "1,809" in html or "1809" in html
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below pid, from /proc (children, their children, ...)."""
+    parent: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # gone meanwhile
+            parent[int(entry.name)] = int(fields[1])
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {child for child, p in parent.items() if p in frontier} - found
+        found |= frontier
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether a process exists and is not a zombie."""
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.slow
+def test_stopping_the_server_stops_a_running_job(serve: Callable[..., Served]) -> None:
+    """A job of minutes (Bulls and Cows' optimal average) is running when the server is stopped (SIGTERM): serve
+    exits within its deadline and leaves no process behind, the job's process included (it used to go on alone,
+    its consumer killed above it); the interrupted job gave up its claim, so the next start runs it again at
+    once."""
+    app = serve()
+    url = app.url + "/api/codebreak?game=bulls-and-cows&strategy=optimal-average"
+    deadline = time.monotonic() + 90
+    while "computing codebreak.tree" not in app.output():  # after the game's outcome table, its own job
+        assert get(url)[0] == 202 and time.monotonic() < deadline, "the search did not start"
+        time.sleep(0.5)
+    time.sleep(2)
+    below = descendants(app.process.pid)
+    assert len(below) >= 5  # gunicorn and its workers, two consumers and their job processes
+    t = time.monotonic()
+    app.stop()
+    assert time.monotonic() - t < 25
+    assert [pid for pid in below if alive(pid)] == []
+    again = serve()
+    deadline = time.monotonic() + 60
+    while "computing codebreak.tree" not in again.output():
+        assert get(url.replace(app.url, again.url))[0] == 202 and time.monotonic() < deadline, "not run again"
+        time.sleep(0.5)
