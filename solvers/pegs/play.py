@@ -80,7 +80,7 @@ CENTRES = {"english": "d4", "french": "d4"}
 # quickest first.
 PROBLEMS: dict[str, tuple[tuple[str, str], ...]] = {
     "english": (("d4", "d4"), ("c1", "c1"), ("d1", "d1"), ("c2", "c2"), ("d2", "d2"), ("c3", "c3"), ("d3", "d3")),
-    "french": (("c1", "b4"), ("c1", "e4"), ("d2", "d3"), ("d2", "d6"), ("c1", "e1"), ("d3", "d5"), ("c1", "e7")),
+    "french": (("c1", "b4"), ("c1", "e4"), ("d2", "d3"), ("d2", "d6"), ("c1", "e1"), ("d3", "d5"), ("d3", "d2"), ("c1", "e7")),
 }
 
 
