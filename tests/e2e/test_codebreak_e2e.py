@@ -73,7 +73,7 @@ def test_accessibility(page: Page, live_server: str) -> None:
         live_server,
         [
             "/codebreak",
-            "/codebreak/game?game=mastermind",
+            "/codebreak/game?game=mastermind&pegs=3&colours=4",  # heuristics and "a long search" rows, quickly
             "/codebreak/play?maker=adversarial&g=AABB&hint=1",
             "/codebreak/plan?game=mastermind&strategy=knuth",
         ],
