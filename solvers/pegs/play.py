@@ -89,6 +89,7 @@ PROBLEMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("d3", "d5"),
         ("d3", "d2"),
         ("c1", "e7"),
+        ("d2", "a3"),
     ),
 }
 
