@@ -516,11 +516,16 @@ def test_black_peg_4x6_plain_search_needs_nine_guesses() -> None:
 @pytest.mark.slow
 def test_black_peg_4x6_optimal_average_is_proved() -> None:
     """Black-peg Mastermind 4x6's least total over the 1,296 codes, proved by the complete search with the
-    place-by-place recolourings and its tree verified on every code. No published figure was found to compare
-    with; the same search is checked against the search without those symmetries on smaller sizes (fast set)."""
+    place-by-place recolourings and its tree verified on every code. No published figure was found and no
+    independent search is quick enough here, so the total is not compared with a golden value: the tree must be
+    verified, carry the proved cost, beat every heuristic's tree, and need no more than the proved worst case (9,
+    checked independently above); the same search is checked against the search without those symmetries on
+    smaller sizes (fast set)."""
     g = build(spec("mastermind-black"))
     st = verify(g, build_tree(g, "optimal-average"))
-    assert (st.total, st.verified, st.worst) == (8859, True, 9)
+    best_heuristic = min(verify(g, build_tree(g, h)).total for h in ("knuth", "expected", "parts", "entropy"))
+    assert st.verified and st.total == Search(g, worst=False).solve().cost
+    assert st.total < best_heuristic and st.worst == 9
 
 
 @pytest.mark.parametrize(("pegs", "colours"), [(4, 3), (3, 4), (2, 5), (3, 5)])
