@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from itertools import product
 from pathlib import Path
 
@@ -230,6 +231,18 @@ def bulls_and_cows() -> None:
     )
 
 
+def with_and_without(search: Callable[[bool], Search]) -> tuple[tuple[int, float, int], ...]:
+    """(cost, seconds, work) of a fresh search with a feature on, then off: the quicker of two alternated runs."""
+    took: dict[bool, tuple[int, float, int]] = {}
+    for on in (False, True, False, True):
+        s = search(on)
+        t = time.perf_counter()
+        found = s.solve()
+        run = (found.cost, time.perf_counter() - t, found.work)
+        took[on] = min(took.get(on, run), run, key=lambda r: r[1])
+    return took[True], took[False]
+
+
 def worst_cases() -> None:
     """Optimal worst cases proved by the complete search, each beside the same search without the counting test
     one experiment deeper on the parts (`_splits`, the baseline), from a fresh search each time (compiled before
@@ -243,14 +256,7 @@ def worst_cases() -> None:
     Search(build(parse((GAMES / "mastermind.game").read_text()), {"length": 2, "colours": 3}), worst=True).solve()
     for label, name, sizes in games:
         g = build(parse((GAMES / f"{name}.game").read_text()), sizes)
-        took: dict[bool, tuple[int, float, int]] = {}
-        for deeper in (False, True, False, True):  # alternated, the quicker of two runs each
-            search = Search(g, worst=True, node_limit=10**12, lookahead=deeper)
-            t = time.perf_counter()
-            found = search.solve()
-            run = (found.cost, time.perf_counter() - t, found.work)
-            took[deeper] = min(took.get(deeper, run), run, key=lambda r: r[1])
-        (a, ta, wa), (b, tb, wb) = took[True], took[False]
+        (a, ta, wa), (b, tb, wb) = with_and_without(lambda on, g=g: Search(g, True, 10**12, lookahead=on))
         print(
             f"{label} optimal worst case: {a} guesses in {ta:.1f} s ({wa:,} secrets in the sets searched); without "
             f"the deeper test {b} in {tb:.1f} s ({wb:,}): {tb / ta:.1f}x"
@@ -269,14 +275,9 @@ def place_symmetries() -> None:
     for sizes in ({"length": 4, "colours": 4}, {"length": 3, "colours": 6}):
         g = build(black, sizes)
         for worst in (False, True):
-            took: dict[bool, tuple[int, float, int]] = {}
-            for places in (False, True, False, True):
-                search = Search(g, worst=worst, node_limit=10**12, places=places)
-                t = time.perf_counter()
-                found = search.solve()
-                run = (found.cost, time.perf_counter() - t, found.work)
-                took[places] = min(took.get(places, run), run, key=lambda r: r[1])
-            (a, ta, wa), (b, tb, wb) = took[True], took[False]
+            (a, ta, wa), (b, tb, wb) = with_and_without(
+                lambda on, g=g, worst=worst: Search(g, worst, 10**12, places=on)
+            )
             what = "worst case" if worst else "total"
             print(
                 f"black-peg {sizes['length']}x{sizes['colours']} optimal {what}: {a} in {ta:.2f} s ({wa:,} secrets "
