@@ -256,7 +256,9 @@ def worst_cases() -> None:
     Search(build(parse((GAMES / "mastermind.game").read_text()), {"length": 2, "colours": 3}), worst=True).solve()
     for label, name, sizes in games:
         g = build(parse((GAMES / f"{name}.game").read_text()), sizes)
-        (a, ta, wa), (b, tb, wb) = with_and_without(lambda on, g=g: Search(g, True, 10**12, lookahead=on))
+        (a, ta, wa), (b, tb, wb) = with_and_without(
+            lambda on, g=g: Search(g, worst=True, node_limit=10**12, lookahead=on)
+        )
         print(
             f"{label} optimal worst case: {a} guesses in {ta:.1f} s ({wa:,} secrets in the sets searched); without "
             f"the deeper test {b} in {tb:.1f} s ({wb:,}): {tb / ta:.1f}x"
@@ -276,7 +278,7 @@ def place_symmetries() -> None:
         g = build(black, sizes)
         for worst in (False, True):
             (a, ta, wa), (b, tb, wb) = with_and_without(
-                lambda on, g=g, worst=worst: Search(g, worst, 10**12, places=on)
+                lambda on, g=g, worst=worst: Search(g, worst=worst, node_limit=10**12, places=on)
             )
             what = "worst case" if worst else "total"
             print(
