@@ -21,20 +21,27 @@ from tests.system.conftest import Served, free_port, wait_for_port
 from webapp.cli import main
 
 
-@pytest.fixture
-def proxied(serve: Callable[..., Served], tmp_path: Path) -> Iterator[tuple[str, str]]:
-    """(the app through nginx, the app directly)."""
+def start_nginx(tmp_path: Path, upstream: str, *extra: str) -> tuple[str, subprocess.Popen[bytes]]:
+    """nginx with the configuration `coin-puzzles proxy-config` writes, in front of upstream: its URL and process."""
     exe = shutil.which("nginx") or "/usr/sbin/nginx"
     if not Path(exe).exists():
         pytest.fail("nginx is not installed: run `make test`, which installs it")
-    app = serve()
     port = free_port()
     run = tmp_path / "nginx"
-    upstream = app.url.removeprefix("http://")
-    assert main(["proxy-config", "--run", str(run), "--listen", f"127.0.0.1:{port}", "--upstream", upstream]) == 0
+    assert (
+        main(["proxy-config", "--run", str(run), "--listen", f"127.0.0.1:{port}", "--upstream", upstream, *extra]) == 0
+    )
     proc = subprocess.Popen([exe, "-p", str(run), "-c", str(run / "nginx.conf"), "-g", "daemon off;"])
     wait_for_port(port)
-    yield f"http://127.0.0.1:{port}", app.url
+    return f"http://127.0.0.1:{port}", proc
+
+
+@pytest.fixture
+def proxied(serve: Callable[..., Served], tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """(the app through nginx, the app directly)."""
+    app = serve()
+    url, proc = start_nginx(tmp_path, app.url.removeprefix("http://"))
+    yield url, app.url
     proc.terminate()
     proc.wait(timeout=10)
 
@@ -100,3 +107,19 @@ def test_proxy_error_pages_carry_the_security_headers(proxied: tuple[str, str]) 
         assert r.headers["X-Content-Type-Options"] == "nosniff" and r.headers.get_all("X-Frame-Options") == ["DENY"]
     with urllib.request.urlopen(through + "/coins", timeout=10) as r:
         assert r.headers.get_all("Content-Security-Policy") and len(r.headers.get_all("Content-Security-Policy")) == 1
+
+
+def test_static_files_from_a_private_directory(tmp_path: Path) -> None:
+    """A checkout in a 0700 directory (a home directory, `mktemp -d`): nginx started by its owner, root or not,
+    still serves static/ (its workers run as that account, not as nobody). Here the static folder is a copy in
+    such a directory; no app is needed for static files."""
+    private = tmp_path / "home"
+    private.mkdir(mode=0o700)
+    shutil.copytree(Path(__file__).resolve().parents[2] / "static", private / "static")
+    url, proc = start_nginx(tmp_path, "127.0.0.1:9", "--static", str(private / "static"))
+    try:
+        with urllib.request.urlopen(url + "/static/css/site.css", timeout=10) as r:
+            assert r.status == 200 and b"{" in r.read()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
