@@ -56,9 +56,12 @@ run: $(VENV)/.installed
 precompute: $(VENV)/.installed
 	$(BIN)/coin-puzzles precompute
 
+# detect-secrets over every tracked file: a key, token or password added to git fails the build (the .game files'
+# "secrets: sequences ..." lines are rules, not secrets; test-only keys carry `pragma: allowlist secret`)
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check solvers webapp tests benchmarks
 	$(BIN)/ruff format --check solvers webapp tests benchmarks
+	$(BIN)/detect-secrets-hook --exclude-secrets '^(sequences|coins)' $$(git ls-files)
 
 typecheck: $(VENV)/.test-installed
 	$(BIN)/mypy --strict solvers webapp

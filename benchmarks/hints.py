@@ -12,7 +12,6 @@ Run with `python benchmarks/hints.py` (about two minutes here: the trees are com
 from __future__ import annotations
 
 import os
-import pickle
 import statistics
 import sys
 import tempfile
@@ -30,7 +29,7 @@ def main() -> None:
         os.environ.setdefault("COIN_PUZZLES_SECRET", "benchmark")
         from webapp import create_app
         from webapp.catalogue import codebreak_params
-        from webapp.results import REGISTRY, run
+        from webapp.results import REGISTRY, dumps, loads, run
 
         app = create_app()
 
@@ -50,12 +49,12 @@ def main() -> None:
             ):
                 built = REGISTRY["codebreak.game"]
                 game_params = {"game": game, "pegs": sizes[0], "colours": sizes[1], "coins": None}
-                store.put(built.key(game_params), pickle.dumps(run(built, game_params, lambda done, total: None)))
+                store.put(built.key(game_params), dumps(built, run(built, game_params, lambda done, total: None)))
                 for s in strategies:
                     c = REGISTRY["codebreak.tree"]
                     params = codebreak_params(game, sizes, s)
                     t = time.perf_counter()
-                    blob = pickle.dumps(run(c, params, lambda done, total: None))
+                    blob = dumps(c, run(c, params, lambda done, total: None))
                     store.put(c.key(params), blob)
                     store_blobs.setdefault(game, []).append(blob)
                     print(
@@ -66,11 +65,12 @@ def main() -> None:
             "super-mastermind": ["AABBC,CDDEE,EFGHA", "ABCDE,FGHAB,CDEFG"],
         }
         for game, blobs in store_blobs.items():
-            knuth, _ = pickle.loads(blobs[0])
+            tree = REGISTRY["codebreak.tree"]
+            knuth, _ = loads(tree, blobs[0])  # type: ignore[misc]
             own, off = [app_built(game).experiments[knuth.experiment]], off_paths[game]
             t = time.perf_counter()
             for blob in blobs:
-                pickle.loads(blob)
+                loads(tree, blob)
             before = time.perf_counter() - t
             client = create_app().test_client()  # a fresh app: nothing read yet
             url = f"/codebreak/play?game={game}&maker=adversarial&hint=1&g="

@@ -39,7 +39,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = config.secret_key(Path(app.instance_path))
+        keys = config.keys(Path(app.instance_path))
+        app.config["SECRET_KEY"], app.config["SECRET_KEY_FALLBACKS"] = keys.current, list(keys.fallbacks)
+    if app.config.get("SECRET_KEY_FALLBACKS"):  # CSRF tokens signed with an older key still validate
+        app.config["WTF_CSRF_SECRET_KEY"] = [*app.config["SECRET_KEY_FALLBACKS"], app.config["SECRET_KEY"]]
     if not app.config.get("RESULT_STORE"):
         app.config["RESULT_STORE"] = config.store_address(Path(app.instance_path))
     results.init_app(app)

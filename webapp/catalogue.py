@@ -17,9 +17,10 @@ from solvers.devil import Solution, Variant, solve
 from solvers.errors import LimitError
 from solvers.pegs import BOARDS, PROBLEMS, Analysis, analyse, board, board_table, class_finals, pegs
 from solvers.pegs.report import PegReport, peg_report
+from solvers.pegs.table import Row as PegRow
 from solvers.progress import Tick
 from solvers.variants import model as variant_model
-from solvers.variants.plan import Plan, Verification, compact
+from solvers.variants.plan import Plan, StoredPlan, Verification, restored, stored
 from solvers.variants.plan import make_plan as variant_plan
 from solvers.variants.plan import verify as verify_variant
 from solvers.variants.report import Row
@@ -135,6 +136,7 @@ PEGS_TABLE = register(
         _pegs_table,
         lambda p: board(str(p["board"])).size <= QUICK_TABLE_HOLES,
         lambda p: f"the table of starts for {p['board']}",
+        tuple[PegRow, ...],
     )
 )
 PEGS_REPORT = register(
@@ -144,15 +146,21 @@ PEGS_REPORT = register(
         _pegs_report,
         lambda p: board(str(p["board"])).size <= QUICK_TABLE_HOLES,
         lambda p: f"the analysis of a {p['board']} position",
+        PegReport,
     )
 )
 PEGS_ANALYSIS = register(
     Computation(
-        "pegs.analysis", "2", _pegs_analysis, _pegs_analysis_quick, lambda p: f"a hint for this {p['board']} position"
+        "pegs.analysis",
+        "2",
+        _pegs_analysis,
+        _pegs_analysis_quick,
+        lambda p: f"a hint for this {p['board']} position",
+        Analysis,
     )
 )
 DEVIL = register(
-    Computation("devil.solve", "2", _devil, _devil_quick, lambda p: f"the Devil's game for {p['n']} coins")
+    Computation("devil.solve", "2", _devil, _devil_quick, lambda p: f"the Devil's game for {p['n']} coins", Solution)
 )
 CODEBREAK = register(
     Computation(
@@ -161,6 +169,7 @@ CODEBREAK = register(
         _codebreak,
         _codebreak_quick,
         lambda p: f"the {p['strategy']} strategy for {p['game']}",
+        tuple[Node, Stats],
     )
 )
 GAME = register(
@@ -170,6 +179,7 @@ GAME = register(
         _game,
         _game_quick,
         lambda p: f"the outcome table of {p['game']}",
+        Game,
     )
 )
 AEQUITAS = register(
@@ -179,6 +189,7 @@ AEQUITAS = register(
         _aequitas,
         lambda p: int(p["max"]) <= QUICK_AEQUITAS,
         lambda p: f"the Æquitas table up to {p['max']} coins",
+        tuple[tuple[Cell, ...], TableReport],
     )
 )
 
@@ -192,7 +203,7 @@ def _variant_plan(p: Params, tick: Tick) -> tuple[Plan, Verification]:
     """A variant's optimal plan, verified on every secret and every way the scale may lie."""
     plan = variant_plan(_variant(p), tick)
     check = verify_variant(plan)
-    return compact(plan), check
+    return plan, check
 
 
 QUICK_VARIANT = {"lies1": 40, "lies2": 10, "fakes": 30, "pans": 40}  # coins planned and verified within ~1 s
@@ -216,6 +227,9 @@ VARIANT_PLAN = register(
         _variant_plan,
         lambda p: variant_quick(_variant(p)),
         lambda p: f"the plan for {_variant(p).describe()}",
+        tuple[StoredPlan, Verification],
+        lambda r: (stored(r[0]), r[1]),
+        lambda r: (restored(r[0]), r[1]),
     )
 )
 VARIANT_TABLE = register(
@@ -225,6 +239,7 @@ VARIANT_TABLE = register(
         _variant_table,
         lambda p: False,
         lambda p: f"the table for {_variant(p).describe().split(', ', 1)[1]}, N = 1 to 100",
+        tuple[Row, ...],
     )
 )
 VARIANT_TABLES = (

@@ -10,7 +10,6 @@ import argparse
 import contextlib
 import json
 import os
-import pickle
 import signal
 import subprocess
 import sys
@@ -221,21 +220,58 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def proxy_config(args: argparse.Namespace) -> int:
-    """Write deploy/nginx.conf with its placeholders filled into a run folder; print how to start nginx."""
+    """Write deploy/nginx.conf with its placeholders filled into a run folder; print how to start nginx. Its
+    workers run as the account that wrote it (when nginx starts as root), which can read the checkout."""
+    import grp
+    import pwd
+
     from .config import ROOT
 
     run = Path(args.run).resolve()
     run.mkdir(parents=True, exist_ok=True)
+    static = Path(args.static).resolve() if args.static else ROOT / "static"
+    if not (static / "css").is_dir():
+        raise InputError(f"{static} is not the project's static folder (it has no css/)")
     text = (ROOT / "deploy" / "nginx.conf").read_text()
     for name, value in (
-        ("@ROOT@", str(ROOT)),
+        ("@STATIC@", str(static)),
         ("@LISTEN@", args.listen),
         ("@UPSTREAM@", args.upstream),
         ("@RUN@", str(run)),
+        ("@USER@", pwd.getpwuid(os.geteuid()).pw_name),
+        ("@GROUP@", grp.getgrgid(os.getegid()).gr_name),
     ):
         text = text.replace(name, value)
     (run / "nginx.conf").write_text(text)
     print(f"nginx -p {run} -c {run / 'nginx.conf'} -g 'daemon off;'")
+    return 0
+
+
+def rotate_key(args: argparse.Namespace) -> int:
+    """Make a new secret key and keep the old one as a fallback (read, never used to sign); --forget-old drops
+    the fallbacks. With COIN_PUZZLES_SECRET set, print the two settings to use instead."""
+    from . import config
+
+    folder = config.instance_path()
+    keys = config.keys(folder)
+    if os.environ.get("COIN_PUZZLES_SECRET"):
+        olds = () if args.forget_old else keys.all
+        print("COIN_PUZZLES_SECRET is set in the environment; set these two instead, then restart every process:")
+        print(f"COIN_PUZZLES_SECRET={keys.current if args.forget_old else config.new_key()}")
+        print(f"COIN_PUZZLES_SECRET_FALLBACKS={','.join(olds)}")
+        return 0
+    if args.forget_old:
+        count = config.forget_fallbacks(folder)
+        print(
+            f"dropped {count} older key(s) from {folder}; restart the server (make run) so that it stops accepting them"
+        )
+        return 0
+    rotated = config.rotate(folder)
+    print(
+        f"made a new key in {folder / config.KEY_FILE}; {len(rotated.fallbacks)} older key(s) kept in "
+        f"{folder / config.FALLBACKS_FILE}, still accepted for reading. Restart the server (make run) to use it; "
+        "run `coin-puzzles rotate-key --forget-old` once links and sessions made before may stop working."
+    )
     return 0
 
 
@@ -259,7 +295,7 @@ def precompute(args: argparse.Namespace) -> int:
 
     from .catalogue import everything
     from .jobs import default_store
-    from .results import REGISTRY, run
+    from .results import REGISTRY, read, run, write
 
     store = default_store()
     items = [(n, p) for n, p in everything() if not args.only or any(n.startswith(o) for o in args.only)]
@@ -269,13 +305,13 @@ def precompute(args: argparse.Namespace) -> int:
             c = REGISTRY[name]
             bar.set_description(c.title(params)[:40])
             key = c.key(params)
-            if store.get(key) is not None:
+            if read(store, c, key) is not None:
                 continue
 
             def tick(d: int, total: int) -> None:
                 bar.set_postfix_str(f"{d:,}/{total:,}" if total else f"{d:,}")
 
-            store.put(key, pickle.dumps(run(c, params, tick)))
+            write(store, c, key, run(c, params, tick))
             done += 1
     print(f"precompute: {done} computed, {len(items) - done} already stored ({store.address})")
     return 0
@@ -362,6 +398,9 @@ def _parser() -> argparse.ArgumentParser:
     px.add_argument("--listen", default="127.0.0.1:8080")
     px.add_argument("--upstream", default="127.0.0.1:8000")
     px.add_argument("--run", default="instance/nginx", help="folder for the configuration, pid, logs, buffers")
+    px.add_argument("--static", default="", help="the static folder nginx serves (default: the checkout's static/)")
+    rk = sub.add_parser("rotate-key", help="make a new secret key; the old one stays accepted for reading")
+    rk.add_argument("--forget-old", action="store_true", help="drop the older keys instead")
     pre = sub.add_parser("precompute", help="compute everything the site links to into the result store")
     pre.add_argument("--only", nargs="*", default=[], help="only these computations (pegs, devil, aequitas, ...)")
     return parser
@@ -371,7 +410,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, run, print; a solver's refusal is one line on stderr and exit status 2."""
     try:
         args = _parser().parse_args(argv)
-        admin = {"serve": serve, "worker": worker, "precompute": precompute, "proxy-config": proxy_config}
+        admin = {
+            "serve": serve,
+            "worker": worker,
+            "precompute": precompute,
+            "proxy-config": proxy_config,
+            "rotate-key": rotate_key,
+        }
         if args.command in admin:
             return int(admin[args.command](args))
         report = args.run(args)

@@ -173,7 +173,7 @@ _TOPS: dict[str, Node] = {}  # a stored tree's expensive top (`top`), per store 
 def _suggest(name: str, sizes: Sizes, g: Game, r: Round) -> dict[str, str | None]:
     """The heuristics' suggestions, read from the tops of their stored trees where the game has followed them
     (a stored result never changes under its key, so each process reads a tree once: Super Mastermind's take
-    0.1-0.3 s each to unpickle, their tops a few kilobytes to keep)."""
+    a fraction of a second each to decode, their tops a few kilobytes to keep)."""
     trees: dict[str, Node | None] = {}
     for s in HEURISTICS:
         params = codebreak_params(name, sizes, s)

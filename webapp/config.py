@@ -3,11 +3,23 @@ environment: where the instance folder is, the secret key, the result store and 
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
+import logging
 import os
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
+from solvers.errors import InputError
+
 ROOT = Path(__file__).resolve().parent.parent
+
+
+class ConfigError(InputError):
+    """A setting that cannot be used (the command line exits with status 2 and says why)."""
 
 
 def instance_path() -> Path:
@@ -15,19 +27,132 @@ def instance_path() -> Path:
     return Path(os.environ.get("COIN_PUZZLES_INSTANCE") or ROOT / "instance")
 
 
-def secret_key(folder: Path) -> str:
-    """COIN_PUZZLES_SECRET, else a key kept (mode 0600) in the instance folder, made on first use."""
-    if key := os.environ.get("COIN_PUZZLES_SECRET"):
-        return key
-    path = folder / "secret_key"
+# SHA-256 of the key that early versions shipped in git as instance/secret_key (the key itself is not kept here):
+# everyone who cloned the repository holds it, so an instance folder that still has it is treated as compromised
+PUBLISHED_KEY_SHA256 = frozenset({"4a202dc708e9d4a9135bf93907323ce820a71b7eab1c3ed6a13ceb943c482112"})
+KEY_FILE = "secret_key"
+FALLBACKS_FILE = "secret_key_fallbacks"  # older keys, one a line, newest first: still read, never used to sign
+
+log = logging.getLogger("coin_puzzles")
+
+
+@dataclass(frozen=True)
+class Keys:
+    """The secret key that signs and seals everything new, and the older keys still accepted when reading."""
+
+    current: str
+    fallbacks: tuple[str, ...] = ()
+
+    @property
+    def all(self) -> tuple[str, ...]:
+        """Every accepted key, the current one first."""
+        return (self.current, *self.fallbacks)
+
+    def encoded(self) -> list[bytes]:
+        """Every accepted key as bytes, the current one first (what the result store signs and checks with)."""
+        return [k.encode() for k in self.all]
+
+
+def published(key: str) -> bool:
+    """True for a key that was once published in the repository."""
+    return hashlib.sha256(key.strip().encode()).hexdigest() in PUBLISHED_KEY_SHA256
+
+
+def new_key() -> str:
+    """A fresh random key (256 bits, hex)."""
+    return secrets.token_hex(32)
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Replace a file atomically with text, mode 0600 from the start."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+@contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """Hold the instance folder's key lock (so processes starting together agree on one key)."""
     folder.mkdir(parents=True, exist_ok=True)
-    if not path.exists():
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(secrets.token_hex(32))
-    if path.stat().st_mode & 0o077:
-        path.chmod(0o600)  # a key file written readable by others (as older versions did) is closed up
-    return path.read_text().strip()
+    fd = os.open(folder / ".secret_key.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _file_key(folder: Path) -> str:
+    """The instance folder's key, made on first use; a key once published in git is replaced (with a warning)."""
+    path = folder / KEY_FILE
+    with _locked(folder):
+        key = path.read_text().strip() if path.exists() else ""
+        if key and published(key):
+            log.warning(
+                "coin-puzzles: %s holds the secret key once published in the project's git repository; it was "
+                "replaced by a new random key (sessions, forms and game links made with the old one no longer work)",
+                path,
+            )
+            key = ""
+        if not key:
+            key = new_key()
+            _write_private(path, key + "\n")
+        elif path.stat().st_mode & 0o077:
+            path.chmod(0o600)  # a key file written readable by others (as older versions did) is closed up
+    return key
+
+
+def _split(raw: str) -> list[str]:
+    """Keys from a comma- or line-separated list."""
+    return [k.strip() for k in raw.replace("\n", ",").split(",") if k.strip()]
+
+
+def keys(folder: Path) -> Keys:
+    """COIN_PUZZLES_SECRET (else the instance folder's key file), and the fallbacks: COIN_PUZZLES_SECRET_FALLBACKS
+    (comma-separated) and the instance folder's secret_key_fallbacks. A published key is never accepted."""
+    current = os.environ.get("COIN_PUZZLES_SECRET", "").strip()
+    if current and published(current):
+        raise ConfigError(
+            "COIN_PUZZLES_SECRET is the key once published in the project's git repository: set a new one "
+            "(`coin-puzzles rotate-key` prints one)"
+        )
+    current = current or _file_key(folder)
+    olds = _split(os.environ.get("COIN_PUZZLES_SECRET_FALLBACKS", ""))
+    path = folder / FALLBACKS_FILE
+    if path.exists():
+        olds += _split(path.read_text())
+    fallbacks = tuple(dict.fromkeys(k for k in olds if k != current and not published(k)))
+    return Keys(current, fallbacks)
+
+
+def secret_key(folder: Path) -> str:
+    """The current secret key (see keys)."""
+    return keys(folder).current
+
+
+def rotate(folder: Path, keep: int = 3) -> Keys:
+    """Make a new key in the instance folder and move the old one to the front of its fallbacks (at most keep
+    of them are kept); the keys now in force there."""
+    old = _file_key(folder)
+    with _locked(folder):
+        path = folder / FALLBACKS_FILE
+        olds = _split(path.read_text()) if path.exists() else []
+        fallbacks = tuple(dict.fromkeys([old, *olds]))[:keep]
+        key = new_key()
+        _write_private(path, "".join(k + "\n" for k in fallbacks))
+        _write_private(folder / KEY_FILE, key + "\n")
+    return Keys(key, fallbacks)
+
+
+def forget_fallbacks(folder: Path) -> int:
+    """Drop the instance folder's fallback keys (once everything made with them may stop working); how many."""
+    path = folder / FALLBACKS_FILE
+    with _locked(folder):
+        count = len(_split(path.read_text())) if path.exists() else 0
+        path.unlink(missing_ok=True)
+    return count
 
 
 def redis_url() -> str | None:

@@ -51,7 +51,7 @@ def compute(address: str, name: str, params: dict[str, Any]) -> None:
     from . import catalogue  # noqa: F401 - registers the computations
     from .results import execute
 
-    execute(open_store(address, config.secret_key(config.instance_path()).encode()), name, params)
+    execute(open_store(address, config.keys(config.instance_path()).encoded()), name, params)
 
 
 for _queue in QUEUES.values():
@@ -68,7 +68,7 @@ def enqueue(address: str, name: str, params: Mapping[str, Any], precompute: bool
 def default_store() -> Store:
     """The store the app uses by default (outside a request: the CLI and the consumer)."""
     folder = config.instance_path()
-    return open_store(config.store_address(folder), config.secret_key(folder).encode())
+    return open_store(config.store_address(folder), config.keys(folder).encoded())
 
 
 def enqueue_missing(store: Store, items: Iterable[tuple[str, dict[str, Any]]]) -> int:

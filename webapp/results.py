@@ -10,7 +10,6 @@ the progress for the API) at the same URL until the result is there.
 from __future__ import annotations
 
 import json
-import pickle
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -22,22 +21,33 @@ from flask import Flask, Response, current_app, jsonify, render_template, reques
 from solvers.errors import LimitError, PuzzleError
 from solvers.progress import Tick
 
-from . import jobs
+from . import codec, jobs
 from .store import Progress, Store, open_store
 
 Params = Mapping[str, Any]
 
 
+def _same(value: Any) -> Any:
+    """A result stored as it is."""
+    return value
+
+
 @dataclass(frozen=True)
 class Computation:
     """A named, versioned, deterministic computation: run(params, tick) -> result; quick(params) says whether it
-    is cheap enough for a web request (about a second of CPU at most); title(params) names it for people."""
+    is cheap enough for a web request (about a second of CPU at most); title(params) names it for people.
+
+    Results are stored as JSON: `result` is the type stored (what a stored entry is decoded against); `dump` and
+    `load` turn a result into that type and back when it is not data already (a plan holding its search)."""
 
     name: str
     version: str
     run: Callable[[Params, Tick], object]
     quick: Callable[[Params], bool]
     title: Callable[[Params], str]
+    result: Any = object
+    dump: Callable[[Any], object] = _same
+    load: Callable[[Any], object] = _same
 
     def key(self, params: Params) -> str:
         """The store key: name, version and canonical parameters (a new version invalidates old entries)."""
@@ -90,6 +100,42 @@ def unpack(value: object) -> object:
     return value
 
 
+def dumps(c: Computation, value: object) -> bytes:
+    """A result (or a refusal) as the store keeps it."""
+    if isinstance(value, Failed):
+        return codec.encode_failure(value.kind, value.message)
+    return codec.encode(c.dump(value))
+
+
+def loads(c: Computation, blob: bytes) -> object | None:
+    """A stored result (or refusal); None when the entry is not one of this computation's (an older format)."""
+    try:
+        envelope = codec.open_envelope(blob)
+        if envelope.failed is not None:
+            return Failed(str(envelope.failed.get("kind", "")), str(envelope.failed.get("message", "")))
+        if not len(envelope.value):
+            return None
+        return c.load(codec.decode(envelope.value, c.result))
+    except codec.DecodeErrors:
+        return None
+
+
+def read(store: Store, c: Computation, key: str) -> object | None:
+    """The stored result under key, if there is a readable one (an unreadable entry is deleted, so recomputed)."""
+    blob = store.get(key)
+    if blob is None:
+        return None
+    value = loads(c, blob)
+    if value is None:
+        store.delete(key)
+    return value
+
+
+def write(store: Store, c: Computation, key: str, value: object) -> None:
+    """Store a result (or a refusal)."""
+    store.put(key, dumps(c, value))
+
+
 PRECOMPUTE_NOTE = "precompute"  # the note on a claim made by the background precomputation
 
 
@@ -97,12 +143,12 @@ def fetch(store: Store, name: str, params: Params, enqueue: Callable[[str, str, 
     """The result, from the store or computed now if quick; otherwise claim and enqueue a job, raise Pending."""
     c = REGISTRY[name]
     key = c.key(params)
-    blob = store.get(key)
-    if blob is not None:
-        return unpack(pickle.loads(blob))
+    found = read(store, c, key)
+    if found is not None:
+        return unpack(found)
     if c.quick(params):
         value = run(c, params, lambda done, total: None)
-        store.put(key, pickle.dumps(value))
+        write(store, c, key, value)
         return unpack(value)
     if store.claim(key):
         try:
@@ -110,9 +156,9 @@ def fetch(store: Store, name: str, params: Params, enqueue: Callable[[str, str, 
         except Exception:
             store.release(key)  # never leave a claim that no job will end
             raise
-        blob = store.get(key)  # an in-process (immediate) queue has already finished it
-        if blob is not None:
-            return unpack(pickle.loads(blob))
+        found = read(store, c, key)  # an in-process (immediate) queue has already finished it
+        if found is not None:
+            return unpack(found)
     else:
         waiting = store.progress(key)
         if waiting is not None and waiting.state == "queued" and waiting.note == PRECOMPUTE_NOTE:
@@ -128,7 +174,7 @@ def execute(store: Store, name: str, params: Params) -> None:
     """Run a job: report progress (at most twice a second), store the result, end the claim."""
     c = REGISTRY[name]
     key = c.key(params)
-    if store.get(key) is not None:
+    if read(store, c, key) is not None:
         store.release(key)
         return
     last = [0.0]
@@ -142,17 +188,22 @@ def execute(store: Store, name: str, params: Params) -> None:
     store.report(key, "running", 0, 0, "")
     print(f"coin-puzzles job: computing {key}", file=sys.stderr, flush=True)
     try:
-        store.put(key, pickle.dumps(run(c, params, tick)))
+        write(store, c, key, run(c, params, tick))
     finally:
         store.release(key)
+
+
+def app_keys() -> tuple[str, ...]:
+    """The app's secret keys: the current one, then the older ones still accepted."""
+    config = current_app.config
+    return (str(config["SECRET_KEY"]), *(str(k) for k in config.get("SECRET_KEY_FALLBACKS") or ()))
 
 
 def app_store() -> Store:
     """The app's store (one per process, opened on first use)."""
     store: Store | None = current_app.extensions.get("coin_puzzles_store")
     if store is None:
-        secret = str(current_app.config["SECRET_KEY"]).encode()
-        store = open_store(str(current_app.config["RESULT_STORE"]), secret)
+        store = open_store(str(current_app.config["RESULT_STORE"]), [k.encode() for k in app_keys()])
         current_app.extensions["coin_puzzles_store"] = store
     return store
 
@@ -164,14 +215,14 @@ def computed(name: str, **params: Any) -> Any:
 
 def stored(store: Store, name: str, params: Params) -> object | None:
     """The stored result (a stored refusal raised again), or None when it is not stored."""
-    blob = store.get(REGISTRY[name].key(params))
-    return None if blob is None else unpack(pickle.loads(blob))
+    c = REGISTRY[name]
+    found = read(store, c, c.key(params))
+    return None if found is None else unpack(found)
 
 
 def peek(name: str, **params: Any) -> Any:
     """The stored result if it is there (never computing or queuing anything), else None."""
-    blob = app_store().get(REGISTRY[name].key(params))
-    return None if blob is None else unpack(pickle.loads(blob))
+    return stored(app_store(), name, params)
 
 
 RETRY_SECONDS = 2

@@ -17,22 +17,26 @@ import json
 import secrets
 from dataclasses import dataclass
 
-from cryptography.fernet import Fernet, InvalidToken
-from flask import current_app
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
 from solvers.errors import IllegalMoveError, InputError
 from solvers.weighing import Problem
 from solvers.weighing.case import Case, all_cases
 
-from .results import app_store
+from .results import app_keys, app_store
 
 SEAL_BYTES = 320  # every sealed plaintext has exactly this length, whatever it holds
 
 
-def _box() -> Fernet:
-    """A Fernet key derived from the app's secret key."""
-    digest = hashlib.sha256(b"coin-puzzles/hidden-state/" + str(current_app.config["SECRET_KEY"]).encode()).digest()
+def _fernet(key: str) -> Fernet:
+    """A Fernet key derived from one of the app's secret keys."""
+    digest = hashlib.sha256(b"coin-puzzles/hidden-state/" + key.encode()).digest()
     return Fernet(base64.urlsafe_b64encode(digest))
+
+
+def _box() -> MultiFernet:
+    """Seals with the current key; opens what any accepted key (the current one or a fallback) sealed."""
+    return MultiFernet([_fernet(k) for k in app_keys()])
 
 
 def seal(payload: dict[str, object], game: str) -> str:
@@ -48,7 +52,10 @@ def unseal(token: str, game: str) -> dict[str, object]:
     try:
         body = json.loads(_box().decrypt(token.encode()))
     except (InvalidToken, ValueError) as e:
-        raise InputError("this game token is damaged or from another server") from e
+        raise InputError(
+            "this game token is damaged, from another server, or sealed with a key this server no longer accepts "
+            "(its keys are changed from time to time): start a new game"
+        ) from e
     if not isinstance(body, dict) or body.get("game") != game or not isinstance(body.get("data"), dict):
         raise InputError("this game token belongs to a different game")
     data: dict[str, object] = body["data"]

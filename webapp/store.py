@@ -15,6 +15,7 @@ import hmac
 import json
 import sqlite3
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -81,18 +82,36 @@ class Store(Protocol):
 
 
 def _digest(secret: bytes, key: str, blob: bytes) -> str:
-    """The entry's HMAC: binds the bytes to their key under the app's secret."""
+    """The entry's HMAC: binds the bytes to their key under one of the app's secrets."""
     return hmac.new(secret, key.encode() + b"\0" + blob, hashlib.sha256).hexdigest()
+
+
+class Signer:
+    """Signs entries with the current key; accepts an entry signed with it or with an older key still accepted."""
+
+    def __init__(self, secrets: Sequence[bytes]) -> None:
+        """The current key first, then the fallbacks."""
+        if not secrets:
+            raise ValueError("the store needs a secret key")
+        self._secrets = tuple(secrets)
+
+    def sign(self, key: str, blob: bytes) -> str:
+        """The digest of a new entry."""
+        return _digest(self._secrets[0], key, blob)
+
+    def intact(self, key: str, blob: bytes, digest: str) -> bool:
+        """True if one of the accepted keys made this digest of this entry."""
+        return any(hmac.compare_digest(digest, _digest(s, key, blob)) for s in self._secrets)
 
 
 class SqliteStore:
     """One SQLite file (write-ahead log, so readers never wait for a writer)."""
 
-    def __init__(self, path: Path, secret: bytes) -> None:
+    def __init__(self, path: Path, secrets: Sequence[bytes]) -> None:
         """Open (and create) the file and its tables."""
         path.parent.mkdir(parents=True, exist_ok=True)
         self.address = f"sqlite:{path}"
-        self._path, self._secret = path, secret
+        self._path, self._signer = path, Signer(secrets)
         with self._db() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, blob BLOB, digest TEXT, at REAL)")
@@ -114,7 +133,7 @@ class SqliteStore:
         if row is None:
             return None
         blob, digest = bytes(row[0]), str(row[1])
-        if not hmac.compare_digest(digest, _digest(self._secret, key, blob)):
+        if not self._signer.intact(key, blob, digest):
             self.delete(key)
             return None
         return blob
@@ -124,7 +143,7 @@ class SqliteStore:
         with self._db() as db:
             db.execute(
                 "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?)",
-                (key, blob, _digest(self._secret, key, blob), time.time()),
+                (key, blob, self._signer.sign(key, blob), time.time()),
             )
 
     def delete(self, key: str) -> None:
@@ -138,14 +157,14 @@ class SqliteStore:
             db.execute("BEGIN IMMEDIATE")
             row = db.execute("SELECT blob, digest FROM results WHERE key = ?", (key,)).fetchone()
             now = None if row is None else bytes(row[0])
-            if now is not None and not hmac.compare_digest(str(row[1]), _digest(self._secret, key, now)):
+            if now is not None and not self._signer.intact(key, now, str(row[1])):
                 now = None  # a damaged entry counts as none
             if now != old:
                 db.execute("COMMIT")
                 return False
             db.execute(
                 "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?)",
-                (key, new, _digest(self._secret, key, new), time.time()),
+                (key, new, self._signer.sign(key, new), time.time()),
             )
             db.execute("COMMIT")
             return True
@@ -191,27 +210,27 @@ class SqliteStore:
 class RedisStore:
     """Redis: results as hashes, job claims by SET NX with an expiry, progress as hashes."""
 
-    def __init__(self, url: str, secret: bytes) -> None:
+    def __init__(self, url: str, secrets: Sequence[bytes]) -> None:
         """Connect (lazily) to the server at url."""
         import redis
 
         self.address = url
         self._r: Any = redis.Redis.from_url(url)
-        self._secret = secret
+        self._signer = Signer(secrets)
 
     def get(self, key: str) -> bytes | None:
         """The bytes under a key, if intact."""
         blob, digest = self._r.hmget(f"cp:result:{key}", "blob", "digest")
         if blob is None:
             return None
-        if digest is None or not hmac.compare_digest(digest.decode(), _digest(self._secret, key, blob)):
+        if digest is None or not self._signer.intact(key, bytes(blob), digest.decode()):
             self.delete(key)
             return None
         return bytes(blob)
 
     def put(self, key: str, blob: bytes) -> None:
         """HSET of both fields is one command (atomic)."""
-        self._r.hset(f"cp:result:{key}", mapping={"blob": blob, "digest": _digest(self._secret, key, blob)})
+        self._r.hset(f"cp:result:{key}", mapping={"blob": blob, "digest": self._signer.sign(key, blob)})
 
     def delete(self, key: str) -> None:
         """Forget a key."""
@@ -229,7 +248,7 @@ class RedisStore:
                     pipe.unwatch()
                     return False
                 pipe.multi()
-                pipe.hset(name, mapping={"blob": new, "digest": _digest(self._secret, key, new)})
+                pipe.hset(name, mapping={"blob": new, "digest": self._signer.sign(key, new)})
                 pipe.execute()
                 return True
             except redis.WatchError:
@@ -267,8 +286,8 @@ class RedisStore:
         return sum(1 for _ in self._r.scan_iter(match=f"cp:result:{prefix}*"))
 
 
-def open_store(address: str, secret: bytes) -> Store:
-    """A store from its address: 'sqlite:/path/to/file' or a redis:// URL."""
+def open_store(address: str, secrets: Sequence[bytes]) -> Store:
+    """A store from its address ('sqlite:/path/to/file' or a redis:// URL) and its keys (the current one first)."""
     if address.startswith("sqlite:"):
-        return SqliteStore(Path(address.removeprefix("sqlite:")), secret)
-    return RedisStore(address, secret)
+        return SqliteStore(Path(address.removeprefix("sqlite:")), secrets)
+    return RedisStore(address, secrets)

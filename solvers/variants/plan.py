@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import cast
 
 from solvers.errors import InputError, LimitError
 from solvers.progress import Tick, quiet
@@ -254,9 +255,34 @@ def verify(plan: Plan) -> Verification:
     return Verification(ok, len(all_secrets), count, worst, f"{len(all_secrets):,} secrets{how}: {count:,} paths")
 
 
-def compact(plan: Plan) -> Plan:
-    """The plan with what it can rebuild dropped (nodes, refuted beliefs, the progress callback): for storing."""
-    plan.nodes.clear()
-    plan.search.failed.clear()
-    plan.search.tick = quiet
+@dataclass(frozen=True)
+class StoredPlan:
+    """A plan as data, for the result store: the variant, its figures and the weighing chosen at each belief it
+    reaches (every one, once verified), from which the same nodes are rebuilt without searching again."""
+
+    variant: Variant
+    weighings: int | None
+    bound: int
+    reason: str | None
+    counts: tuple[tuple[single.Belief, int, single.Split], ...] = ()  # one counterfeit: beliefs as counts
+    pairs: tuple[tuple[pairs.Belief, int, pairs.Split], ...] = ()  # two counterfeits: classes and pairs
+
+
+def stored(plan: Plan) -> StoredPlan:
+    """The plan's stored form (its search's tables are dropped: the chosen weighings are all it needs)."""
+    chosen = tuple((b, left, split) for (b, left), split in plan.chosen.items())
+    if isinstance(plan.search, single.SingleSearch):
+        counts = cast(tuple[tuple[single.Belief, int, single.Split], ...], chosen)
+        return StoredPlan(plan.variant, plan.weighings, plan.bound, plan.reason, counts=counts)
+    by_pairs = cast(tuple[tuple[pairs.Belief, int, pairs.Split], ...], chosen)
+    return StoredPlan(plan.variant, plan.weighings, plan.bound, plan.reason, pairs=by_pairs)
+
+
+def restored(s: StoredPlan) -> Plan:
+    """A plan from its stored form: a fresh search (consulted only for a belief no stored weighing covers)."""
+    v = s.variant
+    search: single.SingleSearch | pairs.PairSearch = pairs.PairSearch(v) if v.fakes == 2 else single.SingleSearch(v)
+    plan = Plan(v, s.weighings, s.bound, s.reason, search)
+    for b, left, split in (*s.counts, *s.pairs):
+        plan.chosen[(b, left)] = split
     return plan

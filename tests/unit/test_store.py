@@ -4,7 +4,6 @@ and `fetch` computes quick results inline and heavy ones through one job."""
 from __future__ import annotations
 
 import os
-import pickle
 import sqlite3
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from solvers.progress import Tick
 from webapp.results import Computation, Params, Pending, execute, fetch, register
 from webapp.store import SqliteStore
 
-SECRET = b"unit-secret"
+SECRET = [b"unit-secret"]
 runs: list[int] = []
 
 
@@ -31,7 +30,7 @@ def square(p: Params, tick: Tick) -> int:
     return int(p["x"]) ** 2
 
 
-SQUARE = register(Computation("test.square", "1", square, lambda p: int(p["x"]) < 10, lambda p: "a square"))
+SQUARE = register(Computation("test.square", "1", square, lambda p: int(p["x"]) < 10, lambda p: "a square", int))
 
 
 def test_entries_survive_reopening(tmp_path: Path) -> None:
@@ -47,8 +46,43 @@ def test_a_damaged_entry_is_dropped(tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / "r.db") as db:
         db.execute("UPDATE results SET blob = ? WHERE key = 'k'", (b"valuf",))
     assert store.get("k") is None and store.count("k") == 0
-    SqliteStore(tmp_path / "r.db", b"another secret").put("k", b"value")
+    SqliteStore(tmp_path / "r.db", [b"another secret"]).put("k", b"value")
     assert store.get("k") is None
+
+
+def test_a_stored_pickle_is_never_loaded(tmp_path: Path) -> None:
+    """Results are JSON decoded against their type: an entry holding a pickle that would run a command (written by
+    anyone who can write to the store, with a valid signature) is dropped as unreadable and recomputed; the
+    command never runs."""
+    import pickle
+
+    marker = tmp_path / "ran"
+
+    class Exploit:
+        def __reduce__(self) -> tuple[object, tuple[str]]:
+            return (os.system, (f"touch {marker}",))
+
+    store = SqliteStore(tmp_path / "r.db", SECRET)
+    key = SQUARE.key({"x": 4})
+    store.put(key, pickle.dumps(Exploit()))
+    store.put(SQUARE.key({"x": 5}), b'{"value":"twenty-five"}')  # JSON, but not an int
+    runs.clear()
+    assert fetch(store, "test.square", {"x": 4}, lambda *a: pytest.fail("quick")) == 16
+    assert fetch(store, "test.square", {"x": 5}, lambda *a: pytest.fail("quick")) == 25
+    assert runs == [4, 5] and not marker.exists()
+    assert store.get(key) == b'{"value":16}'
+
+
+def test_older_keys_still_read_and_new_entries_use_the_current_key(tmp_path: Path) -> None:
+    """After a key rotation the store accepts entries signed with a fallback key and signs new ones with the
+    current key; once the fallback is dropped, the old entries are unreadable (and recomputed)."""
+    SqliteStore(tmp_path / "r.db", [b"old"]).put("a", b"1")
+    rotated = SqliteStore(tmp_path / "r.db", [b"new", b"old"])
+    rotated.put("b", b"2")
+    assert rotated.get("a") == b"1" and rotated.get("b") == b"2"
+    assert SqliteStore(tmp_path / "r.db", [b"old"]).get("b") is None  # b was signed with the new key
+    dropped = SqliteStore(tmp_path / "r.db", [b"new"])
+    assert dropped.get("a") is None and dropped.count("a") == 0
 
 
 def test_one_claim_per_key(tmp_path: Path) -> None:
@@ -86,7 +120,7 @@ def test_heavy_results_are_one_job_and_a_damaged_one_is_recomputed(tmp_path: Pat
     assert fetch(store, "test.square", {"x": 12}, enqueue) == 144 and runs == [12]
     key = SQUARE.key({"x": 12})
     with sqlite3.connect(tmp_path / "r.db") as db:
-        db.execute("UPDATE results SET blob = ? WHERE key = ?", (pickle.dumps(145), key))
+        db.execute("UPDATE results SET blob = ? WHERE key = ?", (b'{"value":145}', key))
     with pytest.raises(Pending):
         fetch(store, "test.square", {"x": 12}, enqueue)
     assert len(queued) == 2

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pickle
 import re
 
 import pytest
@@ -86,13 +85,14 @@ def test_viewing_the_table_never_starts_a_long_search(client: FlaskClient) -> No
     as text, not an error page)."""
     from webapp.catalogue import codebreak_params
     from webapp.jobs import default_store
-    from webapp.results import REGISTRY, Failed
+    from webapp.results import REGISTRY, Failed, write
 
     url = "/codebreak/game?game=mastermind-black&pegs=5&colours=4"
     html = client.get(url).get_data(as_text=True)
     assert html.count("a long search: open the plan to start it") == 2
     params = codebreak_params("mastermind-black", (5, 4, None), "optimal-worst")
-    default_store().put(REGISTRY["codebreak.tree"].key(params), pickle.dumps(Failed("limit", "past its budget")))
+    c = REGISTRY["codebreak.tree"]
+    write(default_store(), c, c.key(params), Failed("limit", "past its budget"))
     page = client.get(url)
     assert page.status_code == 200 and "past its budget" in page.get_data(as_text=True)
 
