@@ -236,12 +236,27 @@ def _build_sequences(spec: Spec, s_params: dict[str, str], e_params: dict[str, s
     patterns: dict[tuple[int, ...], int] = {}
     orbit = tuple(patterns.setdefault(tuple(sorted(Counter(e).values())), len(patterns)) for e in experiments)
     must_hit = spec.finish == "guess-the-secret"
+    if table is not None and not must_hit:
+        _check_distinguishable(table, labels, "experiment")
     if table is not None:
         return Game(spec, labels, e_labels, table, names, must_hit, win, orbit, place_symmetric=place_symmetric)
     packed = scoring.prepare(codes, colours, length + 1 if spec.outcome == "black-white" else 0)
     return Game(
         spec, labels, e_labels, None, names, must_hit, win, orbit, codes=packed, place_symmetric=place_symmetric
     )
+
+
+def _check_distinguishable(table: NDArray[np.uint8], labels: tuple[str, ...], noun: str) -> None:
+    """A know-the-secret game needs every two secrets told apart by some experiment; InputError naming two that
+    no experiment tells apart (then no strategy can finish the game)."""
+    seen: dict[bytes, int] = {}
+    for s, column in enumerate(np.ascontiguousarray(table.T)):
+        other = seen.setdefault(column.tobytes(), s)
+        if other != s:
+            raise InputError(
+                f"no strategy can finish this game: the secrets {labels[other]} and {labels[s]} give the same outcome "
+                f"for every {noun}, so they can never be told apart"
+            )
 
 
 LISTED_COINS = 8  # up to this many coins every weighing is listed; above, weighings are generated (coins.py)
@@ -272,6 +287,7 @@ def _build_coins(spec: Spec, params: dict[str, str]) -> Game:
     for i, (left, right) in enumerate(weighings):
         for j, case in enumerate(secrets):
             table[i, j] = SCALE[honest_outcome((left, right), case)]
+    _check_distinguishable(table, labels, "weighing")
     e_labels = tuple(f"{','.join(map(str, left))} v {','.join(map(str, right))}" for left, right in weighings)
     orbit = tuple(len(left) - 1 for left, _ in weighings)  # permuting coins: only the pan size matters
     return Game(spec, labels, e_labels, table, names, False, -1, orbit)

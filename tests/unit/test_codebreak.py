@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from functools import cache
 from itertools import permutations, product
@@ -654,3 +655,52 @@ def test_bulls_and_cows_optimal_average_is_26274_proved() -> None:
     g = build(spec("bulls-and-cows"))
     st = verify(g, build_tree(g, "optimal-average"))
     assert (st.total, st.verified) == (26274, True)
+
+
+def _small_sizes(spec_kind: str) -> list[dict[str, int]]:
+    """Every size of a shipped game the engine accepts, up to 300 secrets (sequences) or 12 coins."""
+    if spec_kind == "coins":
+        return [{"count": n} for n in range(1, 13)]
+    return [{"length": p, "colours": c} for p in range(1, 5) for c in range(2, 11) if c**p <= 300]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["mastermind", "mastermind-black", "bulls-and-cows", "counterfeit-coin"])
+def test_every_small_size_has_a_strategy_or_a_reason(name: str) -> None:
+    """For every size accepted up to a small bound and every strategy the site offers there (the heuristics
+    always, the optimal searches up to 30 secrets), the engine either returns a verified tree or refuses with a
+    PuzzleError saying why; no other exception escapes (two coins of unknown weight once died of recursion)."""
+    from solvers.codebreak import HEURISTICS
+    from solvers.codebreak.strategy import OPTIMAL
+    from solvers.errors import PuzzleError
+
+    spec = parse((GAMES / f"{name}.game").read_text())
+    outcomes: Counter[str] = Counter()
+    for sizes in _small_sizes(spec.secrets[0]):
+        try:
+            g = build(spec, sizes)
+        except PuzzleError as e:
+            assert e.message, sizes
+            outcomes["refused"] += 1
+            continue
+        for strategy in (*HEURISTICS, *(OPTIMAL if len(g.secrets) <= 30 else ())):
+            try:
+                tree = build_tree(g, strategy)
+            except PuzzleError as e:
+                assert e.message, (sizes, strategy)
+                outcomes["refused"] += 1
+                continue
+            assert verify(g, tree).verified, (sizes, strategy)
+            outcomes["solved"] += 1
+    assert outcomes["solved"] > 0
+
+
+@pytest.mark.parametrize(("coins", "pair"), [(1, "1+ and 1-"), (2, "1- and 2+")])
+def test_coins_that_cannot_be_told_apart_are_refused(coins: int, pair: str) -> None:
+    """One or two coins of unknown weight, no genuine coin: with one coin nothing can be weighed; with two the only
+    weighing, 1 against 2, tips the same way for 1 lighter and 2 heavier. The engine refuses, naming the pair."""
+    spec = parse((GAMES / "counterfeit-coin.game").read_text())
+    tips = {(c, heavy): (1 if heavy else -1) * (1 if c == 1 else -1) for c in (1, 2) for heavy in (True, False)}
+    assert coins == 1 or tips[(1, False)] == tips[(2, True)]  # the brute force: the left pan reads the same
+    with pytest.raises(InputError, match=f"the secrets {re.escape(pair)} give the same outcome for every weighing"):
+        build(spec, {"count": coins})

@@ -126,3 +126,18 @@ def test_super_mastermind_plays_without_long_requests(client: FlaskClient) -> No
     refused = client.get("/api/codebreak?game=super-mastermind&strategy=optimal-average")
     assert refused.status_code == 400 and "5,040 secrets" in refused.get_json()["error"]
     assert client.get("/codebreak/play?game=super-mastermind&g=AABB").status_code == 400  # four pegs, not five
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/codebreak/game?game=counterfeit-coin&coins=2",
+        "/api/codebreak?game=counterfeit-coin&coins=2&strategy=knuth&tree=1",
+        "/codebreak/plan?game=counterfeit-coin&coins=2&strategy=optimal-worst",
+    ],
+)
+def test_coins_that_cannot_be_told_apart_get_a_400_saying_why(client: FlaskClient, url: str) -> None:
+    """Two coins of unknown weight (or one) and no genuine coin: a 400 naming two secrets no weighing separates
+    (these once answered 500 after a RecursionError)."""
+    r = client.get(url)
+    assert r.status_code == 400 and "can never be told apart" in r.get_data(as_text=True)
