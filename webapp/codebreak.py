@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets as pysecrets
+import time
 from collections.abc import Mapping
 
 from flask import Blueprint, Response, jsonify, redirect, render_template, request
@@ -21,7 +22,7 @@ from . import params
 from .catalogue import PRECOMPUTED_OPTIMAL, codebreak_params
 from .games import Sizes, default_sizes, shipped
 from .htmx import go, link
-from .results import REGISTRY, Pending, computed, peek
+from .results import REGISTRY, Busy, JobFailed, Pending, computed, peek
 from .secretbox import advance, new_game, open_game
 from .store import Progress
 
@@ -120,8 +121,10 @@ def _stats_or_progress(name: str, sizes: Sizes, strategy: Strategy, file_sizes: 
         return computed("codebreak.tree", **params)[1]  # type: ignore[no-any-return]
     except Pending as e:
         return e.progress
-    except LimitError as e:
-        return e.message
+    except Busy:  # this visitor's other rows are computing: this one waits for the next refresh
+        return Progress("queued", 0, 0, "", time.time())
+    except (LimitError, JobFailed) as e:
+        return str(e)
 
 
 # ---------------------------------------------------------------- playing Mastermind

@@ -165,6 +165,22 @@ def store_address(folder: Path) -> str:
     return redis_url() or f"sqlite:{folder / 'results.db'}"
 
 
+def setting(name: str, default: int) -> int:
+    """A whole-number setting from the environment (the default when unset or not a whole number)."""
+    raw = os.environ.get(name, "")
+    return int(raw) if raw.isascii() and raw.isdigit() else default
+
+
+def job_seconds(queue: str) -> int:
+    """A job's wall-clock limit: COIN_PUZZLES_JOB_SECONDS for visitors' jobs (default an hour: the largest
+    searches offered to visitors stop at their work budgets within about half an hour), and
+    COIN_PUZZLES_PRECOMPUTE_JOB_SECONDS for the precomputation's (default six hours: the French board's longest
+    proof takes about two)."""
+    if queue == "precompute":
+        return setting("COIN_PUZZLES_PRECOMPUTE_JOB_SECONDS", 6 * 3600)
+    return setting("COIN_PUZZLES_JOB_SECONDS", 3600)
+
+
 def job_memory_mb() -> int:
     """Each background job's memory budget (COIN_PUZZLES_JOB_MEMORY_MB, default 7,168 MB: the French board's
     d2 to a3 proof peaks at 5.6 GiB resident, its address space some 0.3 to 0.5 GB above; three job processes

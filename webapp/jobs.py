@@ -14,9 +14,14 @@ from __future__ import annotations
 
 import resource
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 from typing import Any
 
+import msgspec
 from huey import Huey, PriorityRedisHuey, SqliteHuey
+from huey.exceptions import RetryTask
+from huey.registry import Message
+from huey.serializer import Serializer
 
 from . import config
 from .store import Store, open_store
@@ -24,15 +29,56 @@ from .store import Store, open_store
 QUEUE_FILES = {"visitors": "queue.db", "precompute": "precompute.db"}  # SQLite files in the instance folder
 
 
+class _Task(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
+    """A queued task as data: Huey's message fields, its arguments plain JSON, no callbacks or chords."""
+
+    id: str
+    name: str
+    eta: datetime | None = None
+    retries: int = 0
+    retry_delay: float = 0
+    priority: int | None = None
+    args: list[Any] = msgspec.field(default_factory=list)
+    kwargs: dict[str, Any] | None = None
+    on_complete: None = None
+    on_error: None = None
+    expires: float | None = None
+    expires_resolved: datetime | None = None
+    timeout: float | None = None
+    chord_config: None = None
+    retry_backoff: float | None = None
+
+
+class JsonSerializer(Serializer):
+    """Huey's queue as JSON instead of pickles: a writable queue (a shared Redis) can hand a consumer only data
+    (a task name it knows and plain arguments), never code to run. Anything else Huey keeps (a result, a lock)
+    is plain JSON as well."""
+
+    def _serialize(self, data: object) -> bytes:
+        """A task message as a JSON array of its fields; other data as JSON."""
+        if isinstance(data, Message):
+            return b"T" + msgspec.json.encode(_Task(*data))
+        return b"D" + msgspec.json.encode(data)
+
+    def _deserialize(self, data: bytes) -> object:
+        """The message or data back (msgspec.ValidationError / DecodeError for anything else: never unpickled)."""
+        if data[:1] == b"T":
+            task = msgspec.json.decode(data[1:], type=_Task)
+            return Message(*(getattr(task, f) for f in task.__struct_fields__))
+        if data[:1] == b"D":
+            return msgspec.json.decode(data[1:])
+        raise ValueError("not a coin-puzzles queue entry")
+
+
 def make_huey(queue: str = "visitors") -> Huey:
-    """A queue: Redis when configured, else a SQLite file in the instance folder."""
+    """A queue: Redis when configured, else a SQLite file in the instance folder; tasks kept as JSON."""
     name = "coin-puzzles" if queue == "visitors" else f"coin-puzzles-{queue}"
     url = config.redis_url()
-    if url:
-        return PriorityRedisHuey(name, url=url)  # the type the single queue had: a deployed Redis keeps its key
+    if url:  # the type the single queue had: a deployed Redis keeps its key
+        return PriorityRedisHuey(name, url=url, serializer=JsonSerializer())
     folder = config.instance_path()
     folder.mkdir(parents=True, exist_ok=True)
-    return SqliteHuey(name, filename=str(folder / QUEUE_FILES[queue]), results=False)
+    return SqliteHuey(name, filename=str(folder / QUEUE_FILES[queue]), results=False, serializer=JsonSerializer())
 
 
 huey = make_huey()
@@ -46,23 +92,45 @@ def limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def compute(address: str, name: str, params: dict[str, Any]) -> None:
-    """Compute one result into the store at address."""
-    from . import catalogue  # noqa: F401 - registers the computations
-    from .results import execute
+DEFER_SECONDS = 2  # a visitor's further jobs wait (re-queued this much later) while one of theirs runs
 
-    execute(open_store(address, config.keys(config.instance_path()).encoded()), name, params)
+
+def compute(address: str, name: str, params: dict[str, Any], client: str = "", queue: str = "visitors") -> None:
+    """Compute one result into the store at address: in a watched child process (supervisor), or in this process
+    when the queue is immediate (the Flask test client's). A visitor's job waits (re-queued a little later) while
+    another of the same visitor's runs."""
+    from . import catalogue  # noqa: F401 - registers the computations
+    from .results import REGISTRY, execute
+    from .supervisor import supervise
+
+    keys = config.keys(config.instance_path()).encoded()
+    if QUEUES[queue].immediate:
+        execute(open_store(address, keys), name, params)
+        return
+    if not open_store(address, keys).start(REGISTRY[name].key(params), client):
+        raise RetryTask(delay=DEFER_SECONDS)
+    supervise(address, keys, name, params, config.job_seconds(queue))
+
+
+def compute_visitors(address: str, name: str, params: dict[str, Any], client: str = "") -> None:
+    """A visitor's job."""
+    compute(address, name, params, client, "visitors")
+
+
+def compute_precompute(address: str, name: str, params: dict[str, Any], client: str = "") -> None:
+    """A precomputation job."""
+    compute(address, name, params, "", "precompute")
 
 
 for _queue in QUEUES.values():
     _queue.on_startup()(limit_memory)
-run_job = huey.task()(compute)
-run_precompute_job = precompute_huey.task()(compute)
+run_job = huey.task(name="compute")(compute_visitors)
+run_precompute_job = precompute_huey.task(name="compute")(compute_precompute)
 
 
-def enqueue(address: str, name: str, params: Mapping[str, Any], precompute: bool = False) -> None:
+def enqueue(address: str, name: str, params: Mapping[str, Any], client: str = "", precompute: bool = False) -> None:
     """Put a job on the visitors' queue, or on the precomputation's."""
-    (run_precompute_job if precompute else run_job)(address, name, dict(params))
+    (run_precompute_job if precompute else run_job)(address, name, dict(params), client)
 
 
 def default_store() -> Store:
@@ -79,7 +147,7 @@ def enqueue_missing(store: Store, items: Iterable[tuple[str, dict[str, Any]]]) -
     queued = 0
     for name, params in items:
         key = REGISTRY[name].key(params)
-        if store.get(key) is None and store.claim(key):
+        if store.get(key) is None and store.claim(key) == "won":
             store.report(key, "queued", 0, 0, PRECOMPUTE_NOTE)
             enqueue(store.address, name, params, precompute=True)
             queued += 1

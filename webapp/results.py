@@ -16,13 +16,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, Response, current_app, jsonify, render_template, request
+from flask import Flask, Response, current_app, has_request_context, jsonify, render_template, request
 
 from solvers.errors import LimitError, PuzzleError
 from solvers.progress import Tick
 
-from . import codec, jobs
-from .store import Progress, Store, open_store
+from . import codec, config, jobs
+from .errors import error_response
+from .store import FAILED_SECONDS, NO_LIMITS, Limits, Progress, Store, open_store
 
 Params = Mapping[str, Any]
 
@@ -139,8 +140,52 @@ def write(store: Store, c: Computation, key: str, value: object) -> None:
 PRECOMPUTE_NOTE = "precompute"  # the note on a claim made by the background precomputation
 
 
-def fetch(store: Store, name: str, params: Params, enqueue: Callable[[str, str, Params], None]) -> object:
-    """The result, from the store or computed now if quick; otherwise claim and enqueue a job, raise Pending."""
+Enqueue = Callable[[str, str, Params, str], None]  # (store address, computation, parameters, client)
+
+
+class Busy(Exception):  # noqa: N818 - an answer, not a fault: come back later
+    """A visitor's job was not queued: this client has too many (429) or the queue is full (503)."""
+
+    def __init__(self, status: int, message: str, retry_after: int) -> None:
+        """Keep what the answer says."""
+        super().__init__(message)
+        self.status, self.message, self.retry_after = status, message, retry_after
+
+
+class JobFailed(Exception):  # noqa: N818 - the job failed; the answer says so and when to retry
+    """The job computing a result failed (its process was killed, or it ran past its time limit)."""
+
+    def __init__(self, title: str, note: str) -> None:
+        """Keep what the page shows."""
+        super().__init__(note)
+        self.title, self.note = title, note
+
+
+BUSY_RETRY_SECONDS = 30
+
+
+def _refused(verdict: str, limits: Limits) -> Busy:
+    """The answer to a claim the limits refused."""
+    if verdict == "client-full":
+        return Busy(
+            429,
+            f"You already have {limits.per_client} computations queued or running; this one starts once one of "
+            "them is done. Try again in a little while.",
+            BUSY_RETRY_SECONDS,
+        )
+    return Busy(
+        503,
+        f"The queue is full ({limits.total} computations waiting); nothing was queued. Try again in a little while.",
+        BUSY_RETRY_SECONDS,
+    )
+
+
+def fetch(
+    store: Store, name: str, params: Params, enqueue: Enqueue, client: str = "", limits: Limits = NO_LIMITS
+) -> object:
+    """The result, from the store or computed now if quick; otherwise claim and enqueue a job, raise Pending.
+    A visitor's job (client set) counts against the limits: past them, Busy and nothing queued; a job that
+    failed a moment ago raises JobFailed until it may be tried again."""
     c = REGISTRY[name]
     key = c.key(params)
     found = read(store, c, key)
@@ -150,33 +195,37 @@ def fetch(store: Store, name: str, params: Params, enqueue: Callable[[str, str, 
         value = run(c, params, lambda done, total: None)
         write(store, c, key, value)
         return unpack(value)
-    if store.claim(key):
+    failed = store.progress(key)
+    if failed is not None and failed.state == "failed" and time.time() - failed.updated < FAILED_SECONDS:
+        raise JobFailed(c.title(params), failed.note)
+    verdict = store.claim(key, client, limits)
+    if verdict == "won":
         try:
-            enqueue(store.address, name, params)
+            enqueue(store.address, name, params, client)
         except Exception:
             store.release(key)  # never leave a claim that no job will end
             raise
         found = read(store, c, key)  # an in-process (immediate) queue has already finished it
         if found is not None:
             return unpack(found)
+    elif verdict != "taken":
+        raise _refused(verdict, limits)
     else:
         waiting = store.progress(key)
         if waiting is not None and waiting.state == "queued" and waiting.note == PRECOMPUTE_NOTE:
             # queued by the precomputation, perhaps behind hours of it: a visitor now waits, so queue it again on
             # the visitors' queue (once: the note is cleared; whichever job runs first stores it, the other skips)
             store.report(key, "queued", 0, 0, "")
-            enqueue(store.address, name, params)
+            enqueue(store.address, name, params, "")
     progress = store.progress(key) or Progress("queued", 0, 0, "", time.time())
     raise Pending(c.title(params), progress)
 
 
-def execute(store: Store, name: str, params: Params) -> None:
-    """Run a job: report progress (at most twice a second), store the result, end the claim."""
+def work(store: Store, name: str, params: Params) -> None:
+    """A job's work: report progress (at most twice a second), compute, store the result (the claim is left to
+    whoever runs the job)."""
     c = REGISTRY[name]
     key = c.key(params)
-    if read(store, c, key) is not None:
-        store.release(key)
-        return
     last = [0.0]
 
     def tick(done: int, total: int) -> None:
@@ -187,10 +236,23 @@ def execute(store: Store, name: str, params: Params) -> None:
 
     store.report(key, "running", 0, 0, "")
     print(f"coin-puzzles job: computing {key}", file=sys.stderr, flush=True)
+    write(store, c, key, run(c, params, tick))
+
+
+def execute(store: Store, name: str, params: Params) -> None:
+    """Run a job in this process (the immediate queue of the tests, the precompute command): unless the result is
+    stored already, compute it; then end the claim."""
+    c = REGISTRY[name]
     try:
-        write(store, c, key, run(c, params, tick))
+        if read(store, c, c.key(params)) is None:
+            work(store, name, params)
     finally:
-        store.release(key)
+        store.release(c.key(params))
+
+
+def app_limits() -> Limits:
+    """The app's job limits (JOBS_PER_CLIENT and JOBS_QUEUED in its config)."""
+    return Limits(int(current_app.config["JOBS_PER_CLIENT"]), int(current_app.config["JOBS_QUEUED"]))
 
 
 def app_keys() -> tuple[str, ...]:
@@ -209,8 +271,11 @@ def app_store() -> Store:
 
 
 def computed(name: str, **params: Any) -> Any:
-    """A view's way in: the result, or Pending while a job computes it."""
-    return fetch(app_store(), name, params, jobs.enqueue)
+    """A view's way in: the result, or Pending while a job computes it (a job queued on this visitor's account:
+    Busy past the limits)."""
+    if not has_request_context():  # a command or a test in the app's context: no visitor to count it against
+        return fetch(app_store(), name, params, jobs.enqueue)
+    return fetch(app_store(), name, params, jobs.enqueue, request.remote_addr or "unknown", app_limits())
 
 
 def stored(store: Store, name: str, params: Params) -> object | None:
@@ -243,6 +308,30 @@ def pending_response(e: Pending) -> tuple[Response | str, int, dict[str, str]]:
     return page, 200, headers
 
 
+def busy_response(e: Busy) -> Response:
+    """429 (this client) or 503 (everyone) with Retry-After, as a page or as the API's JSON error."""
+    body, status = error_response(e.status, "Too many computations waiting", e.message, {"retry_after": e.retry_after})
+    response = current_app.make_response((body, status))
+    response.headers["Retry-After"] = str(e.retry_after)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def failed_response(e: JobFailed) -> Response:
+    """503 with Retry-After: the job failed; asking again after that long tries again."""
+    message = f"Computing {e.title} failed: {e.note}. It will be tried again if you ask after {int(FAILED_SECONDS)} s."
+    body, status = error_response(503, "The computation failed", message, {"retry_after": int(FAILED_SECONDS)})
+    response = current_app.make_response((body, status))
+    response.headers["Retry-After"] = str(int(FAILED_SECONDS))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def init_app(app: Flask) -> None:
-    """Answer Pending with the progress page."""
+    """The job limits from the environment (unless the app's config has them), and the answers to Pending, Busy
+    and JobFailed."""
+    app.config.setdefault("JOBS_PER_CLIENT", config.setting("COIN_PUZZLES_JOBS_PER_CLIENT", 4))
+    app.config.setdefault("JOBS_QUEUED", config.setting("COIN_PUZZLES_JOBS_QUEUED", 64))
     app.register_error_handler(Pending, pending_response)
+    app.register_error_handler(Busy, busy_response)
+    app.register_error_handler(JobFailed, failed_response)

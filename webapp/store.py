@@ -13,14 +13,43 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
-CLAIM_SECONDS = 600.0  # a claimed job with no progress for this long is presumed dead and may be claimed again
+CLAIM_SECONDS = 600.0  # a queued job not started for this long is presumed lost and may be claimed again
+STALE_SECONDS = 30.0  # a running job whose supervisor has not reported for this long is dead: claimed again
+FAILED_SECONDS = 60.0  # a job that failed (killed, past its time) is shown as failed this long, then retried
+
+Claim = Literal["won", "taken", "client-full", "queue-full"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How many visitor jobs (queued or running) one client, and all clients together, may have; 0: no limit."""
+
+    per_client: int = 0
+    total: int = 0
+
+
+NO_LIMITS = Limits()
+
+
+def stale_seconds() -> float:
+    """STALE_SECONDS, or COIN_PUZZLES_JOB_STALE_SECONDS (tests shorten it)."""
+    raw = os.environ.get("COIN_PUZZLES_JOB_STALE_SECONDS", "")
+    return float(raw) if raw.isascii() and raw.isdigit() and int(raw) > 0 else STALE_SECONDS
+
+
+def live(state: str, age: float) -> bool:
+    """Whether a job row of this state and age still holds its claim."""
+    if state == "running":
+        return age < stale_seconds()
+    return state == "queued" and age < CLAIM_SECONDS
 
 
 @dataclass(frozen=True)
@@ -60,8 +89,17 @@ class Store(Protocol):
         """Store new under key only if the key holds old (None: nothing yet), atomically; True if it did."""
         ...
 
-    def claim(self, key: str) -> bool:
-        """True if this caller now owns the job for a key (no live job had it)."""
+    def claim(self, key: str, client: str = "", limits: Limits = NO_LIMITS) -> Claim:
+        """'won' if this caller now owns the job for a key; 'taken' if a live job has it; 'client-full' or
+        'queue-full' if a visitor's claim (client set) would pass the limits (nothing is claimed then)."""
+        ...
+
+    def start(self, key: str, client: str) -> bool:
+        """Mark a job running, unless another job of the same client (a visitor) is running: then False."""
+        ...
+
+    def fail(self, key: str, note: str) -> None:
+        """End a job's claim as failed, with why (shown for FAILED_SECONDS, then it may be claimed again)."""
         ...
 
     def progress(self, key: str) -> Progress | None:
@@ -70,6 +108,10 @@ class Store(Protocol):
 
     def report(self, key: str, state: str, done: int, total: int, note: str) -> None:
         """Record a job's progress (and keep its claim alive)."""
+        ...
+
+    def touch(self, key: str) -> None:
+        """Keep a running job's claim alive (its supervisor's heartbeat)."""
         ...
 
     def release(self, key: str) -> None:
@@ -117,8 +159,11 @@ class SqliteStore:
             db.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, blob BLOB, digest TEXT, at REAL)")
             db.execute(
                 "CREATE TABLE IF NOT EXISTS jobs (key TEXT PRIMARY KEY, state TEXT, done INTEGER, total INTEGER, "
-                "note TEXT, updated REAL)"
+                "note TEXT, updated REAL, client TEXT NOT NULL DEFAULT '')"
             )
+            columns = {row[1] for row in db.execute("PRAGMA table_info(jobs)")}
+            if "client" not in columns:  # a store made by an earlier version
+                db.execute("ALTER TABLE jobs ADD COLUMN client TEXT NOT NULL DEFAULT ''")
 
     def _db(self) -> sqlite3.Connection:
         """A connection (one per call: safe across forks and threads)."""
@@ -169,16 +214,53 @@ class SqliteStore:
             db.execute("COMMIT")
             return True
 
-    def claim(self, key: str) -> bool:
-        """Insert the job row unless a live one exists (one transaction, so two workers cannot both win)."""
+    def claim(self, key: str, client: str = "", limits: Limits = NO_LIMITS) -> Claim:
+        """Insert the job row unless a live one exists or the limits forbid it (one transaction, so two workers
+        cannot both win, nor pass a limit together)."""
         now = time.time()
         with self._db() as db:
             db.execute("BEGIN IMMEDIATE")
-            row = db.execute("SELECT updated FROM jobs WHERE key = ?", (key,)).fetchone()
-            if row is not None and now - float(row[0]) < CLAIM_SECONDS:
-                db.execute("COMMIT")
-                return False
-            db.execute("INSERT OR REPLACE INTO jobs VALUES (?, 'queued', 0, 0, '', ?)", (key, now))
+            row = db.execute("SELECT state, updated FROM jobs WHERE key = ?", (key,)).fetchone()
+            verdict: Claim = "won"
+            if row is not None and live(str(row[0]), now - float(row[1])):
+                verdict = "taken"
+            elif client:
+                jobs = [
+                    str(r[0])
+                    for r in db.execute("SELECT client, state, updated FROM jobs WHERE client != ''")
+                    if live(str(r[1]), now - float(r[2]))
+                ]
+                if limits.per_client and jobs.count(client) >= limits.per_client:
+                    verdict = "client-full"
+                elif limits.total and len(jobs) >= limits.total:
+                    verdict = "queue-full"
+            if verdict == "won":
+                db.execute(
+                    "INSERT OR REPLACE INTO jobs (key, state, done, total, note, updated, client) "
+                    "VALUES (?, 'queued', 0, 0, '', ?, ?)",
+                    (key, now, client),
+                )
+            db.execute("COMMIT")
+            return verdict
+
+    def start(self, key: str, client: str) -> bool:
+        """One transaction: refuse if the client has another live running job, else mark this one running."""
+        now = time.time()
+        with self._db() as db:
+            db.execute("BEGIN IMMEDIATE")
+            if client:
+                rows = db.execute(
+                    "SELECT updated FROM jobs WHERE client = ? AND state = 'running' AND key != ?", (client, key)
+                ).fetchall()
+                if any(live("running", now - float(updated)) for (updated,) in rows):
+                    db.execute("COMMIT")
+                    return False
+            db.execute(
+                "INSERT INTO jobs (key, state, done, total, note, updated, client) "
+                "VALUES (?, 'running', 0, 0, '', ?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET state = 'running', done = 0, total = 0, note = '', updated = ?",
+                (key, now, client, now),
+            )
             db.execute("COMMIT")
             return True
 
@@ -189,22 +271,64 @@ class SqliteStore:
         return None if row is None else Progress(str(row[0]), int(row[1]), int(row[2]), str(row[3]), float(row[4]))
 
     def report(self, key: str, state: str, done: int, total: int, note: str) -> None:
-        """Update the job's row."""
+        """Update the job's row (keeping the client that claimed it)."""
         with self._db() as db:
             db.execute(
-                "INSERT OR REPLACE INTO jobs VALUES (?, ?, ?, ?, ?, ?)", (key, state, done, total, note, time.time())
+                "INSERT INTO jobs (key, state, done, total, note, updated) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET state = excluded.state, done = excluded.done, "
+                "total = excluded.total, note = excluded.note, updated = excluded.updated",
+                (key, state, done, total, note, time.time()),
             )
+
+    def touch(self, key: str) -> None:
+        """Keep a running job's claim alive without changing its progress."""
+        with self._db() as db:
+            db.execute("UPDATE jobs SET updated = ? WHERE key = ?", (time.time(), key))
+
+    def fail(self, key: str, note: str) -> None:
+        """Mark the job failed (its row no longer claims the key)."""
+        self.report(key, "failed", 0, 0, note)
 
     def release(self, key: str) -> None:
         """Delete the job's row."""
         with self._db() as db:
             db.execute("DELETE FROM jobs WHERE key = ?", (key,))
 
+    def integrity(self) -> str:
+        """SQLite's PRAGMA integrity_check ('ok' when the file is sound)."""
+        with self._db() as db:
+            return "; ".join(str(r[0]) for r in db.execute("PRAGMA integrity_check"))
+
     def count(self, prefix: str) -> int:
         """Results under a prefix."""
         with self._db() as db:
             row = db.execute("SELECT COUNT(*) FROM results WHERE key LIKE ? || '%'", (prefix,)).fetchone()
         return int(row[0])
+
+
+VISITORS = "cp:visitors"  # sorted set: "client\nkey" of every live visitor job, scored by when its claim expires
+CLAIM_SCRIPT = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'taken' end
+if ARGV[2] ~= '' then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[5])
+  local members = redis.call('ZRANGE', KEYS[2], 0, -1)
+  local prefix = ARGV[2] .. '\\n'
+  local mine = 0
+  for _, m in ipairs(members) do
+    if string.sub(m, 1, #prefix) == prefix then mine = mine + 1 end
+  end
+  if tonumber(ARGV[3]) > 0 and mine >= tonumber(ARGV[3]) then return 'client-full' end
+  if tonumber(ARGV[4]) > 0 and #members >= tonumber(ARGV[4]) then return 'queue-full' end
+  redis.call('ZADD', KEYS[2], tonumber(ARGV[5]) + tonumber(ARGV[6]), ARGV[1])
+end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[6])
+return 'won'
+"""
+
+
+def _member(client: str, key: str) -> str:
+    """A visitor job's entry in the sorted sets."""
+    return f"{client}\n{key}"
 
 
 class RedisStore:
@@ -217,6 +341,7 @@ class RedisStore:
         self.address = url
         self._r: Any = redis.Redis.from_url(url)
         self._signer = Signer(secrets)
+        self._claim: Any = self._r.register_script(CLAIM_SCRIPT)
 
     def get(self, key: str) -> bytes | None:
         """The bytes under a key, if intact."""
@@ -254,15 +379,42 @@ class RedisStore:
             except redis.WatchError:
                 return False
 
-    def claim(self, key: str) -> bool:
-        """SET NX: exactly one caller wins until the claim expires or is released."""
-        won = self._r.set(f"cp:claim:{key}", "1", nx=True, ex=int(CLAIM_SECONDS))
-        if won:
-            self.report(key, "queued", 0, 0, "")
-        return bool(won)
+    def claim(self, key: str, client: str = "", limits: Limits = NO_LIMITS) -> Claim:
+        """One Lua script (atomic on the server): the claim by SET unless it exists; a visitor's claim is also
+        counted, and refused past the limits, in a sorted set of live visitor jobs scored by their expiry."""
+        now = time.time()
+        won = self._claim(
+            keys=[f"cp:claim:{key}", VISITORS],
+            args=[_member(client, key), client, limits.per_client, limits.total, now, int(CLAIM_SECONDS)],
+        )
+        verdict: Claim = won.decode() if isinstance(won, bytes) else str(won)  # type: ignore[assignment]
+        if verdict == "won":
+            self._job(key, "queued", 0, 0, "", CLAIM_SECONDS)
+        return verdict
+
+    def start(self, key: str, client: str) -> bool:
+        """A visitor's running job holds cp:runner:<client> (SET NX, kept alive with the claim); another job of
+        the same visitor finds it held and waits."""
+        if client:
+            runner = f"cp:runner:{client}"
+            taken = self._r.set(runner, key, nx=True, ex=max(1, int(stale_seconds())))
+            if not taken and self._r.get(runner) not in (None, key.encode()):
+                return False
+        self.report(key, "running", 0, 0, "")
+        return True
+
+    def _client(self, key: str) -> str | None:
+        """The client that holds a key's claim ('' for the precomputation), None when no claim is held."""
+        raw = self._r.get(f"cp:claim:{key}")
+        return None if raw is None else bytes(raw).decode()
+
+    def _job(self, key: str, state: str, done: int, total: int, note: str, seconds: float) -> None:
+        """Store a job's progress for a while."""
+        body = {"state": state, "done": done, "total": total, "note": note, "updated": time.time()}
+        self._r.set(f"cp:job:{key}", json.dumps(body), ex=int(CLAIM_SECONDS if state != "failed" else seconds))
 
     def progress(self, key: str) -> Progress | None:
-        """The job's hash."""
+        """The job's progress."""
         raw = self._r.get(f"cp:job:{key}")
         if raw is None:
             return None
@@ -270,16 +422,46 @@ class RedisStore:
         return Progress(str(d["state"]), int(d["done"]), int(d["total"]), str(d["note"]), float(d["updated"]))
 
     def report(self, key: str, state: str, done: int, total: int, note: str) -> None:
-        """Store progress and keep the claim alive."""
-        body = {"state": state, "done": done, "total": total, "note": note, "updated": time.time()}
+        """Store progress and keep the claim alive (a running job's for STALE_SECONDS, a queued one's longer)."""
+        self._job(key, state, done, total, note, CLAIM_SECONDS)
+        self._keep(key, state)
+
+    def touch(self, key: str) -> None:
+        """Keep a running job's claim alive."""
+        self._keep(key, "running")
+
+    def _keep(self, key: str, state: str) -> None:
+        """Extend the claim (and the client's entries) by the time a job of this state may go without news."""
+        seconds = stale_seconds() if state == "running" else CLAIM_SECONDS
+        client = self._client(key)
         pipe = self._r.pipeline()
-        pipe.set(f"cp:job:{key}", json.dumps(body), ex=int(CLAIM_SECONDS))
-        pipe.expire(f"cp:claim:{key}", int(CLAIM_SECONDS))
+        pipe.expire(f"cp:claim:{key}", max(1, int(seconds)))
+        if client:
+            pipe.zadd(VISITORS, {_member(client, key): time.time() + seconds}, xx=True)
+            if state == "running":
+                pipe.set(f"cp:runner:{client}", key, ex=max(1, int(seconds)))
         pipe.execute()
+
+    def _forget(self, key: str) -> None:
+        """Drop the claim and the client's entries."""
+        client = self._client(key)
+        pipe = self._r.pipeline()
+        pipe.delete(f"cp:claim:{key}")
+        if client:
+            pipe.zrem(VISITORS, _member(client, key))
+        pipe.execute()
+        if client and self._r.get(f"cp:runner:{client}") == key.encode():
+            self._r.delete(f"cp:runner:{client}")
+
+    def fail(self, key: str, note: str) -> None:
+        """The job's progress says failed (for FAILED_SECONDS); the claim is dropped."""
+        self._forget(key)
+        self._job(key, "failed", 0, 0, note, FAILED_SECONDS)
 
     def release(self, key: str) -> None:
         """Delete the claim and the progress."""
-        self._r.delete(f"cp:claim:{key}", f"cp:job:{key}")
+        self._forget(key)
+        self._r.delete(f"cp:job:{key}")
 
     def count(self, prefix: str) -> int:
         """Results under a prefix."""

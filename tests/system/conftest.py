@@ -71,7 +71,7 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
     """Start `coin-puzzles serve` (stopped at the end); the instance folder stays between starts of one test."""
     started: list[Served] = []
 
-    def start(redis_url: str | None = None) -> Served:
+    def start(redis_url: str | None = None, **settings: str) -> Served:
         port = free_port()
         env = {
             **os.environ,
@@ -84,6 +84,7 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
         env.pop("COIN_PUZZLES_REDIS_URL", None)
         if redis_url:
             env["COIN_PUZZLES_REDIS_URL"] = redis_url
+        env.update(settings)
         log = tmp_path / f"serve-{len(started)}.log"
         out = log.open("w")
         proc = subprocess.Popen(

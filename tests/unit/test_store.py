@@ -14,8 +14,8 @@ import pytest
 
 from solvers.errors import LimitError
 from solvers.progress import Tick
-from webapp.results import Computation, Params, Pending, execute, fetch, register
-from webapp.store import SqliteStore
+from webapp.results import Busy, Computation, JobFailed, Params, Pending, execute, fetch, register
+from webapp.store import Limits, SqliteStore, Store
 
 SECRET = [b"unit-secret"]
 runs: list[int] = []
@@ -88,9 +88,10 @@ def test_older_keys_still_read_and_new_entries_use_the_current_key(tmp_path: Pat
 def test_one_claim_per_key(tmp_path: Path) -> None:
     """Only the first claim wins until the job releases it."""
     store = SqliteStore(tmp_path / "r.db", SECRET)
-    assert store.claim("k") and not store.claim("k") and not SqliteStore(tmp_path / "r.db", SECRET).claim("k")
+    assert store.claim("k") == "won" and store.claim("k") == "taken"
+    assert SqliteStore(tmp_path / "r.db", SECRET).claim("k") == "taken"
     store.release("k")
-    assert store.claim("k")
+    assert store.claim("k") == "won"
 
 
 def test_quick_results_are_computed_inline_and_stored(tmp_path: Path) -> None:
@@ -107,7 +108,7 @@ def test_heavy_results_are_one_job_and_a_damaged_one_is_recomputed(tmp_path: Pat
     store = SqliteStore(tmp_path / "r.db", SECRET)
     queued: list[tuple[str, dict[str, Any]]] = []
 
-    def enqueue(address: str, name: str, params: Params) -> None:
+    def enqueue(address: str, name: str, params: Params, client: str) -> None:
         queued.append((name, dict(params)))
 
     for _ in range(3):
@@ -162,12 +163,12 @@ def test_a_visitor_moves_a_precomputation_job_ahead(tmp_path: Path) -> None:
 
     store = SqliteStore(tmp_path / "r.db", SECRET)
     key = SQUARE.key({"x": 15})
-    assert store.claim(key)
+    assert store.claim(key) == "won"
     store.report(key, "queued", 0, 0, PRECOMPUTE_NOTE)
     queued: list[str] = []
     for _ in range(3):
         with pytest.raises(Pending):
-            fetch(store, "test.square", {"x": 15}, lambda address, name, params: queued.append(name))
+            fetch(store, "test.square", {"x": 15}, lambda address, name, params, client: queued.append(name))
     assert queued == ["test.square"]
 
 
@@ -191,3 +192,93 @@ def test_the_precomputation_has_a_queue_of_its_own(tmp_path: Path) -> None:
         for queue in jobs.QUEUES.values():
             queue.flush()
             queue.immediate = True
+
+
+def check_limits(store: Store) -> None:
+    """The job limits on any store: per client, in all, duplicates never counted twice, released jobs freed."""
+    limits = Limits(per_client=2, total=3)
+    assert [store.claim(f"a{i}", "10.0.0.1", limits) for i in range(3)] == ["won", "won", "client-full"]
+    assert store.claim("a0", "10.0.0.9", limits) == "taken"  # the same result asked by another: one job
+    assert store.claim("b0", "10.0.0.2", limits) == "won"
+    assert store.claim("b1", "10.0.0.2", limits) == "queue-full"
+    assert store.claim("p", "", limits) == "won"  # the precomputation is not a visitor: never refused
+    store.release("a0")
+    assert store.claim("b1", "10.0.0.2", limits) == "won"
+    assert store.start("a1", "10.0.0.1") and store.start("a1", "10.0.0.1")  # started (again, on a retry)
+    assert not store.start("a2", "10.0.0.1") and store.start("b0", "10.0.0.2")  # one running job per visitor
+    store.fail("a1", "its process was stopped")
+    progress = store.progress("a1")
+    assert progress is not None and progress.state == "failed" and progress.note == "its process was stopped"
+    assert store.claim("a2", "10.0.0.1", limits) == "won" and store.start("a2", "10.0.0.1")  # a1 freed its place
+    assert store.claim("c0", "10.0.0.3", limits) == "queue-full"
+
+
+def test_job_limits_sqlite(tmp_path: Path) -> None:
+    """The SQLite store keeps the limits (one transaction per claim)."""
+    check_limits(SqliteStore(tmp_path / "r.db", SECRET))
+
+
+def test_a_running_job_without_news_is_claimed_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A running job's claim lapses after COIN_PUZZLES_JOB_STALE_SECONDS without a report or heartbeat (its
+    worker died); a queued one keeps its claim (it may wait behind others)."""
+    monkeypatch.setenv("COIN_PUZZLES_JOB_STALE_SECONDS", "1")
+    store = SqliteStore(tmp_path / "r.db", SECRET)
+    assert store.claim("r") == "won" and store.claim("q") == "won"
+    store.report("r", "running", 0, 0, "")
+    with sqlite3.connect(tmp_path / "r.db") as db:
+        db.execute("UPDATE jobs SET updated = updated - 2")
+    assert store.claim("r") == "won" and store.claim("q") == "taken"
+
+
+def test_fetch_answers_busy_and_failed(tmp_path: Path) -> None:
+    """Past a client's limit fetch raises Busy 429 (the queue's, 503) and queues nothing; a job that failed a
+    moment ago raises JobFailed with its note instead of being queued again at once."""
+    store = SqliteStore(tmp_path / "r.db", SECRET)
+    queued: list[Params] = []
+
+    def enqueue(address: str, name: str, params: Params, client: str) -> None:
+        queued.append(params)
+
+    limits = Limits(per_client=1, total=2)
+    with pytest.raises(Pending):
+        fetch(store, "test.square", {"x": 20}, enqueue, "1.1.1.1", limits)
+    with pytest.raises(Busy) as busy:
+        fetch(store, "test.square", {"x": 21}, enqueue, "1.1.1.1", limits)
+    assert busy.value.status == 429 and "already have 1 computations" in busy.value.message
+    with pytest.raises(Pending):
+        fetch(store, "test.square", {"x": 22}, enqueue, "2.2.2.2", limits)
+    with pytest.raises(Busy) as full:
+        fetch(store, "test.square", {"x": 23}, enqueue, "3.3.3.3", limits)
+    assert full.value.status == 503 and "queue is full" in full.value.message
+    assert [p["x"] for p in queued] == [20, 22]
+    store.fail(SQUARE.key({"x": 20}), "it ran past the limit of 60 minutes")
+    with pytest.raises(JobFailed, match="limit of 60 minutes"):
+        fetch(store, "test.square", {"x": 20}, enqueue, "1.1.1.1", limits)
+    assert len(queued) == 2
+
+
+def test_the_queue_keeps_tasks_as_json(tmp_path: Path) -> None:
+    """Huey's queue holds JSON: a task goes in and comes out with its arguments (a delayed retry too); a pickle
+    put in the queue by anyone who can write to it is refused, never run."""
+    import pickle
+
+    from huey import SqliteHuey
+
+    from webapp.jobs import JsonSerializer
+
+    queue = SqliteHuey("t", filename=str(tmp_path / "q.db"), results=False, serializer=JsonSerializer())
+    task = queue.task(name="compute")(lambda address, name, params, client: None)
+    task("sqlite:/x", "devil.solve", {"n": 15, "goal": "all-heads"}, "10.0.0.1")
+    raw = queue.storage.dequeue()
+    assert raw.startswith(b'T["') and b"devil.solve" in raw and b"pickle" not in raw
+    message = queue.serializer.deserialize(raw)
+    assert list(message.args) == ["sqlite:/x", "devil.solve", {"n": 15, "goal": "all-heads"}, "10.0.0.1"]
+    marker = tmp_path / "ran"
+
+    class Exploit:
+        def __reduce__(self) -> tuple[object, tuple[str]]:
+            return (os.system, (f"touch {marker}",))
+
+    with pytest.raises(ValueError):
+        queue.serializer.deserialize(pickle.dumps(Exploit()))
+    assert not marker.exists()

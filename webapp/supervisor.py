@@ -1,0 +1,122 @@
+"""A job consumer's worker runs each job in a child process of its own and watches it: it keeps the job's claim
+alive while the child works (so a dead worker's claim lapses within STALE_SECONDS, not ten minutes), stops the
+child at the job's wall-clock limit, and runs a job again once if its process was killed (by an operator, the
+kernel's out-of-memory killer) before marking it failed. The child dies with its worker (PR_SET_PDEATHSIG).
+
+A child is needed because a job spends its time in compiled code that no signal or thread can interrupt; the
+worker, idle in waitpid, always can.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import select
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .results import REGISTRY, read, work
+from .store import Store, open_store, stale_seconds
+
+ATTEMPTS = 2  # a job whose process is killed is run once more before it is marked failed
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to SIGKILL this process when the worker that forked it dies (elsewhere: nothing)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def _child(address: str, keys: Sequence[bytes], name: str, params: Mapping[str, Any]) -> None:
+    """In the forked process: compute and store the result, then exit (never return into the worker's code)."""
+    code = 1
+    try:
+        _die_with_parent()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        work(open_store(address, keys), name, params)  # a store of its own: no connection shared across the fork
+        code = 0
+    except BaseException:  # noqa: BLE001 - reported, and the exit status tells the worker
+        traceback.print_exc()
+    finally:
+        sys.stderr.flush()
+        os._exit(code)
+
+
+def _wait(store: Store, key: str, pid: int, deadline: float) -> int | None:
+    """Wait for the child, keeping the claim alive; its wait status (as soon as it ends: the worker wakes on the
+    child's pidfd), or None at the deadline."""
+    beat = max(0.2, stale_seconds() / 6)
+    try:
+        fd = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # not Linux 5.3 or later: poll for the child's end
+        fd = -1
+    try:
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return status
+            if time.monotonic() >= deadline:
+                return None
+            store.touch(key)
+            pause = min(beat, max(0.05, deadline - time.monotonic()))
+            if fd >= 0:
+                select.select([fd], [], [], pause)
+            else:
+                time.sleep(min(pause, 0.1))
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def _kill(pid: int) -> None:
+    """Stop a child and collect it."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
+
+
+def _duration(seconds: float) -> str:
+    """A limit in words."""
+    return f"{seconds / 60:g} minutes" if seconds >= 120 else f"{seconds:g} seconds"
+
+
+def supervise(address: str, keys: Sequence[bytes], name: str, params: Mapping[str, Any], seconds: float) -> str:
+    """Run one job under watch; what became of it: 'stored', 'skipped' (stored already), 'timeout' or 'killed'."""
+    store = open_store(address, keys)
+    c = REGISTRY[name]
+    key = c.key(params)
+    if read(store, c, key) is not None:
+        store.release(key)
+        return "skipped"
+    deadline = time.monotonic() + seconds
+    pid = 0
+    try:
+        for attempt in range(1, ATTEMPTS + 1):
+            if attempt > 1:
+                store.report(key, "running", 0, 0, "")
+            pid = os.fork()
+            if pid == 0:
+                _child(address, keys, name, params)
+            status = _wait(store, key, pid, deadline)
+            pid = 0
+            if status is None:
+                store.fail(key, f"it ran past the limit of {_duration(seconds)} for one computation here")
+                return "timeout"
+            if os.waitstatus_to_exitcode(status) == 0 and read(store, c, key) is not None:
+                store.release(key)
+                return "stored"
+            how = f"signal {-os.waitstatus_to_exitcode(status)}" if os.WIFSIGNALED(status) else "an error"
+            print(f"coin-puzzles job: {key} ended by {how} (attempt {attempt})", file=sys.stderr, flush=True)
+        store.fail(key, f"its process was stopped ({how}) twice")
+        return "killed"
+    finally:
+        if pid > 0:  # the worker itself was stopped (SIGTERM from the consumer) while the child ran
+            _kill(pid)
+            store.release(key)
