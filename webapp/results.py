@@ -195,9 +195,6 @@ def fetch(
         value = run(c, params, lambda done, total: None)
         write(store, c, key, value)
         return unpack(value)
-    failed = store.progress(key)
-    if failed is not None and failed.state == "failed" and time.time() - failed.updated < FAILED_SECONDS:
-        raise JobFailed(c.title(params), failed.note)
     verdict = store.claim(key, client, limits)
     if verdict == "won":
         try:
@@ -218,6 +215,8 @@ def fetch(
             store.report(key, "queued", 0, 0, "")
             enqueue(store.address, name, params, "")
     progress = store.progress(key) or Progress("queued", 0, 0, "", time.time())
+    if progress.state == "failed":  # it holds the key a while: shown as failed, then queued again if asked
+        raise JobFailed(c.title(params), progress.note)
     raise Pending(c.title(params), progress)
 
 

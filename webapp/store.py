@@ -46,9 +46,12 @@ def stale_seconds() -> float:
 
 
 def live(state: str, age: float) -> bool:
-    """Whether a job row of this state and age still holds its claim."""
+    """Whether a job row of this state and age still holds its claim (a failed job holds it for FAILED_SECONDS,
+    so that it is shown as failed before anyone may queue it again)."""
     if state == "running":
         return age < stale_seconds()
+    if state == "failed":
+        return age < FAILED_SECONDS
     return state == "queued" and age < CLAIM_SECONDS
 
 
@@ -227,7 +230,9 @@ class SqliteStore:
             elif client:
                 jobs = [
                     str(r[0])
-                    for r in db.execute("SELECT client, state, updated FROM jobs WHERE client != ''")
+                    for r in db.execute(
+                        "SELECT client, state, updated FROM jobs WHERE client != '' AND state != 'failed'"
+                    )
                     if live(str(r[1]), now - float(r[2]))
                 ]
                 if limits.per_client and jobs.count(client) >= limits.per_client:
@@ -286,7 +291,7 @@ class SqliteStore:
             db.execute("UPDATE jobs SET updated = ? WHERE key = ?", (time.time(), key))
 
     def fail(self, key: str, note: str) -> None:
-        """Mark the job failed (its row no longer claims the key)."""
+        """Mark the job failed (its row holds the key for FAILED_SECONDS, counted against no limit)."""
         self.report(key, "failed", 0, 0, note)
 
     def release(self, key: str) -> None:
@@ -454,9 +459,11 @@ class RedisStore:
             self._r.delete(f"cp:runner:{client}")
 
     def fail(self, key: str, note: str) -> None:
-        """The job's progress says failed (for FAILED_SECONDS); the claim is dropped."""
+        """The job's progress says failed, and its claim holds the key, for FAILED_SECONDS (no longer counted
+        against its client's limits)."""
         self._forget(key)
         self._job(key, "failed", 0, 0, note, FAILED_SECONDS)
+        self._r.set(f"cp:claim:{key}", "", ex=int(FAILED_SECONDS))
 
     def release(self, key: str) -> None:
         """Delete the claim and the progress."""

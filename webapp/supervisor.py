@@ -105,10 +105,12 @@ def supervise(address: str, keys: Sequence[bytes], name: str, params: Mapping[st
             if pid == 0:
                 _child(address, keys, name, params)
             status = _wait(store, key, pid, deadline)
-            pid = 0
             if status is None:
+                _kill(pid)  # before marking it failed: its progress reports would overwrite the mark
+                pid = 0
                 store.fail(key, f"it ran past the limit of {_duration(seconds)} for one computation here")
                 return "timeout"
+            pid = 0
             if os.waitstatus_to_exitcode(status) == 0 and read(store, c, key) is not None:
                 store.release(key)
                 return "stored"

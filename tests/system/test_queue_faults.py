@@ -81,9 +81,9 @@ def test_a_burst_from_one_client_leaves_others_served(serve: Callable[..., Serve
     """Through nginx, client A sends 200 distinct heavy requests: 4 are queued (202), 196 get 429 with
     Retry-After and nothing queued. Client B's small job is then answered while A's job of minutes is still
     running (A's jobs run one at a time, so a worker stays free for others). A third client fills the queue to
-    its cap of 6: a 503."""
+    its cap of 5: then a 503."""
     app = serve(
-        COIN_PUZZLES_PROXIES="1", JOB_WORKERS="2", COIN_PUZZLES_JOBS_PER_CLIENT="4", COIN_PUZZLES_JOBS_QUEUED="6"
+        COIN_PUZZLES_PROXIES="1", JOB_WORKERS="2", COIN_PUZZLES_JOBS_PER_CLIENT="4", COIN_PUZZLES_JOBS_QUEUED="5"
     )
     url, nginx = start_nginx(tmp_path, app.url.removeprefix("http://"))
     try:
@@ -93,13 +93,18 @@ def test_a_burst_from_one_client_leaves_others_served(serve: Callable[..., Serve
         assert statuses[:4] == [202] * 4 and statuses[4:] == [429] * 196
         status, headers, body = burst[-1]
         assert headers["retry-after"] == "30" and "already have 4 computations" in str(body["error"])
-        until(lambda: "computing variants.table" in app.output(), 60, "A's heavy job did not start")
+        until(lambda: '"1-unknown-l2-f1-p2"' in app.output(), 60, "A's heavy job did not start")
         status, _, body = answered(url, SMALL, "127.0.0.3")
         assert status == 200 and body["solvable"] is False
         heavy = ask(url, HEAVY, "127.0.0.2")
         assert heavy[0] == 202 and heavy[2]["status"] == "running"  # B did not wait for A's job of minutes
-        third = [ask(url, f"/api/devil?n={n}", "127.0.0.4")[0] for n in (14, 16, 13)]
-        assert third == [202, 202, 503]  # A's 4 and these 2 fill the queue's 6 places
+        # A's other jobs wait while its heavy one runs: how many of A's are live now stays so
+        live = sum(ask(url, path, "127.0.0.2")[0] == 202 for path in paths[:4])
+        tables = [
+            f"/api/variants/table?weight={w}&lies={k}&fakes=1&pans=2" for w in ("heavier", "lighter") for k in (1, 2)
+        ]
+        third = [ask(url, path, "127.0.0.4")[0] for path in tables[: 5 - live + 1]]
+        assert third == [202] * (5 - live) + [503]  # the queue's 5 places filled: nothing more is queued
         assert ask(url, SMALL, "127.0.0.4")[0] == 200  # stored results are never refused
     finally:
         nginx.terminate()
@@ -113,7 +118,7 @@ def test_a_job_past_its_time_limit_fails_clearly_and_frees_its_worker(serve: Cal
     app = serve(JOB_WORKERS="1", COIN_PUZZLES_JOB_SECONDS="3")
     status, headers, body = answered(app.url, HEAVY, "127.0.0.1", 60)
     assert status == 503 and "ran past the limit of 3 seconds" in str(body["error"])
-    assert headers["retry-after"] == "60"
+    assert headers["retry-after"] == "60" and job_processes(app) == []  # its process was stopped
     assert answered(app.url, SMALL, "127.0.0.1", 60)[0] == 200
     assert integrity(app) == "ok"
 

@@ -209,6 +209,7 @@ def check_limits(store: Store) -> None:
     store.fail("a1", "its process was stopped")
     progress = store.progress("a1")
     assert progress is not None and progress.state == "failed" and progress.note == "its process was stopped"
+    assert store.claim("a1", "10.0.0.1", limits) == "taken"  # shown as failed a while before it is queued again
     assert store.claim("a2", "10.0.0.1", limits) == "won" and store.start("a2", "10.0.0.1")  # a1 freed its place
     assert store.claim("c0", "10.0.0.3", limits) == "queue-full"
 
