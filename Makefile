@@ -66,10 +66,10 @@ lint: $(VENV)/.test-installed
 typecheck: $(VENV)/.test-installed
 	$(BIN)/mypy --strict solvers webapp
 
-# Two steps: the fast suite (unit, web, browser) for quick feedback, then the slow checks: the exhaustive ones
-# one per core (pytest-xdist), then the whole-system ones (servers, nginx, Redis) alone so their timings hold.
+# Two steps: the fast suite (unit, web, browser) for quick feedback, then the slow checks: the exhaustive ones;
+# both one process per core (pytest-xdist), then the whole-system ones (servers, nginx, Redis) alone.
 test: $(VENV)/.test-installed chromium redis nginx lint typecheck
-	$(BIN)/pytest -m "not slow and not proof"
+	$(BIN)/pytest -m "not slow and not proof" -n 2
 	$(BIN)/pytest -m "slow and not proof" -n 2 tests/unit
 	$(BIN)/pytest -m "slow and not proof" tests/system
 
