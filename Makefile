@@ -97,6 +97,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/codebreak.py
 	$(BIN)/python benchmarks/hints.py
 	$(BIN)/python benchmarks/variants.py
+	$(BIN)/python benchmarks/store.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
