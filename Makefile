@@ -69,8 +69,8 @@ typecheck: $(VENV)/.test-installed
 # Two steps: the fast suite (unit, web, browser) for quick feedback, then the slow checks: the exhaustive ones;
 # both one process per core (pytest-xdist), then the whole-system ones (servers, nginx, Redis) alone.
 test: $(VENV)/.test-installed chromium redis nginx lint typecheck
-	$(BIN)/pytest -m "not slow and not proof" -n 2
-	$(BIN)/pytest -m "slow and not proof" -n 2 tests/unit
+	$(BIN)/pytest -m "not slow and not proof" -n 2 --dist worksteal
+	$(BIN)/pytest -m "slow and not proof" -n 2 --dist worksteal tests/unit
 	$(BIN)/pytest -m "slow and not proof" tests/system
 
 test-fast: $(VENV)/.test-installed chromium

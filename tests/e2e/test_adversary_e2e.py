@@ -22,13 +22,17 @@ def start_game(page: Page, base: str, mode: str = "adversary") -> None:
     expect(page.get_by_role("heading", name="Weighing 1 of 3")).to_be_visible()
 
 
-def place(page: Page, left: tuple[int | str, ...], right: tuple[int | str, ...]) -> None:
-    """Put coins on the pans with each coin's own control, then press Weigh."""
+def place(page: Page, left: tuple[int | str, ...], right: tuple[int | str, ...], moves: bool = True) -> None:
+    """Put coins on the pans with each coin's own control, then press Weigh; unless the weighing is to be refused
+    (moves=False), wait for the new position's URL, so that the next click cannot reach the old position."""
     for coin in left:
         page.get_by_role("combobox", name=re.compile(rf"^Coin {coin} \(")).select_option("left")
     for coin in right:
         page.get_by_role("combobox", name=re.compile(rf"^Coin {coin} \(")).select_option("right")
+    before = page.url
     page.get_by_role("button", name="Weigh", exact=True).click()
+    if moves:
+        page.wait_for_url(lambda url: url != before)
 
 
 def test_win_by_following_hints(page: Page, live_server: str) -> None:
@@ -58,7 +62,7 @@ def test_win_by_following_hints(page: Page, live_server: str) -> None:
 def test_wasteful_weighing_warns_and_unequal_is_refused(page: Page, live_server: str, browser: Browser) -> None:
     """An unequal weighing is refused; a wasteful one is flagged; Back, reload and a shared link work."""
     start_game(page, live_server)
-    place(page, (1, 2), (3,))
+    place(page, (1, 2), (3,), moves=False)
     expect(page.get_by_role("alert")).to_contain_text("equal numbers of coins")
     expect(page.get_by_role("heading", name="Weighing 1 of 3")).to_be_visible()
     page.get_by_role("combobox", name=re.compile(r"^Coin 2 \(")).select_option("off")
