@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -110,8 +112,10 @@ def test_bad_ranges_are_refused(text: str) -> None:
         (lambda t: moves_from_text(Variant(4), t), "\u00b2"),
     ],
 )
-def test_bad_tokens_are_refused(parse: object, token: str) -> None:
-    """Malformed, non-ASCII or out-of-range tokens are an InputError, never another exception."""
-    assert callable(parse)
-    with pytest.raises(InputError):
+def test_bad_tokens_are_refused(parse: Callable[[str], object], token: str) -> None:
+    """Malformed, non-ASCII or out-of-range tokens are an InputError with a message for people (no Python
+    exception text), never another exception."""
+    with pytest.raises(InputError) as refused:
         parse(token)
+    message = refused.value.message
+    assert message and message[0].islower() and "Error" not in message and "Traceback" not in message
