@@ -13,6 +13,7 @@ SQLite storage), and the same code runs on Redis; it has an in-process immediate
 from __future__ import annotations
 
 import resource
+import sys
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
@@ -109,6 +110,8 @@ def compute(address: str, name: str, params: dict[str, Any], client: str = "", q
         return
     if not open_store(address, keys).start(REGISTRY[name].key(params), client):
         raise RetryTask(delay=DEFER_SECONDS)
+    if name == "codebreak.tree" and str(params.get("strategy", "")).startswith("optimal"):
+        warm_kernels()
     supervise(address, keys, name, params, config.job_seconds(queue))
 
 
@@ -120,6 +123,28 @@ def compute_visitors(address: str, name: str, params: dict[str, Any], client: st
 def compute_precompute(address: str, name: str, params: dict[str, Any], client: str = "") -> None:
     """A precomputation job."""
     compute(address, name, params, "", "precompute")
+
+
+_warm: list[bool] = []  # set once this worker has compiled the code-breaking kernels
+
+
+def warm_kernels() -> None:
+    """Compile the code-breaking search's recursive kernels in this worker, once, before the first optimal search
+    is forked from it: that job's process and every later one start with them compiled (they are not cached on
+    disk, and compiling them took about 5 s in every job's process)."""
+    if _warm:
+        return
+    _warm.append(True)
+    from solvers.codebreak import build_tree
+
+    from .games import load
+
+    try:
+        game = load("mastermind", 2, 3)
+        for strategy in ("optimal-average", "optimal-worst"):
+            build_tree(game, strategy)
+    except Exception as e:  # noqa: BLE001 - a warm-up must never stop the worker: the job compiles then
+        print(f"coin-puzzles worker: warm-up failed ({e!r})", file=sys.stderr, flush=True)
 
 
 for _queue in QUEUES.values():
