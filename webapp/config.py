@@ -185,5 +185,4 @@ def job_memory_mb() -> int:
     """Each background job's memory budget (COIN_PUZZLES_JOB_MEMORY_MB, default 7,168 MB: the French board's
     d2 to a3 proof peaks at 5.6 GiB resident, its address space some 0.3 to 0.5 GB above; three job processes
     then stay within 21 GiB of the machine's 24)."""
-    raw = os.environ.get("COIN_PUZZLES_JOB_MEMORY_MB", "7168")
-    return int(raw) if raw.isascii() and raw.isdigit() else 7168
+    return setting("COIN_PUZZLES_JOB_MEMORY_MB", 7168)

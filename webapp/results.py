@@ -307,23 +307,25 @@ def pending_response(e: Pending) -> tuple[Response | str, int, dict[str, str]]:
     return page, 200, headers
 
 
-def busy_response(e: Busy) -> Response:
-    """429 (this client) or 503 (everyone) with Retry-After, as a page or as the API's JSON error."""
-    body, status = error_response(e.status, "Too many computations waiting", e.message, {"retry_after": e.retry_after})
-    response = current_app.make_response((body, status))
-    response.headers["Retry-After"] = str(e.retry_after)
+def _retry_later(status: int, title: str, message: str, seconds: int) -> Response:
+    """An error page (or the API's JSON error) that says when to ask again, in Retry-After as well."""
+    body, code = error_response(status, title, message, {"retry_after": seconds})
+    response = current_app.make_response((body, code))
+    response.headers["Retry-After"] = str(seconds)
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def busy_response(e: Busy) -> Response:
+    """429 (this client) or 503 (everyone), nothing queued."""
+    return _retry_later(e.status, "Too many computations waiting", e.message, e.retry_after)
 
 
 def failed_response(e: JobFailed) -> Response:
-    """503 with Retry-After: the job failed; asking again after that long tries again."""
-    message = f"Computing {e.title} failed: {e.note}. It will be tried again if you ask after {int(FAILED_SECONDS)} s."
-    body, status = error_response(503, "The computation failed", message, {"retry_after": int(FAILED_SECONDS)})
-    response = current_app.make_response((body, status))
-    response.headers["Retry-After"] = str(int(FAILED_SECONDS))
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    """503: the job failed; asking again after FAILED_SECONDS tries again."""
+    seconds = int(FAILED_SECONDS)
+    message = f"Computing {e.title} failed: {e.note}. It will be tried again if you ask after {seconds} s."
+    return _retry_later(503, "The computation failed", message, seconds)
 
 
 def init_app(app: Flask) -> None:

@@ -13,13 +13,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import os
 import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
+
+from .config import setting
 
 CLAIM_SECONDS = 600.0  # a queued job not started for this long is presumed lost and may be claimed again
 STALE_SECONDS = 30.0  # a running job whose supervisor has not reported for this long is dead: claimed again
@@ -41,8 +42,7 @@ NO_LIMITS = Limits()
 
 def stale_seconds() -> float:
     """STALE_SECONDS, or COIN_PUZZLES_JOB_STALE_SECONDS (tests shorten it)."""
-    raw = os.environ.get("COIN_PUZZLES_JOB_STALE_SECONDS", "")
-    return float(raw) if raw.isascii() and raw.isdigit() and int(raw) > 0 else STALE_SECONDS
+    return float(setting("COIN_PUZZLES_JOB_STALE_SECONDS", int(STALE_SECONDS)) or STALE_SECONDS)
 
 
 def live(state: str, age: float) -> bool:
