@@ -169,8 +169,8 @@ def _refused(verdict: str, limits: Limits) -> Busy:
     if verdict == "client-full":
         return Busy(
             429,
-            f"You already have {limits.per_client} computations queued or running; this one starts once one of "
-            "them is done. Try again in a little while.",
+            f"You already have {limits.per_client} computation{'' if limits.per_client == 1 else 's'} queued or "
+            "running, so this one was not queued. Ask again once one of them is done.",
             BUSY_RETRY_SECONDS,
         )
     return Busy(

@@ -245,7 +245,7 @@ def test_fetch_answers_busy_and_failed(tmp_path: Path) -> None:
         fetch(store, "test.square", {"x": 20}, enqueue, "1.1.1.1", limits)
     with pytest.raises(Busy) as busy:
         fetch(store, "test.square", {"x": 21}, enqueue, "1.1.1.1", limits)
-    assert busy.value.status == 429 and "already have 1 computations" in busy.value.message
+    assert busy.value.status == 429 and "already have 1 computation queued" in busy.value.message
     with pytest.raises(Pending):
         fetch(store, "test.square", {"x": 22}, enqueue, "2.2.2.2", limits)
     with pytest.raises(Busy) as full:
