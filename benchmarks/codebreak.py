@@ -214,7 +214,7 @@ def bulls_and_cows() -> None:
             search.average(part[:40], 10**9, after=0)  # compiled, and the symmetries built, before the clock
             t = time.perf_counter()
             cost = search.average(part, 10**9, after=0)
-            took.append((cost, time.perf_counter() - t, int(search.stats[0])))
+            took.append((cost, time.perf_counter() - t, search.work))
         (a, ta, wa), (b, tb, wb) = took
         print(
             f"Bulls and Cows, the first guess's part of {size} secrets: {a} guesses in {ta:.2f} s ({wa:,} secrets "

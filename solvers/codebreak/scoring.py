@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
+
+from solvers.jit import inline_kernel, kernel
 
 LOW7 = np.uint64(0x7F7F7F7F7F7F7F7F)
 ONES = np.uint64(0x0101010101010101)
@@ -50,7 +51,7 @@ def prepare(codes: NDArray[np.int8], colours: int, width: int) -> Codes:
 Packed = tuple[NDArray[np.uint64], NDArray[np.int32], NDArray[np.uint8], np.uint64, int]  # Codes' fields
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _score(c: Packed, g: int, s: int) -> np.int64:  # pragma: no cover - compiled
     """The outcome of guess g on secret s."""
     packed, cls, common, places, width = c
@@ -62,7 +63,7 @@ def _score(c: Packed, g: int, s: int) -> np.int64:  # pragma: no cover - compile
     return black * width + np.int64(common[cls[g], cls[s]]) - black
 
 
-@njit(cache=True)
+@kernel
 def _row(c: Packed, g: int, alive: NDArray[np.int64]) -> NDArray[np.uint8]:  # pragma: no cover - compiled
     """Guess g's outcome on every secret of alive."""
     out = np.empty(alive.shape[0], dtype=np.uint8)
@@ -71,7 +72,7 @@ def _row(c: Packed, g: int, alive: NDArray[np.int64]) -> NDArray[np.uint8]:  # p
     return out
 
 
-@njit(cache=True)
+@kernel
 def _tally(c: Packed, alive: NDArray[np.int64], k: int) -> NDArray[np.int64]:  # pragma: no cover - compiled
     """For every guess (rows), how many secrets of alive give each outcome (four interleaved counters per guess,
     so that runs of equal outcomes do not wait on each other)."""

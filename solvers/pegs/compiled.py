@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
+
+from solvers.jit import kernel
 
 from .board import Board, Jump
 
@@ -22,7 +23,7 @@ TABLE_BITS = 25  # 2^25 slots = 256 MiB: room for about 23 million dead position
 FOUND, EXHAUSTED, OUT_OF_NODES, TABLE_FULL = 0, 1, 2, 3
 
 
-@njit(cache=True)
+@kernel
 def _canonical(pos: np.int64, lut: NDArray[np.int64]) -> np.int64:  # pragma: no cover - compiled
     """The smallest image of a position under the symmetries: lut[s, k, b] is the image under symmetry s of byte
     value b placed at byte k of the position, so an image is the OR of one look-up per byte."""
@@ -52,7 +53,7 @@ def _lut(perms: list[tuple[int, ...]], size: int) -> NDArray[np.int64]:
     return lut
 
 
-@njit(cache=True)
+@kernel
 def _popcount(x: np.int64) -> int:  # pragma: no cover - compiled
     n = 0
     while x:
@@ -61,7 +62,7 @@ def _popcount(x: np.int64) -> int:  # pragma: no cover - compiled
     return n
 
 
-@njit(cache=True)
+@kernel
 def _dfs(
     start: np.int64,
     frm: NDArray[np.int64],

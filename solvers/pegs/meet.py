@@ -34,10 +34,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 from numpy.typing import NDArray
 
 from solvers.errors import LimitError
+from solvers.jit import kernel, parallel_kernel
 from solvers.progress import Tick, quiet
 
 from .board import Board, Jump, Move
@@ -56,7 +57,7 @@ CHUNKS = 64  # each level's states are expanded in this many parallel chunks
 D_SHIFT = 52  # a state's info: its moves above bit 52, the holes its last move can go on from below
 
 
-@njit(cache=True)
+@kernel
 def _image(x: np.int64, lut: NDArray[np.int64], s: int) -> np.int64:  # pragma: no cover - compiled
     """A set of holes under the s-th symmetry: one look-up per byte."""
     img = np.int64(0)
@@ -65,7 +66,7 @@ def _image(x: np.int64, lut: NDArray[np.int64], s: int) -> np.int64:  # pragma: 
     return img
 
 
-@njit(cache=True)
+@kernel
 def _canon(p: np.int64, m: np.int64, lut: NDArray[np.int64]) -> tuple[np.int64, np.int64]:  # pragma: no cover
     """The smallest image of a position under the symmetries, and the union of its mask's images under every
     symmetry that gives that image."""
@@ -79,7 +80,7 @@ def _canon(p: np.int64, m: np.int64, lut: NDArray[np.int64]) -> tuple[np.int64, 
     return best, bm
 
 
-@njit(cache=True)
+@kernel
 def _regions_left(p: np.int64, masks: NDArray[np.int64], back: bool) -> int:  # pragma: no cover - compiled
     """Forward: full regions. Backward: regions (all full at the start) that are not full now."""
     n = 0
@@ -90,7 +91,7 @@ def _regions_left(p: np.int64, masks: NDArray[np.int64], back: bool) -> int:  # 
     return n
 
 
-@njit(cache=True)
+@kernel
 def _children(
     p: np.int64,
     state: np.int64,
@@ -191,10 +192,10 @@ def _expand_chunks(
             at += _children(pos[i], info[i], jumps, back, masks, target, limit, sharp, lut, lo, hi, out, at, counts[c])
 
 
-_expand_parallel = njit(cache=True, parallel=True)(_expand_chunks)
+_expand_parallel = parallel_kernel(_expand_chunks)
 
 
-@njit(cache=True)
+@kernel
 def _expand_serial(
     pos: NDArray[np.int64],
     info: NDArray[np.int64],
@@ -225,7 +226,7 @@ def _expander(pos: NDArray[np.int64]) -> Any:
     return _expand_parallel if len(pos) >= PARALLEL_FROM else _expand_serial
 
 
-@njit(cache=True)
+@kernel
 def _distinct(s: NDArray[np.int64]) -> int:  # pragma: no cover - compiled
     """The positions among sorted packed children."""
     n = 0
@@ -237,7 +238,7 @@ def _distinct(s: NDArray[np.int64]) -> int:  # pragma: no cover - compiled
     return n
 
 
-@njit(cache=True)
+@kernel
 def _reduce(s: NDArray[np.int64], info: NDArray[np.int64], inv: np.int64) -> int:  # pragma: no cover - compiled
     """Sorted packed children to states, in place: the positions over s's front, and in info the fewest moves
     and the holes reached at that cost (a position's first child comes before any later one it is written over)."""
@@ -322,7 +323,7 @@ class Search:
         return Level(level.coins + (1 if back else -1), out_pos, out_info)
 
 
-@njit(cache=True)
+@kernel
 def _join(
     fpos: NDArray[np.int64], finfo: NDArray[np.int64], bpos: NDArray[np.int64], binfo: NDArray[np.int64]
 ) -> tuple[int, int, int, int]:  # pragma: no cover - compiled

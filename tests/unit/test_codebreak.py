@@ -14,7 +14,9 @@ import pytest
 
 from solvers.codebreak import Stats, build, build_tree, parse, to_dot, to_json, verify
 from solvers.codebreak.coins import shapes
-from solvers.codebreak.optimal import Search, _lookahead, _place_classes, _splits, counting_bounds, symmetries
+from solvers.codebreak.optimal import Search, counting_bounds, symmetries
+from solvers.codebreak.optimal.candidates import lookahead, splits
+from solvers.codebreak.optimal.symmetry import place_classes
 from solvers.codebreak.strategy import play
 from solvers.errors import InputError, LimitError
 from solvers.weighing import Problem, min_weighings
@@ -321,7 +323,7 @@ def test_search_bounds_and_refutations_agree_with_plain_search() -> None:
     """On random sets of secrets of Mastermind 2x3 and 3x3: the compiled search returns the exact cost when it is
     below the budget and otherwise a lower bound that is at least the budget and never above the exact cost (the
     refutations the proof rests on); 'fits within d' is exact; neither the counting bound nor the bound one
-    experiment deeper exceeds the cost, and the worst case's counting test one experiment deeper (`_splits`) never
+    experiment deeper exceeds the cost, and the worst case's counting test one experiment deeper (`splits`) never
     refutes a depth the set fits in."""
     rng = np.random.default_rng(7)
     for game, pegs, colours in (("mastermind", 2, 3), ("mastermind", 3, 3), ("mastermind-black", 3, 3)):
@@ -333,16 +335,15 @@ def test_search_bounds_and_refutations_agree_with_plain_search() -> None:
             chosen = np.sort(rng.choice(len(codes), size=size, replace=False)).astype(np.int32)
             alive = frozenset(codes[i] for i in chosen)
             exact = total(alive)
-            assert average.bound[size] <= exact
-            look = average.t, average.k, g.must_hit, average.win, average.bound
-            assert average.bound[size] <= _lookahead(chosen, *look) <= exact  # the one-deeper bound is admissible
+            assert average.rules.bound[size] <= exact
+            assert average.rules.bound[size] <= lookahead(chosen, average.rules) <= exact  # admissible one deeper
             for beta in (exact - 2, exact, exact + 1, exact + 4):
                 v = average.average(chosen, beta)
                 assert v == exact if exact < beta else beta <= v <= exact
             for d in range(1, 6):
                 assert worst.fits(chosen, d) == (depth(alive) <= d)
                 # the one-experiment-deeper counting test never refutes a set that fits
-                assert _splits(chosen, d, worst.t, worst.k, g.must_hit, worst.win, worst.caps) or depth(alive) > d
+                assert splits(chosen, d, worst.rules) or depth(alive) > d
 
 
 @pytest.mark.parametrize(("pegs", "colours"), [(2, 3), (3, 3), (2, 4)])
@@ -379,11 +380,11 @@ def test_candidate_bounds_survive_their_packing(worst: bool) -> None:
     g = build(spec("bulls-and-cows"))
     search = Search(g, worst=worst)
     s = np.arange(len(g.secrets), dtype=np.int32)
-    rows = search._root_candidates(s, search._root_allowed())
+    rows = search.root_candidates(s, search._root_allowed())
     for bound, e in rows[:: max(1, len(rows) // 20)]:
-        sizes = np.bincount(search.t[e], minlength=search.k)
-        sizes[search.win] = 0
-        plain = sizes.max() if worst else len(s) + int(sum(search.bound[c] for c in sizes if c))
+        sizes = np.bincount(search.rules.table[e], minlength=search.rules.outcomes)
+        sizes[search.rules.win] = 0
+        plain = sizes.max() if worst else len(s) + int(sum(search.rules.bound[c] for c in sizes if c))
         assert bound == plain
     assert list(rows[:, 0]) == sorted(rows[:, 0])
 
@@ -567,7 +568,7 @@ def test_place_classes_are_the_orbits_fixing_the_history(pegs: int, colours: int
     for size in (0, 1, 1, 2, 2, 3, 3, 4):
         hist = rng.integers(0, len(g.secrets), size=size).astype(np.int64)
         fixing = group[(group[:, hist] == hist).all(axis=1)]
-        kept = _place_classes(places, hist)
+        kept = place_classes(places, hist)
         orbits = {frozenset(fixing[:, x].tolist()) for x in range(len(g.secrets))}
         assert sorted(int(kept[list(o)].sum()) for o in orbits) == [1] * len(orbits)
 

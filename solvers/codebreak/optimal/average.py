@@ -1,0 +1,117 @@
+"""The average case: the least total number of experiments, summed over the secrets of a set S, from here to the
+finish, proved by branch and bound.
+
+For an experiment g the cost is |S| plus the cost of every part of S that g leaves open (in guess-the-secret games
+the part "g is the secret" is finished). Every experiment is tried (one per partition and per symmetry class,
+`candidates`), best bound first, until the bound reaches the best cost found. Bounds, all admissible: counting
+(`rules.counting_bounds`); each open part one experiment deeper before any part is searched (`lookahead`), so the
+first part searched already has a tight budget (Bulls and Cows' part of 1,260 secrets: 3 minutes with it,
+unfinished after 79 without); a part is searched with the budget left by the best cost found, the exact costs of
+the parts searched and the bounds of the rest, and a search that exceeds its budget returns a proved lower bound
+instead. Proved costs and lower bounds are kept per set (`Memo`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from solvers.jit import kernel
+
+from .candidates import candidates, lookahead
+from .rules import BIG, Memo, Rules, Symmetry
+from .sets import fingerprint, holds, open_by_size, record, shortcut, slot, spend, split
+from .symmetry import narrowed
+
+
+@kernel
+def open_parts(s: NDArray[np.int32], g: int, beta: np.int64, rules: Rules, memo: Memo) -> Any:  # pragma: no cover
+    """Experiment g at S: (its parts as `split` gives them, each open part's lower bound, their total with |S|,
+    the parts to search largest first). A part's bound is its counting bound, raised by the table, then by
+    `lookahead` unless the table knows better; bounding stops once the total reaches beta."""
+    members, start = split(s, g, rules)
+    small = 2 if rules.must_hit else 1  # parts this small are exact by the shortcuts: never searched
+    lows = np.zeros(rules.outcomes, dtype=np.int64)
+    known = np.zeros(rules.outcomes, dtype=np.bool_)  # the table holds a proof or a bound above counting
+    hs1 = np.zeros(rules.outcomes, dtype=np.uint64)
+    hs2 = np.zeros(rules.outcomes, dtype=np.uint64)
+    total = np.int64(s.shape[0])
+    for o in range(rules.outcomes):
+        size = start[o + 1] - start[o]
+        if size == 0 or (rules.must_hit and o == rules.win):
+            continue
+        lows[o] = rules.bound[size]
+        if size > small:
+            hs1[o], hs2[o] = fingerprint(members[start[o] : start[o + 1]], rules)
+            at = slot(memo, hs1[o], hs2[o])
+            if holds(memo, at, hs1[o], hs2[o]):
+                lows[o] = max(lows[o], memo.value[at])
+                known[o] = memo.exact[at] or memo.value[at] > rules.bound[size]
+        total += lows[o]
+    order = open_by_size(start, small, rules)
+    for o in order if rules.lookahead and total < beta else order[:0]:
+        if known[o]:
+            continue
+        lo = lookahead(members[start[o] : start[o + 1]], rules)
+        if lo > lows[o]:
+            total += lo - lows[o]
+            lows[o] = lo
+            at = slot(memo, hs1[o], hs2[o])
+            if (memo.k1[at] == 0 and memo.k2[at] == 0) or holds(memo, at, hs1[o], hs2[o]):  # never crowd out a proof
+                record(memo, hs1[o], hs2[o], lo, False, -1)
+            if total >= beta:
+                break
+    return members, start, lows, total, order
+
+
+@kernel
+def average(
+    s: NDArray[np.int32], beta: np.int64, allowed: NDArray[np.bool_], rules: Rules, memo: Memo, sym: Symmetry
+) -> Any:  # pragma: no cover - compiled
+    """The least total cost of S if it is below beta, else a proved lower bound that is at least beta (only the
+    allowed experiments first; every experiment below)."""
+    n = s.shape[0]
+    if n <= 1:
+        return np.int64(n if rules.must_hit else 0)
+    lb = np.int64(rules.bound[n])
+    if memo.counters[0].stopped:
+        return max(lb, beta)
+    if lb >= beta:
+        return lb
+    h1, h2 = fingerprint(s, rules)
+    at = slot(memo, h1, h2)
+    if holds(memo, at, h1, h2):
+        if memo.exact[at] or memo.value[at] >= beta:
+            return memo.value[at]
+        lb = max(lb, memo.value[at])
+    exact = shortcut(s, rules)
+    if exact >= 0:
+        return exact
+    if not spend(memo, n):
+        return beta
+    cands = candidates(s, allowed, rules, False, sym)
+    best, best_g, floor = beta, -1, BIG
+    for c in range(cands.shape[0]):
+        if cands[c, 0] >= best:
+            floor = min(floor, cands[c, 0])
+            break
+        g = int(cands[c, 1])
+        members, start, lows, total, order = open_parts(s, g, best, rules, memo)
+        inner = narrowed(sym, g)
+        for o in order if total < best else order[:0]:
+            part = members[start[o] : start[o + 1]]
+            total += average(part, best - (total - lows[o]), rules.everything, rules, memo, inner) - lows[o]
+            if total >= best:
+                break
+        if total < best:
+            best, best_g = total, g
+        else:
+            floor = min(floor, total)
+    if memo.counters[0].stopped:
+        return max(lb, beta)
+    if best_g < 0:
+        best = max(floor, lb)
+    record(memo, h1, h2, best, best_g >= 0, best_g)
+    return best

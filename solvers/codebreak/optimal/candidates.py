@@ -1,0 +1,169 @@
+"""Which experiments the search tries at a set of secrets, in which order, and the bounds one experiment deeper.
+
+Experiments making the same partition of S (whatever the outcome names) are tried once, and one per class under
+the symmetries in force. Average case: in order of |S| plus their parts' counting bounds, so the search stops at
+the first whose bound reaches the best cost found. Worst case: smallest largest part first, then most even split
+(least sum of squared part sizes).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from solvers.jit import kernel
+
+from .rules import BIG, Rules, Symmetry
+from .sets import mix
+from .symmetry import first_of_classes
+
+SPREAD_SHIFT = 50  # worst case: a candidate's score keeps its sum of squared part sizes in bits 24-49 ...
+SPREAD_MAX = 1 << 13  # ... for sets of fewer secrets than this (the largest part then fits in bits 50-62)
+WIN_SALT = np.uint64(0x5555)  # the part "the experiment is the secret" fingerprints apart from an open part
+
+
+@kernel
+def _scores(
+    s: NDArray[np.int32], ok: NDArray[np.bool_], rules: Rules, worst: bool, shift: int
+) -> tuple[NDArray[np.uint64], NDArray[np.uint64], NDArray[np.int64]]:  # pragma: no cover - compiled
+    """For each experiment in ok that tells something: its partition's two fingerprints and its score (the bound
+    << shift, then the tie-breaks: the spread where it fits, an experiment that may be the secret first, then the
+    game's order in the low 23 bits)."""
+    k = rules.outcomes
+    member = np.zeros(ok.shape[0] if rules.must_hit else 1, dtype=np.bool_)
+    if rules.must_hit:
+        for x in s:
+            member[x] = True
+    count = np.zeros(k, dtype=np.int64)
+    part = np.zeros(k, dtype=np.uint64)
+    part2 = np.zeros(k, dtype=np.uint64)
+    keys = np.empty(ok.shape[0], dtype=np.uint64)
+    keys2 = np.empty(ok.shape[0], dtype=np.uint64)
+    score = np.empty(ok.shape[0], dtype=np.int64)
+    m = 0
+    for g in np.flatnonzero(ok):
+        count[:] = 0
+        part[:] = 0
+        part2[:] = 0
+        for x in s:
+            o = rules.table[g, x]
+            count[o] += 1
+            part[o] += rules.r1[x]
+            part2[o] += rules.r2[x]
+        hit = rules.must_hit and member[g]
+        parts, key, key2 = 0, np.uint64(0), np.uint64(0)
+        value, largest, spread = s.shape[0], 0, 0
+        for o in range(k):
+            c = count[o]
+            if c == 0:
+                continue
+            parts += 1
+            salt = WIN_SALT if rules.must_hit and o == rules.win else np.uint64(0)
+            key += mix(part[o] ^ salt)
+            key2 += mix(part2[o] ^ salt)
+            if salt == 0:
+                value += rules.bound[c]
+                spread += c * c
+                largest = max(largest, c)
+        if parts == 1 and not hit:
+            continue  # tells nothing
+        keys[m], keys2[m] = key, key2
+        primary = largest if worst else value
+        second = spread if shift == SPREAD_SHIFT else 0
+        score[m] = (primary << shift) | (second << 24) | ((0 if hit else 1) << 23) | g
+        m += 1
+    return keys[:m], keys2[:m], score[:m]
+
+
+@kernel
+def _best_per_partition(
+    keys: NDArray[np.uint64], keys2: NDArray[np.uint64], score: NDArray[np.int64]
+) -> NDArray[np.bool_]:  # pragma: no cover - compiled
+    """Which scores to keep: of the experiments with the same 128-bit partition fingerprint, the best scored
+    one."""
+    m = keys.shape[0]
+    order = np.argsort(keys)
+    keep = np.zeros(m, dtype=np.bool_)
+    i = 0
+    while i < m:
+        j = i
+        while j < m and keys[order[j]] == keys[order[i]]:
+            j += 1
+        for a in range(i, j):  # within equal first halves, group by the second half too
+            x = order[a]
+            best = True
+            for b in range(i, j):
+                y = order[b]
+                if b != a and keys2[y] == keys2[x] and (score[y] < score[x] or (score[y] == score[x] and b < a)):
+                    best = False
+                    break
+            keep[x] = best
+        i = j
+    return keep
+
+
+@kernel
+def candidates(
+    s: NDArray[np.int32], allowed: NDArray[np.bool_], rules: Rules, worst: bool, sym: Symmetry
+) -> NDArray[np.int64]:  # pragma: no cover - compiled
+    """The experiments worth trying at S, one per partition and per class, best bound first: rows (bound,
+    experiment), where the bound is |S| + the parts' counting bounds (average) or the largest open part
+    (worst)."""
+    shift = SPREAD_SHIFT if worst and s.shape[0] < SPREAD_MAX else 24
+    keys, keys2, score = _scores(s, first_of_classes(allowed, sym), rules, worst, shift)
+    chosen = score[_best_per_partition(keys, keys2, score)]
+    chosen.sort()
+    out = np.empty((chosen.shape[0], 2), dtype=np.int64)
+    for i in range(chosen.shape[0]):
+        out[i, 0] = chosen[i] >> shift
+        out[i, 1] = chosen[i] & ((1 << 23) - 1)
+    return out
+
+
+@kernel
+def lookahead(s: NDArray[np.int32], rules: Rules) -> Any:  # pragma: no cover - compiled
+    """A lower bound on S's average-case cost one experiment deep: the least, over every experiment, of |S| plus
+    the counting bounds of the parts it leaves open (each part costs at least its counting bound)."""
+    n = s.shape[0]
+    count = np.zeros(rules.outcomes, dtype=np.int64)
+    best = BIG
+    for g in range(rules.table.shape[0]):
+        count[:] = 0
+        for x in s:
+            count[rules.table[g, x]] += 1
+        value = np.int64(n)
+        for o in range(rules.outcomes):
+            if rules.must_hit and o == rules.win:
+                continue
+            if count[o] == n:
+                value = BIG  # one open part holding everything: tells nothing
+                break
+            value += rules.bound[count[o]]
+        best = min(best, value)
+    return best
+
+
+@kernel
+def splits(s: NDArray[np.int32], depth: int, rules: Rules) -> bool:  # pragma: no cover - compiled
+    """The counting test one experiment deeper: does some experiment leave every open part of S within
+    caps[depth - 1] (and tell something)? If not, S cannot be finished within depth."""
+    member = np.zeros(rules.table.shape[0] if rules.must_hit else 1, dtype=np.bool_)
+    if rules.must_hit:
+        for x in s:
+            member[x] = True
+    count = np.zeros(rules.outcomes, dtype=np.int64)
+    cap = rules.caps[depth - 1]
+    for g in range(rules.table.shape[0]):
+        count[:] = 0
+        over = False
+        for x in s:  # stops at the first open part over the capacity
+            o = rules.table[g, x]
+            count[o] += 1
+            if count[o] > cap and not (rules.must_hit and o == rules.win):
+                over = True
+                break
+        if not over and ((rules.must_hit and member[g]) or np.count_nonzero(count) > 1):
+            return True
+    return False

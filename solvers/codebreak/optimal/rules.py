@@ -1,0 +1,99 @@
+"""What every kernel of the search reads: the game as arrays (`Rules`), the table of proved costs (`Memo`), the
+symmetries in force (`Symmetry`), and the bounds by counting.
+
+Bounds by counting: a tree in which every experiment has at most b outcomes that leave the game open can finish at
+most one secret at its first experiment, b at the second, b*b at the third, and so on (guess-the-secret games), or
+holds at most K**d leaves at depth d (know-the-secret games); filling those places in order gives the least cost
+for n secrets (`counting_bounds`; for n <= b + 1 it is 2n - 1), and the most secrets a depth can finish
+(`capacity`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+BIG = np.int64(1) << 40  # above any cost
+
+COUNTERS = np.dtype([("work", np.int64), ("limit", np.int64), ("stopped", np.bool_)], align=True)
+
+
+class Rules(NamedTuple):
+    """The game, read by every kernel."""
+
+    table: NDArray[np.uint8]  # table[g, x]: the outcome of experiment g when the secret is x
+    outcomes: int  # how many outcomes (the table's values are below it)
+    must_hit: bool  # guess-the-secret: the game ends when an experiment is the secret
+    win: int  # that outcome (-1 in know-the-secret games)
+    r1: NDArray[np.uint64]  # random numbers per secret: a set's fingerprint is their sums
+    r2: NDArray[np.uint64]
+    bound: NDArray[np.int64]  # bound[n]: the least total cost of n secrets (`counting_bounds`)
+    caps: NDArray[np.int64]  # caps[d]: the most secrets finished within d experiments (`capacity`)
+    everything: NDArray[np.bool_]  # every experiment allowed
+    lookahead: bool  # bound each open part one experiment deeper before searching any
+
+
+class Memo(NamedTuple):
+    """Proved costs and bounds per set of secrets, in an open-addressed table keyed by the set's fingerprint;
+    and the work done (secrets of every set searched) against its limit."""
+
+    k1: NDArray[np.uint64]
+    k2: NDArray[np.uint64]
+    value: NDArray[np.int64]  # average: the cost or a lower bound; worst case: a depth that fits or does not
+    exact: NDArray[np.bool_]  # value is proved exact (worst case: the depth fits)
+    choice: NDArray[np.int32]  # the experiment that achieves it, or -1
+    counters: NDArray[np.void]  # one COUNTERS record
+
+
+class Symmetry(NamedTuple):
+    """The symmetries that fix every experiment made so far (and so map the set of secrets onto itself)."""
+
+    perm: NDArray[np.int32]  # rows: permutations of the experiments
+    stab: NDArray[np.int64]  # the rows in force
+    places: NDArray[np.int8]  # black-peg games: the codes (no rows: no place-by-place symmetries)
+    hist: NDArray[np.int64]  # the experiments made so far
+
+
+def new_memo(size: int, limit: int) -> Memo:
+    """An empty table of `size` slots (a power of two) and a work limit."""
+    counters = np.zeros(1, dtype=COUNTERS)
+    counters[0]["limit"] = limit
+    return Memo(
+        np.zeros(size, dtype=np.uint64),
+        np.zeros(size, dtype=np.uint64),
+        np.zeros(size, dtype=np.int64),
+        np.zeros(size, dtype=np.bool_),
+        np.full(size, -1, dtype=np.int32),
+        counters,
+    )
+
+
+def counting_bounds(n: int, branches: int, must_hit: bool) -> NDArray[np.int64]:
+    """bound[k]: the least cost any tree can have for k secrets (see the module's note)."""
+    out = np.zeros(n + 1, dtype=np.int64)
+    if must_hit:
+        depth, room, used, total = 1, 1, 0, 0
+        for k in range(1, n + 1):
+            while used == room:
+                depth, room, used = depth + 1, room * max(branches, 1), 0
+            used += 1
+            total += depth
+            out[k] = total
+        return out
+    for k in range(2, n + 1):
+        d, cap = 0, 1
+        while cap < k:
+            d, cap = d + 1, cap * branches
+        spare = (cap - k) // (branches - 1) if branches > 1 else 0  # leaves that can sit one level higher
+        out[k] = k * d - spare
+    return out
+
+
+def capacity(depth: int, branches: int, must_hit: bool) -> int:
+    """The most secrets any tree finishes within `depth` experiments."""
+    most = 1 << 60
+    if must_hit:
+        return int(min(most, sum(branches**i for i in range(depth))))
+    return int(min(most, branches**depth))

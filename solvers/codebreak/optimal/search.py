@@ -1,0 +1,247 @@
+"""Driving the compiled search from Python: one `Search` per game and case (average or worst), its table kept so
+that the optimal tree can be read back (`best_of`), the first experiment searched from here so that progress can
+be told."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from solvers.errors import LimitError
+
+from ..game import Game
+from .average import average, open_parts
+from .candidates import candidates
+from .rules import BIG, Rules, Symmetry, capacity, counting_bounds, new_memo
+from .sets import fingerprint, holds, shortcut, slot
+from .symmetry import place_classes, symmetries
+from .worst import fits
+
+CACHE_BITS = 22  # 4 million sets in the table (about 120 MB)
+LARGE_CACHE_BITS = 24  # games of more than LARGE_GAME secrets (Bulls and Cows): 16 million (about 480 MB)
+SMALL_CACHE_BITS = 16  # games of at most SMALL_GAME secrets: a small table is quicker
+LARGE_GAME, SMALL_GAME = 2000, 256
+NODE_LIMIT = 400_000_000  # work (the secrets of every set searched) before the search gives up (LimitError)
+SEED = 20261122  # the random numbers of the fingerprints
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """What the search proved: the optimal cost (total experiments, or the worst case), and its work (the
+    secrets of every set searched)."""
+
+    cost: int
+    work: int
+
+
+def rules_of(game: Game, lookahead: bool = True) -> tuple[Rules, int]:
+    """The game's arrays for the kernels, and the counting bound's depth (the fewest experiments that could
+    finish every secret)."""
+    table = np.ascontiguousarray(game.dense())
+    win = game.win_outcome if game.must_hit else -1
+    present = np.unique(table)
+    branches = len(present) - (1 if game.must_hit and win in present else 0)
+    rng = np.random.default_rng(SEED)
+    n = len(game.secrets)
+    r1, r2 = (rng.integers(1, 2**63, size=n, dtype=np.uint64) * np.uint64(2) + np.uint64(1) for _ in range(2))
+    top = 1
+    while capacity(top, branches, game.must_hit) < n:
+        top += 1
+    caps = np.array([capacity(d, branches, game.must_hit) for d in range(top + 40)], dtype=np.int64)
+    bound = counting_bounds(n, branches, game.must_hit)
+    everything = np.ones(table.shape[0], dtype=np.bool_)
+    return Rules(table, int(table.max()) + 1, game.must_hit, win, r1, r2, bound, caps, everything, lookahead), top
+
+
+class Search:
+    """One optimal search over a game, with its table (kept so that the tree can be read back). `lookahead` and
+    `places` switch off a bound and a symmetry reduction, to check that they change no result."""
+
+    def __init__(
+        self,
+        game: Game,
+        worst: bool,
+        node_limit: int = NODE_LIMIT,
+        cache_bits: int = CACHE_BITS,
+        lookahead: bool = True,
+        places: bool = True,
+    ) -> None:
+        self.game = game
+        self.worst = worst
+        self.rules, self.lowest_depth = rules_of(game, lookahead)
+        n = len(game.secrets)
+        bits = max(cache_bits, LARGE_CACHE_BITS) if n > LARGE_GAME else cache_bits
+        self.memo = new_memo(1 << (min(bits, SMALL_CACHE_BITS) if n <= SMALL_GAME else bits), node_limit)
+        e = self.rules.table.shape[0]
+        no_hist = np.zeros(0, dtype=np.int64)
+        self.plain = Symmetry(np.zeros((1, e), dtype=np.int32), no_hist, np.zeros((0, 1), dtype=np.int8), no_hist)
+        # black-peg games: the codes, for the place-by-place symmetries (`place_classes`)
+        self.places = (
+            np.array([[ord(c) - ord("A") for c in label] for label in game.experiments], dtype=np.int8)
+            if game.place_symmetric and places
+            else self.plain.places
+        )
+        self.root_choice = -1
+        self._root_rows: NDArray[np.int64] | None = None  # the worst case's first experiments (fits_from_start)
+        self._symmetries: dict[int, Symmetry] = {}
+
+    @property
+    def work(self) -> int:
+        """The secrets of every set searched so far."""
+        return int(self.memo.counters[0]["work"])
+
+    def _check(self) -> None:
+        if self.memo.counters[0]["stopped"]:
+            limit = int(self.memo.counters[0]["limit"])
+            raise LimitError(
+                f"too large to search here: past the search's budget ({limit:,} secrets in the sets searched)"
+            )
+
+    def _root_allowed(self) -> NDArray[np.bool_]:
+        """One experiment per symmetry class at the start."""
+        if self.places.shape[0]:
+            return place_classes(self.places, self.plain.hist)
+        allowed = np.zeros(self.rules.table.shape[0], dtype=np.bool_)
+        seen: set[int] = set()
+        for e, cls in enumerate(self.game.orbit or range(self.rules.table.shape[0])):
+            if cls not in seen:
+                seen.add(cls)
+                allowed[e] = True
+        return allowed
+
+    def _after(self, g: int) -> Symmetry:
+        """The symmetries in force once experiment g is made first: those of `symmetries` that fix g (built once
+        per experiment), or in black-peg games their place-by-place symmetries, which include them."""
+        if self.places.shape[0]:
+            return self.plain._replace(places=self.places, hist=np.array([g], dtype=np.int64))
+        if g not in self._symmetries:
+            perm = symmetries(self.game, g)
+            self._symmetries[g] = self.plain._replace(perm=perm, stab=np.arange(len(perm), dtype=np.int64))
+        return self._symmetries[g]
+
+    def average(self, s: NDArray[np.int32], beta: int, allowed: NDArray[np.bool_] | None = None) -> int:
+        """The least total cost of s (below beta), else a lower bound at least beta."""
+        a = self.rules.everything if allowed is None else allowed
+        v = average(s, np.int64(beta), a, self.rules, self.memo, self.plain)
+        self._check()
+        return int(v)
+
+    def fits(self, s: NDArray[np.int32], depth: int, allowed: NDArray[np.bool_] | None = None) -> bool:
+        """Whether s can be finished within depth experiments."""
+        a = self.rules.everything if allowed is None else allowed
+        ok = fits(s, depth, a, self.rules, self.memo, self.plain)
+        self._check()
+        return bool(ok)
+
+    def root_candidates(self, s: NDArray[np.int32], allowed: NDArray[np.bool_]) -> NDArray[np.int64]:
+        """The first experiments to try, each with its bound (worst case: its largest part), best first."""
+        return candidates(s, allowed, self.rules, self.worst, self.plain)
+
+    def solve(self, tick: Callable[[int, int], None] | None = None) -> Optimum:
+        """The optimal cost from the start, proved."""
+        s = np.arange(len(self.game.secrets), dtype=np.int32)
+        if self.worst:
+            depth = self.lowest_depth
+            try:
+                while not self.fits_from_start(depth, tick):
+                    depth += 1
+            except LimitError as stopped:  # what was proved before the budget ran out
+                raise LimitError(f"{stopped}; proved so far: at least {depth} experiments") from stopped
+            return Optimum(depth, self.work)
+        cands = self.root_candidates(s, self._root_allowed())
+        best = int(BIG)
+        for i, (low, g) in enumerate(cands):
+            if low >= best:
+                break
+
+            def told(done: int, i: int = i) -> None:
+                if tick:
+                    tick(i * len(s) + done, len(cands) * len(s))
+
+            total = self._first_total(s, int(g), best, told)
+            if total < best:
+                best, self.root_choice = total, int(g)
+        return Optimum(best, self.work)
+
+    def fits_from_start(self, depth: int, tick: Callable[[int, int], None] | None = None) -> bool:
+        """Whether the whole game can be finished within depth experiments (worst case; False is a proof that it
+        cannot: every first experiment, one per symmetry class, was refuted by the complete search)."""
+        s = np.arange(len(self.game.secrets), dtype=np.int32)
+        if self._root_rows is None:  # the same for every depth tried
+            self._root_rows = self.root_candidates(s, self._root_allowed())
+        cands = self._root_rows
+        for i, (largest, g) in enumerate(cands):
+            if tick:
+                tick(i, len(cands))
+            if largest > self.rules.caps[depth - 1]:
+                break
+            if self._first_fits(s, int(g), depth):
+                self.root_choice = int(g)
+                return True
+        return False
+
+    def _first_total(self, s: NDArray[np.int32], g: int, best: int, told: Callable[[int], None]) -> int:
+        """The total cost of s with experiment g first if below best, else a lower bound at least best: as
+        `average` does for one experiment, with the parts searched one by one from here so that progress is told
+        after each (secrets whose part is settled)."""
+        members, start, lows, total, order = open_parts(s, g, np.int64(best), self.rules, self.memo)
+        total = int(total)
+        done = len(s) - sum(int(start[o + 1] - start[o]) for o in order)
+        after = self._after(g)
+        for o in order:
+            if total >= best:
+                return total
+            told(done)
+            part = members[start[o] : start[o + 1]]
+            v = average(
+                part, np.int64(best - (total - int(lows[o]))), self.rules.everything, self.rules, self.memo, after
+            )
+            self._check()
+            total += int(v) - int(lows[o])
+            done += len(part)
+        told(done)
+        return total
+
+    def _first_fits(self, s: NDArray[np.int32], g: int, depth: int) -> bool:
+        """Whether experiment g first, then every part within depth - 1, finishes s within depth (the parts
+        searched with the symmetries that fix g)."""
+        after = self._after(g)
+        outcomes = self.rules.table[g, s]
+        for o in sorted(set(outcomes.tolist()), key=lambda o: -int((outcomes == o).sum())):
+            if self.game.must_hit and o == self.rules.win:
+                continue
+            ok = fits(s[outcomes == o], depth - 1, self.rules.everything, self.rules, self.memo, after)
+            self._check()
+            if not ok:
+                return False
+        return True
+
+    def best_of(self, s: NDArray[np.int32], budget: int) -> tuple[int, int]:
+        """(cost, experiment) on the optimal tree for a set whose cost (or depth) is at most budget: read back
+        from the table, or searched again if it was crowded out."""
+        if self.game.must_hit and len(s) <= 2:
+            return (len(s) if self.worst else 2 * len(s) - 1), int(s[0])
+        if not self.worst and int(shortcut(s, self.rules)) >= 0:  # the shortcuts `average` takes
+            return self._shortcut_choice(s)
+        for again in (False, True):
+            if again:
+                if self.worst:
+                    self.fits(s, budget)
+                else:
+                    self.average(s, budget + 1)
+            h1, h2 = (np.uint64(h) for h in fingerprint(s, self.rules))  # Python ints would not fit int64
+            at = slot(self.memo, h1, h2)
+            proved = holds(self.memo, at, h1, h2) and self.memo.exact[at] and self.memo.choice[at] >= 0
+            if proved and (not self.worst or self.memo.value[at] <= budget):
+                return int(self.memo.value[at]), int(self.memo.choice[at])
+        raise AssertionError("a set on the optimal tree has no proved experiment on a second search")
+
+    def _shortcut_choice(self, s: NDArray[np.int32]) -> tuple[int, int]:
+        """The cost and experiment of a small set that `shortcut` settles."""
+        from .sets import perfect_member
+
+        perfect = int(perfect_member(s, self.rules))
+        return (2 * len(s) - 1, perfect) if perfect >= 0 else (6, int(s[0]))

@@ -1,0 +1,151 @@
+"""Compiled operations on sets of secrets (sorted arrays of secret numbers): fingerprints, the table of proved
+costs, splitting by an experiment's outcomes, and the shortcuts for small sets.
+
+A set's fingerprint is two independent 64-bit sums of random numbers, one per member (128 bits, order-free), so a
+set reached by several paths is searched once; partitions are compared under the same kind of fingerprint.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from solvers.jit import kernel
+
+from .rules import Memo, Rules
+
+PROBES = 32  # slots tried before a crowded table replaces the home slot
+
+
+@kernel
+def mix(x: np.uint64) -> np.uint64:  # pragma: no cover - compiled
+    """SplitMix64's finaliser: spreads a part's fingerprint before parts are added together."""
+    x ^= x >> np.uint64(30)
+    x *= np.uint64(0xBF58476D1CE4E5B9)
+    x ^= x >> np.uint64(27)
+    x *= np.uint64(0x94D049BB133111EB)
+    x ^= x >> np.uint64(31)
+    return x
+
+
+@kernel
+def fingerprint(s: NDArray[np.int32], rules: Rules) -> tuple[np.uint64, np.uint64]:  # pragma: no cover - compiled
+    """Two order-free 64-bit fingerprints of a set."""
+    h1 = np.uint64(0x9E3779B97F4A7C15)
+    h2 = np.uint64(0xC2B2AE3D27D4EB4F)
+    for x in s:
+        h1 += rules.r1[x]
+        h2 += rules.r2[x]
+    return h1, h2
+
+
+@kernel
+def slot(memo: Memo, h1: np.uint64, h2: np.uint64) -> Any:  # pragma: no cover - compiled
+    """The table slot holding a set, or the empty slot where it goes (or a slot to replace when crowded)."""
+    mask = memo.k1.shape[0] - 1
+    start = np.int64(h1 & np.uint64(mask))
+    at = start
+    for _ in range(PROBES):
+        if (memo.k1[at] == h1 and memo.k2[at] == h2) or (memo.k1[at] == 0 and memo.k2[at] == 0):
+            return at
+        at = (at + 1) & mask
+    return start
+
+
+@kernel
+def holds(memo: Memo, at: int, h1: np.uint64, h2: np.uint64) -> bool:  # pragma: no cover - compiled
+    """Whether slot `at` holds the set with fingerprint (h1, h2)."""
+    return bool(memo.k1[at] == h1 and memo.k2[at] == h2)
+
+
+@kernel
+def record(
+    memo: Memo, h1: np.uint64, h2: np.uint64, value: np.int64, exact: bool, choice: int
+) -> None:  # pragma: no cover - compiled
+    """Keep a set's cost (or bound) and its experiment."""
+    at = slot(memo, h1, h2)
+    memo.k1[at] = h1
+    memo.k2[at] = h2
+    memo.value[at] = value
+    memo.exact[at] = exact
+    memo.choice[at] = choice
+
+
+@kernel
+def spend(memo: Memo, n: int) -> bool:  # pragma: no cover - compiled
+    """Count the work of searching a set of n secrets; False (and stopped) once past the limit."""
+    counters = memo.counters[0]
+    counters.work += n
+    if counters.work > counters.limit:
+        counters.stopped = True
+        return False
+    return True
+
+
+@kernel
+def split(
+    s: NDArray[np.int32], g: int, rules: Rules
+) -> tuple[NDArray[np.int32], NDArray[np.int64]]:  # pragma: no cover - compiled
+    """S sorted by the outcome of experiment g: the members and each outcome's start (outcomes + 1 offsets)."""
+    k = rules.outcomes
+    start = np.zeros(k + 1, dtype=np.int64)
+    for x in s:
+        start[rules.table[g, x] + 1] += 1
+    for o in range(k):
+        start[o + 1] += start[o]
+    fill = start.copy()
+    out = np.empty(s.shape[0], dtype=np.int32)
+    for x in s:
+        o = rules.table[g, x]
+        out[fill[o]] = x
+        fill[o] += 1
+    return out, start
+
+
+@kernel
+def open_by_size(start: NDArray[np.int64], smallest: int, rules: Rules) -> NDArray[np.int64]:  # pragma: no cover
+    """The outcomes whose parts (of a split) leave the game open and hold more than `smallest` secrets, largest
+    first: they carry the most cost and refute an experiment soonest."""
+    sizes = start[1:] - start[:-1]
+    order = np.argsort(-sizes)
+    out = np.empty(order.shape[0], dtype=np.int64)
+    m = 0
+    for o in order:
+        if sizes[o] > smallest and not (rules.must_hit and o == rules.win):
+            out[m] = o
+            m += 1
+    return out[:m]
+
+
+@kernel
+def perfect_member(s: NDArray[np.int32], rules: Rules) -> int:  # pragma: no cover - compiled
+    """A member of S whose outcomes on the other members are all different, or -1."""
+    seen = np.zeros(rules.outcomes, dtype=np.int64)
+    for i in range(s.shape[0]):
+        g = s[i]
+        seen[:] = 0
+        ok = True
+        for x in s:
+            o = rules.table[g, x]
+            seen[o] += 1
+            if seen[o] > 1:
+                ok = False
+                break
+        if ok:
+            return int(g)
+    return -1
+
+
+@kernel
+def shortcut(s: NDArray[np.int32], rules: Rules) -> Any:  # pragma: no cover - compiled
+    """The exact total cost of a small set of a guess-the-secret game, or -1: a member that splits the others into
+    singletons meets the counting bound 2n - 1; three secrets otherwise cost 6 (guess one, then the other two in
+    turn; no experiment does better)."""
+    n = s.shape[0]
+    if not rules.must_hit or n > rules.outcomes:
+        return np.int64(-1)
+    if perfect_member(s, rules) >= 0:
+        return np.int64(2 * n - 1)
+    return np.int64(6) if n == 3 else np.int64(-1)
