@@ -56,13 +56,32 @@ def _transitions(v: Variant) -> list[list[int]]:
     return out
 
 
-def _step(rows: list[int], belief: int) -> int:
-    """The belief after a move, from its per-class transitions."""
+CHUNK = 8  # classes per lookup in a move's transition tables
+MASK = (1 << CHUNK) - 1
+
+
+def _tables(row: list[int]) -> list[list[int]]:
+    """A move's transitions by chunks of CHUNK classes: for each chunk, the classes every subset of it can
+    become (so a belief's successor is one lookup per chunk)."""
+    out = []
+    for base in range(0, len(row), CHUNK):
+        part = row[base : base + CHUNK]
+        table = [0] * (1 << len(part))
+        for subset in range(1, len(table)):
+            low = subset & -subset
+            table[subset] = table[subset ^ low] | part[low.bit_length() - 1]
+        out.append(table)
+    return out
+
+
+def _step(tables: list[list[int]], belief: int) -> int:
+    """The belief after a move, from its transition tables."""
     out = 0
-    while belief:
-        low = belief & -belief
-        out |= rows[low.bit_length() - 1]
-        belief ^= low
+    for table in tables:
+        if not belief:
+            break
+        out |= table[belief & MASK]
+        belief >>= CHUNK
     return out
 
 
@@ -86,7 +105,7 @@ def search(v: Variant) -> SearchResult:
     if not searchable(v):
         raise LimitError(f"search is limited to {SEARCH_MAX_CONFIGS} configurations")
     reps, cls = classes(v)
-    rows = _transitions(v)
+    rows = [_tables(row) for row in _transitions(v)]
     won = {cls[g] for g in goal_configs(v)}
     start = sum(1 << k for k in range(len(reps)) if k not in won)
     if start == 0:
@@ -157,7 +176,7 @@ def exhaust_configs(v: Variant, tick: Tick = quiet) -> SearchResult:
 def belief_classes(v: Variant, moves: Sequence[int]) -> list[list[int]]:
     """The classes (as canonical configurations) still possible before and after each move (small N only)."""
     reps, cls = classes(v)
-    rows = _transitions(v)
+    rows = [_tables(row) for row in _transitions(v)]
     won = {cls[g] for g in goal_configs(v)}
     belief = sum(1 << k for k in range(len(reps)) if k not in won)
     index = {r: i for i, r in enumerate(reps)}
