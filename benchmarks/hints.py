@@ -29,7 +29,7 @@ def main() -> None:
         os.environ.setdefault("COIN_PUZZLES_SECRET", "benchmark")
         from webapp import create_app
         from webapp.catalogue import codebreak_params
-        from webapp.results import REGISTRY, dumps, loads, run
+        from webapp.computations import REGISTRY, dumps, loads, run
 
         app = create_app()
 

@@ -141,8 +141,8 @@ def main() -> None:
         )
         os.environ["COIN_PUZZLES_INSTANCE"] = folder
         from webapp.catalogue import everything
-        from webapp.jobs import default_store
-        from webapp.results import REGISTRY
+        from webapp.computations import REGISTRY
+        from webapp.store import default_store
 
         store = default_store()
         keys = [REGISTRY[name].key(params) for name, params in everything()]

@@ -1,9 +1,10 @@
 """Numba, configured once for every compiled kernel of the solvers: `kernel` compiles a function on its first call
 and caches the machine code on disk, so that a later process loads it instead of compiling it again.
 
-Numba checks a cached kernel against its own source file only; a kernel that calls kernels from other files would
-keep a stale copy when only those change. So the cache lives in a folder named after the sizes and times of every
-solver source file (`cache_folder`): any change to any of them starts a new folder (older ones are removed).
+Numba checks a cached kernel against its own source file only; a kernel that calls kernels (or reads constants and
+types) from other files would keep a stale copy when only those change. So the cache lives in a folder named after
+the sizes and times of every file of the solver packages that hold kernels (`cache_folder`): any change to any of
+them starts a new folder (older ones are removed).
 `NUMBA_CACHE_DIR`, when set, is where those folders go; else beside the sources, in `solvers/__pycache__`.
 """
 
@@ -23,10 +24,21 @@ SOURCES = Path(__file__).resolve().parent
 PREFIX = "numba-"
 
 
+def kernel_sources(root: Path = SOURCES) -> list[Path]:
+    """The source files compiled kernels can depend on: every file of each solver package that holds a kernel
+    (a file importing this module), and this module."""
+    files = [root / "jit.py"]
+    for package in sorted(p for p in root.iterdir() if (p / "__init__.py").exists()):
+        sources = sorted(package.rglob("*.py"))
+        if any("from solvers.jit import" in path.read_text(encoding="utf-8") for path in sources):
+            files += sources
+    return files
+
+
 def source_stamp(root: Path = SOURCES) -> str:
-    """A digest of every solver source file's path, size and modification time."""
+    """A digest of Numba's version and every kernel source file's path, size and modification time."""
     digest = hashlib.sha256(numba.__version__.encode())
-    for path in sorted(root.rglob("*.py")):
+    for path in kernel_sources(root):
         stat = path.stat()
         digest.update(f"{path.relative_to(root)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
     return digest.hexdigest()[:16]

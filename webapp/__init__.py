@@ -2,33 +2,38 @@
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask
-
-from . import (
-    adversary,
-    aequitas,
-    codebreak,
-    coins,
-    config,
-    devil,
-    errors,
-    htmx,
-    main,
-    pegs,
-    results,
-    security,
-    variants,
-)
+if TYPE_CHECKING:
+    from flask import Flask
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: config, security, error pages and one blueprint per puzzle."""
+    """Build the app: config, security, error pages and one blueprint per puzzle. (Flask and the blueprints are
+    imported here, not with the package: the command line imports `webapp.cli` without them.)"""
+    import math
+
+    from flask import Flask
+
+    from . import (
+        adversary,
+        aequitas,
+        codebreak,
+        coins,
+        config,
+        devil,
+        errors,
+        htmx,
+        main,
+        pegs,
+        results,
+        security,
+        variants,
+    )
+
     app = Flask(
         __name__,
         template_folder=str(ROOT / "templates"),

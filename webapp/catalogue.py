@@ -26,8 +26,8 @@ from solvers.variants.plan import verify as verify_variant
 from solvers.variants.report import Row
 from solvers.variants.report import table as variant_table
 
+from .computations import Computation, Params, register
 from .games import default_sizes, game_spec, load, shipped
-from .results import Computation, Params, register
 
 QUICK_TABLE_HOLES = 15  # peg tables up to this many holes take well under a second
 QUICK_PEGS = 10  # any board with this few coins left is analysed at once

@@ -20,9 +20,10 @@ from solvers.report import as_json
 
 from . import params
 from .catalogue import PRECOMPUTED_OPTIMAL, codebreak_params
+from .computations import REGISTRY
 from .games import Sizes, default_sizes, shipped
 from .htmx import go, link
-from .results import REGISTRY, Busy, JobFailed, Pending, computed, peek
+from .results import Busy, JobFailed, Pending, computed, peek
 from .secretbox import advance, new_game, open_game
 from .store import Progress
 

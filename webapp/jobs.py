@@ -13,7 +13,6 @@ SQLite storage), and the same code runs on Redis; it has an in-process immediate
 from __future__ import annotations
 
 import resource
-import sys
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
@@ -101,7 +100,8 @@ def compute(address: str, name: str, params: dict[str, Any], client: str = "", q
     when the queue is immediate (the Flask test client's). A visitor's job waits (re-queued a little later) while
     another of the same visitor's runs."""
     from . import catalogue  # noqa: F401 - registers the computations
-    from .results import REGISTRY, execute
+    from .computations import REGISTRY
+    from .results import execute
     from .supervisor import supervise
 
     keys = config.keys(config.instance_path()).encoded()
@@ -110,8 +110,6 @@ def compute(address: str, name: str, params: dict[str, Any], client: str = "", q
         return
     if not open_store(address, keys).start(REGISTRY[name].key(params), client):
         raise RetryTask(delay=DEFER_SECONDS)
-    if name == "codebreak.tree" and str(params.get("strategy", "")).startswith("optimal"):
-        warm_kernels()
     supervise(address, keys, name, params, config.job_seconds(queue))
 
 
@@ -125,28 +123,6 @@ def compute_precompute(address: str, name: str, params: dict[str, Any], client: 
     compute(address, name, params, "", "precompute")
 
 
-_warm: list[bool] = []  # set once this worker has compiled the code-breaking kernels
-
-
-def warm_kernels() -> None:
-    """Compile the code-breaking search's recursive kernels in this worker, once, before the first optimal search
-    is forked from it: that job's process and every later one start with them compiled (they are not cached on
-    disk, and compiling them took about 5 s in every job's process)."""
-    if _warm:
-        return
-    _warm.append(True)
-    from solvers.codebreak import build_tree
-
-    from .games import load
-
-    try:
-        game = load("mastermind", 2, 3)
-        for strategy in ("optimal-average", "optimal-worst"):
-            build_tree(game, strategy)
-    except Exception as e:  # noqa: BLE001 - a warm-up must never stop the worker: the job compiles then
-        print(f"coin-puzzles worker: warm-up failed ({e!r})", file=sys.stderr, flush=True)
-
-
 for _queue in QUEUES.values():
     _queue.on_startup()(limit_memory)
 run_job = huey.task(name="compute")(compute_visitors)
@@ -158,16 +134,11 @@ def enqueue(address: str, name: str, params: Mapping[str, Any], client: str = ""
     (run_precompute_job if precompute else run_job)(address, name, dict(params), client)
 
 
-def default_store() -> Store:
-    """The store the app uses by default (outside a request: the CLI and the consumer)."""
-    folder = config.instance_path()
-    return open_store(config.store_address(folder), config.keys(folder).encoded())
-
-
 def enqueue_missing(store: Store, items: Iterable[tuple[str, dict[str, Any]]]) -> int:
     """Queue a precomputation job for every item not stored yet and not already claimed; how many were queued."""
     from . import catalogue  # noqa: F401 - registers the computations
-    from .results import PRECOMPUTE_NOTE, REGISTRY
+    from .computations import REGISTRY
+    from .results import PRECOMPUTE_NOTE
 
     queued = 0
     for name, params in items:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from . import config
 from .config import setting
 
 CLAIM_SECONDS = 600.0  # a queued job not started for this long is presumed lost and may be claimed again
@@ -480,3 +481,9 @@ def open_store(address: str, secrets: Sequence[bytes]) -> Store:
     if address.startswith("sqlite:"):
         return SqliteStore(Path(address.removeprefix("sqlite:")), secrets)
     return RedisStore(address, secrets)
+
+
+def default_store() -> Store:
+    """The store the app uses by default (outside a request: the CLI and the consumer)."""
+    folder = config.instance_path()
+    return open_store(config.store_address(folder), config.keys(folder).encoded())

@@ -10,7 +10,6 @@ worker, idle in waitpid, always can.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import select
 import signal
@@ -20,24 +19,20 @@ import traceback
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .results import REGISTRY, read, work
+from solvers.parallel import die_with_parent
+
+from .computations import REGISTRY, read
+from .results import work
 from .store import Store, open_store, stale_seconds
 
 ATTEMPTS = 2  # a job whose process is killed is run once more before it is marked failed
-PR_SET_PDEATHSIG = 1
-
-
-def _die_with_parent() -> None:
-    """Ask Linux to SIGKILL this process when the worker that forked it dies (elsewhere: nothing)."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def _child(address: str, keys: Sequence[bytes], name: str, params: Mapping[str, Any]) -> None:
     """In the forked process: compute and store the result, then exit (never return into the worker's code)."""
     code = 1
     try:
-        _die_with_parent()
+        die_with_parent()
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         work(open_store(address, keys), name, params)  # a store of its own: no connection shared across the fork
         code = 0

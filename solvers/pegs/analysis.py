@@ -7,10 +7,8 @@ from dataclasses import dataclass
 from solvers.progress import Tick, quiet
 
 from .board import Board, Move
-from .compiled import solve
 from .exact import EXACT_MAX_HOLES, exact
 from .invariant import class_finals
-from .meet import MAX_STATES, fewest_meet
 from .rules import jumps_to_moves, pegs, replay
 
 
@@ -66,6 +64,9 @@ def analyse(
     if pegs(pos) == 1:
         ok = finish is None or pos == 1 << finish
         return Analysis(ok, 0 if ok else None, 0 if ok else None, {pos.bit_length() - 1: 0} if ok else {}, [], "search")
+    from .compiled import solve  # compiled (Numba): imported only for the boards that need them
+    from .meet import MAX_STATES, fewest_meet
+
     if fewest and finish is not None:
         best = fewest_meet(b, pos, finish, MAX_STATES, tick)
         if best.moves is not None:

@@ -14,7 +14,8 @@ import pytest
 
 from solvers.errors import LimitError
 from solvers.progress import Tick
-from webapp.results import Busy, Computation, JobFailed, Params, Pending, execute, fetch, register
+from webapp.computations import Computation, Params, register
+from webapp.results import Busy, JobFailed, Pending, execute, fetch
 from webapp.store import Limits, SqliteStore, Store
 
 SECRET = [b"unit-secret"]
@@ -145,7 +146,7 @@ def test_a_job_past_its_memory_budget_is_refused_clearly(tmp_path: Path) -> None
     code = (
         "import numpy as np\n"
         "from webapp.jobs import limit_memory\n"
-        "from webapp.results import Computation, Failed, run\n"
+        "from webapp.computations import Computation, Failed, run\n"
         "limit_memory()\n"
         "big = Computation('test.big', '1', lambda p, t: np.ones(2 ** 31, dtype=np.uint8), lambda p: False, str)\n"
         "out = run(big, {}, lambda d, t: None)\n"

@@ -84,8 +84,8 @@ def test_viewing_the_table_never_starts_a_long_search(client: FlaskClient) -> No
     heuristics and invites opening a plan instead of starting minutes of search (and a stored refusal is shown
     as text, not an error page)."""
     from webapp.catalogue import codebreak_params
-    from webapp.jobs import default_store
-    from webapp.results import REGISTRY, Failed, write
+    from webapp.computations import REGISTRY, Failed, write
+    from webapp.store import default_store
 
     url = "/codebreak/game?game=mastermind-black&pegs=5&colours=4"
     html = client.get(url).get_data(as_text=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
 import pytest
 from flask import Flask
@@ -61,6 +62,6 @@ def test_every_solver_error_is_exit_status_2(
     def refuse(args: argparse.Namespace) -> object:
         raise error("a message for people")
 
-    monkeypatch.setattr(cli, "devil", refuse)
+    monkeypatch.setitem(cli.COMMANDS, "devil", dataclasses.replace(cli.COMMANDS["devil"], run=refuse))
     assert cli.main(["devil", "4"]) == 2
     assert capsys.readouterr().err == "coin-puzzles: error: a message for people\n"

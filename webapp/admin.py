@@ -1,0 +1,218 @@
+"""The commands that run the site: `serve` (gunicorn and the job consumers), `worker`, `precompute`,
+`proxy-config`, `rotate-key` and `warm-up` (each with the function that adds its arguments)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from solvers.errors import InputError
+
+from .cli import whole
+
+
+def serve(args: argparse.Namespace) -> int:
+    """gunicorn and the job consumer together; when either stops (or on Ctrl-C / SIGTERM) both are stopped."""
+    bin_dir = os.path.dirname(sys.executable)
+    gunicorn = [
+        os.path.join(bin_dir, "gunicorn"),
+        "--bind",
+        f"{args.host}:{args.port}",
+        "--workers",
+        str(args.workers),
+        "--timeout",
+        "60",
+        "--preload",
+        "--access-logfile",
+        "-",
+        "webapp:create_app()",
+    ]
+    command = os.path.join(bin_dir, "coin-puzzles")
+    visitors = [command, "worker", "--queue", "visitors", "--workers", str(args.job_workers)]
+    precompute = [command, "worker", "--queue", "precompute", "--workers", "1"]
+    # each in a process group of its own, so that a stop reaches the job processes a consumer has started too
+    procs = [subprocess.Popen(c, start_new_session=True) for c in (visitors, precompute, gunicorn)]
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        while all(p.poll() is None for p in procs):
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        # a consumer's SIGTERM interrupts its running jobs (each ends its claim as it stops, so the next start
+        # queues it again); gunicorn's SIGINT stops it at once
+        for p, sig in zip(procs, (signal.SIGTERM, signal.SIGTERM, signal.SIGINT), strict=True):
+            if p.poll() is None:
+                p.send_signal(sig)
+        deadline = time.monotonic() + 15  # one deadline for all three, not 15 s each
+        for p in procs:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                p.wait(timeout=max(0.1, deadline - time.monotonic()))
+        # then whatever is left of each group: a job deep in compiled code does not see the interrupt, and a job of
+        # an hour must not outlive the server (its claim lapses in 10 minutes)
+        for p in procs:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    return 0
+
+
+def proxy_config(args: argparse.Namespace) -> int:
+    """Write deploy/nginx.conf with its placeholders filled into a run folder; print how to start nginx. Its
+    workers run as the account that wrote it (when nginx starts as root), which can read the checkout."""
+    import grp
+    import pwd
+
+    from .config import ROOT
+
+    run = Path(args.run).resolve()
+    run.mkdir(parents=True, exist_ok=True)
+    static = Path(args.static).resolve() if args.static else ROOT / "static"
+    if not (static / "css").is_dir():
+        raise InputError(f"{static} is not the project's static folder (it has no css/)")
+    text = (ROOT / "deploy" / "nginx.conf").read_text()
+    for name, value in (
+        ("@STATIC@", str(static)),
+        ("@LISTEN@", args.listen),
+        ("@UPSTREAM@", args.upstream),
+        ("@RUN@", str(run)),
+        ("@USER@", pwd.getpwuid(os.geteuid()).pw_name),
+        ("@GROUP@", grp.getgrgid(os.getegid()).gr_name),
+    ):
+        text = text.replace(name, value)
+    (run / "nginx.conf").write_text(text)
+    print(f"nginx -p {run} -c {run / 'nginx.conf'} -g 'daemon off;'")
+    return 0
+
+
+def rotate_key(args: argparse.Namespace) -> int:
+    """Make a new secret key and keep the old one as a fallback (read, never used to sign); --forget-old drops
+    the fallbacks. With COIN_PUZZLES_SECRET set, print the two settings to use instead."""
+    from . import config
+
+    folder = config.instance_path()
+    keys = config.keys(folder)
+    if os.environ.get("COIN_PUZZLES_SECRET"):
+        olds = () if args.forget_old else keys.all
+        print("COIN_PUZZLES_SECRET is set in the environment; set these two instead, then restart every process:")
+        print(f"COIN_PUZZLES_SECRET={keys.current if args.forget_old else config.new_key()}")
+        print(f"COIN_PUZZLES_SECRET_FALLBACKS={','.join(olds)}")
+        return 0
+    if args.forget_old:
+        count = config.forget_fallbacks(folder)
+        print(
+            f"dropped {count} older key(s) from {folder}; restart the server (make run) so that it stops accepting them"
+        )
+        return 0
+    rotated = config.rotate(folder)
+    print(
+        f"made a new key in {folder / config.KEY_FILE}; {len(rotated.fallbacks)} older key(s) kept in "
+        f"{folder / config.FALLBACKS_FILE}, still accepted for reading. Restart the server (make run) to use it; "
+        "run `coin-puzzles rotate-key --forget-old` once links and sessions made before may stop working."
+    )
+    return 0
+
+
+def worker(args: argparse.Namespace) -> int:
+    """A job consumer for one queue. The precomputation's consumer first queues everything the site links to
+    that is not stored yet (unless --no-precompute)."""
+    from .catalogue import everything
+    from .jobs import QUEUES, enqueue_missing
+    from .store import default_store
+
+    workers = whole(args.workers, "--workers")
+    if args.queue == "precompute" and not args.no_precompute:
+        queued = enqueue_missing(default_store(), everything())
+        print(f"coin-puzzles worker: {queued} results queued for precomputation", file=sys.stderr)
+    QUEUES[args.queue].create_consumer(workers=workers, worker_type="process").run()
+    return 0
+
+
+def precompute(args: argparse.Namespace) -> int:
+    """Compute every result the site links to, in the foreground, with a progress bar; resumable."""
+    from tqdm import tqdm
+
+    from .catalogue import everything
+    from .computations import REGISTRY, read, run, write
+    from .store import default_store
+
+    store = default_store()
+    items = [(n, p) for n, p in everything() if not args.only or any(n.startswith(o) for o in args.only)]
+    done = 0
+    with tqdm(items, unit="result", file=sys.stderr) as bar:
+        for name, params in bar:
+            c = REGISTRY[name]
+            bar.set_description(c.title(params)[:40])
+            key = c.key(params)
+            if read(store, c, key) is not None:
+                continue
+
+            def tick(d: int, total: int) -> None:
+                bar.set_postfix_str(f"{d:,}/{total:,}" if total else f"{d:,}")
+
+            write(store, c, key, run(c, params, tick))
+            done += 1
+    print(f"precompute: {done} computed, {len(items) - done} already stored ({store.address})")
+    return 0
+
+
+def serve_arguments(s: argparse.ArgumentParser) -> None:
+    s.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    s.add_argument("--port", default=os.environ.get("PORT", "8000"))
+    s.add_argument("--workers", default=os.environ.get("WORKERS", "2"))
+    s.add_argument("--job-workers", default=os.environ.get("JOB_WORKERS", "2"))
+
+
+def worker_arguments(k: argparse.ArgumentParser) -> None:
+    k.add_argument("--queue", choices=("visitors", "precompute"), default="visitors")
+    k.add_argument("--workers", default=os.environ.get("JOB_WORKERS", "2"))
+    k.add_argument(
+        "--no-precompute",
+        action="store_true",
+        default=os.environ.get("COIN_PUZZLES_PRECOMPUTE", "1") == "0",
+        help="do not queue the precomputation at start (or COIN_PUZZLES_PRECOMPUTE=0)",
+    )
+
+
+def proxy_config_arguments(px: argparse.ArgumentParser) -> None:
+    px.add_argument("--listen", default="127.0.0.1:8080")
+    px.add_argument("--upstream", default="127.0.0.1:8000")
+    px.add_argument("--run", default="instance/nginx", help="folder for the configuration, pid, logs, buffers")
+    px.add_argument("--static", default="", help="the static folder nginx serves (default: the checkout's static/)")
+
+
+def rotate_key_arguments(rk: argparse.ArgumentParser) -> None:
+    rk.add_argument("--forget-old", action="store_true", help="drop the older keys instead")
+
+
+def precompute_arguments(pre: argparse.ArgumentParser) -> None:
+    pre.add_argument("--only", nargs="*", default=[], help="only these computations (pegs, devil, aequitas, ...)")
+
+
+def warm_up_arguments(w: argparse.ArgumentParser) -> None:
+    w.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def warm_up(args: argparse.Namespace) -> int:
+    """Compile every solver kernel into the disk cache (a kernel already there is loaded, not compiled)."""
+    from .warm import warm
+
+    loaded, compiled = warm(progress=not args.quiet)
+    print(f"warm-up: {compiled} kernels compiled, {loaded} already compiled (cache: {_cache()})")
+    return 0
+
+
+def _cache() -> str:
+    from solvers.jit import CACHE
+
+    return str(CACHE)
