@@ -7,7 +7,7 @@ PORT ?= 8000
 CHROMIUM ?= /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run precompute test test-fast proofs lint typecheck unit e2e bench chromium redis nginx clean
+.PHONY: warm run precompute test test-fast proofs lint typecheck unit e2e bench chromium redis nginx clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,8 +48,13 @@ nginx:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx-light; \
 	fi
 
+# Every compiled solver kernel into Numba's disk cache, once per install (seconds when nothing changed; about
+# 40 s after a change to a solver package that holds kernels), so no command, request or job compiles.
+warm: $(VENV)/.installed
+	$(BIN)/coin-puzzles warm-up
+
 # gunicorn and the job consumer together; the consumer fills the result store in the background.
-run: $(VENV)/.installed
+run: $(VENV)/.installed warm
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/coin-puzzles serve
 
 # Fill the result store in the foreground, with a progress bar (resumable: stored results are skipped).
@@ -68,25 +73,26 @@ typecheck: $(VENV)/.test-installed
 
 # Two steps: the fast suite (unit, web, browser) for quick feedback, then the slow checks: the exhaustive ones;
 # both one process per core (pytest-xdist), then the whole-system ones (servers, nginx, Redis) alone.
-test: $(VENV)/.test-installed chromium redis nginx lint typecheck
+test: $(VENV)/.test-installed chromium redis nginx lint typecheck warm
 	$(BIN)/pytest -m "not slow and not proof" -n 2 --dist worksteal
 	$(BIN)/pytest -m "slow and not proof" -n 2 --dist worksteal tests/unit
 	$(BIN)/pytest -m "slow and not proof" tests/system
 
-test-fast: $(VENV)/.test-installed chromium
+test-fast: $(VENV)/.test-installed chromium warm
 	$(BIN)/pytest -m "not slow and not proof"
 
 # Whole proofs of several minutes each (Bulls and Cows' optimal average): too long for `make test`.
-proofs: $(VENV)/.test-installed
+proofs: $(VENV)/.test-installed warm
 	$(BIN)/pytest -m proof tests/unit
 
-unit: $(VENV)/.test-installed
+unit: $(VENV)/.test-installed warm
 	$(BIN)/pytest -m "not proof" tests/unit tests/web
 
-e2e: $(VENV)/.test-installed chromium
+e2e: $(VENV)/.test-installed chromium warm
 	$(BIN)/pytest tests/e2e
 
-bench: $(VENV)/.installed
+bench: $(VENV)/.installed warm
+	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/web.py
 	$(BIN)/python benchmarks/load.py
 	$(BIN)/python benchmarks/coins.py

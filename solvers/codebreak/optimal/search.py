@@ -6,19 +6,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
 
 from solvers.errors import LimitError
+from solvers.parallel import default_jobs
 
 from ..game import Game
 from .average import average, open_parts
 from .candidates import candidates
 from .rules import BIG, Rules, Symmetry, capacity, counting_bounds, new_memo
-from .sets import fingerprint, holds, shortcut, slot
+from .sets import fingerprint, holds, perfect_member, record, shortcut, slot
 from .symmetry import place_classes, symmetries
 from .worst import fits
+
+if TYPE_CHECKING:
+    from .parallel import Workers
 
 CACHE_BITS = 22  # 4 million sets in the table (about 120 MB)
 LARGE_CACHE_BITS = 24  # games of more than LARGE_GAME secrets (Bulls and Cows): 16 million (about 480 MB)
@@ -26,6 +32,9 @@ SMALL_CACHE_BITS = 16  # games of at most SMALL_GAME secrets: a small table is q
 LARGE_GAME, SMALL_GAME = 2000, 256
 NODE_LIMIT = 400_000_000  # work (the secrets of every set searched) before the search gives up (LimitError)
 SEED = 20261122  # the random numbers of the fingerprints
+PARALLEL_FROM = 2000  # secrets: smaller games are searched in one process (forking costs more than it saves)
+
+Entry = tuple[int, int, int, int]  # a table entry handed between processes: fingerprint (2), cost, experiment
 
 
 @dataclass(frozen=True)
@@ -58,7 +67,9 @@ def rules_of(game: Game, lookahead: bool = True) -> tuple[Rules, int]:
 
 class Search:
     """One optimal search over a game, with its table (kept so that the tree can be read back). `lookahead` and
-    `places` switch off a bound and a symmetry reduction, to check that they change no result."""
+    `places` switch off a bound and a symmetry reduction, to check that they change no result; `jobs`: processes
+    for the first experiments of `solve` (`parallel`; default `solvers.parallel.default_jobs`), each with its own
+    table and work limit."""
 
     def __init__(
         self,
@@ -68,8 +79,10 @@ class Search:
         cache_bits: int = CACHE_BITS,
         lookahead: bool = True,
         places: bool = True,
+        jobs: int | None = None,
     ) -> None:
         self.game = game
+        self.jobs = default_jobs() if jobs is None else jobs
         self.worst = worst
         self.rules, self.lowest_depth = rules_of(game, lookahead)
         n = len(game.secrets)
@@ -141,57 +154,93 @@ class Search:
         return candidates(s, allowed, self.rules, self.worst, self.plain)
 
     def solve(self, tick: Callable[[int, int], None] | None = None) -> Optimum:
-        """The optimal cost from the start, proved."""
+        """The optimal cost from the start, proved (on several processes for large games: `parallel`)."""
         s = np.arange(len(self.game.secrets), dtype=np.int32)
+        workers = None
+        if self.jobs > 1 and len(s) >= PARALLEL_FROM:
+            from .parallel import Workers
+
+            workers = Workers(self, self.jobs)
+        try:
+            return self._solve(s, tick, workers)
+        finally:
+            if workers is not None:
+                workers.close()
+
+    def _solve(self, s: NDArray[np.int32], tick: Callable[[int, int], None] | None, workers: Workers | None) -> Optimum:
         if self.worst:
             depth = self.lowest_depth
             try:
-                while not self.fits_from_start(depth, tick):
+                while not self.fits_from_start(depth, tick, workers):
                     depth += 1
             except LimitError as stopped:  # what was proved before the budget ran out
                 raise LimitError(f"{stopped}; proved so far: at least {depth} experiments") from stopped
-            return Optimum(depth, self.work)
+            return Optimum(depth, self.work + (workers.work if workers else 0))
         cands = self.root_candidates(s, self._root_allowed())
+        done = np.zeros(len(cands), dtype=np.int64)
+
+        def told(i: int, settled: int) -> None:
+            done[i] = settled
+            if tick:
+                tick(int(done.sum()), len(cands) * len(s))
+
+        if workers is not None:
+            best, i, proof = workers.average(cands, told)
+            self.root_choice = int(cands[i][1])
+            self.adopt(proof)
+            return Optimum(best, self.work + workers.work)
         best = int(BIG)
         for i, (low, g) in enumerate(cands):
             if low >= best:
                 break
-
-            def told(done: int, i: int = i) -> None:
-                if tick:
-                    tick(i * len(s) + done, len(cands) * len(s))
-
-            total = self._first_total(s, int(g), best, told)
+            total = self.first_total(s, int(g), best, partial(told, i))
             if total < best:
                 best, self.root_choice = total, int(g)
         return Optimum(best, self.work)
 
-    def fits_from_start(self, depth: int, tick: Callable[[int, int], None] | None = None) -> bool:
+    def fits_from_start(
+        self, depth: int, tick: Callable[[int, int], None] | None = None, workers: Workers | None = None
+    ) -> bool:
         """Whether the whole game can be finished within depth experiments (worst case; False is a proof that it
         cannot: every first experiment, one per symmetry class, was refuted by the complete search)."""
         s = np.arange(len(self.game.secrets), dtype=np.int32)
         if self._root_rows is None:  # the same for every depth tried
             self._root_rows = self.root_candidates(s, self._root_allowed())
-        cands = self._root_rows
-        for i, (largest, g) in enumerate(cands):
+        cands = self._root_rows[self._root_rows[:, 0] <= self.rules.caps[depth - 1]]
+        if workers is not None:
+            settled = set()
+
+            def told(i: int, done: int) -> None:
+                settled.add(i)
+                if tick:
+                    tick(len(settled), len(cands))
+
+            first, proof = workers.fits(cands, depth, told)
+            if first >= 0:
+                self.root_choice = int(cands[first][1])
+                self.adopt(proof)
+            return first >= 0
+        for i, (_, g) in enumerate(cands):
             if tick:
                 tick(i, len(cands))
-            if largest > self.rules.caps[depth - 1]:
-                break
-            if self._first_fits(s, int(g), depth):
+            if self.first_fits(s, int(g), depth):
                 self.root_choice = int(g)
                 return True
         return False
 
-    def _first_total(self, s: NDArray[np.int32], g: int, best: int, told: Callable[[int], None]) -> int:
+    def first_total(
+        self, s: NDArray[np.int32], g: int, best: int, told: Callable[[int], None], cap: Callable[[], int] | None = None
+    ) -> int:
         """The total cost of s with experiment g first if below best, else a lower bound at least best: as
         `average` does for one experiment, with the parts searched one by one from here so that progress is told
-        after each (secrets whose part is settled)."""
+        after each (secrets whose part is settled). cap(), when given, may lower best before each part (another
+        process found a better first experiment)."""
         members, start, lows, total, order = open_parts(s, g, np.int64(best), self.rules, self.memo)
         total = int(total)
         done = len(s) - sum(int(start[o + 1] - start[o]) for o in order)
         after = self._after(g)
         for o in order:
+            best = min(best, cap()) if cap else best
             if total >= best:
                 return total
             told(done)
@@ -205,7 +254,7 @@ class Search:
         told(done)
         return total
 
-    def _first_fits(self, s: NDArray[np.int32], g: int, depth: int) -> bool:
+    def first_fits(self, s: NDArray[np.int32], g: int, depth: int) -> bool:
         """Whether experiment g first, then every part within depth - 1, finishes s within depth (the parts
         searched with the symmetries that fix g)."""
         after = self._after(g)
@@ -218,6 +267,44 @@ class Search:
             if not ok:
                 return False
         return True
+
+    def load_kernels(self) -> None:
+        """Load (or compile) every kernel this class calls, on an empty set: processes forked after it start with
+        them loaded, and never compile one at the same time as another."""
+        s = np.zeros(0, dtype=np.int32)
+        e = self.rules.everything
+        average(s, np.int64(0), e, self.rules, self.memo, self.plain)
+        fits(s, 1, e, self.rules, self.memo, self.plain)
+        open_parts(s, 0, np.int64(0), self.rules, self.memo)
+        h1, h2 = (np.uint64(h) for h in fingerprint(s, self.rules))
+        holds(self.memo, slot(self.memo, h1, h2), h1, h2)
+        record(self.memo, h1, h2, np.int64(0), True, -1)  # the empty set's cost: never looked up
+        shortcut(s, self.rules)
+        perfect_member(s, self.rules)
+
+    def proof_below(self, s: NDArray[np.int32], g: int, budget: int) -> list[Entry]:
+        """The table entries of every set on the optimal tree below experiment g at s (as `best_of` reads them),
+        so that another process's search can read the tree back without searching (`adopt`)."""
+        out: list[Entry] = []
+        stack = [(s, g, budget)]
+        while stack:
+            alive, e, limit = stack.pop()
+            inner = limit - 1 if self.worst else limit
+            outcomes = self.rules.table[e, alive]
+            for o in np.unique(outcomes):
+                part = alive[outcomes == o]
+                if (self.game.must_hit and o == self.rules.win) or (not self.game.must_hit and len(part) <= 1):
+                    continue
+                cost, choice = self.best_of(part, inner)
+                h1, h2 = fingerprint(part, self.rules)
+                out.append((int(h1), int(h2), cost, choice))
+                stack.append((part, choice, inner))
+        return out
+
+    def adopt(self, entries: list[Entry]) -> None:
+        """Keep another process's proved entries in this search's table."""
+        for h1, h2, cost, choice in entries:
+            record(self.memo, np.uint64(h1), np.uint64(h2), np.int64(cost), True, choice)
 
     def best_of(self, s: NDArray[np.int32], budget: int) -> tuple[int, int]:
         """(cost, experiment) on the optimal tree for a set whose cost (or depth) is at most budget: read back
@@ -241,7 +328,5 @@ class Search:
 
     def _shortcut_choice(self, s: NDArray[np.int32]) -> tuple[int, int]:
         """The cost and experiment of a small set that `shortcut` settles."""
-        from .sets import perfect_member
-
         perfect = int(perfect_member(s, self.rules))
         return (2 * len(s) - 1, perfect) if perfect >= 0 else (6, int(s[0]))

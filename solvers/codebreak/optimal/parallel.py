@@ -1,0 +1,149 @@
+"""A proof's first experiments searched on several cores.
+
+The first experiments (one per symmetry class) are handed out in their order to processes forked from the
+search (`solvers.parallel`), each with the best cost known when it starts as its budget; each keeps its own table
+across the experiments it is given. The result is the serial search's: the least cost, and among the experiments
+achieving it the first in the order (an experiment started before the best was known is searched exactly, one
+started after it ties at best and loses to the earlier one). The winner's process hands back the table entries
+of every set on its optimal tree (`Search.proof_below`), so the tree is read back without searching again.
+
+Worst case: the same for "does the game fit within d experiments?": the first experiment in the order that fits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import queue
+from collections.abc import Callable
+from multiprocessing.pool import AsyncResult, Pool
+from multiprocessing.queues import Queue
+from multiprocessing.sharedctypes import Synchronized
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from solvers.parallel import forked_pool
+
+from .rules import BIG
+
+if TYPE_CHECKING:
+    from .search import Entry, Search
+
+POLL_SECONDS = 0.2
+
+
+class Outcome(NamedTuple):
+    """What a worker found for one first experiment."""
+
+    value: int  # average: the total, or a lower bound when not exact; worst case: 1 when it fits, else 0
+    exact: bool  # average: the total is exact; worst case: it fits
+    entries: list[Entry]  # an exact result's proof: its tree's table entries
+    work: int
+
+
+INDEX_BITS = 20  # the shared best: total << INDEX_BITS | the index of its first experiment (BIG << 20 fits)
+
+_search: Search | None = None  # the search the workers were forked from (each has its own copy)
+_progress: Queue[tuple[int, int]] | None = None
+_shared: Synchronized[int] | None = None  # the best total known so far, and its experiment's index
+
+
+def _average_task(i: int, g: int, budget: int) -> Outcome:
+    """Experiment i (g) first: its total if below the budget (lowered while it runs as other processes find
+    better: to their best, or one above it for an experiment before theirs, which wins a tie); else a bound."""
+    assert _search is not None and _progress is not None and _shared is not None
+    search, progress, shared = _search, _progress, _shared
+    limit = [budget]
+
+    def cap() -> int:
+        best, index = shared.value >> INDEX_BITS, shared.value & ((1 << INDEX_BITS) - 1)
+        limit[0] = min(limit[0], best + (1 if i < index else 0))
+        return limit[0]
+
+    s = np.arange(len(search.game.secrets), dtype=np.int32)
+    before = search.work
+    total = search.first_total(s, g, budget, lambda done: progress.put((i, done)), cap)
+    exact = total < limit[0]
+    proof = search.proof_below(s, g, total) if exact else []
+    return Outcome(total if exact else max(total, limit[0]), exact, proof, search.work - before)
+
+
+def _worst_task(i: int, g: int, depth: int) -> Outcome:
+    assert _search is not None
+    search = _search
+    s = np.arange(len(search.game.secrets), dtype=np.int32)
+    before = search.work
+    fits = search.first_fits(s, g, depth)
+    return Outcome(int(fits), fits, search.proof_below(s, g, depth) if fits else [], search.work - before)
+
+
+class Workers:
+    """The forked processes of one search, and the progress they report."""
+
+    def __init__(self, search: Search, jobs: int) -> None:
+        global _search, _progress, _shared
+        search.load_kernels()
+        context = multiprocessing.get_context("fork")
+        _search = search
+        self.progress: Queue[tuple[int, int]] = context.Queue()
+        self.shared: Synchronized[int] = context.Value("q", int(BIG) << INDEX_BITS | ((1 << INDEX_BITS) - 1))
+        _progress, _shared = self.progress, self.shared
+        self.pool: Pool = forked_pool(jobs)
+        self.jobs = jobs
+        self.work = 0
+
+    def close(self) -> None:
+        """Stop every worker (one still searching an experiment no longer needed included)."""
+        self.pool.terminate()
+        self.pool.join()
+
+    def _wait(self, running: dict[int, AsyncResult[Outcome]], told: Callable[[int, int], None]) -> int:
+        """Pass on progress until one running task is done; its index."""
+        while True:
+            for i, result in running.items():
+                if result.ready():
+                    return i
+            with contextlib.suppress(queue.Empty):
+                told(*self.progress.get(timeout=POLL_SECONDS))
+
+    def average(self, cands: NDArray[np.int64], told: Callable[[int, int], None]) -> tuple[int, int, list[Entry]]:
+        """(the least total, the index of the first experiment achieving it, its proof); told(i, done) as each
+        experiment's parts are settled."""
+        running: dict[int, AsyncResult[Outcome]] = {}
+        best, best_i, proof, following = int(BIG), -1, [], 0
+        while running or following < len(cands):
+            while len(running) < self.jobs and following < len(cands) and cands[following][0] < best:
+                running[following] = self.pool.apply_async(_average_task, (following, int(cands[following][1]), best))
+                following += 1
+            if following < len(cands) and cands[following][0] >= best:
+                following = len(cands)  # in bound order: no later experiment can do better
+            if not running:
+                break
+            i = self._wait(running, told)
+            found = running.pop(i).get()
+            self.work += found.work
+            if found.exact and (found.value < best or (found.value == best and i < best_i)):
+                best, best_i, proof = found.value, i, found.entries
+                self.shared.value = best << INDEX_BITS | best_i
+        return best, best_i, proof
+
+    def fits(self, cands: NDArray[np.int64], depth: int, told: Callable[[int, int], None]) -> tuple[int, list[Entry]]:
+        """The index of the first experiment (in the order) with which the game fits within depth, and its
+        proof; -1 when none does (every one refuted)."""
+        running: dict[int, AsyncResult[Outcome]] = {}
+        first, proof, following = len(cands), [], 0
+        while running or following < first:
+            while len(running) < self.jobs and following < first:
+                running[following] = self.pool.apply_async(_worst_task, (following, int(cands[following][1]), depth))
+                following += 1
+            i = self._wait(running, told)
+            found = running.pop(i).get()
+            self.work += found.work
+            told(i, 1)
+            if found.exact and i < first:
+                first, proof = i, found.entries
+                for later in [j for j in running if j > i]:
+                    del running[later]  # not needed: its process is stopped when the search ends
+        return (first if first < len(cands) else -1), proof

@@ -1,0 +1,109 @@
+"""Instant start: a command imports only what its subcommand needs, and a second process loads the compiled
+kernels from Numba's disk cache instead of compiling them (`make test` and `make run` warm the cache first)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from solvers.jit import CACHE, kernel_sources, source_stamp
+
+MODULES = (
+    "import sys\n"
+    "from webapp.cli import main\n"
+    "try:\n"
+    "    main(sys.argv[1:])\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'flask', 'numpy', 'solvers'))))\n"
+)
+
+
+def loaded_modules(*argv: str) -> set[str]:
+    """The modules of Numba, Flask, NumPy and the solvers that a command line call imported."""
+    done = subprocess.run([sys.executable, "-c", MODULES, *argv], capture_output=True, text=True, check=True)
+    return set(done.stdout.split("\n")[-2].split())
+
+
+def test_help_imports_no_solver_flask_or_numba() -> None:
+    """`coin-puzzles --help` lists every subcommand without importing a solver, Flask, NumPy or Numba."""
+    modules = loaded_modules("--help")
+    assert not {m for m in modules if m.split(".")[0] in ("numba", "flask", "numpy")}
+    assert modules <= {"solvers", "solvers.errors"}
+
+
+def test_a_subcommand_imports_its_own_solver_only() -> None:
+    """`devil 8` imports the Devil's solver and nothing compiled; `pegs` on a small board no Numba either."""
+    devil = loaded_modules("devil", "4", "--json")
+    assert "solvers.devil" in devil and not {m for m in devil if m.startswith(("numba", "flask", "solvers.pegs"))}
+    pegs = loaded_modules("pegs", "--board", "triangle-5", "--hole", "1")
+    assert "solvers.pegs" in pegs and not {m for m in pegs if m.startswith(("numba", "flask", "solvers.codebreak"))}
+
+
+def compile_report(*argv: str) -> tuple[int, int]:
+    """(kernels loaded from the disk cache, kernels compiled) by one whole `coin-puzzles` process."""
+    env = dict(os.environ, COIN_PUZZLES_COMPILE_REPORT="1")
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "coin-puzzles"), *argv], env=env, capture_output=True, text=True, check=True
+    )
+    words = done.stderr.strip().splitlines()[-1].split()  # "kernels: 8 loaded, 0 compiled"
+    return int(words[1]), int(words[3])
+
+
+def test_a_second_process_loads_the_compiled_kernels() -> None:
+    """After one process has run the optimal search (the warm-up did, in `make test`), another loads every
+    kernel it needs from the cache folder named after the kernel sources, and compiles none."""
+    argv = ("codebreak", "mastermind", "--pegs", "2", "--colours", "4", "--strategy", "optimal-worst", "--json")
+    compile_report(*argv)
+    loaded, compiled = compile_report(*argv)
+    assert loaded > 0 and compiled == 0
+    assert CACHE.name.endswith(source_stamp()) and list(CACHE.rglob("*.nbi"))
+
+
+def test_the_cache_folder_changes_with_any_kernel_source(tmp_path: Path) -> None:
+    """A kernel calling a kernel of another file is cached with it: changing any file of a package holding
+    kernels names a new cache folder, a package without kernels does not count."""
+    for package, text in (("fast", "from solvers.jit import kernel\n"), ("plain", "X = 1\n")):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text("")
+        (tmp_path / package / "a.py").write_text(text)
+        (tmp_path / package / "b.py").write_text("Y = 2\n")
+    (tmp_path / "jit.py").write_text("")
+    assert {p.relative_to(tmp_path).as_posix() for p in kernel_sources(tmp_path)} == {
+        "jit.py",
+        "fast/__init__.py",
+        "fast/a.py",
+        "fast/b.py",
+    }
+    before = source_stamp(tmp_path)
+    (tmp_path / "plain" / "b.py").write_text("Y = 3\n")
+    assert source_stamp(tmp_path) == before
+    (tmp_path / "fast" / "b.py").write_text("Y = 30\n")
+    assert source_stamp(tmp_path) != before
+
+
+@pytest.mark.parametrize("worst", [False, True])
+@pytest.mark.parametrize(("game", "pegs", "colours"), [("mastermind", 3, 4), ("mastermind-black", 3, 4)])
+def test_several_processes_prove_what_one_does(
+    monkeypatch: pytest.MonkeyPatch, game: str, pegs: int, colours: int, worst: bool
+) -> None:
+    """The first experiments searched on two processes give the one-process search's optimum and first
+    experiment, and the tree read back from the winner's proof is optimal and verified on every secret."""
+    from solvers.codebreak import build_tree, verify
+    from solvers.codebreak.optimal import Search, search
+    from webapp.games import load
+
+    g = load(game, pegs, colours)
+    alone = Search(g, worst, jobs=1)
+    expected = alone.solve()
+    monkeypatch.setattr(search, "PARALLEL_FROM", 1)
+    shared = Search(g, worst, jobs=2)
+    found = shared.solve()
+    assert (found.cost, shared.root_choice) == (expected.cost, alone.root_choice)
+    monkeypatch.setenv("COIN_PUZZLES_JOBS", "2")
+    stats = verify(g, build_tree(g, "optimal-worst" if worst else "optimal-average"))
+    assert stats.verified and (stats.worst if worst else stats.total) == expected.cost

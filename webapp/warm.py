@@ -1,0 +1,65 @@
+"""Warm-up: every compiled kernel of the solvers, compiled once per install into Numba's disk cache (`solvers.jit`)
+by solving small instances through the same code paths as the site and the command line, so that no user command,
+request or job pays for a compile. `make run` and `make test` run it (`coin-puzzles warm-up`) with its progress."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+from solvers.codebreak import STRATEGIES, build, build_tree, verify
+
+from .games import game_spec, load
+
+
+def _codebreak(name: str, pegs: int | None, colours: int | None, coins: int | None = None) -> None:
+    from solvers.codebreak.optimal import Search
+
+    game = load(name, pegs, colours, coins)
+    for strategy in STRATEGIES:
+        verify(game, build_tree(game, strategy))
+    Search(game, worst=False, jobs=1).load_kernels()  # those only a search on several processes calls
+
+
+def _untabled() -> None:
+    """A sequence game scored on the fly (the large games: no outcome table)."""
+    game = build(game_spec("mastermind", files=True), {"length": 2, "colours": 3}, untabled=True)
+    verify(game, build_tree(game, "knuth"))
+
+
+def _pegs() -> None:
+    """The compiled depth-first search and the bidirectional fewest-moves search (levels large enough for its
+    parallel expansion), on an English game with 20 coins left."""
+    from solvers.pegs import analyse, apply_jump, board, legal_jumps, pegs
+
+    b = board("english")
+    pos = b.start("d4")
+    while pegs(pos) > 20:
+        pos = apply_jump(pos, next(iter(legal_jumps(b, pos))))
+    analyse(b, pos, thorough=True, budget=100_000)
+    for finish in range(b.size):
+        if analyse(b, pos, finish=finish, fewest=True).solvable:
+            break
+
+
+STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
+    ("Mastermind 2x3", lambda: _codebreak("mastermind", 2, 3)),
+    ("black-peg Mastermind 2x3", lambda: _codebreak("mastermind-black", 2, 3)),
+    ("Bulls and Cows 2x4", lambda: _codebreak("bulls-and-cows", 2, 4)),
+    ("counterfeit coin, 4 coins", lambda: _codebreak("counterfeit-coin", None, None, 4)),
+    ("untabled scoring", _untabled),
+    ("peg solitaire", _pegs),
+)
+
+
+def warm(progress: bool = True) -> tuple[int, int]:
+    """Run every step; (kernels loaded from the cache, kernels compiled)."""
+    from tqdm import tqdm
+
+    from solvers.jit import compile_counts
+
+    with tqdm(STEPS, unit="step", file=sys.stderr, disable=not progress, desc="compiling solver kernels") as bar:
+        for title, step in bar:
+            bar.set_postfix_str(title)
+            step()
+    return compile_counts()
