@@ -7,7 +7,9 @@ achieving it the first in the order (an experiment started before the best was k
 started after it ties at best and loses to the earlier one). The winner's process hands back the table entries
 of every set on its optimal tree (`Search.proof_below`), so the tree is read back without searching again.
 
-Worst case: the same for "does the game fit within d experiments?": the first experiment in the order that fits.
+The worst case stays in one process: its depths are searched one after another, each reusing the table of the
+ones before, and spread over processes that reuse was lost (Bulls and Cows' proof of 7: 29.9 s on two processes
+against 24.9 s on one, here).
 """
 
 from __future__ import annotations
@@ -37,8 +39,8 @@ POLL_SECONDS = 0.2
 class Outcome(NamedTuple):
     """What a worker found for one first experiment."""
 
-    value: int  # average: the total, or a lower bound when not exact; worst case: 1 when it fits, else 0
-    exact: bool  # average: the total is exact; worst case: it fits
+    value: int  # the total, or a lower bound when not exact
+    exact: bool
     entries: list[Entry]  # an exact result's proof: its tree's table entries
     work: int
 
@@ -68,15 +70,6 @@ def _average_task(i: int, g: int, budget: int) -> Outcome:
     exact = total < limit[0]
     proof = search.proof_below(s, g, total) if exact else []
     return Outcome(total if exact else max(total, limit[0]), exact, proof, search.work - before)
-
-
-def _worst_task(i: int, g: int, depth: int) -> Outcome:
-    assert _search is not None
-    search = _search
-    s = np.arange(len(search.game.secrets), dtype=np.int32)
-    before = search.work
-    fits = search.first_fits(s, g, depth)
-    return Outcome(int(fits), fits, search.proof_below(s, g, depth) if fits else [], search.work - before)
 
 
 class Workers:
@@ -128,22 +121,3 @@ class Workers:
                 best, best_i, proof = found.value, i, found.entries
                 self.shared.value = best << INDEX_BITS | best_i
         return best, best_i, proof
-
-    def fits(self, cands: NDArray[np.int64], depth: int, told: Callable[[int, int], None]) -> tuple[int, list[Entry]]:
-        """The index of the first experiment (in the order) with which the game fits within depth, and its
-        proof; -1 when none does (every one refuted)."""
-        running: dict[int, AsyncResult[Outcome]] = {}
-        first, proof, following = len(cands), [], 0
-        while running or following < first:
-            while len(running) < self.jobs and following < first:
-                running[following] = self.pool.apply_async(_worst_task, (following, int(cands[following][1]), depth))
-                following += 1
-            i = self._wait(running, told)
-            found = running.pop(i).get()
-            self.work += found.work
-            told(i, 1)
-            if found.exact and i < first:
-                first, proof = i, found.entries
-                for later in [j for j in running if j > i]:
-                    del running[later]  # not needed: its process is stopped when the search ends
-        return (first if first < len(cands) else -1), proof

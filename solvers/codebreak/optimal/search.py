@@ -157,7 +157,7 @@ class Search:
         """The optimal cost from the start, proved (on several processes for large games: `parallel`)."""
         s = np.arange(len(self.game.secrets), dtype=np.int32)
         workers = None
-        if self.jobs > 1 and len(s) >= PARALLEL_FROM:
+        if self.jobs > 1 and len(s) >= PARALLEL_FROM and not self.worst:  # the worst case: see `parallel`
             from .parallel import Workers
 
             workers = Workers(self, self.jobs)
@@ -171,11 +171,11 @@ class Search:
         if self.worst:
             depth = self.lowest_depth
             try:
-                while not self.fits_from_start(depth, tick, workers):
+                while not self.fits_from_start(depth, tick):
                     depth += 1
             except LimitError as stopped:  # what was proved before the budget ran out
                 raise LimitError(f"{stopped}; proved so far: at least {depth} experiments") from stopped
-            return Optimum(depth, self.work + (workers.work if workers else 0))
+            return Optimum(depth, self.work)
         cands = self.root_candidates(s, self._root_allowed())
         done = np.zeros(len(cands), dtype=np.int64)
 
@@ -198,28 +198,13 @@ class Search:
                 best, self.root_choice = total, int(g)
         return Optimum(best, self.work)
 
-    def fits_from_start(
-        self, depth: int, tick: Callable[[int, int], None] | None = None, workers: Workers | None = None
-    ) -> bool:
+    def fits_from_start(self, depth: int, tick: Callable[[int, int], None] | None = None) -> bool:
         """Whether the whole game can be finished within depth experiments (worst case; False is a proof that it
         cannot: every first experiment, one per symmetry class, was refuted by the complete search)."""
         s = np.arange(len(self.game.secrets), dtype=np.int32)
         if self._root_rows is None:  # the same for every depth tried
             self._root_rows = self.root_candidates(s, self._root_allowed())
         cands = self._root_rows[self._root_rows[:, 0] <= self.rules.caps[depth - 1]]
-        if workers is not None:
-            settled = set()
-
-            def told(i: int, done: int) -> None:
-                settled.add(i)
-                if tick:
-                    tick(len(settled), len(cands))
-
-            first, proof = workers.fits(cands, depth, told)
-            if first >= 0:
-                self.root_choice = int(cands[first][1])
-                self.adopt(proof)
-            return first >= 0
         for i, (_, g) in enumerate(cands):
             if tick:
                 tick(i, len(cands))
