@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from solvers.weighing import Problem
 
 API_MAX_COINS = 10_000  # the adversary game through the CLI and API
+STORED_FROM_SECRETS = 1000  # code-breaking games this large are looked up in the result store first
 
 
 class _Parser(argparse.ArgumentParser):
@@ -148,7 +149,10 @@ def codebreak(args: argparse.Namespace) -> Report:
         for v, name in ((args.pegs, "--pegs"), (args.colours, "--colours"), (args.coins, "--coins"))
     )
     g = load(args.game, pegs_, colours, coins)
-    found = _stored_tree(args.game, (pegs_, colours, coins), args.strategy)
+    # large games' trees take minutes (optimal 4x6 and more): stored by make run or precompute; smaller ones are
+    # computed here sooner than the store is opened
+    large = len(g.secrets) >= STORED_FROM_SECRETS
+    found = _stored_tree(args.game, (pegs_, colours, coins), args.strategy) if large else None
     root, stats = found or analysis(args.game, pegs_, colours, coins, args.strategy)
     return codebreak_report(args.game, g, args.strategy, root, stats, args.tree, args.dot)
 
