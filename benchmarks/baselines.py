@@ -8,8 +8,32 @@ the same problem, with no compiled code, no bounds and no symmetry.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Hashable, Iterable
 from functools import cache
 from itertools import product
+from typing import TypeVar
+
+T = TypeVar("T", bound=Hashable)
+M = TypeVar("M")
+
+
+def breadth_first(start: T, moves: Iterable[M], step: Callable[[T, M], T]) -> int | None:
+    """The fewest moves from start to an empty (falsy) belief, trying every move at every belief reached."""
+    moves = list(moves)
+    seen, frontier, depth = {start}, [start], 0
+    while frontier:
+        depth += 1
+        following = []
+        for belief in frontier:
+            for m in moves:
+                after = step(belief, m)
+                if not after:
+                    return depth
+                if after not in seen:
+                    seen.add(after)
+                    following.append(after)
+        frontier = following
+    return None
 
 
 def devil(n: int) -> int | None:
@@ -28,24 +52,16 @@ def devil(n: int) -> int | None:
         [sum(1 << index[c] for c in {canon[x ^ rotate(m, r)] for r in range(n)} if c) for x in reps] for m in reps[1:]
     ]
     start = ((1 << len(reps)) - 1) & ~1  # every class but all heads
-    seen, frontier, depth = {start}, [start], 0
-    while frontier:
-        depth += 1
-        following = []
-        for belief in frontier:
-            for row in successors:
-                after, rest = 0, belief
-                while rest:
-                    low = rest & -rest
-                    after |= row[low.bit_length() - 1]
-                    rest ^= low
-                if not after:
-                    return depth
-                if after not in seen:
-                    seen.add(after)
-                    following.append(after)
-        frontier = following
-    return None
+
+    def step(belief: int, row: list[int]) -> int:
+        after = 0
+        while belief:
+            low = belief & -belief
+            after |= row[low.bit_length() - 1]
+            belief ^= low
+        return after
+
+    return breadth_first(start, successors, step)
 
 
 def mastermind(pegs: int, colours: int) -> int:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.baselines import breadth_first  # noqa: E402
 from solvers import devil  # noqa: E402
 from solvers.devil import Variant, lamping, search, verify  # noqa: E402
 
@@ -44,20 +45,7 @@ def seed_style_search(n: int) -> int | None:
                     out.add(flipped)
         return frozenset(out)
 
-    frontier, seen, depth = [start], {start}, 0
-    while frontier:
-        depth += 1
-        nxt = []
-        for b in frontier:
-            for m in moves:
-                after = update(b, m)
-                if not after:
-                    return depth
-                if after not in seen:
-                    seen.add(after)
-                    nxt.append(after)
-        frontier = nxt
-    return None
+    return breadth_first(start, moves, update)
 
 
 def main() -> None:
