@@ -46,8 +46,9 @@ def proxied(serve: Callable[..., Served], tmp_path: Path) -> Iterator[tuple[str,
     proc.wait(timeout=10)
 
 
-def slow_clients(url: str, count: int, seconds: float) -> threading.Thread:
-    """Open count connections that send a request's headers one line every half second for a while."""
+def slow_clients(url: str, count: int, seconds: float) -> tuple[threading.Thread, threading.Event]:
+    """Open count connections that send a request's headers one line every half second for a while; the event
+    is set when they stop sending (just before they close)."""
     host, port = url.removeprefix("http://").split(":")
 
     def trickle() -> None:
@@ -62,36 +63,38 @@ def slow_clients(url: str, count: int, seconds: float) -> threading.Thread:
                 with contextlib.suppress(OSError):
                     s.sendall(b"X-Slow: 1\r\n")
             time.sleep(0.5)
+        stopped.set()
         for s in socks:
             s.close()
 
+    stopped = threading.Event()
     t = threading.Thread(target=trickle, daemon=True)
     t.start()
     time.sleep(0.5)  # let them connect
-    return t
+    return t, stopped
 
 
-def timed_get(url: str) -> float:
-    """Seconds for one GET."""
-    t = time.monotonic()
+def fetch(url: str) -> int:
+    """One GET's status."""
     with urllib.request.urlopen(url, timeout=30) as r:
         r.read()
-    return time.monotonic() - t
+        return int(r.status)
 
 
 @pytest.mark.slow
 def test_cheap_pages_stay_fast_behind_nginx_with_slow_clients(proxied: tuple[str, str]) -> None:
-    """20 slow clients through nginx: / answers with p99 under 200 ms. The same trick straight at gunicorn (two
-    slow clients for two sync workers) makes / wait for seconds: the proxy is what protects it."""
+    """20 slow clients through nginx: / answers 40 times while they are still sending. The same trick straight at
+    gunicorn (two slow clients for two sync workers) holds / until they stop: the proxy is what protects it. (No
+    timing is asserted: the order of events shows it.)"""
     through, direct = proxied
-    trickling = slow_clients(through, 20, 6)
-    times = sorted(timed_get(through + "/") for _ in range(40))
+    trickling, stopped = slow_clients(through, 20, 6)
+    assert [fetch(through + "/") for _ in range(40)] == [200] * 40
+    assert not stopped.is_set()
     trickling.join()
-    assert times[int(len(times) * 0.99) - 1] < 0.2, times[-5:]
-    blocking = slow_clients(direct, 2, 4)
-    waited = timed_get(direct + "/")
+    blocking, released = slow_clients(direct, 2, 4)
+    assert fetch(direct + "/") == 200
+    assert released.is_set()
     blocking.join()
-    assert waited > 2.0, waited
 
 
 @pytest.mark.slow

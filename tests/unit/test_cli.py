@@ -148,9 +148,13 @@ def test_every_subcommand_refuses_bad_input_with_status_2(argv: list[str], capsy
 def test_codebreak_prints_a_stored_strategy(
     capsys: pytest.CaptureFixture[str], client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """When the result store holds a strategy (as `make run` leaves Mastermind's proved optimal trees), the CLI
-    prints it without searching again: the same fields as the API, `proved` included."""
+    """When the result store holds a strategy of a large game (as `make run` leaves Mastermind's proved optimal
+    trees), the CLI prints it without searching again: the same fields as the API, `proved` included. (A game of
+    16 secrets counts as large here; below the threshold the store is not opened: the next test.)"""
+    import webapp.cli
     import webapp.games
+
+    monkeypatch.setattr(webapp.cli, "STORED_FROM_SECRETS", 16)
 
     url = "/api/codebreak?game=mastermind&pegs=2&colours=4&strategy=optimal-worst"
     api = client.get(url).get_json()  # the app computes it and puts it in the store the CLI reads
@@ -161,6 +165,22 @@ def test_codebreak_prints_a_stored_strategy(
     monkeypatch.setattr(webapp.games, "analysis", searched_again)
     argv = ["codebreak", "mastermind", "--pegs", "2", "--colours", "4", "--strategy", "optimal-worst", "--json"]
     assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out) == api and api["proved"] is True
+
+
+def test_small_codebreak_games_are_computed_without_the_store(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, client: FlaskClient
+) -> None:
+    """A game under STORED_FROM_SECRETS secrets is solved at once, the store never opened: the API's answer."""
+    import webapp.cli
+
+    def opened(*args: object) -> None:
+        raise AssertionError("the CLI opened the store for a small game")
+
+    monkeypatch.setattr(webapp.cli, "_stored_tree", opened)
+    argv = ["codebreak", "mastermind", "--pegs", "3", "--colours", "4", "--strategy", "optimal-average", "--json"]
+    assert main(argv) == 0
+    api = client.get("/api/codebreak?game=mastermind&pegs=3&colours=4&strategy=optimal-average").get_json()
     assert json.loads(capsys.readouterr().out) == api and api["proved"] is True
 
 

@@ -12,3 +12,11 @@ def form_token(client: FlaskClient, path: str) -> str:
     match = re.search(r'name="csrf_token" value="([^"]+)"', client.get(path).get_data(as_text=True))
     assert match, f"no form with a CSRF token on {path}"
     return match.group(1)
+
+
+def refused(client: FlaskClient, url: str, message: str, status: int = 400) -> None:
+    """A GET answered with this status and the page naming this refusal (so the right check refused it)."""
+    r = client.get(url)
+    text = re.sub(r"\s+", " ", r.get_data(as_text=True))
+    assert r.status_code == status, (url, r.status_code)
+    assert message in text, (url, message)

@@ -10,6 +10,7 @@ from flask.testing import FlaskClient
 
 from solvers.variants.model import Variant
 from solvers.variants.report import table
+from tests.web.forms import refused
 from webapp import catalogue
 
 
@@ -43,13 +44,13 @@ def test_one_lie_plan_to_an_answer_with_a_lie(client: FlaskClient) -> None:
 def test_paths_and_combinations_that_do_not_exist(client: FlaskClient) -> None:
     """Bad letters, impossible readings, too long paths and combinations not offered are 400s."""
     base = "/variants/plan?n=12&lies=1"
-    assert client.get(base + "&path=X").status_code == 400
-    assert client.get(base + "&path=" + "L" * 41).status_code == 400
-    assert client.get("/variants/plan?n=3&weight=heavier&fakes=2&path=LL").status_code == 400  # past the answer
-    assert client.get("/variants/plan?n=12&lies=1&pans=3").status_code == 400
-    assert client.get("/variants/plan?n=12&fakes=2&lies=1").status_code == 400
-    assert client.get("/variants/plan?n=101&pans=3").status_code == 400
-    assert client.get("/variants/plan?n=12&pans=6").status_code == 400
+    refused(client, base + "&path=X", "path must be a string of the letters LBR")
+    refused(client, base + "&path=" + "L" * 41, "path must be a string of the letters LBR")
+    refused(client, "/variants/plan?n=3&weight=heavier&fakes=2&path=LL", "the path is longer than the plan")
+    refused(client, "/variants/plan?n=12&lies=1&pans=3", "a lying balance has two pans here")
+    refused(client, "/variants/plan?n=12&fakes=2&lies=1", "two counterfeit coins are weighed on an honest two-pan")
+    refused(client, "/variants/plan?n=101&pans=3", "must be a whole number from 1 to 100")
+    refused(client, "/variants/plan?n=12&pans=6", "pans must be a whole number from 2 to 5")
     html = client.get("/variants/plan?n=4&fakes=2").get_data(as_text=True)
     assert "No plan exists" in html
 
@@ -81,7 +82,7 @@ def test_table_page_draws_the_chart(client: FlaskClient, monkeypatch: pytest.Mon
     assert covered == list(range(2, covered[-1] + 1)) and covered[-1] >= 12  # the store may hold all 100
     assert all(w == "-" or int(w) >= int(bd) for _, _, w, bd in rows)
     assert html.count("<circle") == covered[-1] - 1  # the chart has a dot for every N with a figure
-    assert client.get("/variants/table?pans=9").status_code == 400
+    refused(client, "/variants/table?pans=9", "pans must be a whole number from 2 to 5")
 
 
 def test_table_api(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -100,9 +101,9 @@ def test_adversary_game_pages(client: FlaskClient) -> None:
     assert r.status_code == 303 and "w=1,2-3,4" in r.headers["Location"]
     html = client.get(r.headers["Location"]).get_data(as_text=True)
     assert "What an observer knows" in html and "by lies used" in html
-    assert client.get("/variants/play?n=5&lies=1&pan1=1,2&pan2=3").status_code == 400
-    assert client.get("/variants/play?n=5&lies=1&w=1-1").status_code == 400
-    assert client.get("/variants/play?n=100&lies=2").status_code == 400
+    refused(client, "/variants/play?n=5&lies=1&pan1=1,2&pan2=3", "every pan needs the same number of coins")
+    refused(client, "/variants/play?n=5&lies=1&w=1-1", "a coin can be on one pan only")
+    refused(client, "/variants/play?n=100&lies=2", "the adversary game is played on the sizes planned within a second")
     done = client.get("/variants/play?n=3&weight=heavier&pans=3&w=1-2-3").get_data(as_text=True)
     assert "Found after 1 weighing" in done and 'role="status"' in done
 
