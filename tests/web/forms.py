@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 
 def form_token(client: FlaskClient, path: str) -> str:
@@ -20,3 +22,12 @@ def refused(client: FlaskClient, url: str, message: str, status: int = 400) -> N
     text = re.sub(r"\s+", " ", r.get_data(as_text=True))
     assert r.status_code == status, (url, r.status_code)
     assert message in text, (url, message)
+
+
+def refusal(r: TestResponse) -> tuple[int, str]:
+    """A refused request's status and the message its error page gives (role=alert), or its JSON error."""
+    if r.is_json:
+        return r.status_code, str(r.get_json().get("error", ""))
+    found = re.search(r'role="alert"[^>]*>(.*?)</p>', r.get_data(as_text=True), re.S)
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", found.group(1))).strip() if found else ""
+    return r.status_code, html.unescape(text)

@@ -47,7 +47,8 @@ def test_unequal_weighing_is_refused(client: FlaskClient) -> None:
 
 def test_weigh_without_csrf_is_refused(client: FlaskClient) -> None:
     """CSRF applies to the game's POSTs too."""
-    assert client.post("/adversary/weigh", data={"n": "12", "c1": "left", "c2": "right"}).status_code == 400
+    r = client.post("/adversary/weigh", data={"n": "12", "c1": "left", "c2": "right"})
+    assert r.status_code == 400 and "missing its security token" in r.get_data(as_text=True)
 
 
 def test_hints_in_steps(client: FlaskClient) -> None:
@@ -85,7 +86,7 @@ def test_honest_game_hides_the_secret(client: FlaskClient) -> None:
     ended = client.get(done.headers["Location"]).get_data(as_text=True)
     assert "The secret: " in ended
     tampered = client.get(url[:-6] + "AAAAAA")
-    assert tampered.status_code == 400
+    assert tampered.status_code == 400 and "this game token is damaged" in tampered.get_data(as_text=True)
 
 
 @pytest.mark.parametrize(
@@ -121,4 +122,5 @@ def test_api(client: FlaskClient) -> None:
     assert data["outcomes"][0] == "balance" and len(data["outcomes"]) == 2
     assert set(data) >= {"outcomes", "cases_left", "can_still_finish", "weighings_left", "knowledge"}
     assert data["weighings_left"] == 1 and data["knowledge"]["1"] == "genuine"
-    assert client.get("/api/adversary?n=12&w=1-2-3").status_code == 400
+    bad = client.get("/api/adversary?n=12&w=1-2-3")
+    assert bad.status_code == 400 and "write it as left coins, a '-', right coins" in bad.get_json()["error"]

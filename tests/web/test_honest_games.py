@@ -12,7 +12,10 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import pytest
 from flask.testing import FlaskClient
 
-from tests.web.forms import form_token
+from tests.web.forms import form_token, refusal
+
+HISTORY = "this position is not part of this game's history"
+MOVED_ON = "this game has moved on since this position"
 
 
 def query(url: str) -> dict[str, str]:
@@ -27,18 +30,21 @@ def honest_game(client: FlaskClient, n: int = 12) -> tuple[str, dict[str, str]]:
     return csrf, query(r.headers["Location"])
 
 
-def weigh(client: FlaskClient, csrf: str, position: dict[str, str], left: list[int], right: list[int]) -> int | str:
-    """Post a weighing; the new position's URL, or the status code when refused."""
+def weigh(
+    client: FlaskClient, csrf: str, position: dict[str, str], left: list[int], right: list[int]
+) -> tuple[int, str] | str:
+    """Post a weighing; the new position's URL, or the status and message when refused."""
     places = {f"c{c}": "left" for c in left} | {f"c{c}": "right" for c in right}
     r = client.post("/adversary/weigh", data={**position, **places, "csrf_token": csrf})
-    return r.headers["Location"] if r.status_code == 303 else r.status_code
+    return r.headers["Location"] if r.status_code == 303 else refusal(r)
 
 
 def test_a_guess_cannot_be_read_from_the_url(client: FlaskClient) -> None:
     """Adding &guess= to a live position reveals nothing (it once showed the fake and let play go on)."""
     _, position = honest_game(client)
     r = client.get("/adversary/play?" + urlencode({**position, "guess": "11h"}))
-    assert r.status_code == 400 and "was heavier" not in r.get_data(as_text=True)
+    assert refusal(r) == (400, "on the honest scale the coin is named with the Name it button, once")
+    assert "was heavier" not in r.get_data(as_text=True)
 
 
 def test_a_finished_game_cannot_be_played_again(client: FlaskClient) -> None:
@@ -46,22 +52,23 @@ def test_a_finished_game_cannot_be_played_again(client: FlaskClient) -> None:
     csrf, position = honest_game(client)
     done = client.post("/adversary/guess", data={**position, "csrf_token": csrf, "coin": "11", "fake_is": "heavier"})
     assert done.status_code == 303 and "The secret:" in client.get(done.headers["Location"]).get_data(as_text=True)
-    assert weigh(client, csrf, position, [11], [1]) == 400
+    assert weigh(client, csrf, position, [11], [1]) == (400, "this game is over This cost nothing: try again.")
     again = client.post("/adversary/guess", data={**position, "csrf_token": csrf, "coin": "3", "fake_is": "heavier"})
-    assert again.status_code == 400
+    assert refusal(again) == (400, "this game is over This cost nothing: try again.")
 
 
 def test_extending_the_history_in_the_url_is_refused(client: FlaskClient) -> None:
     """'w=11-1;11-2' with the first position's token: the token does not vouch for that history."""
     _, position = honest_game(client)
     r = client.get("/adversary/play?" + urlencode({**position, "w": "11-1;11-2"}))
-    assert r.status_code == 400
+    assert refusal(r) == (400, HISTORY + " (its token vouches for another one)")
 
 
 def test_the_budget_is_sealed(client: FlaskClient) -> None:
     """budget=3 edited to 23 with the same token: refused."""
     _, position = honest_game(client)
-    assert client.get("/adversary/play?" + urlencode({**position, "budget": "23"})).status_code == 400
+    r = client.get("/adversary/play?" + urlencode({**position, "budget": "23"}))
+    assert refusal(r) == (400, "this game token belongs to a different game")  # the token seals the settings
 
 
 def test_going_back_is_read_only_and_branches_are_refused(client: FlaskClient) -> None:
@@ -72,7 +79,10 @@ def test_going_back_is_read_only_and_branches_are_refused(client: FlaskClient) -
     assert isinstance(second, str)
     earlier = client.get("/adversary/play?" + urlencode(first)).get_data(as_text=True)
     assert "An earlier position" in earlier and 'action="/adversary/weigh"' not in earlier
-    assert weigh(client, csrf, first, [9, 10, 11, 12], [1, 2, 3, 4]) == 400
+    assert weigh(client, csrf, first, [9, 10, 11, 12], [1, 2, 3, 4]) == (
+        400,
+        MOVED_ON + " This cost nothing: try again.",
+    )
     assert isinstance(weigh(client, csrf, query(second), [9], [10]), str)
 
 
@@ -92,11 +102,12 @@ def random_devil(client: FlaskClient) -> tuple[str, dict[str, str]]:
 def test_the_random_devil_cannot_be_probed(client: FlaskClient) -> None:
     """Throw-away URLs with moves the game never made are refused; so is a second move from an old position."""
     csrf, position = random_devil(client)
-    assert client.get("/devil/play?" + urlencode({**position, "moves": "f"})).status_code == 400
+    probe = client.get("/devil/play?" + urlencode({**position, "moves": "f"}))
+    assert refusal(probe) == (400, HISTORY + " (its token vouches for another one)")
     first = client.post("/devil/flip", data={**position, "csrf_token": csrf, "place": ["0"]})
     assert first.status_code == 303
     branch = client.post("/devil/flip", data={**position, "csrf_token": csrf, "place": ["1"]})
-    assert branch.status_code == 400
+    assert refusal(branch) == (400, MOVED_ON)
     lengths = {len(random_devil(client)[1]["t"]) for _ in range(24)}
     assert len(lengths) == 1
 
@@ -107,7 +118,8 @@ def test_the_random_code_maker_cannot_be_probed(client: FlaskClient, extra: dict
     csrf = form_token(client, "/codebreak")
     r = client.post("/codebreak/start", data={"csrf_token": csrf, "game": "mastermind", "maker": "random"})
     position = query(r.headers["Location"])
-    assert client.get("/codebreak/play?" + urlencode({**position, **extra})).status_code == 400
+    probe = client.get("/codebreak/play?" + urlencode({**position, **extra}))
+    assert refusal(probe) == (400, HISTORY + " (its token vouches for another one)")
     guess = {"csrf_token": csrf, **position, "p0": "A", "p1": "A", "p2": "B", "p3": "B"}
     assert client.post("/codebreak/guess", data=guess).status_code == 303
-    assert client.post("/codebreak/guess", data=guess).status_code == 400  # the same old position again
+    assert refusal(client.post("/codebreak/guess", data=guess)) == (400, MOVED_ON)  # the same old position again
