@@ -73,7 +73,11 @@ typecheck: $(VENV)/.test-installed
 
 # Two steps: the fast suite (unit, web, browser) for quick feedback, then the slow checks: the exhaustive ones;
 # both one process per core (pytest-xdist), then the whole-system ones (servers, nginx, Redis) alone.
-test: $(VENV)/.test-installed chromium redis nginx lint typecheck warm
+# The kernels' compile (warm-up, one core) runs beside the linters and the type checker (the other core).
+test: $(VENV)/.test-installed chromium redis nginx
+	@$(BIN)/coin-puzzles warm-up & warm=$$!; \
+	$(MAKE) --no-print-directory lint typecheck || { kill $$warm; exit 1; }; \
+	wait $$warm
 	$(BIN)/pytest -m "not slow and not proof" -n 2 --dist worksteal
 	$(BIN)/pytest -m "slow and not proof" -n 2 --dist worksteal tests/unit
 	$(BIN)/pytest -m "slow and not proof" tests/system
