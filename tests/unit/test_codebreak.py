@@ -508,7 +508,7 @@ def test_black_peg_4x6_needs_nine_guesses() -> None:
         assert product_lower_bound(pegs, colours) <= depth(frozenset(codes))
 
 
-@pytest.mark.slow
+@pytest.mark.proof  # half a minute: make proofs
 def test_black_peg_4x6_plain_search_needs_nine_guesses() -> None:
     """The plain search written in this test refutes eight guesses for black-peg Mastermind 4x6 and finds nine."""
     assert not plain_black_peg_fits(4, 6, 8)
@@ -637,7 +637,7 @@ def test_beyond_listing_only_the_optimal_worst_case() -> None:
         build_tree(g, "knuth")
 
 
-@pytest.mark.slow
+@pytest.mark.proof  # half a minute: make proofs
 def test_bulls_and_cows_worst_case_is_7_proved() -> None:
     """Bulls and Cows (4 different digits of 10, 5,040 secrets): seven guesses suffice and six do not, as
     published (see Wikipedia's 'Bulls and Cows' and the literature it cites; Tanaka 1996 for the average). The

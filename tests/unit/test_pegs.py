@@ -272,8 +272,15 @@ def test_compiled_search_agrees_with_the_plain_search() -> None:
                 assert bin(end).count("1") == 1 and (finish is None or end == 1 << finish)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("name", ["english", "french", "triangle-7", "triangle-8"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("english", marks=pytest.mark.slow),
+        pytest.param("french", marks=pytest.mark.proof),  # a minute: make proofs
+        pytest.param("triangle-7", marks=pytest.mark.slow),
+        pytest.param("triangle-8", marks=pytest.mark.slow),
+    ],
+)
 def test_large_board_tables_have_no_unknown(name: str) -> None:
     """Every start of the large boards is decided, for 'anywhere' and for 'in the start hole' (a 'yes' is only
     given after the solution found replays by the rules, in analyse). On the crosses each 'no' is confirmed by
