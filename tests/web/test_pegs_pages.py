@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
+from tests.web.forms import refusal
+
 
 def test_play_select_and_jump(client: FlaskClient) -> None:
     """Selecting a coin marks its targets as links; a jump extends the URL."""
@@ -101,8 +103,14 @@ def test_finish_hole_goal(client: FlaskClient) -> None:
     assert "One coin left, but on 3, not on 1: not solved for this goal" in missed
     french = client.get("/pegs/play?board=french&hole=c1&finish=start").get_data(as_text=True)
     assert "a last coin on c1 would not have this position" in french
-    assert client.get("/pegs/play?board=triangle-4&hole=2&finish=centre").status_code == 400
-    assert client.get("/pegs/play?board=triangle-4&hole=2&finish=zz").status_code == 400
+    assert refusal(client.get("/pegs/play?board=triangle-4&hole=2&finish=centre")) == (
+        400,
+        "the triangle-4 board has no centre hole: give a hole, 'start' or 'any'",
+    )
+    assert refusal(client.get("/pegs/play?board=triangle-4&hole=2&finish=zz")) == (
+        400,
+        "board triangle-4 has no hole 'zz'",
+    )
 
 
 def test_finish_hole_api_and_table(client: FlaskClient) -> None:
@@ -111,7 +119,10 @@ def test_finish_hole_api_and_table(client: FlaskClient) -> None:
     data = client.get("/api/pegs?board=triangle-5&hole=1&finish=start").get_json()
     assert data["finish"] == "1" and data["solvable"] is True and list(data["finals"]) == ["1"]
     assert data["solution"][-1][-1] == "1"
-    assert client.get("/api/pegs?board=triangle-5&position=7ffe&finish=start").status_code == 400
+    assert refusal(client.get("/api/pegs?board=triangle-5&position=7ffe&finish=start")) == (
+        400,
+        "finish=start needs hole",
+    )
     assert "Finish in the start hole" in client.get("/pegs/table?board=triangle-5").get_data(as_text=True)
 
 
@@ -121,8 +132,9 @@ def test_proved_fewest_solution_page(client: FlaskClient) -> None:
     finish hole it is a clear 400."""
     html = client.get("/pegs/solution?board=triangle-5&hole=1&finish=1&fewest=1&step=10").get_data(as_text=True)
     assert "10 moves, the fewest possible" in html and "After move 10" in html and "fewest=1" in html
-    assert client.get("/pegs/solution?board=triangle-5&hole=1&fewest=1").status_code == 400
-    assert client.get("/pegs/solution?board=triangle-5&hole=1&finish=1&j=4-1&fewest=1").status_code == 400
+    fewest_needs = "fewest=1 is for a start with a finish hole: leave out j and give finish"
+    assert refusal(client.get("/pegs/solution?board=triangle-5&hole=1&fewest=1")) == (400, fewest_needs)
+    assert refusal(client.get("/pegs/solution?board=triangle-5&hole=1&finish=1&j=4-1&fewest=1")) == (400, fewest_needs)
 
 
 def test_table_lists_the_classic_problem(client: FlaskClient) -> None:
