@@ -205,14 +205,10 @@ def warm_up_arguments(w: argparse.ArgumentParser) -> None:
 
 def warm_up(args: argparse.Namespace) -> int:
     """Compile every solver kernel into the disk cache (a kernel already there is loaded, not compiled)."""
+    from solvers.jit import CACHE
+
     from .warm import warm
 
     loaded, compiled = warm(progress=not args.quiet)
-    print(f"warm-up: {compiled} kernels compiled, {loaded} already compiled (cache: {_cache()})")
+    print(f"warm-up: {compiled} kernels compiled, {loaded} already compiled (cache: {CACHE})")
     return 0
-
-
-def _cache() -> str:
-    from solvers.jit import CACHE
-
-    return str(CACHE)

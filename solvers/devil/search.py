@@ -176,12 +176,12 @@ def exhaust_configs(v: Variant, tick: Tick = quiet) -> SearchResult:
 def belief_classes(v: Variant, moves: Sequence[int]) -> list[list[int]]:
     """The classes (as canonical configurations) still possible before and after each move (small N only)."""
     reps, cls = classes(v)
-    rows = [_tables(row) for row in _transitions(v)]
+    rows = _transitions(v)  # tables built only for the moves made (a few, not every move as in `search`)
     won = {cls[g] for g in goal_configs(v)}
     belief = sum(1 << k for k in range(len(reps)) if k not in won)
     index = {r: i for i, r in enumerate(reps)}
     out = [[reps[k] for k in range(len(reps)) if belief >> k & 1]]
     for a in moves:
-        belief = _step(rows[index[int(tables(v)[1][:, a].min())]], belief)
+        belief = _step(_tables(rows[index[int(tables(v)[1][:, a].min())]]), belief)
         out.append([reps[k] for k in range(len(reps)) if belief >> k & 1])
     return out
