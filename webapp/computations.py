@@ -6,6 +6,8 @@ as JSON under a key made of its name, version and parameters. The computations t
 from __future__ import annotations
 
 import json
+import sys
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +19,7 @@ from . import codec
 from .store import Store
 
 Params = Mapping[str, Any]
+PRECOMPUTE_NOTE = "precompute"  # the note on a claim made by the background precomputation
 
 
 def _same(value: Any) -> Any:
@@ -123,3 +126,32 @@ def stored(store: Store, name: str, params: Params) -> object | None:
     c = REGISTRY[name]
     found = read(store, c, c.key(params))
     return None if found is None else unpack(found)
+
+
+def work(store: Store, name: str, params: Params) -> None:
+    """A job's work: report progress (at most twice a second), compute, store the result (the claim is left to
+    whoever runs the job)."""
+    c = REGISTRY[name]
+    key = c.key(params)
+    last = [0.0]
+
+    def tick(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= 0.5:
+            last[0] = now
+            store.report(key, "running", done, total, "")
+
+    store.report(key, "running", 0, 0, "")
+    print(f"coin-puzzles job: computing {key}", file=sys.stderr, flush=True)
+    write(store, c, key, run(c, params, tick))
+
+
+def execute(store: Store, name: str, params: Params) -> None:
+    """Run a job in this process (the immediate queue of the tests, the precompute command): unless the result is
+    stored already, compute it; then end the claim."""
+    c = REGISTRY[name]
+    try:
+        if read(store, c, c.key(params)) is None:
+            work(store, name, params)
+    finally:
+        store.release(c.key(params))

@@ -100,8 +100,7 @@ def compute(address: str, name: str, params: dict[str, Any], client: str = "", q
     when the queue is immediate (the Flask test client's). A visitor's job waits (re-queued a little later) while
     another of the same visitor's runs."""
     from . import catalogue  # noqa: F401 - registers the computations
-    from .computations import REGISTRY
-    from .results import execute
+    from .computations import REGISTRY, execute
     from .supervisor import supervise
 
     keys = config.keys(config.instance_path()).encoded()
@@ -137,8 +136,7 @@ def enqueue(address: str, name: str, params: Mapping[str, Any], client: str = ""
 def enqueue_missing(store: Store, items: Iterable[tuple[str, dict[str, Any]]]) -> int:
     """Queue a precomputation job for every item not stored yet and not already claimed; how many were queued."""
     from . import catalogue  # noqa: F401 - registers the computations
-    from .computations import REGISTRY
-    from .results import PRECOMPUTE_NOTE
+    from .computations import PRECOMPUTE_NOTE, REGISTRY
 
     queued = 0
     for name, params in items:

@@ -9,7 +9,6 @@ the progress for the API) at the same URL until the result is there.
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -17,7 +16,7 @@ from typing import Any
 from flask import Flask, Response, current_app, has_request_context, jsonify, render_template, request
 
 from . import config, jobs
-from .computations import REGISTRY, Params, read, run, stored, unpack, write
+from .computations import PRECOMPUTE_NOTE, REGISTRY, Params, read, run, stored, unpack, write
 from .errors import error_response
 from .store import FAILED_SECONDS, NO_LIMITS, Limits, Progress, Store, open_store
 
@@ -30,9 +29,6 @@ class Pending(Exception):  # noqa: N818 - not an error: the answer is on its way
         super().__init__(title)
         self.title = title
         self.progress = progress
-
-
-PRECOMPUTE_NOTE = "precompute"  # the note on a claim made by the background precomputation
 
 
 Enqueue = Callable[[str, str, Params, str], None]  # (store address, computation, parameters, client)
@@ -113,35 +109,6 @@ def fetch(
     if progress.state == "failed":  # it holds the key a while: shown as failed, then queued again if asked
         raise JobFailed(c.title(params), progress.note)
     raise Pending(c.title(params), progress)
-
-
-def work(store: Store, name: str, params: Params) -> None:
-    """A job's work: report progress (at most twice a second), compute, store the result (the claim is left to
-    whoever runs the job)."""
-    c = REGISTRY[name]
-    key = c.key(params)
-    last = [0.0]
-
-    def tick(done: int, total: int) -> None:
-        now = time.monotonic()
-        if now - last[0] >= 0.5:
-            last[0] = now
-            store.report(key, "running", done, total, "")
-
-    store.report(key, "running", 0, 0, "")
-    print(f"coin-puzzles job: computing {key}", file=sys.stderr, flush=True)
-    write(store, c, key, run(c, params, tick))
-
-
-def execute(store: Store, name: str, params: Params) -> None:
-    """Run a job in this process (the immediate queue of the tests, the precompute command): unless the result is
-    stored already, compute it; then end the claim."""
-    c = REGISTRY[name]
-    try:
-        if read(store, c, c.key(params)) is None:
-            work(store, name, params)
-    finally:
-        store.release(c.key(params))
 
 
 def app_limits() -> Limits:

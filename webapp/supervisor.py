@@ -21,8 +21,7 @@ from typing import Any
 
 from solvers.parallel import die_with_parent
 
-from .computations import REGISTRY, read
-from .results import work
+from .computations import REGISTRY, read, work
 from .store import Store, open_store, stale_seconds
 
 ATTEMPTS = 2  # a job whose process is killed is run once more before it is marked failed

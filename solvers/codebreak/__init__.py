@@ -1,7 +1,8 @@
 """A general engine for code-breaking games (after Klimoš's COBRA): games as data, strategies as trees."""
 
 from .game import COLOUR_NAMES, Game, Spec, build, parse
-from .strategy import HEURISTICS, STRATEGIES, Node, Stats, Strategy, build_tree, choose, to_dot, to_json, verify
+from .strategy import HEURISTICS, STRATEGIES, Stats, Strategy, build_tree, choose, to_dot, to_json, verify
+from .tree import Node
 
 __all__ = [
     "COLOUR_NAMES",

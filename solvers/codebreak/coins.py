@@ -21,7 +21,7 @@ from solvers.weighing.case import Case, all_cases
 from solvers.weighing.knowledge import honest_outcome
 from solvers.weighing.problem import Outcome, Problem
 
-from .strategy import Node
+from .tree import Node
 
 MAX_GENERATED_COINS = 40
 SCALE = {Outcome.RIGHT: 0, Outcome.BALANCE: 1, Outcome.LEFT: 2}  # outcome numbers, as the game's names

@@ -12,7 +12,8 @@ from numpy.typing import NDArray
 from solvers.errors import IllegalMoveError, InputError, LimitError
 
 from .game import Game
-from .strategy import HEURISTICS, Node, choose
+from .strategy import HEURISTICS, choose
+from .tree import Node
 
 MAX_GUESSES = 12
 HINT_WORK = 40_000_000  # scores a hint may compute per heuristic (about 0.15 s); more: after another guess

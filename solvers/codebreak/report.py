@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from solvers.report import optional
 
 from .game import Game
-from .strategy import OPTIMAL, Node, Stats, to_dot, to_json
+from .strategy import OPTIMAL, Stats, to_dot, to_json
+from .tree import Node
 
 
 @dataclass(frozen=True)

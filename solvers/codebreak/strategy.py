@@ -8,7 +8,7 @@ to an experiment that could itself be the secret, then to the first in the game'
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -20,6 +20,7 @@ from solvers.progress import Tick, quiet
 
 from .game import Game
 from .optimal import Search
+from .tree import Node
 
 Strategy = Literal["knuth", "expected", "entropy", "parts", "optimal-worst", "optimal-average"]
 HEURISTICS: tuple[Strategy, ...] = ("knuth", "expected", "entropy", "parts")
@@ -34,16 +35,6 @@ OPTIMAL: tuple[Strategy, ...] = ("optimal-worst", "optimal-average")
 def optimal_limit(strategy: str) -> int:
     """The most secrets an optimal search is offered for."""
     return OPTIMAL_WORST_MAX_SECRETS if strategy == "optimal-worst" else OPTIMAL_MAX_SECRETS
-
-
-@dataclass
-class Node:
-    """A strategy tree node: the experiment made, and the node for each outcome (None: solved)."""
-
-    experiment: int | None
-    secrets: int  # how many secrets reach this node
-    children: dict[int, Node | None] = field(default_factory=dict)
-    solved: int | None = None  # the secret known at a leaf (know-the-secret games)
 
 
 def _consistent(game: Game, alive: NDArray[np.int64]) -> NDArray[np.bool_]:

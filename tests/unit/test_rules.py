@@ -185,7 +185,7 @@ def test_a_trees_top_gives_the_same_suggestions(monkeypatch: pytest.MonkeyPatch)
     """The web keeps only a tree's expensive top: at every node of Knuth's 3x4 tree the top (cut at 5 secrets)
     suggests what the whole tree does, and it holds fewer nodes."""
     import solvers.codebreak.play as play_module
-    from solvers.codebreak.strategy import Node
+    from solvers.codebreak.tree import Node
 
     g = mastermind(3, 4)
     tree = build_tree(g, "knuth")

@@ -14,8 +14,8 @@ import pytest
 
 from solvers.errors import LimitError
 from solvers.progress import Tick
-from webapp.computations import Computation, Params, register
-from webapp.results import Busy, JobFailed, Pending, execute, fetch
+from webapp.computations import Computation, Params, execute, register
+from webapp.results import Busy, JobFailed, Pending, fetch
 from webapp.store import Limits, SqliteStore, Store
 
 SECRET = [b"unit-secret"]
@@ -160,7 +160,7 @@ def test_a_job_past_its_memory_budget_is_refused_clearly(tmp_path: Path) -> None
 def test_a_visitor_moves_a_precomputation_job_ahead(tmp_path: Path) -> None:
     """A result the background precomputation has queued is queued again on the visitors' queue when someone asks
     for it, once however often they ask."""
-    from webapp.results import PRECOMPUTE_NOTE
+    from webapp.computations import PRECOMPUTE_NOTE
 
     store = SqliteStore(tmp_path / "r.db", SECRET)
     key = SQUARE.key({"x": 15})

@@ -21,19 +21,39 @@ from collections.abc import Callable
 from multiprocessing.pool import AsyncResult, Pool
 from multiprocessing.queues import Queue
 from multiprocessing.sharedctypes import Synchronized
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
 from solvers.parallel import forked_pool
 
-from .rules import BIG
-
-if TYPE_CHECKING:
-    from .search import Entry, Search
+from .rules import BIG, Entry
 
 POLL_SECONDS = 0.2
+
+
+class Searcher(Protocol):
+    """What the workers need of a search (`search.Search`)."""
+
+    @property
+    def work(self) -> int:
+        """The secrets of every set searched so far."""
+
+    @property
+    def secrets(self) -> int:
+        """How many secrets the game has."""
+
+    def load_kernels(self) -> None:
+        """Load every kernel before forking."""
+
+    def first_total(
+        self, s: NDArray[np.int32], g: int, best: int, told: Callable[[int], None], cap: Callable[[], int] | None = None
+    ) -> int:
+        """The total with experiment g first if below best, else a lower bound."""
+
+    def proof_below(self, s: NDArray[np.int32], g: int, budget: int) -> list[Entry]:
+        """The table entries of the optimal tree below experiment g."""
 
 
 class Outcome(NamedTuple):
@@ -47,7 +67,7 @@ class Outcome(NamedTuple):
 
 INDEX_BITS = 20  # the shared best: total << INDEX_BITS | the index of its first experiment (BIG << 20 fits)
 
-_search: Search | None = None  # the search the workers were forked from (each has its own copy)
+_search: Searcher | None = None  # the search the workers were forked from (each has its own copy)
 _progress: Queue[tuple[int, int]] | None = None
 _shared: Synchronized[int] | None = None  # the best total known so far, and its experiment's index
 
@@ -64,7 +84,7 @@ def _average_task(i: int, g: int, budget: int) -> Outcome:
         limit[0] = min(limit[0], best + (1 if i < index else 0))
         return limit[0]
 
-    s = np.arange(len(search.game.secrets), dtype=np.int32)
+    s = np.arange(search.secrets, dtype=np.int32)
     before = search.work
     total = search.first_total(s, g, budget, lambda done: progress.put((i, done)), cap)
     exact = total < limit[0]
@@ -75,7 +95,7 @@ def _average_task(i: int, g: int, budget: int) -> Outcome:
 class Workers:
     """The forked processes of one search, and the progress they report."""
 
-    def __init__(self, search: Search, jobs: int) -> None:
+    def __init__(self, search: Searcher, jobs: int) -> None:
         global _search, _progress, _shared
         search.load_kernels()
         context = multiprocessing.get_context("fork")

@@ -18,7 +18,7 @@ from solvers.parallel import default_jobs
 from ..game import Game
 from .average import average, open_parts
 from .candidates import candidates
-from .rules import BIG, Rules, Symmetry, capacity, counting_bounds, new_memo
+from .rules import BIG, Entry, Rules, Symmetry, capacity, counting_bounds, new_memo
 from .sets import fingerprint, holds, perfect_member, record, shortcut, slot
 from .symmetry import place_classes, symmetries
 from .worst import fits
@@ -33,8 +33,6 @@ LARGE_GAME, SMALL_GAME = 2000, 256
 NODE_LIMIT = 400_000_000  # work (the secrets of every set searched) before the search gives up (LimitError)
 SEED = 20261122  # the random numbers of the fingerprints
 PARALLEL_FROM = 2000  # secrets: smaller games are searched in one process (forking costs more than it saves)
-
-Entry = tuple[int, int, int, int]  # a table entry handed between processes: fingerprint (2), cost, experiment
 
 
 @dataclass(frozen=True)
@@ -100,6 +98,11 @@ class Search:
         self.root_choice = -1
         self._root_rows: NDArray[np.int64] | None = None  # the worst case's first experiments (fits_from_start)
         self._symmetries: dict[int, Symmetry] = {}
+
+    @property
+    def secrets(self) -> int:
+        """How many secrets the game has."""
+        return len(self.game.secrets)
 
     @property
     def work(self) -> int:
