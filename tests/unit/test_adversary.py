@@ -122,7 +122,8 @@ def test_judge_reveals_a_contradicting_case() -> None:
 
 
 def test_ties_go_to_balance_then_left() -> None:
-    """The README's tie-break: when outcomes are equally hard, balance, then left heavier, then right heavier."""
+    """The tie-break in docs/puzzles/adversary.md: when outcomes are equally hard, balance, then left heavier, then
+    right heavier."""
     p = Problem(12)
     four = parse_weighings("1,2,3,4-5,6,7,8")[0]  # every outcome leaves 8 cases needing 2 weighings
     after = {o: apply(start(p), four, o) for o in OUTCOMES}

@@ -1,4 +1,4 @@
-"""Figures the README states about this engine's own results are recomputed here, so they cannot drift."""
+"""Figures the documentation states about this engine's own results are recomputed here, so they cannot drift."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from solvers.aequitas.report import table_report
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+AEQUITAS = (Path(__file__).resolve().parents[2] / "docs" / "puzzles" / "aequitas.md").read_text()
 
 
 def number(text: str) -> int:
@@ -18,10 +18,10 @@ def number(text: str) -> int:
 
 
 @pytest.mark.slow
-def test_aequitas_agreement_counts_in_the_readme() -> None:
+def test_aequitas_agreement_counts_in_the_docs() -> None:
     """'x of y cells agree against z for the other' is what the table for N <= 30 computes."""
-    m = re.search(r"([\d,]+) of ([\d,]+) cells agree against\s+([\d,]+) for the other", README)
-    assert m, "the README no longer states the agreement counts"
+    m = re.search(r"([\d,]+) of ([\d,]+) cells agree against\s+([\d,]+) for the other", AEQUITAS)
+    assert m, "docs/puzzles/aequitas.md no longer states the agreement counts"
     agreement = table_report(30).agreement
     paper, other = agreement["misere-stop-before-reveal"], agreement["misere-last-mover-loses"]
     assert (paper.agree, paper.cells, other.agree) == (number(m[1]), number(m[2]), number(m[3]))
