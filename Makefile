@@ -71,8 +71,8 @@ lint: $(VENV)/.test-installed
 typecheck: $(VENV)/.test-installed
 	$(BIN)/mypy --strict solvers webapp
 
-# Two steps: the fast suite (unit, web, browser) for quick feedback, then the slow checks: the exhaustive ones;
-# both one process per core (pytest-xdist), then the whole-system ones (servers, nginx, Redis) alone.
+# Two steps: the fast suite (unit, web, browser) for quick feedback, then the slow checks: the exhaustive ones,
+# then the whole-system ones (servers, nginx, Redis); each step one process per core (pytest-xdist).
 # The kernels' compile (warm-up, one core) runs beside the linters and the type checker (the other core).
 test: $(VENV)/.test-installed chromium redis nginx
 	@$(BIN)/coin-puzzles warm-up & warm=$$!; \
@@ -80,7 +80,7 @@ test: $(VENV)/.test-installed chromium redis nginx
 	wait $$warm
 	$(BIN)/pytest -m "not slow and not proof" -n 2 --dist worksteal
 	$(BIN)/pytest -m "slow and not proof" -n 2 --dist worksteal tests/unit
-	$(BIN)/pytest -m "slow and not proof" tests/system
+	$(BIN)/pytest -m "slow and not proof" -n 2 --dist worksteal tests/system
 
 test-fast: $(VENV)/.test-installed chromium warm
 	$(BIN)/pytest -m "not slow and not proof"

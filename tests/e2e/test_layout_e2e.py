@@ -56,8 +56,12 @@ def shot_name(path: str, width: int) -> str:
     return f"{(name or 'home')[:90]}-{width}.png"
 
 
+GROUPS = 4  # the pages in this many groups per width, so that the test processes share them out
+
+
+@pytest.mark.parametrize("group", range(GROUPS))
 @pytest.mark.parametrize("width", [360, 390, 1280])
-def test_no_page_scrolls_sideways(browser: Browser, live_server: str, width: int) -> None:
+def test_no_page_scrolls_sideways(browser: Browser, live_server: str, width: int, group: int) -> None:
     """The document is never wider than the window; at 390 and 1280 px each page is also axe clean (no serious
     or critical violation) and its whole-page screenshot is saved."""
     context = browser.new_context(viewport={"width": width, "height": 800})
@@ -65,7 +69,7 @@ def test_no_page_scrolls_sideways(browser: Browser, live_server: str, width: int
     SHOTS.mkdir(parents=True, exist_ok=True)
     axe = Axe()
     too_wide, violations = [], []
-    for path in PAGES:
+    for path in PAGES[group::GROUPS]:
         page.goto(live_server + path)  # waits for the load event: the page is server-rendered, htmx only adds to it
         scroll = page.evaluate("document.documentElement.scrollWidth")
         if scroll > width:

@@ -515,7 +515,7 @@ def test_black_peg_4x6_plain_search_needs_nine_guesses() -> None:
     assert plain_black_peg_fits(4, 6, 9)
 
 
-@pytest.mark.slow
+@pytest.mark.proof  # half a minute: make proofs
 def test_black_peg_4x6_optimal_average_is_proved() -> None:
     """Black-peg Mastermind 4x6's least total over the 1,296 codes, proved by the complete search with the
     place-by-place recolourings and its tree verified on every code. No published figure was found and no

@@ -360,7 +360,7 @@ def test_sharp_forward_bound_gives_the_same_moves_from_fewer_states() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "stride"), [("triangle-5", 7), pytest.param("triangle-6", 240, marks=pytest.mark.slow)]
+    ("name", "stride"), [("triangle-5", 7), pytest.param("triangle-6", 480, marks=pytest.mark.slow)]
 )
 def test_merson_bound_is_admissible(name: str, stride: int) -> None:
     """The bound never exceeds the true number of moves left: for positions met after 0 to 6 moves from two
