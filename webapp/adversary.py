@@ -70,7 +70,8 @@ def parse_setup(args: Mapping[str, str], page: bool = True, need_token: bool = T
     raw = args.get("budget", "")
     budget, minimum = game_budget(
         p,
-        params.whole(args, "budget", 0, 0, MAX_WEIGHINGS, "The weighing budget") if raw.strip() else None,
+        # a loose bound for the parse only: game_budget says the range this problem allows
+        params.whole(args, "budget", 0, 0, 10**6, "The weighing budget") if raw.strip() else None,
         MAX_WEIGHINGS,
     )
     mode = params.choice(args, "mode", MODES)

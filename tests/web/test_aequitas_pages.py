@@ -8,7 +8,7 @@ from urllib.parse import parse_qsl, unquote, urlparse
 import pytest
 from flask.testing import FlaskClient
 
-from tests.web.forms import form_token
+from tests.web.forms import form_token, refusal
 
 D4 = "/aequitas/play?game=D&n=4&extra=1&light=4&fake=1&heavier=0&conv=normal&first=you"
 
@@ -69,26 +69,32 @@ def test_table_page(client: FlaskClient) -> None:
     assert re.search(r'href="/aequitas/play\?[^"]*hint=1"', html)
 
 
+NOTHING_TO_PLAY = "nothing to play: the Observer already knows the answer, or no weighing tells her anything"
+
+
 @pytest.mark.parametrize(
-    "query",
+    ("query", "message"),
     [
-        "game=X&n=4",
-        "game=D&n=0",
-        "game=D&n=41",
-        "game=D&n=4&light=9",
-        "game=D&n=4&fake=5",
-        "game=F&n=1",
-        "game=D&n=2&light=1&fake=2",
-        "game=D&n=4&w=1-2-3",
-        "game=D&n=4&w=1-1",
-        "game=D&n=4&conv=odd",
-        "game=D&n=4&light=4&fake=1&extra=1&w=1,2-3,G1;3-4",
+        ("game=X&n=4", "game must be one of: D, F, FI"),
+        ("game=D&n=0", "The number of coins (n) must be a whole number from 1 to 40"),
+        ("game=D&n=41", "The number of coins (n) must be a whole number from 1 to 40"),
+        ("game=D&n=4&light=9", "Light-destined coins must be a whole number from 0 to 4"),
+        ("game=D&n=4&fake=5", "The fake coin must be a whole number from 1 to 4"),
+        ("game=F&n=1", NOTHING_TO_PLAY),
+        ("game=D&n=2&light=1&fake=2", NOTHING_TO_PLAY),
+        ("game=D&n=4&w=1-2-3", "weighing 1: write it as left coins, a '-', right coins"),
+        ("game=D&n=4&w=1-1", "weighing 1: a coin can only be in one place at a time"),
+        ("game=D&n=4&conv=odd", "conv must be one of: normal, misere-last-mover-loses, misere-stop-before-reveal"),
+        (
+            "game=D&n=4&light=4&fake=1&extra=1&w=1,2-3,G1;3-4",
+            "weighing 2 is not a move: this weighing gives the Observer no new information",
+        ),
     ],
 )
-def test_bad_positions_are_400(client: FlaskClient, query: str) -> None:
-    """Malformed or impossible positions are a clear 400."""
-    r = client.get("/aequitas/play?" + query)
-    assert r.status_code == 400, query
+def test_bad_positions_are_400(client: FlaskClient, query: str, message: str) -> None:
+    """Malformed or impossible positions are a 400 that names what is wrong."""
+    status, said = refusal(client.get("/aequitas/play?" + query))
+    assert status == 400 and said.startswith(message), (query, said)
 
 
 def test_api_position(client: FlaskClient) -> None:
@@ -101,18 +107,17 @@ def test_api_position(client: FlaskClient) -> None:
 
 
 @pytest.mark.parametrize(
-    "query",
+    ("query", "message"),
     [
-        "game=D&coins=4&light=3&heavy=3",
-        "game=D&coins=4&fake=heavy",
-        "game=F&coins=4&misere=0&convention=misere-last-mover-loses",
-        "game=Q&coins=3",
+        ("game=D&coins=4&light=3&heavy=3", "light + heavy must equal coins"),
+        ("game=D&coins=4&fake=heavy", "the fake cannot be heavy: no coin is heavy-destined"),
+        ("game=F&coins=4&misere=0&convention=misere-last-mover-loses", "misere and convention disagree"),
+        ("game=Q&coins=3", "game must be one of: D, F, FI"),
     ],
 )
-def test_api_bad_input(client: FlaskClient, query: str) -> None:
-    """Inconsistent parameters: JSON 400."""
-    r = client.get("/api/aequitas?" + query)
-    assert r.status_code == 400 and "error" in r.get_json()
+def test_api_bad_input(client: FlaskClient, query: str, message: str) -> None:
+    """Inconsistent parameters: a JSON 400 naming the inconsistency."""
+    assert refusal(client.get("/api/aequitas?" + query)) == (400, message)
 
 
 def test_api_table(client: FlaskClient) -> None:

@@ -87,13 +87,26 @@ def test_impossible(client: FlaskClient) -> None:
     assert data["solvable"] is False and data["weighings"] is None and data["reason"]
 
 
+COINS = "The number of coins (n) must be a whole number from 1 to 1,000,000"
+
+
 @pytest.mark.parametrize(
-    "query", ["n=0", "n=x", "n=1000001", "n=12&weight=q", "n=1001&tree=1", "n=12&tree=maybe", "n=101&objective=average"]
+    ("query", "message"),
+    [
+        ("n=0", COINS),
+        ("n=x", COINS),
+        ("n=1000001", COINS),
+        ("n=12&weight=q", "weight must be one of: unknown, lighter, heavier"),
+        ("n=1001&tree=1", "full trees are only built for up to 1,000 coins"),
+        ("n=12&tree=maybe", "tree must be 1 or 0"),
+        ("n=101&objective=average", "the average-optimal plan is offered for up to 100 coins"),
+    ],
 )
-def test_bad_input_is_json_400(client: FlaskClient, query: str) -> None:
-    """Bad input: {"error": ..., "detail": ...} with status 400."""
+def test_bad_input_is_json_400(client: FlaskClient, query: str, message: str) -> None:
+    """Bad input: {"error": ..., "detail": ...} with status 400, the error naming what is wrong."""
     r = client.get("/api/coins?" + query)
     assert r.status_code == 400 and set(r.get_json()) == {"error", "detail"}
+    assert r.get_json()["error"] == message
 
 
 def test_million_coins_is_fast_and_small(client: FlaskClient) -> None:

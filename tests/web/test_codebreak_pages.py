@@ -7,7 +7,7 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from tests.web.forms import form_token
+from tests.web.forms import form_token, refusal
 
 
 def test_game_page_shows_file_and_stats(client: FlaskClient) -> None:
@@ -40,13 +40,24 @@ def test_random_code_is_sealed(client: FlaskClient) -> None:
     r = client.post("/codebreak/start", data={"csrf_token": token, "game": "mastermind", "maker": "random"})
     url = r.headers["Location"]
     assert "t=gAAAA" in url and client.get(url).status_code == 200
-    assert client.get(url.replace("t=gAAAA", "t=gAAAB")).status_code == 400
+    status, said = refusal(client.get(url.replace("t=gAAAA", "t=gAAAB")))
+    assert status == 400 and said.startswith("this game token is damaged"), said
 
 
-@pytest.mark.parametrize("query", ["g=ZZZZ", "pegs=9", "colours=1", "maker=cheater", "game=nope"])
-def test_bad_play_input(client: FlaskClient, query: str) -> None:
-    """Malformed positions are a 400."""
-    assert client.get("/codebreak/play?" + query).status_code == 400
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("g=ZZZZ", "'ZZZZ' is not a code of this game"),
+        ("pegs=9", "pegs must be a whole number from 1 to 6"),
+        ("colours=1", "colours must be a whole number from 2 to 10"),
+        ("maker=cheater", "maker must be one of: adversarial, random"),
+        ("game=nope", "no shipped game 'nope'"),
+        ("game=super-mastermind&g=AABB", "'AABB' is not a code of this game"),  # four pegs, not five
+    ],
+)
+def test_bad_play_input(client: FlaskClient, query: str, message: str) -> None:
+    """Malformed positions are a 400 that names what is wrong."""
+    assert refusal(client.get("/codebreak/play?" + query)) == (400, message)
 
 
 def test_api(client: FlaskClient) -> None:
@@ -83,16 +94,15 @@ def test_viewing_the_table_never_starts_a_long_search(client: FlaskClient) -> No
     """Black-peg Mastermind 5x4's optimal searches are beyond the precomputed list: the game table shows the
     heuristics and invites opening a plan instead of starting minutes of search (and a stored refusal is shown
     as text, not an error page)."""
-    from webapp.catalogue import codebreak_params
-    from webapp.computations import REGISTRY, Failed, write
+    from webapp.catalogue import CODEBREAK, codebreak_params
+    from webapp.computations import Failed, write
     from webapp.store import default_store
 
     url = "/codebreak/game?game=mastermind-black&pegs=5&colours=4"
     html = client.get(url).get_data(as_text=True)
     assert html.count("a long search: open the plan to start it") == 2
     params = codebreak_params("mastermind-black", (5, 4, None), "optimal-worst")
-    c = REGISTRY["codebreak.tree"]
-    write(default_store(), c, c.key(params), Failed("limit", "past its budget"))
+    write(default_store(), CODEBREAK, CODEBREAK.key(params), Failed("limit", "past its budget"))
     page = client.get(url)
     assert page.status_code == 200 and "past its budget" in page.get_data(as_text=True)
 
@@ -105,8 +115,10 @@ def test_counterfeit_coin_through_the_engine_beyond_8_coins(client: FlaskClient)
         assert (data["worst"], data["verified"], data["proved"], data["secrets"]) == (worst, True, True, 2 * n)
     html = client.get("/codebreak/plan?game=counterfeit-coin&coins=12&strategy=optimal-worst").get_data(as_text=True)
     assert "Next: " in html and " v " in html
-    assert client.get("/api/codebreak?game=counterfeit-coin&coins=12&strategy=knuth").status_code == 400
-    assert client.get("/api/codebreak?game=counterfeit-coin&coins=41&strategy=optimal-worst").status_code == 400
+    status, said = refusal(client.get("/api/codebreak?game=counterfeit-coin&coins=12&strategy=knuth"))
+    assert status == 400 and said.startswith("above 8 coins the engine generates weighings"), said
+    too_many = client.get("/api/codebreak?game=counterfeit-coin&coins=41&strategy=optimal-worst")
+    assert refusal(too_many) == (400, "coins must be a whole number from 2 to 40")
 
 
 def test_game_table_beyond_8_coins_offers_the_optimal_worst_case_only(client: FlaskClient) -> None:
@@ -125,7 +137,6 @@ def test_super_mastermind_plays_without_long_requests(client: FlaskClient) -> No
     assert "knuth, expected, entropy, parts: too many codes are still possible for a quick answer" in html
     refused = client.get("/api/codebreak?game=super-mastermind&strategy=optimal-average")
     assert refused.status_code == 400 and "5,040 secrets" in refused.get_json()["error"]
-    assert client.get("/codebreak/play?game=super-mastermind&g=AABB").status_code == 400  # four pegs, not five
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from flask.testing import FlaskClient
 
-from tests.web.forms import form_token
+from tests.web.forms import form_token, refusal
 
 
 def test_adversarial_game(client: FlaskClient) -> None:
@@ -56,21 +56,21 @@ def test_solution_navigator(client: FlaskClient) -> None:
 
 
 @pytest.mark.parametrize(
-    "query",
+    ("query", "message"),
     [
-        "n=0",
-        "n=17",
-        "n=4&moves=zz",
-        "n=4&moves=10",
-        "n=2&moves=3,1,3,1",
-        "n=4&devil=x",
-        "n=4&devil=random",
-        "n=4&goal=some",
+        ("n=0", "The number of coins (n) must be a whole number from 1 to 16"),
+        ("n=17", "The number of coins (n) must be a whole number from 1 to 16"),
+        ("n=4&moves=zz", "moves are hexadecimal bitmasks of places, like 5 for places 0 and 2"),
+        ("n=4&moves=10", "a move names places 0 to 3"),
+        ("n=2&moves=3,1,3,1", "the game was already won after move 3"),
+        ("n=4&devil=x", "devil must be one of: adversarial, random"),
+        ("n=4&devil=random", "a game against the random Devil needs its game token (start a new game)"),
+        ("n=4&goal=some", "goal must be one of: all-heads, all-equal"),
     ],
 )
-def test_bad_input(client: FlaskClient, query: str) -> None:
-    """Malformed or impossible positions: a 400 page."""
-    assert client.get("/devil/play?" + query).status_code == 400
+def test_bad_input(client: FlaskClient, query: str, message: str) -> None:
+    """Malformed or impossible positions: a 400 page that names what is wrong."""
+    assert refusal(client.get("/devil/play?" + query)) == (400, message)
 
 
 def test_api(client: FlaskClient) -> None:
@@ -89,4 +89,7 @@ def test_api(client: FlaskClient) -> None:
     }
     no = client.get("/api/devil?n=12").get_json()
     assert no["solvable"] is False and no["method"] == "search" and "0, 4, 8" in no["reason"]
-    assert client.get("/api/devil?n=16&states=3").status_code == 400
+    assert refusal(client.get("/api/devil?n=16&states=3")) == (
+        400,
+        "3^16 configurations is more than this tool handles",
+    )

@@ -7,7 +7,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.web.forms import form_token
+from tests.web.forms import form_token, refusal
 from webapp.cli import main
 
 
@@ -16,15 +16,17 @@ def test_superscript_and_foreign_digits_are_not_numbers(client: FlaskClient, pla
     """Digits that str.isdigit() accepts but are not ASCII: a 400, never a 500."""
     token = form_token(client, "/devil")
     r = client.post("/devil/flip", data={"csrf_token": token, "n": "4", "moves": "", "place": [place]})
-    assert r.status_code == 400
-    assert client.get(f"/coins/plan?n={place}").status_code == 400
+    status, said = refusal(r)
+    assert (status, said) == (400, "places are numbered 0 to 3")
+    coins = "The number of coins (n) must be a whole number from 1 to 1,000,000"
+    assert refusal(client.get(f"/coins/plan?n={place}")) == (400, coins)
 
 
 @pytest.mark.parametrize("route", ["/api/codebreak", "/codebreak/game", "/codebreak/play", "/codebreak/plan"])
 def test_bulls_and_cows_with_more_pegs_than_colours(client: FlaskClient, route: str) -> None:
     """Bulls and Cows (no repeated colours) with more pegs than colours has no codes: a clear 400."""
     r = client.get(f"{route}?game=bulls-and-cows&pegs=6&colours=5")
-    assert r.status_code == 400
+    assert refusal(r) == (400, "no codes: without repeated colours a code needs at least as many colours as pegs")
 
 
 def test_method_not_allowed_says_which_methods(client: FlaskClient) -> None:

@@ -37,19 +37,20 @@ def test_solution_and_table(client: FlaskClient) -> None:
 
 
 @pytest.mark.parametrize(
-    "query",
+    ("query", "message"),
     [
-        "board=x&hole=1",
-        "board=triangle-4&hole=0",
-        "board=triangle-4&hole=2&j=1-4",
-        "board=triangle-4&hole=2&j=7",
-        "board=triangle-4&hole=2&sel=2",
-        "board=triangle-4&hole=2&sel=zz",
+        ("board=x&hole=1", "unknown board 'x'; boards: triangle-4, triangle-5, triangle-6, triangle-7, triangle-8"),
+        ("board=triangle-4&hole=0", "board triangle-4 has no hole '0'"),
+        ("board=triangle-4&hole=2&j=1-4", "1 cannot jump over 2 into 4 here"),
+        ("board=triangle-4&hole=2&j=7", "'7' is not a jump: write it as from-to, like 4-1"),
+        ("board=triangle-4&hole=2&sel=2", "there is no coin on 2 to select"),
+        ("board=triangle-4&hole=2&sel=zz", "board triangle-4 has no hole 'zz'"),
     ],
 )
-def test_bad_input(client: FlaskClient, query: str) -> None:
-    """Illegal jumps and malformed URLs: a clear 400."""
-    assert client.get("/pegs/play?" + query).status_code == 400
+def test_bad_input(client: FlaskClient, query: str, message: str) -> None:
+    """Illegal jumps and malformed URLs: a 400 that names what is wrong."""
+    status, said = refusal(client.get("/pegs/play?" + query))
+    assert status == 400 and said.startswith(message), (query, said)
 
 
 def test_api(client: FlaskClient) -> None:
@@ -58,7 +59,8 @@ def test_api(client: FlaskClient) -> None:
     assert {"board", "hole", "solvable", "min_moves", "min_jumps", "finals", "solution", "solutions"} <= set(data)
     assert data["min_moves"] == 5 and data["min_jumps"] == 8 and data["solutions"] == 14
     assert data["finals"] == {"3": 5} and len(data["solution"]) == 5
-    assert client.get("/api/pegs?board=english&hole=d4&count=1").status_code == 400
+    counts = "solution counts are computed for boards of up to 21 holes"
+    assert refusal(client.get("/api/pegs?board=english&hole=d4&count=1")) == (400, counts)
 
 
 def test_unfinishable_start_says_so_at_once(client: FlaskClient) -> None:
