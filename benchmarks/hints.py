@@ -28,8 +28,8 @@ def main() -> None:
         os.environ["COIN_PUZZLES_INSTANCE"] = instance
         os.environ.setdefault("COIN_PUZZLES_SECRET", "benchmark")
         from webapp import create_app
-        from webapp.catalogue import codebreak_params
-        from webapp.computations import REGISTRY, dumps, loads, run
+        from webapp.catalogue import REGISTRY, codebreak_params
+        from webapp.computations import dumps, loads, run
 
         app = create_app()
 

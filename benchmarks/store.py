@@ -14,8 +14,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("COIN_PUZZLES_SECRET", "benchmark")  # pragma: allowlist secret
 
-from webapp.catalogue import codebreak_params, pegs_problem  # noqa: E402
-from webapp.computations import REGISTRY, dumps, loads, run  # noqa: E402
+from webapp.catalogue import REGISTRY, codebreak_params, pegs_problem  # noqa: E402
+from webapp.computations import dumps, loads, run  # noqa: E402
 
 CASES = [
     ("codebreak.game", {"game": "mastermind", "pegs": 4, "colours": 6, "coins": None}),

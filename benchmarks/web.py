@@ -141,11 +141,10 @@ def main() -> None:
         )
         os.environ["COIN_PUZZLES_INSTANCE"] = folder
         from webapp.catalogue import everything
-        from webapp.computations import REGISTRY
         from webapp.store import default_store
 
         store = default_store()
-        keys = [REGISTRY[name].key(params) for name, params in everything()]
+        keys = [c.key(params) for c, params in everything()]
         while time.perf_counter() - started < 1800 and any(store.get(k) is None for k in keys):
             time.sleep(2)
         jobs = Path(folder, "serve.log").read_text().count("coin-puzzles job: computing")

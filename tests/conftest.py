@@ -14,17 +14,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import settings
 
-# Every test run gets its own instance folder (result store, queue) and a known secret, set before the app and
-# the job queue are imported; the queue runs jobs in-process (Huey's immediate mode) for the Flask test client.
+# Every test run gets its own instance folder (result store, queue) and a known secret; a testing app's queues
+# run jobs in-process (Huey's immediate mode: JOBS_IMMEDIATE defaults to TESTING).
 os.environ["COIN_PUZZLES_INSTANCE"] = tempfile.mkdtemp(prefix="coin-puzzles-test-")
 os.environ["COIN_PUZZLES_SECRET"] = "test-secret"  # pragma: allowlist secret
 os.environ.pop("COIN_PUZZLES_REDIS_URL", None)
 
 from webapp import create_app  # noqa: E402
-from webapp.jobs import QUEUES  # noqa: E402
-
-for _queue in QUEUES.values():
-    _queue.immediate = True
 
 # CI runs the same examples every time (a red CI blocks landing); local runs keep exploring new ones.
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)

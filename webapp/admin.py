@@ -126,15 +126,17 @@ def rotate_key(args: argparse.Namespace) -> int:
 def worker(args: argparse.Namespace) -> int:
     """A job consumer for one queue. The precomputation's consumer first queues everything the site links to
     that is not stored yet (unless --no-precompute)."""
+    from . import config
     from .catalogue import everything
-    from .jobs import QUEUES, enqueue_missing
+    from .jobs import Queues
     from .store import default_store
 
     workers = whole(args.workers, "--workers")
+    queues = Queues(config.redis_url(), config.instance_path())
     if args.queue == "precompute" and not args.no_precompute:
-        queued = enqueue_missing(default_store(), everything())
+        queued = queues.enqueue_missing(default_store(), everything())
         print(f"coin-puzzles worker: {queued} results queued for precomputation", file=sys.stderr)
-    QUEUES[args.queue].create_consumer(workers=workers, worker_type="process").run()
+    queues.by_name[args.queue].create_consumer(workers=workers, worker_type="process").run()
     return 0
 
 
@@ -143,15 +145,14 @@ def precompute(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from .catalogue import everything
-    from .computations import REGISTRY, read, run, write
+    from .computations import read, run, write
     from .store import default_store
 
     store = default_store()
-    items = [(n, p) for n, p in everything() if not args.only or any(n.startswith(o) for o in args.only)]
+    items = [(c, p) for c, p in everything() if not args.only or any(c.name.startswith(o) for o in args.only)]
     done = 0
     with tqdm(items, unit="result", file=sys.stderr) as bar:
-        for name, params in bar:
-            c = REGISTRY[name]
+        for c, params in bar:
             bar.set_description(c.title(params)[:40])
             key = c.key(params)
             if read(store, c, key) is not None:

@@ -26,7 +26,7 @@ from solvers.variants.plan import verify as verify_variant
 from solvers.variants.report import Row
 from solvers.variants.report import table as variant_table
 
-from .computations import Computation, Params, register
+from .computations import Computation, Params
 from .games import default_sizes, game_spec, load, shipped
 
 QUICK_TABLE_HOLES = 15  # peg tables up to this many holes take well under a second
@@ -129,68 +129,48 @@ def _aequitas(p: Params, tick: Tick) -> tuple[tuple[Cell, ...], TableReport]:
     return rows, table_report(int(p["max"]), rows)
 
 
-PEGS_TABLE = register(
-    Computation(
-        "pegs.table",
-        "2",
-        _pegs_table,
-        lambda p: board(str(p["board"])).size <= QUICK_TABLE_HOLES,
-        lambda p: f"the table of starts for {p['board']}",
-        tuple[PegRow, ...],
-    )
+PEGS_TABLE = Computation(
+    "pegs.table",
+    _pegs_table,
+    lambda p: board(str(p["board"])).size <= QUICK_TABLE_HOLES,
+    lambda p: f"the table of starts for {p['board']}",
+    tuple[PegRow, ...],
 )
-PEGS_REPORT = register(
-    Computation(
-        "pegs.report",
-        "4",
-        _pegs_report,
-        lambda p: board(str(p["board"])).size <= QUICK_TABLE_HOLES,
-        lambda p: f"the analysis of a {p['board']} position",
-        PegReport,
-    )
+PEGS_REPORT = Computation(
+    "pegs.report",
+    _pegs_report,
+    lambda p: board(str(p["board"])).size <= QUICK_TABLE_HOLES,
+    lambda p: f"the analysis of a {p['board']} position",
+    PegReport,
 )
-PEGS_ANALYSIS = register(
-    Computation(
-        "pegs.analysis",
-        "2",
-        _pegs_analysis,
-        _pegs_analysis_quick,
-        lambda p: f"a hint for this {p['board']} position",
-        Analysis,
-    )
+PEGS_ANALYSIS = Computation(
+    "pegs.analysis",
+    _pegs_analysis,
+    _pegs_analysis_quick,
+    lambda p: f"a hint for this {p['board']} position",
+    Analysis,
 )
-DEVIL = register(
-    Computation("devil.solve", "2", _devil, _devil_quick, lambda p: f"the Devil's game for {p['n']} coins", Solution)
+DEVIL = Computation("devil.solve", _devil, _devil_quick, lambda p: f"the Devil's game for {p['n']} coins", Solution)
+CODEBREAK = Computation(
+    "codebreak.tree",
+    _codebreak,
+    _codebreak_quick,
+    lambda p: f"the {p['strategy']} strategy for {p['game']}",
+    tuple[Node, Stats],
 )
-CODEBREAK = register(
-    Computation(
-        "codebreak.tree",
-        "3",
-        _codebreak,
-        _codebreak_quick,
-        lambda p: f"the {p['strategy']} strategy for {p['game']}",
-        tuple[Node, Stats],
-    )
+GAME = Computation(
+    "codebreak.game",
+    _game,
+    _game_quick,
+    lambda p: f"the outcome table of {p['game']}",
+    Game,
 )
-GAME = register(
-    Computation(
-        "codebreak.game",
-        "2",
-        _game,
-        _game_quick,
-        lambda p: f"the outcome table of {p['game']}",
-        Game,
-    )
-)
-AEQUITAS = register(
-    Computation(
-        "aequitas.table",
-        "2",
-        _aequitas,
-        lambda p: int(p["max"]) <= QUICK_AEQUITAS,
-        lambda p: f"the Æquitas table up to {p['max']} coins",
-        tuple[tuple[Cell, ...], TableReport],
-    )
+AEQUITAS = Computation(
+    "aequitas.table",
+    _aequitas,
+    lambda p: int(p["max"]) <= QUICK_AEQUITAS,
+    lambda p: f"the Æquitas table up to {p['max']} coins",
+    tuple[tuple[Cell, ...], TableReport],
 )
 
 
@@ -220,28 +200,34 @@ def _variant_table(p: Params, tick: Tick) -> tuple[Row, ...]:
     return variant_table(_variant(p), tick)
 
 
-VARIANT_PLAN = register(
-    Computation(
-        "variants.plan",
-        "2",
-        _variant_plan,
-        lambda p: variant_quick(_variant(p)),
-        lambda p: f"the plan for {_variant(p).describe()}",
-        tuple[StoredPlan, Verification],
-        lambda r: (stored(r[0]), r[1]),
-        lambda r: (restored(r[0]), r[1]),
-    )
+VARIANT_PLAN = Computation(
+    "variants.plan",
+    _variant_plan,
+    lambda p: variant_quick(_variant(p)),
+    lambda p: f"the plan for {_variant(p).describe()}",
+    tuple[StoredPlan, Verification],
+    lambda r: (stored(r[0]), r[1]),
+    lambda r: (restored(r[0]), r[1]),
 )
-VARIANT_TABLE = register(
-    Computation(
-        "variants.table",
-        "1",
-        _variant_table,
-        lambda p: False,
-        lambda p: f"the table for {_variant(p).describe().split(', ', 1)[1]}, N = 1 to 100",
-        tuple[Row, ...],
-    )
+VARIANT_TABLE = Computation(
+    "variants.table",
+    _variant_table,
+    lambda p: False,
+    lambda p: f"the table for {_variant(p).describe().split(', ', 1)[1]}, N = 1 to 100",
+    tuple[Row, ...],
 )
+COMPUTATIONS: tuple[Computation[Any], ...] = (
+    PEGS_TABLE,
+    PEGS_REPORT,
+    PEGS_ANALYSIS,
+    DEVIL,
+    CODEBREAK,
+    GAME,
+    AEQUITAS,
+    VARIANT_PLAN,
+    VARIANT_TABLE,
+)
+REGISTRY: dict[str, Computation[Any]] = {c.name: c for c in COMPUTATIONS}  # a queued job names its computation
 VARIANT_TABLES = (
     *[variant_model.Variant(1, w, lies=lies) for lies in (1, 2) for w in ("unknown", "heavier")],
     *[variant_model.Variant(2, w, fakes=2) for w in ("heavier", "unknown")],
@@ -265,33 +251,33 @@ def pegs_problem(name: str, hole: str, finish: str) -> dict[str, Any]:
     return {"board": name, "position": b.start(hole), "hole": hole, "count": False, "finish": finish}
 
 
-def everything() -> Iterator[tuple[str, dict[str, Any]]]:
+def everything() -> Iterator[tuple[Computation[Any], dict[str, Any]]]:
     """Every stored result the site links to, cheapest first (what precompute fills the store with)."""
     for name in sorted(BOARDS, key=lambda k: board(k).size):
-        yield "pegs.table", {"board": name}
+        yield PEGS_TABLE, {"board": name}
     for states, top in ((2, 16), (3, 4), (4, 3)):
         for n in range(1, top + 1):
             for goal in ("all-heads", "all-equal"):
                 for reflections in (False, True):
                     if states**n <= 1 << 16:
-                        yield "devil.solve", {"n": n, "goal": goal, "reflections": reflections, "states": states}
+                        yield DEVIL, {"n": n, "goal": goal, "reflections": reflections, "states": states}
     for max_coins in (30, 40):
-        yield "aequitas.table", {"max": max_coins}
+        yield AEQUITAS, {"max": max_coins}
     later = []
     for game, spec in shipped().items():
         sizes = default_sizes(spec)
-        yield "codebreak.game", {"game": game, "pegs": sizes[0], "colours": sizes[1], "coins": sizes[2]}
+        yield GAME, {"game": game, "pegs": sizes[0], "colours": sizes[1], "coins": sizes[2]}
         for strategy in STRATEGIES:
             params = codebreak_params(game, sizes, strategy)
             small = secrets_count(params) <= QUICK_OPTIMAL_SECRETS
             if (game, strategy) in LATE_OPTIMAL:
                 later.append(params)
             elif strategy in HEURISTICS or small or (game, strategy) in PRECOMPUTED_OPTIMAL:
-                yield "codebreak.tree", params
+                yield CODEBREAK, params
     for params in later:
-        yield "codebreak.tree", params
+        yield CODEBREAK, params
     for name, problems in PROBLEMS.items():  # the French board's takes minutes
         for hole, finish in problems:
-            yield "pegs.report", pegs_problem(name, hole, finish)
+            yield PEGS_REPORT, pegs_problem(name, hole, finish)
     for v in VARIANT_TABLES:  # minutes each: last
-        yield "variants.table", {"variant": v.to_token()}
+        yield VARIANT_TABLE, {"variant": v.to_token()}

@@ -128,12 +128,12 @@ def pegs(args: argparse.Namespace) -> Report:
 def _stored(name: str, params: dict[str, object]) -> object | None:
     """A result from the store when `make run` or `precompute` has put it there, else None (stored results were
     verified before they were stored)."""
-    from . import catalogue  # noqa: F401 - registers the computations
+    from .catalogue import REGISTRY
     from .computations import stored
     from .store import default_store
 
     try:
-        return stored(default_store(), name, params)
+        return stored(default_store(), REGISTRY[name], params)
     except (OSError, ConnectionError):
         return None  # no store reachable: compute here
 

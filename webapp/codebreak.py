@@ -19,8 +19,7 @@ from solvers.errors import IllegalMoveError, InputError, LimitError
 from solvers.report import as_json
 
 from . import params
-from .catalogue import PRECOMPUTED_OPTIMAL, codebreak_params
-from .computations import REGISTRY
+from .catalogue import CODEBREAK, GAME, PRECOMPUTED_OPTIMAL, codebreak_params
 from .games import Sizes, default_sizes, shipped
 from .htmx import go, link
 from .results import Busy, JobFailed, Pending, computed, peek
@@ -60,7 +59,7 @@ def built(name: str, sizes: Sizes) -> Game:
     if key not in _BUILT:
         if len(_BUILT) >= 8:
             _BUILT.clear()
-        _BUILT[key] = computed("codebreak.game", game=name, pegs=sizes[0], colours=sizes[1], coins=sizes[2])
+        _BUILT[key] = computed(GAME, game=name, pegs=sizes[0], colours=sizes[1], coins=sizes[2])
     return _BUILT[key]
 
 
@@ -115,11 +114,11 @@ def _stats_or_progress(name: str, sizes: Sizes, strategy: Strategy, file_sizes: 
         if (
             strategy in OPTIMAL
             and not ((name, strategy) in PRECOMPUTED_OPTIMAL and file_sizes)
-            and not REGISTRY["codebreak.tree"].quick(params)
+            and not CODEBREAK.quick(params)
         ):
-            found = peek("codebreak.tree", **params)
+            found = peek(CODEBREAK, **params)
             return None if found is None else found[1]
-        return computed("codebreak.tree", **params)[1]  # type: ignore[no-any-return]
+        return computed(CODEBREAK, **params)[1]
     except Pending as e:
         return e.progress
     except Busy:  # this visitor's other rows are computing: this one waits for the next refresh
@@ -181,9 +180,9 @@ def _suggest(name: str, sizes: Sizes, g: Game, r: Round) -> dict[str, str | None
     trees: dict[str, Node | None] = {}
     for s in HEURISTICS:
         params = codebreak_params(name, sizes, s)
-        key = REGISTRY["codebreak.tree"].key(params)
+        key = CODEBREAK.key(params)
         if key not in _TOPS:
-            stored = peek("codebreak.tree", **params)
+            stored = peek(CODEBREAK, **params)
             if stored is None:
                 trees[s] = None
                 continue
@@ -229,7 +228,7 @@ def plan() -> ResponseReturnValue:
     """Follow a strategy's tree by entering the feedback from a real game."""
     name, spec, g, sizes = _game(request.args)
     strategy = _strategy(request.args)
-    root, stats = computed("codebreak.tree", **codebreak_params(name, sizes, strategy))
+    root, stats = computed(CODEBREAK, **codebreak_params(name, sizes, strategy))
     path = [x for x in request.args.get("path", "").split(",") if x]
     node = follow(g, root, path)
     base = {"game": name, "strategy": strategy, **_size_query(sizes)}
@@ -273,6 +272,6 @@ def codebreak_json() -> Response:
     """Strategy statistics (and tree) for a shipped game."""
     name, spec, g, sizes = _game(request.args)
     strategy = _strategy(request.args)
-    root, stats = computed("codebreak.tree", **codebreak_params(name, sizes, strategy))
+    root, stats = computed(CODEBREAK, **codebreak_params(name, sizes, strategy))
     tree, dot = params.flag(request.args, "tree"), params.flag(request.args, "dot")
     return jsonify(as_json(codebreak_report(name, g, strategy, root, stats, tree, dot)))

@@ -8,6 +8,8 @@ A refusal (`Failed`) is stored in the same envelope: `{"value": ...}` or `{"fail
 
 from __future__ import annotations
 
+import hashlib
+import json
 import typing
 from typing import Any, TypeVar
 
@@ -46,6 +48,22 @@ def _decode_extra(kind: Any, raw: object) -> object:
     if isinstance(origin, type) and issubclass(origin, np.generic) and isinstance(raw, (int, float, bool)):
         return origin(raw)
     raise NotImplementedError(f"cannot read a {kind!r}")
+
+
+def _schema_extra(kind: Any) -> dict[str, Any]:
+    """The schema of what msgspec does not know: NumPy arrays (stored as _Array) and scalars (by their type)."""
+    origin = typing.get_origin(kind) or kind
+    if origin is np.ndarray:
+        return msgspec.json.schema(_Array)
+    if isinstance(origin, type) and issubclass(origin, np.generic):
+        return {"type": origin.__name__}
+    raise NotImplementedError(f"cannot store a {kind!r}")
+
+
+def schema_digest(kind: Any) -> str:
+    """A short digest of a stored type's JSON schema: it changes when a field, a type or the nesting does."""
+    schema = msgspec.json.schema(kind, schema_hook=_schema_extra)
+    return hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest()[:12]
 
 
 def encode(value: object) -> bytes:

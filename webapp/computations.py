@@ -1,7 +1,7 @@
-"""Named computations and their stored results, without the web: a `Computation` is a named, versioned,
-deterministic function of its parameters; its results (or its refusals, as `Failed`) are kept in the result store
-as JSON under a key made of its name, version and parameters. The computations themselves are listed in
-`catalogue`; the web's way to them (computing, queuing, progress pages) is `results`."""
+"""Named computations and their stored results, without the web: a `Computation[R]` is a named, deterministic
+function of its parameters returning an R; its results (or its refusals, as `Failed`) are kept in the result store
+as JSON under a key made of its name, the schema of what it stores and its parameters. The computations
+themselves are listed in `catalogue`; the web's way to them (computing, queuing, progress pages) is `results`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from functools import cached_property
+from typing import Any, Generic, TypeVar
 
 from solvers.errors import LimitError, PuzzleError
 from solvers.progress import Tick
@@ -20,6 +21,7 @@ from .store import Store
 
 Params = Mapping[str, Any]
 PRECOMPUTE_NOTE = "precompute"  # the note on a claim made by the background precomputation
+R = TypeVar("R")
 
 
 def _same(value: Any) -> Any:
@@ -28,25 +30,31 @@ def _same(value: Any) -> Any:
 
 
 @dataclass(frozen=True)
-class Computation:
-    """A named, versioned, deterministic computation: run(params, tick) -> result; quick(params) says whether it
-    is cheap enough for a web request (about a second of CPU at most); title(params) names it for people.
+class Computation(Generic[R]):
+    """A named, deterministic computation: run(params, tick) -> R; quick(params) says whether it is cheap enough
+    for a web request (about a second of CPU at most); title(params) names it for people.
 
-    Results are stored as JSON: `result` is the type stored (what a stored entry is decoded against); `dump` and
-    `load` turn a result into that type and back when it is not data already (a plan holding its search)."""
+    Results are stored as JSON: `stored_as` is the type stored (what a stored entry is decoded against); `dump`
+    and `load` turn a result into that type and back when it is not data already (a plan holding its search).
+    The store key carries a digest of that type's JSON schema, so a change to what is stored makes the old
+    entries unreachable (they are recomputed) without a version to remember to bump."""
 
     name: str
-    version: str
-    run: Callable[[Params, Tick], object]
+    run: Callable[[Params, Tick], R]
     quick: Callable[[Params], bool]
     title: Callable[[Params], str]
-    result: Any = object
-    dump: Callable[[Any], object] = _same
-    load: Callable[[Any], object] = _same
+    stored_as: Any
+    dump: Callable[[R], object] = _same
+    load: Callable[[Any], R] = _same
+
+    @cached_property
+    def schema(self) -> str:
+        """A digest of the stored type's JSON schema (field names, types, nesting)."""
+        return codec.schema_digest(self.stored_as)
 
     def key(self, params: Params) -> str:
-        """The store key: name, version and canonical parameters (a new version invalidates old entries)."""
-        return f"{self.name}@{self.version}:{json.dumps(dict(params), sort_keys=True, separators=(',', ':'))}"
+        """The store key: name, schema digest and canonical parameters."""
+        return f"{self.name}@{self.schema}:{json.dumps(dict(params), sort_keys=True, separators=(',', ':'))}"
 
 
 @dataclass(frozen=True)
@@ -57,16 +65,7 @@ class Failed:
     message: str
 
 
-REGISTRY: dict[str, Computation] = {}
-
-
-def register(c: Computation) -> Computation:
-    """Add a computation to the registry (the job consumer finds it by name)."""
-    REGISTRY[c.name] = c
-    return c
-
-
-def run(c: Computation, params: Params, tick: Tick) -> object:
+def run(c: Computation[R], params: Params, tick: Tick) -> R | Failed:
     """Compute a result; a solver's refusal or running out of the job's memory becomes a stored Failed."""
     try:
         return c.run(params, tick)
@@ -78,21 +77,21 @@ def run(c: Computation, params: Params, tick: Tick) -> object:
         return Failed("limit", "too large to compute here: the job ran out of its memory budget")
 
 
-def unpack(value: object) -> object:
+def unpack(value: R | Failed) -> R:
     """A stored value, or the refusal it records raised again (the app answers it with a 4xx)."""
     if isinstance(value, Failed):
         raise LimitError(value.message)
     return value
 
 
-def dumps(c: Computation, value: object) -> bytes:
+def dumps(c: Computation[R], value: R | Failed) -> bytes:
     """A result (or a refusal) as the store keeps it."""
     if isinstance(value, Failed):
         return codec.encode_failure(value.kind, value.message)
     return codec.encode(c.dump(value))
 
 
-def loads(c: Computation, blob: bytes) -> object | None:
+def loads(c: Computation[R], blob: bytes) -> R | Failed | None:
     """A stored result (or refusal); None when the entry is not one of this computation's (an older format)."""
     try:
         envelope = codec.open_envelope(blob)
@@ -100,12 +99,12 @@ def loads(c: Computation, blob: bytes) -> object | None:
             return Failed(str(envelope.failed.get("kind", "")), str(envelope.failed.get("message", "")))
         if not len(envelope.value):
             return None
-        return c.load(codec.decode(envelope.value, c.result))
+        return c.load(codec.decode(envelope.value, c.stored_as))
     except codec.DecodeErrors:
         return None
 
 
-def read(store: Store, c: Computation, key: str) -> object | None:
+def read(store: Store, c: Computation[R], key: str) -> R | Failed | None:
     """The stored result under key, if there is a readable one (an unreadable entry is deleted, so recomputed)."""
     blob = store.get(key)
     if blob is None:
@@ -116,22 +115,20 @@ def read(store: Store, c: Computation, key: str) -> object | None:
     return value
 
 
-def write(store: Store, c: Computation, key: str, value: object) -> None:
+def write(store: Store, c: Computation[R], key: str, value: R | Failed) -> None:
     """Store a result (or a refusal)."""
     store.put(key, dumps(c, value))
 
 
-def stored(store: Store, name: str, params: Params) -> object | None:
+def stored(store: Store, c: Computation[R], params: Params) -> R | None:
     """The stored result (a stored refusal raised again), or None when it is not stored."""
-    c = REGISTRY[name]
     found = read(store, c, c.key(params))
     return None if found is None else unpack(found)
 
 
-def work(store: Store, name: str, params: Params) -> None:
+def work(store: Store, c: Computation[Any], params: Params) -> None:
     """A job's work: report progress (at most twice a second), compute, store the result (the claim is left to
     whoever runs the job)."""
-    c = REGISTRY[name]
     key = c.key(params)
     last = [0.0]
 
@@ -146,12 +143,11 @@ def work(store: Store, name: str, params: Params) -> None:
     write(store, c, key, run(c, params, tick))
 
 
-def execute(store: Store, name: str, params: Params) -> None:
+def execute(store: Store, c: Computation[Any], params: Params) -> None:
     """Run a job in this process (the immediate queue of the tests, the precompute command): unless the result is
     stored already, compute it; then end the claim."""
-    c = REGISTRY[name]
     try:
         if read(store, c, c.key(params)) is None:
-            work(store, name, params)
+            work(store, c, params)
     finally:
         store.release(c.key(params))

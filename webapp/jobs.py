@@ -13,8 +13,9 @@ SQLite storage), and the same code runs on Redis; it has an in-process immediate
 from __future__ import annotations
 
 import resource
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -24,6 +25,7 @@ from huey.registry import Message
 from huey.serializer import Serializer
 
 from . import config
+from .computations import PRECOMPUTE_NOTE, Computation
 from .store import Store, open_store
 
 QUEUE_FILES = {"visitors": "queue.db", "precompute": "precompute.db"}  # SQLite files in the instance folder
@@ -70,20 +72,13 @@ class JsonSerializer(Serializer):
         raise ValueError("not a coin-puzzles queue entry")
 
 
-def make_huey(queue: str = "visitors") -> Huey:
-    """A queue: Redis when configured, else a SQLite file in the instance folder; tasks kept as JSON."""
+def make_huey(queue: str, redis_url: str | None, folder: Path) -> Huey:
+    """A queue: Redis when a URL is given, else a SQLite file in the instance folder; tasks kept as JSON."""
     name = "coin-puzzles" if queue == "visitors" else f"coin-puzzles-{queue}"
-    url = config.redis_url()
-    if url:  # the type the single queue had: a deployed Redis keeps its key
-        return PriorityRedisHuey(name, url=url, serializer=JsonSerializer())
-    folder = config.instance_path()
+    if redis_url:  # the type the single queue had: a deployed Redis keeps its key
+        return PriorityRedisHuey(name, url=redis_url, serializer=JsonSerializer())
     folder.mkdir(parents=True, exist_ok=True)
     return SqliteHuey(name, filename=str(folder / QUEUE_FILES[queue]), results=False, serializer=JsonSerializer())
-
-
-huey = make_huey()
-precompute_huey = make_huey("precompute")
-QUEUES = {"visitors": huey, "precompute": precompute_huey}
 
 
 def limit_memory() -> None:
@@ -95,54 +90,69 @@ def limit_memory() -> None:
 DEFER_SECONDS = 2  # a visitor's further jobs wait (re-queued this much later) while one of theirs runs
 
 
-def compute(address: str, name: str, params: dict[str, Any], client: str = "", queue: str = "visitors") -> None:
+def compute(address: str, name: str, params: dict[str, Any], client: str, queue: str, immediate: bool) -> None:
     """Compute one result into the store at address: in a watched child process (supervisor), or in this process
     when the queue is immediate (the Flask test client's). A visitor's job waits (re-queued a little later) while
     another of the same visitor's runs."""
-    from . import catalogue  # noqa: F401 - registers the computations
-    from .computations import REGISTRY, execute
+    from .catalogue import REGISTRY
+    from .computations import execute
     from .supervisor import supervise
 
+    c = REGISTRY[name]
     keys = config.keys(config.instance_path()).encoded()
-    if QUEUES[queue].immediate:
-        execute(open_store(address, keys), name, params)
+    if immediate:
+        execute(open_store(address, keys), c, params)
         return
-    if not open_store(address, keys).start(REGISTRY[name].key(params), client):
+    if not open_store(address, keys).start(c.key(params), client):
         raise RetryTask(delay=DEFER_SECONDS)
-    supervise(address, keys, name, params, config.job_seconds(queue))
+    supervise(address, keys, c, params, config.job_seconds(queue))
 
 
-def compute_visitors(address: str, name: str, params: dict[str, Any], client: str = "") -> None:
-    """A visitor's job."""
-    compute(address, name, params, client, "visitors")
+class Queues:
+    """The two queues, visitors' and the precomputation's, each with the one task that computes a result by name:
+    built by the app (`results.init_app`, from its config) and by each consumer (`coin-puzzles worker`)."""
 
+    def __init__(self, redis_url: str | None, folder: Path, immediate: bool = False) -> None:
+        self.by_name: dict[str, Huey] = {}
+        self._tasks: dict[str, Callable[..., object]] = {}
+        for queue in QUEUE_FILES:
+            huey = make_huey(queue, redis_url, folder)
+            huey.immediate = immediate
+            huey.on_startup()(limit_memory)
+            self.by_name[queue] = huey
+            self._tasks[queue] = huey.task(name="compute")(self._job(queue, huey))
 
-def compute_precompute(address: str, name: str, params: dict[str, Any], client: str = "") -> None:
-    """A precomputation job."""
-    compute(address, name, params, "", "precompute")
+    @staticmethod
+    def _job(queue: str, huey: Huey) -> Callable[[str, str, dict[str, Any], str], None]:
+        """The task of one queue (its client is ignored on the precomputation's)."""
 
+        def job(address: str, name: str, params: dict[str, Any], client: str = "") -> None:
+            compute(address, name, params, client if queue == "visitors" else "", queue, huey.immediate)
 
-for _queue in QUEUES.values():
-    _queue.on_startup()(limit_memory)
-run_job = huey.task(name="compute")(compute_visitors)
-run_precompute_job = precompute_huey.task(name="compute")(compute_precompute)
+        return job
 
+    @property
+    def visitors(self) -> Huey:
+        """The visitors' queue."""
+        return self.by_name["visitors"]
 
-def enqueue(address: str, name: str, params: Mapping[str, Any], client: str = "", precompute: bool = False) -> None:
-    """Put a job on the visitors' queue, or on the precomputation's."""
-    (run_precompute_job if precompute else run_job)(address, name, dict(params), client)
+    @property
+    def precompute(self) -> Huey:
+        """The precomputation's queue."""
+        return self.by_name["precompute"]
 
+    def enqueue(self, address: str, name: str, params: Mapping[str, Any], client: str = "") -> None:
+        """Put a visitor's job on its queue."""
+        self._tasks["visitors"](address, name, dict(params), client)
 
-def enqueue_missing(store: Store, items: Iterable[tuple[str, dict[str, Any]]]) -> int:
-    """Queue a precomputation job for every item not stored yet and not already claimed; how many were queued."""
-    from . import catalogue  # noqa: F401 - registers the computations
-    from .computations import PRECOMPUTE_NOTE, REGISTRY
-
-    queued = 0
-    for name, params in items:
-        key = REGISTRY[name].key(params)
-        if store.get(key) is None and store.claim(key) == "won":
-            store.report(key, "queued", 0, 0, PRECOMPUTE_NOTE)
-            enqueue(store.address, name, params, precompute=True)
-            queued += 1
-    return queued
+    def enqueue_missing(self, store: Store, items: Iterable[tuple[Computation[Any], dict[str, Any]]]) -> int:
+        """Queue a precomputation job for every item not stored yet and not already claimed; how many were
+        queued."""
+        queued = 0
+        for c, params in items:
+            key = c.key(params)
+            if store.get(key) is None and store.claim(key) == "won":
+                store.report(key, "queued", 0, 0, PRECOMPUTE_NOTE)
+                self._tasks["precompute"](store.address, c.name, dict(params), "")
+                queued += 1
+        return queued

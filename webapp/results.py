@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 from flask import Flask, Response, current_app, has_request_context, jsonify, render_template, request
 
 from . import config, jobs
-from .computations import PRECOMPUTE_NOTE, REGISTRY, Params, read, run, stored, unpack, write
+from .computations import PRECOMPUTE_NOTE, Computation, Params, read, run, stored, unpack, write
 from .errors import error_response
 from .store import FAILED_SECONDS, NO_LIMITS, Limits, Progress, Store, open_store
 
@@ -31,6 +32,7 @@ class Pending(Exception):  # noqa: N818 - not an error: the answer is on its way
         self.progress = progress
 
 
+R = TypeVar("R")
 Enqueue = Callable[[str, str, Params, str], None]  # (store address, computation, parameters, client)
 
 
@@ -72,12 +74,11 @@ def _refused(verdict: str, limits: Limits) -> Busy:
 
 
 def fetch(
-    store: Store, name: str, params: Params, enqueue: Enqueue, client: str = "", limits: Limits = NO_LIMITS
-) -> object:
+    store: Store, c: Computation[R], params: Params, enqueue: Enqueue, client: str = "", limits: Limits = NO_LIMITS
+) -> R:
     """The result, from the store or computed now if quick; otherwise claim and enqueue a job, raise Pending.
     A visitor's job (client set) counts against the limits: past them, Busy and nothing queued; a job that
     failed a moment ago raises JobFailed until it may be tried again."""
-    c = REGISTRY[name]
     key = c.key(params)
     found = read(store, c, key)
     if found is not None:
@@ -89,7 +90,7 @@ def fetch(
     verdict = store.claim(key, client, limits)
     if verdict == "won":
         try:
-            enqueue(store.address, name, params, client)
+            enqueue(store.address, c.name, params, client)
         except Exception:
             store.release(key)  # never leave a claim that no job will end
             raise
@@ -104,7 +105,7 @@ def fetch(
             # queued by the precomputation, perhaps behind hours of it: a visitor now waits, so queue it again on
             # the visitors' queue (once: the note is cleared; whichever job runs first stores it, the other skips)
             store.report(key, "queued", 0, 0, "")
-            enqueue(store.address, name, params, "")
+            enqueue(store.address, c.name, params, "")
     progress = store.progress(key) or Progress("queued", 0, 0, "", time.time())
     if progress.state == "failed":  # it holds the key a while: shown as failed, then queued again if asked
         raise JobFailed(c.title(params), progress.note)
@@ -131,17 +132,24 @@ def app_store() -> Store:
     return store
 
 
-def computed(name: str, **params: Any) -> Any:
+def app_queues() -> jobs.Queues:
+    """The app's job queues (built by init_app)."""
+    queues: jobs.Queues = current_app.extensions["coin_puzzles_queues"]
+    return queues
+
+
+def computed(c: Computation[R], **params: Any) -> R:
     """A view's way in: the result, or Pending while a job computes it (a job queued on this visitor's account:
     Busy past the limits)."""
+    enqueue = app_queues().enqueue
     if not has_request_context():  # a command or a test in the app's context: no visitor to count it against
-        return fetch(app_store(), name, params, jobs.enqueue)
-    return fetch(app_store(), name, params, jobs.enqueue, request.remote_addr or "unknown", app_limits())
+        return fetch(app_store(), c, params, enqueue)
+    return fetch(app_store(), c, params, enqueue, request.remote_addr or "unknown", app_limits())
 
 
-def peek(name: str, **params: Any) -> Any:
+def peek(c: Computation[R], **params: Any) -> R | None:
     """The stored result if it is there (never computing or queuing anything), else None."""
-    return stored(app_store(), name, params)
+    return stored(app_store(), c, params)
 
 
 RETRY_SECONDS = 2
@@ -184,10 +192,15 @@ def failed_response(e: JobFailed) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """The job limits from the environment (unless the app's config has them), and the answers to Pending, Busy
-    and JobFailed."""
+    """The job limits and queues from the app's config (the environment's settings by default), and the answers
+    to Pending, Busy and JobFailed."""
     app.config.setdefault("JOBS_PER_CLIENT", config.setting("COIN_PUZZLES_JOBS_PER_CLIENT", 4))
     app.config.setdefault("JOBS_QUEUED", config.setting("COIN_PUZZLES_JOBS_QUEUED", 64))
+    app.config.setdefault("REDIS_URL", config.redis_url())
+    app.config.setdefault("JOBS_IMMEDIATE", app.testing)  # jobs run in the request's process (a test client's)
+    app.extensions["coin_puzzles_queues"] = jobs.Queues(
+        app.config["REDIS_URL"], Path(app.instance_path), bool(app.config["JOBS_IMMEDIATE"])
+    )
     app.register_error_handler(Pending, pending_response)
     app.register_error_handler(Busy, busy_response)
     app.register_error_handler(JobFailed, failed_response)

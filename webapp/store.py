@@ -1,5 +1,6 @@
-"""The result store: expensive, deterministic results kept under a key made of the computation's name, its
-version and its canonical parameters, shared by every web worker and job process and surviving restarts.
+"""The result store: expensive, deterministic results kept under a key made of the computation's name, a digest
+of the schema of what it stores and its canonical parameters, shared by every web worker and job process and
+surviving restarts.
 
 Two backends with one interface: one SQLite file under `instance/` (the embedded default), or Redis when
 `COIN_PUZZLES_REDIS_URL` is set, so several hosts share one store. Every entry carries an HMAC-SHA256 of its

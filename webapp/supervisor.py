@@ -21,19 +21,19 @@ from typing import Any
 
 from solvers.parallel import die_with_parent
 
-from .computations import REGISTRY, read, work
+from .computations import Computation, read, work
 from .store import Store, open_store, stale_seconds
 
 ATTEMPTS = 2  # a job whose process is killed is run once more before it is marked failed
 
 
-def _child(address: str, keys: Sequence[bytes], name: str, params: Mapping[str, Any]) -> None:
+def _child(address: str, keys: Sequence[bytes], c: Computation[Any], params: Mapping[str, Any]) -> None:
     """In the forked process: compute and store the result, then exit (never return into the worker's code)."""
     code = 1
     try:
         die_with_parent()
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        work(open_store(address, keys), name, params)  # a store of its own: no connection shared across the fork
+        work(open_store(address, keys), c, params)  # a store of its own: no connection shared across the fork
         code = 0
     except BaseException:  # noqa: BLE001 - reported, and the exit status tells the worker
         traceback.print_exc()
@@ -81,10 +81,11 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 60:g} minutes" if seconds >= 120 else f"{seconds:g} seconds"
 
 
-def supervise(address: str, keys: Sequence[bytes], name: str, params: Mapping[str, Any], seconds: float) -> str:
+def supervise(
+    address: str, keys: Sequence[bytes], c: Computation[Any], params: Mapping[str, Any], seconds: float
+) -> str:
     """Run one job under watch; what became of it: 'stored', 'skipped' (stored already), 'timeout' or 'killed'."""
     store = open_store(address, keys)
-    c = REGISTRY[name]
     key = c.key(params)
     if read(store, c, key) is not None:
         store.release(key)
@@ -97,7 +98,7 @@ def supervise(address: str, keys: Sequence[bytes], name: str, params: Mapping[st
                 store.report(key, "running", 0, 0, "")
             pid = os.fork()
             if pid == 0:
-                _child(address, keys, name, params)
+                _child(address, keys, c, params)
             status = _wait(store, key, pid, deadline)
             if status is None:
                 _kill(pid)  # before marking it failed: its progress reports would overwrite the mark

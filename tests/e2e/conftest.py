@@ -14,7 +14,7 @@ from webapp import create_app
 @pytest.fixture(scope="session")
 def live_server() -> Iterator[str]:
     """The app served on a free localhost port for the whole session."""
-    app = create_app()  # the session's secret (tests/conftest.py), which the in-process jobs share
+    app = create_app({"JOBS_IMMEDIATE": True})  # the session's secret (tests/conftest.py), shared by in-process jobs
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from urllib.parse import urlencode
 
 from flask.testing import FlaskClient
@@ -12,21 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from webapp import create_app
-from webapp.jobs import huey
 
 FUZZ_STORE = f"sqlite:{tempfile.mkdtemp(prefix='coin-puzzles-fuzz-')}/results.db"  # its claims stay here
 
 
-@contextmanager
-def jobs_queued_not_run() -> Iterator[None]:
-    """Heavy results are queued (no consumer runs here) instead of computed in-process: the fuzz stays quick."""
-    huey.immediate = False
-    try:
-        yield
-    finally:
-        huey.immediate = True
-
-
+# heavy results are queued (no consumer runs here) instead of computed in-process: the fuzz stays quick
+FORMS_CONFIG = {"TESTING": True, "WTF_CSRF_ENABLED": False, "RESULT_STORE": FUZZ_STORE, "JOBS_IMMEDIATE": False}
 ROUTES = {
     "/coins/plan": ["n", "weight", "goal", "extra", "maybe_none", "objective", "path"],
     "/coins/tree": ["n", "weight", "goal", "extra", "maybe_none", "objective"],
@@ -105,11 +94,12 @@ VALUES = st.one_of(
 @given(st.sampled_from(sorted(ROUTES)), st.data())
 def test_no_server_errors(route: str, data: st.DataObject) -> None:
     """Any combination of known parameters with junk values answers below 500."""
-    client: FlaskClient = create_app({"TESTING": True, "RESULT_STORE": FUZZ_STORE}).test_client()
+    client: FlaskClient = create_app(
+        {"TESTING": True, "RESULT_STORE": FUZZ_STORE, "JOBS_IMMEDIATE": False}
+    ).test_client()
     names = data.draw(st.lists(st.sampled_from(ROUTES[route]), unique=True, max_size=len(ROUTES[route])))
     query = {name: data.draw(VALUES) for name in names}
-    with jobs_queued_not_run():
-        response = client.get(route + "?" + urlencode(query))
+    response = client.get(route + "?" + urlencode(query))
     response.close()
     assert response.status_code < 500, (route, query)
 
@@ -132,10 +122,9 @@ POSTS = {
 @given(st.sampled_from(sorted(POSTS)), st.data())
 def test_no_server_errors_on_forms(route: str, data: st.DataObject) -> None:
     """Forms with junk fields (CSRF switched off for the fuzz) answer below 500."""
-    client = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "RESULT_STORE": FUZZ_STORE}).test_client()
+    client = create_app(FORMS_CONFIG).test_client()
     names = data.draw(st.lists(st.sampled_from(POSTS[route]), unique=True, max_size=len(POSTS[route])))
     form = {name: data.draw(VALUES) for name in names}
-    with jobs_queued_not_run():
-        response = client.post(route, data=form)
+    response = client.post(route, data=form)
     response.close()
     assert response.status_code < 500, (route, form)
