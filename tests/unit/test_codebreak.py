@@ -146,7 +146,7 @@ def test_super_mastermind_is_scored_on_demand() -> None:
         build(spec("mastermind"), {"length": 6, "colours": 6})
 
 
-@pytest.mark.slow
+@pytest.mark.proof  # half a minute of plain Python: make proofs
 @pytest.mark.parametrize("strategy", ["expected", "entropy", "parts"])
 def test_heuristics_match_a_plain_reference_on_4x6(strategy: str) -> None:
     """Mastermind 4x6 with Knuth's tie-break: the totals (5696 expected, 5722 entropy, 5668 parts in

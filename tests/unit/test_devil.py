@@ -47,9 +47,11 @@ def test_lampings_argument_for_odd_prime_factors(n: int) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("n", [11, 12, 13, 14, 15])
 def test_no_strategy_by_whole_table_search(n: int) -> None:
-    """N = 11 to 15: the breadth-first search over sets of all 2^N tables runs out without a win."""
-    r = exhaust_configs(Variant(n))
-    assert r.exhausted and r.moves is None
+    """N = 11 to 15: the breadth-first search over sets of all 2^N tables runs out without a win (the search
+    itself for N = 11; the solver, which runs it, for every N)."""
+    if n == 11:
+        r = exhaust_configs(Variant(n))
+        assert r.exhausted and r.moves is None
     sol = solve(Variant(n))
     assert sol.solvable is False and sol.method == "search" and "Exhaustive search over all" in (sol.reason or "")
 
