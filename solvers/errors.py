@@ -6,6 +6,10 @@ type can never become a 500 or a traceback.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+Word = TypeVar("Word", bound=str)
+
 
 class PuzzleError(ValueError):
     """Anything a solver refuses; `detail` carries the offending input, shortened, for JSON errors."""
@@ -31,3 +35,11 @@ class LimitError(PuzzleError):
 
 class IllegalMoveError(PuzzleError):
     """A move, weighing or guess that the rules of the game do not allow here."""
+
+
+def one_of(raw: str, options: tuple[Word, ...], name: str) -> Word:
+    """raw as one of a fixed set of words (typed as the set's own literal type); InputError naming the set."""
+    for option in options:
+        if raw == option:
+            return option
+    raise InputError(f"{name} must be one of: {', '.join(options)}", {name: raw[:40]})

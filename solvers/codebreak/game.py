@@ -270,7 +270,7 @@ def _build_coins(spec: Spec, params: dict[str, str]) -> Game:
     n = _int(params, "count", 1, MAX_GENERATED_COINS)
     secrets = all_cases(Problem(n))
     labels = tuple(f"{case.coin}{'+' if case.heavier else '-'}" for case in secrets)
-    names = ("right heavier", "balance", "left heavier")
+    names = tuple(o.words for o in sorted(SCALE, key=SCALE.__getitem__))  # in the outcomes' numbering
     if n > LISTED_COINS:
         _, used, _ = coin_tree(n)
         table = np.array([[SCALE[honest_outcome(w, case)] for case in secrets] for w in used], dtype=np.uint8)

@@ -111,7 +111,7 @@ def _heuristic(
     return _expand(game, alive, e, lambda part: _heuristic(game, part, strategy, settled))
 
 
-def _expand(game: Game, alive: NDArray[np.int64], e: int, grow: object) -> Node:
+def _expand(game: Game, alive: NDArray[np.int64], e: int, grow: Callable[[NDArray[np.int64]], Node]) -> Node:
     """A node making experiment e, with children grown by `grow` for each outcome."""
     node = Node(e, len(alive))
     outcomes = game.outcomes(e, alive)
@@ -120,7 +120,7 @@ def _expand(game: Game, alive: NDArray[np.int64], e: int, grow: object) -> Node:
         if game.must_hit and int(o) == game.win_outcome:
             node.children[int(o)] = None
         else:
-            node.children[int(o)] = grow(part)  # type: ignore[operator]
+            node.children[int(o)] = grow(part)
     return node
 
 

@@ -63,6 +63,28 @@ def _popcount(x: np.int64) -> int:  # pragma: no cover - compiled
 
 
 @kernel
+def _slot(table: NDArray[np.int64], key: np.int64) -> np.int64:  # pragma: no cover - compiled
+    """The dead-position table's slot holding key, or the empty slot where it would go (linear probing)."""
+    size_mask = np.int64(table.shape[0] - 1)
+    slot = (key * np.int64(0x9E3779B97F4A7C15)) & size_mask
+    while table[slot] != 0 and table[slot] != key:
+        slot = (slot + 1) & size_mask
+    return slot
+
+
+@kernel
+def _next_jump(
+    pos: np.int64, frm: NDArray[np.int64], over: NDArray[np.int64], to: NDArray[np.int64], j: np.int64
+) -> np.int64:  # pragma: no cover - compiled
+    """The first jump from index j on that pos allows (the number of jumps when there is none)."""
+    while j < frm.shape[0]:
+        if (pos >> frm[j]) & 1 and (pos >> over[j]) & 1 and not (pos >> to[j]) & 1:
+            return j
+        j += 1
+    return j
+
+
+@kernel
 def _dfs(
     start: np.int64,
     frm: NDArray[np.int64],
@@ -74,7 +96,6 @@ def _dfs(
     table: NDArray[np.int64],
 ) -> tuple[int, np.int64, NDArray[np.int64], int]:  # pragma: no cover - compiled
     """Iterative depth-first search. Returns (status, nodes, the jump indices of a solution, its length)."""
-    size_mask = np.int64(table.shape[0] - 1)
     capacity = np.int64(table.shape[0] * 7 // 10)
     stored = np.int64(0)
     depth_max = _popcount(start)
@@ -95,41 +116,24 @@ def _dfs(
                 return FOUND, nodes, path, d
             key = _canonical(pos, lut) + 1
             stack_key[d] = key
-            slot = (key * np.int64(0x9E3779B97F4A7C15)) & size_mask
-            dead = False
-            while table[slot] != 0:
-                if table[slot] == key:
-                    dead = True
-                    break
-                slot = (slot + 1) & size_mask
-            if dead:
+            if table[_slot(table, key)] == key:
                 d -= 1
                 continue
             nodes += 1
             if nodes > node_limit:
                 return OUT_OF_NODES, nodes, path, 0
-        j = stack_next[d]
-        moved = False
-        while j < n_jumps:
-            f, o, t = frm[j], over[j], to[j]
-            if (pos >> f) & 1 and (pos >> o) & 1 and not (pos >> t) & 1:
-                stack_next[d] = j + 1
-                path[d] = j
-                stack_pos[d + 1] = pos ^ ((np.int64(1) << f) | (np.int64(1) << o) | (np.int64(1) << t))
-                stack_next[d + 1] = 0
-                d += 1
-                moved = True
-                break
-            j += 1
-        if moved:
+        j = _next_jump(pos, frm, over, to, stack_next[d])
+        if j < n_jumps:
+            stack_next[d] = j + 1
+            path[d] = j
+            stack_pos[d + 1] = pos ^ ((np.int64(1) << frm[j]) | (np.int64(1) << over[j]) | (np.int64(1) << to[j]))
+            stack_next[d + 1] = 0
+            d += 1
             continue
         # every jump tried: this position is dead
-        key = stack_key[d]
-        slot = (key * np.int64(0x9E3779B97F4A7C15)) & size_mask
-        while table[slot] != 0 and table[slot] != key:
-            slot = (slot + 1) & size_mask
+        slot = _slot(table, stack_key[d])
         if table[slot] == 0:
-            table[slot] = key
+            table[slot] = stack_key[d]
             stored += 1
             if stored > capacity:
                 return TABLE_FULL, nodes, path, 0
@@ -138,7 +142,7 @@ def _dfs(
 
 
 @dataclass(frozen=True)
-class Search:
+class DepthFirst:
     """The outcome of one compiled search: a solution (jumps), a proof of none (exhausted), or neither."""
 
     jumps: tuple[Jump, ...] | None
@@ -149,7 +153,7 @@ class Search:
 
 def search(
     b: Board, pos: int, finish: int | None = None, node_limit: int = 10**9, table_bits: int = TABLE_BITS
-) -> Search:
+) -> DepthFirst:
     """Any solution from a position (to one coin on `finish`, or anywhere), by the compiled search."""
     frm = np.array([f for f, _, _ in b.jumps], dtype=np.int64)
     over = np.array([o for _, o, _ in b.jumps], dtype=np.int64)
@@ -162,7 +166,7 @@ def search(
     )
     names = {FOUND: "found", EXHAUSTED: "exhausted", OUT_OF_NODES: "node limit", TABLE_FULL: "table full"}
     jumps = tuple(b.jumps[int(i)] for i in path[:length]) if status == FOUND else None
-    return Search(jumps, status == EXHAUSTED, int(nodes), names[status])
+    return DepthFirst(jumps, status == EXHAUSTED, int(nodes), names[status])
 
 
 def _orderings(b: Board) -> list[Board]:
@@ -176,17 +180,17 @@ def _orderings(b: Board) -> list[Board]:
     return [b, *(Board(b.name, b.labels, b.points, tuple(js), b.symmetries, b.colourings) for js in (inward, outward))]
 
 
-def solve(b: Board, pos: int, finish: int | None = None, budget: int = 60_000_000) -> Search:
+def solve(b: Board, pos: int, finish: int | None = None, budget: int = 60_000_000) -> DepthFirst:
     """A portfolio of compiled searches: each jump order with a node limit that grows fourfold per round, until
     one finds a solution or exhausts the position (a proof), or the node budget is spent (unknown)."""
-    limit, spent, last = 200_000, 0, Search(None, False, 0, "node limit")
+    limit, spent, last = 200_000, 0, DepthFirst(None, False, 0, "node limit")
     while spent < budget:
         for ordered in _orderings(b):
             last = search(ordered, pos, finish, min(limit, budget - spent) or 1)
             spent += last.nodes
             if last.status in ("found", "exhausted"):
-                return Search(last.jumps, last.exhausted, spent, last.status)
+                return DepthFirst(last.jumps, last.exhausted, spent, last.status)
             if spent >= budget:
                 break
         limit *= 4
-    return Search(None, False, spent, last.status)
+    return DepthFirst(None, False, spent, last.status)

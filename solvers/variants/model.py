@@ -11,12 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from math import comb
-from typing import Literal
 
-from solvers.errors import InputError
+from solvers.errors import InputError, one_of
+from solvers.weighing.problem import WEIGHTS, Outcome, Weight
 
-Weight = Literal["unknown", "lighter", "heavier"]
-WEIGHTS: tuple[Weight, ...] = ("unknown", "lighter", "heavier")
 MAX_LIES = 2
 MAX_PANS = 5
 MAX_COINS = 100
@@ -86,7 +84,7 @@ class Variant:
         m = _TOKEN.fullmatch(token)
         if not m:
             raise InputError("a variant token looks like 12-unknown-l1-f1-p2", token[:40])
-        return cls(int(m[1]), m[2], int(m[3]), int(m[4]), int(m[5]))  # type: ignore[arg-type]
+        return cls(int(m[1]), one_of(m[2], WEIGHTS, "weight"), int(m[3]), int(m[4]), int(m[5]))
 
     def describe(self) -> str:
         """The variant in words."""
@@ -136,10 +134,8 @@ def reading(v: Variant, pans: Pans, s: Secret) -> str:
 
 def outcome_label(letter: str) -> str:
     """An outcome for people: 'Left heavier', 'Pan 2 lighter', 'Balance'."""
-    if letter in ("L", "R"):
-        return {"L": "Left heavier", "R": "Right heavier"}[letter]
-    if letter == "B":
-        return "Balance"
+    if letter in ("L", "B", "R"):
+        return Outcome.from_letter(letter).label
     if letter in PAN_NAMES:
         return f"Pan {letter} heavier"
     if letter in LIGHTER_LETTERS:

@@ -68,7 +68,10 @@ def _runs(coins: tuple[Coin, ...]) -> str:
     while i < len(coins):
         c = coins[i]
         j = i
-        while isinstance(c, int) and j + 1 < len(coins) and coins[j + 1] == coins[j] + 1:  # type: ignore[operator]
+        while j + 1 < len(coins):
+            here, after = coins[j], coins[j + 1]
+            if not (isinstance(here, int) and isinstance(after, int) and after == here + 1):
+                break
             j += 1
         out.append(f"{c}..{coins[j]}" if j - i >= 2 else ",".join(map(str, coins[i : j + 1])))
         i = j + 1

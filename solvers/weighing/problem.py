@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Literal, NamedTuple
 
-from solvers.errors import InputError
+from solvers.errors import InputError, one_of
 
 MAX_COINS = 1_000_000
 MAX_EXTRA = 1_000_000
@@ -31,6 +31,16 @@ class Outcome(str, Enum):
     def letter(self) -> str:
         """One-letter code used in plan paths: L, B or R."""
         return {"left-heavier": "L", "balance": "B", "right-heavier": "R"}[self.value]
+
+    @property
+    def words(self) -> str:
+        """The outcome in a sentence: 'left heavier', 'balance', 'right heavier'."""
+        return self.value.replace("-", " ")
+
+    @property
+    def label(self) -> str:
+        """The outcome on a button: 'Left heavier', 'Balance', 'Right heavier'."""
+        return self.words.capitalize()
 
     @classmethod
     def from_letter(cls, letter: str) -> Outcome:
@@ -102,7 +112,7 @@ class Problem:
         m = _PROBLEM.fullmatch(token)
         if not m:
             raise InputError("a problem token looks like 12-unknown-identify-0-0", token[:40])
-        return cls(int(m[1]), m[2], m[3], int(m[4]), m[5] == "1")  # type: ignore[arg-type]
+        return cls(int(m[1]), one_of(m[2], WEIGHTS, "weight"), one_of(m[3], GOALS, "goal"), int(m[4]), m[5] == "1")
 
 
 class Belief(NamedTuple):

@@ -56,7 +56,7 @@ class Searcher(Protocol):
         """The table entries of the optimal tree below experiment g."""
 
 
-class Outcome(NamedTuple):
+class Found(NamedTuple):
     """What a worker found for one first experiment."""
 
     value: int  # the total, or a lower bound when not exact
@@ -72,7 +72,7 @@ _progress: Queue[tuple[int, int]] | None = None
 _shared: Synchronized[int] | None = None  # the best total known so far, and its experiment's index
 
 
-def _average_task(i: int, g: int, budget: int) -> Outcome:
+def _average_task(i: int, g: int, budget: int) -> Found:
     """Experiment i (g) first: its total if below the budget (lowered while it runs as other processes find
     better: to their best, or one above it for an experiment before theirs, which wins a tie); else a bound."""
     assert _search is not None and _progress is not None and _shared is not None
@@ -89,7 +89,7 @@ def _average_task(i: int, g: int, budget: int) -> Outcome:
     total = search.first_total(s, g, budget, lambda done: progress.put((i, done)), cap)
     exact = total < limit[0]
     proof = search.proof_below(s, g, total) if exact else []
-    return Outcome(total if exact else max(total, limit[0]), exact, proof, search.work - before)
+    return Found(total if exact else max(total, limit[0]), exact, proof, search.work - before)
 
 
 class Workers:
@@ -112,7 +112,7 @@ class Workers:
         self.pool.terminate()
         self.pool.join()
 
-    def _wait(self, running: dict[int, AsyncResult[Outcome]], told: Callable[[int, int], None]) -> int:
+    def _wait(self, running: dict[int, AsyncResult[Found]], told: Callable[[int, int], None]) -> int:
         """Pass on progress until one running task is done; its index."""
         while True:
             for i, result in running.items():
@@ -124,7 +124,7 @@ class Workers:
     def average(self, cands: NDArray[np.int64], told: Callable[[int, int], None]) -> tuple[int, int, list[Entry]]:
         """(the least total, the index of the first experiment achieving it, its proof); told(i, done) as each
         experiment's parts are settled."""
-        running: dict[int, AsyncResult[Outcome]] = {}
+        running: dict[int, AsyncResult[Found]] = {}
         best, best_i, proof, following = int(BIG), -1, [], 0
         while running or following < len(cands):
             while len(running) < self.jobs and following < len(cands) and cands[following][0] < best:

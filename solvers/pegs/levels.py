@@ -1,0 +1,307 @@
+"""One level of the bidirectional peg search (`meet`): every position one jump further from a level's states,
+kept only where a solution within the limit can still pass through it, reduced by the symmetries, bucketed and
+sorted by key (Numba).
+
+A state is a position with the fewest moves that reach it (from the start, or to the finish when searching
+backward) and the holes its last move can go on from at that cost: the coin that just landed (forward), or the
+coin whose move starts there (backward). A jump by that coin costs nothing, any other jump one move.
+
+Both directions drop a state only when no solution of at most `limit` moves can pass through it. Forward, the full
+Merson regions still need a move each (solvers/pegs/fewest.py), except that the move under way may go on from the
+coin that just landed: that serves the full region holding the coin, if there is one, and no other (a chain cannot
+land in a full region), so one is subtracted only then. Backward, every region that was full at the start and is
+not full now needed a move that started in it while it was full, and one move starts in one region (a later jump
+of a chain starts on a hole that was empty when the move began); the last of those moves may be the one the
+position's first move goes on from, so one is subtracted. (Subtracting one at every forward state is also
+admissible but weaker; `sharp=False` keeps that form for the test that compares the two.)
+
+Positions are stored as a bijective scramble of their bits (multiplication by an odd number modulo 2^50), so the
+top bits spread them over 256 buckets. A level is built a few buckets at a time (every parent expanded once per
+batch), sorted and reduced, which bounds the memory to the levels themselves, and the batches come out in key
+order, so the two sides meet by a merge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import prange
+from numpy.typing import NDArray
+
+from solvers.errors import LimitError
+from solvers.jit import kernel, parallel_kernel
+
+BITS = 50  # positions and masks of boards up to 50 holes
+KEY_MASK = (1 << BITS) - 1
+ODD = 0x2545F4914F6CDD1D & KEY_MASK | 1  # key = position * ODD mod 2^50, a bijection
+ODD_INV = pow(ODD, -1, 1 << BITS)
+BUCKET_BITS = 8
+BATCH = 1 << 25  # children sorted at a time (256 MiB)
+CHUNKS = 64  # each level's states are expanded in this many parallel chunks
+D_SHIFT = 52  # a state's info: its moves above bit 52, the holes its last move can go on from below
+
+
+@kernel
+def _image(x: np.int64, lut: NDArray[np.int64], s: int) -> np.int64:  # pragma: no cover - compiled
+    """A set of holes under the s-th symmetry: one look-up per byte."""
+    img = np.int64(0)
+    for k in range(lut.shape[1]):
+        img |= lut[s, k, (x >> (8 * k)) & 255]
+    return img
+
+
+@kernel
+def _canon(p: np.int64, m: np.int64, lut: NDArray[np.int64]) -> tuple[np.int64, np.int64]:  # pragma: no cover
+    """The smallest image of a position under the symmetries, and the union of its mask's images under every
+    symmetry that gives that image."""
+    best = p
+    for s in range(lut.shape[0]):
+        best = min(best, _image(p, lut, s))
+    bm = np.int64(0)
+    for s in range(lut.shape[0]):
+        if _image(p, lut, s) == best:
+            bm |= _image(m, lut, s)
+    return best, bm
+
+
+@kernel
+def _regions_left(p: np.int64, masks: NDArray[np.int64], back: bool) -> int:  # pragma: no cover - compiled
+    """Forward: full regions. Backward: regions (all full at the start) that are not full now."""
+    n = 0
+    for m in masks:
+        full = (p & m) == m
+        if full != back:
+            n += 1
+    return n
+
+
+class Side(NamedTuple):
+    """What a level's expansion needs besides the states: the board's jumps (from, over, to), the direction, the
+    Merson regions, the target (>= 0: a forward search towards that position: only regions not full there must
+    change), the moves allowed, the forward bound's form (sharp: see `_bound`), the symmetries' look-up tables,
+    and the buckets [lo, hi) written this pass."""
+
+    jumps: NDArray[np.int64]
+    back: bool
+    masks: NDArray[np.int64]
+    target: np.int64
+    limit: int
+    sharp: bool
+    lut: NDArray[np.int64]
+    lo: int
+    hi: int
+
+
+@kernel
+def _bound(q: np.int64, dst: int, side: Side) -> int:  # pragma: no cover - compiled
+    """The moves still needed after a jump to q that landed on dst, beyond the move under way. Forward, that move
+    can go on only from the landed coin, so it serves at most the full region holding that coin; every other
+    full region needs a move still to come (sharp=False: one is subtracted always, the former bound). Backward,
+    the regions full at the start and not full now, less the one the position's first move may go on from."""
+    if side.back:
+        return _regions_left(q, side.masks, True) - 1
+    left, shared = 0, 0
+    for r in side.masks:
+        if (q & r) == r and (side.target < 0 or (side.target & r) != r):
+            left += 1
+            shared |= (r >> dst) & 1
+    return left - (1 if not side.sharp else shared)
+
+
+@kernel
+def _children(
+    p: np.int64, state: np.int64, side: Side, out: NDArray[np.int64], at: int, counts: NDArray[np.int64]
+) -> int:  # pragma: no cover - compiled
+    """One state's children whose bucket is in [side.lo, side.hi), packed as key << 12 | moves << 6 | hole and
+    written at out[at:]; with an empty out, only counted per bucket."""
+    n = 0
+    mult = np.uint64(0x2545F4914F6CDD1D & ((1 << 50) - 1) | 1)
+    keymask = np.uint64((1 << 50) - 1)
+    one = np.int64(1)
+    counting = out.shape[0] == 0
+    d = state >> 52
+    m = state & ((one << 52) - 1)
+    for j in range(side.jumps.shape[0]):
+        a, o, t = side.jumps[j, 0], side.jumps[j, 1], side.jumps[j, 2]
+        if side.back:
+            if not ((p >> t) & 1) or (p >> o) & 1 or (p >> a) & 1:
+                continue
+            src, dst = t, a
+        else:
+            if not ((p >> a) & 1) or not ((p >> o) & 1) or (p >> t) & 1:
+                continue
+            src, dst = a, t
+        q = p ^ ((one << a) | (one << o) | (one << t))
+        c = d if (m >> src) & 1 else d + 1
+        if c + _bound(q, dst, side) > side.limit:
+            continue
+        cq, cm = _canon(q, one << dst, side.lut)
+        key = (np.uint64(cq) * mult) & keymask
+        bucket = int(key >> np.uint64(50 - 8))
+        if bucket < side.lo or bucket >= side.hi:
+            continue
+        # a position fixed by a symmetry may take the coin to more than one hole at the same cost
+        rest = cm
+        while rest:
+            hole = 0
+            while not (rest >> hole) & 1:
+                hole += 1
+            rest &= ~(one << hole)
+            if counting:
+                counts[bucket] += 1
+            else:
+                out[at + n] = (np.int64(key) << 12) | (c << 6) | hole
+                n += 1
+    return n
+
+
+@kernel
+def _expand_run(
+    pos: NDArray[np.int64],
+    info: NDArray[np.int64],
+    first: int,
+    last: int,
+    side: Side,
+    out: NDArray[np.int64],
+    at: int,
+    counts: NDArray[np.int64],
+) -> None:  # pragma: no cover - compiled
+    """The children of states first..last-1, counted into counts or written from out[at]."""
+    for i in range(first, last):
+        at += _children(pos[i], info[i], side, out, at, counts)
+
+
+@parallel_kernel
+def _expand_parallel(
+    pos: NDArray[np.int64],
+    info: NDArray[np.int64],
+    side: Side,
+    out: NDArray[np.int64],
+    offsets: NDArray[np.int64],
+    counts: NDArray[np.int64],
+) -> None:  # pragma: no cover - compiled
+    """A level's children in [side.lo, side.hi), its states split into chunks expanded on every core: each chunk
+    counts into its own row of counts, or writes from its own offset in out."""
+    chunks, size = offsets.shape[0], pos.shape[0]
+    for c in prange(chunks):
+        _expand_run(pos, info, c * size // chunks, (c + 1) * size // chunks, side, out, offsets[c], counts[c])
+
+
+@kernel
+def _expand_serial(
+    pos: NDArray[np.int64],
+    info: NDArray[np.int64],
+    side: Side,
+    out: NDArray[np.int64],
+    offsets: NDArray[np.int64],
+    counts: NDArray[np.int64],
+) -> None:  # pragma: no cover - compiled
+    """The same for small levels, as one chunk (starting the threads would cost more than the work)."""
+    _expand_run(pos, info, 0, pos.shape[0], side, out, offsets[0], counts[0])
+
+
+PARALLEL_FROM = 1 << 14  # states in a level
+
+
+def _expander(pos: NDArray[np.int64]) -> Any:
+    """The parallel expansion for large levels, the serial one for small."""
+    return _expand_parallel if len(pos) >= PARALLEL_FROM else _expand_serial
+
+
+@kernel
+def _distinct(s: NDArray[np.int64]) -> int:  # pragma: no cover - compiled
+    """The positions among sorted packed children."""
+    n = 0
+    last = np.int64(-1)
+    for v in s:
+        if v >> 12 != last:
+            n += 1
+            last = v >> 12
+    return n
+
+
+@kernel
+def _reduce(s: NDArray[np.int64], info: NDArray[np.int64], inv: np.int64) -> int:  # pragma: no cover - compiled
+    """Sorted packed children to states, in place: the positions over s's front, and in info the fewest moves
+    and the holes reached at that cost (a position's first child comes before any later one it is written over)."""
+    keymask = np.uint64((1 << 50) - 1)
+    m = -1
+    last = np.int64(-1)
+    for i in range(s.shape[0]):
+        v = s[i]
+        k = v >> 12
+        c = (v >> 6) & 63
+        t = v & 63
+        if k != last:
+            m += 1
+            s[m] = np.int64((np.uint64(k) * np.uint64(inv)) & keymask)
+            info[m] = (c << 52) | (np.int64(1) << t)
+            last = k
+        elif c == info[m] >> 52:
+            info[m] |= np.int64(1) << t
+    return m + 1
+
+
+@dataclass
+class Level:
+    """One side's states with this many coins, in batches sorted by key."""
+
+    coins: int
+    pos: list[NDArray[np.int64]]
+    info: list[NDArray[np.int64]]
+
+    @property
+    def size(self) -> int:
+        """Number of states."""
+        return sum(len(p) for p in self.pos)
+
+
+@dataclass
+class Meet:
+    """The board's arrays for the compiled expansion."""
+
+    jumps: NDArray[np.int64]
+    regions: NDArray[np.int64]
+    lut: NDArray[np.int64]
+    max_states: int
+    sharp: bool = True
+    states: int = 0
+
+    def step(self, level: Level, back: bool, masks: NDArray[np.int64], limit: int, target: int = -1) -> Level:
+        """The next level (one coin fewer forward, one more backward)."""
+        empty = np.zeros(0, dtype=np.int64)
+        none = np.zeros(CHUNKS, dtype=np.int64)
+        counts = [np.zeros((CHUNKS, 1 << BUCKET_BITS), dtype=np.int64) for _ in level.pos]
+        count = Side(self.jumps, back, masks, np.int64(target), limit, self.sharp, self.lut, 0, 1 << BUCKET_BITS)
+        for p, i, c in zip(level.pos, level.info, counts, strict=True):
+            _expander(p)(p, i, count, empty, none, c)
+        per_bucket = sum(c.sum(axis=0) for c in counts)
+        out_pos: list[NDArray[np.int64]] = []
+        out_info: list[NDArray[np.int64]] = []
+        lo = 0
+        while lo < len(per_bucket):
+            hi, total = lo, 0
+            while hi < len(per_bucket) and (total == 0 or total + per_bucket[hi] <= BATCH):
+                total += int(per_bucket[hi])
+                hi += 1
+            if total:
+                buf = np.empty(total, dtype=np.int64)
+                at = 0
+                for p, i, c in zip(level.pos, level.info, counts, strict=True):
+                    sizes = c[:, lo:hi].sum(axis=1)
+                    offsets = at + np.concatenate(([0], np.cumsum(sizes)[:-1]))
+                    _expander(p)(p, i, count._replace(lo=lo, hi=hi), buf, offsets, c)
+                    at += int(sizes.sum())
+                buf.sort()
+                ri = np.empty(_distinct(buf), dtype=np.int64)
+                m = _reduce(buf, ri, np.int64(ODD_INV))
+                out_pos.append(buf[:m].copy())
+                out_info.append(ri)
+                del buf
+                self.states += m
+                if sum(len(x) for x in out_pos) + level.size > self.max_states:
+                    raise LimitError(f"the fewest-moves search needs more than {self.max_states:,} positions")
+            lo = hi
+        return Level(level.coins + (1 if back else -1), out_pos, out_info)
