@@ -58,6 +58,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(area.bp)
         app.register_blueprint(area.api)
     app.context_processor(htmx.layout)
+    app.after_request(htmx.keep_posts_out_of_history)
     app.context_processor(main.footer)
     app.jinja_env.filters["ord"] = ord
     app.jinja_env.filters["num"] = htmx.number

@@ -26,7 +26,7 @@ from solvers.weighing.report import adversary_report, game_budget
 
 from . import params
 from .htmx import go, link
-from .secretbox import Hidden, advance, case_secret, finish, new_game, open_game, random_secret
+from .secretbox import HONEST_SCALE, Hidden, random_secret
 
 bp = Blueprint("adversary", __name__, url_prefix="/adversary")
 api = Blueprint("adversary_api", __name__, url_prefix="/api")
@@ -94,15 +94,15 @@ def kind(s: Setup) -> str:
     return f"adversary/{s.problem.to_token()}/{s.budget}"
 
 
-def hidden_of(s: Setup, ws: tuple[UserWeighing, ...]) -> Hidden | None:
+def hidden_of(s: Setup, ws: tuple[UserWeighing, ...]) -> Hidden[Case] | None:
     """An honest game's sealed secret, checked against the recorded history (None on the adversarial scale)."""
-    return open_game(s.token, kind(s), format_weighings(ws), ";") if s.mode == "honest" else None
+    return HONEST_SCALE.open(s.token, kind(s), format_weighings(ws)) if s.mode == "honest" else None
 
 
-def play_out(s: Setup, ws: tuple[UserWeighing, ...], hidden: Hidden | None) -> Replay:
+def play_out(s: Setup, ws: tuple[UserWeighing, ...], hidden: Hidden[Case] | None) -> Replay:
     """Replay the game: the adversary answers, or the honest scale with the sealed secret."""
     if hidden is not None:
-        secret = case_secret(hidden.secret)
+        secret = hidden.secret
         return replay(s.problem, s.budget, ws, lambda c, w: honest_outcome(w, secret))
     return replay(s.problem, s.budget, ws)
 
@@ -121,10 +121,10 @@ def _page(
     hint_level: int = 0,
     error: str | None = None,
     placed: Mapping[str, str] | None = None,
-    hidden: Hidden | None = None,
+    hidden: Hidden[Case] | None = None,
 ) -> str:
     """Render the play page for a position (an honest game's earlier positions read-only)."""
-    secret = case_secret(hidden.secret) if guess and hidden is not None else None
+    secret = hidden.secret if guess and hidden is not None else None
     verdict = end_game(r, Case.from_token(guess), secret) if guess else None
     latest = None
     if hidden is not None and hidden.standing != "live" and not guess:
@@ -167,8 +167,7 @@ def setup() -> Response | str | tuple[str, int]:
     except InputError as e:
         return render_template("adversary/setup.html", form=request.form, error=e.message), 400
     if s.mode == "honest":
-        secret = random_secret(s.problem)
-        token = new_game(kind(s), {"coin": secret.coin, "heavier": secret.heavier})
+        token = HONEST_SCALE.start(kind(s), random_secret(s.problem))
         s = Setup(s.problem, s.budget, s.minimum, s.mode, token)
     return go(s.url())
 
@@ -204,7 +203,7 @@ def weigh() -> Response | tuple[str, int]:
         check_weighing(r.coins, new)
         w_text = format_weighings((*ws, new))
         if hidden is not None:
-            s = Setup(s.problem, s.budget, s.minimum, s.mode, advance(kind(s), hidden, w_text))
+            s = Setup(s.problem, s.budget, s.minimum, s.mode, HONEST_SCALE.advance(kind(s), hidden, w_text))
     except IllegalMoveError as e:
         return _page(s, ws, r, error=str(e), placed=places, hidden=hidden), 400
     return go(s.url(w=w_text))
@@ -223,7 +222,7 @@ def guess() -> Response | tuple[str, int]:
     try:
         judge(r.coins, Case.from_token(token), s.problem)
         if hidden is not None:
-            s = Setup(s.problem, s.budget, s.minimum, s.mode, finish(kind(s), hidden, token))
+            s = Setup(s.problem, s.budget, s.minimum, s.mode, HONEST_SCALE.finish(kind(s), hidden, token))
     except (InputError, IllegalMoveError) as e:
         return _page(s, ws, r, error=e.message, hidden=hidden), 400
     return go(s.url(w=format_weighings(ws), guess=token))

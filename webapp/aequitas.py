@@ -62,7 +62,7 @@ def parse_game(args: Mapping[str, str]) -> Match:
     light = params.whole(args, "light", n, 0, n, "Light-destined coins") if game == "D" else 0
     fake = params.whole(args, "fake", 1, 1, n, "The fake coin")
     heavier = fake > light if game == "D" else params.flag(args, "heavier") or "heavier" not in args
-    convention: Convention = params.choice(args, "conv", CONVENTIONS)  # type: ignore[assignment]
+    convention: Convention = params.choice(args, "conv", CONVENTIONS)
     first: Player = "computer" if params.choice(args, "first", ("you", "computer")) == "computer" else "you"
     m = Match(game, n, params.flag(args, "extra"), light, fake, heavier, convention, first)
     t = m.start()
@@ -200,7 +200,7 @@ def parse_position(args: Mapping[str, str]) -> PositionReport:
     """The API's starting position (game, coins, extra, misere or convention; D: light, heavy, fake), reported."""
     misere = params.flag(args, "misere")
     conv_default = PAPER_MISERE if misere else "normal"
-    convention: Convention = params.choice(  # type: ignore[assignment]
+    convention: Convention = params.choice(
         {**args, "convention": args.get("convention") or conv_default}, "convention", CONVENTIONS
     )
     if misere != (convention != "normal"):

@@ -14,7 +14,7 @@ import importlib
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from solvers.errors import InputError, PuzzleError
 
@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from solvers.report import Report
     from solvers.weighing import Problem
 
+    from .computations import Computation
+
+
+R = TypeVar("R")
 API_MAX_COINS = 10_000  # the adversary game through the CLI and API
 STORED_FROM_SECRETS = 1000  # code-breaking games this large are looked up in the result store first
 
@@ -110,7 +114,7 @@ def devil(args: argparse.Namespace) -> Report:
 def pegs(args: argparse.Namespace) -> Report:
     """The peg board: solvability, finals, fewest moves, a solution and counts."""
     from solvers.pegs import board, finish_label, from_token, quick_exact
-    from solvers.pegs.report import PegReport, peg_report
+    from solvers.pegs.report import peg_report
 
     b = board(args.board)
     if not args.hole and not args.position:
@@ -121,19 +125,21 @@ def pegs(args: argparse.Namespace) -> Report:
     finish = finish_label(b, args.hole, args.finish) or None
     params = {"board": b.name, "position": pos, "hole": args.hole or None, "count": args.count, "finish": finish}
     # the large boards' problems take minutes (the French board's classic one): stored by make run or precompute
-    found = None if quick_exact(b, pos) else _stored("pegs.report", params)
-    return found if isinstance(found, PegReport) else peg_report(b, pos, args.hole or None, args.count, finish)
+    if quick_exact(b, pos):
+        return peg_report(b, pos, args.hole or None, args.count, finish)
+    from .catalogue import PEGS_REPORT
+
+    return _stored(PEGS_REPORT, params) or peg_report(b, pos, args.hole or None, args.count, finish)
 
 
-def _stored(name: str, params: dict[str, object]) -> object | None:
+def _stored(c: Computation[R], params: dict[str, object]) -> R | None:
     """A result from the store when `make run` or `precompute` has put it there, else None (stored results were
-    verified before they were stored)."""
-    from .catalogue import REGISTRY
+    verified before they were stored). The caller imports the catalogue (every solver) only when it asks."""
     from .computations import stored
     from .store import default_store
 
     try:
-        return stored(default_store(), REGISTRY[name], params)
+        return stored(default_store(), c, params)
     except (OSError, ConnectionError):
         return None  # no store reachable: compute here
 
@@ -160,7 +166,7 @@ def codebreak(args: argparse.Namespace) -> Report:
 def _stored_tree(game: str, sizes: tuple[int | None, ...], strategy: str) -> tuple[Node, Stats] | None:
     """A shipped game's strategy from the result store when `make run` or `precompute` has put it there (the
     optimal 4x6 searches take minutes), else None. Stored trees were verified before they were stored."""
-    from .catalogue import codebreak_params
+    from .catalogue import CODEBREAK, codebreak_params
     from .games import default_sizes, shipped
 
     spec = shipped().get(game)
@@ -173,7 +179,7 @@ def _stored_tree(game: str, sizes: tuple[int | None, ...], strategy: str) -> tup
         pegs_ = colours = None
     else:
         coins = None
-    return _stored("codebreak.tree", codebreak_params(game, (pegs_, colours, coins), strategy))  # type: ignore[return-value]
+    return _stored(CODEBREAK, codebreak_params(game, (pegs_, colours, coins), strategy))
 
 
 def _report_arguments(parser: argparse.ArgumentParser) -> None:

@@ -23,7 +23,7 @@ from .catalogue import CODEBREAK, GAME, PRECOMPUTED_OPTIMAL, codebreak_params
 from .games import Sizes, default_sizes, shipped
 from .htmx import go, link
 from .results import Busy, JobFailed, Pending, computed, peek
-from .secretbox import advance, new_game, open_game
+from .secretbox import HiddenGame, whole_field
 from .store import Progress
 
 bp = Blueprint("codebreak", __name__, url_prefix="/codebreak")
@@ -70,7 +70,7 @@ def _size_query(sizes: Sizes) -> dict[str, str]:
 
 def _strategy(args: Mapping[str, str]) -> Strategy:
     """The strategy named in the query (knuth by default)."""
-    return params.choice(args, "strategy", STRATEGIES)  # type: ignore[return-value]
+    return params.choice(args, "strategy", STRATEGIES)
 
 
 @bp.get("")
@@ -130,6 +130,9 @@ def _stats_or_progress(name: str, sizes: Sizes, strategy: Strategy, file_sizes: 
 # ---------------------------------------------------------------- playing Mastermind
 
 
+RANDOM_CODE = HiddenGame[int](",", lambda secret: {"secret": secret}, lambda data: whole_field(data, "secret"))
+
+
 def _game_key(name: str, sizes: Sizes) -> str:
     """What a random code's token is bound to."""
     return "codebreak/" + "/".join(map(str, (name, *sizes)))
@@ -143,8 +146,8 @@ def play() -> str:
     guesses = tuple(code_index(g, x) for x in request.args.get("g", "").split(",") if x)
     token = request.args.get("t", "") if maker == "random" else ""
     g_text = ",".join(g.secrets[e] for e in guesses)
-    hidden = open_game(token, _game_key(name, sizes), g_text, ",") if maker == "random" else None
-    secret = int(str(hidden.secret.get("secret", 0))) if hidden is not None else None
+    hidden = RANDOM_CODE.open(token, _game_key(name, sizes), g_text) if maker == "random" else None
+    secret = hidden.secret if hidden is not None else None
     r = play_round(g, guesses, secret)
     base = {"game": name, "maker": maker, "t": token, **_size_query(sizes)}
     latest = None
@@ -200,7 +203,7 @@ def start() -> Response:
     maker = params.choice(request.form, "maker", ("adversarial", "random"))
     token = ""
     if maker == "random":
-        token = new_game(_game_key(name, sizes), {"secret": pysecrets.randbelow(len(g.secrets))})
+        token = RANDOM_CODE.start(_game_key(name, sizes), pysecrets.randbelow(len(g.secrets)))
     return go(link("codebreak.play", {"game": name, "maker": maker, "t": token, **_size_query(sizes)}))
 
 
@@ -214,9 +217,9 @@ def guess() -> Response:
     guesses = tuple(code_index(g, x) for x in request.form.get("g", "").split(",") if x)
     g_text = ",".join(g.secrets[e] for e in (*guesses, new))
     if q.get("maker") == "random":
-        hidden = open_game(q.get("t", ""), _game_key(name, sizes), ",".join(g.secrets[e] for e in guesses), ",")
-        r = play_round(g, (*guesses, new), int(str(hidden.secret.get("secret", 0))))
-        q["t"] = advance(_game_key(name, sizes), hidden, g_text, "won" if r.won else None)
+        hidden = RANDOM_CODE.open(q.get("t", ""), _game_key(name, sizes), ",".join(g.secrets[e] for e in guesses))
+        r = play_round(g, (*guesses, new), hidden.secret)
+        q["t"] = RANDOM_CODE.advance(_game_key(name, sizes), hidden, g_text, "won" if r.won else None)
     return go(link("codebreak.play", {**q, "g": g_text}))
 
 

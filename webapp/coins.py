@@ -27,7 +27,6 @@ def describe_ranges(r: Ranges) -> str:
 
 
 STATUS_GRID_COINS = 150
-OUTCOME_LABEL = {Outcome.LEFT: "Left heavier", Outcome.BALANCE: "Balance", Outcome.RIGHT: "Right heavier"}
 
 
 def plan_url(endpoint: str, p: Problem, obj: Objective, **more: str) -> str:
@@ -70,7 +69,7 @@ def node() -> str:
         w = plan.node(path[:i]).weighing
         assert w is not None  # a path only continues below weighings
         what = f"{w.left.describe()} v {w.right.describe()}"
-        crumbs.append((i, what, OUTCOME_LABEL[Outcome.from_letter(ch)].lower(), path[: i + 1]))
+        crumbs.append((i, what, Outcome.from_letter(ch).words, path[: i + 1]))
     last = None
     if path:
         above = plan.node(path[:-1])
@@ -79,7 +78,7 @@ def node() -> str:
     if here.weighing is not None:
         cases = here.outcome_cases()
         for o in OUTCOMES:
-            outcomes.append({"label": OUTCOME_LABEL[o], "letter": o.letter, "cases": cases[o]})
+            outcomes.append({"label": o.label, "letter": o.letter, "cases": cases[o]})
     show_grid = p.coins <= STATUS_GRID_COINS
     return render_template(
         "coins/node.html",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
@@ -37,7 +38,7 @@ from . import params
 from .catalogue import DEVIL, devil_params
 from .htmx import go, link
 from .results import computed
-from .secretbox import Hidden, advance, new_game, open_game
+from .secretbox import Hidden, HiddenGame, whole_field
 
 bp = Blueprint("devil", __name__, url_prefix="/devil")
 api = Blueprint("devil_api", __name__, url_prefix="/api")
@@ -47,7 +48,7 @@ PAGE = 32
 
 
 @dataclass(frozen=True)
-class Game:
+class DevilGame:
     """A game's settings as the URL carries them."""
 
     variant: Variant
@@ -70,19 +71,19 @@ def parse_variant(args: Mapping[str, str], states: bool = False) -> Variant:
     n = params.whole(args, "n", None, 1, MAX_COINS, "The number of coins (n)")
     m = params.whole(args, "states", 2, 2, 6, "states") if states else 2
     try:
-        return Variant(n, params.choice(args, "goal", GOALS), params.flag(args, "reflections"), m)  # type: ignore[arg-type]
+        return Variant(n, params.choice(args, "goal", GOALS), params.flag(args, "reflections"), m)
     except InputError as e:
         raise InputError(str(e)) from e
 
 
-def parse_game(args: Mapping[str, str]) -> Game:
+def parse_game(args: Mapping[str, str]) -> DevilGame:
     """Variant, Devil and (random Devil) the sealed hidden table."""
     v = parse_variant(args)
     devil = params.choice(args, "devil", DEVILS)
     token = args.get("t", "") if devil == "random" else ""
     if devil == "random" and not token:
         raise InputError("a game against the random Devil needs its game token (start a new game)")
-    return Game(v, devil, token)
+    return DevilGame(v, devil, token)
 
 
 def _game_key(v: Variant) -> str:
@@ -90,20 +91,34 @@ def _game_key(v: Variant) -> str:
     return f"devil/{v.n}/{v.goal}/{int(v.reflections)}"
 
 
+class Table(NamedTuple):
+    """The random Devil's secret: the starting table, and the seed of its turns."""
+
+    table: int
+    seed: str
+
+
+def _table(data: dict[str, object]) -> Table:
+    """A sealed Table back."""
+    return Table(whole_field(data, "table"), str(data.get("seed", "")))
+
+
+RANDOM_DEVIL = HiddenGame[Table](",", Table._asdict, _table)
+
+
 def _new_random_game(v: Variant) -> str:
     """A recorded game against the random Devil: a hidden starting table (not already won), a seed for its turns."""
-    start = secrets.choice(start_choices(v))
-    return new_game(_game_key(v), {"table": start, "seed": secrets.token_hex(8)})
+    return RANDOM_DEVIL.start(_game_key(v), Table(secrets.choice(start_choices(v)), secrets.token_hex(8)))
 
 
-def _hidden(g: Game, moves: tuple[int, ...]) -> Hidden | None:
+def _hidden(g: DevilGame, moves: tuple[int, ...]) -> Hidden[Table] | None:
     """The random Devil's sealed table, checked against the game's recorded moves (None: adversarial Devil)."""
-    return open_game(g.token, _game_key(g.variant), moves_to_text(moves), ",") if g.devil == "random" else None
+    return RANDOM_DEVIL.open(g.token, _game_key(g.variant), moves_to_text(moves)) if g.devil == "random" else None
 
 
-def _random_play(g: Game, hidden: Hidden, moves: tuple[int, ...]) -> tuple[int | None, int]:
+def _random_play(g: DevilGame, hidden: Hidden[Table], moves: tuple[int, ...]) -> tuple[int | None, int]:
     """Play the moves against the random Devil sealed in the game's token."""
-    table, seed = int(str(hidden.secret.get("table", 0))), str(hidden.secret.get("seed", ""))
+    table, seed = hidden.secret
     return random_play(g.variant, table, moves, seeded_turns(seed, g.variant))
 
 
@@ -117,7 +132,7 @@ def setup() -> Response | str | tuple[str, int]:
         devil = params.choice(request.form, "devil", DEVILS)
     except InputError as e:
         return render_template("devil/setup.html", form=request.form, error=e.message), 400
-    return go(Game(v, devil, _new_random_game(v) if devil == "random" else "").url())
+    return go(DevilGame(v, devil, _new_random_game(v) if devil == "random" else "").url())
 
 
 @bp.get("/play")
@@ -128,7 +143,7 @@ def play() -> str:
     return _play_page(g, moves, params.flag(request.args, "peek"))
 
 
-def _play_page(g: Game, moves: tuple[int, ...], peek: bool, error: str | None = None) -> str:
+def _play_page(g: DevilGame, moves: tuple[int, ...], peek: bool, error: str | None = None) -> str:
     """Render the play page."""
     v = g.variant
     sizes = adversarial_sizes(v, moves)
@@ -137,7 +152,7 @@ def _play_page(g: Game, moves: tuple[int, ...], peek: bool, error: str | None = 
     if hidden is not None:
         won, table = _random_play(g, hidden, moves)
         if hidden.standing == "earlier":
-            latest = Game(v, g.devil, hidden.record.token).url(moves=hidden.record.history)
+            latest = DevilGame(v, g.devil, hidden.record.token).url(moves=hidden.record.history)
     else:
         won, table = won_at(sizes), None
     if won is not None and won < len(moves):
@@ -174,7 +189,7 @@ def flip() -> Response | tuple[str, int]:
     if hidden is not None:
         won, _ = _random_play(g, hidden, new)
         ended = "won" if won is not None else None
-        g = Game(g.variant, g.devil, advance(_game_key(g.variant), hidden, moves_to_text(new), ended))
+        g = DevilGame(g.variant, g.devil, RANDOM_DEVIL.advance(_game_key(g.variant), hidden, moves_to_text(new), ended))
     return go(g.url(moves=moves_to_text(new), peek=request.form.get("peek", "")))
 
 

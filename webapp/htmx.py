@@ -8,6 +8,8 @@ from typing import Any
 
 from flask import Response, redirect, request, url_for
 
+from solvers.weighing.problem import Outcome
+
 
 def wants_fragment() -> bool:
     """True for an htmx request that is not a history restore (which needs the full page)."""
@@ -17,6 +19,14 @@ def wants_fragment() -> bool:
 def layout() -> dict[str, str]:
     """The layout every page extends: the fragment (title and main region) for htmx, the full page otherwise."""
     return {"layout": "fragment.html" if wants_fragment() else "base.html"}
+
+
+def keep_posts_out_of_history(response: Response) -> Response:
+    """A boosted form's POST answers a page in place (a refusal) or sends the browser on (HX-Location, pushed):
+    its own address (/adversary/weigh) never goes into the history, where Back would ask for it again."""
+    if request.method == "POST" and wants_fragment():
+        response.headers.setdefault("HX-Push-Url", "false")
+    return response
 
 
 def go(url: str) -> Response:
@@ -42,5 +52,5 @@ def capitalize_first(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-OUTCOME_WORDS = {"left-heavier": "left heavier", "balance": "balance", "right-heavier": "right heavier"}
+OUTCOME_WORDS = {o.value: o.words for o in Outcome}  # the templates' outcome values in words
 TILT = {"left-heavier": -8, "balance": 0, "right-heavier": 8}  # degrees the beam turns in the scale picture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from solvers.errors import InputError
+from solvers.errors import InputError, Word, one_of
 from solvers.weighing import GOALS, MAX_COINS, OBJECTIVES, WEIGHTS, Objective, Problem
 
 _INT = re.compile(r" *[0-9]{1,9} *")  # ASCII digits only: int() would also take other scripts' digits
@@ -35,12 +35,9 @@ def flag(args: Mapping[str, str], name: str) -> bool:
     raise InputError(f"{name} must be 1 or 0", {name: raw[:40]})
 
 
-def choice(args: Mapping[str, str], name: str, options: tuple[str, ...]) -> str:
+def choice(args: Mapping[str, str], name: str, options: tuple[Word, ...]) -> Word:
     """One of a fixed set of words; the first is the default."""
-    raw = args.get(name) or options[0]
-    if raw not in options:
-        raise InputError(f"{name} must be one of: {', '.join(options)}", {name: raw[:40]})
-    return raw
+    return one_of(args.get(name) or options[0], options, name)
 
 
 def problem(args: Mapping[str, str]) -> Problem:
@@ -50,14 +47,14 @@ def problem(args: Mapping[str, str]) -> Problem:
     weight = choice(args, "weight", WEIGHTS)
     goal = choice(args, "goal", GOALS)
     try:
-        return Problem(n, weight, goal, extra, flag(args, "maybe_none"))  # type: ignore[arg-type]
+        return Problem(n, weight, goal, extra, flag(args, "maybe_none"))
     except InputError as e:
         raise InputError(str(e)) from e
 
 
 def objective(args: Mapping[str, str]) -> Objective:
     """'worst' (default) or 'average'."""
-    return choice(args, "objective", OBJECTIVES)  # type: ignore[return-value]
+    return choice(args, "objective", OBJECTIVES)
 
 
 def query(p: Problem, obj: Objective, **more: str) -> dict[str, str]:

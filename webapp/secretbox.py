@@ -15,7 +15,9 @@ import base64
 import hashlib
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
@@ -26,6 +28,7 @@ from solvers.weighing.case import Case, all_cases
 from .results import app_keys, app_store
 
 SEAL_BYTES = 320  # every sealed plaintext has exactly this length, whatever it holds
+T = TypeVar("T")
 
 
 def _fernet(key: str) -> Fernet:
@@ -81,12 +84,12 @@ class Record:
 
 
 @dataclass(frozen=True)
-class Hidden:
+class Hidden(Generic[T]):
     """An opened token: the game's id and secret, and where this position stands: 'live' (the latest position of
     a game still on), 'earlier' (the game has moved on; read-only) or 'over'."""
 
     id: str
-    secret: dict[str, object]
+    secret: T
     standing: str
     record: Record
 
@@ -105,7 +108,7 @@ def _token(kind: str, game_id: str, secret: dict[str, object], history: str) -> 
     return seal({"id": game_id, "s": secret, "h": _digest(history)}, kind)
 
 
-def new_game(kind: str, secret: dict[str, object]) -> str:
+def _new_game(kind: str, secret: dict[str, object]) -> str:
     """Record a new game with its secret; its first token."""
     game_id = secrets.token_hex(8)
     token = _token(kind, game_id, secret, "")
@@ -113,7 +116,7 @@ def new_game(kind: str, secret: dict[str, object]) -> str:
     return token
 
 
-def open_game(token: str, kind: str, history: str, sep: str) -> Hidden:
+def _open_game(token: str, kind: str, history: str, sep: str) -> Hidden[dict[str, object]]:
     """Check a token against the position's history and the game's record."""
     data = unseal(token, kind)
     game_id, secret = str(data.get("id", "")), data.get("s")
@@ -129,27 +132,53 @@ def open_game(token: str, kind: str, history: str, sep: str) -> Hidden:
     return Hidden(game_id, secret, standing, record)
 
 
-def _swap(kind: str, h: Hidden, new_history: str, ending: str | None) -> str:
+def _swap(kind: str, h: Hidden[T], new_history: str, ending: str | None, dump: Callable[[T], dict[str, object]]) -> str:
     """Move the record on from this position (refused unless it is the live one); the new token."""
     if h.standing != "live":
         raise IllegalMoveError(
             "this game is over" if h.standing == "over" else "this game has moved on since this position"
         )
     record, blob = _load(h.id)
-    token = _token(kind, h.id, h.secret, new_history)
+    token = _token(kind, h.id, dump(h.secret), new_history)
     if not app_store().swap(f"game:{h.id}", blob, Record(new_history, token, ending).dump()):
         raise IllegalMoveError("this game has moved on since this position")
     return token
 
 
-def advance(kind: str, h: Hidden, new_history: str, ended: str | None = None) -> str:
-    """Record a move (and, if it ends the game, how); the token of the new position."""
-    return _swap(kind, h, new_history, ended)
+@dataclass(frozen=True)
+class HiddenGame(Generic[T]):
+    """One kind of game with a hidden secret of type T: how its secret is written into a token (dump) and read
+    back (load, an InputError for anything else), and the separator of its moves in the history text. Every
+    game is named by a kind (its parameters), so a token of one game never opens another."""
+
+    sep: str
+    dump: Callable[[T], dict[str, object]]
+    load: Callable[[dict[str, object]], T]
+
+    def start(self, kind: str, secret: T) -> str:
+        """Record a new game with its secret; its first token."""
+        return _new_game(kind, self.dump(secret))
+
+    def open(self, token: str, kind: str, history: str) -> Hidden[T]:
+        """The position a token vouches for, checked against the history shown and the game's record."""
+        h = _open_game(token, kind, history, self.sep)
+        return Hidden(h.id, self.load(h.secret), h.standing, h.record)
+
+    def advance(self, kind: str, h: Hidden[T], new_history: str, ended: str | None = None) -> str:
+        """Record a move (and, if it ends the game, how); the token of the new position."""
+        return _swap(kind, h, new_history, ended, self.dump)
+
+    def finish(self, kind: str, h: Hidden[T], ending: str) -> str:
+        """End the game at this position (for example with the player's guess); the token that shows the end."""
+        return _swap(kind, h, h.record.history, ending, self.dump)
 
 
-def finish(kind: str, h: Hidden, ending: str) -> str:
-    """End the game at this position (for example with the player's guess); the token that shows the end."""
-    return _swap(kind, h, h.record.history, ending)
+def whole_field(data: dict[str, object], name: str) -> int:
+    """A whole number a sealed secret holds (InputError if it does not: a token of an older format)."""
+    value = data.get(name)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InputError("this game token is from an older version of the site: start a new game")
+    return value
 
 
 def random_secret(p: Problem) -> Case:
@@ -170,3 +199,6 @@ def case_secret(secret: dict[str, object]) -> Case:
     """The honest scale's fake from a game's secret."""
     coin = secret.get("coin")
     return Case(coin, bool(secret.get("heavier"))) if isinstance(coin, int) else Case(None)
+
+
+HONEST_SCALE = HiddenGame[Case](";", lambda c: {"coin": c.coin, "heavier": c.heavier}, case_secret)

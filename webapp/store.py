@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from solvers.errors import one_of
+
 from . import config
 from .config import setting
 
@@ -29,6 +31,7 @@ STALE_SECONDS = 30.0  # a running job whose supervisor has not reported for this
 FAILED_SECONDS = 60.0  # a job that failed (killed, past its time) is shown as failed this long, then retried
 
 Claim = Literal["won", "taken", "client-full", "queue-full"]
+CLAIMS: tuple[Claim, ...] = ("won", "taken", "client-full", "queue-full")
 
 
 @dataclass(frozen=True)
@@ -394,7 +397,7 @@ class RedisStore:
             keys=[f"cp:claim:{key}", VISITORS],
             args=[_member(client, key), client, limits.per_client, limits.total, now, int(CLAIM_SECONDS)],
         )
-        verdict: Claim = won.decode() if isinstance(won, bytes) else str(won)  # type: ignore[assignment]
+        verdict = one_of(won.decode() if isinstance(won, bytes) else str(won), CLAIMS, "claim")
         if verdict == "won":
             self._job(key, "queued", 0, 0, "", CLAIM_SECONDS)
         return verdict

@@ -9,9 +9,10 @@ from flask.typing import ResponseReturnValue
 
 from solvers.errors import InputError, LimitError
 from solvers.variants.adversary import parse_weighings, play
-from solvers.variants.model import MAX_COINS, MAX_LIES, MAX_PANS, WEIGHTS, Variant
+from solvers.variants.model import MAX_COINS, MAX_LIES, MAX_PANS, Variant
 from solvers.variants.plan import Plan, Verification
 from solvers.variants.report import Row, bound_name, navigate, runs
+from solvers.weighing import WEIGHTS
 
 from . import params
 from .catalogue import VARIANT_PLAN, VARIANT_TABLE, VARIANT_TABLES, variant_quick
@@ -29,7 +30,7 @@ def variant(args: Mapping[str, str]) -> Variant:
     lies = params.whole(args, "lies", 0, 0, MAX_LIES, "lies")
     fakes = params.whole(args, "fakes", 1, 1, 2, "fakes")
     pans = params.whole(args, "pans", 2, 2, MAX_PANS, "pans")
-    return Variant(n, params.choice(args, "weight", WEIGHTS), lies, fakes, pans)  # type: ignore[arg-type]
+    return Variant(n, params.choice(args, "weight", WEIGHTS), lies, fakes, pans)
 
 
 def query(v: Variant, **more: str) -> dict[str, str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 
 PAGES = [
     "/",
@@ -118,3 +118,27 @@ def test_peg_board_above_the_fold_on_a_phone(browser: Browser, live_server: str,
     box = page.locator("svg.pegboard").bounding_box()
     context.close()
     assert box is not None and box["y"] + box["height"] <= 844, (path, box)
+
+
+def test_links_and_forms_swap_the_page_in_place(browser: Browser, live_server: str) -> None:
+    """The layout boosts every link and form (hx-boost): a link swaps the main region without reloading the
+    page and pushes its URL, so Back returns; a JSON link opens the JSON itself."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(live_server + "/")
+    page.evaluate("window.stayed = true")  # a full page load would forget it
+    page.get_by_role("navigation", name="Site").get_by_role("link", name="Counterfeit coin").click()
+    page.wait_for_url("**/coins")
+    assert page.evaluate("window.stayed === true")
+    page.get_by_role("button", name="Show the plan").click()  # a boosted form
+    page.wait_for_url("**/coins/plan?**")
+    assert page.evaluate("window.stayed === true") and "Weighing 1" in page.title()
+    page.go_back()  # htmx keeps no history cache here: the page is loaded again
+    page.wait_for_url("**/coins")
+    expect(page.get_by_role("button", name="Show the plan")).to_be_visible()
+    plan = context.new_page()
+    plan.goto(live_server + "/coins/plan?n=12")
+    with plan.expect_navigation():
+        plan.get_by_role("link", name="JSON", exact=True).click()
+    assert plan.evaluate("document.body.innerText").lstrip().startswith("{")
+    context.close()
