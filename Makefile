@@ -49,7 +49,7 @@ nginx:
 	fi
 
 # Every compiled solver kernel into Numba's disk cache, once per install (seconds when nothing changed; about
-# 40 s after a change to a solver package that holds kernels), so no command, request or job compiles.
+# 46 s after a change to a solver package that holds kernels), so no command, request or job compiles.
 warm: $(VENV)/.installed
 	$(BIN)/coin-puzzles warm-up
 
