@@ -14,11 +14,11 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --no-compile -e .
+	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --no-compile -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(VENV)/.installed
 
 # Debian's Chromium for the browser tests (Playwright's own browser download is never used).
@@ -51,6 +51,7 @@ nginx:
 # Every compiled solver kernel into Numba's disk cache, once per install (seconds when nothing changed; about
 # 46 s after a change to a solver package that holds kernels), so no command, request or job compiles.
 warm: $(VENV)/.installed
+	@$(BIN)/python -m compileall -q solvers webapp
 	$(BIN)/coin-puzzles warm-up
 
 # gunicorn and the job consumer together; the consumer fills the result store in the background.
@@ -73,8 +74,10 @@ typecheck: $(VENV)/.test-installed
 
 # Two steps: the fast suite (unit, web, browser) for quick feedback, then the slow checks: the exhaustive ones,
 # then the whole-system ones (servers, nginx, Redis); each step one process per core (pytest-xdist).
-# The kernels' compile (warm-up, one core) runs beside the linters and the type checker (the other core).
+# The kernels' compile (warm-up) runs beside the linters and the type checker; the project is byte-compiled first
+# (where PYTHONDONTWRITEBYTECODE is set, as here, no process would write it and every one would compile it again).
 test: $(VENV)/.test-installed chromium redis nginx
+	@$(BIN)/python -m compileall -q solvers webapp
 	@$(BIN)/coin-puzzles warm-up & warm=$$!; \
 	$(MAKE) --no-print-directory lint typecheck || { kill $$warm; exit 1; }; \
 	wait $$warm
