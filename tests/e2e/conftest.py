@@ -14,7 +14,9 @@ from webapp import create_app
 @pytest.fixture(scope="session")
 def live_server() -> Iterator[str]:
     """The app served on a free localhost port for the whole session."""
-    app = create_app({"JOBS_IMMEDIATE": True})  # the session's secret (tests/conftest.py), shared by in-process jobs
+    # the session's secret (tests/conftest.py), shared by in-process jobs; static files cached by the browser for
+    # the session (as nginx serves them in a deployment), so a test's page loads do not ask for each again
+    app = create_app({"JOBS_IMMEDIATE": True, "SEND_FILE_MAX_AGE_DEFAULT": 3600})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

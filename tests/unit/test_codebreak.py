@@ -488,24 +488,28 @@ def plain_black_peg_fits(pegs: int, colours: int, depth: int) -> bool:
 def test_black_peg_4x6_needs_nine_guesses() -> None:
     """Black-peg Mastermind 4x6: the complete search (every first guess alike under the place-by-place
     recolourings) refutes eight guesses, and its nine-guess tree is verified on all 1,296 codes: nine is the
-    optimum. Checked independently: the plain search written in this test agrees on 4x5 (seven refuted, eight
-    fit; 4x6 in the slow set), and the counting argument written here (`product_lower_bound`) gives eight, never
-    more than the plain exhaustive search's worst case on 3x3 and 2x4. Past its budget, the refusal says what
-    was proved."""
+    optimum. Checked independently: the plain search written in this test agrees on 4x5 and 4x6 (make proofs,
+    below), and the counting argument written here (`product_lower_bound`) gives eight, never more than the plain
+    exhaustive search's worst case on 3x3 and 2x4. Past its budget, the refusal says what was proved."""
     assert product_lower_bound(4, 6) == 8
     game = build(spec("mastermind-black"))
-    search = Search(game, worst=True)
-    assert not search.fits_from_start(8)
+    assert not Search(game, worst=True).fits_from_start(8)
     st = verify(game, build_tree(game, "optimal-worst"))
     assert (st.worst, st.verified) == (9, True)
     with pytest.raises(LimitError, match="proved so far: at least 8 experiments"):  # the refusal says so
         Search(game, worst=True, node_limit=5_000).solve()
-    small = build(spec("mastermind-black"), {"length": 4, "colours": 5})
-    assert verify(small, build_tree(small, "optimal-worst")).worst == 8
-    assert not plain_black_peg_fits(4, 5, 7) and plain_black_peg_fits(4, 5, 8)
     for pegs, colours in ((3, 3), (2, 4)):
         codes, _, depth = plain_costs(pegs, colours, black_only=True)
         assert product_lower_bound(pegs, colours) <= depth(frozenset(codes))
+
+
+@pytest.mark.proof  # ten seconds of plain Python: make proofs
+def test_black_peg_4x5_needs_eight_guesses() -> None:
+    """Black-peg Mastermind 4x5: the engine's optimal worst case is eight, and the plain search written in this
+    test agrees (seven refuted, eight fit)."""
+    small = build(spec("mastermind-black"), {"length": 4, "colours": 5})
+    assert verify(small, build_tree(small, "optimal-worst")).worst == 8
+    assert not plain_black_peg_fits(4, 5, 7) and plain_black_peg_fits(4, 5, 8)
 
 
 @pytest.mark.proof  # half a minute: make proofs

@@ -315,9 +315,11 @@ def test_bidirectional_fewest_moves_equal_the_exact_layers(name: str, every_star
     """The bidirectional search, every (start, finish) pair: the same fewest moves as the exhaustive breadth-first
     layers, or none when the layers reach no such final; each solution replays onto the finish in that many moves.
     Starts on an axis of the triangle exercise the symmetry that fixes the start and the finish. (Triangle-6 in
-    `make test`: one start of each class under the board's symmetries, every finish; every start in `make proofs`.)"""
+    `make test`: every other class of starts under the board's symmetries, every finish; every start in
+    `make proofs`.)"""
     b, ex = board(name), exact(name)
-    labels = b.labels if every_start else list({canonical(b, b.start(label)): label for label in b.labels}.values())
+    classes = list({canonical(b, b.start(label)): label for label in b.labels}.values())
+    labels = b.labels if every_start else classes[:: 2 if b.size > 15 else 1]
     for label in labels:
         start = b.start(label)
         finals = ex.finals(start)
