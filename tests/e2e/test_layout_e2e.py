@@ -1,7 +1,7 @@
 """Phone and desktop layouts: no page the site links to scrolls sideways at 360 px, 390 px or 1280 px, and each
-is axe clean at 390 px and 1280 px; every page's screenshot at both sizes is saved in screenshots/ (not
-committed) for a reviewer to look at; the next action of each game page is visible without scrolling on a
-phone."""
+is axe clean at 390 px (each puzzle's accessibility test scans its main pages at 1280 px); every page's
+screenshot at both sizes is saved in screenshots/ (not committed) for a reviewer to look at; the next action of
+each game page is visible without scrolling on a phone."""
 
 from __future__ import annotations
 
@@ -62,8 +62,9 @@ GROUPS = 4  # the pages in this many groups per width, so that the test processe
 @pytest.mark.parametrize("group", range(GROUPS))
 @pytest.mark.parametrize("width", [390, 1280])
 def test_no_page_scrolls_sideways(browser: Browser, live_server: str, width: int, group: int) -> None:
-    """The document is never wider than the window (on a phone also at 360 px, the same page resized); each page
-    is axe clean (no serious or critical violation) and its whole-page screenshot is saved."""
+    """The document is never wider than the window (on a phone also at 360 px, the same page resized); its
+    whole-page screenshot is saved; on the phone each page is axe clean (no serious or critical violation; each
+    puzzle's own accessibility test scans its main pages at the desktop width)."""
     context = browser.new_context(viewport={"width": width, "height": 800})
     page = context.new_page()
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -77,9 +78,10 @@ def test_no_page_scrolls_sideways(browser: Browser, live_server: str, width: int
             if scroll > narrow:
                 too_wide.append((path, narrow, scroll))
         page.screenshot(path=str(SHOTS / shot_name(path, width)), full_page=True)
-        bad = [v["id"] for v in axe.run(page).response["violations"] if v["impact"] in ("serious", "critical")]
-        if bad:
-            violations.append((path, bad))
+        if width < 400:
+            bad = [v["id"] for v in axe.run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+            if bad:
+                violations.append((path, bad))
     context.close()
     assert not too_wide, too_wide
     assert not violations, violations
