@@ -40,6 +40,7 @@ ODD_INV = pow(ODD, -1, 1 << BITS)
 BUCKET_BITS = 8
 BATCH = 1 << 25  # children sorted at a time (256 MiB)
 CHUNKS = 64  # each level's states are expanded in this many parallel chunks
+Ints = NDArray[np.int64]
 D_SHIFT = 52  # a state's info: its moves above bit 52, the holes its last move can go on from below
 
 
@@ -175,13 +176,8 @@ def _expand_run(
 
 @parallel_kernel
 def _expand_parallel(
-    pos: NDArray[np.int64],
-    info: NDArray[np.int64],
-    side: Side,
-    out: NDArray[np.int64],
-    offsets: NDArray[np.int64],
-    counts: NDArray[np.int64],
-) -> None:  # pragma: no cover - compiled
+    pos: Ints, info: Ints, side: Side, out: Ints, offsets: Ints, counts: Ints
+) -> None:  # pragma: no cover
     """A level's children in [side.lo, side.hi), its states split into chunks expanded on every core: each chunk
     counts into its own row of counts, or writes from its own offset in out."""
     chunks, size = offsets.shape[0], pos.shape[0]
@@ -191,13 +187,8 @@ def _expand_parallel(
 
 @kernel
 def _expand_serial(
-    pos: NDArray[np.int64],
-    info: NDArray[np.int64],
-    side: Side,
-    out: NDArray[np.int64],
-    offsets: NDArray[np.int64],
-    counts: NDArray[np.int64],
-) -> None:  # pragma: no cover - compiled
+    pos: Ints, info: Ints, side: Side, out: Ints, offsets: Ints, counts: Ints
+) -> None:  # pragma: no cover
     """The same for small levels, as one chunk (starting the threads would cost more than the work)."""
     _expand_run(pos, info, 0, pos.shape[0], side, out, offsets[0], counts[0])
 
