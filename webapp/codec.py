@@ -36,26 +36,35 @@ class _Array(msgspec.Struct):
     data: bytes
 
 
+def _numpy_type(kind: Any) -> type | None:
+    """np.ndarray for an array type (NDArray[...] included), the scalar type for a NumPy scalar, else None: the
+    types msgspec leaves to the hooks below."""
+    origin = typing.get_origin(kind) or kind
+    if origin is np.ndarray or (isinstance(origin, type) and issubclass(origin, np.generic)):
+        return origin
+    return None
+
+
 def _decode_extra(kind: Any, raw: object) -> object:
     """NumPy arrays (from their dtype, shape and bytes) and scalars (from their value)."""
-    origin = typing.get_origin(kind) or kind
+    origin = _numpy_type(kind)
     if origin is np.ndarray:
         a = msgspec.convert(raw, _Array)
         dtype = np.dtype(a.dtype)
         if dtype.hasobject:
             raise msgspec.ValidationError("object arrays are not stored")
         return np.frombuffer(a.data, dtype=dtype).reshape(a.shape).copy()
-    if isinstance(origin, type) and issubclass(origin, np.generic) and isinstance(raw, (int, float, bool)):
+    if origin is not None and isinstance(raw, (int, float, bool)):
         return origin(raw)
     raise NotImplementedError(f"cannot read a {kind!r}")
 
 
 def _schema_extra(kind: Any) -> dict[str, Any]:
     """The schema of what msgspec does not know: NumPy arrays (stored as _Array) and scalars (by their type)."""
-    origin = typing.get_origin(kind) or kind
+    origin = _numpy_type(kind)
     if origin is np.ndarray:
         return msgspec.json.schema(_Array)
-    if isinstance(origin, type) and issubclass(origin, np.generic):
+    if origin is not None:
         return {"type": origin.__name__}
     raise NotImplementedError(f"cannot store a {kind!r}")
 
