@@ -11,9 +11,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from peg_dfs import find_solution  # noqa: E402
+
 from solvers import pegs  # noqa: E402
-from solvers.pegs import PROBLEMS, Exact, board, find_solution, jumps_to_moves  # noqa: E402
-from solvers.pegs.compiled import search  # noqa: E402
+from solvers.pegs import PROBLEMS, Exact, board, jumps_to_moves  # noqa: E402
+from solvers.pegs.compiled import search, solve  # noqa: E402
 from solvers.pegs.meet import fewest_meet  # noqa: E402
 from solvers.pegs.table import board_table  # noqa: E402
 
@@ -81,7 +83,7 @@ def main() -> None:
     )
     eng = board("english")
     t = time.perf_counter()
-    found = find_solution(eng, eng.start("d4"))
+    found = solve(eng, eng.start("d4"))
     took = time.perf_counter() - t
     moves = jumps_to_moves(found.jumps or ())
     print(

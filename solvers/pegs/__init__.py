@@ -2,9 +2,10 @@
 
 A position is an integer: bit i set means hole i holds a coin. A jump takes a coin over an adjacent coin along
 a line of the board into an empty hole and removes the jumped coin. A move is a chain of jumps by one coin.
-Small boards (up to 21 holes) are solved exactly (`exact`); larger ones by depth-first search (`search`); the
-position-class invariant (`invariant`) settles many starts at once; `analysis` picks among them; `play` holds a
-game in progress and `table` the per-board tables.
+Small boards (up to 21 holes) are solved exactly (`exact`); larger ones by compiled depth-first search
+(`compiled`), their fewest moves by bidirectional search (`meet`, over `levels`); the position-class invariant
+(`invariant`) settles many starts at once; `analysis` picks among them; `play` holds a game in progress and `table`
+the per-board tables.
 """
 
 from .analysis import Analysis, analyse, quick_exact
@@ -24,7 +25,6 @@ from .rules import (
     replay,
     to_token,
 )
-from .search import Found, find_solution
 from .table import Row, board_table
 
 __all__ = [
@@ -44,7 +44,6 @@ __all__ = [
     "Analysis",
     "Board",
     "Exact",
-    "Found",
     "Jump",
     "Move",
     "analyse",
@@ -53,7 +52,6 @@ __all__ = [
     "canonical",
     "class_finals",
     "exact",
-    "find_solution",
     "from_token",
     "image",
     "jumps_to_moves",

@@ -544,6 +544,22 @@ def test_place_symmetries_keep_black_peg_optima(pegs: int, colours: int) -> None
         assert Search(g, worst).solve().cost == Search(g, worst, places=False).solve().cost
 
 
+@pytest.mark.parametrize(
+    ("name", "sizes"),
+    [
+        ("mastermind", {"length": 3, "colours": 4}),
+        ("mastermind", {"length": 4, "colours": 3}),
+        ("bulls-and-cows", {"length": 2, "colours": 5}),
+    ],
+)
+def test_the_deeper_bound_changes_no_optimum(name: str, sizes: dict[str, int]) -> None:
+    """The bound one experiment deeper on each open part (`lookahead`) only prunes: with it and without it the
+    optimal total and worst case are the same."""
+    g = build(spec(name), sizes)
+    for worst in (False, True):
+        assert Search(g, worst).solve().cost == Search(g, worst, lookahead=False).solve().cost
+
+
 def black_peg_group(pegs: int, colours: int) -> np.ndarray:
     """Every transformation of black-peg codes built from a reordering of the places and a recolouring of each
     place on its own, as the image of every code (rows), enumerated plainly."""

@@ -19,12 +19,11 @@ from solvers.pegs import (
     class_finals,
     exact,
     fewest_anywhere,
-    find_solution,
     image,
     listed_problem,
     replay,
 )
-from solvers.pegs.compiled import search
+from solvers.pegs.compiled import search, solve
 from solvers.pegs.fewest import is_merson, lower_bound, merson_regions
 from solvers.pegs.meet import fewest_meet, meet
 from solvers.pegs.report import peg_report
@@ -128,7 +127,7 @@ def test_english_board_any_solution() -> None:
     """The English 33-hole board, centre empty: the solution found is legal jump by jump under a rule written
     here from the board's geometry, and ends with one coin."""
     b = board("english")
-    found = find_solution(b, b.start("d4"))
+    found = solve(b, b.start("d4"))
     assert found.jumps is not None
     holes = {(ord(x[0]) - 97, int(x[1:])) for x in b.labels if x != "d4"}
     for f, o, t in found.jumps:
@@ -239,7 +238,7 @@ def test_finish_in_the_start_hole_on_the_crosses() -> None:
     refuses every such goal."""
     b = board("english")
     d4 = b.index("d4")
-    found = find_solution(b, b.start("d4"), finish=d4)
+    found = solve(b, b.start("d4"), finish=d4)
     assert found.jumps is not None
     holes = {(ord(x[0]) - 97, int(x[1:])) for x in b.labels if x != "d4"}
     for f, o, t in found.jumps:

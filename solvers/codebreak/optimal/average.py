@@ -5,10 +5,9 @@ For an experiment g the cost is |S| plus the cost of every part of S that g leav
 the part "g is the secret" is finished). Every experiment is tried (one per partition and per symmetry class,
 `candidates`), best bound first, until the bound reaches the best cost found. Bounds, all admissible: counting
 (`rules.counting_bounds`); each open part one experiment deeper before any part is searched (`lookahead`), so the
-first part searched already has a tight budget (Bulls and Cows' part of 1,260 secrets: 3 minutes with it,
-unfinished after 79 without); a part is searched with the budget left by the best cost found, the exact costs of
-the parts searched and the bounds of the rest, and a search that exceeds its budget returns a proved lower bound
-instead. Proved costs and lower bounds are kept per set (`Memo`).
+first part searched already has a tight budget; a part is searched with the budget left by the best cost found, the
+exact costs of the parts searched and the bounds of the rest, and a search that exceeds its budget returns a proved
+lower bound instead. Proved costs and lower bounds are kept per set (`Memo`).
 """
 
 from __future__ import annotations

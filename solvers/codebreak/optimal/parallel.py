@@ -8,8 +8,7 @@ started after it ties at best and loses to the earlier one). The winner's proces
 of every set on its optimal tree (`Search.proof_below`), so the tree is read back without searching again.
 
 The worst case stays in one process: its depths are searched one after another, each reusing the table of the
-ones before, and spread over processes that reuse was lost (Bulls and Cows' proof of 7: 29.9 s on two processes
-against 24.9 s on one, here).
+ones before, a reuse that processes with tables of their own would lose (docs/decisions.md).
 """
 
 from __future__ import annotations

@@ -1,11 +1,13 @@
-"""Depth-first search for any solution on larger boards, with a table of dead positions up to symmetry."""
+"""The plain-Python baseline of the compiled peg search (`solvers.pegs.compiled`): the same depth-first search for
+any solution, with a table of dead positions up to symmetry, position by position in Python (`benchmarks/pegs.py`
+compares the two)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import Board, Jump
-from .rules import apply_jump, canonical, legal_jumps, pegs
+from solvers.pegs.board import Board, Jump
+from solvers.pegs.rules import apply_jump, canonical, legal_jumps, pegs
 
 DFS_NODE_LIMIT = 50_000
 
