@@ -28,7 +28,7 @@ def main() -> None:
         os.environ["COIN_PUZZLES_INSTANCE"] = instance
         os.environ.setdefault("COIN_PUZZLES_SECRET", "benchmark")
         from webapp import create_app
-        from webapp.catalogue import REGISTRY, codebreak_params
+        from webapp.catalogue import REGISTRY, codebreak_params, game_params
         from webapp.computations import dumps, loads, run
 
         app = create_app()
@@ -48,8 +48,8 @@ def main() -> None:
                 ("super-mastermind", (5, 8, None), ("knuth",)),
             ):
                 built = REGISTRY["codebreak.game"]
-                game_params = {"game": game, "pegs": sizes[0], "colours": sizes[1], "coins": None}
-                store.put(built.key(game_params), dumps(built, run(built, game_params, lambda done, total: None)))
+                built_with = game_params(game, sizes)
+                store.put(built.key(built_with), dumps(built, run(built, built_with, lambda done, total: None)))
                 for s in strategies:
                     c = REGISTRY["codebreak.tree"]
                     params = codebreak_params(game, sizes, s)

@@ -10,21 +10,35 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("COIN_PUZZLES_SECRET", "benchmark")  # pragma: allowlist secret
 
-from webapp.catalogue import REGISTRY, codebreak_params, pegs_problem  # noqa: E402
-from webapp.computations import dumps, loads, run  # noqa: E402
+from webapp.catalogue import (  # noqa: E402
+    AEQUITAS,
+    CODEBREAK,
+    GAME,
+    PEGS_REPORT,
+    PEGS_TABLE,
+    VARIANT_PLAN,
+    AequitasParams,
+    BoardParams,
+    VariantParams,
+    codebreak_params,
+    game_params,
+    pegs_problem,
+)
+from webapp.computations import Computation, Params, dumps, loads, run  # noqa: E402
 
-CASES = [
-    ("codebreak.game", {"game": "mastermind", "pegs": 4, "colours": 6, "coins": None}),
-    ("codebreak.tree", codebreak_params("mastermind", (4, 6, None), "knuth")),
-    ("codebreak.tree", codebreak_params("bulls-and-cows", (4, 10, None), "knuth")),
-    ("aequitas.table", {"max": 30}),
-    ("variants.plan", {"variant": "40-unknown-l1-f1-p2"}),
-    ("pegs.table", {"board": "english"}),
-    ("pegs.report", pegs_problem("triangle-5", "1", "1")),
+CASES: list[tuple[Computation[Any, Any], Params]] = [
+    (GAME, game_params("mastermind", (4, 6, None))),
+    (CODEBREAK, codebreak_params("mastermind", (4, 6, None), "knuth")),
+    (CODEBREAK, codebreak_params("bulls-and-cows", (4, 10, None), "knuth")),
+    (AEQUITAS, AequitasParams(30)),
+    (VARIANT_PLAN, VariantParams("40-unknown-l1-f1-p2")),
+    (PEGS_TABLE, BoardParams("english")),
+    (PEGS_REPORT, pegs_problem("triangle-5", "1", "1")),
 ]
 
 
@@ -38,9 +52,8 @@ def median_seconds(f: Callable[[], object]) -> float:
     return statistics.median(times)
 
 
-def row(name: str, params: dict[str, object]) -> str:
+def row(c: Computation[Any, Any], params: Params) -> str:
     """One result's figures."""
-    c = REGISTRY[name]
     value = run(c, params, lambda done, total: None)
     stored = c.dump(value)  # the stored form either way (a plan without its search)
     blob, old = dumps(c, value), pickle.dumps(stored)
@@ -56,8 +69,8 @@ def row(name: str, params: dict[str, object]) -> str:
 def main() -> None:
     """Print one row a result."""
     print(f"{'result':<58} {'JSON bytes':>11} {'pickle bytes':>12} {'JSON enc/dec ms':>16} {'pickle enc/dec ms':>18}")
-    for name, params in CASES:
-        print(row(name, params))
+    for c, params in CASES:
+        print(row(c, params))
 
 
 if __name__ == "__main__":

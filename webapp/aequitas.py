@@ -18,7 +18,7 @@ from solvers.weighing.knowledge import UserWeighing, format_weighings, pans, pla
 
 from . import params
 from .adversary import weighings_arg
-from .catalogue import AEQUITAS
+from .catalogue import AEQUITAS, AequitasParams
 from .htmx import go, link
 from .results import computed
 
@@ -166,7 +166,7 @@ def weigh() -> Response | tuple[str, int]:
 def table() -> str:
     """Grundy values by exhaustive search beside the paper's formulas, disagreements flagged."""
     max_coins = params.whole(request.args, "max", 30, 1, MAX_TABLE_COINS, "max")
-    rows, _ = computed(AEQUITAS, max=max_coins)
+    rows, _ = computed(AEQUITAS, AequitasParams(max_coins))
     columns = [("F", False), ("FI", False), ("F", True), ("FI", True), ("D", False), ("D", True)]
     index = {(c.convention, c.game, c.n, c.extra): c for c in rows if c.game != "D" or (c.light == c.n)}
     grid = {
@@ -219,5 +219,5 @@ def aequitas_json() -> Response:
     """A starting position's Grundy value, outcome class and winning moves; table=1 for the whole table."""
     if params.flag(request.args, "table"):
         max_coins = params.whole(request.args, "max_coins", 30, 1, MAX_TABLE_COINS, "max_coins")
-        return jsonify(as_json(computed(AEQUITAS, max=max_coins)[1]))
+        return jsonify(as_json(computed(AEQUITAS, AequitasParams(max_coins))[1]))
     return jsonify(as_json(parse_position(request.args)))

@@ -14,7 +14,8 @@ from solvers.codebreak import build_tree as codebreak_tree
 from solvers.codebreak.game import TABLE_CELLS
 from solvers.codebreak.strategy import optimal_limit
 from solvers.devil import Solution, Variant, solve
-from solvers.errors import LimitError
+from solvers.devil.variant import GOALS, Goal
+from solvers.errors import LimitError, one_of
 from solvers.pegs import BOARDS, PROBLEMS, Analysis, analyse, board, board_table, class_finals, pegs
 from solvers.pegs.report import PegReport, peg_report
 from solvers.pegs.table import Row as PegRow
@@ -49,139 +50,209 @@ LATE_OPTIMAL = {("bulls-and-cows", "optimal-average")}  # minutes: after the qui
 QUICK_GAME_SECRETS = 1296  # outcome tables up to Mastermind 4x6 take a fraction of a second
 
 
-def _game_quick(p: Params) -> bool:
+class BoardParams(Params, frozen=True):
+    """A peg board's table of starts."""
+
+    board: str
+
+
+class PositionParams(Params, frozen=True):
+    """A peg position's analysis (finish: a hole's label, or '' for anywhere)."""
+
+    board: str
+    position: int
+    finish: str = ""
+
+
+class ReportParams(Params, frozen=True):
+    """A peg position's thorough report (hole: the start's empty hole; count: count the solutions)."""
+
+    board: str
+    position: int
+    hole: str | None = None
+    count: bool = False
+    finish: str | None = None
+
+
+class DevilParams(Params, frozen=True):
+    """A variant of the Devil's game."""
+
+    n: int
+    goal: Goal
+    reflections: bool
+    states: int
+
+
+class GameParams(Params, frozen=True):
+    """A code-breaking game from its file, with its sizes overridden where given."""
+
+    game: str
+    pegs: int | None = None
+    colours: int | None = None
+    coins: int | None = None
+
+    def load(self) -> Game:
+        """The game built."""
+        return load(self.game, self.pegs, self.colours, self.coins)
+
+
+class StrategyParams(GameParams, frozen=True, kw_only=True):
+    """A strategy's tree for a code-breaking game."""
+
+    strategy: str
+
+
+class AequitasParams(Params, frozen=True):
+    """The Æquitas comparison table up to a number of coins."""
+
+    max: int
+
+
+class VariantParams(Params, frozen=True):
+    """A weighing variant, by its token."""
+
+    variant: str
+
+    def model(self) -> variant_model.Variant:
+        """The variant."""
+        return variant_model.Variant.from_token(self.variant)
+
+
+def _game_quick(p: GameParams) -> bool:
     """Small tables, and games scored on demand (no table to fill: Super Mastermind builds in 0.2 s) or refused."""
     n = secrets_count(p)
     return n <= QUICK_GAME_SECRETS or n * n > TABLE_CELLS
 
 
-def _pegs_table(p: Params, tick: Tick) -> tuple[Any, ...]:
+def _pegs_table(p: BoardParams, tick: Tick) -> tuple[PegRow, ...]:
     """Every start of a board."""
-    return board_table(str(p["board"]), tick)
+    return tuple(board_table(p.board, tick))
 
 
-def _pegs_report(p: Params, tick: Tick) -> PegReport:
+def _pegs_report(p: ReportParams, tick: Tick) -> PegReport:
     """The API's thorough analysis of a position."""
-    b = board(str(p["board"]))
-    return peg_report(b, int(p["position"]), p.get("hole"), bool(p.get("count")), p.get("finish") or None, tick)
+    return peg_report(board(p.board), p.position, p.hole, p.count, p.finish or None, tick)
 
 
-def _pegs_analysis(p: Params, tick: Tick) -> Analysis:
+def _pegs_analysis(p: PositionParams, tick: Tick) -> Analysis:
     """Solvability, fewest moves where exact, and a solution, for the play page's hints and solutions."""
-    b = board(str(p["board"]))
-    return analyse(b, int(p["position"]), finish=b.index(p["finish"]) if p.get("finish") else None)
+    b = board(p.board)
+    return analyse(b, p.position, finish=b.index(p.finish) if p.finish else None)
 
 
-def _pegs_analysis_quick(p: Params) -> bool:
+def _pegs_analysis_quick(p: PositionParams) -> bool:
     """Small boards, few coins, or a position the invariant settles at once."""
-    b, pos = board(str(p["board"])), int(p["position"])
+    b, pos = board(p.board), p.position
     return b.size <= QUICK_TABLE_HOLES or pegs(pos) <= QUICK_PEGS or (pegs(pos) > 1 and not class_finals(b, pos))
 
 
-def _devil(p: Params, tick: Tick) -> Solution:
+def _devil(p: DevilParams, tick: Tick) -> Solution:
     """The shortest sure win for a variant, or why there is none."""
-    return solve(Variant(int(p["n"]), p["goal"], bool(p["reflections"]), int(p["states"])), tick)
+    return solve(Variant(p.n, p.goal, p.reflections, p.states), tick)
 
 
-def _devil_quick(p: Params) -> bool:
+def _devil_quick(p: DevilParams) -> bool:
     """Small variants."""
-    return int(int(p["states"]) ** int(p["n"])) <= QUICK_DEVIL_CONFIGS
+    return int(p.states**p.n) <= QUICK_DEVIL_CONFIGS
 
 
-def _codebreak(p: Params, tick: Tick) -> tuple[Node, Stats]:
+def _codebreak(p: StrategyParams, tick: Tick) -> tuple[Node, Stats]:
     """A strategy's tree and its verified statistics."""
-    limit = optimal_limit(str(p["strategy"]))
-    if p["strategy"] not in HEURISTICS and secrets_count(p) > limit:
-        raise LimitError(f"the {p['strategy']} search is limited to games of {limit:,} secrets")
-    g = load(str(p["game"]), p.get("pegs"), p.get("colours"), p.get("coins"))
-    tree = codebreak_tree(g, p["strategy"], tick)
+    limit = optimal_limit(p.strategy)
+    if p.strategy not in HEURISTICS and secrets_count(p) > limit:
+        raise LimitError(f"the {p.strategy} search is limited to games of {limit:,} secrets")
+    g = p.load()
+    tree = codebreak_tree(g, one_of(p.strategy, STRATEGIES, "strategy"), tick)
     return tree, verify(g, tree)
 
 
-def secrets_count(p: Params) -> int:
+def secrets_count(p: GameParams) -> int:
     """How many secrets a game has, from its file and sizes, without building it."""
-    spec = game_spec(str(p["game"]))
+    spec = game_spec(p.game)
     if spec.secrets[0] == "coins":
-        return 2 * int(p.get("coins") or spec.secrets[1].get("count", "4"))
-    length = int(p.get("pegs") or spec.secrets[1].get("length", "4"))
-    colours = int(p.get("colours") or spec.secrets[1].get("colours", "6"))
+        return 2 * (p.coins or int(spec.secrets[1].get("count", "4")))
+    length = p.pegs or int(spec.secrets[1].get("length", "4"))
+    colours = p.colours or int(spec.secrets[1].get("colours", "6"))
     if spec.secrets[1].get("repeats", "yes") == "yes":
         return int(colours**length)
     return math.perm(colours, length)
 
 
-def _codebreak_quick(p: Params) -> bool:
+def _codebreak_quick(p: StrategyParams) -> bool:
     """Heuristics on small games, optimal search on tiny ones (and refusals of games too large for it)."""
     n = secrets_count(p)
-    if str(p["strategy"]) not in HEURISTICS and n > optimal_limit(str(p["strategy"])):
+    if p.strategy not in HEURISTICS and n > optimal_limit(p.strategy):
         return True
-    return n <= (QUICK_HEURISTIC_SECRETS if str(p["strategy"]) in HEURISTICS else QUICK_OPTIMAL_SECRETS)
+    return n <= (QUICK_HEURISTIC_SECRETS if p.strategy in HEURISTICS else QUICK_OPTIMAL_SECRETS)
 
 
-def _game(p: Params, tick: Tick) -> Game:
+def _game(p: GameParams, tick: Tick) -> Game:
     """A built game: its secrets, experiments and outcome table."""
-    return load(str(p["game"]), p.get("pegs"), p.get("colours"), p.get("coins"))
+    return p.load()
 
 
-def _aequitas(p: Params, tick: Tick) -> tuple[tuple[Cell, ...], TableReport]:
+def _aequitas(p: AequitasParams, tick: Tick) -> tuple[tuple[Cell, ...], TableReport]:
     """The comparison table with the paper, and its report with the certificates of every disagreement."""
-    rows = tuple(cells(int(p["max"]), tick))
-    return rows, table_report(int(p["max"]), rows)
+    rows = tuple(cells(p.max, tick))
+    return rows, table_report(p.max, rows)
 
 
 PEGS_TABLE = Computation(
     "pegs.table",
+    BoardParams,
     _pegs_table,
-    lambda p: board(str(p["board"])).size <= QUICK_TABLE_HOLES,
-    lambda p: f"the table of starts for {p['board']}",
+    lambda p: board(p.board).size <= QUICK_TABLE_HOLES,
+    lambda p: f"the table of starts for {p.board}",
     tuple[PegRow, ...],
 )
 PEGS_REPORT = Computation(
     "pegs.report",
+    ReportParams,
     _pegs_report,
-    lambda p: board(str(p["board"])).size <= QUICK_TABLE_HOLES,
-    lambda p: f"the analysis of a {p['board']} position",
+    lambda p: board(p.board).size <= QUICK_TABLE_HOLES,
+    lambda p: f"the analysis of a {p.board} position",
     PegReport,
 )
 PEGS_ANALYSIS = Computation(
     "pegs.analysis",
+    PositionParams,
     _pegs_analysis,
     _pegs_analysis_quick,
-    lambda p: f"a hint for this {p['board']} position",
+    lambda p: f"a hint for this {p.board} position",
     Analysis,
 )
-DEVIL = Computation("devil.solve", _devil, _devil_quick, lambda p: f"the Devil's game for {p['n']} coins", Solution)
+DEVIL = Computation(
+    "devil.solve", DevilParams, _devil, _devil_quick, lambda p: f"the Devil's game for {p.n} coins", Solution
+)
 CODEBREAK = Computation(
     "codebreak.tree",
+    StrategyParams,
     _codebreak,
     _codebreak_quick,
-    lambda p: f"the {p['strategy']} strategy for {p['game']}",
+    lambda p: f"the {p.strategy} strategy for {p.game}",
     tuple[Node, Stats],
 )
 GAME = Computation(
     "codebreak.game",
+    GameParams,
     _game,
     _game_quick,
-    lambda p: f"the outcome table of {p['game']}",
+    lambda p: f"the outcome table of {p.game}",
     Game,
 )
 AEQUITAS = Computation(
     "aequitas.table",
+    AequitasParams,
     _aequitas,
-    lambda p: int(p["max"]) <= QUICK_AEQUITAS,
-    lambda p: f"the Æquitas table up to {p['max']} coins",
+    lambda p: p.max <= QUICK_AEQUITAS,
+    lambda p: f"the Æquitas table up to {p.max} coins",
     tuple[tuple[Cell, ...], TableReport],
 )
 
 
-def _variant(p: Params) -> variant_model.Variant:
-    """The variant named by a store key's parameters."""
-    return variant_model.Variant.from_token(str(p["variant"]))
-
-
-def _variant_plan(p: Params, tick: Tick) -> tuple[Plan, Verification]:
+def _variant_plan(p: VariantParams, tick: Tick) -> tuple[Plan, Verification]:
     """A variant's optimal plan, verified on every secret and every way the scale may lie."""
-    plan = variant_plan(_variant(p), tick)
+    plan = variant_plan(p.model(), tick)
     check = verify_variant(plan)
     return plan, check
 
@@ -195,28 +266,30 @@ def variant_quick(v: variant_model.Variant) -> bool:
     return v.coins <= QUICK_VARIANT[key]
 
 
-def _variant_table(p: Params, tick: Tick) -> tuple[Row, ...]:
+def _variant_table(p: VariantParams, tick: Tick) -> tuple[Row, ...]:
     """A variant's table for N = 1..100, each figure proved and its plan verified."""
-    return variant_table(_variant(p), tick)
+    return variant_table(p.model(), tick)
 
 
 VARIANT_PLAN = Computation(
     "variants.plan",
+    VariantParams,
     _variant_plan,
-    lambda p: variant_quick(_variant(p)),
-    lambda p: f"the plan for {_variant(p).describe()}",
+    lambda p: variant_quick(p.model()),
+    lambda p: f"the plan for {p.model().describe()}",
     tuple[StoredPlan, Verification],
     lambda r: (stored(r[0]), r[1]),
     lambda r: (restored(r[0]), r[1]),
 )
 VARIANT_TABLE = Computation(
     "variants.table",
+    VariantParams,
     _variant_table,
     lambda p: False,
-    lambda p: f"the table for {_variant(p).describe().split(', ', 1)[1]}, N = 1 to 100",
+    lambda p: f"the table for {p.model().describe().split(', ', 1)[1]}, N = 1 to 100",
     tuple[Row, ...],
 )
-COMPUTATIONS: tuple[Computation[Any], ...] = (
+COMPUTATIONS: tuple[Computation[Any, Any], ...] = (
     PEGS_TABLE,
     PEGS_REPORT,
     PEGS_ANALYSIS,
@@ -227,7 +300,7 @@ COMPUTATIONS: tuple[Computation[Any], ...] = (
     VARIANT_PLAN,
     VARIANT_TABLE,
 )
-REGISTRY: dict[str, Computation[Any]] = {c.name: c for c in COMPUTATIONS}  # a queued job names its computation
+REGISTRY: dict[str, Computation[Any, Any]] = {c.name: c for c in COMPUTATIONS}  # a queued job names its computation
 VARIANT_TABLES = (
     *[variant_model.Variant(1, w, lies=lies) for lies in (1, 2) for w in ("unknown", "heavier")],
     *[variant_model.Variant(2, w, fakes=2) for w in ("heavier", "unknown")],
@@ -235,38 +308,45 @@ VARIANT_TABLES = (
 )
 
 
-def devil_params(v: Variant) -> dict[str, Any]:
+def devil_params(v: Variant) -> DevilParams:
     """The store's parameters for a Devil variant."""
-    return {"n": v.n, "goal": v.goal, "reflections": v.reflections, "states": v.states}
+    return DevilParams(v.n, v.goal, v.reflections, v.states)
 
 
-def codebreak_params(game: str, sizes: tuple[int | None, int | None, int | None], strategy: str) -> dict[str, Any]:
+def game_params(game: str, sizes: tuple[int | None, int | None, int | None]) -> GameParams:
+    """The store's parameters for a built game."""
+    return GameParams(game, *sizes)
+
+
+def codebreak_params(game: str, sizes: tuple[int | None, int | None, int | None], strategy: str) -> StrategyParams:
     """The store's parameters for a strategy tree."""
-    return {"game": game, "pegs": sizes[0], "colours": sizes[1], "coins": sizes[2], "strategy": strategy}
+    return StrategyParams(game, *sizes, strategy=strategy)
 
 
-def pegs_problem(name: str, hole: str, finish: str) -> dict[str, Any]:
+def pegs_problem(name: str, hole: str, finish: str) -> ReportParams:
     """The store's parameters for a classic problem's report (as the solution page asks for it)."""
-    b = board(name)
-    return {"board": name, "position": b.start(hole), "hole": hole, "count": False, "finish": finish}
+    return ReportParams(name, board(name).start(hole), hole, False, finish)
 
 
-def everything() -> Iterator[tuple[Computation[Any], dict[str, Any]]]:
+Item = tuple[Computation[Any, Any], Params]  # a computation and its parameters
+
+
+def everything() -> Iterator[Item]:
     """Every stored result the site links to, cheapest first (what precompute fills the store with)."""
     for name in sorted(BOARDS, key=lambda k: board(k).size):
-        yield PEGS_TABLE, {"board": name}
+        yield PEGS_TABLE, BoardParams(name)
     for states, top in ((2, 16), (3, 4), (4, 3)):
         for n in range(1, top + 1):
-            for goal in ("all-heads", "all-equal"):
+            for goal in GOALS:
                 for reflections in (False, True):
                     if states**n <= 1 << 16:
-                        yield DEVIL, {"n": n, "goal": goal, "reflections": reflections, "states": states}
+                        yield DEVIL, DevilParams(n, goal, reflections, states)
     for max_coins in (30, 40):
-        yield AEQUITAS, {"max": max_coins}
+        yield AEQUITAS, AequitasParams(max_coins)
     later = []
     for game, spec in shipped().items():
         sizes = default_sizes(spec)
-        yield GAME, {"game": game, "pegs": sizes[0], "colours": sizes[1], "coins": sizes[2]}
+        yield GAME, game_params(game, sizes)
         for strategy in STRATEGIES:
             params = codebreak_params(game, sizes, strategy)
             small = secrets_count(params) <= QUICK_OPTIMAL_SECRETS
@@ -280,4 +360,4 @@ def everything() -> Iterator[tuple[Computation[Any], dict[str, Any]]]:
         for hole, finish in problems:
             yield PEGS_REPORT, pegs_problem(name, hole, finish)
     for v in VARIANT_TABLES:  # minutes each: last
-        yield VARIANT_TABLE, {"variant": v.to_token()}
+        yield VARIANT_TABLE, VariantParams(v.to_token())

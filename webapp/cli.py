@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from solvers.report import Report
     from solvers.weighing import Problem
 
-    from .computations import Computation
+    from .computations import Computation, P
 
 
 R = TypeVar("R")
@@ -123,16 +123,16 @@ def pegs(args: argparse.Namespace) -> Report:
         raise InputError("--finish start needs --hole")
     pos = from_token(b, args.position) if args.position else b.start(args.hole)
     finish = finish_label(b, args.hole, args.finish) or None
-    params = {"board": b.name, "position": pos, "hole": args.hole or None, "count": args.count, "finish": finish}
     # the large boards' problems take minutes (the French board's classic one): stored by make run or precompute
     if quick_exact(b, pos):
         return peg_report(b, pos, args.hole or None, args.count, finish)
-    from .catalogue import PEGS_REPORT
+    from .catalogue import PEGS_REPORT, ReportParams
 
+    params = ReportParams(b.name, pos, args.hole or None, args.count, finish)
     return _stored(PEGS_REPORT, params) or peg_report(b, pos, args.hole or None, args.count, finish)
 
 
-def _stored(c: Computation[R], params: dict[str, object]) -> R | None:
+def _stored(c: Computation[P, R], params: P) -> R | None:
     """A result from the store when `make run` or `precompute` has put it there, else None (stored results were
     verified before they were stored). The caller imports the catalogue (every solver) only when it asks."""
     from .computations import stored

@@ -19,7 +19,7 @@ from solvers.errors import IllegalMoveError, InputError, LimitError
 from solvers.report import as_json
 
 from . import params
-from .catalogue import CODEBREAK, GAME, PRECOMPUTED_OPTIMAL, codebreak_params
+from .catalogue import CODEBREAK, GAME, PRECOMPUTED_OPTIMAL, codebreak_params, game_params
 from .games import Sizes, default_sizes, shipped
 from .htmx import go, link
 from .results import Busy, JobFailed, Pending, computed, peek
@@ -59,7 +59,7 @@ def built(name: str, sizes: Sizes) -> Game:
     if key not in _BUILT:
         if len(_BUILT) >= 8:
             _BUILT.clear()
-        _BUILT[key] = computed(GAME, game=name, pegs=sizes[0], colours=sizes[1], coins=sizes[2])
+        _BUILT[key] = computed(GAME, game_params(name, sizes))
     return _BUILT[key]
 
 
@@ -116,9 +116,9 @@ def _stats_or_progress(name: str, sizes: Sizes, strategy: Strategy, file_sizes: 
             and not ((name, strategy) in PRECOMPUTED_OPTIMAL and file_sizes)
             and not CODEBREAK.quick(params)
         ):
-            found = peek(CODEBREAK, **params)
+            found = peek(CODEBREAK, params)
             return None if found is None else found[1]
-        return computed(CODEBREAK, **params)[1]
+        return computed(CODEBREAK, params)[1]
     except Pending as e:
         return e.progress
     except Busy:  # this visitor's other rows are computing: this one waits for the next refresh
@@ -185,7 +185,7 @@ def _suggest(name: str, sizes: Sizes, g: Game, r: Round) -> dict[str, str | None
         params = codebreak_params(name, sizes, s)
         key = CODEBREAK.key(params)
         if key not in _TOPS:
-            stored = peek(CODEBREAK, **params)
+            stored = peek(CODEBREAK, params)
             if stored is None:
                 trees[s] = None
                 continue
@@ -231,7 +231,7 @@ def plan() -> ResponseReturnValue:
     """Follow a strategy's tree by entering the feedback from a real game."""
     name, spec, g, sizes = _game(request.args)
     strategy = _strategy(request.args)
-    root, stats = computed(CODEBREAK, **codebreak_params(name, sizes, strategy))
+    root, stats = computed(CODEBREAK, codebreak_params(name, sizes, strategy))
     path = [x for x in request.args.get("path", "").split(",") if x]
     node = follow(g, root, path)
     base = {"game": name, "strategy": strategy, **_size_query(sizes)}
@@ -275,6 +275,6 @@ def codebreak_json() -> Response:
     """Strategy statistics (and tree) for a shipped game."""
     name, spec, g, sizes = _game(request.args)
     strategy = _strategy(request.args)
-    root, stats = computed(CODEBREAK, **codebreak_params(name, sizes, strategy))
+    root, stats = computed(CODEBREAK, codebreak_params(name, sizes, strategy))
     tree, dot = params.flag(request.args, "tree"), params.flag(request.args, "dot")
     return jsonify(as_json(codebreak_report(name, g, strategy, root, stats, tree, dot)))

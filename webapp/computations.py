@@ -1,7 +1,8 @@
-"""Named computations and their stored results, without the web: a `Computation[R]` is a named, deterministic
-function of its parameters returning an R; its results (or its refusals, as `Failed`) are kept in the result store
-as JSON under a key made of its name, the schema of what it stores and its parameters. The computations
-themselves are listed in `catalogue`; the web's way to them (computing, queuing, progress pages) is `results`."""
+"""Named computations and their stored results, without the web: a `Computation[P, R]` is a named, deterministic
+function of its parameters (a P, a frozen msgspec struct) returning an R; its results (or its refusals, as `Failed`)
+are kept in the result store as JSON under a key made of its name, the schema of what it stores and its parameters.
+The computations themselves are listed in `catalogue`; the web's way to them (computing, queuing, progress pages)
+is `results`. A queued job carries its parameters as plain JSON data (`wire`), read back and checked by `parse`."""
 
 from __future__ import annotations
 
@@ -13,15 +14,22 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Generic, TypeVar
 
+import msgspec
+
 from solvers.errors import LimitError, PuzzleError
 from solvers.progress import Tick
 
 from . import codec
 from .store import Store
 
-Params = Mapping[str, Any]
+Wire = Mapping[str, Any]  # a computation's parameters as a queued job carries them
 PRECOMPUTE_NOTE = "precompute"  # the note on a claim made by the background precomputation
+P = TypeVar("P", bound=msgspec.Struct)
 R = TypeVar("R")
+
+
+class Params(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The base of every computation's parameters: frozen, and a queued job's unknown fields are refused."""
 
 
 def _same(value: Any) -> Any:
@@ -30,9 +38,9 @@ def _same(value: Any) -> Any:
 
 
 @dataclass(frozen=True)
-class Computation(Generic[R]):
-    """A named, deterministic computation: run(params, tick) -> R; quick(params) says whether it is cheap enough
-    for a web request (about a second of CPU at most); title(params) names it for people.
+class Computation(Generic[P, R]):
+    """A named, deterministic computation: run(params, tick) -> R for params of type `params`; quick(params) says
+    whether it is cheap enough for a web request (about a second of CPU at most); title(params) names it for people.
 
     Results are stored as JSON: `stored_as` is the type stored (what a stored entry is decoded against); `dump`
     and `load` turn a result into that type and back when it is not data already (a plan holding its search).
@@ -40,9 +48,10 @@ class Computation(Generic[R]):
     entries unreachable (they are recomputed) without a version to remember to bump."""
 
     name: str
-    run: Callable[[Params, Tick], R]
-    quick: Callable[[Params], bool]
-    title: Callable[[Params], str]
+    params: type[P]
+    run: Callable[[P, Tick], R]
+    quick: Callable[[P], bool]
+    title: Callable[[P], str]
     stored_as: Any
     dump: Callable[[R], object] = _same
     load: Callable[[Any], R] = _same
@@ -52,9 +61,18 @@ class Computation(Generic[R]):
         """A digest of the stored type's JSON schema (field names, types, nesting)."""
         return codec.schema_digest(self.stored_as)
 
-    def key(self, params: Params) -> str:
+    def key(self, params: P) -> str:
         """The store key: name, schema digest and canonical parameters."""
-        return f"{self.name}@{self.schema}:{json.dumps(dict(params), sort_keys=True, separators=(',', ':'))}"
+        return f"{self.name}@{self.schema}:{json.dumps(self.wire(params), sort_keys=True, separators=(',', ':'))}"
+
+    def wire(self, params: P) -> dict[str, Any]:
+        """The parameters as plain JSON data, as a queued job carries them."""
+        data: dict[str, Any] = msgspec.to_builtins(params)
+        return data
+
+    def parse(self, data: Wire) -> P:
+        """A queued job's parameters read back (msgspec.ValidationError when they are not this computation's)."""
+        return msgspec.convert(data, self.params)
 
 
 @dataclass(frozen=True)
@@ -65,7 +83,7 @@ class Failed:
     message: str
 
 
-def run(c: Computation[R], params: Params, tick: Tick) -> R | Failed:
+def run(c: Computation[P, R], params: P, tick: Tick) -> R | Failed:
     """Compute a result; a solver's refusal or running out of the job's memory becomes a stored Failed."""
     try:
         return c.run(params, tick)
@@ -84,14 +102,14 @@ def unpack(value: R | Failed) -> R:
     return value
 
 
-def dumps(c: Computation[R], value: R | Failed) -> bytes:
+def dumps(c: Computation[Any, R], value: R | Failed) -> bytes:
     """A result (or a refusal) as the store keeps it."""
     if isinstance(value, Failed):
         return codec.encode_failure(value.kind, value.message)
     return codec.encode(c.dump(value))
 
 
-def loads(c: Computation[R], blob: bytes) -> R | Failed | None:
+def loads(c: Computation[Any, R], blob: bytes) -> R | Failed | None:
     """A stored result (or refusal); None when the entry is not one of this computation's (an older format)."""
     try:
         envelope = codec.open_envelope(blob)
@@ -104,7 +122,7 @@ def loads(c: Computation[R], blob: bytes) -> R | Failed | None:
         return None
 
 
-def read(store: Store, c: Computation[R], key: str) -> R | Failed | None:
+def read(store: Store, c: Computation[Any, R], key: str) -> R | Failed | None:
     """The stored result under key, if there is a readable one (an unreadable entry is deleted, so recomputed)."""
     blob = store.get(key)
     if blob is None:
@@ -115,18 +133,18 @@ def read(store: Store, c: Computation[R], key: str) -> R | Failed | None:
     return value
 
 
-def write(store: Store, c: Computation[R], key: str, value: R | Failed) -> None:
+def write(store: Store, c: Computation[Any, R], key: str, value: R | Failed) -> None:
     """Store a result (or a refusal)."""
     store.put(key, dumps(c, value))
 
 
-def stored(store: Store, c: Computation[R], params: Params) -> R | None:
+def stored(store: Store, c: Computation[P, R], params: P) -> R | None:
     """The stored result (a stored refusal raised again), or None when it is not stored."""
     found = read(store, c, c.key(params))
     return None if found is None else unpack(found)
 
 
-def work(store: Store, c: Computation[Any], params: Params) -> None:
+def work(store: Store, c: Computation[P, Any], params: P) -> None:
     """A job's work: report progress (at most twice a second), compute, store the result (the claim is left to
     whoever runs the job)."""
     key = c.key(params)
@@ -143,7 +161,7 @@ def work(store: Store, c: Computation[Any], params: Params) -> None:
     write(store, c, key, run(c, params, tick))
 
 
-def execute(store: Store, c: Computation[Any], params: Params) -> None:
+def execute(store: Store, c: Computation[P, Any], params: P) -> None:
     """Run a job in this process (the immediate queue of the tests, the precompute command): unless the result is
     stored already, compute it; then end the claim."""
     try:

@@ -157,7 +157,7 @@ def _play_page(g: DevilGame, moves: tuple[int, ...], peek: bool, error: str | No
         won, table = won_at(sizes), None
     if won is not None and won < len(moves):
         raise InputError(f"the game was already won after move {won}")
-    sol: Solution = computed(DEVIL, **devil_params(v))
+    sol: Solution = computed(DEVIL, devil_params(v))
     return render_template(
         "devil/play.html",
         g=g,
@@ -197,7 +197,7 @@ def flip() -> Response | tuple[str, int]:
 def solution() -> str:
     """Step through the shortest strategy (or the construction), a page of moves at a time."""
     v = parse_variant(request.args)
-    sol: Solution = computed(DEVIL, **devil_params(v))
+    sol: Solution = computed(DEVIL, devil_params(v))
     if not sol.solvable or sol.moves is None:
         return render_template(
             "devil/solution.html",
@@ -249,4 +249,4 @@ def solution() -> str:
 def devil_json() -> Response:
     """Shortest sure win (or why none), optionally with the moves."""
     v = parse_variant(request.args, states=True)
-    return jsonify(as_json(devil_report(v, params.flag(request.args, "moves"), computed(DEVIL, **devil_params(v)))))
+    return jsonify(as_json(devil_report(v, params.flag(request.args, "moves"), computed(DEVIL, devil_params(v)))))

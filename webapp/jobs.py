@@ -25,7 +25,7 @@ from huey.registry import Message
 from huey.serializer import Serializer
 
 from . import config
-from .computations import PRECOMPUTE_NOTE, Computation
+from .computations import PRECOMPUTE_NOTE, Computation, Params
 from .store import Store, open_store
 
 QUEUE_FILES = {"visitors": "queue.db", "precompute": "precompute.db"}  # SQLite files in the instance folder
@@ -99,13 +99,14 @@ def compute(address: str, name: str, params: dict[str, Any], client: str, queue:
     from .supervisor import supervise
 
     c = REGISTRY[name]
+    p = c.parse(params)
     keys = config.keys(config.instance_path()).encoded()
     if immediate:
-        execute(open_store(address, keys), c, params)
+        execute(open_store(address, keys), c, p)
         return
-    if not open_store(address, keys).start(c.key(params), client):
+    if not open_store(address, keys).start(c.key(p), client):
         raise RetryTask(delay=DEFER_SECONDS)
-    supervise(address, keys, c, params, config.job_seconds(queue))
+    supervise(address, keys, c, p, config.job_seconds(queue))
 
 
 class Queues:
@@ -145,7 +146,7 @@ class Queues:
         """Put a visitor's job on its queue."""
         self._tasks["visitors"](address, name, dict(params), client)
 
-    def enqueue_missing(self, store: Store, items: Iterable[tuple[Computation[Any], dict[str, Any]]]) -> int:
+    def enqueue_missing(self, store: Store, items: Iterable[tuple[Computation[Any, Any], Params]]) -> int:
         """Queue a precomputation job for every item not stored yet and not already claimed; how many were
         queued."""
         queued = 0
@@ -153,6 +154,6 @@ class Queues:
             key = c.key(params)
             if store.get(key) is None and store.claim(key) == "won":
                 store.report(key, "queued", 0, 0, PRECOMPUTE_NOTE)
-                self._tasks["precompute"](store.address, c.name, dict(params), "")
+                self._tasks["precompute"](store.address, c.name, c.wire(params), "")
                 queued += 1
         return queued

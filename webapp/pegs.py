@@ -31,7 +31,16 @@ from solvers.pegs.report import labels
 from solvers.report import as_json
 
 from . import params
-from .catalogue import PEGS_ANALYSIS, PEGS_REPORT, PEGS_TABLE, QUICK_TABLE_HOLES, pegs_problem
+from .catalogue import (
+    PEGS_ANALYSIS,
+    PEGS_REPORT,
+    PEGS_TABLE,
+    QUICK_TABLE_HOLES,
+    BoardParams,
+    PositionParams,
+    ReportParams,
+    pegs_problem,
+)
 from .htmx import link
 from .results import computed, peek
 
@@ -94,7 +103,7 @@ def play() -> str:
     moves = jumps_to_moves(g.jumps)
     hint = None
     if params.flag(request.args, "hint"):
-        a: Analysis = computed(PEGS_ANALYSIS, board=b.name, position=pos, finish=g.finish)
+        a: Analysis = computed(PEGS_ANALYSIS, PositionParams(b.name, pos, g.finish))
         hint = {
             "solvable": a.solvable,
             "min_moves": a.min_moves,
@@ -143,7 +152,7 @@ def doomed(g: Game) -> str | None:
             f"the last coin can only end on {where}"
         )
     if b.size <= QUICK_TABLE_HOLES:
-        a: Analysis = computed(PEGS_ANALYSIS, board=b.name, position=pos, finish=g.finish)
+        a: Analysis = computed(PEGS_ANALYSIS, PositionParams(b.name, pos, g.finish))
         if a.solvable is False:
             target = f"one coin on {g.finish}" if g.finish else "one coin"
             return f"an exhaustive search finds no way to {target} from here"
@@ -157,9 +166,9 @@ def solvable_starts(g: Game) -> list[str] | None:
     if g.finish and g.finish != g.hole:
         return None
     rows = (
-        computed(PEGS_TABLE, board=g.board.name)
+        computed(PEGS_TABLE, BoardParams(g.board.name))
         if g.board.size <= QUICK_TABLE_HOLES
-        else peek(PEGS_TABLE, board=g.board.name)
+        else peek(PEGS_TABLE, BoardParams(g.board.name))
     )
     if rows is None:
         return None
@@ -176,11 +185,9 @@ def solution() -> str:
     if fewest and (g.jumps or not g.finish):
         raise InputError("fewest=1 is for a start with a finish hole: leave out j and give finish")
     a: Analysis = (
-        computed(PEGS_REPORT, board=g.board.name, position=here, hole=g.hole, count=False, finish=g.finish).analysis(
-            g.board
-        )
+        computed(PEGS_REPORT, ReportParams(g.board.name, here, g.hole, False, g.finish)).analysis(g.board)
         if fewest
-        else computed(PEGS_ANALYSIS, board=g.board.name, position=here, finish=g.finish)
+        else computed(PEGS_ANALYSIS, PositionParams(g.board.name, here, g.finish))
     )
     step = params.whole(request.args, "step", 0, 0, max(0, len(a.solution)), "step")
     pos = replay(g.board, here, a.solution[:step])
@@ -211,14 +218,14 @@ def solution() -> str:
 def table() -> str:
     """Which starts can be solved, and in how few moves."""
     b = _board(request.args)
-    rows = computed(PEGS_TABLE, board=b.name)
+    rows = computed(PEGS_TABLE, BoardParams(b.name))
     links = {row.hole: url_for("pegs.play", board=b.name, hole=row.hole) for row in rows}
     home_links = {row.hole: url_for("pegs.play", board=b.name, hole=row.hole, finish=row.hole) for row in rows}
     problems = [
         (
             hole,
             finish,
-            peek(PEGS_REPORT, **pegs_problem(b.name, hole, finish)),
+            peek(PEGS_REPORT, pegs_problem(b.name, hole, finish)),
             url_for("pegs.solution", board=b.name, hole=hole, finish=finish, fewest=1),
         )
         for hole, finish in PROBLEMS.get(b.name, ())
@@ -268,5 +275,5 @@ def pegs_json() -> Response:
     if finish == "start" and not hole:
         raise InputError("finish=start needs hole")
     label = finish_label(b, hole, finish) or None
-    report = computed(PEGS_REPORT, board=b.name, position=pos, hole=hole or None, count=count, finish=label)
+    report = computed(PEGS_REPORT, ReportParams(b.name, pos, hole or None, count, label))
     return jsonify(as_json(report))

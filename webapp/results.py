@@ -12,12 +12,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from flask import Flask, Response, current_app, has_request_context, jsonify, render_template, request
 
 from . import config, jobs
-from .computations import PRECOMPUTE_NOTE, Computation, Params, read, run, stored, unpack, write
+from .computations import PRECOMPUTE_NOTE, Computation, P, Wire, read, run, stored, unpack, write
 from .errors import error_response
 from .store import FAILED_SECONDS, NO_LIMITS, Limits, Progress, Store, open_store
 
@@ -33,7 +33,7 @@ class Pending(Exception):  # noqa: N818 - not an error: the answer is on its way
 
 
 R = TypeVar("R")
-Enqueue = Callable[[str, str, Params, str], None]  # (store address, computation, parameters, client)
+Enqueue = Callable[[str, str, Wire, str], None]  # (store address, computation, parameters, client)
 
 
 class Busy(Exception):  # noqa: N818 - an answer, not a fault: come back later
@@ -74,7 +74,7 @@ def _refused(verdict: str, limits: Limits) -> Busy:
 
 
 def fetch(
-    store: Store, c: Computation[R], params: Params, enqueue: Enqueue, client: str = "", limits: Limits = NO_LIMITS
+    store: Store, c: Computation[P, R], params: P, enqueue: Enqueue, client: str = "", limits: Limits = NO_LIMITS
 ) -> R:
     """The result, from the store or computed now if quick; otherwise claim and enqueue a job, raise Pending.
     A visitor's job (client set) counts against the limits: past them, Busy and nothing queued; a job that
@@ -90,7 +90,7 @@ def fetch(
     verdict = store.claim(key, client, limits)
     if verdict == "won":
         try:
-            enqueue(store.address, c.name, params, client)
+            enqueue(store.address, c.name, c.wire(params), client)
         except Exception:
             store.release(key)  # never leave a claim that no job will end
             raise
@@ -105,7 +105,7 @@ def fetch(
             # queued by the precomputation, perhaps behind hours of it: a visitor now waits, so queue it again on
             # the visitors' queue (once: the note is cleared; whichever job runs first stores it, the other skips)
             store.report(key, "queued", 0, 0, "")
-            enqueue(store.address, c.name, params, "")
+            enqueue(store.address, c.name, c.wire(params), "")
     progress = store.progress(key) or Progress("queued", 0, 0, "", time.time())
     if progress.state == "failed":  # it holds the key a while: shown as failed, then queued again if asked
         raise JobFailed(c.title(params), progress.note)
@@ -138,7 +138,7 @@ def app_queues() -> jobs.Queues:
     return queues
 
 
-def computed(c: Computation[R], **params: Any) -> R:
+def computed(c: Computation[P, R], params: P) -> R:
     """A view's way in: the result, or Pending while a job computes it (a job queued on this visitor's account:
     Busy past the limits)."""
     enqueue = app_queues().enqueue
@@ -147,7 +147,7 @@ def computed(c: Computation[R], **params: Any) -> R:
     return fetch(app_store(), c, params, enqueue, request.remote_addr or "unknown", app_limits())
 
 
-def peek(c: Computation[R], **params: Any) -> R | None:
+def peek(c: Computation[P, R], params: P) -> R | None:
     """The stored result if it is there (never computing or queuing anything), else None."""
     return stored(app_store(), c, params)
 

@@ -16,18 +16,18 @@ import signal
 import sys
 import time
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from solvers.parallel import die_with_parent
 
-from .computations import Computation, read, work
+from .computations import Computation, P, read, work
 from .store import Store, open_store, stale_seconds
 
 ATTEMPTS = 2  # a job whose process is killed is run once more before it is marked failed
 
 
-def _child(address: str, keys: Sequence[bytes], c: Computation[Any], params: Mapping[str, Any]) -> None:
+def _child(address: str, keys: Sequence[bytes], c: Computation[P, Any], params: P) -> None:
     """In the forked process: compute and store the result, then exit (never return into the worker's code)."""
     code = 1
     try:
@@ -81,9 +81,7 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 60:g} minutes" if seconds >= 120 else f"{seconds:g} seconds"
 
 
-def supervise(
-    address: str, keys: Sequence[bytes], c: Computation[Any], params: Mapping[str, Any], seconds: float
-) -> str:
+def supervise(address: str, keys: Sequence[bytes], c: Computation[P, Any], params: P, seconds: float) -> str:
     """Run one job under watch; what became of it: 'stored', 'skipped' (stored already), 'timeout' or 'killed'."""
     store = open_store(address, keys)
     key = c.key(params)

@@ -15,7 +15,7 @@ from solvers.variants.report import Row, bound_name, navigate, runs
 from solvers.weighing import WEIGHTS
 
 from . import params
-from .catalogue import VARIANT_PLAN, VARIANT_TABLE, VARIANT_TABLES, variant_quick
+from .catalogue import VARIANT_PLAN, VARIANT_TABLE, VARIANT_TABLES, VariantParams, variant_quick
 from .htmx import go, link
 from .results import computed
 
@@ -41,7 +41,7 @@ def query(v: Variant, **more: str) -> dict[str, str]:
 
 def plan_for(v: Variant) -> tuple[Plan, Verification]:
     """The verified plan, from the result store (computed by a job when large)."""
-    plan, check = computed(VARIANT_PLAN, variant=v.to_token())
+    plan, check = computed(VARIANT_PLAN, VariantParams(v.to_token()))
     return plan, check
 
 
@@ -103,7 +103,7 @@ def table_query(v: Variant) -> dict[str, str]:
 def table() -> str:
     """Fewest weighings against N, beside the lower bound: a table and a chart."""
     v = _table_variant()
-    rows: tuple[Row, ...] = computed(VARIANT_TABLE, variant=v.to_token())
+    rows: tuple[Row, ...] = computed(VARIANT_TABLE, VariantParams(v.to_token()))
     return render_template(
         "variants/table.html",
         v=v,
@@ -119,7 +119,7 @@ def table() -> str:
 def table_json() -> Response:
     """A variant's table as JSON: each N with its fewest weighings (null: none or beyond reach) and bound."""
     v = _table_variant()
-    rows: tuple[Row, ...] = computed(VARIANT_TABLE, variant=v.to_token())
+    rows: tuple[Row, ...] = computed(VARIANT_TABLE, VariantParams(v.to_token()))
     body = {
         "variant": v.describe().split(", ", 1)[1],
         "bound": bound_name(v),

@@ -18,7 +18,7 @@ def test_english_table_gives_proved_fewest_moves_to_finish_in_the_start_hole(cli
     symmetry maps onto it (c5, e3, e5), and not of other starts whose problems are not stored; the count is the
     complete search's, checked against its own replayed solution."""
     with client.application.app_context():
-        report = computed(PEGS_REPORT, **pegs_problem("english", "c3", "c3"))
+        report = computed(PEGS_REPORT, pegs_problem("english", "c3", "c3"))
     assert report.proved and report.min_moves == len(report.solution) and report.min_moves is not None
     html = client.get("/pegs/table?board=english").get_data(as_text=True)
     cells = {}  # start hole -> the moves given in its "finish in the start hole" cell ("" when none)

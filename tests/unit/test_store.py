@@ -14,7 +14,7 @@ import pytest
 
 from solvers.errors import LimitError
 from solvers.progress import Tick
-from webapp.computations import Computation, Params, execute
+from webapp.computations import Computation, Params, Wire, execute
 from webapp.results import Busy, JobFailed, Pending, fetch
 from webapp.store import Limits, SqliteStore, Store
 
@@ -22,16 +22,22 @@ SECRET = [b"unit-secret"]
 runs: list[int] = []
 
 
-def square(p: Params, tick: Tick) -> int:
+class X(Params, frozen=True):
+    """The stand-in computation's one parameter."""
+
+    x: int
+
+
+def square(p: X, tick: Tick) -> int:
     """A stand-in computation that counts its runs."""
-    runs.append(int(p["x"]))
+    runs.append(p.x)
     tick(1, 1)
-    if int(p["x"]) < 0:
+    if p.x < 0:
         raise LimitError("too large to search here")
-    return int(p["x"]) ** 2
+    return p.x**2
 
 
-SQUARE = Computation("test.square", square, lambda p: int(p["x"]) < 10, lambda p: "a square", int)
+SQUARE = Computation("test.square", X, square, lambda p: p.x < 10, lambda p: "a square", int)
 
 
 def test_entries_survive_reopening(tmp_path: Path) -> None:
@@ -64,12 +70,12 @@ def test_a_stored_pickle_is_never_loaded(tmp_path: Path) -> None:
             return (os.system, (f"touch {marker}",))
 
     store = SqliteStore(tmp_path / "r.db", SECRET)
-    key = SQUARE.key({"x": 4})
+    key = SQUARE.key(X(4))
     store.put(key, pickle.dumps(Exploit()))
-    store.put(SQUARE.key({"x": 5}), b'{"value":"twenty-five"}')  # JSON, but not an int
+    store.put(SQUARE.key(X(5)), b'{"value":"twenty-five"}')  # JSON, but not an int
     runs.clear()
-    assert fetch(store, SQUARE, {"x": 4}, lambda *a: pytest.fail("quick")) == 16
-    assert fetch(store, SQUARE, {"x": 5}, lambda *a: pytest.fail("quick")) == 25
+    assert fetch(store, SQUARE, X(4), lambda *a: pytest.fail("quick")) == 16
+    assert fetch(store, SQUARE, X(5), lambda *a: pytest.fail("quick")) == 25
     assert runs == [4, 5] and not marker.exists()
     assert store.get(key) == b'{"value":16}'
 
@@ -99,8 +105,8 @@ def test_quick_results_are_computed_inline_and_stored(tmp_path: Path) -> None:
     """A quick computation runs in the request once; later requests read the store."""
     store = SqliteStore(tmp_path / "r.db", SECRET)
     runs.clear()
-    assert fetch(store, SQUARE, {"x": 3}, lambda *a: pytest.fail("no job for a quick result")) == 9
-    assert fetch(store, SQUARE, {"x": 3}, lambda *a: pytest.fail("stored")) == 9 and runs == [3]
+    assert fetch(store, SQUARE, X(3), lambda *a: pytest.fail("no job for a quick result")) == 9
+    assert fetch(store, SQUARE, X(3), lambda *a: pytest.fail("stored")) == 9 and runs == [3]
 
 
 def test_heavy_results_are_one_job_and_a_damaged_one_is_recomputed(tmp_path: Path) -> None:
@@ -109,34 +115,34 @@ def test_heavy_results_are_one_job_and_a_damaged_one_is_recomputed(tmp_path: Pat
     store = SqliteStore(tmp_path / "r.db", SECRET)
     queued: list[tuple[str, dict[str, Any]]] = []
 
-    def enqueue(address: str, name: str, params: Params, client: str) -> None:
+    def enqueue(address: str, name: str, params: Wire, client: str) -> None:
         queued.append((name, dict(params)))
 
     for _ in range(3):
         with pytest.raises(Pending) as e:
-            fetch(store, SQUARE, {"x": 12}, enqueue)
+            fetch(store, SQUARE, X(12), enqueue)
         assert e.value.progress.state == "queued"
     assert queued == [("test.square", {"x": 12})]
     runs.clear()
-    execute(store, SQUARE, {"x": 12})
-    assert fetch(store, SQUARE, {"x": 12}, enqueue) == 144 and runs == [12]
-    key = SQUARE.key({"x": 12})
+    execute(store, SQUARE, X(12))
+    assert fetch(store, SQUARE, X(12), enqueue) == 144 and runs == [12]
+    key = SQUARE.key(X(12))
     with sqlite3.connect(tmp_path / "r.db") as db:
         db.execute("UPDATE results SET blob = ? WHERE key = ?", (b'{"value":145}', key))
     with pytest.raises(Pending):
-        fetch(store, SQUARE, {"x": 12}, enqueue)
+        fetch(store, SQUARE, X(12), enqueue)
     assert len(queued) == 2
-    execute(store, SQUARE, {"x": 12})
-    assert fetch(store, SQUARE, {"x": 12}, enqueue) == 144
+    execute(store, SQUARE, X(12))
+    assert fetch(store, SQUARE, X(12), enqueue) == 144
 
 
 def test_a_refusal_is_stored_and_answered_as_a_limit(tmp_path: Path) -> None:
     """A job that ends in 'too large to search here' stores that answer; asking again raises it, not a 500."""
     store = SqliteStore(tmp_path / "r.db", SECRET)
-    execute(store, SQUARE, {"x": -20})
+    execute(store, SQUARE, X(-20))
     runs.clear()
     with pytest.raises(LimitError, match="too large"):
-        fetch(store, SQUARE, {"x": -20}, lambda *a: pytest.fail("stored"))
+        fetch(store, SQUARE, X(-20), lambda *a: pytest.fail("stored"))
     assert runs == []
 
 
@@ -146,10 +152,11 @@ def test_a_job_past_its_memory_budget_is_refused_clearly(tmp_path: Path) -> None
     code = (
         "import numpy as np\n"
         "from webapp.jobs import limit_memory\n"
-        "from webapp.computations import Computation, Failed, run\n"
+        "from webapp.computations import Computation, Failed, Params, run\n"
         "limit_memory()\n"
-        "big = Computation('test.big', lambda p, t: np.ones(2 ** 31, dtype=np.uint8), lambda p: False, str, str)\n"
-        "out = run(big, {}, lambda d, t: None)\n"
+        "grow = lambda p, t: np.ones(2 ** 31, dtype=np.uint8)\n"
+        "big = Computation('test.big', Params, grow, lambda p: False, str, str)\n"
+        "out = run(big, Params(), lambda d, t: None)\n"
         "print(type(out).__name__, out.message if isinstance(out, Failed) else '')\n"
     )
     env = {**os.environ, "COIN_PUZZLES_JOB_MEMORY_MB": "1024", "COIN_PUZZLES_INSTANCE": str(tmp_path)}
@@ -163,13 +170,13 @@ def test_a_visitor_moves_a_precomputation_job_ahead(tmp_path: Path) -> None:
     from webapp.computations import PRECOMPUTE_NOTE
 
     store = SqliteStore(tmp_path / "r.db", SECRET)
-    key = SQUARE.key({"x": 15})
+    key = SQUARE.key(X(15))
     assert store.claim(key) == "won"
     store.report(key, "queued", 0, 0, PRECOMPUTE_NOTE)
     queued: list[str] = []
     for _ in range(3):
         with pytest.raises(Pending):
-            fetch(store, SQUARE, {"x": 15}, lambda address, name, params, client: queued.append(name))
+            fetch(store, SQUARE, X(15), lambda address, name, params, client: queued.append(name))
     assert queued == ["test.square"]
 
 
@@ -180,12 +187,12 @@ def test_the_precomputation_has_a_queue_of_its_own(tmp_path: Path) -> None:
 
     store = SqliteStore(tmp_path / "r.db", SECRET)
     queues = Queues(None, tmp_path)  # SQLite queues in this folder, no consumer
-    assert queues.enqueue_missing(store, [(SQUARE, {"x": 12}), (SQUARE, {"x": 13})]) == 2
+    assert queues.enqueue_missing(store, [(SQUARE, X(12)), (SQUARE, X(13))]) == 2
     assert (queues.precompute.pending_count(), queues.visitors.pending_count()) == (2, 0)
     with pytest.raises(Pending):
-        fetch(store, SQUARE, {"x": 12}, queues.enqueue)
+        fetch(store, SQUARE, X(12), queues.enqueue)
     assert (queues.precompute.pending_count(), queues.visitors.pending_count()) == (2, 1)
-    assert queues.enqueue_missing(store, [(SQUARE, {"x": 12})]) == 0  # claimed: not queued twice
+    assert queues.enqueue_missing(store, [(SQUARE, X(12))]) == 0  # claimed: not queued twice
 
 
 def check_limits(store: Store) -> None:
@@ -231,24 +238,24 @@ def test_fetch_answers_busy_and_failed(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "r.db", SECRET)
     queued: list[Params] = []
 
-    def enqueue(address: str, name: str, params: Params, client: str) -> None:
+    def enqueue(address: str, name: str, params: Wire, client: str) -> None:
         queued.append(params)
 
     limits = Limits(per_client=1, total=2)
     with pytest.raises(Pending):
-        fetch(store, SQUARE, {"x": 20}, enqueue, "1.1.1.1", limits)
+        fetch(store, SQUARE, X(20), enqueue, "1.1.1.1", limits)
     with pytest.raises(Busy) as busy:
-        fetch(store, SQUARE, {"x": 21}, enqueue, "1.1.1.1", limits)
+        fetch(store, SQUARE, X(21), enqueue, "1.1.1.1", limits)
     assert busy.value.status == 429 and "already have 1 computation queued" in busy.value.message
     with pytest.raises(Pending):
-        fetch(store, SQUARE, {"x": 22}, enqueue, "2.2.2.2", limits)
+        fetch(store, SQUARE, X(22), enqueue, "2.2.2.2", limits)
     with pytest.raises(Busy) as full:
-        fetch(store, SQUARE, {"x": 23}, enqueue, "3.3.3.3", limits)
+        fetch(store, SQUARE, X(23), enqueue, "3.3.3.3", limits)
     assert full.value.status == 503 and "queue is full" in full.value.message
     assert [p["x"] for p in queued] == [20, 22]
-    store.fail(SQUARE.key({"x": 20}), "it ran past the limit of 60 minutes")
+    store.fail(SQUARE.key(X(20)), "it ran past the limit of 60 minutes")
     with pytest.raises(JobFailed, match="limit of 60 minutes"):
-        fetch(store, SQUARE, {"x": 20}, enqueue, "1.1.1.1", limits)
+        fetch(store, SQUARE, X(20), enqueue, "1.1.1.1", limits)
     assert len(queued) == 2
 
 
