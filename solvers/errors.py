@@ -6,6 +6,7 @@ type can never become a 500 or a traceback.
 
 from __future__ import annotations
 
+import re
 from typing import TypeVar
 
 Word = TypeVar("Word", bound=str)
@@ -43,3 +44,11 @@ def one_of(raw: str, options: tuple[Word, ...], name: str) -> Word:
         if raw == option:
             return option
     raise InputError(f"{name} must be one of: {', '.join(options)}", {name: raw[:40]})
+
+
+def token_match(pattern: re.Pattern[str], token: str, what: str, example: str) -> re.Match[str]:
+    """The pattern's match of the whole token, or InputError: 'a {what} token looks like {example}'."""
+    m = pattern.fullmatch(token)
+    if not m:
+        raise InputError(f"a {what} token looks like {example}", token[:40])
+    return m

@@ -107,6 +107,16 @@ def play_out(s: Setup, ws: tuple[UserWeighing, ...], hidden: Hidden[Case] | None
     return replay(s.problem, s.budget, ws)
 
 
+def position(
+    args: Mapping[str, str],
+) -> tuple[Setup, tuple[UserWeighing, ...], Hidden[Case] | None, Replay]:
+    """The game named by a request's fields: its setup, weighings, sealed secret (honest scale) and replay."""
+    s = parse_setup(args)
+    ws = weighings_arg(args)
+    hidden = hidden_of(s, ws)
+    return s, ws, hidden, play_out(s, ws, hidden)
+
+
 def _chosen(form: Mapping[str, str], s: Setup) -> dict[str, str]:
     """Where the user put each coin (off, left or right), from the form."""
     names = [str(i) for i in range(1, s.problem.coins + 1)] + [f"G{i}" for i in range(1, s.problem.extra + 1)]
@@ -175,10 +185,7 @@ def setup() -> Response | str | tuple[str, int]:
 @bp.get("/play")
 def play() -> str:
     """A position of the game: the coins, the observer, the history, hints and the end."""
-    s = parse_setup(request.args)
-    ws = weighings_arg(request.args)
-    hidden = hidden_of(s, ws)
-    r = play_out(s, ws, hidden)
+    s, ws, hidden, r = position(request.args)
     level = params.whole(request.args, "hint", 0, 0, 2, "hint")
     guess = request.args.get("guess", "")
     if guess:
@@ -191,10 +198,7 @@ def play() -> str:
 @bp.post("/weigh")
 def weigh() -> Response | tuple[str, int]:
     """Add a weighing; an illegal one is refused with a message and costs nothing."""
-    s = parse_setup(request.form)
-    ws = weighings_arg(request.form)
-    hidden = hidden_of(s, ws)
-    r = play_out(s, ws, hidden)
+    s, ws, hidden, r = position(request.form)
     places = _chosen(request.form, s)
     try:
         new = placed_weighing(places)
@@ -212,10 +216,7 @@ def weigh() -> Response | tuple[str, int]:
 @bp.post("/guess")
 def guess() -> Response | tuple[str, int]:
     """Name the coin (and its weight): the game ends."""
-    s = parse_setup(request.form)
-    ws = weighings_arg(request.form)
-    hidden = hidden_of(s, ws)
-    r = play_out(s, ws, hidden)
+    s, ws, hidden, r = position(request.form)
     coin = request.form.get("coin", "").strip()
     weight = request.form.get("fake_is", "")
     token = "none" if coin == "none" else coin + {"heavier": "h", "lighter": "l"}.get(weight, "")

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from math import comb
 
-from solvers.errors import InputError, one_of
+from solvers.errors import InputError, one_of, token_match
 from solvers.weighing.problem import WEIGHTS, Outcome, Weight
 
 MAX_LIES = 2
@@ -81,9 +81,7 @@ class Variant:
     @classmethod
     def from_token(cls, token: str) -> Variant:
         """Parse the canonical form; InputError if it is not one."""
-        m = _TOKEN.fullmatch(token)
-        if not m:
-            raise InputError("a variant token looks like 12-unknown-l1-f1-p2", token[:40])
+        m = token_match(_TOKEN, token, "variant", "12-unknown-l1-f1-p2")
         return cls(int(m[1]), one_of(m[2], WEIGHTS, "weight"), int(m[3]), int(m[4]), int(m[5]))
 
     def describe(self) -> str:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Literal, NamedTuple
 
-from solvers.errors import InputError, one_of
+from solvers.errors import InputError, one_of, token_match
 
 MAX_COINS = 1_000_000
 MAX_EXTRA = 1_000_000
@@ -109,9 +109,7 @@ class Problem:
     @classmethod
     def from_token(cls, token: str) -> Problem:
         """Parse the canonical form; InputError if it is not one."""
-        m = _PROBLEM.fullmatch(token)
-        if not m:
-            raise InputError("a problem token looks like 12-unknown-identify-0-0", token[:40])
+        m = token_match(_PROBLEM, token, "problem", "12-unknown-identify-0-0")
         return cls(int(m[1]), one_of(m[2], WEIGHTS, "weight"), one_of(m[3], GOALS, "goal"), int(m[4]), m[5] == "1")
 
 
@@ -154,9 +152,7 @@ class Belief(NamedTuple):
     @classmethod
     def from_token(cls, token: str) -> Belief:
         """Parse the canonical form; InputError if it is not one (or not canonical: too many genuine coins)."""
-        m = _BELIEF.fullmatch(token)
-        if not m:
-            raise InputError("a belief token looks like u12.l0.h0.g0.z0", token[:40])
+        m = token_match(_BELIEF, token, "belief", "u12.l0.h0.g0.z0")
         b = cls(int(m[1]), int(m[2]), int(m[3]), int(m[4]), m[5] == "1")
         if b != cls.make(*b):
             raise InputError("a belief token keeps at most as many genuine coins as candidates", token[:40])

@@ -16,7 +16,8 @@ from solvers.errors import LimitError
 from solvers.progress import Tick
 from webapp.computations import Computation, Params, Wire, execute
 from webapp.results import Busy, JobFailed, Pending, fetch
-from webapp.store import Limits, SqliteStore, Store
+from webapp.store import Limits, Store
+from webapp.store_sqlite import SqliteStore
 
 SECRET = [b"unit-secret"]
 runs: list[int] = []

@@ -1,0 +1,185 @@
+"""The result store on Redis (`store.Store`; several hosts share it)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from solvers.errors import one_of
+
+from .store_base import (
+    CLAIM_SECONDS,
+    CLAIMS,
+    FAILED_SECONDS,
+    NO_LIMITS,
+    Claim,
+    Limits,
+    Progress,
+    Signer,
+    stale_seconds,
+)
+
+VISITORS = "cp:visitors"  # sorted set: "client\nkey" of every live visitor job, scored by when its claim expires
+CLAIM_SCRIPT = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'taken' end
+if ARGV[2] ~= '' then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[5])
+  local members = redis.call('ZRANGE', KEYS[2], 0, -1)
+  local prefix = ARGV[2] .. '\\n'
+  local mine = 0
+  for _, m in ipairs(members) do
+    if string.sub(m, 1, #prefix) == prefix then mine = mine + 1 end
+  end
+  if tonumber(ARGV[3]) > 0 and mine >= tonumber(ARGV[3]) then return 'client-full' end
+  if tonumber(ARGV[4]) > 0 and #members >= tonumber(ARGV[4]) then return 'queue-full' end
+  redis.call('ZADD', KEYS[2], tonumber(ARGV[5]) + tonumber(ARGV[6]), ARGV[1])
+end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[6])
+return 'won'
+"""
+
+
+def _member(client: str, key: str) -> str:
+    """A visitor job's entry in the sorted sets."""
+    return f"{client}\n{key}"
+
+
+class RedisStore:
+    """Redis: results as hashes, job claims by SET NX with an expiry, progress as hashes."""
+
+    def __init__(self, url: str, secrets: Sequence[bytes]) -> None:
+        """Connect (lazily) to the server at url."""
+        import redis
+
+        self.address = url
+        self._r: Any = redis.Redis.from_url(url)
+        self._signer = Signer(secrets)
+        self._claim: Any = self._r.register_script(CLAIM_SCRIPT)
+
+    def get(self, key: str) -> bytes | None:
+        """The bytes under a key, if intact."""
+        blob, digest = self._r.hmget(f"cp:result:{key}", "blob", "digest")
+        if blob is None:
+            return None
+        if digest is None or not self._signer.intact(key, bytes(blob), digest.decode()):
+            self.delete(key)
+            return None
+        return bytes(blob)
+
+    def put(self, key: str, blob: bytes) -> None:
+        """HSET of both fields is one command (atomic)."""
+        self._r.hset(f"cp:result:{key}", mapping={"blob": blob, "digest": self._signer.sign(key, blob)})
+
+    def delete(self, key: str) -> None:
+        """Forget a key."""
+        self._r.delete(f"cp:result:{key}")
+
+    def swap(self, key: str, old: bytes | None, new: bytes) -> bool:
+        """Compare and set with WATCH / MULTI (optimistic: fails if anyone changed the key meanwhile)."""
+        import redis
+
+        name = f"cp:result:{key}"
+        with self._r.pipeline() as pipe:
+            try:
+                pipe.watch(name)
+                if self.get(key) != old:
+                    pipe.unwatch()
+                    return False
+                pipe.multi()
+                pipe.hset(name, mapping={"blob": new, "digest": self._signer.sign(key, new)})
+                pipe.execute()
+                return True
+            except redis.WatchError:
+                return False
+
+    def claim(self, key: str, client: str = "", limits: Limits = NO_LIMITS) -> Claim:
+        """One Lua script (atomic on the server): the claim by SET unless it exists; a visitor's claim is also
+        counted, and refused past the limits, in a sorted set of live visitor jobs scored by their expiry."""
+        now = time.time()
+        won = self._claim(
+            keys=[f"cp:claim:{key}", VISITORS],
+            args=[_member(client, key), client, limits.per_client, limits.total, now, int(CLAIM_SECONDS)],
+        )
+        verdict = one_of(won.decode() if isinstance(won, bytes) else str(won), CLAIMS, "claim")
+        if verdict == "won":
+            self._job(key, "queued", 0, 0, "", CLAIM_SECONDS)
+        return verdict
+
+    def start(self, key: str, client: str) -> bool:
+        """A visitor's running job holds cp:runner:<client> (SET NX, kept alive with the claim); another job of
+        the same visitor finds it held and waits."""
+        if client:
+            runner = f"cp:runner:{client}"
+            taken = self._r.set(runner, key, nx=True, ex=max(1, int(stale_seconds())))
+            if not taken and self._r.get(runner) not in (None, key.encode()):
+                return False
+        self.report(key, "running", 0, 0, "")
+        return True
+
+    def _client(self, key: str) -> str | None:
+        """The client that holds a key's claim ('' for the precomputation), None when no claim is held."""
+        raw = self._r.get(f"cp:claim:{key}")
+        return None if raw is None else bytes(raw).decode()
+
+    def _job(self, key: str, state: str, done: int, total: int, note: str, seconds: float) -> None:
+        """Store a job's progress for a while."""
+        body = {"state": state, "done": done, "total": total, "note": note, "updated": time.time()}
+        self._r.set(f"cp:job:{key}", json.dumps(body), ex=int(CLAIM_SECONDS if state != "failed" else seconds))
+
+    def progress(self, key: str) -> Progress | None:
+        """The job's progress."""
+        raw = self._r.get(f"cp:job:{key}")
+        if raw is None:
+            return None
+        d = json.loads(raw)
+        return Progress(str(d["state"]), int(d["done"]), int(d["total"]), str(d["note"]), float(d["updated"]))
+
+    def report(self, key: str, state: str, done: int, total: int, note: str) -> None:
+        """Store progress and keep the claim alive (a running job's for STALE_SECONDS, a queued one's longer)."""
+        self._job(key, state, done, total, note, CLAIM_SECONDS)
+        self._keep(key, state)
+
+    def touch(self, key: str) -> None:
+        """Keep a running job's claim alive."""
+        self._keep(key, "running")
+
+    def _keep(self, key: str, state: str) -> None:
+        """Extend the claim (and the client's entries) by the time a job of this state may go without news."""
+        seconds = stale_seconds() if state == "running" else CLAIM_SECONDS
+        client = self._client(key)
+        pipe = self._r.pipeline()
+        pipe.expire(f"cp:claim:{key}", max(1, int(seconds)))
+        if client:
+            pipe.zadd(VISITORS, {_member(client, key): time.time() + seconds}, xx=True)
+            if state == "running":
+                pipe.set(f"cp:runner:{client}", key, ex=max(1, int(seconds)))
+        pipe.execute()
+
+    def _forget(self, key: str) -> None:
+        """Drop the claim and the client's entries."""
+        client = self._client(key)
+        pipe = self._r.pipeline()
+        pipe.delete(f"cp:claim:{key}")
+        if client:
+            pipe.zrem(VISITORS, _member(client, key))
+        pipe.execute()
+        if client and self._r.get(f"cp:runner:{client}") == key.encode():
+            self._r.delete(f"cp:runner:{client}")
+
+    def fail(self, key: str, note: str) -> None:
+        """The job's progress says failed, and its claim holds the key, for FAILED_SECONDS (no longer counted
+        against its client's limits)."""
+        self._forget(key)
+        self._job(key, "failed", 0, 0, note, FAILED_SECONDS)
+        self._r.set(f"cp:claim:{key}", "", ex=int(FAILED_SECONDS))
+
+    def release(self, key: str) -> None:
+        """Delete the claim and the progress."""
+        self._forget(key)
+        self._r.delete(f"cp:job:{key}")
+
+    def count(self, prefix: str) -> int:
+        """Results under a prefix."""
+        return sum(1 for _ in self._r.scan_iter(match=f"cp:result:{prefix}*"))

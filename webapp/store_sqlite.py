@@ -1,0 +1,172 @@
+"""The result store in one SQLite file (`store.Store`; the embedded default)."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from .store_base import NO_LIMITS, Claim, Limits, Progress, Signer, live
+
+
+class SqliteStore:
+    """One SQLite file (write-ahead log, so readers never wait for a writer)."""
+
+    def __init__(self, path: Path, secrets: Sequence[bytes]) -> None:
+        """Open (and create) the file and its tables."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.address = f"sqlite:{path}"
+        self._path, self._signer = path, Signer(secrets)
+        with self._db() as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, blob BLOB, digest TEXT, at REAL)")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS jobs (key TEXT PRIMARY KEY, state TEXT, done INTEGER, total INTEGER, "
+                "note TEXT, updated REAL, client TEXT NOT NULL DEFAULT '')"
+            )
+            columns = {row[1] for row in db.execute("PRAGMA table_info(jobs)")}
+            if "client" not in columns:  # a store made by an earlier version
+                db.execute("ALTER TABLE jobs ADD COLUMN client TEXT NOT NULL DEFAULT ''")
+
+    def _db(self) -> sqlite3.Connection:
+        """A connection (one per call: safe across forks and threads)."""
+        db = sqlite3.connect(self._path, timeout=30, isolation_level=None)
+        db.execute("PRAGMA busy_timeout=30000")
+        return db
+
+    def get(self, key: str) -> bytes | None:
+        """The bytes under a key, if intact."""
+        with self._db() as db:
+            row = db.execute("SELECT blob, digest FROM results WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        blob, digest = bytes(row[0]), str(row[1])
+        if not self._signer.intact(key, blob, digest):
+            self.delete(key)
+            return None
+        return blob
+
+    def put(self, key: str, blob: bytes) -> None:
+        """Store bytes and their digest in one statement (atomic)."""
+        with self._db() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?)",
+                (key, blob, self._signer.sign(key, blob), time.time()),
+            )
+
+    def delete(self, key: str) -> None:
+        """Forget a key."""
+        with self._db() as db:
+            db.execute("DELETE FROM results WHERE key = ?", (key,))
+
+    def swap(self, key: str, old: bytes | None, new: bytes) -> bool:
+        """Compare and set in one transaction."""
+        with self._db() as db:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute("SELECT blob, digest FROM results WHERE key = ?", (key,)).fetchone()
+            now = None if row is None else bytes(row[0])
+            if now is not None and not self._signer.intact(key, now, str(row[1])):
+                now = None  # a damaged entry counts as none
+            if now != old:
+                db.execute("COMMIT")
+                return False
+            db.execute(
+                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?)",
+                (key, new, self._signer.sign(key, new), time.time()),
+            )
+            db.execute("COMMIT")
+            return True
+
+    def claim(self, key: str, client: str = "", limits: Limits = NO_LIMITS) -> Claim:
+        """Insert the job row unless a live one exists or the limits forbid it (one transaction, so two workers
+        cannot both win, nor pass a limit together)."""
+        now = time.time()
+        with self._db() as db:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute("SELECT state, updated FROM jobs WHERE key = ?", (key,)).fetchone()
+            verdict: Claim = "won"
+            if row is not None and live(str(row[0]), now - float(row[1])):
+                verdict = "taken"
+            elif client:
+                jobs = [
+                    str(r[0])
+                    for r in db.execute(
+                        "SELECT client, state, updated FROM jobs WHERE client != '' AND state != 'failed'"
+                    )
+                    if live(str(r[1]), now - float(r[2]))
+                ]
+                if limits.per_client and jobs.count(client) >= limits.per_client:
+                    verdict = "client-full"
+                elif limits.total and len(jobs) >= limits.total:
+                    verdict = "queue-full"
+            if verdict == "won":
+                db.execute(
+                    "INSERT OR REPLACE INTO jobs (key, state, done, total, note, updated, client) "
+                    "VALUES (?, 'queued', 0, 0, '', ?, ?)",
+                    (key, now, client),
+                )
+            db.execute("COMMIT")
+            return verdict
+
+    def start(self, key: str, client: str) -> bool:
+        """One transaction: refuse if the client has another live running job, else mark this one running."""
+        now = time.time()
+        with self._db() as db:
+            db.execute("BEGIN IMMEDIATE")
+            if client:
+                rows = db.execute(
+                    "SELECT updated FROM jobs WHERE client = ? AND state = 'running' AND key != ?", (client, key)
+                ).fetchall()
+                if any(live("running", now - float(updated)) for (updated,) in rows):
+                    db.execute("COMMIT")
+                    return False
+            db.execute(
+                "INSERT INTO jobs (key, state, done, total, note, updated, client) "
+                "VALUES (?, 'running', 0, 0, '', ?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET state = 'running', done = 0, total = 0, note = '', updated = ?",
+                (key, now, client, now),
+            )
+            db.execute("COMMIT")
+            return True
+
+    def progress(self, key: str) -> Progress | None:
+        """The job's row."""
+        with self._db() as db:
+            row = db.execute("SELECT state, done, total, note, updated FROM jobs WHERE key = ?", (key,)).fetchone()
+        return None if row is None else Progress(str(row[0]), int(row[1]), int(row[2]), str(row[3]), float(row[4]))
+
+    def report(self, key: str, state: str, done: int, total: int, note: str) -> None:
+        """Update the job's row (keeping the client that claimed it)."""
+        with self._db() as db:
+            db.execute(
+                "INSERT INTO jobs (key, state, done, total, note, updated) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET state = excluded.state, done = excluded.done, "
+                "total = excluded.total, note = excluded.note, updated = excluded.updated",
+                (key, state, done, total, note, time.time()),
+            )
+
+    def touch(self, key: str) -> None:
+        """Keep a running job's claim alive without changing its progress."""
+        with self._db() as db:
+            db.execute("UPDATE jobs SET updated = ? WHERE key = ?", (time.time(), key))
+
+    def fail(self, key: str, note: str) -> None:
+        """Mark the job failed (its row holds the key for FAILED_SECONDS, counted against no limit)."""
+        self.report(key, "failed", 0, 0, note)
+
+    def release(self, key: str) -> None:
+        """Delete the job's row."""
+        with self._db() as db:
+            db.execute("DELETE FROM jobs WHERE key = ?", (key,))
+
+    def integrity(self) -> str:
+        """SQLite's PRAGMA integrity_check ('ok' when the file is sound)."""
+        with self._db() as db:
+            return "; ".join(str(r[0]) for r in db.execute("PRAGMA integrity_check"))
+
+    def count(self, prefix: str) -> int:
+        """Results under a prefix."""
+        with self._db() as db:
+            row = db.execute("SELECT COUNT(*) FROM results WHERE key LIKE ? || '%'", (prefix,)).fetchone()
+        return int(row[0])
