@@ -149,7 +149,7 @@ def precompute(args: argparse.Namespace) -> int:
     from .store import default_store
 
     store = default_store()
-    items = [(c, p) for c, p in everything() if not args.only or any(c.name.startswith(o) for o in args.only)]
+    items = [(c, p) for c, p in everything(large=True) if not args.only or any(c.name.startswith(o) for o in args.only)]
     done = 0
     with tqdm(items, unit="result", file=sys.stderr) as bar:
         for c, params in bar:

@@ -9,7 +9,7 @@ from typing import Any
 
 from solvers.aequitas.paper import Cell, cells
 from solvers.aequitas.report import TableReport, table_report
-from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, verify
+from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, optima, verify
 from solvers.codebreak import build_tree as codebreak_tree
 from solvers.codebreak.game import TABLE_CELLS
 from solvers.codebreak.strategy import optimal_limit
@@ -331,8 +331,10 @@ def pegs_problem(name: str, hole: str, finish: str) -> ReportParams:
 Item = tuple[Computation[Any, Any], Params]  # a computation and its parameters
 
 
-def everything() -> Iterator[Item]:
-    """Every stored result the site links to, cheapest first (what precompute fills the store with)."""
+def everything(large: bool = False) -> Iterator[Item]:
+    """Every stored result the site links to, cheapest first (what precompute fills the store with); the
+    Mastermind optima table's games above `optima.AUTOMATIC_SECRETS` secrets (minutes to hours each) only when
+    large (`coin-puzzles precompute`, not the background queue of `make run`)."""
     for name in sorted(BOARDS, key=lambda k: board(k).size):
         yield PEGS_TABLE, BoardParams(name)
     for states, top in ((2, 16), (3, 4), (4, 3)):
@@ -361,3 +363,6 @@ def everything() -> Iterator[Item]:
             yield PEGS_REPORT, pegs_problem(name, hole, finish)
     for v in VARIANT_TABLES:  # minutes each: last
         yield VARIANT_TABLE, VariantParams(v.to_token())
+    for size in optima.sizes(optima.MAX_SECRETS if large else optima.AUTOMATIC_SECRETS):
+        for strategy in ("optimal-average", "optimal-worst"):
+            yield CODEBREAK, codebreak_params("mastermind", (*size, None), strategy)

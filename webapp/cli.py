@@ -265,6 +265,24 @@ def codebreak_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument("--dot", action="store_true", help="include the tree in GraphViz DOT")
 
 
+def optima_arguments(o: argparse.ArgumentParser) -> None:
+    _report_arguments(o)
+    o.add_argument(
+        "--compute-up-to",
+        default="256",
+        help="prove here the sizes with at most this many secrets that the result store lacks (default 256); the "
+        "others come from the store, which `make precompute` fills",
+    )
+
+
+def optima(args: argparse.Namespace) -> Report:
+    """The table of proved Mastermind optima: from the result store, small sizes proved here when missing."""
+    from .optima import optima_table
+    from .store import default_store
+
+    return optima_table(default_store(), whole(args.compute_up_to, "--compute-up-to"))
+
+
 @dataclass(frozen=True)
 class Command:
     """A subcommand: its one-line help, what adds its arguments, and what runs it (a report to print, or an exit
@@ -295,6 +313,7 @@ COMMANDS: dict[str, Command] = {
     "devil": Command("the Devil's blindfold game: shortest sure win, or why there is none", devil_arguments, devil),
     "pegs": Command("peg solitaire: solvability, finals, fewest moves, a solution", pegs_arguments, pegs),
     "codebreak": Command("code-breaking games: strategies as verified trees", codebreak_arguments, codebreak),
+    "optima": Command("the table of proved Mastermind optima, size by size", optima_arguments, optima),
     "serve": _command("serve", "serve the web app (gunicorn) and run the job consumer, together"),
     "worker": _command("worker", "run a background job consumer (serve starts one for each queue)"),
     "proxy-config": _command("proxy_config", "write the nginx configuration (deploy/nginx.conf) for this machine"),

@@ -22,7 +22,8 @@ from . import params
 from .catalogue import CODEBREAK, GAME, PRECOMPUTED_OPTIMAL, codebreak_params, game_params
 from .games import Sizes, default_sizes, shipped
 from .htmx import go, link
-from .results import Busy, JobFailed, Pending, computed, peek
+from .optima import optima_table
+from .results import Busy, JobFailed, Pending, app_store, computed, peek
 from .secretbox import HiddenGame, whole_field
 from .store import Progress
 
@@ -278,3 +279,18 @@ def codebreak_json() -> Response:
     root, stats = computed(CODEBREAK, codebreak_params(name, sizes, strategy))
     tree, dot = params.flag(request.args, "tree"), params.flag(request.args, "dot")
     return jsonify(as_json(codebreak_report(name, g, strategy, root, stats, tree, dot)))
+
+
+# ---------------------------------------------------------------- the table of proved Mastermind optima
+
+
+@bp.get("/optima")
+def optima() -> str:
+    """The table of proved optima with its chart (read from the result store; the precomputation fills it)."""
+    return render_template("codebreak/optima.html", r=optima_table(app_store()))
+
+
+@api.get("/codebreak/optima")
+def optima_json() -> Response:
+    """The table of proved optima as JSON."""
+    return jsonify(as_json(optima_table(app_store())))

@@ -25,8 +25,8 @@ from .tree import Node
 Strategy = Literal["knuth", "expected", "entropy", "parts", "optimal-worst", "optimal-average"]
 HEURISTICS: tuple[Strategy, ...] = ("knuth", "expected", "entropy", "parts")
 STRATEGIES: tuple[Strategy, ...] = (*HEURISTICS, "optimal-worst", "optimal-average")
-OPTIMAL_MAX_SECRETS = 5040  # average case: Bulls and Cows is proved in minutes (a job, never a request)
-OPTIMAL_WORST_MAX_SECRETS = 5040  # worst case: Bulls and Cows (7 guesses) is proved in about half a minute
+OPTIMAL_MAX_SECRETS = 8000  # average case: Bulls and Cows (5,040) in minutes, Mastermind 5x6 (7,776) in hours: jobs
+OPTIMAL_WORST_MAX_SECRETS = 8000  # worst case: Bulls and Cows (7 guesses) is proved in about half a minute
 OPTIMAL_MAX_NODES = 20_000_000  # the worst-case search's work: secrets in the sets searched
 OPTIMAL_AVERAGE_MAX_NODES = 3_000_000  # the average search's (Bulls and Cows' proof needs 899,625)
 OPTIMAL: tuple[Strategy, ...] = ("optimal-worst", "optimal-average")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from playwright.sync_api import Page, expect
 
 from tests.e2e.axe_check import assert_accessible
@@ -76,5 +78,23 @@ def test_accessibility(page: Page, live_server: str) -> None:
             "/codebreak/game?game=mastermind&pegs=3&colours=4",  # heuristics and "a long search" rows, quickly
             "/codebreak/play?maker=adversarial&g=AABB&hint=1",
             "/codebreak/plan?game=mastermind&strategy=knuth",
+            "/codebreak/optima",
         ],
     )
+
+
+def test_optima_table_and_chart(page: Page, live_server: str) -> None:
+    """Once the small sizes are proved (here by the API, as the precomputation does), the optima page shows
+    them as rows and as points of the chart, and a size opens its optimal plan."""
+    for pegs, colours in ((2, 2), (2, 3), (3, 2), (2, 4)):
+        for strategy in ("optimal-average", "optimal-worst"):
+            page.request.get(
+                f"{live_server}/api/codebreak?game=mastermind&pegs={pegs}&colours={colours}&strategy={strategy}"
+            )
+    page.goto(f"{live_server}/codebreak/optima")
+    expect(page.locator("figure.chart circle")).to_have_count(4)
+    shots = Path(__file__).resolve().parents[2] / "screenshots"
+    shots.mkdir(exist_ok=True)
+    page.screenshot(path=str(shots / "codebreak-optima.png"), full_page=True)
+    page.get_by_role("link", name="2 × 3").click()
+    expect(page.locator("h1")).to_contain_text("Mastermind")

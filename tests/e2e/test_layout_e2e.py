@@ -39,6 +39,7 @@ PAGES = [
     "/codebreak/play?game=mastermind",
     "/codebreak/play?game=super-mastermind&maker=adversarial&g=AABBC,CDDEE&hint=1",
     "/codebreak/plan?game=mastermind&pegs=2&colours=4",
+    "/codebreak/optima",
     "/variants",
     "/variants/plan?n=12&lies=1",
     "/variants/plan?n=12&lies=1&path=LLB",

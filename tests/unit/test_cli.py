@@ -136,6 +136,7 @@ def test_text_output(argv: list[str], expected: str, capsys: pytest.CaptureFixtu
         ["pegs", "--board", "triangle-4", "--hole", "2", "--finish", "zz"],
         ["codebreak", "no-such-game"],
         ["codebreak", "bulls-and-cows", "--pegs", "5", "--strategy", "optimal-average"],
+        ["optima", "--compute-up-to", "many"],
     ],
 )
 def test_every_subcommand_refuses_bad_input_with_status_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
@@ -215,3 +216,24 @@ def test_weigh_variants_bad_combinations_exit_2(capsys: pytest.CaptureFixture[st
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("coin-puzzles: error:") and "Traceback" not in err
+
+
+def test_optima_table_reads_the_store_as_the_api_does(capsys: pytest.CaptureFixture[str], client: FlaskClient) -> None:
+    """`coin-puzzles optima --json` is the API's table field for field: sizes the app has proved (and stored)
+    are rows with totals, the rest say what they wait for; with --compute-up-to the small ones are proved here."""
+    for pegs, colours in ((2, 2), (2, 3)):
+        for strategy in ("optimal-average", "optimal-worst"):
+            url = f"/api/codebreak?game=mastermind&pegs={pegs}&colours={colours}&strategy={strategy}"
+            assert client.get(url).status_code == 200
+    assert main(["optima", "--json", "--compute-up-to", "0"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    assert table == client.get("/api/codebreak/optima").get_json()
+    rows = {(r["pegs"], r["colours"]): r for r in table["rows"]}
+    two_three = rows[2, 3]  # Goddard: 2.333, so 21 over 9 secrets
+    assert two_three["total"] == 21 and two_three["agrees"] is True
+    assert two_three["optimal_worst"] <= two_three["worst_of_average"]
+    assert rows[3, 2]["state"] == "pending" and rows[3, 2]["total"] is None
+    assert main(["optima", "--compute-up-to", "8"]) == 0
+    text = capsys.readouterr().out
+    assert "3x2 (8 secrets): total 18, average 2.250000" in text and "agrees with 2.250" in text
+    assert "4x6 (1,296 secrets): not proved yet" in text

@@ -74,7 +74,7 @@ def test_api(client: FlaskClient) -> None:
         "proved": False,
     }
     big = client.get("/api/codebreak?game=bulls-and-cows&pegs=5&strategy=optimal-average")
-    assert big.status_code == 400 and "5,040 secrets" in big.get_json()["error"]
+    assert big.status_code == 400 and "8,000 secrets" in big.get_json()["error"]
     small = client.get("/api/codebreak?game=mastermind&pegs=2&colours=3&strategy=optimal-average&tree=1").get_json()
     assert small["total"] == 21 and "tree" in small
 
@@ -136,7 +136,7 @@ def test_super_mastermind_plays_without_long_requests(client: FlaskClient) -> No
     assert re.search(r"[\d,]+ codes still possible", html) and "<h1>Super Mastermind (5 pegs, 8 colours)" in html
     assert "knuth, expected, entropy, parts: too many codes are still possible for a quick answer" in html
     refused = client.get("/api/codebreak?game=super-mastermind&strategy=optimal-average")
-    assert refused.status_code == 400 and "5,040 secrets" in refused.get_json()["error"]
+    assert refused.status_code == 400 and "8,000 secrets" in refused.get_json()["error"]
 
 
 @pytest.mark.parametrize(
@@ -152,3 +152,20 @@ def test_coins_that_cannot_be_told_apart_get_a_400_saying_why(client: FlaskClien
     (these once answered 500 after a RecursionError)."""
     r = client.get(url)
     assert r.status_code == 400 and "can never be told apart" in r.get_data(as_text=True)
+
+
+def test_optima_table_page(client: FlaskClient) -> None:
+    """The optima table lists every size; a proved size links to its optimal plan (which opens), says whether it
+    agrees with its publication, and is a point on the chart; the rest say what they wait for."""
+    for strategy in ("optimal-average", "optimal-worst"):
+        assert client.get(f"/api/codebreak?game=mastermind&pegs=2&colours=4&strategy={strategy}").status_code == 200
+    html = client.get("/codebreak/optima").get_data(as_text=True)
+    plan = "/codebreak/plan?game=mastermind&amp;strategy=optimal-average&amp;pegs=2&amp;colours=4"
+    assert plan in html and "2.813 (Goddard" in html and "agrees" in html and "<circle" in html
+    assert client.get(plan.replace("&amp;", "&")).status_code == 200
+    assert "not proved yet: `make precompute` proves it" in html and "5 &times; 6" in html
+    data = client.get("/api/codebreak/optima").get_json()
+    row = next(r for r in data["rows"] if (r["pegs"], r["colours"]) == (2, 4))
+    assert (row["total"], row["average"]) == (45, "2.812500") and row["worst_of_average"] >= row["optimal_worst"]
+    assert re.fullmatch("[A-D]{2}", row["first_guess"]) and row["new"] is False
+    assert data["proved"] >= 1 and len(data["rows"]) == len({(r["pegs"], r["colours"]) for r in data["rows"]})
