@@ -60,13 +60,10 @@ def weigh(args: argparse.Namespace) -> Report:
 
     lies, fakes, pans = whole(args.lies, "--lies"), whole(args.fakes, "--fakes"), whole(args.pans, "--pans")
     if (lies, fakes, pans) != (0, 1, 2):
-        from solvers.variants.model import Variant
+        from solvers.variants.model import Variant, refuse_mixed
         from solvers.variants.report import variant_report
 
-        if args.goal != "identify" or whole(args.extra, "--extra") or args.maybe_none:
-            raise InputError("--lies, --fakes and --pans are not combined with --goal find, --extra or --maybe-none")
-        if args.objective != "worst" or args.scheme:
-            raise InputError("the variants have worst-case plans only (no --objective average, no --scheme)")
+        refuse_mixed(args.goal, whole(args.extra, "--extra"), args.maybe_none, args.objective, args.scheme)
         return variant_report(Variant(whole(args.n, "N"), args.weight, lies, fakes, pans), tree=args.tree)
 
     return coins_report(_problem(args), args.objective, tree=args.tree, scheme=args.scheme)

@@ -148,14 +148,19 @@ def coins_json() -> Response:
 
 def _variant_json() -> Response:
     """A variant's report: the fewest weighings, the bound, the verification, the plan with tree=1."""
+    from solvers.variants.model import refuse_mixed
     from solvers.variants.report import report_of
 
     from .variants import plan_for, variant
 
     a = request.args
-    if a.get("goal", "identify") != "identify" or a.get("extra", "0") not in ("", "0") or params.flag(a, "maybe_none"):
-        raise InputError("lies, fakes and pans are not combined with goal=find, extra or maybe_none")
-    if a.get("objective", "worst") != "worst" or params.flag(a, "scheme"):
-        raise InputError("the variants have worst-case plans only (no objective=average, no scheme)")
+    extra = a.get("extra", "0") not in ("", "0")
+    refuse_mixed(
+        a.get("goal", "identify"),
+        extra,
+        params.flag(a, "maybe_none"),
+        a.get("objective", "worst"),
+        params.flag(a, "scheme"),
+    )
     plan, check = plan_for(variant(a))
     return jsonify(as_json(report_of(plan, check, tree=params.flag(a, "tree"))))

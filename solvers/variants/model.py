@@ -155,3 +155,12 @@ def volume(lies_left: int, weighings: int, outcomes: int) -> int:
     if lies_left < 0:
         return 0
     return sum(comb(weighings, j) * (outcomes - 1) ** j for j in range(min(lies_left, weighings) + 1))
+
+
+def refuse_mixed(goal: str, extra: int | bool, maybe_none: bool, objective: str, scheme: bool) -> None:
+    """The counterfeit-coin settings a variant (lies, two fakes, more pans) is not combined with: InputError
+    naming them (the command line and the API ask the same)."""
+    if goal != "identify" or extra or maybe_none:
+        raise InputError("lies, fakes and pans are not combined with goal=find, extra or maybe_none")
+    if objective != "worst" or scheme:
+        raise InputError("the variants have worst-case plans only (no objective=average, no scheme)")
