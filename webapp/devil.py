@@ -12,11 +12,9 @@ from flask import Blueprint, Response, jsonify, render_template, request
 from solvers.devil import (
     GOALS,
     MAX_COINS,
-    RING_LIMIT,
     Solution,
     Variant,
     adversarial_sizes,
-    belief_classes,
     digits,
     flip_mask,
     goal_configs,
@@ -25,12 +23,11 @@ from solvers.devil import (
     positions,
     random_play,
     rings,
-    searchable,
     seeded_turns,
     start_choices,
     won_at,
 )
-from solvers.devil.report import devil_report
+from solvers.devil.report import devil_report, solution_step
 from solvers.errors import InputError
 from solvers.report import as_json
 
@@ -44,7 +41,6 @@ bp = Blueprint("devil", __name__, url_prefix="/devil")
 api = Blueprint("devil_api", __name__, url_prefix="/api")
 
 DEVILS = ("adversarial", "random")
-PAGE = 32
 
 
 @dataclass(frozen=True)
@@ -199,22 +195,9 @@ def solution() -> str:
     v = parse_variant(request.args)
     sol: Solution = computed(DEVIL, devil_params(v))
     if not sol.solvable or sol.moves is None:
-        return render_template(
-            "devil/solution.html",
-            v=v,
-            sol=sol,
-            step=0,
-            rows=[],
-            nav={},
-            rings_before=None,
-            rings_after=None,
-            size_before=0,
-            size_after=0,
-        )
-    total = len(sol.moves)
-    step = params.whole(request.args, "step", 1, 1, max(1, total), "step")
-    start = (step - 1) // PAGE * PAGE
-    page = [(i + 1, positions(v, sol.moves[i]), sol.sizes[i]) for i in range(start, min(total, start + PAGE))]
+        return render_template("devil/solution.html", v=v, sol=sol, page=None, nav={})
+    step = params.whole(request.args, "step", 1, 1, max(1, len(sol.moves)), "step")
+    page = solution_step(v, sol.moves, sol.sizes, step)
     base = {"n": str(v.n), "goal": v.goal, "reflections": str(int(v.reflections))}
 
     def step_url(k: int) -> str:
@@ -223,26 +206,11 @@ def solution() -> str:
     nav = {
         "first": step_url(1),
         "prev": step_url(max(1, step - 1)),
-        "next": step_url(min(total, step + 1)),
-        "last": step_url(total),
+        "next": step_url(min(page.total, step + 1)),
+        "last": step_url(page.total),
         "link": step_url,
     }
-    small = searchable(v)
-    before = belief_classes(v, sol.moves[: step - 1])[-1] if small else None
-    after = belief_classes(v, sol.moves[:step])[-1] if small else None
-    return render_template(
-        "devil/solution.html",
-        v=v,
-        sol=sol,
-        step=step,
-        rows=page,
-        nav=nav,
-        move=positions(v, sol.moves[step - 1]),
-        size_before=v.configs - len(goal_configs(v)) if step == 1 else sol.sizes[step - 2],
-        size_after=sol.sizes[step - 1],
-        rings_before=[digits(v, c) for c in before] if before is not None and len(before) <= RING_LIMIT else None,
-        rings_after=[digits(v, c) for c in after] if after is not None and len(after) <= RING_LIMIT else None,
-    )
+    return render_template("devil/solution.html", v=v, sol=sol, page=page, nav=nav)
 
 
 @api.get("/devil")

@@ -6,8 +6,10 @@ from dataclasses import dataclass
 
 from solvers.report import optional
 
+from .play import RING_LIMIT
+from .search import belief_classes, searchable
 from .solve import Solution, solve
-from .variant import Variant, digits, positions
+from .variant import Variant, digits, goal_configs, positions
 
 
 @dataclass(frozen=True)
@@ -47,4 +49,48 @@ def devil_report(v: Variant, with_moves: bool = False, sol: Solution | None = No
             moves = tuple([[i, d] for i, d in enumerate(digits(v, a)) if d] for a in sol.moves)
     return DevilReport(
         v.n, v.goal, v.reflections, v.states, sol.solvable, sol.length, sol.method, sol.verified, sol.reason, moves
+    )
+
+
+SOLUTION_PAGE = 32  # moves listed on one page of the solution
+
+
+@dataclass(frozen=True)
+class SolutionStep:
+    """One step of a sure win as the solution page shows it: the moves of its page (number, places, tables still
+    possible after it), the step's move, the tables possible before and after it, and (small N) the rotation
+    classes before and after, as rings."""
+
+    step: int
+    total: int
+    rows: tuple[tuple[int, tuple[int, ...], int], ...]
+    move: tuple[int, ...]
+    size_before: int
+    size_after: int
+    rings_before: tuple[tuple[int, ...], ...] | None
+    rings_after: tuple[tuple[int, ...], ...] | None
+
+
+def solution_step(v: Variant, moves: tuple[int, ...], sizes: tuple[int, ...], step: int) -> SolutionStep:
+    """The page model of step `step` (1-based) of a sure win with these moves and belief sizes."""
+    start = (step - 1) // SOLUTION_PAGE * SOLUTION_PAGE
+    rows = tuple(
+        (i + 1, tuple(positions(v, moves[i])), sizes[i]) for i in range(start, min(len(moves), start + SOLUTION_PAGE))
+    )
+    small = searchable(v)
+    before = belief_classes(v, moves[: step - 1])[-1] if small else None
+    after = belief_classes(v, moves[:step])[-1] if small else None
+
+    def rings(classes: list[int] | None) -> tuple[tuple[int, ...], ...] | None:
+        return None if classes is None or len(classes) > RING_LIMIT else tuple(digits(v, c) for c in classes)
+
+    return SolutionStep(
+        step,
+        len(moves),
+        rows,
+        tuple(positions(v, moves[step - 1])),
+        v.configs - len(goal_configs(v)) if step == 1 else sizes[step - 2],
+        sizes[step - 1],
+        rings(before),
+        rings(after),
     )

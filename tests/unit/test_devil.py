@@ -128,3 +128,19 @@ def test_dials_golden_values() -> None:
     for n, m in ((2, 3), (4, 3), (3, 4), (2, 5), (2, 6)):
         assert solve(Variant(n, states=m)).solvable is False
     assert brute_force_wins(Variant(2, states=4), solve(Variant(2, states=4)).moves or ())
+
+
+def test_solution_page_model() -> None:
+    """The solution page's model for N = 4 (15 moves): every move on one page, the tables possible before the
+    first move are all but the goal, each step's 'after' is the next step's 'before', and the last move leaves
+    nothing (rings shown: N is small)."""
+    from solvers.devil import Variant, solve
+    from solvers.devil.report import solution_step
+
+    v = Variant(4)
+    sol = solve(v)
+    assert sol.moves is not None
+    steps = [solution_step(v, sol.moves, sol.sizes, k) for k in range(1, len(sol.moves) + 1)]
+    assert [r[0] for r in steps[0].rows] == list(range(1, 16)) and steps[0].size_before == 2**4 - 1
+    assert all(a.size_after == b.size_before for a, b in zip(steps, steps[1:], strict=False))
+    assert steps[-1].size_after == 0 and steps[-1].rings_after == () and steps[0].rings_before
