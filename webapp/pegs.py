@@ -16,18 +16,16 @@ from solvers.pegs import (
     Game,
     board,
     class_finals,
-    fewest_anywhere,
     finish_label,
     from_token,
     game_from_text,
     jumps_to_moves,
     legal_jumps,
-    listed_problem,
     pegs,
     quick_exact,
     replay,
 )
-from solvers.pegs.report import labels
+from solvers.pegs.report import labels, table_proofs
 from solvers.report import as_json
 
 from . import params
@@ -231,30 +229,15 @@ def table() -> str:
         for hole, finish in PROBLEMS.get(b.name, ())
     ]
     settled = {(h, f): r.min_moves for h, f, r, _ in problems if r and r.proved}
-    proved = {pair: m for pair, m in settled.items() if m is not None}
-    # fewest moves finishing anywhere, where the exact search gives none: once every finish is a settled problem
-    anywhere = {
-        row.hole: m
-        for row in rows
-        if problems
-        and row.solvable
-        and row.min_moves is None
-        and (m := fewest_anywhere(b, row.hole, settled)) is not None
-    }
-    # starts whose "finish in the start hole" is a listed problem up to symmetry, once that problem is stored
-    home_proved: dict[str, int] = {}
-    for row in rows:
-        listed = listed_problem(b, row.hole, row.hole) if row.home else None
-        if listed in proved:
-            home_proved[row.hole] = proved[listed]
+    extra = table_proofs(b, rows, settled)
     return render_template(
         "pegs/table.html",
         b=b,
         rows=rows,
         links=links,
         home_links=home_links,
-        home_proved=home_proved,
-        anywhere=anywhere,
+        home_proved=extra.home,
+        anywhere=extra.anywhere,
         problems=problems,
         boards=BOARDS,
         exact=quick_exact(b, b.start(b.labels[0])),

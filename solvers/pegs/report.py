@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from solvers.errors import LimitError
@@ -12,7 +13,9 @@ from .analysis import Analysis, analyse
 from .board import Board, Move
 from .exact import EXACT_MAX_HOLES, exact
 from .invariant import class_finals
+from .play import fewest_anywhere, listed_problem
 from .rules import to_token
+from .table import Row
 
 
 def labels(b: Board, move: Move) -> tuple[str, ...]:
@@ -92,3 +95,32 @@ def peg_report(
         class_finals=tuple(b.labels[h] for h in class_finals(b, pos)),
         solutions=exact(b.name).count(pos) if count else None,
     )
+
+
+@dataclass(frozen=True)
+class TableProofs:
+    """What the proved classic problems add to a board's table of starts: the fewest moves finishing anywhere
+    where the exact search gives none (once every possible finish is a settled problem up to symmetry), and the
+    fewest moves finishing in the start hole where that is a proved problem up to symmetry."""
+
+    anywhere: dict[str, int]
+    home: dict[str, int]
+
+
+def table_proofs(b: Board, rows: Sequence[Row], settled: Mapping[tuple[str, str], int | None]) -> TableProofs:
+    """The table's additions from the settled problems (start, finish) -> fewest moves (None: impossible)."""
+    proved = {pair: m for pair, m in settled.items() if m is not None}
+    anywhere = {
+        row.hole: m
+        for row in rows
+        if settled
+        and row.solvable
+        and row.min_moves is None
+        and (m := fewest_anywhere(b, row.hole, settled)) is not None
+    }
+    home: dict[str, int] = {}
+    for row in rows:
+        listed = listed_problem(b, row.hole, row.hole) if row.home else None
+        if listed in proved:
+            home[row.hole] = proved[listed]
+    return TableProofs(anywhere, home)

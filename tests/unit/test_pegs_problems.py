@@ -32,3 +32,18 @@ def test_english_table_gives_proved_fewest_moves_to_finish_in_the_start_hole(cli
         assert cells[hole] == str(report.min_moves), hole
     assert cells["d4"] == "" and cells["c1"] == ""
     assert f"Empty c3, finish on c3</a>: {report.min_moves} moves, proved" in html
+
+
+def test_table_proofs_carry_a_proved_problem_to_its_symmetric_starts() -> None:
+    """A proved 'c1 to c1' on the English board gives every start that a symmetry maps onto c1 its fewest moves
+    home (the eight images of c1 on the cross), nothing else; with nothing settled the table gets nothing."""
+    from solvers.pegs import board
+    from solvers.pegs.report import TableProofs, table_proofs
+    from solvers.pegs.table import Row
+
+    b = board("english")
+    rows = [Row(h, True, None, (h,), True, None) for h in b.labels]
+    assert table_proofs(b, rows, {}) == TableProofs({}, {})
+    images = {b.labels[p[b.index("c1")]] for p in b.symmetries}
+    got = table_proofs(b, rows, {("c1", "c1"): 16})
+    assert got.home == dict.fromkeys(images, 16) and len(images) == 8 and not got.anywhere
