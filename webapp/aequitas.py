@@ -6,15 +6,13 @@ from collections.abc import Mapping
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from solvers.aequitas import CONVENTIONS, GAMES, Cell, Convention, grundy, options
-from solvers.aequitas.game import grouped_moves
+from solvers.aequitas import CONVENTIONS, GAMES, Cell, Convention, options
 from solvers.aequitas.match import Match, Player
 from solvers.aequitas.paper import agreement
-from solvers.aequitas.play import realise
-from solvers.aequitas.report import PAPER_MISERE, PositionReport, position_report
+from solvers.aequitas.report import PAPER_MISERE, PositionReport, play_view, position_report
 from solvers.errors import IllegalMoveError, InputError
 from solvers.report import as_json
-from solvers.weighing.knowledge import UserWeighing, format_weighings, pans, placed_weighing
+from solvers.weighing.knowledge import UserWeighing, format_weighings, placed_weighing
 
 from . import params
 from .adversary import weighings_arg
@@ -105,41 +103,24 @@ def _play_page(
     placed: Mapping[str, str] | None = None,
 ) -> str:
     """Render the play page."""
-    tables = m.replay(ws)
-    t = tables[-1]
-    pos, mirrored = t.position()
-    over = m.verdict(t, len(ws))
-    steps = m.steps(ws)
-    history = [(step, url(m, w=format_weighings(ws[: i + 1]))) for i, step in enumerate(steps)]
-    recent = steps[-2:] if len(steps) >= 2 and steps[-1].mover != steps[-2].mover == "you" else steps[-1:]
-    hints = []
-    if hint and not over:
-        for child, value, move, reveals in grouped_moves(pos, t.goal, m.convention):
-            w = realise(t, move, mirrored)
-            hints.append(
-                {
-                    "position": child.describe(),
-                    "grundy": value,
-                    "reveals": reveals,
-                    "weighing": f"{', '.join(map(str, w[0]))} against {', '.join(map(str, w[1]))}",
-                }
-            )
+    v = play_view(m, ws, bool(hint))
+    history = [(step, url(m, w=format_weighings(ws[: i + 1]))) for i, step in enumerate(v.steps)]
     return render_template(
         "aequitas/play.html",
         g=m,
-        t=t,
-        pos=pos,
+        t=v.table,
+        pos=v.position,
         ws=ws,
         w_text=format_weighings(ws),
         query=lambda **more: query(m, **more),
         history=history,
-        over=over,
+        over=v.over,
         to_move=m.mover(len(ws)),
         hint=hint,
-        hints=hints,
-        value=grundy(pos, t.goal, m.convention),
+        hints=v.hints,
+        value=v.value,
         convention_name=CONVENTION_NAMES[m.convention],
-        recent=[(len(steps) - len(recent) + i + 1, step, pans(step.weighing)) for i, step in enumerate(recent)],
+        recent=v.recent,
         error=error,
         placed=placed or {},
         hint_url=url(m, w=format_weighings(ws), hint="1"),

@@ -7,11 +7,12 @@ from functools import lru_cache
 
 from solvers.errors import InputError
 from solvers.report import optional
+from solvers.weighing.knowledge import UserPan, UserWeighing, pans
 
-from .game import CONVENTIONS, Convention, grundy, playable
-from .match import Match
+from .game import CONVENTIONS, Convention, Position, grouped_moves, grundy, playable
+from .match import Match, Step, Verdict
 from .paper import GAMES, Cell, agreement, cells
-from .play import realise
+from .play import Table, realise
 
 MAX_COINS = 40
 PAPER_MISERE: Convention = "misere-stop-before-reveal"  # the reading the paper's tables follow
@@ -190,3 +191,46 @@ def table_report(max_coins: int, rows: tuple[Cell, ...] | None = None) -> TableR
     rows = table_cells(max_coins) if rows is None else rows
     agree = {k: Agreement(a, n) for k, (a, n) in agreement(list(rows)).items()}
     return TableReport(max_coins, PAPER_MISERE, agree, tuple(_table_cell(c) for c in rows))
+
+
+@dataclass(frozen=True)
+class MoveHint:
+    """A move the player may make: the position it leads to, its Grundy value, whether it reveals everything, and
+    a weighing of the table's coins that makes it."""
+
+    position: str
+    grundy: int
+    reveals: bool
+    weighing: str
+
+
+@dataclass(frozen=True)
+class PlayView:
+    """A position of a match as the play page shows it: the table, the position (and whether it is mirrored), the
+    verdict once it is over, every step so far, the last weighing or two (the player's and the computer's reply,
+    numbered, with their pans), the position's Grundy value and, when asked, a hint for every move."""
+
+    table: Table
+    position: Position
+    over: Verdict | None
+    steps: tuple[Step, ...]
+    recent: tuple[tuple[int, Step, tuple[UserPan, UserPan]], ...]
+    value: int
+    hints: tuple[MoveHint, ...]
+
+
+def play_view(m: Match, ws: tuple[UserWeighing, ...], hint: bool) -> PlayView:
+    """The play page's model after the weighings ws."""
+    t = m.replay(ws)[-1]
+    pos, mirrored = t.position()
+    over = m.verdict(t, len(ws))
+    steps = m.steps(ws)
+    last = steps[-2:] if len(steps) >= 2 and steps[-1].mover != steps[-2].mover == "you" else steps[-1:]
+    recent = tuple((len(steps) - len(last) + i + 1, step, pans(step.weighing)) for i, step in enumerate(last))
+    hints = []
+    if hint and not over:
+        for child, value, move, reveals in grouped_moves(pos, t.goal, m.convention):
+            w = realise(t, move, mirrored)
+            weighing = f"{', '.join(map(str, w[0]))} against {', '.join(map(str, w[1]))}"
+            hints.append(MoveHint(child.describe(), value, reveals, weighing))
+    return PlayView(t, pos, over, tuple(steps), recent, grundy(pos, t.goal, m.convention), tuple(hints))

@@ -239,3 +239,17 @@ def test_concrete_moves_reach_their_positions() -> None:
                             w = realise(t, move, mirrored)
                             assert t.refusal(w, NORMAL) is None
                             assert t.after(w).position()[0] == child
+
+
+@pytest.mark.parametrize("n", [5, 6, 8])
+def test_play_view_hints_follow_the_grundy_theorem(n: int) -> None:
+    """The play page's hints list every move with its value (Sprague-Grundy): a position of nonzero value has a
+    move to a zero, a zero position has none; each hint is a weighing of the table's coins."""
+    from solvers.aequitas.match import Match
+    from solvers.aequitas.report import play_view
+
+    m = Match("D", n, False, n, 1, True, "normal", "you")
+    view = play_view(m, (), hint=True)
+    values = {h.grundy for h in view.hints}
+    assert view.hints and (0 in values) == (view.value != 0)
+    assert all(h.weighing.count(" against ") == 1 for h in view.hints) and view.recent == ()
