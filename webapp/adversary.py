@@ -10,7 +10,7 @@ from flask import Blueprint, Response, jsonify, render_template, request
 from solvers.errors import IllegalMoveError, InputError
 from solvers.report import as_json
 from solvers.weighing import Problem
-from solvers.weighing.adversary import Replay, cases_of, end_game, hint, judge, replay
+from solvers.weighing.adversary import Replay, judge, replay
 from solvers.weighing.case import Case
 from solvers.weighing.knowledge import (
     MAX_WEIGHINGS,
@@ -18,11 +18,10 @@ from solvers.weighing.knowledge import (
     check_weighing,
     format_weighings,
     honest_outcome,
-    pans,
     parse_weighings,
     placed_weighing,
 )
-from solvers.weighing.report import adversary_report, game_budget
+from solvers.weighing.report import adversary_report, adversary_view, game_budget
 
 from . import params
 from .htmx import go, link
@@ -135,14 +134,11 @@ def _page(
 ) -> str:
     """Render the play page for a position (an honest game's earlier positions read-only)."""
     secret = hidden.secret if guess and hidden is not None else None
-    verdict = end_game(r, Case.from_token(guess), secret) if guess else None
+    v = adversary_view(r, Case.from_token(guess) if guess else None, secret, hint_level)
     latest = None
     if hidden is not None and hidden.standing != "live" and not guess:
         rec = hidden.record
         latest = Setup(s.problem, s.budget, s.minimum, s.mode, rec.token).url(w=rec.history, guess=rec.ending or "")
-    lost = r.lost_at()
-    prefixes = [s.url(w=format_weighings(ws[:i])) for i in range(len(ws) + 1)]
-    last = r.steps[-1].weighing if r.steps else ((), ())
     return render_template(
         "adversary/play.html",
         s=s,
@@ -150,19 +146,19 @@ def _page(
         r=r,
         ws=ws,
         w_text=format_weighings(ws),
-        prefixes=prefixes,
-        lost=lost,
-        better=r.better(lost) if lost else None,
+        prefixes=[s.url(w=format_weighings(ws[:i])) for i in range(len(ws) + 1)],
+        lost=v.lost,
+        better=v.better,
         hint_level=hint_level,
-        hint_weighing=hint(r) if hint_level >= 2 else None,
+        hint_weighing=v.hint,
         hint_url=lambda level: s.url(w=format_weighings(ws), hint=str(level)),
-        verdict=verdict,
+        verdict=v.verdict,
         secret=secret,
-        cases=cases_of(r.coins),
+        cases=v.cases,
         error=error,
         placed=placed or {},
         over=bool(guess),
-        last_pans=pans(last),
+        last_pans=v.last_pans,
         latest=latest,
     )
 

@@ -9,9 +9,11 @@ from functools import lru_cache
 from solvers.errors import InputError, LimitError
 from solvers.report import internal, only_if, optional
 
-from .adversary import Replay
+from .adversary import Ending, Replay, cases_of, end_game, hint
+from .case import Case
 from .dyson import MAX_SCHEME_COINS, Scheme, build_scheme, no_scheme_reason
-from .plan import MAX_TREE_COINS, Objective, make_plan
+from .knowledge import UserPan, pans
+from .plan import MAX_TREE_COINS, Objective, Weighing, make_plan
 from .problem import Problem
 from .search import min_weighings
 from .verify import Verification, verify
@@ -201,3 +203,31 @@ def game_budget(p: Problem, budget: int | None, max_weighings: int) -> tuple[int
     if not m.weighings <= budget <= hi:
         raise InputError(f"The weighing budget must be a whole number from {m.weighings} to {hi}")
     return budget, m.weighings
+
+
+@dataclass(frozen=True)
+class AdversaryView:
+    """A position of the game against the scale as the play page shows it: the verdict once the coin is named
+    (against the sealed secret on the honest scale), the weighing after which a win within the budget stopped being
+    sure and the solver's weighing there instead, the suggested weighing (hint level 2), the cases still possible,
+    and the last weighing's pans."""
+
+    verdict: Ending | None
+    lost: int | None
+    better: Weighing | None
+    hint: Weighing | None
+    cases: tuple[Case, ...]
+    last_pans: tuple[UserPan, UserPan]
+
+
+def adversary_view(r: Replay, guess: Case | None, secret: Case | None, hint_level: int) -> AdversaryView:
+    """The play page's model after the replay r (and the coin named, if guess)."""
+    lost = r.lost_at()
+    return AdversaryView(
+        end_game(r, guess, secret) if guess is not None else None,
+        lost,
+        r.better(lost) if lost else None,
+        hint(r) if hint_level >= 2 else None,
+        tuple(cases_of(r.coins)),
+        pans(r.steps[-1].weighing if r.steps else ((), ())),
+    )

@@ -133,3 +133,21 @@ def test_ties_go_to_balance_then_left() -> None:
     one_one = parse_weighings("1-2")[0]
     assert apply(start(two), one_one, Outcome.BALANCE).abstract().cases == 0
     assert adversary_outcome(start(two), one_one, False) is Outcome.LEFT
+
+
+def test_the_play_page_model() -> None:
+    """After 1 against 2 (12 coins, budget 3) the page model flags weighing 1 with the solver's 4-against-4
+    instead, suggests a weighing at hint level 2 only, lists the 24 minus the cases the scale ruled out, shows the
+    last weighing's pans, and once a coin is named says whether it was right."""
+    from solvers.weighing.report import adversary_view
+
+    r = replay(Problem(12), 3, parse_weighings("1-2"))
+    quiet, helped = adversary_view(r, None, None, 0), adversary_view(r, None, None, 2)
+    assert quiet.lost == 1 and quiet.better is not None and len(quiet.better.left) == 4
+    assert quiet.hint is None and helped.hint is not None and quiet.verdict is None
+    assert set(quiet.cases) == set(cases_of(r.coins)) and 0 < len(quiet.cases) < 24
+    assert [p.coins for p in quiet.last_pans] == [(1,), (2,)]
+    named = adversary_view(r, quiet.cases[0], None, 0).verdict  # many cases left: the adversary has a counter
+    assert named is not None and not named.win and named.counter in quiet.cases and named.counter != quiet.cases[0]
+    honest = adversary_view(r, quiet.cases[0], quiet.cases[0], 0).verdict  # the honest scale's secret, named
+    assert honest is not None and honest.win and not honest.sure
