@@ -6,9 +6,9 @@ from flask import Blueprint, Response, jsonify, render_template, request
 
 from solvers.errors import InputError, PuzzleError
 from solvers.report import as_json
-from solvers.weighing import MAX_SCHEME_COINS, OUTCOMES, Objective, Outcome, Problem, make_plan, min_weighings
+from solvers.weighing import MAX_SCHEME_COINS, Objective, Problem, make_plan, min_weighings
 from solvers.weighing.plan import Ranges, describe, size
-from solvers.weighing.report import check_tree_size, coins_report, scheme_for, verification
+from solvers.weighing.report import check_tree_size, coins_report, node_view, scheme_for, verification
 
 from . import params
 from .htmx import go, link
@@ -62,34 +62,19 @@ def node() -> str:
     p, obj = params.problem(request.args), params.objective(request.args)
     path = _path_arg()
     plan = make_plan(p, obj)
-    here = plan.node(path)
+    view = node_view(plan, path)
     v = verification(p, obj)
-    crumbs = []
-    for i, ch in enumerate(path):
-        w = plan.node(path[:i]).weighing
-        assert w is not None  # a path only continues below weighings
-        what = f"{w.left.describe()} v {w.right.describe()}"
-        crumbs.append((i, what, Outcome.from_letter(ch).words, path[: i + 1]))
-    last = None
-    if path:
-        above = plan.node(path[:-1])
-        last = (above.weighing, above.coins, Outcome.from_letter(path[-1]).value)
-    outcomes = []
-    if here.weighing is not None:
-        cases = here.outcome_cases()
-        for o in OUTCOMES:
-            outcomes.append({"label": o.label, "letter": o.letter, "cases": cases[o]})
     show_grid = p.coins <= STATUS_GRID_COINS
     return render_template(
         "coins/node.html",
         p=p,
         obj=obj,
         plan=plan,
-        here=here,
+        here=view.here,
         v=v,
-        crumbs=crumbs,
-        last=last,
-        outcomes=outcomes,
+        crumbs=view.crumbs,
+        last=view.last,
+        outcomes=view.outcomes,
         show_grid=show_grid,
         query=params.query(p, obj),
         url_for_path=lambda q: plan_url("coins.node", p, obj, path=q),

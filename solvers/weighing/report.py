@@ -13,8 +13,8 @@ from .adversary import Ending, Replay, cases_of, end_game, hint
 from .case import Case
 from .dyson import MAX_SCHEME_COINS, Scheme, build_scheme, no_scheme_reason
 from .knowledge import UserPan, pans
-from .plan import MAX_TREE_COINS, Objective, Weighing, make_plan
-from .problem import Problem
+from .plan import MAX_TREE_COINS, Coins, Node, Objective, Plan, Weighing, make_plan
+from .problem import OUTCOMES, Outcome, Problem
 from .search import min_weighings
 from .verify import Verification, verify
 
@@ -231,3 +231,45 @@ def adversary_view(r: Replay, guess: Case | None, secret: Case | None, hint_leve
         tuple(cases_of(r.coins)),
         pans(r.steps[-1].weighing if r.steps else ((), ())),
     )
+
+
+@dataclass(frozen=True)
+class OutcomeChoice:
+    """One reading of the scale at a plan node: its words, its path letter and the cases it leaves (0: it
+    cannot happen here)."""
+
+    label: str
+    letter: str
+    cases: int
+
+
+@dataclass(frozen=True)
+class NodeView:
+    """A plan node as its page shows it: the node, the path to it as crumbs (number, the weighing in words, the
+    reading's words, the path prefix), the last weighing with the coins before it and its reading, and the readings
+    possible from here."""
+
+    here: Node
+    crumbs: tuple[tuple[int, str, str, str], ...]
+    last: tuple[Weighing, Coins, str] | None  # the reading as Outcome.value
+    outcomes: tuple[OutcomeChoice, ...]
+
+
+def node_view(plan: Plan, path: str) -> NodeView:
+    """The page model of the plan node at path (an InputError for a path the plan does not have)."""
+    here = plan.node(path)
+    crumbs = []
+    for i, ch in enumerate(path):
+        w = plan.node(path[:i]).weighing
+        assert w is not None  # a path only continues below weighings
+        crumbs.append((i, f"{w.left.describe()} v {w.right.describe()}", Outcome.from_letter(ch).words, path[: i + 1]))
+    last = None
+    if path:
+        above = plan.node(path[:-1])
+        assert above.weighing is not None
+        last = (above.weighing, above.coins, Outcome.from_letter(path[-1]).value)
+    outcomes: tuple[OutcomeChoice, ...] = ()
+    if here.weighing is not None:
+        cases = here.outcome_cases()
+        outcomes = tuple(OutcomeChoice(o.label, o.letter, cases[o]) for o in OUTCOMES)
+    return NodeView(here, tuple(crumbs), last, outcomes)

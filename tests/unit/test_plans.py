@@ -141,3 +141,17 @@ def test_ranges_take_and_union(spans: list[tuple[int, int]], k: int) -> None:
     assert size(complement(r, n)) + size(r) == n
     assert not set(range(1, n + 1)) - {c for a, b in union(r, complement(r, n)) for c in range(a, b)}
     assert describe(()) == "none"
+
+
+def test_node_page_model() -> None:
+    """The plan page's model for 12 coins after 'left heavier, then balance': two crumbs naming each weighing and
+    reading, the last weighing with its reading, and readings from here whose cases add up to the node's."""
+    from solvers.weighing.report import node_view
+
+    plan = make_plan(Problem(12))
+    view = node_view(plan, "LB")
+    assert [c[0] for c in view.crumbs] == [0, 1] and [c[3] for c in view.crumbs] == ["L", "LB"]
+    assert view.crumbs[1][2] == Outcome.from_letter("B").words and view.last is not None
+    assert view.last[0] == plan.node("L").weighing and view.last[2] == Outcome.from_letter("B").value
+    assert view.here.weighing is not None and sum(o.cases for o in view.outcomes) == view.here.coins.abstract().cases
+    assert node_view(plan, "").crumbs == () and node_view(plan, "").last is None
