@@ -24,7 +24,7 @@ from solvers.weighing.problem import Problem
 from . import scoring
 
 MAX_SECRETS = 32_768  # Mastermind 5x8; its heuristics take minutes (a job), larger games are refused
-TABLE_CELLS = 6000 * 6000  # up to this many outcomes a game is tabled (36 MB); above, scored on demand
+TABLE_CELLS = 8000 * 8000  # up to this many outcomes a game is tabled (64 MB); above, scored on demand
 COLOUR_NAMES = ("red", "blue", "green", "yellow", "white", "black", "orange", "purple", "pink", "brown")
 
 
