@@ -110,6 +110,7 @@ bench: $(VENV)/.installed warm
 	$(BIN)/python benchmarks/hints.py
 	$(BIN)/python benchmarks/variants.py
 	$(BIN)/python benchmarks/store.py
+	$(BIN)/python benchmarks/table.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

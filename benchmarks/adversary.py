@@ -13,6 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.record import Record  # noqa: E402
 from solvers.weighing import (  # noqa: E402
     Problem,
     min_weighings,
@@ -76,20 +77,24 @@ def baseline_outcome(c: Coins, w: UserWeighing, find: bool) -> object:
 
 def main() -> None:
     """Print median and worst time per answer."""
+    record = Record("adversary")
     rng = random.Random(2026)
     for n in (12, 100, 1000):
         p = Problem(n)
         times = [t for g in games(p, rng) for t in answer_times(p, g)]
-        print(
-            f"N = {n:>5}: {len(times)} answers, median {statistics.median(times) * 1e3:6.2f} ms, "
-            f"worst {max(times) * 1e3:6.2f} ms (target < 50 ms)"
+        record.row(
+            f"the adversary's answer, N = {n:,} ({len(times)} answers: a hinted and a random game)",
+            f"median {statistics.median(times) * 1e3:.2f} ms, worst {max(times) * 1e3:.2f} ms",
+            target="< 50 ms",
         )
     p = Problem(12)
     ours = [t for g in games(p, rng) for t in answer_times(p, g)]
     base = [t for g in games(p, rng) for t in answer_times(p, g, exhaustive=True)]
-    print(
-        f"N = 12 baseline (exhaustive search for 'weighings needed'): median {statistics.median(base) * 1e3:.2f} ms, "
-        f"ratio {statistics.median(base) / statistics.median(ours):.0f}x"
+    record.row(
+        "the adversary's answer, N = 12, against a baseline",
+        f"median {statistics.median(ours) * 1e3:.2f} ms",
+        f"median {statistics.median(base) * 1e3:.2f} ms: 'weighings needed' by exhaustive search",
+        f"{statistics.median(base) / statistics.median(ours):.0f}x",
     )
     p = Problem(1000)
     game = games(p, rng)[0]
@@ -97,7 +102,8 @@ def main() -> None:
     t = time.perf_counter()
     replay(p, len(game), game)
     took = (time.perf_counter() - t) * 1e3
-    print(f"N = 1000: replaying a whole {len(game)}-weighing game from its URL: {took:.2f} ms")
+    record.row(f"replay a whole {len(game)}-weighing game of 1,000 coins from its URL", f"{took:.1f} ms")
+    record.save()
 
 
 if __name__ == "__main__":

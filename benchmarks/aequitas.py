@@ -14,6 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.record import Record  # noqa: E402
 from solvers.aequitas import CONVENTIONS, agreement, best_move, cells, grundy  # noqa: E402
 from solvers.aequitas import game as game_module  # noqa: E402
 from solvers.aequitas.game import mex  # noqa: E402
@@ -57,11 +58,14 @@ def concrete_grundy(n: int, fake: int) -> int:
 
 def main() -> None:
     """Print the figures."""
+    record = Record("aequitas")
     clear()
     t = time.perf_counter()
     table = cells(30)
     took = time.perf_counter() - t
-    print(f"whole table, N = 1..30 ({len(table)} cells, 3 conventions): {took:.2f} s (target < 30 s)")
+    record.row(
+        f"the whole comparison table, N = 1..30, 3 conventions ({len(table):,} cells)", f"{took:.1f} s", target="< 30 s"
+    )
     for conv, (a, n) in agreement(table).items():
         print(f"  {conv}: {a} of {n} cells agree with the paper")
     moves = []
@@ -76,9 +80,10 @@ def main() -> None:
                 if choice:
                     realise(tb, choice[1], mirrored)
                 moves.append(time.perf_counter() - t)
-    print(
-        f"computer move from a cold start (N = 10, 20, 30; D, F, FI; 3 conventions): median "
-        f"{statistics.median(moves) * 1e3:.1f} ms, worst {max(moves) * 1e3:.1f} ms (target < 200 ms)"
+    record.row(
+        "the computer's move from cold caches (N = 10, 20, 30; D, F, FI; 3 conventions)",
+        f"median {statistics.median(moves) * 1e3:.1f} ms, worst {max(moves) * 1e3:.0f} ms",
+        target="< 200 ms",
     )
     for n in (6, 8):
         clear()
@@ -90,10 +95,13 @@ def main() -> None:
         base_value = concrete_grundy(n, 1)
         base = time.perf_counter() - t
         assert ours_value == base_value
-        print(
-            f"D({n},0), no extra coin, from cold: {ours * 1e3:.2f} ms; baseline over concrete coin sets: "
-            f"{base * 1e3:.1f} ms (ratio {base / ours:,.0f}x), both {ours_value}"
+        record.row(
+            f"D({n},0)'s Grundy value ({ours_value}) from cold",
+            f"{ours * 1e3:.2f} ms",
+            f"{base * 1e3:.1f} ms: a search over concrete coin sets",
+            f"{base / ours:,.0f}x",
         )
+    record.save()
 
 
 if __name__ == "__main__":

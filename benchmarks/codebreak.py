@@ -23,6 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.record import Record  # noqa: E402
 from solvers.codebreak import HEURISTICS, Game, build, build_tree, parse, verify  # noqa: E402
 from solvers.codebreak.game import score_table  # noqa: E402
 from solvers.codebreak.optimal import Search  # noqa: E402
@@ -57,6 +58,9 @@ def numpy_root_tallies(g: Game) -> float:
     return time.perf_counter() - t
 
 
+RECORD = Record("codebreak")
+
+
 def super_mastermind() -> None:
     """Mastermind 5x8, scored on demand: the start's tallies beside a NumPy baseline, then each heuristic's whole
     tree, verified."""
@@ -67,20 +71,25 @@ def super_mastermind() -> None:
     g.tallies(everything)
     ours = time.perf_counter() - t
     base = numpy_root_tallies(g)
-    print(
-        f"Super Mastermind 5x8 (32,768 codes, no outcome table): every guess's parts at the start {ours:.2f} s "
-        f"(1.07 G scores, {ours / len(g.secrets) ** 2 * 1e9:.1f} ns each) vs NumPy table blocks {base:.1f} s: "
-        f"{base / ours:.0f}x"
+    RECORD.row(
+        "Super Mastermind 5x8 scored on demand (no 1 GiB table): every guess's parts at the start (1.07 G scores)",
+        f"{ours:.2f} s ({ours / len(g.secrets) ** 2 * 1e9:.1f} ns a score)",
+        f"{base:.1f} s: NumPy blocks of the outcome table (`score_table`, 512 guesses at a time)",
+        f"{base / ours:.0f}x",
     )
+    took = []
     for s in HEURISTICS:
         t = time.perf_counter()
         st = verify(g, build_tree(g, s))
-        print(
-            f"  {s:9}: worst {st.worst}, total {st.total:,}, average {float(st.average):.4f}, verified {st.verified},"
-            f" tree + verification {time.perf_counter() - t:.1f} s"
-        )
+        took.append(time.perf_counter() - t)
+        assert st.verified
+        print(f"  {s:9}: worst {st.worst}, total {st.total:,}, average {float(st.average):.4f}, {took[-1]:.1f} s")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"  peak RSS of this process so far: {peak:.0f} MB")
+    RECORD.row(
+        f"Super Mastermind 5x8, each heuristic's tree built and verified on 32,768 codes ({' / '.join(HEURISTICS)})",
+        " / ".join(f"{x:.1f} s" for x in took) + f" (peak RSS of the process {peak:.0f} MB)",
+        target="minutes, as a job",
+    )
 
 
 def plain_optimal_total(pegs: int, colours: int) -> int:
@@ -125,22 +134,29 @@ def main() -> None:
     t = time.perf_counter()
     g = build(spec)
     built = time.perf_counter() - t
-    print(f"Mastermind 4x6: outcome table of 1,296 x 1,296 built in {built:.2f} s")
     for s in ("knuth", "expected", "entropy", "parts"):
         t = time.perf_counter()
         st = verify(g, build_tree(g, s))
-        print(
-            f"  {s:9}: worst {st.worst}, total {st.total}, average {float(st.average):.4f}, verified {st.verified},"
-            f" tree + verification {time.perf_counter() - t:.2f} s" + (" (aim < 3 s)" if s == "knuth" else "")
-        )
-    print(f"  baseline: scoring the first move alone with plain loops: about {naive_knuth_first_guess_scores():.1f} s")
+        took = time.perf_counter() - t
+        assert st.verified
+        print(f"  {s:9}: worst {st.worst}, total {st.total}, average {float(st.average):.4f}, {took:.2f} s")
+        if s == "knuth":
+            naive = naive_knuth_first_guess_scores()
+            RECORD.row(
+                f"Knuth's whole tree for Mastermind 4x6 (total {st.total:,}), built and verified",
+                f"{took:.2f} s (+ {built:.2f} s for the outcome table)",
+                f"about {naive:.1f} s just to score the first move with plain loops",
+                f"{naive / took:.0f}x",
+                "< 3 s",
+            )
     super_mastermind()
     print("Optimal strategies (complete branch-and-bound, proved) beside a plain-Python frozenset search:")
     t = time.perf_counter()
     tiny = build(spec, {"length": 2, "colours": 3})
     for strategy in ("optimal-average", "optimal-worst"):
         build_tree(tiny, strategy)  # type: ignore[arg-type]
-    print(f"  Numba compilation of the recursive search (once per process): {time.perf_counter() - t:.1f} s")
+    print(f"  the recursive search's kernels loaded (or compiled): {time.perf_counter() - t:.1f} s")
+    sizes, totals, ours_all, base_all = [], [], [], []
     for pegs, colours in ((3, 4), (4, 3), (2, 8), (2, 10)):
         gs = build(spec, {"length": pegs, "colours": colours})
         t = time.perf_counter()
@@ -150,10 +166,21 @@ def main() -> None:
         plain = plain_optimal_total(pegs, colours)
         base = time.perf_counter() - t
         worst = verify(gs, build_tree(gs, "optimal-worst")).worst
+        assert st.total == plain and st.verified
         print(
-            f"  Mastermind {pegs}x{colours}: optimal total {st.total} (plain search {plain}), worst case {worst}; "
-            f"{ours:.3f} s vs plain {base:.2f} s: {base / ours:.0f}x"
+            f"  Mastermind {pegs}x{colours}: optimal total {st.total}, worst {worst}; {ours:.3f} s, plain {base:.2f} s"
         )
+        sizes.append(f"{pegs}x{colours}")
+        totals.append(f"{st.total:,}")
+        ours_all.append(ours)
+        base_all.append(base)
+    RECORD.row(
+        f"optimal average, proved and verified: Mastermind {' / '.join(sizes)} ({' / '.join(totals)})",
+        " / ".join(f"{x:.3f} s" for x in ours_all),
+        " / ".join(f"{x:.2f} s" for x in base_all) + ": a plain-Python branch and bound over frozensets",
+        " / ".join(f"{b / o:.0f}x" for o, b in zip(ours_all, base_all, strict=True)),
+        "10x",
+    )
     for name, strategy, source in (
         ("mastermind", "optimal-worst", "5 (Knuth 1977)"),
         ("mastermind", "optimal-average", "5625 (Koyama and Lai 1993)"),
@@ -162,9 +189,10 @@ def main() -> None:
         t = time.perf_counter()
         st = verify(gs, build_tree(gs, strategy))  # type: ignore[arg-type]
         figure = st.worst if strategy == "optimal-worst" else st.total
-        print(
-            f"{name} 4x6 {strategy}: {figure} proved, verified {st.verified} "
-            f"(published: {source}), {time.perf_counter() - t:.1f} s (compiled already)"
+        assert st.verified
+        RECORD.row(
+            f"Mastermind 4x6 {strategy}: {figure:,} (published: {source}), proved, tree verified",
+            f"{time.perf_counter() - t:.2f} s (kernels loaded before)",
         )
     with tempfile.TemporaryDirectory() as empty:  # an empty result store: the whole search, from a cold process
         t = time.perf_counter()
@@ -180,10 +208,11 @@ def main() -> None:
             capture_output=True,
             env={**os.environ, "COIN_PUZZLES_INSTANCE": empty},
         )
-        print(
-            f"  whole process: `coin-puzzles codebreak mastermind --strategy optimal-average` with an empty store "
-            f"{time.perf_counter() - t:.1f} s (C++ solver, heuristic pruning, in the issue: 22.7 s)"
+        RECORD.row(
+            "Mastermind 4x6 optimal average as a whole `coin-puzzles` process, empty result store",
+            f"{time.perf_counter() - t:.1f} s",
         )
+    counted, took_all = [], []
     coins = parse((GAMES / "counterfeit-coin.game").read_text())
     for n in (4, 6, 8, 12, 13, 39, 40):
         t = time.perf_counter()
@@ -192,11 +221,16 @@ def main() -> None:
         took = time.perf_counter() - t
         t = time.perf_counter()
         dedicated = min_weighings(Problem(n)).weighings
-        print(
-            f"counterfeit coin through the engine, {n} coins: {st.worst} weighings (proved, verified {st.verified}; "
-            f"dedicated solver {dedicated}), {took:.3f} s with {len(gc.experiments):,} weighings in the table "
-            f"(dedicated solver {time.perf_counter() - t:.4f} s)"
-        )
+        assert st.verified and st.worst == dedicated
+        print(f"  counterfeit coin, {n} coins: {st.worst} weighings, {took:.3f} s, {len(gc.experiments):,} weighings")
+        if n in (12, 13, 39, 40):
+            counted.append(f"{n}")
+            took_all.append(took)
+    RECORD.row(
+        f"counterfeit coin through the engine, {' / '.join(counted)} coins (proved, verified; as the dedicated solver)",
+        " / ".join(f"{x:.3f} s" for x in took_all),
+    )
+    RECORD.save()
 
 
 def bulls_and_cows() -> None:
@@ -224,11 +258,12 @@ def bulls_and_cows() -> None:
     tree = build_tree(g, "optimal-average")
     searched = time.perf_counter() - t
     st = verify(g, tree)
-    print(
-        f"Bulls and Cows optimal average: {st.total} over {st.secrets:,} secrets = {float(st.average):.4f} proved, "
-        f"verified {st.verified} (published: 26,274, Tanaka 1996); search and tree {searched:.0f} s, one core, "
-        f"peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
+    assert st.verified
+    RECORD.row(
+        f"Bulls and Cows optimal average {st.total:,}/{st.secrets:,} (Tanaka 1996), proved, tree verified",
+        f"{searched:.0f} s, one core, peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB",
     )
+    RECORD.save()
 
 
 def with_and_without(search: Callable[[bool], Search]) -> tuple[tuple[int, float, int], ...]:
@@ -259,10 +294,14 @@ def worst_cases() -> None:
         (a, ta, wa), (b, tb, wb) = with_and_without(
             lambda on, g=g: Search(g, worst=True, node_limit=10**12, lookahead=on)
         )
-        print(
-            f"{label} optimal worst case: {a} guesses in {ta:.1f} s ({wa:,} secrets in the sets searched); without "
-            f"the deeper test {b} in {tb:.1f} s ({wb:,}): {tb / ta:.1f}x"
+        assert a == b
+        RECORD.row(
+            f"{label} optimal worst case ({a}), proved",
+            f"{ta:.2f} s ({wa:,} secrets in the sets searched)",
+            f"{tb:.2f} s ({wb:,}): without the counting test one experiment deeper",
+            f"{tb / ta:.1f}x",
         )
+    RECORD.save()
 
 
 def place_symmetries() -> None:
@@ -281,20 +320,26 @@ def place_symmetries() -> None:
                 lambda on, g=g, worst=worst: Search(g, worst=worst, node_limit=10**12, places=on)
             )
             what = "worst case" if worst else "total"
-            print(
-                f"black-peg {sizes['length']}x{sizes['colours']} optimal {what}: {a} in {ta:.2f} s ({wa:,} secrets "
-                f"in the sets searched); colour and position permutations only: {b} in {tb:.2f} s ({wb:,}): "
-                f"{tb / ta:.1f}x"
+            assert a == b
+            RECORD.row(
+                f"black-peg Mastermind {sizes['length']}x{sizes['colours']} optimal {what} ({a}), proved",
+                f"{ta:.2f} s ({wa:,} secrets in the sets searched)",
+                f"{tb:.2f} s ({wb:,}): colour and position permutations only",
+                f"{tb / ta:.1f}x",
             )
     for sizes in ({"length": 4, "colours": 5}, {}):  # the baseline: more than ten minutes on 4x5
         g = build(black, sizes)
         for strategy in ("optimal-worst", "optimal-average"):
             t = time.perf_counter()
             st = verify(g, build_tree(g, strategy))
-            print(
-                f"black-peg {sizes.get('length', 4)}x{sizes.get('colours', 6)} {strategy}: worst {st.worst}, total "
-                f"{st.total:,}, verified {st.verified}, search and tree {time.perf_counter() - t:.2f} s"
+            assert st.verified
+            figure = f"{st.worst}" if strategy == "optimal-worst" else f"{st.total:,}"
+            RECORD.row(
+                f"black-peg Mastermind {sizes.get('length', 4)}x{sizes.get('colours', 6)} {strategy} ({figure}), "
+                "proved, tree verified",
+                f"{time.perf_counter() - t:.2f} s",
             )
+    RECORD.save()
 
 
 if __name__ == "__main__":

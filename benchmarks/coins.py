@@ -6,7 +6,6 @@ Run with `make bench` (or `python benchmarks/coins.py`). Not part of `make test`
 from __future__ import annotations
 
 import itertools
-import platform
 import statistics
 import sys
 import time
@@ -16,6 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.record import Record  # noqa: E402
 from solvers.weighing import (  # noqa: E402
     Belief,
     Outcome,
@@ -126,13 +126,21 @@ def naive_million_walk() -> int:
 # ---------------------------------------------------------------- the figures
 
 
+RECORD = Record("coins")
+
+
 def twelve() -> None:
     """Build and verify the 12-coin plan."""
     ours, v = timed(lambda: verify(make_plan(Problem(12))))
     base, ok = timed(lambda: concrete_solvable(12, 3), repeat=1)
     assert ok and getattr(v, "ok", False)
-    print(f"12 coins, build + verify all 24 cases : {ours * 1e3:8.2f} ms   (seed: 1 min 20 s in Lisp)")
-    print(f"  baseline: concrete case-set search  : {base * 1e3:8.2f} ms   ratio {base / ours:,.0f}x")
+    RECORD.row(
+        "12 coins: build the plan and verify all 24 cases",
+        f"{ours * 1e3:.1f} ms",
+        f"{base * 1e3:,.0f} ms: a search over sets of concrete cases (the seed took 1 min 20 s in Lisp)",
+        f"{base / ours:,.0f}x",
+        "< 10 ms",
+    )
 
 
 def thirteen() -> None:
@@ -140,8 +148,12 @@ def thirteen() -> None:
     ours, m = timed(lambda: min_weighings(Problem(13)))
     abstract, _ = timed(lambda: search.solvable_by_search(Problem(13).root(), 3, False), repeat=3)
     assert getattr(m, "weighings", None) == 4
-    print(f"13 coins, prove 3 weighings are not enough: {ours * 1e3:6.2f} ms")
-    print(f"  baseline: exhaustive abstract search : {abstract * 1e3:8.2f} ms   ratio {abstract / ours:,.0f}x")
+    RECORD.row(
+        "13 coins: prove 3 weighings are not enough",
+        f"{ours * 1e3:.2f} ms",
+        f"{abstract * 1e3:.2f} ms: exhaustive search over abstract weighings",
+        f"{abstract / ours:,.0f}x",
+    )
 
 
 def tables() -> None:
@@ -162,7 +174,11 @@ def tables() -> None:
         return rows
 
     ours, rows = timed(run, repeat=3)
-    print(f"worst + average tables, N = 3..100, 24 variants ({rows} rows): {ours:.3f} s (aim < 5 s)")
+    RECORD.row(
+        f"worst-case and average-optimal tables, N = 3..100, 24 variants ({rows:,} rows)",
+        f"{ours:.2f} s",
+        target="< 5 s",
+    )
 
     def unknown_only() -> None:
         for n in range(3, 101):
@@ -176,10 +192,12 @@ def tables() -> None:
 
     base, _ = timed(baseline, repeat=1)
     small, _ = timed(lambda: [min_weighings(Problem(n)) for n in range(3, 13)], repeat=3)
-    print(f"  average-optimal, unknown/identify only, N = 3..100: {one:.3f} s")
-    print(
-        f"  baseline: exhaustive search, worst case only, N = 3..12: {base:.3f} s "
-        f"(ours on the same: {small * 1e3:.2f} ms, ratio {base / small:,.0f}x)"
+    RECORD.row("average-optimal table, weight unknown, identify the coin, N = 3..100", f"{one:.3f} s")
+    RECORD.row(
+        "fewest weighings, N = 3..12 (weight unknown)",
+        f"{small * 1e3:.2f} ms",
+        f"{base:.3f} s: exhaustive search",
+        f"{base / small:,.0f}x",
     )
 
 
@@ -197,21 +215,23 @@ def million() -> None:
     first, _ = timed(lambda: make_plan(Problem(1_000_000)).node(""))
     ours, depth = timed(walk)
     base, base_depth = timed(naive_million_walk, repeat=1)
-    print(f"1,000,000 coins, first weighing       : {first * 1e3:8.2f} ms")
-    print(f"1,000,000 coins, root-to-leaf walk ({depth} weighings): {ours * 1e3:8.2f} ms (aim < 100 ms)")
-    print(
-        f"  baseline: same walk with per-coin status lists ({base_depth} weighings): {base * 1e3:8.2f} ms"
-        f"   ratio {base / ours:.0f}x"
+    RECORD.row("1,000,000 coins: the first weighing, cold", f"{first * 1e3:.1f} ms")
+    RECORD.row(
+        f"1,000,000 coins: the first weighing and a root-to-leaf walk ({depth} weighings)",
+        f"{ours * 1e3:.1f} ms",
+        f"{base * 1e3:,.0f} ms: the same walk keeping a status per coin ({base_depth} weighings)",
+        f"{base / ours:.0f}x",
+        "< 100 ms",
     )
 
 
 def main() -> None:
     """Print every figure."""
-    print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}")
     twelve()
     thirteen()
     tables()
     million()
+    RECORD.save()
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from record import Record
+
 BIN = Path(sys.executable).parent
 REQUESTS = 1500
 PATHS = [
@@ -83,11 +85,19 @@ def main() -> None:
             if one(base + "/healthz")[1]:
                 break
             time.sleep(0.1)
-        print(f"{'path':<40} {'conc.':>5} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}")
+        record = Record("load")
         for path in PATHS:
-            for concurrency in (10, 50):
-                rps, p50, p99, errors = run(base + path, concurrency)
-                print(f"{path[:40]:<40} {concurrency:>5} {rps:>8.0f} {p50:>8.1f} {p99:>8.1f} {errors:>6}")
+            figures = [run(base + path, concurrency) for concurrency in (10, 50)]
+            record.row(
+                f"`{path}`, 2 sync workers, client on the same cores, concurrency 10 / 50",
+                " / ".join(f"{rps:,.0f} req/s" for rps, *_ in figures)
+                + ", p99 "
+                + " / ".join(f"{p99:.0f}" for *_, p99, _ in figures)
+                + " ms, errors "
+                + " / ".join(str(e) for *_, e in figures),
+                target="0 errors",
+            )
+        record.save()
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -12,12 +12,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from peg_dfs import find_solution  # noqa: E402
+from record import Record  # noqa: E402
 
 from solvers import pegs  # noqa: E402
 from solvers.pegs import PROBLEMS, Exact, board, jumps_to_moves  # noqa: E402
 from solvers.pegs.compiled import search, solve  # noqa: E402
 from solvers.pegs.meet import fewest_meet  # noqa: E402
 from solvers.pegs.table import board_table  # noqa: E402
+
+RECORD = Record("pegs")
 
 
 def plain_count(name: str, label: str) -> int:
@@ -65,34 +68,43 @@ def main() -> None:
             f"{name}: {total:,} winning jump sequences over all starts; fewest moves per start {fewest}; "
             f"{sum(len(f) for f in finals)} (start, final) pairs"
         )
-    print(f"full tables, sides 4 and 5, with counts: {time.perf_counter() - t:.2f} s (aim < 2 s)")
+    took = time.perf_counter() - t
     t = time.perf_counter()
-    base = sum(plain_count("triangle-4", label) for label in board("triangle-4").labels)
-    print(f"  baseline: side 4 counts by plain recursion: {base} in {time.perf_counter() - t:.3f} s")
+    counted = sum(plain_count("triangle-4", label) for label in board("triangle-4").labels)
+    RECORD.row(
+        "full tables of triangles 4 and 5 (fewest moves to every final, solution counts)",
+        f"{took:.2f} s",
+        f"side 4's counts alone ({counted:,}) by plain recursion: {time.perf_counter() - t:.3f} s",
+        target="< 2 s",
+    )
     b6 = board("triangle-6")
     t = time.perf_counter()
     m = Exact(b6).min_moves(b6.start("2"))
     fast = time.perf_counter() - t
-    print(f"triangle-6 from hole 2: fewest moves {m} in {fast:.1f} s (aim < 10 s)")
     t = time.perf_counter()
-    m = python_bfs_fewest(b6, b6.start("2"))
+    m2 = python_bfs_fewest(b6, b6.start("2"))
     slow = time.perf_counter() - t
-    print(
-        f"  baseline: the same breadth-first search position by position in plain Python: {m} in {slow:.1f} s "
-        f"(ratio {slow / fast:.0f}x)"
+    assert m == m2
+    RECORD.row(
+        f"triangle-6 from hole 2: fewest moves ({m}), every final's fewest too",
+        f"{fast:.1f} s",
+        f"{slow:.1f} s: the same breadth-first search position by position in plain Python (to the first final)",
+        f"{slow / fast:.0f}x",
+        "< 10 s",
     )
     eng = board("english")
     t = time.perf_counter()
     found = solve(eng, eng.start("d4"))
     took = time.perf_counter() - t
     moves = jumps_to_moves(found.jumps or ())
-    print(
-        f"english, centre empty: a solution of {len(found.jumps or ())} jumps ({len(moves)} moves) in "
-        f"{took:.2f} s, {found.nodes:,} positions searched (aim < 2 s); solution count not computed for 33 holes"
+    RECORD.row(
+        f"english, centre empty: any solution ({len(found.jumps or ())} jumps, {len(moves)} moves)",
+        f"{took:.2f} s ({found.nodes:,} positions)",
+        target="< 2 s",
     )
-
     compiled_figures()
     fewest_figures()
+    RECORD.save()
 
 
 def fewest_figures() -> None:
@@ -110,9 +122,12 @@ def fewest_figures() -> None:
         t = time.perf_counter()
         layers = Exact(b6).finals(start).get(b6.index(finish))
         base = time.perf_counter() - t
-        print(
-            f"triangle-6, hole {hole} to hole {finish}: bidirectional {r.moves} moves ({r.status}) in {took:.2f} s, "
-            f"{r.nodes:,} states; baseline: exact breadth-first layers {layers} in {base:.2f} s"
+        assert r.moves == layers
+        RECORD.row(
+            f"triangle-6, hole {hole} to hole {finish}: fewest moves ({r.moves}) by bidirectional search, proved",
+            f"{took:.2f} s ({r.nodes:,} states)",
+            f"{base:.2f} s: exact breadth-first layers",
+            f"{base / took:.0f}x",
         )
     problems = [("english", "d4", "d4", "Beasley 1985: 18")]
     if "--english" in sys.argv:  # every other listed English problem: a start finishing in its own hole
@@ -126,10 +141,13 @@ def fewest_figures() -> None:
         took = time.perf_counter() - t
         t = time.perf_counter()
         loose = fewest_meet(b, b.start(hole), b.index(finish), sharp=False)
-        print(
-            f"{name}, {hole} to {finish}: {r.moves} moves ({r.status}; {source}) in {took:.1f} s, "
-            f"{r.nodes:,} states over every limit tried; baseline: the former forward bound (one subtracted at "
-            f"every state) {loose.moves} moves in {time.perf_counter() - t:.1f} s, {loose.nodes:,} states"
+        assert r.moves == loose.moves
+        slow = time.perf_counter() - t
+        RECORD.row(
+            f"{name}, {hole} to {finish}: fewest moves ({r.moves}; {source}), proved",
+            f"{took:.1f} s ({r.nodes:,} states)",
+            f"{slow:.1f} s ({loose.nodes:,} states): the former forward bound (one subtracted at every state)",
+            f"{slow / took:.1f}x",
         )
 
 
@@ -147,24 +165,23 @@ def compiled_figures() -> None:
     slow = find_solution(eng, start, budget // 2)  # two jump orders, each with half the nodes
     slow_took = time.perf_counter() - t
     rate, slow_rate = fast.nodes / took, slow.nodes / slow_took
-    print(
-        f"english without c1, any final: compiled search {fast.status} after {fast.nodes:,} positions in "
-        f"{took:.2f} s ({rate / 1e6:.2f} M positions/s)"
+    RECORD.row(
+        f"compiled depth-first search (Numba), english without c1 ({fast.status})",
+        f"{rate / 1e6:.2f} M positions/s ({fast.nodes:,} positions, {took:.1f} s)",
+        f"{slow_rate / 1e3:.0f} k positions/s: the same search in Python (benchmarks/peg_dfs.py)",
+        f"{rate / slow_rate:.0f}x per position",
     )
-    print(
-        f"  baseline: the Python depth-first search, {slow.nodes:,} positions in {slow_took:.2f} s "
-        f"({slow_rate / 1e3:.0f} k positions/s; {'found' if slow.jumps else 'no answer'}); "
-        f"ratio {rate / slow_rate:.0f}x per position"
-    )
+    decided = []
     for name in ("english", "french", "triangle-7", "triangle-8"):
         t = time.perf_counter()
         rows = board_table(name)
         unknown = sum(r.solvable is None or r.home is None for r in rows)
-        print(
-            f"{name}: every start decided for 'anywhere' and 'start hole' in {time.perf_counter() - t:.1f} s: "
-            f"{sum(bool(r.solvable) for r in rows)} of {len(rows)} solvable, {sum(bool(r.home) for r in rows)} "
-            f"finish in their own hole, {unknown} unknown"
-        )
+        decided.append((name, time.perf_counter() - t, unknown))
+    RECORD.row(
+        f"every start of {' / '.join(n for n, _, _ in decided)} decided, finishing anywhere and in the start hole",
+        " / ".join(f"{took:.1f} s" for _, took, _ in decided),
+        target=f"no 'unknown' ({sum(u for *_, u in decided)} left)",
+    )
 
 
 if __name__ == "__main__":

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from record import Record
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -35,6 +36,18 @@ COMMANDS: list[tuple[str, list[str], list[str] | None]] = [
     ("pegs --board triangle-5 --hole 1", [CLI, "pegs", "--board", "triangle-5", "--hole", "1"], None),
 ]
 MASTERMIND = [(3, 4), (4, 6), (4, 7)]
+TARGETS = {  # issue 29's targets
+    "--help": "<= 0.1 s",
+    "devil 8 --json": "<= the baseline",
+    "weigh 12 --tree --json": "<= 0.3 s",
+    "Mastermind 3x4 optimal average": "<= 0.25 s",
+    "Mastermind 4x6 optimal average": "<= 1.0 s",
+    "Mastermind 4x7 optimal average": "<= 25 s",
+}
+BASELINES = {
+    "devil 8 --json": "a plain-Python search over the same classes",
+    "Mastermind 3x4 optimal average": "a naive plain-Python optimal search, every guess at every set, memoised",
+}
 NAIVE_UP_TO = 64  # secrets: the naive optimal-average baseline runs for games this small (4x6 would take hours)
 
 
@@ -68,16 +81,16 @@ def main() -> None:
             COIN_PUZZLES_COMPILE_REPORT="1",
         )
         env.pop("COIN_PUZZLES_REDIS_URL", None)
-        print(
-            f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python "
-            f"{platform.python_version()}; whole processes, {args.runs} runs each"
-        )
+        record = Record("startup")
+        print(f"whole processes, {args.runs} runs each (the first, then the median of the rest)")
         t = time.perf_counter()
         subprocess.run([CLI, "warm-up", "--quiet"], env=env, check=True, capture_output=True)
-        print(f"warm-up (a fresh install's compile of every kernel): {time.perf_counter() - t:.1f} s")
+        record.row(
+            "warm-up: every compiled kernel into a fresh Numba cache (`coin-puzzles warm-up`, as `make run` does)",
+            f"{time.perf_counter() - t:.1f} s",
+            target="once per install",
+        )
         nothing = series([PY, "-c", "pass"], env, args.runs)
-        print(f"python -c pass: {nothing[1]:.3f} s")
-        print(f"{'command':58} {'first':>7} {'median':>7} {'baseline':>9}  kernels")
         rows = list(COMMANDS)
         for pegs, colours in MASTERMIND[:2] if args.quick else MASTERMIND:
             command = [CLI, "codebreak", "mastermind", "--pegs", str(pegs), "--colours", str(colours)]
@@ -88,8 +101,17 @@ def main() -> None:
         for what, command, baseline in rows:
             runs = 2 if "4x7" in what else args.runs
             first, median, report = series(command, env, runs)
-            base = f"{series(baseline, env, runs)[1]:8.3f}s" if baseline else "        -"
-            print(f"{what:58} {first:6.3f}s {median:6.3f}s {base}  {report.removeprefix('kernels: ')}", flush=True)
+            base = series(baseline, env, runs)[1] if baseline else None
+            record.row(
+                f"`coin-puzzles {' '.join(command[1:]) if command[0] == CLI else what}`",
+                f"median {median:.3f} s, first run {first:.3f} s ({report.removeprefix('kernels: ') or 'no kernel'})",
+                f"{base:.3f} s ({BASELINES.get(what, 'plain Python')})"
+                if base
+                else f"`python -c pass` {nothing[1]:.3f} s",
+                f"{base / median:.1f}x" if base else "",
+                TARGETS.get(what, ""),
+            )
+        record.save()
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("COIN_PUZZLES_SECRET", "benchmark")  # pragma: allowlist secret
 
+from record import Record  # noqa: E402
+
 from webapp.catalogue import (  # noqa: E402
     AEQUITAS,
     CODEBREAK,
@@ -52,7 +54,7 @@ def median_seconds(f: Callable[[], object]) -> float:
     return statistics.median(times)
 
 
-def row(c: Computation[Any, Any], params: Params) -> str:
+def row(record: Record, c: Computation[Any, Any], params: Params) -> None:
     """One result's figures."""
     value = run(c, params, lambda done, total: None)
     stored = c.dump(value)  # the stored form either way (a plan without its search)
@@ -60,17 +62,20 @@ def row(c: Computation[Any, Any], params: Params) -> str:
     loads(c, blob)  # msgspec builds its decoder for the type once per process
     enc, dec = median_seconds(lambda: dumps(c, value)), median_seconds(lambda: loads(c, blob))
     penc, pdec = median_seconds(lambda: pickle.dumps(stored)), median_seconds(lambda: pickle.loads(old))
-    return (
-        f"{c.title(params)[:58]:<58} {len(blob):>11,} {len(old):>12,} {enc * 1e3:>7.1f}/{dec * 1e3:<8.1f} "
-        f"{penc * 1e3:>8.1f}/{pdec * 1e3:<8.1f}"
+    record.row(
+        f"the result store as typed JSON (msgspec): {c.title(params)}, encode / decode",
+        f"{enc * 1e3:.2f} / {dec * 1e3:.2f} ms ({len(blob):,} bytes)",
+        f"{penc * 1e3:.2f} / {pdec * 1e3:.2f} ms ({len(old):,} bytes): pickle, same process",
+        f"decode {pdec / dec:.1f}x",
     )
 
 
 def main() -> None:
-    """Print one row a result."""
-    print(f"{'result':<58} {'JSON bytes':>11} {'pickle bytes':>12} {'JSON enc/dec ms':>16} {'pickle enc/dec ms':>18}")
+    """Record one row a result."""
+    record = Record("store")
     for c, params in CASES:
-        print(row(c, params))
+        row(record, c, params)
+    record.save()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,68 @@
+"""The table of proved Mastermind optima, size by size, with how long each proof took (one process, the search's
+own parallel first guesses on every core for 2,000 secrets and more).
+
+Each size: the optimal-average search, its tree verified on every secret, and the optimal-worst search, as the
+site's jobs run them (`build_tree`), each row saved as soon as it is proved, so a run cut short keeps what it
+proved; sizes already recorded are skipped unless --again.
+
+    python benchmarks/optima.py [--up-to 8000] [--again]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.record import FOLDER, Record  # noqa: E402
+from solvers.codebreak import build, build_tree, parse, verify  # noqa: E402
+from solvers.codebreak.optima import MAX_SECRETS, cell, sizes  # noqa: E402
+
+GAME = Path(__file__).resolve().parents[1] / "games" / "mastermind.game"
+
+
+def task(pegs: int, colours: int) -> str:
+    """A size's row name."""
+    return f"Mastermind {pegs}x{colours} ({colours**pegs:,} secrets): optimal average and optimal worst case, proved"
+
+
+def main() -> None:
+    """Prove each size not yet recorded, smallest first."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--up-to", type=int, default=MAX_SECRETS)
+    parser.add_argument("--again", action="store_true")
+    args = parser.parse_args()
+    record = Record("optima")
+    path = FOLDER / "optima.json"
+    done = {r["task"] for r in json.loads(path.read_text())} if path.exists() and not args.again else set()
+    for pegs, colours in sizes(args.up_to):
+        if task(pegs, colours) in done:
+            continue
+        g = build(parse(GAME.read_text()), {"length": pegs, "colours": colours})
+        t = time.perf_counter()
+        tree = build_tree(g, "optimal-average")
+        average = time.perf_counter() - t
+        st = verify(g, tree)
+        t = time.perf_counter()
+        worst = verify(g, build_tree(g, "optimal-worst"))
+        took = time.perf_counter() - t
+        c = cell(pegs, colours, (tree.experiment, st), worst)
+        verdict = {True: "agrees with", False: "DISAGREES with", None: "published as"}[c.agrees]
+        known = "new" if c.published is None else f"{verdict} {c.published_value}: {c.published}"
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        record.row(
+            task(pegs, colours),
+            f"total {c.total:,} (average {c.average}, worst {c.worst_of_average}, first guess {c.first_guess}) in "
+            f"{average:.1f} s; least worst case {c.optimal_worst} in {took:.1f} s; peak RSS so far {peak:,.0f} MB; "
+            f"{known}",
+        )
+        record.save()  # each size as soon as it is proved
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""Render docs/performance.md from the rows the benchmark scripts recorded (docs/performance/*.json; see
+`record.py`). `make bench` runs it after the scripts.
+
+    python benchmarks/table.py
+"""
+
+from __future__ import annotations
+
+import json
+
+from record import FOLDER, ROOT, Row
+
+SCRIPTS = (  # (script, section title), in `make bench` order
+    ("startup", "Start-up: whole command-line processes"),
+    ("web", "Web: the site as `make run` serves it"),
+    ("load", "Web under load"),
+    ("coins", "Counterfeit coin"),
+    ("adversary", "Weigh against an adversary"),
+    ("aequitas", "Æquitas"),
+    ("devil", "The Devil's blindfold game"),
+    ("pegs", "Peg solitaire"),
+    ("codebreak", "Code-breaking"),
+    ("hints", "Code-breaking hints"),
+    ("variants", "Weighing variants"),
+    ("store", "Result store"),
+    ("optima", "Mastermind's proved optima, size by size (hours: run on its own, not by `make bench`)"),
+)
+INTRO = """# Performance
+
+Every figure here was printed by a script in `benchmarks/` (`make bench` runs them all, then renders this page
+from the rows they recorded in `docs/performance/*.json`; do not edit it by hand). Each row says where and when it
+was measured: the machine (listed below), the date, the commit (a `+` when solvers/ or webapp/ had changes) and,
+where recorded, the 1-minute load average at that moment (above the core count: other work shared the cores). A
+baseline is a simpler program run in the same process or the same script run, so a ratio compares like with like.
+Results that are proofs (the optimum of a game, the fewest moves of a peg problem) are in
+[results.md](results.md) with how long they took.
+"""
+
+
+def cell(text: str) -> str:
+    """Text safe inside a table cell."""
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render() -> str:
+    """The whole page."""
+    sections: list[tuple[str, str, list[Row]]] = []
+    for script, title in SCRIPTS:
+        path = FOLDER / f"{script}.json"
+        if path.exists():
+            sections.append((script, title, [Row(**r) for r in json.loads(path.read_text())]))
+    machines: dict[str, str] = {}
+    for _, _, rows in sections:
+        for r in rows:
+            machines.setdefault(r.machine, chr(ord("A") + len(machines)))
+    out = [INTRO, "Machines:", ""]
+    out += [f"- **{letter}**: {name}" for name, letter in machines.items()]
+    for script, title, rows in sections:
+        out += ["", f"## {title} (`benchmarks/{script}.py`)", ""]
+        out += [
+            "| task | coin-puzzles | baseline in the same run | ratio | target | measured |",
+            "|---|---|---|---|---|---|",
+        ]
+        for r in rows:
+            when = f"{machines[r.machine]}, {r.date}" + (f", {r.commit}" if r.commit else "")
+            when += f", load {r.load}" if r.load else ""
+            out.append(f"| {' | '.join(cell(x) for x in (r.task, r.ours, r.baseline, r.ratio, r.target, when))} |")
+    return "\n".join(out) + "\n"
+
+
+def main() -> None:
+    """Write docs/performance.md."""
+    target = ROOT / "docs" / "performance.md"
+    target.write_text(render())
+    print(f"wrote {target.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
