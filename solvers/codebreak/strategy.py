@@ -19,7 +19,6 @@ from solvers.errors import InputError, LimitError
 from solvers.progress import Tick, quiet
 
 from .game import Game
-from .optimal import Search
 from .tree import Node
 
 Strategy = Literal["knuth", "expected", "entropy", "parts", "optimal-worst", "optimal-average"]
@@ -129,7 +128,9 @@ def _expand(game: Game, alive: NDArray[np.int64], e: int, grow: Callable[[NDArra
 
 def _optimal_tree(game: Game, alive: NDArray[np.int64], worst: bool, tick: Tick = quiet) -> Node:
     """The optimal tree (fewest experiments in the worst case, or in total), by the exhaustive branch-and-bound
-    of `optimal` (LimitError past its budget of sets searched)."""
+    of `optimal` (LimitError past its budget of sets searched; imported here, with Numba, only when asked for)."""
+    from .optimal import Search
+
     search = Search(game, worst, OPTIMAL_MAX_NODES if worst else OPTIMAL_AVERAGE_MAX_NODES)
     found = search.solve(tick)
 

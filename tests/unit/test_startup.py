@@ -44,6 +44,15 @@ def test_a_subcommand_imports_its_own_solver_only() -> None:
     assert "solvers.pegs" in pegs and not {m for m in pegs if m.startswith(("numba", "flask", "solvers.codebreak"))}
 
 
+def test_heuristics_on_tabled_games_import_no_compiler() -> None:
+    """A heuristic's tree on a game with an outcome table needs no compiled code: Numba is imported only by the
+    optimal searches and by games scored on demand (no table)."""
+    knuth = loaded_modules("codebreak", "mastermind", "--pegs", "3", "--colours", "4", "--json")
+    assert "solvers.codebreak.strategy" in knuth and not {m for m in knuth if m.startswith("numba")}
+    optimal = loaded_modules("codebreak", "mastermind", "--pegs", "2", "--colours", "3", "--strategy", "optimal-worst")
+    assert "numba" in optimal and "solvers.codebreak.optimal.search" in optimal
+
+
 def compile_report(*argv: str) -> tuple[int, int]:
     """(kernels loaded from the disk cache, kernels compiled) by one whole `coin-puzzles` process."""
     env = dict(os.environ, COIN_PUZZLES_COMPILE_REPORT="1")

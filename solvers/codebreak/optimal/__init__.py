@@ -6,8 +6,25 @@
 `strategy.verify` before it is reported.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .rules import capacity, counting_bounds
-from .search import NODE_LIMIT, Optimum, Search
-from .symmetry import symmetries
+
+if TYPE_CHECKING:
+    from .search import NODE_LIMIT, Optimum, Search
+    from .symmetry import symmetries
+
+_COMPILED = {"NODE_LIMIT": "search", "Optimum": "search", "Search": "search", "symmetries": "symmetry"}
+
+
+def __getattr__(name: str) -> Any:
+    """The compiled search's names, imported (with Numba) when first asked for: the counting bounds need neither."""
+    if name in _COMPILED:
+        return getattr(importlib.import_module(f".{_COMPILED[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["NODE_LIMIT", "Optimum", "Search", "capacity", "counting_bounds", "symmetries"]
