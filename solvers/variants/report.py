@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from solvers.errors import LimitError, PuzzleError
 from solvers.progress import Tick, quiet
 from solvers.report import optional
+from solvers.weighing.report import Choice
 
 from .model import MAX_COINS, Variant, outcome_label
 from .plan import Plan, PlanNode, Verification, make_plan, verify
@@ -167,15 +168,6 @@ class Step:
     letter: str
     label: str
     lied_for: int
-
-
-@dataclass(frozen=True)
-class Choice:
-    """A reading the scale may show at a node: its letter, words, and the secrets it leaves (0: cannot happen)."""
-
-    letter: str
-    label: str
-    secrets: int
 
 
 @dataclass(frozen=True)

@@ -234,13 +234,13 @@ def adversary_view(r: Replay, guess: Case | None, secret: Case | None, hint_leve
 
 
 @dataclass(frozen=True)
-class OutcomeChoice:
-    """One reading of the scale at a plan node: its words, its path letter and the cases it leaves (0: it
-    cannot happen here)."""
+class Choice:
+    """A reading the scale may show at a plan node (the plain weighing's and the variants'): its path letter, its
+    words, and the secrets it leaves (0: it cannot happen here)."""
 
-    label: str
     letter: str
-    cases: int
+    label: str
+    secrets: int
 
 
 @dataclass(frozen=True)
@@ -252,7 +252,7 @@ class NodeView:
     here: Node
     crumbs: tuple[tuple[int, str, str, str], ...]
     last: tuple[Weighing, Coins, str] | None  # the reading as Outcome.value
-    outcomes: tuple[OutcomeChoice, ...]
+    outcomes: tuple[Choice, ...]
 
 
 def node_view(plan: Plan, path: str) -> NodeView:
@@ -268,8 +268,8 @@ def node_view(plan: Plan, path: str) -> NodeView:
         above = plan.node(path[:-1])
         assert above.weighing is not None
         last = (above.weighing, above.coins, Outcome.from_letter(path[-1]).value)
-    outcomes: tuple[OutcomeChoice, ...] = ()
+    outcomes: tuple[Choice, ...] = ()
     if here.weighing is not None:
         cases = here.outcome_cases()
-        outcomes = tuple(OutcomeChoice(o.label, o.letter, cases[o]) for o in OUTCOMES)
+        outcomes = tuple(Choice(o.letter, o.label, cases[o]) for o in OUTCOMES)
     return NodeView(here, tuple(crumbs), last, outcomes)

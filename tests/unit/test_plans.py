@@ -153,5 +153,5 @@ def test_node_page_model() -> None:
     assert [c[0] for c in view.crumbs] == [0, 1] and [c[3] for c in view.crumbs] == ["L", "LB"]
     assert view.crumbs[1][2] == Outcome.from_letter("B").words and view.last is not None
     assert view.last[0] == plan.node("L").weighing and view.last[2] == Outcome.from_letter("B").value
-    assert view.here.weighing is not None and sum(o.cases for o in view.outcomes) == view.here.coins.abstract().cases
+    assert view.here.weighing is not None and sum(o.secrets for o in view.outcomes) == view.here.coins.abstract().cases
     assert node_view(plan, "").crumbs == () and node_view(plan, "").last is None
