@@ -245,9 +245,9 @@ def bulls_and_cows() -> None:
         took = []
         for lookahead in (True, False):
             search = Search(g, worst=False, node_limit=10**12, lookahead=lookahead)
-            search.average(part[:40], 10**9, after=0)  # compiled, and the symmetries built, before the clock
+            search.average(part[:40], 10**9)  # compiled, and the symmetries built, before the clock
             t = time.perf_counter()
-            cost = search.average(part, 10**9, after=0)
+            cost = search.average(part, 10**9)
             took.append((cost, time.perf_counter() - t, search.work))
         (a, ta, wa), (b, tb, wb) = took
         print(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from solvers.aequitas.paper import Cell, cells
 from solvers.aequitas.report import TableReport, table_report
@@ -97,9 +97,11 @@ class GameParams(Params, frozen=True):
 
 
 class StrategyParams(GameParams, frozen=True, kw_only=True):
-    """A strategy's tree for a code-breaking game."""
+    """A strategy's tree for a code-breaking game (the optimal average within max_guesses experiments if set)."""
 
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("max_guesses",)
     strategy: str
+    max_guesses: int | None = None
 
 
 class AequitasParams(Params, frozen=True):
@@ -162,7 +164,7 @@ def _codebreak(p: StrategyParams, tick: Tick) -> tuple[Node, Stats]:
     if p.strategy not in HEURISTICS and secrets_count(p) > limit:
         raise LimitError(f"the {p.strategy} search is limited to games of {limit:,} secrets")
     g = p.load()
-    tree = codebreak_tree(g, one_of(p.strategy, STRATEGIES, "strategy"), tick)
+    tree = codebreak_tree(g, one_of(p.strategy, STRATEGIES, "strategy"), tick, p.max_guesses)
     return tree, verify(g, tree)
 
 
@@ -229,7 +231,7 @@ CODEBREAK = Computation(
     StrategyParams,
     _codebreak,
     _codebreak_quick,
-    lambda p: f"the {p.strategy} strategy for {p.game}",
+    lambda p: f"the {p.strategy} strategy for {p.game}" + (f" within {p.max_guesses} guesses" if p.max_guesses else ""),
     tuple[Node, Stats],
 )
 GAME = Computation(
@@ -318,9 +320,11 @@ def game_params(game: str, sizes: tuple[int | None, int | None, int | None]) -> 
     return GameParams(game, *sizes)
 
 
-def codebreak_params(game: str, sizes: tuple[int | None, int | None, int | None], strategy: str) -> StrategyParams:
+def codebreak_params(
+    game: str, sizes: tuple[int | None, int | None, int | None], strategy: str, max_guesses: int | None = None
+) -> StrategyParams:
     """The store's parameters for a strategy tree."""
-    return StrategyParams(game, *sizes, strategy=strategy)
+    return StrategyParams(game, *sizes, strategy=strategy, max_guesses=max_guesses)
 
 
 def pegs_problem(name: str, hole: str, finish: str) -> ReportParams:

@@ -154,13 +154,16 @@ def codebreak(args: argparse.Namespace) -> Report:
     g = load(args.game, pegs_, colours, coins)
     # large games' trees take minutes (optimal 4x6 and more): stored by make run or precompute; smaller ones are
     # computed here sooner than the store is opened
+    cap = None if args.max_guesses is None else whole(args.max_guesses, "--max-guesses")
     large = len(g.secrets) >= STORED_FROM_SECRETS
-    found = _stored_tree(args.game, (pegs_, colours, coins), args.strategy) if large else None
-    root, stats = found or analysis(args.game, pegs_, colours, coins, args.strategy)
-    return codebreak_report(args.game, g, args.strategy, root, stats, args.tree, args.dot)
+    found = _stored_tree(args.game, (pegs_, colours, coins), args.strategy, cap) if large else None
+    root, stats = found or analysis(args.game, pegs_, colours, coins, args.strategy, cap)
+    return codebreak_report(args.game, g, args.strategy, root, stats, args.tree, args.dot, cap)
 
 
-def _stored_tree(game: str, sizes: tuple[int | None, ...], strategy: str) -> tuple[Node, Stats] | None:
+def _stored_tree(
+    game: str, sizes: tuple[int | None, ...], strategy: str, max_guesses: int | None = None
+) -> tuple[Node, Stats] | None:
     """A shipped game's strategy from the result store when `make run` or `precompute` has put it there (the
     optimal 4x6 searches take minutes), else None. Stored trees were verified before they were stored."""
     from .catalogue import CODEBREAK, codebreak_params
@@ -176,7 +179,7 @@ def _stored_tree(game: str, sizes: tuple[int | None, ...], strategy: str) -> tup
         pegs_ = colours = None
     else:
         coins = None
-    return _stored(CODEBREAK, codebreak_params(game, (pegs_, colours, coins), strategy))
+    return _stored(CODEBREAK, codebreak_params(game, (pegs_, colours, coins), strategy, max_guesses))
 
 
 def _report_arguments(parser: argparse.ArgumentParser) -> None:
@@ -258,6 +261,7 @@ def codebreak_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument("--colours", default=None)
     c.add_argument("--coins", default=None)
     c.add_argument("--strategy", default="knuth", choices=STRATEGIES)
+    c.add_argument("--max-guesses", default=None, help="optimal-average within at most this many guesses")
     c.add_argument("--tree", action="store_true", help="include the strategy tree")
     c.add_argument("--dot", action="store_true", help="include the tree in GraphViz DOT")
 

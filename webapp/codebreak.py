@@ -276,9 +276,10 @@ def codebreak_json() -> Response:
     """Strategy statistics (and tree) for a shipped game."""
     name, spec, g, sizes = _game(request.args)
     strategy = _strategy(request.args)
-    root, stats = computed(CODEBREAK, codebreak_params(name, sizes, strategy))
+    cap = params.whole(request.args, "max_guesses", 0, 1, 30, "max_guesses") or None
+    root, stats = computed(CODEBREAK, codebreak_params(name, sizes, strategy, cap))
     tree, dot = params.flag(request.args, "tree"), params.flag(request.args, "dot")
-    return jsonify(as_json(codebreak_report(name, g, strategy, root, stats, tree, dot)))
+    return jsonify(as_json(codebreak_report(name, g, strategy, root, stats, tree, dot, cap)))
 
 
 # ---------------------------------------------------------------- the table of proved Mastermind optima

@@ -66,8 +66,12 @@ class Computation(Generic[P, R]):
         return f"{self.name}@{self.schema}:{json.dumps(self.wire(params), sort_keys=True, separators=(',', ':'))}"
 
     def wire(self, params: P) -> dict[str, Any]:
-        """The parameters as plain JSON data, as a queued job carries them."""
+        """The parameters as plain JSON data, as a queued job carries them (fields a struct lists in OMIT_IF_NONE
+        left out while None, so that adding such a field keeps the earlier keys)."""
         data: dict[str, Any] = msgspec.to_builtins(params)
+        for name in getattr(params, "OMIT_IF_NONE", ()):
+            if data.get(name) is None:
+                data.pop(name, None)
         return data
 
     def parse(self, data: Wire) -> P:

@@ -45,9 +45,14 @@ def load(name: str, pegs: int | None = None, colours: int | None = None, coins: 
 
 @lru_cache(maxsize=24)
 def analysis(
-    name: str, pegs: int | None, colours: int | None, coins: int | None, strategy: Strategy
+    name: str,
+    pegs: int | None,
+    colours: int | None,
+    coins: int | None,
+    strategy: Strategy,
+    max_guesses: int | None = None,
 ) -> tuple[Node, Stats]:
-    """A strategy tree and its verified statistics (cached)."""
+    """A strategy tree and its verified statistics (cached); the optimal average within max_guesses if given."""
     g = load(name, pegs, colours, coins)
-    tree = build_tree(g, strategy)
+    tree = build_tree(g, strategy, max_guesses=max_guesses)
     return tree, verify(g, tree)

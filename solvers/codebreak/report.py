@@ -23,6 +23,7 @@ class CodebreakReport:
     average: str
     verified: bool
     proved: bool  # the strategy's criterion (worst case or total) is proved optimal by the complete search
+    max_guesses: int | None = optional()  # the optimal average was asked within this many guesses
     tree: dict[str, object] | None = optional()
     dot: str | None = optional()
 
@@ -30,15 +31,24 @@ class CodebreakReport:
         """The report in words (and the DOT text when asked)."""
         head = (
             f"{self.game} ({self.secrets} secrets), {self.strategy}: worst {self.worst}, total {self.total}, "
-            f"average {self.average}, verified {self.verified}" + (", proved optimal" if self.proved else "")
+            f"average {self.average}, verified {self.verified}"
+            + (", proved optimal" if self.proved else "")
+            + (f" within {self.max_guesses} guesses" if self.max_guesses else "")
         )
         return f"{head}\n{self.dot}" if self.dot else head
 
 
 def codebreak_report(
-    name: str, g: Game, strategy: str, root: Node, stats: Stats, tree: bool = False, dot: bool = False
+    name: str,
+    g: Game,
+    strategy: str,
+    root: Node,
+    stats: Stats,
+    tree: bool = False,
+    dot: bool = False,
+    max_guesses: int | None = None,
 ) -> CodebreakReport:
-    """The report for a built game and its verified strategy tree."""
+    """The report for a built game and its verified strategy tree (the optimal average within max_guesses)."""
     return CodebreakReport(
         name,
         len(g.secrets),
@@ -48,6 +58,7 @@ def codebreak_report(
         str(stats.average),
         stats.verified,
         strategy in OPTIMAL,
+        max_guesses,
         to_json(g, root) if tree else None,
         to_dot(g, root) if dot else None,
     )

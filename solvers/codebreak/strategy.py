@@ -72,8 +72,11 @@ def choose(game: Game, alive: NDArray[np.int64], strategy: Strategy) -> int:
     return int(ties[consistent][0] if consistent.any() else ties[0])
 
 
-def build_tree(game: Game, strategy: Strategy, tick: Tick = quiet) -> Node:
-    """The whole strategy tree from the start (tick: secrets settled, or first experiments searched)."""
+def build_tree(game: Game, strategy: Strategy, tick: Tick = quiet, max_guesses: int | None = None) -> Node:
+    """The whole strategy tree from the start (tick: secrets settled, or first experiments searched); the optimal
+    average may be asked within at most max_guesses experiments."""
+    if max_guesses is not None and strategy != "optimal-average":
+        raise InputError("a cap on the guesses (max_guesses) is for the optimal-average strategy")
     if game.generated:
         from .coins import coin_tree
 
@@ -94,7 +97,7 @@ def build_tree(game: Game, strategy: Strategy, tick: Tick = quiet) -> Node:
         return _heuristic(game, alive, strategy, counted)
     if len(game.secrets) > optimal_limit(strategy):
         raise LimitError(f"the {strategy} search is limited to games of {optimal_limit(strategy):,} secrets")
-    return _optimal_tree(game, alive, strategy == "optimal-worst", tick)
+    return _optimal_tree(game, alive, strategy == "optimal-worst", tick, max_guesses)
 
 
 def _heuristic(
@@ -126,18 +129,25 @@ def _expand(game: Game, alive: NDArray[np.int64], e: int, grow: Callable[[NDArra
 # ---------------------------------------------------------------- optimal search (small games)
 
 
-def _optimal_tree(game: Game, alive: NDArray[np.int64], worst: bool, tick: Tick = quiet) -> Node:
-    """The optimal tree (fewest experiments in the worst case, or in total), by the exhaustive branch-and-bound
-    of `optimal` (LimitError past its budget of sets searched; imported here, with Numba, only when asked for)."""
+def _optimal_tree(
+    game: Game, alive: NDArray[np.int64], worst: bool, tick: Tick = quiet, max_guesses: int | None = None
+) -> Node:
+    """The optimal tree (fewest experiments in the worst case, or in total, within max_guesses experiments when
+    given), by the exhaustive branch-and-bound of `optimal` (LimitError past its budget of sets searched; imported
+    here, with Numba, only when asked for)."""
     from .optimal import Search
+    from .optimal.rules import BIG
+    from .optimal.search import below
 
-    search = Search(game, worst, OPTIMAL_MAX_NODES if worst else OPTIMAL_AVERAGE_MAX_NODES)
+    search = Search(game, worst, OPTIMAL_MAX_NODES if worst else OPTIMAL_AVERAGE_MAX_NODES, cap=max_guesses)
     found = search.solve(tick)
+    if found.cost >= BIG:
+        raise InputError(f"no strategy finds every secret within {max_guesses} guesses")
 
-    def grow(s: NDArray[np.int32], budget: int, root: bool) -> Node:
+    def grow(s: NDArray[np.int32], budget: int, root: bool, depth: int) -> Node:
         if not game.must_hit and len(s) <= 1:
             return Node(None, len(s), solved=int(s[0]) if len(s) else None)
-        e = search.root_choice if root else search.best_of(s, budget)[1]
+        e = search.root_choice if root else search.best_of(s, budget, depth)[1]
         node = Node(e, len(s))
         outcomes = game.outcomes(e, s)
         for o in np.unique(outcomes):
@@ -145,10 +155,10 @@ def _optimal_tree(game: Game, alive: NDArray[np.int64], worst: bool, tick: Tick 
             if game.must_hit and int(o) == game.win_outcome:
                 node.children[int(o)] = None
             else:
-                node.children[int(o)] = grow(part, budget - 1 if worst else found.cost, False)
+                node.children[int(o)] = grow(part, budget - 1 if worst else found.cost, False, below(depth))
         return node
 
-    return grow(alive.astype(np.int32), found.cost, True)
+    return grow(alive.astype(np.int32), found.cost, True, search.cap)
 
 
 # ---------------------------------------------------------------- statistics and verification

@@ -89,6 +89,22 @@ SAME_AS_API = [
         ],
         "/api/codebreak?game=mastermind&pegs=2&colours=4&strategy=optimal-average&tree=1",
     ),
+    (
+        [
+            "codebreak",
+            "mastermind",
+            "--pegs",
+            "3",
+            "--colours",
+            "3",
+            "--strategy",
+            "optimal-average",
+            "--max-guesses",
+            "4",
+            "--json",
+        ],
+        "/api/codebreak?game=mastermind&pegs=3&colours=3&strategy=optimal-average&max_guesses=4",
+    ),
 ]
 
 
@@ -138,6 +154,19 @@ def test_text_output(argv: list[str], expected: str, capsys: pytest.CaptureFixtu
         ["codebreak", "no-such-game"],
         ["codebreak", "bulls-and-cows", "--pegs", "5", "--strategy", "optimal-average"],
         ["optima", "--compute-up-to", "many"],
+        [
+            "codebreak",
+            "mastermind",
+            "--pegs",
+            "2",
+            "--colours",
+            "4",
+            "--strategy",
+            "optimal-average",
+            "--max-guesses",
+            "3",
+        ],
+        ["codebreak", "mastermind", "--pegs", "2", "--colours", "4", "--max-guesses", "5"],
     ],
 )
 def test_every_subcommand_refuses_bad_input_with_status_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
+from itertools import product
 
 import pytest
 
@@ -19,7 +21,7 @@ from solvers.codebreak.optima import (
     sizes,
 )
 from solvers.codebreak.strategy import Stats
-from tests.unit.test_codebreak import brute_optimal_total, spec
+from tests.unit.test_codebreak import brute_optimal_total, reference_score, spec
 
 
 def test_sizes_cover_every_game_up_to_the_limit_smallest_first() -> None:
@@ -92,3 +94,61 @@ def test_rows_and_chart() -> None:
     assert (r.proved, r.new, r.disagreements) == (2, 1, 1)
     assert [len(s.points) for s in r.chart] == [1, 1] and [s.pegs for s in r.chart] == [4, 5]
     assert "5x5 (3,125 secrets): total 13,496" in r.text() and "5x6 (7,776 secrets): queued" in r.text()
+
+
+def brute_capped_total(pegs: int, colours: int, cap: int) -> int | None:
+    """The fewest total guesses over all secrets when every secret must be found within cap guesses, by a plain
+    exhaustive search written here (every code at every node, memoised on the set and the guesses left), or None
+    when no strategy finds every secret within cap."""
+    codes = list(product(range(colours), repeat=pegs))
+    score = {(g, s): reference_score(g, s) for g in codes for s in codes}
+    none = 10**9
+
+    @cache
+    def cost(alive: frozenset[tuple[int, ...]], left: int) -> int:
+        if left == 0:
+            return none
+        if len(alive) == 1:
+            return 1
+        best = none
+        for g in codes:
+            parts: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+            for s in alive:
+                if s != g:
+                    parts.setdefault(score[g, s], []).append(s)
+            if g not in alive and len(parts) == 1:
+                continue
+            total = len(alive) + sum(cost(frozenset(p), left - 1) for p in parts.values())
+            best = min(best, total)
+        return best
+
+    found = cost(frozenset(codes), cap)
+    return None if found >= none else found
+
+
+@pytest.mark.parametrize(("pegs", "colours"), [(2, 3), (3, 2), (2, 4), (4, 2), (3, 3)])
+def test_the_optimum_within_a_cap_equals_a_plain_search(pegs: int, colours: int) -> None:
+    """The optimal total within at most K guesses, K from one below the least worst case up: the engine's tree
+    finds every secret within K, its total equals the plain search's, and below the least worst case the
+    engine refuses as the plain search finds nothing."""
+    from solvers.errors import InputError
+
+    g = build(spec("mastermind"), {"length": pegs, "colours": colours})
+    least = verify(g, build_tree(g, "optimal-worst")).worst
+    for cap in range(least - 1, least + 3):
+        expected = brute_capped_total(pegs, colours, cap)
+        if expected is None:
+            with pytest.raises(InputError, match=f"within {cap} guesses"):
+                build_tree(g, "optimal-average", max_guesses=cap)
+            continue
+        st = verify(g, build_tree(g, "optimal-average", max_guesses=cap))
+        assert st.verified and st.worst <= cap and st.total == expected, cap
+
+
+def test_koyama_and_lai_within_five_guesses() -> None:
+    """Mastermind 4x6: the optimal total is 5,625 with a worst case of 6, and 5,626 within five guesses (Koyama
+    and Lai, J. Recreational Math. 25 (1993): 4.340 on average, 4.341 within five)."""
+    g = build(spec("mastermind"))
+    capped = verify(g, build_tree(g, "optimal-average", max_guesses=5))
+    assert capped.verified and capped.worst <= 5 and capped.total == 5626
+    assert verify(g, build_tree(g, "optimal-average", max_guesses=6)).total == 5625

@@ -169,3 +169,16 @@ def test_optima_table_page(client: FlaskClient) -> None:
     assert (row["total"], row["average"]) == (45, "2.812500") and row["worst_of_average"] >= row["optimal_worst"]
     assert re.fullmatch("[A-D]{2}", row["first_guess"]) and row["new"] is False
     assert data["proved"] >= 1 and len(data["rows"]) == len({(r["pegs"], r["colours"]) for r in data["rows"]})
+
+
+def test_the_optimal_average_within_a_cap(client: FlaskClient) -> None:
+    """max_guesses asks the optimal average within that many guesses: the report says so and its worst case
+    keeps to it; a cap no strategy meets, or on a heuristic, is a 400 that says why."""
+    url = "/api/codebreak?game=mastermind&pegs=3&colours=3&strategy=optimal-average"
+    capped = client.get(url + "&max_guesses=4").get_json()
+    assert capped["max_guesses"] == 4 and capped["worst"] <= 4 and capped["proved"] is True
+    assert "max_guesses" not in client.get(url).get_json()
+    low = client.get(url + "&max_guesses=3")
+    assert low.status_code == 400 and "no strategy finds every secret within 3 guesses" in low.get_json()["error"]
+    heuristic = client.get("/api/codebreak?game=mastermind&pegs=3&colours=3&max_guesses=4")
+    assert heuristic.status_code == 400 and "for the optimal-average strategy" in heuristic.get_json()["error"]

@@ -21,14 +21,17 @@ from solvers.jit import kernel
 
 from .candidates import candidates, lookahead
 from .rules import BIG, Memo, Rules, Symmetry
-from .sets import fingerprint, holds, open_by_size, record, shortcut, slot, spend, split
+from .sets import below, feasible, fingerprint, holds, keyed, open_by_size, record, shortcut, slot, spend, split
 from .symmetry import narrowed
 
 
 @kernel
-def open_parts(s: NDArray[np.int32], g: int, beta: np.int64, rules: Rules, memo: Memo) -> Any:  # pragma: no cover
-    """Experiment g at S: (its parts as `split` gives them, each open part's lower bound, their total with |S|,
-    the parts to search largest first). A part's bound is its counting bound, raised by the table, then by
+def open_parts(
+    s: NDArray[np.int32], g: int, beta: np.int64, rules: Rules, memo: Memo, depth: int
+) -> Any:  # pragma: no cover - compiled
+    """Experiment g at S with at most depth experiments left (`rules.UNCAPPED`: no cap): (its parts as `split`
+    gives them, each open part's lower bound, their total with |S|, the parts to search largest first). A part's
+    bound is its counting bound (BIG if it cannot finish within depth - 1), raised by the table, then by
     `lookahead` unless the table knows better; bounding stops once the total reaches beta."""
     members, start = split(s, g, rules)
     small = 2 if rules.must_hit else 1  # parts this small are exact by the shortcuts: never searched
@@ -42,8 +45,10 @@ def open_parts(s: NDArray[np.int32], g: int, beta: np.int64, rules: Rules, memo:
         if size == 0 or (rules.must_hit and o == rules.win):
             continue
         lows[o] = rules.bound[size]
-        if size > small:
-            hs1[o], hs2[o] = fingerprint(members[start[o] : start[o + 1]], rules)
+        if not feasible(size, below(depth), rules):
+            lows[o], known[o] = BIG, True
+        elif size > small:
+            hs1[o], hs2[o] = keyed(fingerprint(members[start[o] : start[o + 1]], rules), below(depth))
             at = slot(memo, hs1[o], hs2[o])
             if holds(memo, at, hs1[o], hs2[o]):
                 lows[o] = max(lows[o], memo.value[at])
@@ -67,11 +72,20 @@ def open_parts(s: NDArray[np.int32], g: int, beta: np.int64, rules: Rules, memo:
 
 @kernel
 def average(
-    s: NDArray[np.int32], beta: np.int64, allowed: NDArray[np.bool_], rules: Rules, memo: Memo, sym: Symmetry
+    s: NDArray[np.int32],
+    beta: np.int64,
+    allowed: NDArray[np.bool_],
+    rules: Rules,
+    memo: Memo,
+    sym: Symmetry,
+    depth: int,
 ) -> Any:  # pragma: no cover - compiled
-    """The least total cost of S if it is below beta, else a proved lower bound that is at least beta (only the
-    allowed experiments first; every experiment below)."""
+    """The least total cost of S within depth experiments (`rules.UNCAPPED`: any number) if it is below beta, else
+    a proved lower bound that is at least beta, BIG if S cannot finish within depth (only the allowed experiments
+    first; every experiment below)."""
     n = s.shape[0]
+    if not feasible(n, depth, rules):
+        return BIG
     if n <= 1:
         return np.int64(n if rules.must_hit else 0)
     lb = np.int64(rules.bound[n])
@@ -79,13 +93,13 @@ def average(
         return max(lb, beta)
     if lb >= beta:
         return lb
-    h1, h2 = fingerprint(s, rules)
+    h1, h2 = keyed(fingerprint(s, rules), depth)
     at = slot(memo, h1, h2)
     if holds(memo, at, h1, h2):
         if memo.exact[at] or memo.value[at] >= beta:
             return memo.value[at]
         lb = max(lb, memo.value[at])
-    exact = shortcut(s, rules)
+    exact = shortcut(s, rules) if depth >= 3 else np.int64(-1)  # its trees take at most three experiments
     if exact >= 0:
         return exact
     if not spend(memo, n):
@@ -97,11 +111,12 @@ def average(
             floor = min(floor, cands[c, 0])
             break
         g = int(cands[c, 1])
-        members, start, lows, total, order = open_parts(s, g, best, rules, memo)
+        members, start, lows, total, order = open_parts(s, g, best, rules, memo, depth)
         inner = narrowed(sym, g)
         for o in order if total < best else order[:0]:
             part = members[start[o] : start[o + 1]]
-            total += average(part, best - (total - lows[o]), rules.everything, rules, memo, inner) - lows[o]
+            left = best - (total - lows[o])
+            total += average(part, left, rules.everything, rules, memo, inner, below(depth)) - lows[o]
             if total >= best:
                 break
         if total < best:

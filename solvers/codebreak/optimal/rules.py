@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 BIG = np.int64(1) << 40  # above any cost
+UNCAPPED = 1 << 20  # a depth standing for "no cap on the number of experiments"
 Entry = tuple[int, int, int, int]  # a table entry handed between processes: fingerprint (2), cost, experiment
 
 COUNTERS = np.dtype([("work", np.int64), ("limit", np.int64), ("stopped", np.bool_)], align=True)

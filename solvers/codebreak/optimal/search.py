@@ -18,8 +18,8 @@ from solvers.parallel import default_jobs
 from ..game import Game
 from .average import average, open_parts
 from .candidates import candidates
-from .rules import BIG, Entry, Rules, Symmetry, capacity, counting_bounds, new_memo
-from .sets import fingerprint, holds, perfect_member, record, shortcut, slot
+from .rules import BIG, UNCAPPED, Entry, Rules, Symmetry, capacity, counting_bounds, new_memo
+from .sets import fingerprint, holds, keyed, perfect_member, record, shortcut, slot
 from .symmetry import place_classes, symmetries
 from .worst import fits
 
@@ -78,8 +78,10 @@ class Search:
         lookahead: bool = True,
         places: bool = True,
         jobs: int | None = None,
+        cap: int | None = None,
     ) -> None:
         self.game = game
+        self.cap = UNCAPPED if cap is None or worst else cap  # the average case within at most cap experiments
         self.jobs = default_jobs() if jobs is None else jobs
         self.worst = worst
         self.rules, self.lowest_depth = rules_of(game, lookahead)
@@ -138,10 +140,14 @@ class Search:
             self._symmetries[g] = self.plain._replace(perm=perm, stab=np.arange(len(perm), dtype=np.int64))
         return self._symmetries[g]
 
-    def average(self, s: NDArray[np.int32], beta: int, allowed: NDArray[np.bool_] | None = None) -> int:
-        """The least total cost of s (below beta), else a lower bound at least beta."""
+    def average(
+        self, s: NDArray[np.int32], beta: int, allowed: NDArray[np.bool_] | None = None, depth: int | None = None
+    ) -> int:
+        """The least total cost of s (below beta) within depth experiments (default: the search's cap), else a lower
+        bound at least beta."""
         a = self.rules.everything if allowed is None else allowed
-        v = average(s, np.int64(beta), a, self.rules, self.memo, self.plain)
+        d = self.cap if depth is None else depth
+        v = average(s, np.int64(beta), a, self.rules, self.memo, self.plain, d)
         self._check()
         return int(v)
 
@@ -223,7 +229,7 @@ class Search:
         `average` does for one experiment, with the parts searched one by one from here so that progress is told
         after each (secrets whose part is settled). cap(), when given, may lower best before each part (another
         process found a better first experiment)."""
-        members, start, lows, total, order = open_parts(s, g, np.int64(best), self.rules, self.memo)
+        members, start, lows, total, order = open_parts(s, g, np.int64(best), self.rules, self.memo, self.cap)
         total = int(total)
         done = len(s) - sum(int(start[o + 1] - start[o]) for o in order)
         after = self._after(g)
@@ -233,9 +239,8 @@ class Search:
                 return total
             told(done)
             part = members[start[o] : start[o + 1]]
-            v = average(
-                part, np.int64(best - (total - int(lows[o]))), self.rules.everything, self.rules, self.memo, after
-            )
+            left = np.int64(best - (total - int(lows[o])))
+            v = average(part, left, self.rules.everything, self.rules, self.memo, after, below(self.cap))
             self._check()
             total += int(v) - int(lows[o])
             done += len(part)
@@ -261,12 +266,13 @@ class Search:
         them loaded, and never compile one at the same time as another."""
         s = np.zeros(0, dtype=np.int32)
         e = self.rules.everything
-        average(s, np.int64(0), e, self.rules, self.memo, self.plain)
+        average(s, np.int64(0), e, self.rules, self.memo, self.plain, UNCAPPED)
         fits(s, 1, e, self.rules, self.memo, self.plain)
-        open_parts(s, 0, np.int64(0), self.rules, self.memo)
+        open_parts(s, 0, np.int64(0), self.rules, self.memo, UNCAPPED)
         h1, h2 = (np.uint64(h) for h in fingerprint(s, self.rules))
         holds(self.memo, slot(self.memo, h1, h2), h1, h2)
         record(self.memo, h1, h2, np.int64(0), True, -1)  # the empty set's cost: never looked up
+        keyed((h1, h2), 1)
         shortcut(s, self.rules)
         perfect_member(s, self.rules)
 
@@ -274,19 +280,19 @@ class Search:
         """The table entries of every set on the optimal tree below experiment g at s (as `best_of` reads them),
         so that another process's search can read the tree back without searching (`adopt`)."""
         out: list[Entry] = []
-        stack = [(s, g, budget)]
+        stack = [(s, g, budget, self.cap)]
         while stack:
-            alive, e, limit = stack.pop()
+            alive, e, limit, depth = stack.pop()
             inner = limit - 1 if self.worst else limit
             outcomes = self.rules.table[e, alive]
             for o in np.unique(outcomes):
                 part = alive[outcomes == o]
                 if (self.game.must_hit and o == self.rules.win) or (not self.game.must_hit and len(part) <= 1):
                     continue
-                cost, choice = self.best_of(part, inner)
-                h1, h2 = fingerprint(part, self.rules)
+                cost, choice = self.best_of(part, inner, below(depth))
+                h1, h2 = self._key(part, below(depth))
                 out.append((int(h1), int(h2), cost, choice))
-                stack.append((part, choice, inner))
+                stack.append((part, choice, inner, below(depth)))
         return out
 
     def adopt(self, entries: list[Entry]) -> None:
@@ -294,27 +300,40 @@ class Search:
         for h1, h2, cost, choice in entries:
             record(self.memo, np.uint64(h1), np.uint64(h2), np.int64(cost), True, choice)
 
-    def best_of(self, s: NDArray[np.int32], budget: int) -> tuple[int, int]:
-        """(cost, experiment) on the optimal tree for a set whose cost (or depth) is at most budget: read back
-        from the table, or searched again if it was crowded out."""
+    def best_of(self, s: NDArray[np.int32], budget: int, depth: int = UNCAPPED) -> tuple[int, int]:
+        """(cost, experiment) on the optimal tree for a set whose cost (or depth) is at most budget, with at most
+        depth experiments left (the average case under a cap): read back from the table, or searched again if it
+        was crowded out."""
         if self.game.must_hit and len(s) <= 2:
             return (len(s) if self.worst else 2 * len(s) - 1), int(s[0])
-        if not self.worst and int(shortcut(s, self.rules)) >= 0:  # the shortcuts `average` takes
+        if not self.worst and depth >= 3 and int(shortcut(s, self.rules)) >= 0:  # the shortcuts `average` takes
             return self._shortcut_choice(s)
         for again in (False, True):
             if again:
                 if self.worst:
                     self.fits(s, budget)
                 else:
-                    self.average(s, budget + 1)
-            h1, h2 = (np.uint64(h) for h in fingerprint(s, self.rules))  # Python ints would not fit int64
+                    self.average(s, budget + 1, depth=depth)
+            h1, h2 = self._key(s, depth)
             at = slot(self.memo, h1, h2)
             proved = holds(self.memo, at, h1, h2) and self.memo.exact[at] and self.memo.choice[at] >= 0
             if proved and (not self.worst or self.memo.value[at] <= budget):
                 return int(self.memo.value[at]), int(self.memo.choice[at])
         raise AssertionError("a set on the optimal tree has no proved experiment on a second search")
 
+    def _key(self, s: NDArray[np.int32], depth: int) -> tuple[np.uint64, np.uint64]:
+        """A set's table key at a depth cap, as the kernels compute it (uint64 throughout: Python ints would be
+        typed as int64)."""
+        h1, h2 = (np.uint64(h) for h in fingerprint(s, self.rules))
+        k1, k2 = keyed((h1, h2), depth)
+        return np.uint64(k1), np.uint64(k2)
+
     def _shortcut_choice(self, s: NDArray[np.int32]) -> tuple[int, int]:
         """The cost and experiment of a small set that `shortcut` settles."""
         perfect = int(perfect_member(s, self.rules))
         return (2 * len(s) - 1, perfect) if perfect >= 0 else (6, int(s[0]))
+
+
+def below(depth: int) -> int:
+    """The depth left to the parts after one experiment (no cap stays no cap), as the kernels count it."""
+    return depth if depth >= UNCAPPED else depth - 1

@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from solvers.jit import kernel
 
-from .rules import Memo, Rules
+from .rules import UNCAPPED, Memo, Rules
 
 PROBES = 32  # slots tried before a crowded table replaces the home slot
 
@@ -39,6 +39,28 @@ def fingerprint(s: NDArray[np.int32], rules: Rules) -> tuple[np.uint64, np.uint6
         h1 += rules.r1[x]
         h2 += rules.r2[x]
     return h1, h2
+
+
+@kernel
+def keyed(h: tuple[np.uint64, np.uint64], depth: int) -> tuple[np.uint64, np.uint64]:  # pragma: no cover
+    """A set's fingerprints as the table keys it at a depth cap (unchanged when uncapped): the least cost of a set
+    within d experiments is another entry than without a cap."""
+    if depth >= UNCAPPED:
+        return h
+    salt = mix(np.uint64(depth) + np.uint64(0x9E3779B97F4A7C15))
+    return h[0] ^ salt, h[1] ^ mix(salt)
+
+
+@kernel
+def below(depth: int) -> int:  # pragma: no cover - compiled
+    """The depth left to the parts after one experiment (no cap stays no cap)."""
+    return depth if depth >= UNCAPPED else depth - 1
+
+
+@kernel
+def feasible(n: int, depth: int, rules: Rules) -> bool:  # pragma: no cover - compiled
+    """Whether n secrets could be finished within depth experiments at all (the counting capacity)."""
+    return bool(depth >= rules.caps.shape[0] or rules.caps[depth] >= n)  # caps cover every depth that can bind
 
 
 @kernel
