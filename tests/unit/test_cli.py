@@ -56,6 +56,7 @@ def test_impossible_is_not_an_error(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 # Every subcommand: --json prints exactly the API's object; the text names the same figures.
+OPTIMAL_2X4 = ["codebreak", "mastermind", "--pegs", "2", "--colours", "4", "--strategy", "optimal-average"]
 SAME_AS_API = [
     (["adversary", "12", "--weighings", "1,2,3,4-5,6,7,8", "--json"], "/api/adversary?n=12&w=1,2,3,4-5,6,7,8"),
     (["aequitas", "--game", "F", "--coins", "5", "--misere", "--json"], "/api/aequitas?game=F&coins=5&misere=1"),
@@ -75,18 +76,7 @@ SAME_AS_API = [
         "/api/pegs?board=triangle-5&hole=1&finish=start",
     ),
     (
-        [
-            "codebreak",
-            "mastermind",
-            "--pegs",
-            "2",
-            "--colours",
-            "4",
-            "--strategy",
-            "optimal-average",
-            "--tree",
-            "--json",
-        ],
+        [*OPTIMAL_2X4, "--tree", "--json"],
         "/api/codebreak?game=mastermind&pegs=2&colours=4&strategy=optimal-average&tree=1",
     ),
     (

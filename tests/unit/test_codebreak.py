@@ -158,6 +158,20 @@ def test_heuristics_match_a_plain_reference_on_4x6(strategy: str) -> None:
     assert st.total == {"expected": 5696, "entropy": 5722, "parts": 5668}[strategy]
 
 
+Code = tuple[int, ...]
+
+
+def reference_parts(
+    score: dict[tuple[Code, Code], tuple[int, int]], alive: frozenset[Code], g: Code
+) -> dict[tuple[int, int], list[Code]] | None:
+    """The parts guess g leaves open among the secrets alive, by score (None when it tells nothing)."""
+    parts: dict[tuple[int, int], list[Code]] = {}
+    for s in alive:
+        if s != g:
+            parts.setdefault(score[g, s], []).append(s)
+    return None if g not in alive and len(parts) == 1 else parts
+
+
 def brute_optimal_total(pegs: int, colours: int) -> int:
     """The fewest total guesses over all secrets, by a plain exhaustive search written here: every code may be
     guessed at every node, scored by `reference_score`, memoised on sets of secrets, pruned by the admissible
@@ -171,11 +185,8 @@ def brute_optimal_total(pegs: int, colours: int) -> int:
             return 1
         best = 10**9
         for g in codes:
-            parts: dict[tuple[int, int], list[tuple[int, ...]]] = {}
-            for s in alive:
-                if s != g:
-                    parts.setdefault(score[g, s], []).append(s)
-            if g not in alive and len(parts) == 1:
+            parts = reference_parts(score, alive, g)
+            if parts is None:
                 continue  # tells nothing
             if len(alive) + sum(2 * len(p) - 1 for p in parts.values()) >= best:
                 continue

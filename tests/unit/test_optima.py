@@ -21,7 +21,7 @@ from solvers.codebreak.optima import (
     sizes,
 )
 from solvers.codebreak.strategy import Stats
-from tests.unit.test_codebreak import brute_optimal_total, reference_score, spec
+from tests.unit.test_codebreak import brute_optimal_total, reference_parts, reference_score, spec
 
 
 def test_sizes_cover_every_game_up_to_the_limit_smallest_first() -> None:
@@ -112,11 +112,8 @@ def brute_capped_total(pegs: int, colours: int, cap: int) -> int | None:
             return 1
         best = none
         for g in codes:
-            parts: dict[tuple[int, int], list[tuple[int, ...]]] = {}
-            for s in alive:
-                if s != g:
-                    parts.setdefault(score[g, s], []).append(s)
-            if g not in alive and len(parts) == 1:
+            parts = reference_parts(score, alive, g)
+            if parts is None:
                 continue
             total = len(alive) + sum(cost(frozenset(p), left - 1) for p in parts.values())
             best = min(best, total)
