@@ -51,22 +51,23 @@ PAGES = [
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"  # pytest-playwright empties test-results/
 
 
-def shot_name(path: str, width: int) -> str:
+def shot_name(path: str, width: int, theme: str = "light") -> str:
     """A file name for a page's screenshot."""
     name = path.strip("/").replace("/", "_").replace("?", "_").replace("&", "_").replace("=", "-")
-    return f"{(name or 'home')[:90]}-{width}.png"
+    return f"{(name or 'home')[:90]}-{width}{'' if theme == 'light' else '-' + theme}.png"
 
 
 GROUPS = 4  # the pages in this many groups per width, so that the test processes share them out
 
 
 @pytest.mark.parametrize("group", range(GROUPS))
-@pytest.mark.parametrize("width", [390, 1280])
-def test_no_page_scrolls_sideways(browser: Browser, live_server: str, width: int, group: int) -> None:
+@pytest.mark.parametrize(("width", "theme"), [(390, "light"), (1280, "light"), (390, "dark"), (1280, "dark")])
+def test_no_page_scrolls_sideways(browser: Browser, live_server: str, width: int, theme: str, group: int) -> None:
     """The document is never wider than the window (on a phone also at 360 px, the same page resized); its
-    whole-page screenshot is saved; on the phone each page is axe clean (no serious or critical violation; each
+    whole-page screenshot is saved in the light and the dark theme (the system's preference, emulated); on the
+    phone each page is axe clean in both themes (no serious or critical violation: colour contrast included; each
     puzzle's own accessibility test scans its main pages at the desktop width)."""
-    context = browser.new_context(viewport={"width": width, "height": 800})
+    context = browser.new_context(viewport={"width": width, "height": 800}, color_scheme=theme)
     page = context.new_page()
     SHOTS.mkdir(parents=True, exist_ok=True)
     axe = Axe()
@@ -78,7 +79,7 @@ def test_no_page_scrolls_sideways(browser: Browser, live_server: str, width: int
             scroll = page.evaluate("document.documentElement.scrollWidth")
             if scroll > narrow:
                 too_wide.append((path, narrow, scroll))
-        page.screenshot(path=str(SHOTS / shot_name(path, width)), full_page=True)
+        page.screenshot(path=str(SHOTS / shot_name(path, width, theme)), full_page=True)
         if width < 400:
             bad = [v["id"] for v in axe.run(page).response["violations"] if v["impact"] in ("serious", "critical")]
             if bad:
@@ -145,4 +146,28 @@ def test_links_and_forms_swap_the_page_in_place(browser: Browser, live_server: s
     with plan.expect_navigation():
         plan.get_by_role("link", name="JSON", exact=True).click()
     assert plan.evaluate("document.body.innerText").lstrip().startswith("{")
+    context.close()
+
+
+def test_theme_follows_the_system_and_the_toggle_is_remembered(browser: Browser, live_server: str) -> None:
+    """With no choice made the page takes the system's theme; the header's button cycles auto, dark, light, and
+    the choice survives a reload and applies to other pages; every colour comes from the theme's properties."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme="dark")
+    page = context.new_page()
+    page.goto(live_server + "/pegs/play?board=triangle-5&hole=1")
+    background = "getComputedStyle(document.documentElement).backgroundColor"
+    dark = page.evaluate(background)
+    toggle = page.get_by_role("button", name="Theme: auto")
+    toggle.click()  # dark, chosen: the same colours as the system's dark
+    expect(page.get_by_role("button", name="Theme: dark")).to_be_visible()
+    assert page.evaluate(background) == dark
+    page.get_by_role("button", name="Theme: dark").click()  # light, against the system
+    expect(page.get_by_role("button", name="Theme: light")).to_be_visible()
+    light = page.evaluate(background)
+    assert light != dark and page.evaluate("document.documentElement.dataset.theme") == "light"
+    page.goto(live_server + "/codebreak/play?game=mastermind&maker=adversarial")
+    assert page.evaluate(background) == light
+    expect(page.get_by_role("button", name="Theme: light")).to_be_visible()
+    page.get_by_role("button", name="Theme: light").click()  # auto again: the system's dark
+    assert page.evaluate(background) == dark and page.evaluate("localStorage.getItem('coin-puzzles:theme')") == "auto"
     context.close()
