@@ -26,6 +26,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         config,
         devil,
         errors,
+        gamebar,
         htmx,
         main,
         pegs,
@@ -54,6 +55,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
     app.register_blueprint(main.bp)
+    app.register_blueprint(gamebar.bp)
     for area in (coins, adversary, aequitas, devil, pegs, codebreak, variants):  # each: pages and a JSON API
         app.register_blueprint(area.bp)
         app.register_blueprint(area.api)

@@ -21,10 +21,13 @@ from solvers.pegs import (
     game_from_text,
     jumps_to_moves,
     legal_jumps,
+    listed_problem,
     pegs,
     quick_exact,
     replay,
 )
+from solvers.pegs.lesson import IMPOSSIBLE, Fewest, lesson
+from solvers.pegs.play import Session, from_game_id, game_id, session_from_text
 from solvers.pegs.report import labels, table_proofs
 from solvers.report import as_json
 
@@ -39,7 +42,8 @@ from .catalogue import (
     ReportParams,
     pegs_problem,
 )
-from .htmx import link
+from .gamebar import Bar, Result
+from .htmx import go, link
 from .results import computed, peek
 
 bp = Blueprint("pegs", __name__, url_prefix="/pegs")
@@ -54,17 +58,36 @@ def parse_game(args: Mapping[str, str]) -> Game:
 
 
 def game_url(g: Game, **more: str) -> str:
-    """The play URL of a position."""
+    """The play URL of a position (a fresh undo chain: its jumps)."""
     return link("pegs.play", {"board": g.board.name, "hole": g.hole, "j": g.text(), "finish": g.finish, **more})
 
 
-def goals(g: Game) -> list[tuple[str, str, bool]]:
+def parse_session(args: Mapping[str, str]) -> Session:
+    """The game and its undo chain from the URL (j: every jump and restart, at: how many are in effect)."""
+    return session_from_text(
+        _board(args),
+        args.get("hole", ""),
+        args.get("j", ""),
+        args.get("finish", ""),
+        args.get("at", ""),
+        args.get("u", ""),
+    )
+
+
+def session_url(s: Session, **more: object) -> str:
+    """The play URL of a session."""
+    g = s.game
+    return link("pegs.play", {"board": g.board.name, "hole": g.hole, **s.chain.query(), "finish": g.finish, **more})
+
+
+def goals(s: Session, hints: int) -> list[tuple[str, str, bool]]:
     """The goals a player can switch to (name, URL, current): anywhere, the start hole, the centre."""
+    g = s.game
     options = [("anywhere", ""), (f"in the start hole {g.hole}", g.hole)]
     centre = CENTRES.get(g.board.name)
     if centre and centre != g.hole:
         options.append((f"in the centre {centre}", centre))
-    return [(name, game_url(Game(g.board, g.hole, g.jumps, label)), g.finish == label) for name, label in options]
+    return [(name, session_url(s.with_goal(label), h=hints or ""), g.finish == label) for name, label in options]
 
 
 def _board(args: Mapping[str, str]) -> Board:
@@ -87,9 +110,12 @@ def setup() -> str:
 
 @bp.get("/play")
 def play() -> str:
-    """The board: select a coin, then a target; hints and counters."""
-    g = parse_game(request.args)
+    """The board: select a coin, then a target; undo and redo, hints that teach, the game's ID, the win screen."""
+    s = parse_session(request.args)
+    g = s.game
     b, pos = g.board, g.position()
+    hints = params.whole(request.args, "h", 0, 0, 10**6, "h")
+    keep = {"h": hints or ""}
     sel_label = request.args.get("sel", "")
     sel = None
     if sel_label:
@@ -97,18 +123,10 @@ def play() -> str:
         if not pos >> sel & 1:
             raise InputError(f"there is no coin on {sel_label} to select")
     legal = list(legal_jumps(b, pos))
-    targets = {t: game_url(g.then((f, o, t))) for f, o, t in legal if f == sel}
+    targets = {t: session_url(s.then((f, o, t)), **keep) for f, o, t in legal if f == sel}
     moves = jumps_to_moves(g.jumps)
-    hint = None
-    if params.flag(request.args, "hint"):
-        a: Analysis = computed(PEGS_ANALYSIS, PositionParams(b.name, pos, g.finish))
-        hint = {
-            "solvable": a.solvable,
-            "min_moves": a.min_moves,
-            "method": a.method,
-            "next": labels(b, a.solution[0]) if a.solution else None,
-            "finals": sorted(b.labels[h] for h in (a.finals or {})),
-        }
+    hint = _hint(g) if params.flag(request.args, "hint") else None
+    ended = g.won or g.dead or g.missed
     return render_template(
         "pegs/play.html",
         g=g,
@@ -116,22 +134,99 @@ def play() -> str:
         occupied=holes_of(pos),
         sel=sel,
         targets=targets,
-        select_url=lambda h: game_url(g, sel=b.labels[h]),
-        legal=[(b.labels[f], b.labels[o], b.labels[t], game_url(g.then((f, o, t)))) for f, o, t in legal],
+        select_url=lambda h: session_url(s, sel=b.labels[h], **keep),
+        legal=[(b.labels[f], b.labels[o], b.labels[t], session_url(s.then((f, o, t)), **keep)) for f, o, t in legal],
         moves=[labels(b, m) for m in moves],
         jumps=len(g.jumps),
         coins=pegs(pos),
-        undo=game_url(g.back()) if g.jumps else None,
-        restart=game_url(g.back(len(g.jumps))),
+        bar=Bar(
+            game_id(g),
+            url_for("pegs.from_id"),
+            session_url(s),
+            session_url(s.moved(s.chain.undo()), **keep) if s.chain.can_undo else None,
+            session_url(s.moved(s.chain.redo()), **keep) if s.chain.can_redo else None,
+            session_url(s.moved(s.chain.restart()), **keep) if g.jumps else None,
+            s.chain.undos,
+            hints,
+        ),
         hint=hint,
-        hint_url=game_url(g, hint="1"),
+        hint_url=session_url(s, hint="1", h=hints + 1),
         solution_url=link("pegs.solution", {"board": b.name, "hole": g.hole, "j": g.text(), "finish": g.finish}),
         doomed=doomed(g),
         solvable_starts=solvable_starts(g) if not g.jumps else None,
         dead=g.dead,
         won=g.won,
         missed=g.missed,
-        goals=goals(g),
+        goals=goals(s, hints),
+        result=_result(g, len(moves), s.chain.undos, hints) if ended else None,
+        stats_key=_stats_key(g),
+    )
+
+
+def _fewest(b: Board, finish: str) -> Fewest:
+    """The fewest moves from a position (a fresh move) where the exact analysis is quick; -1 when it cannot be
+    finished; None when not known in a request."""
+
+    def fewest(pos: int) -> int | None:
+        p = PositionParams(b.name, pos, finish)
+        if not (quick_exact(b, pos) and PEGS_ANALYSIS.quick(p)):
+            return None
+        a: Analysis = computed(PEGS_ANALYSIS, p)
+        return IMPOSSIBLE if a.solvable is False else a.min_moves
+
+    return fewest
+
+
+def _hint(g: Game) -> dict[str, object]:
+    """The hint: solvable or not, the best next move, the fewest moves from here and what the last jump cost."""
+    b = g.board
+    a: Analysis = computed(PEGS_ANALYSIS, PositionParams(b.name, g.position(), g.finish))
+    return {
+        "solvable": a.solvable,
+        "min_moves": a.min_moves,
+        "method": a.method,
+        "next": labels(b, a.solution[0]) if a.solution else None,
+        "finals": sorted(b.labels[h] for h in (a.finals or {})),
+        "lesson": lesson(g, _fewest(b, g.finish)),
+    }
+
+
+def _optimum(g: Game) -> int | None:
+    """The proved fewest moves of the game from its start, where known: the exact analysis, or a stored proof of
+    a classic problem."""
+    b = g.board
+    fewest = _fewest(b, g.finish)(g.start)
+    if fewest is not None:
+        return None if fewest == IMPOSSIBLE else fewest
+    if g.finish:
+        listed = listed_problem(b, g.hole, g.finish)
+        if listed is not None:
+            found = peek(PEGS_REPORT, pegs_problem(b.name, *listed))
+            if found is not None and found.proved:
+                return found.min_moves
+    return None
+
+
+def _stats_key(g: Game) -> str:
+    """What the browser's statistics are kept per: the board, start and goal."""
+    return f"pegs:{g.board.name}:{g.hole}>{g.finish or 'any'}"
+
+
+def _result(g: Game, moves: int, take_backs: int, hints: int) -> Result:
+    """The win screen (or the end of a lost game)."""
+    title = "Solved!" if g.won else "Dead end: no jump left" if g.dead else f"One coin left, but not on {g.finish}"
+    goal = f", finishing on {g.finish}" if g.finish else ""
+    return Result(
+        title,
+        g.won,
+        moves,
+        _optimum(g),
+        "moves",
+        take_backs,
+        hints,
+        _stats_key(g),
+        game_id(g),
+        f"the {g.board.name} board without {g.hole}{goal}",
     )
 
 
@@ -171,6 +266,12 @@ def solvable_starts(g: Game) -> list[str] | None:
     if rows is None:
         return None
     return [row.hole for row in rows if (row.home if g.finish else row.solvable)]
+
+
+@bp.get("/id")
+def from_id() -> Response:
+    """Open the game a typed or pasted ID describes (see `game_id`)."""
+    return go(game_url(from_game_id(request.args.get("id", ""))))
 
 
 @bp.get("/solution")

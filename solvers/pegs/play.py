@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from solvers.errors import InputError, LimitError
+from solvers.history import Chain, chain_from_text
 
-from .board import Board, Jump
+from .board import Board, Jump, board
 from .invariant import class_finals
 from .rules import apply_jump, checked_jump, legal_jumps, pegs
 
@@ -144,3 +145,51 @@ def game_from_text(b: Board, hole: str, text: str, finish: str = "") -> Game:
         pos = apply_jump(pos, j)
         jumps.append(j)
     return Game(b, b.labels[b.index(hole)], tuple(jumps), finish_label(b, hole, finish))
+
+
+@dataclass(frozen=True)
+class Session:
+    """A game with its undo chain: the position in effect, and every move and restart behind and ahead of it."""
+
+    game: Game
+    chain: Chain
+
+    def then(self, *jumps: Jump) -> Session:
+        """The session after jumps made now (what could have been redone is dropped)."""
+        chain = self.chain
+        for f, _, t in jumps:
+            chain = chain.play(f"{self.game.board.labels[f]}-{self.game.board.labels[t]}")
+        return Session(self.game.then(*jumps), chain)
+
+    def moved(self, chain: Chain) -> Session:
+        """The session at another point of its chain (an undo, a redo or a restart)."""
+        g = self.game
+        return Session(game_from_text(g.board, g.hole, ",".join(chain.applied), g.finish), chain)
+
+    def with_goal(self, finish: str) -> Session:
+        """The same moves towards another goal."""
+        return Session(Game(self.game.board, self.game.hole, self.game.jumps, finish), self.chain)
+
+
+def session_from_text(b: Board, hole: str, text: str, finish: str = "", at: str = "", undos: str = "") -> Session:
+    """A session from its URL fields: every state of the chain is checked by the rules, so a redo never fails."""
+    chain = chain_from_text(text, at, undos)
+    for applied in {*chain.states()}:
+        game_from_text(b, hole, ",".join(applied), finish)
+    return Session(game_from_text(b, hole, ",".join(chain.applied), finish), chain)
+
+
+def game_id(g: Game) -> str:
+    """The game's short ID, typed or pasted to recreate it: board, start hole (and '>' the finish hole when the
+    goal names one) and the jumps in effect, e.g. 'english:d4>d4:d2-d4,d5-d3'."""
+    goal = f">{g.finish}" if g.finish else ""
+    return f"{g.board.name}:{g.hole}{goal}:{g.text()}"
+
+
+def from_game_id(text: str) -> Game:
+    """The game an ID describes (see game_id); every jump is checked by the rules."""
+    parts = text.strip().split(":")
+    if len(parts) not in (2, 3):
+        raise InputError(f"{text[:40]!r} is not a peg board game ID: write board:hole:jumps, like english:d4:d2-d4")
+    hole, _, finish = parts[1].partition(">")
+    return game_from_text(board(parts[0].strip()), hole.strip(), parts[2] if len(parts) == 3 else "", finish.strip())

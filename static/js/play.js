@@ -2,6 +2,9 @@
 // Mastermind: a click on a colour fills the next peg of the guess (Backspace or the clear button empties it).
 // Peg board: clicks on coins and targets swap the board in place (the URL follows), focus stays on the board,
 // and the arrow keys move between its coins and targets.
+// Every game: u or Ctrl+Z follows the Undo link, r, Ctrl+Y or Ctrl+Shift+Z the Redo link (not while typing in a
+// field); Copy the link puts the game's link on the clipboard; a finished game's result is counted once in the
+// statistics kept in localStorage (per puzzle: played, won, best), which the win screen shows and can clear.
 // Every game: after a move swaps the page in place, focus returns to the control that made it (same id), so a
 // keyboard player keeps their place instead of starting again from the top of the page.
 (function () {
@@ -109,4 +112,92 @@
     });
     if (best) best.focus();
   });
+
+  // ---------------------------------------------------------------- undo, redo, share, statistics
+
+  function typing(el) {
+    return el && el.closest && el.closest("input, select, textarea, [contenteditable]");
+  }
+
+  document.addEventListener("keydown", function (e) {
+    if (typing(e.target) || e.altKey || e.metaKey) return;
+    var key = e.key.toLowerCase(), which = null;
+    if (e.ctrlKey) {
+      if (key === "z") which = e.shiftKey ? "redo" : "undo";
+      else if (key === "y") which = "redo";
+    } else if (!e.shiftKey && (key === "u" || key === "r")) {
+      which = key === "u" ? "undo" : "redo";
+    }
+    if (!which) return;
+    var a = document.querySelector("#main a[data-key=" + which + "]");
+    e.preventDefault();
+    if (a) a.click();
+  });
+
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("button[data-share]");
+    if (!button) return;
+    var told = button.parentNode.querySelector(".copied");
+    function say(text) { if (told) told.textContent = text; }
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(button.dataset.share).then(function () { say("Link copied."); },
+        function () { say("Copying was refused: use the link beside it."); });
+    } else {
+      say("Copying is not available here: use the link beside it.");
+    }
+  });
+
+  var STATS = "coin-puzzles:stats";
+
+  function loadStats() {
+    try { return JSON.parse(localStorage.getItem(STATS) || "{}") || {}; } catch (err) { return {}; }
+  }
+
+  function saveStats(all) {
+    try { localStorage.setItem(STATS, JSON.stringify(all)); } catch (err) { /* private browsing: not kept */ }
+  }
+
+  function countEnds() {
+    var all = loadStats(), changed = false;
+    document.querySelectorAll("#main [data-stats][data-game]").forEach(function (el) {
+      var r = all[el.dataset.stats] || { played: 0, won: 0, best: null, seen: [] };
+      if (r.seen.indexOf(el.dataset.game) >= 0) return;  // a reload or Back: counted once
+      r.played += 1;
+      if (el.dataset.won === "1") {
+        r.won += 1;
+        var score = Number(el.dataset.score);
+        if (r.best === null || score < r.best) r.best = score;
+      }
+      r.seen = r.seen.concat([el.dataset.game]).slice(-500);
+      all[el.dataset.stats] = r;
+      changed = true;
+    });
+    if (changed) saveStats(all);
+  }
+
+  function showStats() {
+    var all = loadStats();
+    document.querySelectorAll("#main [data-stats-show]").forEach(function (el) {
+      var r = all[el.dataset.statsShow], line = el.querySelector(".stats-line");
+      var what = el.dataset.statsLabel || "this puzzle";
+      line.textContent = r
+        ? "Your statistics for " + what + " (this browser): played " + r.played + ", won " + r.won +
+          (r.best === null ? "" : ", best " + r.best) + "."
+        : "No finished games of " + what + " in this browser yet.";
+      el.querySelector("[data-stats-clear]").hidden = !r;
+    });
+  }
+
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("button[data-stats-clear]");
+    if (!button) return;
+    var all = loadStats();
+    delete all[button.dataset.statsClear];
+    saveStats(all);
+    showStats();
+  });
+
+  function settle() { countEnds(); showStats(); }
+  document.addEventListener("DOMContentLoaded", settle);
+  document.addEventListener("htmx:afterSettle", settle);
 })();

@@ -23,7 +23,7 @@ def test_chain_counts_as_one_move(client: FlaskClient) -> None:
 def test_hint_and_dead_end(client: FlaskClient) -> None:
     """The hint gives fewest moves left and the best move; a dead position is reported."""
     html = client.get("/pegs/play?board=triangle-4&hole=2&hint=1").get_data(as_text=True)
-    assert "in 5 more moves at least" in html and "Best next move" in html
+    assert 'in <strong class="fewest-here">5</strong> more moves at the fewest' in html and "Best next move" in html
     dead = client.get("/pegs/play?board=triangle-4&hole=2&j=7-2,1-4,6-1,4-6,9-7,10-3,1-6").get_data(as_text=True)
     assert "Dead end: no jump is possible and 2 coins remain" in dead
 

@@ -1,0 +1,88 @@
+"""One undo chain per game, as Simon Tatham's puzzles keep it: every move and every restart in order, and how many
+of them are in effect; the ones after that can be redone. A restart is an entry of its own, so it can be undone
+like a move. A new move after some undos drops the entries that could have been redone.
+
+The chain's text form is what URLs carry: the entries comma-separated (a restart is `RESTART`) and the number in
+effect (`at`; omitted when every entry is)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import InputError, LimitError
+
+RESTART = "restart"
+MAX_ENTRIES = 200
+
+
+@dataclass(frozen=True)
+class Chain:
+    """The entries (moves as their game writes them, and restarts) and how many are in effect."""
+
+    entries: tuple[str, ...] = ()
+    at: int = 0
+    undos: int = 0  # how many times an entry was taken back (shown in the history and the result)
+
+    @property
+    def applied(self) -> tuple[str, ...]:
+        """The moves in effect: those after the last restart in effect."""
+        live = self.entries[: self.at]
+        start = max((i + 1 for i, e in enumerate(live) if e == RESTART), default=0)
+        return live[start:]
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether an entry is in effect."""
+        return self.at > 0
+
+    @property
+    def can_redo(self) -> bool:
+        """Whether an undone entry can be made again."""
+        return self.at < len(self.entries)
+
+    def play(self, move: str) -> Chain:
+        """A move made now (the entries that could have been redone are dropped)."""
+        return Chain((*self.entries[: self.at], move), self.at + 1, self.undos)
+
+    def restart(self) -> Chain:
+        """Back to the start, as an entry that can be undone (nothing to do when no move is in effect)."""
+        return self.play(RESTART) if self.applied else self
+
+    def undo(self) -> Chain:
+        """The last entry in effect taken back."""
+        return Chain(self.entries, self.at - 1, self.undos + 1) if self.at else self
+
+    def redo(self) -> Chain:
+        """The next undone entry made again."""
+        return Chain(self.entries, self.at + 1, self.undos) if self.can_redo else self
+
+    def states(self) -> list[tuple[str, ...]]:
+        """The moves in effect after each entry (index 0: none), so that a game can check every state once."""
+        return [Chain(self.entries, k).applied for k in range(len(self.entries) + 1)]
+
+    def query(self) -> dict[str, str]:
+        """The URL fields: the entries and, when some are undone, how many are in effect."""
+        out = {"j": ",".join(self.entries)}
+        if self.at < len(self.entries):
+            out["at"] = str(self.at)
+        if self.undos:
+            out["u"] = str(self.undos)
+        return out
+
+
+def chain_from_text(text: str, at: str = "", undos: str = "") -> Chain:
+    """A chain from its URL fields: the entries (comma-separated), how many are in effect (all when empty) and
+    how many take-backs were made (none when empty)."""
+    entries = tuple(e.strip() for e in text.split(",") if e.strip())
+    if len(entries) > MAX_ENTRIES:
+        raise LimitError(f"at most {MAX_ENTRIES} moves and restarts in a game's history")
+    return Chain(entries, _count(at, "at", len(entries), len(entries)), _count(undos, "u", 0, 10**6))
+
+
+def _count(text: str, name: str, empty: int, most: int) -> int:
+    """A whole number from 0 to most given in a URL field (empty: the default)."""
+    if not text:
+        return empty
+    if not text.isdigit() or int(text) > most:
+        raise InputError(f"{name}={text[:12]!r}: expected a whole number from 0 to {most:,}")
+    return int(text)

@@ -1,0 +1,183 @@
+"""Playing as in the best puzzle collections, at a phone's and a desktop's width: undo and redo by keys, undoing a
+restart, a game ID typed in, the share link and its QR code, a hint's cost figure against a brute force, the win
+screen and the statistics kept across reloads, axe in both themes (screenshots of both saved)."""
+
+from __future__ import annotations
+
+import io
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import segno
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, expect
+
+from solvers.pegs import board, exact
+from solvers.pegs.rules import jumps_to_moves
+from tests.e2e.test_layout_e2e import SHOTS
+from tests.unit.test_pegs_lesson import INF, brute
+
+WIDTHS = [390, 1280]
+
+
+def occupied(page: Page) -> list[str]:
+    """The holes holding a coin, read from the board's picture."""
+    title = page.locator("svg.pegboard title").text_content() or ""
+    return sorted(title.split("coins on ", 1)[1].split(", "))
+
+
+def jump(page: Page, f: str, t: str) -> None:
+    """Click a coin, then its target, and wait for the new board."""
+    page.get_by_role("link", name=f"Coin on {f}", exact=True).click()
+    page.get_by_role("link", name=f"Jump to {t}", exact=True).click()
+    expect(page.get_by_role("link", name=f"Coin on {t}", exact=True)).to_be_visible()
+
+
+def axe_both_themes(page: Page, name: str, width: int) -> None:
+    """No serious or critical axe violation in the light and the dark theme; a screenshot of each."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for theme in ("light", "dark"):
+        page.emulate_media(color_scheme=theme)  # type: ignore[arg-type]
+        page.screenshot(path=str(SHOTS / f"play-{name}-{width}-{theme}.png"), full_page=True)
+        bad = [v["id"] for v in Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+        assert not bad, (name, theme, bad)
+    page.emulate_media(color_scheme="light")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_peg_board_undo_redo_restart_by_keys(browser: Browser, live_server: str, width: int) -> None:
+    """Two jumps; u and Ctrl+Z take both back (to the start), r and Ctrl+Y make them again; a restart is undone
+    by u; Back still walks the pages; the take-backs are counted."""
+    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    page.goto(f"{live_server}/pegs/play?board=triangle-4&hole=2")
+    start = occupied(page)
+    jump(page, "7", "2")
+    after_one = occupied(page)
+    jump(page, "1", "4")
+    after_two = occupied(page)
+    page.keyboard.press("u")
+    expect(page.get_by_text("Coins left: 8")).to_be_visible()
+    assert occupied(page) == after_one
+    page.keyboard.press("Control+z")
+    expect(page.get_by_text("Coins left: 9")).to_be_visible()
+    assert occupied(page) == start and "at=0" in page.url
+    page.keyboard.press("r")
+    expect(page.get_by_text("Coins left: 8")).to_be_visible()
+    page.keyboard.press("Control+y")
+    expect(page.get_by_text("Coins left: 7")).to_be_visible()
+    assert occupied(page) == after_two
+    expect(page.get_by_role("link", name="Redo")).to_have_count(0)  # nothing left to redo
+    page.get_by_role("link", name="Restart").click()
+    expect(page.get_by_text("Coins left: 9")).to_be_visible()
+    page.keyboard.press("u")  # the restart undone
+    expect(page.get_by_text("Coins left: 7")).to_be_visible()
+    assert occupied(page) == after_two
+    page.keyboard.press("Control+Shift+Z")  # redo: the restart again
+    expect(page.get_by_text("Coins left: 9")).to_be_visible()
+    expect(page.locator(".gamebar .used")).to_contain_text("Take-backs: 3")
+    page.go_back()
+    expect(page.get_by_text("Coins left: 7")).to_be_visible()
+    page.context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_peg_board_game_id_share_link_and_qr(browser: Browser, live_server: str, width: int) -> None:
+    """The ID shown recreates the position when typed into another game's ID field; the share link opens the
+    same game; the QR code is the share link's own (segno's code of the same absolute URL)."""
+    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    page.goto(f"{live_server}/pegs/play?board=english&hole=d4&finish=d4")
+    jump(page, "d2", "d4")
+    jump(page, "f3", "d3")
+    here = occupied(page)
+    page.get_by_text("Game ID and sharing").click()
+    game_id = page.locator(".game-id").inner_text()
+    assert game_id == "english:d4>d4:d2-d4,f3-d3"
+    share = page.get_by_role("link", name="Link to this game").get_attribute("href")
+    qr = page.get_by_role("img", name="QR code of the link to this game")
+    expect(qr).to_be_visible()
+    assert page.evaluate("document.querySelector('img.qr').naturalWidth") > 0
+    src = qr.get_attribute("src")
+    assert src is not None and share is not None
+    assert parse_qs(urlsplit(src).query)["path"] == [share]
+    expected = io.BytesIO()
+    segno.make(live_server + share, error="m").save(
+        expected, kind="svg", scale=4, border=4, xmldecl=False, title="QR code of this game's link"
+    )
+    assert page.request.get(live_server + src).body() == expected.getvalue()
+    page.goto(f"{live_server}/pegs/play?board=triangle-5&hole=1")  # another game: its ID field opens the first
+    page.get_by_text("Game ID and sharing").click()
+    page.get_by_label("Enter a game ID").fill(game_id)
+    page.get_by_role("button", name="Open").click()
+    expect(page.get_by_role("heading", name="english, started without d4")).to_be_visible()
+    assert occupied(page) == here
+    page.goto(live_server + share)
+    assert occupied(page) == here
+    page.goto(f"{live_server}/pegs/id?id=english:d4:d4-d2")  # a bad ID: the message, a 400
+    expect(page.get_by_text("d4 cannot jump")).to_be_visible()
+    page.context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_peg_board_hint_cost_win_screen_and_statistics(browser: Browser, live_server: str, width: int) -> None:
+    """A poor jump, then Hint: its cost and the fewest moves from here match the brute force; undo it and play a
+    fewest-moves solution: the win screen shows 5 moves, optimal, the take-back and the hint; the statistics count
+    the game once across a reload, keep it on another page and can be cleared; axe in both themes."""
+    b = board("triangle-4")
+    truth = brute("triangle-4", None)
+    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    page.goto(f"{live_server}/pegs/play?board=triangle-4&hole=2")
+    solution = exact("triangle-4").solution(b.start("2"))
+    first = solution[0]
+    jump(page, b.labels[first[0]], b.labels[first[1]])
+    # a second jump that is not the solution's: the brute force says what it costs
+    poor = next(j for j in jumps_from(page, b) if truth_cost(b, truth, [(first[0], first[1])], j) > 0)
+    jump(page, b.labels[poor[0]], b.labels[poor[1]])
+    page.get_by_role("link", name="Hint").click()
+    cost = truth_cost(b, truth, [(first[0], first[1])], poor)
+    expect(page.locator(".last-cost")).to_contain_text(f"Your last jump cost {cost} move")
+    axe_both_themes(page, "pegs-hint", width)
+    page.keyboard.press("u")
+    expect(page.locator(".last-cost")).to_have_count(0)
+    rest = [first[1:], *solution[1:]]  # the first move's other jumps, then the other moves
+    for move in rest:
+        for f, t in zip(move, move[1:], strict=False):
+            jump(page, b.labels[f], b.labels[t])
+    win = page.locator("section.win")
+    expect(win.get_by_role("heading", name="Solved!")).to_be_visible()
+    expect(win.locator(".score")).to_have_text("5")
+    expect(win.locator(".optimum")).to_have_text("5")
+    expect(win.locator(".against")).to_have_text("optimal")
+    expect(win.locator(".take-backs")).to_have_text("1")
+    expect(win.locator(".hints")).to_have_text("1")
+    expect(win.locator(".stats-line")).to_contain_text("played 1, won 1, best 5")
+    axe_both_themes(page, "pegs-win", width)
+    page.reload()
+    expect(page.locator("section.win .stats-line")).to_contain_text("played 1, won 1, best 5")
+    page.goto(f"{live_server}/pegs/play?board=triangle-4&hole=2")
+    expect(page.locator(".stats-line")).to_contain_text("played 1, won 1, best 5")
+    page.get_by_role("button", name="Clear these statistics").click()
+    expect(page.locator(".stats-line")).to_contain_text("No finished games")
+    page.reload()
+    expect(page.locator(".stats-line")).to_contain_text("No finished games")
+    page.context.close()
+
+
+def jumps_from(page: Page, b) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
+    """The jumps the page lists as possible now (from, to)."""
+    items = page.locator(".jump-list li").all_inner_texts()
+    return [(b.index(x.split(" over ")[0]), b.index(x.split(" to ")[1])) for x in items]
+
+
+def truth_cost(b, truth, made: list[tuple[int, int]], j: tuple[int, int]) -> int:  # type: ignore[no-untyped-def]
+    """The brute force's cost of jump j after the jumps made: the rise of moves made plus fewest still needed."""
+    from solvers.pegs.rules import apply_jump, checked_jump
+
+    pos, jumps = b.start("2"), []
+    for f, t in made:
+        jumps.append(checked_jump(b, pos, f, t))
+        pos = apply_jump(pos, jumps[-1])
+    before = len(jumps_to_moves(tuple(jumps))) + truth(pos, jumps[-1][2] if jumps else None)
+    nj = checked_jump(b, pos, *j)
+    after_jumps = (*jumps, nj)
+    here = truth(apply_jump(pos, nj), nj[2])
+    return -1 if here >= INF else len(jumps_to_moves(after_jumps)) + here - before

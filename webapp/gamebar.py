@@ -1,0 +1,71 @@
+"""What every game page shows around the board: undo and redo (buttons and keys), the game's short ID with a
+field to enter one, a share link with its QR code, and the take-backs and hints used; the QR code route."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from flask import Blueprint, Response, request, url_for
+
+from solvers.errors import InputError
+
+bp = Blueprint("gamebar", __name__)
+MAX_SHARED = 2000  # characters of a shared path: a QR code holds up to about 2,300 at this error correction
+
+
+@dataclass(frozen=True)
+class Bar:
+    """The links and figures of a game page's bar."""
+
+    game_id: str
+    id_action: str  # where the "Enter a game ID" form goes (GET, field `id`)
+    share: str  # this game's URL (the page's own, without the hint or selection fields)
+    undo: str | None = None
+    redo: str | None = None
+    restart: str | None = None
+    take_backs: int = 0
+    hints: int = 0
+
+    @property
+    def share_url(self) -> str:
+        """The absolute link a Share button copies."""
+        return request.url_root.rstrip("/") + self.share
+
+    @property
+    def qr(self) -> str:
+        """The QR code of the share link (an SVG image)."""
+        return url_for("gamebar.qr", path=self.share)
+
+
+@dataclass(frozen=True)
+class Result:
+    """A finished game: its verdict and score against the proved best, what was used, and what the browser's
+    statistics count it under."""
+
+    title: str
+    won: bool
+    score: int
+    optimum: int | None  # the proved best score (None: not known here)
+    unit: str  # what the score counts ("moves", "guesses", "weighings")
+    take_backs: int
+    hints: int
+    puzzle: str  # the statistics' key: a puzzle and its size
+    game_id: str  # counted once per game
+    label: str  # the statistics' key in words
+
+
+@bp.get("/qr.svg")
+def qr() -> Response:
+    """The QR code of a link to a page of this site (path: the page's path and query), as SVG."""
+    import segno  # only the pages that show a QR code pay for importing it
+
+    path = request.args.get("path", "")
+    if not path.startswith("/") or path.startswith("//") or len(path) > MAX_SHARED:
+        raise InputError(f"path: a path of this site, starting with one '/', of at most {MAX_SHARED} characters")
+    out = io.BytesIO()
+    code = segno.make(request.url_root.rstrip("/") + path, error="m")
+    code.save(out, kind="svg", scale=4, border=4, xmldecl=False, title="QR code of this game's link")
+    response = Response(out.getvalue(), mimetype="image/svg+xml")
+    response.cache_control.max_age = 86400
+    return response
