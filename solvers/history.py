@@ -60,9 +60,10 @@ class Chain:
         """The moves in effect after each entry (index 0: none), so that a game can check every state once."""
         return [Chain(self.entries, k).applied for k in range(len(self.entries) + 1)]
 
-    def query(self) -> dict[str, str]:
-        """The URL fields: the entries and, when some are undone, how many are in effect."""
-        out = {"j": ",".join(self.entries)}
+    def query(self, key: str = "j") -> dict[str, str]:
+        """The URL fields: the entries (under key) and, when some are undone, how many are in effect, and the
+        take-backs made."""
+        out = {key: ",".join(self.entries)}
         if self.at < len(self.entries):
             out["at"] = str(self.at)
         if self.undos:

@@ -12,6 +12,7 @@ from solvers.aequitas.report import TableReport, table_report
 from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, optima, verify
 from solvers.codebreak import build_tree as codebreak_tree
 from solvers.codebreak.game import TABLE_CELLS
+from solvers.codebreak.lesson import Lesson, alive_after, lesson
 from solvers.codebreak.strategy import optimal_limit
 from solvers.devil import Solution, Variant, solve
 from solvers.devil.variant import GOALS, Goal
@@ -104,6 +105,19 @@ class StrategyParams(GameParams, frozen=True, kw_only=True):
     max_guesses: int | None = None
 
 
+class LessonParams(GameParams, frozen=True, kw_only=True):
+    """What a guess was worth: the guesses made (the last is judged) and the scores of all but the last."""
+
+    guesses: str
+    scores: str
+
+    def history(self, g: Game) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The guesses and the known scores as indices (a placeholder score for the judged guess)."""
+        guesses = tuple(g.experiments.index(x) for x in self.guesses.split(","))
+        scores = tuple(g.outcome_names.index(x) for x in self.scores.split(",") if x)
+        return guesses, (*scores, 0)
+
+
 class AequitasParams(Params, frozen=True):
     """The Æquitas comparison table up to a number of coins."""
 
@@ -188,6 +202,30 @@ def _codebreak_quick(p: StrategyParams) -> bool:
     return n <= (QUICK_HEURISTIC_SECRETS if p.strategy in HEURISTICS else QUICK_OPTIMAL_SECRETS)
 
 
+LESSON_MAX_SECRETS = 700  # codes still possible before a judged guess: the search behind a lesson stays in seconds
+QUICK_LESSON_SECRETS = 64
+
+
+def _lesson(p: LessonParams, tick: Tick) -> Lesson:
+    """The last guess against the best one, by the optimal search on the codes still possible."""
+    g = p.load()
+    guesses, scores = p.history(g)
+    left = len(alive_after(g, guesses[:-1], scores[:-1]))
+    if left > LESSON_MAX_SECRETS:
+        raise LimitError(
+            f"a guess is judged when at most {LESSON_MAX_SECRETS:,} codes are still possible before it ({left:,} here)"
+        )
+    return lesson(g, guesses, scores)
+
+
+def _lesson_quick(p: LessonParams) -> bool:
+    """Few codes still possible (or more than are judged: refused at once)."""
+    g = p.load()
+    guesses, scores = p.history(g)
+    left = len(alive_after(g, guesses[:-1], scores[:-1]))
+    return left <= QUICK_LESSON_SECRETS or left > LESSON_MAX_SECRETS
+
+
 def _game(p: GameParams, tick: Tick) -> Game:
     """A built game: its secrets, experiments and outcome table."""
     return p.load()
@@ -241,6 +279,14 @@ GAME = Computation(
     _game_quick,
     lambda p: f"the outcome table of {p.game}",
     Game,
+)
+LESSON = Computation(
+    "codebreak.lesson",
+    LessonParams,
+    _lesson,
+    _lesson_quick,
+    lambda p: f"the worth of the guess {p.guesses.rsplit(',', 1)[-1]}",
+    Lesson,
 )
 AEQUITAS = Computation(
     "aequitas.table",
@@ -297,6 +343,7 @@ COMPUTATIONS: tuple[Computation[Any, Any], ...] = (
     PEGS_ANALYSIS,
     DEVIL,
     CODEBREAK,
+    LESSON,
     GAME,
     AEQUITAS,
     VARIANT_PLAN,

@@ -6,20 +6,23 @@ import secrets as pysecrets
 import time
 from collections.abc import Mapping
 
-from flask import Blueprint, Response, jsonify, redirect, render_template, request
+from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from solvers.codebreak import COLOUR_NAMES, HEURISTICS, STRATEGIES, Game, Node, Spec, Stats, Strategy
 from solvers.codebreak.coins import MAX_GENERATED_COINS
 from solvers.codebreak.game import summary
+from solvers.codebreak.lesson import Lesson
 from solvers.codebreak.play import Round, code_index, follow, play_round, suggestions, top
 from solvers.codebreak.report import codebreak_report
 from solvers.codebreak.strategy import OPTIMAL, optimal_limit
 from solvers.errors import IllegalMoveError, InputError, LimitError
+from solvers.history import RESTART, Chain, chain_from_text
 from solvers.report import as_json
 
 from . import params
-from .catalogue import CODEBREAK, GAME, PRECOMPUTED_OPTIMAL, codebreak_params, game_params
+from .catalogue import CODEBREAK, GAME, LESSON, PRECOMPUTED_OPTIMAL, LessonParams, codebreak_params, game_params
+from .gamebar import Bar, Result
 from .games import Sizes, default_sizes, shipped
 from .htmx import go, link
 from .optima import optima_table
@@ -141,10 +144,20 @@ def _game_key(name: str, sizes: Sizes) -> str:
 
 @bp.get("/play")
 def play() -> str:
-    """A Mastermind game: guesses in the URL; the code maker random (sealed) or adversarial."""
+    """A Mastermind game: guesses in the URL; the code maker random (sealed) or adversarial. Against the
+    adversarial maker the guesses are an undo chain (g: every guess and restart, at: how many are in effect)."""
     name, spec, g, sizes = _game(request.args)
     maker = params.choice(request.args, "maker", ("adversarial", "random"))
-    guesses = tuple(code_index(g, x) for x in request.args.get("g", "").split(",") if x)
+    hints = params.whole(request.args, "h", 0, 0, 10**6, "h")
+    if maker == "random":
+        chain = chain_from_text(request.args.get("g", ""))
+        if RESTART in chain.entries:
+            raise InputError("a game against the random code maker is played forward: no restart")
+    else:
+        chain = chain_from_text(request.args.get("g", ""), request.args.get("at", ""), request.args.get("u", ""))
+        for state in {*chain.states()}:  # every state of the chain is a game (so a redo never fails)
+            play_round(g, tuple(code_index(g, x) for x in state))
+    guesses = tuple(code_index(g, x) for x in chain.applied)
     token = request.args.get("t", "") if maker == "random" else ""
     g_text = ",".join(g.secrets[e] for e in guesses)
     hidden = RANDOM_CODE.open(token, _game_key(name, sizes), g_text) if maker == "random" else None
@@ -155,6 +168,23 @@ def play() -> str:
     if hidden is not None and hidden.standing == "earlier":
         latest = link("codebreak.play", {**base, "t": hidden.record.token, "g": hidden.record.history})
     colours = sizes[1] or 6
+    keep = {"h": hints or ""}
+
+    def at(c: Chain, **more: object) -> str:
+        return link("codebreak.play", {**base, **c.query("g"), **keep, **more})
+
+    adversarial = maker == "adversarial"
+    bar = Bar(
+        game_id(name, sizes, g_text) if adversarial else f"{name}:{_size_text(sizes)}#{token}",
+        url_for("codebreak.from_id"),
+        at(chain) if adversarial else link("codebreak.play", {**base, "g": g_text}),
+        at(chain.undo()) if adversarial and chain.can_undo else None,
+        at(chain.redo()) if adversarial and chain.can_redo else None,
+        at(chain.restart()) if adversarial and guesses else None,
+        chain.undos,
+        hints,
+    )
+    judged = _judged(name, sizes, g, r) if guesses else None
     return render_template(
         "codebreak/play.html",
         g=g,
@@ -165,12 +195,103 @@ def play() -> str:
         won=r.won,
         suggest=_suggest(name, sizes, g, r) if params.flag(request.args, "hint") and not r.won else {},
         base={k: v for k, v in base.items() if v},
+        chain=chain.query("g") if adversarial else {"g": g_text},
+        h=hints,
         g_text=g_text,
         length=len(g.secrets[0]),
         colours=[(chr(65 + i), COLOUR_NAMES[i]) for i in range(colours)],
-        hint_url=link("codebreak.play", {**base, "g": g_text, "hint": "1"}),
+        hint_url=at(chain, hint="1", h=hints + 1)
+        if adversarial
+        else link("codebreak.play", {**base, "g": g_text, "hint": "1", "h": hints + 1}),
         secret=g.secrets[secret] if secret is not None and r.won else None,
         latest=latest,
+        bar=bar,
+        judged=judged,
+        result=_result(name, sizes, maker, len(guesses), chain.undos, hints, bar.game_id) if r.won else None,
+        stats_key=_stats_key(name, sizes, maker),
+    )
+
+
+def _size_text(sizes: Sizes) -> str:
+    """A game's sizes as its ID writes them: pegs x colours, or the number of coins ('' for the file's own)."""
+    pegs, colours, coins = sizes
+    if coins is not None:
+        return str(coins)
+    return f"{pegs}x{colours}" if pegs is not None and colours is not None else ""
+
+
+def game_id(name: str, sizes: Sizes, guesses: str) -> str:
+    """A game against the adversarial code maker as a short ID: the game, its sizes and the guesses in effect
+    (e.g. 'mastermind:4x6:AABB,CDEF')."""
+    return f"{name}:{_size_text(sizes)}:{guesses}"
+
+
+@bp.get("/id")
+def from_id() -> Response:
+    """Open the game an ID describes: name:PxC:guesses (the adversarial code maker), or name:PxC#token (a game
+    against the random code maker: its latest position)."""
+    text = request.args.get("id", "").strip()
+    head, hash_, token = text.partition("#")
+    parts = head.split(":")
+    if len(parts) not in (2, 3) or (hash_ and len(parts) != 2) or (not hash_ and len(parts) != 3):
+        raise InputError(
+            f"{text[:40]!r} is not a code-breaking game ID: write game:PxC:guesses, like mastermind:4x6:AABB,CDEF"
+        )
+    sizes_text = parts[1].strip()
+    query: dict[str, str] = {"game": parts[0].strip()}
+    if "x" in sizes_text:
+        query["pegs"], _, query["colours"] = sizes_text.partition("x")
+    elif sizes_text:
+        query["coins"] = sizes_text
+    name, spec, g, sizes = _game(query)
+    if hash_:
+        record = RANDOM_CODE.latest(token.strip(), _game_key(name, sizes))
+        return go(link("codebreak.play", {**query, "maker": "random", "t": record.token, "g": record.history}))
+    guesses = tuple(code_index(g, x) for x in parts[2].split(",") if x.strip())
+    play_round(g, guesses)
+    return go(link("codebreak.play", {**query, "maker": "adversarial", "g": ",".join(g.secrets[e] for e in guesses)}))
+
+
+def _judged(name: str, sizes: Sizes, g: Game, r: Round) -> Lesson | Progress | str | None:
+    """The last guess's worth against the best guess (a background job when the codes still possible before it
+    are many; a refusal when too many); None for games that are not guess-the-code."""
+    scores = ",".join(g.outcome_names[o] for o in r.outcomes[:-1])
+    lp = LessonParams(name, *sizes, guesses=",".join(g.secrets[e] for e in r.guesses), scores=scores)
+    try:
+        return computed(LESSON, lp)
+    except Pending as e:
+        return e.progress
+    except Busy:
+        return Progress("queued", 0, 0, "", time.time())
+    except (LimitError, JobFailed) as e:
+        return str(e)
+
+
+def _stats_key(name: str, sizes: Sizes, maker: str) -> str:
+    """What the browser's statistics are kept per: the game, its sizes and the code maker."""
+    return f"codebreak:{name}:{_size_text(sizes)}:{maker}"
+
+
+def _result(name: str, sizes: Sizes, maker: str, guesses: int, take_backs: int, hints: int, gid: str) -> Result:
+    """The win screen: guesses against the proved best (the least worst case against the adversarial maker, the
+    least average against the random one), when the proof is stored."""
+    optimum = None
+    if maker == "adversarial":  # the least worst case, proved (at once on small games, else when stored)
+        worst = codebreak_params(name, sizes, "optimal-worst")
+        found = computed(CODEBREAK, worst) if CODEBREAK.quick(worst) else peek(CODEBREAK, worst)
+        optimum = None if found is None else found[1].worst
+    label = f"{name} {_size_text(sizes)} against the {maker} code maker".replace("  ", " ")
+    return Result(
+        "You broke the code!",
+        True,
+        guesses,
+        optimum,
+        "guesses",
+        take_backs,
+        hints,
+        _stats_key(name, sizes, maker),
+        gid,
+        label,
     )
 
 
@@ -210,18 +331,23 @@ def start() -> Response:
 
 @bp.post("/guess")
 def guess() -> Response:
-    """Add a guess made of one colour per peg."""
+    """Add a guess made of one colour per peg (against the adversarial maker: to the undo chain, dropping what
+    could have been redone)."""
     name, spec, g, sizes = _game(request.form)
     code = "".join(request.form.get(f"p{i}", "") for i in range(len(g.secrets[0]))).upper()
     new = code_index(g, code)
-    q = {k: v for k, v in request.form.items() if k in ("game", "maker", "t", "pegs", "colours")}
-    guesses = tuple(code_index(g, x) for x in request.form.get("g", "").split(",") if x)
-    g_text = ",".join(g.secrets[e] for e in (*guesses, new))
+    q = {k: v for k, v in request.form.items() if k in ("game", "maker", "t", "pegs", "colours", "coins", "h")}
     if q.get("maker") == "random":
+        guesses = tuple(code_index(g, x) for x in request.form.get("g", "").split(",") if x)
+        g_text = ",".join(g.secrets[e] for e in (*guesses, new))
         hidden = RANDOM_CODE.open(q.get("t", ""), _game_key(name, sizes), ",".join(g.secrets[e] for e in guesses))
         r = play_round(g, (*guesses, new), hidden.secret)
         q["t"] = RANDOM_CODE.advance(_game_key(name, sizes), hidden, g_text, "won" if r.won else None)
-    return go(link("codebreak.play", {**q, "g": g_text}))
+        return go(link("codebreak.play", {**q, "g": g_text}))
+    chain = chain_from_text(request.form.get("g", ""), request.form.get("at", ""), request.form.get("u", ""))
+    chain = chain.play(g.secrets[new])
+    play_round(g, tuple(code_index(g, x) for x in chain.applied))
+    return go(link("codebreak.play", {**q, **chain.query("g")}))
 
 
 # ---------------------------------------------------------------- plan navigator

@@ -164,6 +164,12 @@ class HiddenGame(Generic[T]):
         h = _open_game(token, kind, history, self.sep)
         return Hidden(h.id, self.load(h.secret), h.standing, h.record)
 
+    def latest(self, token: str, kind: str) -> Record:
+        """The latest position of the game a token (of any of its positions) belongs to."""
+        data = unseal(token, kind)
+        record, _ = _load(str(data.get("id", "")))
+        return record
+
     def advance(self, kind: str, h: Hidden[T], new_history: str, ended: str | None = None) -> str:
         """Record a move (and, if it ends the game, how); the token of the new position."""
         return _swap(kind, h, new_history, ended, self.dump)

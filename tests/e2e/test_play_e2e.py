@@ -5,6 +5,7 @@ screen and the statistics kept across reloads, axe in both themes (screenshots o
 from __future__ import annotations
 
 import io
+from functools import cache
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -36,6 +37,10 @@ def jump(page: Page, f: str, t: str) -> None:
 def axe_both_themes(page: Page, name: str, width: int) -> None:
     """No serious or critical axe violation in the light and the dark theme; a screenshot of each."""
     SHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate(  # the win's cheer played out (not the busy spinner's endless turn)
+        "Promise.all(document.getAnimations().filter(a => a.effect && a.effect.target"
+        " && a.effect.target.closest('section.win')).map(a => a.finished))"
+    )
     for theme in ("light", "dark"):
         page.emulate_media(color_scheme=theme)  # type: ignore[arg-type]
         page.screenshot(path=str(SHOTS / f"play-{name}-{width}-{theme}.png"), full_page=True)
@@ -95,6 +100,7 @@ def test_peg_board_game_id_share_link_and_qr(browser: Browser, live_server: str,
     share = page.get_by_role("link", name="Link to this game").get_attribute("href")
     qr = page.get_by_role("img", name="QR code of the link to this game")
     expect(qr).to_be_visible()
+    expect(qr).to_have_js_property("complete", True)
     assert page.evaluate("document.querySelector('img.qr').naturalWidth") > 0
     src = qr.get_attribute("src")
     assert src is not None and share is not None
@@ -181,3 +187,123 @@ def truth_cost(b, truth, made: list[tuple[int, int]], j: tuple[int, int]) -> int
     after_jumps = (*jumps, nj)
     here = truth(apply_jump(pos, nj), nj[2])
     return -1 if here >= INF else len(jumps_to_moves(after_jumps)) + here - before
+
+
+COLOUR = {"A": "red", "B": "blue", "C": "green", "D": "yellow", "E": "white", "F": "black"}
+MASTERMIND = "/codebreak/play?game=mastermind&maker=adversarial&pegs=3&colours=3"
+
+
+def guess(page: Page, code: str, rows: int) -> None:
+    """Click the code's colours into the row and press Guess; wait for the row it adds."""
+    for letter in code:
+        page.get_by_role("button", name=COLOUR[letter], exact=True).click()
+    page.get_by_role("button", name="Guess", exact=True).click()
+    expect(page.locator("table.moves tbody tr")).to_have_count(rows)
+
+
+def guessed(page: Page) -> list[str]:
+    """The guesses in effect, read from the table."""
+    return [
+        x.replace("\n", "").strip()[:3]
+        for x in page.locator("table.moves tbody tr td:nth-child(2) .code").all_inner_texts()
+    ]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_mastermind_undo_redo_id_and_share(browser: Browser, live_server: str, width: int) -> None:
+    """Two guesses; u and Ctrl+Z take both back, r and Ctrl+Shift+Z make them again; a restart is undone; the ID
+    typed in another game opens the same guesses; the share link too; the QR code is the link's."""
+    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    page.goto(live_server + MASTERMIND)
+    guess(page, "AAB", 1)
+    guess(page, "BCC", 2)
+    page.keyboard.press("u")
+    expect(page.locator("table.moves tbody tr")).to_have_count(1)
+    page.keyboard.press("Control+z")
+    expect(page.locator("table.moves tbody tr")).to_have_count(0)
+    page.keyboard.press("r")
+    expect(page.locator("table.moves tbody tr")).to_have_count(1)
+    page.keyboard.press("Control+Shift+Z")
+    expect(page.locator("table.moves tbody tr")).to_have_count(2)
+    assert guessed(page) == ["AAB", "BCC"]
+    page.get_by_role("link", name="Restart").click()
+    expect(page.locator("table.moves tbody tr")).to_have_count(0)
+    page.keyboard.press("u")
+    expect(page.locator("table.moves tbody tr")).to_have_count(2)
+    page.get_by_text("Game ID and sharing").click()
+    assert page.locator(".game-id").inner_text() == "mastermind:3x3:AAB,BCC"
+    share = page.get_by_role("link", name="Link to this game").get_attribute("href")
+    src = page.get_by_role("img", name="QR code of the link to this game").get_attribute("src")
+    assert share is not None and src is not None and parse_qs(urlsplit(src).query)["path"] == [share]
+    page.goto(f"{live_server}/codebreak/play?game=mastermind&maker=adversarial&pegs=2&colours=2")
+    page.get_by_text("Game ID and sharing").click()
+    page.get_by_label("Enter a game ID").fill("mastermind:3x3:AAB,BCC")
+    page.get_by_role("button", name="Open").click()
+    expect(page.locator("table.moves tbody tr")).to_have_count(2)
+    assert guessed(page) == ["AAB", "BCC"]
+    page.goto(live_server + share)
+    assert guessed(page) == ["AAB", "BCC"]
+    page.context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_mastermind_guess_worth_win_screen_and_statistics(browser: Browser, live_server: str, width: int) -> None:
+    """After each guess the page says what it lost against the best guess, as the brute force of the codes still
+    possible says (and the worst case it leaves); winning shows the guesses against the proved least worst case;
+    the statistics survive a reload; axe in both themes."""
+    from solvers.codebreak import build, parse
+    from solvers.codebreak.play import play_round
+    from tests.unit.test_codebreak_lesson import GAMES
+    from tests.unit.test_codebreak_lesson import brute as code_brute
+
+    g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 3, "colours": 3})
+    best, with_first, parts = code_brute(g)
+    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    page.goto(live_server + MASTERMIND)
+    made: list[int] = []
+    for k in range(1, 10):
+        r = play_round(g, tuple(made))
+        code = "AAA" if k == 1 else g.secrets[int(r.alive[0])]  # a poor first guess, then any code still possible
+        s = frozenset(int(x) for x in r.alive)
+        guess(page, code, k)
+        e = g.experiments.index(code)
+        lost = (with_first(s, e) - best(s)) / len(s)
+        expect(page.locator(".judged .lost")).to_contain_text(
+            "was a best guess" if lost == 0 else f"lost {lost:.4f} expected guesses"
+        )
+        worst = max(len(p) for p in parts(s, e).values())
+        expect(page.locator(".judged .worst-left")).to_contain_text(f"up to {worst} code")
+        made.append(e)
+        if k == 1:
+            axe_both_themes(page, "mastermind-judged", width)
+        if play_round(g, tuple(made)).won:
+            break
+    win = page.locator("section.win")
+    expect(win.get_by_role("heading", name="You broke the code!")).to_be_visible()
+    expect(win.locator(".score")).to_have_text(str(len(made)))
+    expect(win.locator(".optimum")).to_have_text(str(worst_case_brute(g)))
+    expect(win.locator(".stats-line")).to_contain_text(f"played 1, won 1, best {len(made)}")
+    axe_both_themes(page, "mastermind-win", width)
+    page.reload()
+    expect(page.locator("section.win .stats-line")).to_contain_text("played 1, won 1")
+    page.context.close()
+
+
+def worst_case_brute(g) -> int:  # type: ignore[no-untyped-def]
+    """The least worst case by trying every guess at every step (a plain minimax over the codes still possible)."""
+    table, win = g.dense(), g.win_outcome
+
+    @cache
+    def depth(s: frozenset[int]) -> int:
+        if len(s) == 1:
+            return 1
+        options = []
+        for e in range(table.shape[0]):
+            split: dict[int, set[int]] = {}
+            for x in s:
+                split.setdefault(int(table[e, x]), set()).add(x)
+            if len(split) > 1 or e in s:
+                options.append(1 + max((depth(frozenset(p)) for o, p in split.items() if o != win), default=0))
+        return min(options)
+
+    return depth(frozenset(range(len(g.secrets))))

@@ -4,7 +4,7 @@ be told."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
@@ -150,6 +150,45 @@ class Search:
         v = average(s, np.int64(beta), a, self.rules, self.memo, self.plain, d)
         self._check()
         return int(v)
+
+    def after(self, history: Sequence[int]) -> Symmetry:
+        """The symmetries that fix every experiment of history, for a search from the middle of a game: the
+        place-by-place ones in black-peg games; none in others (exact, only slower)."""
+        if self.places.shape[0]:
+            return self.plain._replace(places=self.places, hist=np.array(history, dtype=np.int64))
+        return self.plain
+
+    def with_first(self, s: NDArray[np.int32], history: Sequence[int], e: int, best: int = int(BIG)) -> int:
+        """The least total cost of s (the set the experiments of history left) with experiment e next, if below
+        best; else a lower bound at least best."""
+        sym = self.after((*history, e))
+        outcomes = self.rules.table[e, s]
+        total = len(s)
+        for o in np.unique(outcomes):
+            if total >= best:
+                return total
+            if not (self.game.must_hit and o == self.rules.win):
+                part = s[outcomes == o]
+                total += int(
+                    average(part, np.int64(best - total), self.rules.everything, self.rules, self.memo, sym, self.cap)
+                )
+                self._check()
+        return total
+
+    def best_at(self, s: NDArray[np.int32], history: Sequence[int]) -> tuple[int, int]:
+        """(the least total cost of s, an experiment achieving it) in the middle of a game (s: the set the
+        experiments of history left): one experiment per class under the symmetries fixing history, in the order
+        of their bounds, as `solve` searches the start."""
+        hist = np.array(history, dtype=np.int64)
+        allowed = place_classes(self.places, hist) if self.places.shape[0] else self.rules.everything
+        best, choice = int(BIG), -1
+        for low, e in self.root_candidates(s, allowed):
+            if low >= best:
+                break
+            total = self.with_first(s, history, int(e), best)
+            if total < best:
+                best, choice = total, int(e)
+        return best, choice
 
     def fits(self, s: NDArray[np.int32], depth: int, allowed: NDArray[np.bool_] | None = None) -> bool:
         """Whether s can be finished within depth experiments."""

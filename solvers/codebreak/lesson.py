@@ -1,0 +1,73 @@
+"""What a guess was worth, for the hints that teach: against the best guess at the same moment, how many guesses
+it costs on average over the codes still possible (each code equally likely, best play afterwards: the optimal
+search on the parts it leaves) and how many codes it can leave in the worst case."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .game import Game
+
+if TYPE_CHECKING:
+    from .optimal.search import Search
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One guess against the best one at the same moment (the codes still possible before it)."""
+
+    secrets: int  # codes still possible before the guess
+    guess: str
+    total: int  # guesses to find every code still possible (summed over them): this guess first, best play after
+    best_total: int  # the same with the best first guess
+    best_guess: str  # a guess achieving best_total
+    worst_left: int  # the most codes this guess can leave possible
+    best_worst_left: int  # the least any guess leaves in its worst case
+
+    @property
+    def lost(self) -> float:
+        """Expected guesses lost against the best guess (0 for a best guess)."""
+        return (self.total - self.best_total) / self.secrets
+
+
+def alive_after(g: Game, guesses: tuple[int, ...], outcomes: tuple[int, ...]) -> NDArray[np.int32]:
+    """The codes that give every outcome seen."""
+    alive = np.arange(len(g.secrets), dtype=np.int32)
+    table = g.dense()
+    for e, o in zip(guesses, outcomes, strict=True):
+        alive = alive[table[e, alive] == o]
+    return alive
+
+
+def most_left(table: NDArray[np.uint8], s: NDArray[np.int32], outcomes: int) -> NDArray[np.int64]:
+    """For every experiment, the largest number of codes of s that one of its outcomes leaves."""
+    counts = np.zeros((table.shape[0], outcomes), dtype=np.int64)
+    rows = np.repeat(np.arange(table.shape[0]), len(s))
+    np.add.at(counts, (rows, table[:, s].ravel()), 1)
+    most: NDArray[np.int64] = counts.max(axis=1)
+    return most
+
+
+def lesson(g: Game, guesses: tuple[int, ...], outcomes: tuple[int, ...], search: Search | None = None) -> Lesson:
+    """The last guess's worth: the codes still possible before it, its total and worst case against the best."""
+    if not g.must_hit:
+        raise ValueError("lessons are for games won by guessing the code")
+    history, e = guesses[:-1], guesses[-1]
+    if search is None:
+        from .optimal.search import Search  # compiled kernels: imported by the job that judges a guess
+
+        search = Search(g, worst=False, jobs=1)
+    s = alive_after(g, history, outcomes[:-1])
+    table = search.rules.table
+    total = search.with_first(s, history, e)
+    best_total, best_guess = search.best_at(s, history)
+    if total == best_total:
+        best_guess = e
+    worst = most_left(table, s, search.rules.outcomes)
+    return Lesson(
+        len(s), g.experiments[e], total, best_total, g.experiments[best_guess], int(worst[e]), int(worst.min())
+    )

@@ -1,0 +1,64 @@
+"""The code-breaking hint's figures against a plain brute force written here: the optimal total of the codes still
+possible, with the player's guess first and with the best guess, and the worst case each leaves."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from solvers.codebreak import build, parse
+from solvers.codebreak.lesson import alive_after, lesson
+from solvers.codebreak.optimal.search import Search
+
+GAMES = Path(__file__).resolve().parents[2] / "games"
+
+
+def brute(game):  # type: ignore[no-untyped-def]
+    """total(S, e): guesses to find every code of S with e first, best play after, by trying every guess."""
+    table = game.dense()
+    win = game.win_outcome
+
+    def parts(s: frozenset[int], e: int) -> dict[int, frozenset[int]]:
+        out: dict[int, set[int]] = {}
+        for x in s:
+            out.setdefault(int(table[e, x]), set()).add(x)
+        return {o: frozenset(p) for o, p in out.items()}
+
+    @cache
+    def best(s: frozenset[int]) -> int:
+        if len(s) == 1:
+            return 1
+        return min(with_first(s, e) for e in range(table.shape[0]) if e in s or len(parts(s, e)) > 1)
+
+    def with_first(s: frozenset[int], e: int) -> int:
+        return len(s) + sum(best(p) for o, p in parts(s, e).items() if o != win)
+
+    return best, with_first, parts
+
+
+@pytest.mark.parametrize(("pegs", "colours"), [(2, 3), (2, 4), (3, 3)])
+def test_lesson_matches_the_brute_force(pegs: int, colours: int) -> None:
+    """Every first guess, and 30 random second guesses after random first ones: the totals, the best total and
+    the worst cases agree with trying every guess at every step."""
+    g = build(parse((GAMES / "mastermind.game").read_text()), {"length": pegs, "colours": colours})
+    best, with_first, parts = brute(g)
+    search = Search(g, worst=False, jobs=1)
+    n = len(g.secrets)
+    rng = random.Random(5)
+    histories = [(e,) for e in range(n)] + [(rng.randrange(n), rng.randrange(n)) for _ in range(30)]
+    losses = set()
+    for guesses in histories:
+        secret = rng.randrange(n)
+        outcomes = tuple(int(g.dense()[e, secret]) for e in guesses)
+        s = frozenset(int(x) for x in alive_after(g, guesses[:-1], outcomes[:-1]))
+        got = lesson(g, guesses, outcomes, search)
+        assert got.secrets == len(s)
+        assert got.total == with_first(s, guesses[-1])
+        assert got.best_total == best(s) == with_first(s, g.experiments.index(got.best_guess))
+        assert got.worst_left == max(len(p) for p in parts(s, guesses[-1]).values())
+        assert got.best_worst_left == min(max(len(p) for p in parts(s, e).values()) for e in range(n))
+        losses.add(got.lost > 0)
+    assert losses == {True, False}  # both best guesses and poorer ones were met
