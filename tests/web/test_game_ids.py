@@ -1,0 +1,67 @@
+"""Game IDs and undo chains through the Flask client: an ID opens its position, a random code maker's sealed ID
+opens the latest position of that game (never a branch), bad IDs and chains are refused with a 400 naming them,
+and the QR code route only encodes this site's paths."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.web.forms import form_token, refused
+from tests.web.test_honest_games import query
+
+
+def test_a_sealed_id_opens_the_latest_position(client: FlaskClient) -> None:
+    """The ID of a random game's first position, entered after a guess, opens the position after the guess."""
+    csrf = form_token(client, "/codebreak")
+    r = client.post("/codebreak/start", data={"csrf_token": csrf, "game": "mastermind", "maker": "random"})
+    start = query(r.headers["Location"])
+    guess = {"csrf_token": csrf, **start, "p0": "A", "p1": "A", "p2": "B", "p3": "B"}
+    after = query(client.post("/codebreak/guess", data=guess).headers["Location"])
+    opened = client.get("/codebreak/id?" + urlencode({"id": f"mastermind:4x6#{start['t']}"}))
+    assert opened.status_code == 303 and query(opened.headers["Location"]) == {**after, "pegs": "4", "colours": "6"}
+    assert "mastermind:4x6#" in client.get("/codebreak/play?" + urlencode(after)).get_data(as_text=True)
+
+
+def test_ids_open_their_positions(client: FlaskClient) -> None:
+    """A peg board ID and a Mastermind ID redirect to the play page of that position."""
+    r = client.get("/pegs/id?id=triangle-5:1:4-1,6-4")
+    assert r.status_code == 303 and query(r.headers["Location"]) == {"board": "triangle-5", "hole": "1", "j": "4-1,6-4"}
+    r = client.get("/codebreak/id?id=mastermind:3x4:AAB,BCD")
+    want = {"game": "mastermind", "pegs": "3", "colours": "4", "maker": "adversarial", "g": "AAB,BCD"}
+    assert r.status_code == 303 and query(r.headers["Location"]) == want
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("/pegs/id?id=english", "is not a peg board game ID"),
+        ("/pegs/id?id=english:d4:d4-d2", "d4 cannot jump"),
+        ("/pegs/id?id=nowhere:1:", "unknown board"),
+        ("/codebreak/id?id=mastermind:4x6", "is not a code-breaking game ID"),
+        ("/codebreak/id?id=mastermind:4x6:AAZZ", "AAZZ"),
+        ("/codebreak/id?id=mastermind:4x6%23nonsense", "this game token is damaged"),
+        ("/pegs/play?board=triangle-4&hole=2&j=7-2&at=2", "expected a whole number from 0 to 1"),
+        ("/pegs/play?board=triangle-4&hole=2&j=7-2,restart,1-4", "1 cannot jump"),
+        ("/codebreak/play?game=mastermind&maker=random&g=restart", "no restart"),
+        ("/qr.svg?path=//evil.example/x", "a path of this site"),
+        ("/qr.svg?path=https://evil.example/", "a path of this site"),
+    ],
+)
+def test_bad_ids_and_chains_are_refused(client: FlaskClient, url: str, message: str) -> None:
+    """Each refusal is a 400 that names what is wrong."""
+    refused(client, url, message)
+
+
+def test_a_redo_entry_is_checked_before_it_is_offered(client: FlaskClient) -> None:
+    """A chain whose undone part breaks the rules is refused at once (a redo never fails later)."""
+    refused(client, "/pegs/play?board=triangle-4&hole=2&j=7-2,1-7&at=1", "1 to 7 is not a jump")
+
+
+def test_the_qr_code_is_svg_of_the_link(client: FlaskClient) -> None:
+    """The QR route answers an SVG image, cached for a day."""
+    r = client.get("/qr.svg?path=/pegs/play%3Fboard%3Dtriangle-5%26hole%3D1")
+    assert r.status_code == 200 and r.mimetype == "image/svg+xml" and r.data.startswith(b"<svg")
+    assert r.cache_control.max_age == 86400
