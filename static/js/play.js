@@ -197,7 +197,33 @@
     showStats();
   });
 
-  function settle() { countEnds(); showStats(); }
+  var LAST = "coin-puzzles:last";
+
+  function remember() {  // a game page: kept as the puzzle's last game
+    var el = document.querySelector("#main [data-remember]");
+    if (!el) return;
+    var all;
+    try { all = JSON.parse(localStorage.getItem(LAST) || "{}") || {}; } catch (err) { all = {}; }
+    all[el.dataset.remember] = { url: location.pathname + location.search, label: el.dataset.rememberLabel };
+    try { localStorage.setItem(LAST, JSON.stringify(all)); } catch (err) { /* private browsing */ }
+  }
+
+  function offerLast() {  // a set-up page: a link back to the last game of its puzzle
+    var all;
+    try { all = JSON.parse(localStorage.getItem(LAST) || "{}") || {}; } catch (err) { return; }
+    document.querySelectorAll("#main [data-last-show]").forEach(function (p) {
+      var last = all[p.dataset.lastShow];
+      if (!last || last.url.charAt(0) !== "/" || last.url.charAt(1) === "/") return;
+      var a = document.createElement("a");
+      a.href = last.url;
+      a.textContent = last.label.replace(/ - coin-puzzles$/, "");
+      p.textContent = "Your last game: ";
+      p.appendChild(a);
+      p.hidden = false;
+    });
+  }
+
+  function settle() { countEnds(); showStats(); remember(); offerLast(); }
   document.addEventListener("DOMContentLoaded", settle);
   document.addEventListener("htmx:afterSettle", settle);
 })();

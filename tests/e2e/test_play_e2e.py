@@ -307,3 +307,33 @@ def worst_case_brute(g) -> int:  # type: ignore[no-untyped-def]
         return min(options)
 
     return depth(frozenset(range(len(g.secrets))))
+
+
+@pytest.mark.parametrize(
+    ("setup", "preset", "heading"),
+    [
+        ("/pegs", "Triangle of 15, corner empty", "triangle-5, started without 1"),
+        (
+            "/codebreak",
+            "Mastermind 3x4 against the adversary",
+            "Mastermind (3 pegs, 4 colours), adversarial code maker",
+        ),
+        ("/coins", "12 coins, 3 weighings (the classic)", "Weighing 1"),
+        ("/devil", "4 coins (the classic)", "4 coins, adversarial Devil"),
+        ("/adversary", "12 coins against the adversary", "Weighing 1 of 3"),
+    ],
+)
+def test_presets_and_the_last_game_remembered(
+    browser: Browser, live_server: str, setup: str, preset: str, heading: str
+) -> None:
+    """A classic size opens in one click; back on the set-up page (a new visit) a link offers that last game."""
+    page = browser.new_context(viewport={"width": 390, "height": 900}).new_page()
+    page.goto(live_server + setup)
+    page.get_by_role("link", name=preset).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(heading)
+    played = urlsplit(page.url)
+    page.goto(live_server + setup)
+    last = page.locator(".last-game a")
+    expect(last).to_be_visible()
+    assert last.get_attribute("href") == played.path + "?" + played.query
+    page.context.close()

@@ -1,0 +1,41 @@
+"""The classic sizes of each puzzle, one click each beside its custom form (a Jinja global: `presets(puzzle)`)."""
+
+from __future__ import annotations
+
+from .htmx import link
+
+ADVERSARY = "adversarial"
+SMALL = {"pegs": "3", "colours": "4"}
+# puzzle -> (label, endpoint, query)
+PRESETS: dict[str, tuple[tuple[str, str, dict[str, str]], ...]] = {
+    "coins": (
+        ("12 coins, 3 weighings (the classic)", "coins.node", {"n": "12"}),
+        ("13 coins, 3 weighings", "coins.node", {"n": "13"}),
+        ("39 coins, 4 weighings", "coins.node", {"n": "39"}),
+        ("120 coins, 5 weighings", "coins.node", {"n": "120"}),
+    ),
+    "adversary": (
+        ("12 coins against the adversary", "adversary.play", {"n": "12"}),
+        ("39 coins against the adversary", "adversary.play", {"n": "39"}),
+    ),
+    "devil": (
+        ("4 coins (the classic)", "devil.play", {"n": "4"}),
+        ("8 coins", "devil.play", {"n": "8"}),
+    ),
+    "pegs": (
+        ("English board, centre to centre", "pegs.play", {"board": "english", "hole": "d4", "finish": "d4"}),
+        ("French board from d3", "pegs.play", {"board": "french", "hole": "d3"}),
+        ("Triangle of 15, corner empty", "pegs.play", {"board": "triangle-5", "hole": "1"}),
+    ),
+    "codebreak": (
+        ("Mastermind 4x6 against the adversary", "codebreak.play", {"game": "mastermind", "maker": ADVERSARY}),
+        ("Mastermind 3x4 against the adversary", "codebreak.play", {"game": "mastermind", "maker": ADVERSARY, **SMALL}),
+        ("Bulls and Cows against the adversary", "codebreak.play", {"game": "bulls-and-cows", "maker": ADVERSARY}),
+        ("Super Mastermind 5x8, adversary", "codebreak.play", {"game": "super-mastermind", "maker": ADVERSARY}),
+    ),
+}
+
+
+def presets(puzzle: str) -> list[tuple[str, str]]:
+    """The puzzle's classic sizes: (label, URL)."""
+    return [(label, link(endpoint, query)) for label, endpoint, query in PRESETS.get(puzzle, ())]
