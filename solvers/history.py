@@ -60,10 +60,10 @@ class Chain:
         """The moves in effect after each entry (index 0: none), so that a game can check every state once."""
         return [Chain(self.entries, k).applied for k in range(len(self.entries) + 1)]
 
-    def query(self, key: str = "j") -> dict[str, str]:
-        """The URL fields: the entries (under key) and, when some are undone, how many are in effect, and the
-        take-backs made."""
-        out = {key: ",".join(self.entries)}
+    def query(self, key: str = "j", sep: str = ",") -> dict[str, str]:
+        """The URL fields: the entries (under key, joined by sep) and, when some are undone, how many are in
+        effect, and the take-backs made."""
+        out = {key: sep.join(self.entries)}
         if self.at < len(self.entries):
             out["at"] = str(self.at)
         if self.undos:
@@ -71,10 +71,10 @@ class Chain:
         return out
 
 
-def chain_from_text(text: str, at: str = "", undos: str = "") -> Chain:
-    """A chain from its URL fields: the entries (comma-separated), how many are in effect (all when empty) and
+def chain_from_text(text: str, at: str = "", undos: str = "", sep: str = ",") -> Chain:
+    """A chain from its URL fields: the entries (separated by sep), how many are in effect (all when empty) and
     how many take-backs were made (none when empty)."""
-    entries = tuple(e.strip() for e in text.split(",") if e.strip())
+    entries = tuple(e.strip() for e in text.split(sep) if e.strip())
     if len(entries) > MAX_ENTRIES:
         raise LimitError(f"at most {MAX_ENTRIES} moves and restarts in a game's history")
     return Chain(entries, _count(at, "at", len(entries), len(entries)), _count(undos, "u", 0, 10**6))

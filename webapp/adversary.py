@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from flask import Blueprint, Response, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
 from solvers.errors import IllegalMoveError, InputError
+from solvers.history import RESTART, Chain, chain_from_text
 from solvers.report import as_json
 from solvers.weighing import Problem
 from solvers.weighing.adversary import Replay, judge, replay
@@ -24,6 +25,7 @@ from solvers.weighing.knowledge import (
 from solvers.weighing.report import adversary_report, adversary_view, game_budget
 
 from . import params
+from .gamebar import Bar, Result
 from .htmx import go, link
 from .secretbox import HONEST_SCALE, Hidden, random_secret
 
@@ -80,8 +82,30 @@ def parse_setup(args: Mapping[str, str], page: bool = True, need_token: bool = T
     return Setup(p, budget, minimum, mode, token)
 
 
+def chain_arg(args: Mapping[str, str], s: Setup) -> Chain:
+    """The undo chain of weighings (w: every weighing and restart, ';'-separated; at: how many are in effect; u:
+    take-backs). On the honest scale the game is played forward: every weighing in w is in effect."""
+    text = args.get("w", "")
+    if len(text) > 200_000:
+        raise InputError("too many weighings")
+    if s.mode == "honest":
+        chain = chain_from_text(text, sep=";")
+        if RESTART in chain.entries:
+            raise InputError("a game on the honest scale is played forward: no restart")
+        return chain
+    chain = chain_from_text(text, args.get("at", ""), args.get("u", ""), sep=";")
+    for state in {*chain.states()}:  # every state a legal game, so that a redo never fails
+        replay(s.problem, s.budget, parse_weighings(";".join(state)))
+    return chain
+
+
+def in_effect(chain: Chain) -> tuple[UserWeighing, ...]:
+    """The weighings in effect."""
+    return parse_weighings(";".join(chain.applied))
+
+
 def weighings_arg(args: Mapping[str, str]) -> tuple[UserWeighing, ...]:
-    """The weighings so far, from the w parameter."""
+    """Weighings from the w parameter (every one in effect: the API and the Æquitas games)."""
     text = args.get("w", "")
     if len(text) > 200_000:
         raise InputError("too many weighings")
@@ -111,7 +135,7 @@ def position(
 ) -> tuple[Setup, tuple[UserWeighing, ...], Hidden[Case] | None, Replay]:
     """The game named by a request's fields: its setup, weighings, sealed secret (honest scale) and replay."""
     s = parse_setup(args)
-    ws = weighings_arg(args)
+    ws = in_effect(chain_arg(args, s))
     hidden = hidden_of(s, ws)
     return s, ws, hidden, play_out(s, ws, hidden)
 
@@ -131,6 +155,7 @@ def _page(
     error: str | None = None,
     placed: Mapping[str, str] | None = None,
     hidden: Hidden[Case] | None = None,
+    chain: Chain | None = None,
 ) -> str:
     """Render the play page for a position (an honest game's earlier positions read-only)."""
     secret = hidden.secret if guess and hidden is not None else None
@@ -139,8 +164,45 @@ def _page(
     if hidden is not None and hidden.standing != "live" and not guess:
         rec = hidden.record
         latest = Setup(s.problem, s.budget, s.minimum, s.mode, rec.token).url(w=rec.history, guess=rec.ending or "")
+    chain = chain or Chain(tuple(format_weighings((w,)) for w in ws), len(ws))
+    hints = params.whole(request.args, "h", 0, 0, 10**6, "h") if request.method == "GET" else 0
+    adversarial = s.mode == "adversary" and not guess
+    keep = {"h": str(hints) if hints else ""}
+
+    def at(c: Chain, **more: str) -> str:
+        return s.url(**c.query("w", ";"), **keep, **more)
+
+    bar = Bar(
+        game_id(s, format_weighings(ws)) if s.mode == "adversary" else f"{s.problem.to_token()}:{s.budget}#{s.token}",
+        url_for("adversary.from_id"),
+        s.url(w=format_weighings(ws)),
+        at(chain.undo()) if adversarial and chain.can_undo else None,
+        at(chain.redo()) if adversarial and chain.can_redo else None,
+        at(chain.restart()) if adversarial and ws else None,
+        chain.undos,
+        hints,
+    )
+    result = None
+    if v.verdict is not None:
+        title = "You found the coin!" if v.verdict.win else "Not proved: the scale could still say otherwise"
+        label = f"{s.problem.coins} coins in {s.budget} weighings ({s.mode})"
+        result = Result(
+            title,
+            v.verdict.win,
+            len(ws),
+            s.minimum,
+            "weighings",
+            chain.undos,
+            hints,
+            f"adversary:{s.problem.to_token()}:{s.budget}:{s.mode}",
+            bar.game_id,
+            label,
+        )
     return render_template(
         "adversary/play.html",
+        bar=bar,
+        result=result,
+        fields={**s.query(**(chain.query("w", ";") if s.mode == "adversary" else {"w": format_weighings(ws)})), **keep},
         s=s,
         p=s.problem,
         r=r,
@@ -151,7 +213,7 @@ def _page(
         better=v.better,
         hint_level=hint_level,
         hint_weighing=v.hint,
-        hint_url=lambda level: s.url(w=format_weighings(ws), hint=str(level)),
+        hint_url=lambda level: s.url(w=format_weighings(ws), hint=str(level), h=str(hints + 1)),
         verdict=v.verdict,
         secret=secret,
         cases=v.cases,
@@ -181,14 +243,18 @@ def setup() -> Response | str | tuple[str, int]:
 @bp.get("/play")
 def play() -> str:
     """A position of the game: the coins, the observer, the history, hints and the end."""
-    s, ws, hidden, r = position(request.args)
+    s = parse_setup(request.args)
+    chain = chain_arg(request.args, s)
+    ws = in_effect(chain)
+    hidden = hidden_of(s, ws)
+    r = play_out(s, ws, hidden)
     level = params.whole(request.args, "hint", 0, 0, 2, "hint")
     guess = request.args.get("guess", "")
     if guess:
         Case.from_token(guess)
         if hidden is not None and (hidden.standing != "over" or hidden.record.ending != guess):
             raise InputError("on the honest scale the coin is named with the Name it button, once")
-    return _page(s, ws, r, guess=guess, hint_level=level, hidden=hidden)
+    return _page(s, ws, r, guess=guess, hint_level=level, hidden=hidden, chain=chain)
 
 
 @bp.post("/weigh")
@@ -204,9 +270,11 @@ def weigh() -> Response | tuple[str, int]:
         w_text = format_weighings((*ws, new))
         if hidden is not None:
             s = Setup(s.problem, s.budget, s.minimum, s.mode, HONEST_SCALE.advance(kind(s), hidden, w_text))
+            return go(s.url(w=w_text))
     except IllegalMoveError as e:
         return _page(s, ws, r, error=str(e), placed=places, hidden=hidden), 400
-    return go(s.url(w=w_text))
+    chain = chain_arg(request.form, s).play(format_weighings((new,)))
+    return go(s.url(**chain.query("w", ";"), h=request.form.get("h", "")))
 
 
 @bp.post("/guess")
@@ -223,6 +291,43 @@ def guess() -> Response | tuple[str, int]:
     except (InputError, IllegalMoveError) as e:
         return _page(s, ws, r, error=e.message, hidden=hidden), 400
     return go(s.url(w=format_weighings(ws), guess=token))
+
+
+def game_id(s: Setup, weighings: str) -> str:
+    """A game against the adversarial scale as a short ID: its problem's token, the budget and the weighings in
+    effect (e.g. '12-unknown-identify-0-0:3:1..4-5..8')."""
+    return f"{s.problem.to_token()}:{s.budget}:{weighings}"
+
+
+@bp.get("/id")
+def from_id() -> Response:
+    """Open the game an ID describes: problem:budget:weighings (the adversarial scale), or problem:budget#token
+    (a game on the honest scale: its latest position)."""
+    text = request.args.get("id", "").strip()
+    head, hash_, token = text.partition("#")
+    parts = head.split(":")
+    if len(parts) != (2 if hash_ else 3):
+        raise InputError(
+            f"{text[:40]!r} is not an adversary game ID: write problem:budget:weighings, "
+            "like 12-unknown-identify-0-0:3:1..4-5..8"
+        )
+    problem = Problem.from_token(parts[0].strip())
+    budget = parts[1].strip()
+    base = params.query(problem, "worst")
+    base.pop("objective")
+    if hash_:
+        probe = parse_setup({**base, "budget": budget, "mode": "honest", "t": token.strip()})
+        record = HONEST_SCALE.latest(token.strip(), kind(probe))
+        return go(
+            link(
+                "adversary.play",
+                {**probe.query(), "t": record.token, "w": record.history, "guess": record.ending or ""},
+            )
+        )
+    s = parse_setup({**base, "budget": budget, "mode": "adversary"})
+    ws = parse_weighings(parts[2])
+    replay(s.problem, s.budget, ws)
+    return go(s.url(w=format_weighings(ws)))
 
 
 @api.get("/adversary")

@@ -337,3 +337,29 @@ def test_presets_and_the_last_game_remembered(
     expect(last).to_be_visible()
     assert last.get_attribute("href") == played.path + "?" + played.query
     page.context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_adversary_undo_redo_id_and_win_screen(browser: Browser, live_server: str, width: int) -> None:
+    """Weigh against the adversarial scale, take both weighings back by keys and make them again; the ID opens the
+    same game."""
+    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    page.goto(f"{live_server}/adversary/play?n=12&w=1..4-5..8;9..11-1..3")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 3 of 3")
+    page.keyboard.press("u")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 2 of 3")
+    page.keyboard.press("Control+z")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 1 of 3")
+    page.keyboard.press("r")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 2 of 3")
+    page.keyboard.press("Control+y")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 3 of 3")
+    page.get_by_text("Game ID and sharing").click()
+    game_id = page.locator(".game-id").inner_text()
+    assert game_id == "12-unknown-identify-0-0:3:1..4-5..8;9..11-1..3"
+    page.goto(f"{live_server}/adversary/play?n=12")
+    page.get_by_text("Game ID and sharing").click()
+    page.get_by_label("Enter a game ID").fill(game_id)
+    page.get_by_role("button", name="Open").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 3 of 3")
+    page.context.close()

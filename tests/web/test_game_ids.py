@@ -65,3 +65,16 @@ def test_the_qr_code_is_svg_of_the_link(client: FlaskClient) -> None:
     r = client.get("/qr.svg?path=/pegs/play%3Fboard%3Dtriangle-5%26hole%3D1")
     assert r.status_code == 200 and r.mimetype == "image/svg+xml" and r.data.startswith(b"<svg")
     assert r.cache_control.max_age == 86400
+
+
+def test_the_adversary_game_ends_with_its_result(client: FlaskClient) -> None:
+    """Naming a coin before any weighing is not a proof: the end screen says so, with 0 weighings against the
+    fewest that surely suffice (3 for 12 coins, Dyson 1946), counted as played and not won."""
+    page = "/adversary/play?n=12"
+    csrf = form_token(client, page)
+    r = client.post(
+        "/adversary/guess", data={"csrf_token": csrf, "n": "12", "budget": "3", "coin": "1", "fake_is": "heavier"}
+    )
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert 'data-won="0"' in html and "Not proved" in html
+    assert '<dd class="score">0</dd>' in html and '<dd class="optimum">3</dd>' in html
