@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
 from solvers.errors import InputError, PuzzleError
+from solvers.history import Chain, chain_from_text
 from solvers.report import as_json
 from solvers.weighing import MAX_SCHEME_COINS, Objective, Problem, make_plan, min_weighings
 from solvers.weighing.plan import Ranges, describe, size
 from solvers.weighing.report import check_tree_size, coins_report, node_view, scheme_for, verification
 
 from . import params
+from .gamebar import Bar
 from .htmx import go, link
 
 bp = Blueprint("coins", __name__, url_prefix="/coins")
@@ -56,13 +58,57 @@ def _path_arg() -> str:
     return path
 
 
+def _chain() -> Chain:
+    """The outcomes followed as an undo chain: path (every outcome entered), at (how many are in effect: the
+    rest can be redone) and u (take-backs)."""
+    path = _path_arg()
+    return chain_from_text(",".join(path), request.args.get("at", ""), request.args.get("u", ""))
+
+
+def _path_query(c: Chain) -> dict[str, str]:
+    """A chain as the plan URL writes it (the outcomes as one word)."""
+    q = c.query("path")
+    q["path"] = q["path"].replace(",", "")
+    return q
+
+
+def game_id(p: Problem, obj: Objective, path: str) -> str:
+    """A plan node as a short ID: the problem's token, the objective and the outcomes followed (e.g.
+    '12-unknown-identify-0-0:worst:LB')."""
+    return f"{p.to_token()}:{obj}:{path}"
+
+
+@bp.get("/id")
+def from_id() -> Response:
+    """Open the plan node an ID describes (see `game_id`)."""
+    text = request.args.get("id", "").strip()
+    parts = text.split(":")
+    if len(parts) != 3:
+        raise InputError(
+            f"{text[:40]!r} is not a plan ID: write problem:objective:outcomes, like 12-unknown-identify-0-0:worst:LB"
+        )
+    p = Problem.from_token(parts[0].strip())
+    obj = params.objective({"objective": parts[1].strip()})
+    path = parts[2].strip().upper()
+    if len(path) > 64 or any(ch not in "LBR" for ch in path):
+        raise InputError("the outcomes are the letters L, B and R", {"path": path[:40]})
+    node_view(make_plan(p, obj), path)
+    return go(plan_url("coins.node", p, obj, path=path))
+
+
 @bp.get("/plan")
 def node() -> str:
     """One node of the plan: the weighing to make (or the answer) and what is known."""
     p, obj = params.problem(request.args), params.objective(request.args)
-    path = _path_arg()
+    chain = _chain()
+    path = "".join(chain.applied)
     plan = make_plan(p, obj)
+    node_view(plan, "".join(chain.entries))  # the outcomes that can be redone lead somewhere too
     view = node_view(plan, path)
+
+    def at(c: Chain) -> str:
+        return link("coins.node", params.query(p, obj, **_path_query(c)))
+
     v = verification(p, obj)
     show_grid = p.coins <= STATUS_GRID_COINS
     return render_template(
@@ -81,6 +127,15 @@ def node() -> str:
         tree_url=plan_url("coins.tree", p, obj) if p.coins <= TREE_PAGE_COINS else None,
         scheme_url=plan_url("coins.scheme", p, obj) if p.coins <= MAX_SCHEME_COINS else None,
         api_url=plan_url("coins_api.coins_json", p, obj),
+        bar=Bar(
+            game_id(p, obj, path),
+            url_for("coins.from_id"),
+            plan_url("coins.node", p, obj, path=path),
+            at(chain.undo()) if chain.can_undo else None,
+            at(chain.redo()) if chain.can_redo else None,
+            None,
+            chain.undos,
+        ),
     )
 
 

@@ -363,3 +363,31 @@ def test_adversary_undo_redo_id_and_win_screen(browser: Browser, live_server: st
     page.get_by_role("button", name="Open").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 3 of 3")
     page.context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_plan_navigator_undo_redo_and_id(browser: Browser, live_server: str, width: int) -> None:
+    """Follow two outcomes of the 12-coin plan, take them back by keys and redo them; the node's ID opens it."""
+    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    page.goto(f"{live_server}/coins/plan?n=12")
+    page.get_by_role("button", name="Left heavier", exact=True).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 2")
+    page.get_by_role("button", name="Balance", exact=True).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 3")
+    page.keyboard.press("u")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 2")
+    page.keyboard.press("Control+z")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 1")
+    page.keyboard.press("r")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 2")
+    page.keyboard.press("Control+Shift+Z")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 3")
+    page.get_by_text("Game ID and sharing").click()
+    assert page.locator(".game-id").inner_text() == "12-unknown-identify-0-0:worst:LB"
+    page.goto(f"{live_server}/coins/plan?n=12")
+    page.get_by_text("Game ID and sharing").click()
+    page.get_by_label("Enter a game ID").fill("12-unknown-identify-0-0:worst:LB")
+    page.get_by_role("button", name="Open").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 3")
+    axe_both_themes(page, "coins-node", width)
+    page.context.close()
