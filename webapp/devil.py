@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from flask import Blueprint, Response, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
 from solvers.devil import (
     GOALS,
@@ -29,10 +29,12 @@ from solvers.devil import (
 )
 from solvers.devil.report import devil_report, solution_step
 from solvers.errors import InputError
+from solvers.history import Chain, chain_from_text
 from solvers.report import as_json
 
 from . import params
 from .catalogue import DEVIL, devil_params
+from .gamebar import Bar, Result
 from .htmx import go, link
 from .results import computed
 from .secretbox import Hidden, HiddenGame, whole_field
@@ -135,13 +137,66 @@ def setup() -> Response | str | tuple[str, int]:
 def play() -> str:
     """A position: the blind table, the move counter, history, peek, and the result so far."""
     g = parse_game(request.args)
-    moves = moves_from_text(g.variant, request.args.get("moves", ""))
-    return _play_page(g, moves, params.flag(request.args, "peek"))
+    chain = _chain(g, request.args)
+    moves = moves_from_text(g.variant, ",".join(chain.applied))
+    return _play_page(g, moves, params.flag(request.args, "peek"), chain=chain)
 
 
-def _play_page(g: DevilGame, moves: tuple[int, ...], peek: bool, error: str | None = None) -> str:
+def _chain(g: DevilGame, args: Mapping[str, str]) -> Chain:
+    """The moves as an undo chain (moves: every move and restart; at: how many are in effect; u: take-backs);
+    against the random Devil the game is played forward, every move in effect."""
+    text = args.get("moves", "")
+    if g.devil == "random":
+        return chain_from_text(text)
+    chain = chain_from_text(text, args.get("at", ""), args.get("u", ""))
+    for state in {*chain.states()}:  # every state a game of this variant, not won before its last move
+        moves = moves_from_text(g.variant, ",".join(state))
+        won = won_at(adversarial_sizes(g.variant, moves))
+        if won is not None and won < len(moves):
+            raise InputError(f"the game was already won after move {won}")
+    return chain
+
+
+def game_id(g: DevilGame, moves: tuple[int, ...]) -> str:
+    """A game against the adversarial Devil as a short ID: coins, goal, reflections and the moves in effect (e.g.
+    '4:all-same:0:5,3')."""
+    v = g.variant
+    return f"{v.n}:{v.goal}:{int(v.reflections)}:{moves_to_text(moves)}"
+
+
+@bp.get("/id")
+def from_id() -> Response:
+    """Open the game an ID describes: n:goal:reflections:moves (the adversarial Devil), or n:goal:reflections#token
+    (a game against the random Devil: its latest position)."""
+    text = request.args.get("id", "").strip()
+    head, hash_, token = text.partition("#")
+    parts = head.split(":")
+    if len(parts) != (3 if hash_ else 4):
+        raise InputError(
+            f"{text[:40]!r} is not a Devil game ID: write coins:goal:reflections:moves, like 4:all-same:0:5,3"
+        )
+    q = {"n": parts[0].strip(), "goal": parts[1].strip(), "reflections": parts[2].strip()}
+    if hash_:
+        g = DevilGame(parse_variant(q), "random", token.strip())
+        record = RANDOM_DEVIL.latest(token.strip(), _game_key(g.variant))
+        return go(DevilGame(g.variant, "random", record.token).url(moves=record.history))
+    g = DevilGame(parse_variant(q), "adversarial", "")
+    chain = _chain(g, {"moves": parts[3].strip()})
+    return go(g.url(moves=",".join(chain.applied)))
+
+
+def _play_page(
+    g: DevilGame, moves: tuple[int, ...], peek: bool, error: str | None = None, chain: Chain | None = None
+) -> str:
     """Render the play page."""
     v = g.variant
+    chain = chain or Chain(tuple(moves_to_text((m,)) for m in moves), len(moves))
+    hints = params.whole(request.args, "h", 0, 0, 10**6, "h") if request.method == "GET" else 0
+    adversarial = g.devil == "adversarial"
+
+    def at(c: Chain) -> str:
+        return g.url(**c.query("moves"), peek="1" if peek else "")
+
     sizes = adversarial_sizes(v, moves)
     hidden = _hidden(g, moves)
     latest = None
@@ -154,8 +209,37 @@ def _play_page(g: DevilGame, moves: tuple[int, ...], peek: bool, error: str | No
     if won is not None and won < len(moves):
         raise InputError(f"the game was already won after move {won}")
     sol: Solution = computed(DEVIL, devil_params(v))
+    bar = Bar(
+        game_id(g, moves) if adversarial else f"{v.n}:{v.goal}:{int(v.reflections)}#{g.token}",
+        url_for("devil.from_id"),
+        g.url(moves=moves_to_text(moves)),
+        at(chain.undo()) if adversarial and chain.can_undo else None,
+        at(chain.redo()) if adversarial and chain.can_redo else None,
+        at(chain.restart()) if adversarial and moves else None,
+        chain.undos,
+        hints,
+    )
+    result = None
+    if won is not None:
+        result = Result(
+            "The Devil is beaten!",
+            True,
+            won,
+            len(sol.moves) if sol.solvable and sol.moves is not None else None,
+            "moves",
+            chain.undos,
+            hints,
+            f"devil:{v.n}:{v.goal}:{int(v.reflections)}:{g.devil}",
+            bar.game_id,
+            f"{v.n} coins against the {g.devil} Devil",
+        )
     return render_template(
         "devil/play.html",
+        bar=bar,
+        result=result,
+        fields=g.query(
+            **(chain.query("moves") if adversarial else {"moves": moves_to_text(moves)}), peek="1" if peek else ""
+        ),
         g=g,
         v=v,
         moves=moves,
@@ -178,7 +262,8 @@ def _play_page(g: DevilGame, moves: tuple[int, ...], peek: bool, error: str | No
 def flip() -> Response | tuple[str, int]:
     """Add a move (the checked places) and show the new position."""
     g = parse_game(request.form)
-    moves = moves_from_text(g.variant, request.form.get("moves", ""))
+    chain = _chain(g, request.form)
+    moves = moves_from_text(g.variant, ",".join(chain.applied))
     new = (*moves, flip_mask(g.variant, request.form.getlist("place")))
     moves_from_text(g.variant, moves_to_text(new))  # the same limits as a move read from a URL
     hidden = _hidden(g, moves)
@@ -186,6 +271,8 @@ def flip() -> Response | tuple[str, int]:
         won, _ = _random_play(g, hidden, new)
         ended = "won" if won is not None else None
         g = DevilGame(g.variant, g.devil, RANDOM_DEVIL.advance(_game_key(g.variant), hidden, moves_to_text(new), ended))
+    if g.devil == "adversarial":
+        return go(g.url(**chain.play(moves_to_text(new[-1:])).query("moves"), peek=request.form.get("peek", "")))
     return go(g.url(moves=moves_to_text(new), peek=request.form.get("peek", "")))
 
 

@@ -391,3 +391,46 @@ def test_plan_navigator_undo_redo_and_id(browser: Browser, live_server: str, wid
     expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 3")
     axe_both_themes(page, "coins-node", width)
     page.context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_devil_undo_redo_id_and_win_screen(browser: Browser, live_server: str, width: int) -> None:
+    """Against the adversarial Devil (4 coins): two moves of the proved shortest win, taken back by keys and made
+    again; the ID opens the same position; the rest of the win shows the win screen with the proved fewest moves
+    (the solver's shortest sure win, checked by its own exhaustive verification) and the statistics."""
+    from solvers.devil import Variant, positions, solve
+    from tests.e2e.test_devil_e2e import play_solution
+
+    v = Variant(4)
+    moves = solve(v).moves
+    assert moves is not None
+    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    page.goto(f"{live_server}/devil/play?n=4")
+    for k, a in enumerate(moves[:2], 1):
+        for place in positions(v, a):
+            page.get_by_role("checkbox", name=f"Place {place}", exact=True).check()
+        page.get_by_role("button", name="Flip").click()
+        expect(page.get_by_text(f"Moves so far: {k}")).to_be_visible()
+    page.keyboard.press("u")
+    expect(page.get_by_text("Moves so far: 1")).to_be_visible()
+    page.keyboard.press("r")
+    expect(page.get_by_text("Moves so far: 2")).to_be_visible()
+    page.get_by_role("link", name="Restart").click()
+    expect(page.get_by_role("status").filter(has_text="first move")).to_be_visible()
+    page.keyboard.press("Control+z")
+    expect(page.get_by_text("Moves so far: 2")).to_be_visible()
+    page.get_by_text("Game ID and sharing").click()
+    game_id = page.locator(".game-id").inner_text()
+    page.goto(f"{live_server}/devil/play?n=8")
+    page.get_by_text("Game ID and sharing").click()
+    page.get_by_label("Enter a game ID").fill(game_id)
+    page.get_by_role("button", name="Open").click()
+    expect(page.get_by_text("Moves so far: 2")).to_be_visible()
+    page.goto(f"{live_server}/devil/play?n=4")
+    play_solution(page, 4)
+    win = page.locator("section.win")
+    expect(win.locator(".score")).to_have_text(str(len(moves)))
+    expect(win.locator(".against")).to_have_text("optimal")
+    expect(win.locator(".stats-line")).to_contain_text(f"played 1, won 1, best {len(moves)}")
+    axe_both_themes(page, "devil-win", width)
+    page.context.close()
