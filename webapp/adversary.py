@@ -25,7 +25,7 @@ from solvers.weighing.knowledge import (
 from solvers.weighing.report import adversary_report, adversary_view, game_budget
 
 from . import params
-from .gamebar import Bar, Result
+from .gamebar import Bar, Result, split_id
 from .htmx import go, link
 from .secretbox import HONEST_SCALE, Hidden, random_secret
 
@@ -303,21 +303,19 @@ def game_id(s: Setup, weighings: str) -> str:
 def from_id() -> Response:
     """Open the game an ID describes: problem:budget:weighings (the adversarial scale), or problem:budget#token
     (a game on the honest scale: its latest position)."""
-    text = request.args.get("id", "").strip()
-    head, hash_, token = text.partition("#")
-    parts = head.split(":")
-    if len(parts) != (2 if hash_ else 3):
-        raise InputError(
-            f"{text[:40]!r} is not an adversary game ID: write problem:budget:weighings, "
-            "like 12-unknown-identify-0-0:3:1..4-5..8"
-        )
-    problem = Problem.from_token(parts[0].strip())
-    budget = parts[1].strip()
+    parts, token = split_id(
+        request.args.get("id", ""),
+        3,
+        "an adversary",
+        "problem:budget:weighings, like 12-unknown-identify-0-0:3:1..4-5..8",
+    )
+    problem = Problem.from_token(parts[0])
+    budget = parts[1]
     base = params.query(problem, "worst")
     base.pop("objective")
-    if hash_:
-        probe = parse_setup({**base, "budget": budget, "mode": "honest", "t": token.strip()})
-        record = HONEST_SCALE.latest(token.strip(), kind(probe))
+    if token is not None:
+        probe = parse_setup({**base, "budget": budget, "mode": "honest", "t": token})
+        record = HONEST_SCALE.latest(token, kind(probe))
         return go(
             link(
                 "adversary.play",

@@ -22,7 +22,7 @@ from solvers.report import as_json
 
 from . import params
 from .catalogue import CODEBREAK, GAME, LESSON, PRECOMPUTED_OPTIMAL, LessonParams, codebreak_params, game_params
-from .gamebar import Bar, Result
+from .gamebar import Bar, Result, split_id
 from .games import Sizes, default_sizes, shipped
 from .htmx import go, link
 from .optima import optima_table
@@ -230,22 +230,18 @@ def game_id(name: str, sizes: Sizes, guesses: str) -> str:
 def from_id() -> Response:
     """Open the game an ID describes: name:PxC:guesses (the adversarial code maker), or name:PxC#token (a game
     against the random code maker: its latest position)."""
-    text = request.args.get("id", "").strip()
-    head, hash_, token = text.partition("#")
-    parts = head.split(":")
-    if len(parts) not in (2, 3) or (hash_ and len(parts) != 2) or (not hash_ and len(parts) != 3):
-        raise InputError(
-            f"{text[:40]!r} is not a code-breaking game ID: write game:PxC:guesses, like mastermind:4x6:AABB,CDEF"
-        )
-    sizes_text = parts[1].strip()
-    query: dict[str, str] = {"game": parts[0].strip()}
+    parts, token = split_id(
+        request.args.get("id", ""), 3, "a code-breaking", "game:PxC:guesses, like mastermind:4x6:AABB,CDEF"
+    )
+    sizes_text = parts[1]
+    query: dict[str, str] = {"game": parts[0]}
     if "x" in sizes_text:
         query["pegs"], _, query["colours"] = sizes_text.partition("x")
     elif sizes_text:
         query["coins"] = sizes_text
     name, spec, g, sizes = _game(query)
-    if hash_:
-        record = RANDOM_CODE.latest(token.strip(), _game_key(name, sizes))
+    if token is not None:
+        record = RANDOM_CODE.latest(token, _game_key(name, sizes))
         return go(link("codebreak.play", {**query, "maker": "random", "t": record.token, "g": record.history}))
     guesses = tuple(code_index(g, x) for x in parts[2].split(",") if x.strip())
     play_round(g, guesses)

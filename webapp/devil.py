@@ -34,7 +34,7 @@ from solvers.report import as_json
 
 from . import params
 from .catalogue import DEVIL, devil_params
-from .gamebar import Bar, Result
+from .gamebar import Bar, Result, split_id
 from .htmx import go, link
 from .results import computed
 from .secretbox import Hidden, HiddenGame, whole_field
@@ -168,20 +168,16 @@ def game_id(g: DevilGame, moves: tuple[int, ...]) -> str:
 def from_id() -> Response:
     """Open the game an ID describes: n:goal:reflections:moves (the adversarial Devil), or n:goal:reflections#token
     (a game against the random Devil: its latest position)."""
-    text = request.args.get("id", "").strip()
-    head, hash_, token = text.partition("#")
-    parts = head.split(":")
-    if len(parts) != (3 if hash_ else 4):
-        raise InputError(
-            f"{text[:40]!r} is not a Devil game ID: write coins:goal:reflections:moves, like 4:all-same:0:5,3"
-        )
-    q = {"n": parts[0].strip(), "goal": parts[1].strip(), "reflections": parts[2].strip()}
-    if hash_:
-        g = DevilGame(parse_variant(q), "random", token.strip())
-        record = RANDOM_DEVIL.latest(token.strip(), _game_key(g.variant))
+    parts, token = split_id(
+        request.args.get("id", ""), 4, "a Devil", "coins:goal:reflections:moves, like 4:all-same:0:5,3"
+    )
+    q = {"n": parts[0], "goal": parts[1], "reflections": parts[2]}
+    if token is not None:
+        g = DevilGame(parse_variant(q), "random", token)
+        record = RANDOM_DEVIL.latest(token, _game_key(g.variant))
         return go(DevilGame(g.variant, "random", record.token).url(moves=record.history))
     g = DevilGame(parse_variant(q), "adversarial", "")
-    chain = _chain(g, {"moves": parts[3].strip()})
+    chain = _chain(g, {"moves": parts[3]})
     return go(g.url(moves=",".join(chain.applied)))
 
 

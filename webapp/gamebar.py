@@ -55,6 +55,16 @@ class Result:
     label: str  # the statistics' key in words
 
 
+def split_id(text: str, fields: int, what: str, example: str) -> tuple[list[str], str | None]:
+    """A game ID's fields (split at ':') and, for a game with a hidden secret, its sealed token (after '#'; then
+    the last field, the moves, is left out: the token's record holds them); None for an open game."""
+    head, hashed, token = text.strip().partition("#")
+    parts = [part.strip() for part in head.split(":")]
+    if len(parts) != (fields - 1 if hashed else fields):
+        raise InputError(f"{text[:40]!r} is not {what} game ID: write {example}")
+    return parts, token.strip() if hashed else None
+
+
 @bp.get("/qr.svg")
 def qr() -> Response:
     """The QR code of a link to a page of this site (path: the page's path and query), as SVG."""

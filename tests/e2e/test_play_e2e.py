@@ -34,6 +34,21 @@ def jump(page: Page, f: str, t: str) -> None:
     expect(page.get_by_role("link", name=f"Coin on {t}", exact=True)).to_be_visible()
 
 
+def walk(page: Page, steps: list[tuple[str, str]]) -> None:
+    """Press each key and wait for the page heading it should lead to."""
+    for key, heading in steps:
+        page.keyboard.press(key)
+        expect(page.get_by_role("heading", level=1)).to_have_text(heading)
+
+
+def enter_id(page: Page, url: str, game_id: str) -> None:
+    """Open another game and type an ID into its "Enter a game ID" field."""
+    page.goto(url)
+    page.get_by_text("Game ID and sharing").click()
+    page.get_by_label("Enter a game ID").fill(game_id)
+    page.get_by_role("button", name="Open").click()
+
+
 def axe_both_themes(page: Page, name: str, width: int) -> None:
     """No serious or critical axe violation in the light and the dark theme; a screenshot of each."""
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -110,10 +125,9 @@ def test_peg_board_game_id_share_link_and_qr(browser: Browser, live_server: str,
         expected, kind="svg", scale=4, border=4, xmldecl=False, title="QR code of this game's link"
     )
     assert page.request.get(live_server + src).body() == expected.getvalue()
-    page.goto(f"{live_server}/pegs/play?board=triangle-5&hole=1")  # another game: its ID field opens the first
-    page.get_by_text("Game ID and sharing").click()
-    page.get_by_label("Enter a game ID").fill(game_id)
-    page.get_by_role("button", name="Open").click()
+    enter_id(
+        page, f"{live_server}/pegs/play?board=triangle-5&hole=1", game_id
+    )  # another game: its ID field opens the first
     expect(page.get_by_role("heading", name="english, started without d4")).to_be_visible()
     assert occupied(page) == here
     page.goto(live_server + share)
@@ -235,10 +249,11 @@ def test_mastermind_undo_redo_id_and_share(browser: Browser, live_server: str, w
     share = page.get_by_role("link", name="Link to this game").get_attribute("href")
     src = page.get_by_role("img", name="QR code of the link to this game").get_attribute("src")
     assert share is not None and src is not None and parse_qs(urlsplit(src).query)["path"] == [share]
-    page.goto(f"{live_server}/codebreak/play?game=mastermind&maker=adversarial&pegs=2&colours=2")
-    page.get_by_text("Game ID and sharing").click()
-    page.get_by_label("Enter a game ID").fill("mastermind:3x3:AAB,BCC")
-    page.get_by_role("button", name="Open").click()
+    enter_id(
+        page,
+        f"{live_server}/codebreak/play?game=mastermind&maker=adversarial&pegs=2&colours=2",
+        "mastermind:3x3:AAB,BCC",
+    )
     expect(page.locator("table.moves tbody tr")).to_have_count(2)
     assert guessed(page) == ["AAB", "BCC"]
     page.goto(live_server + share)
@@ -344,27 +359,25 @@ def test_presets_and_the_last_game_remembered(
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_adversary_undo_redo_id_and_win_screen(browser: Browser, live_server: str, width: int) -> None:
+def test_adversary_undo_redo_and_id(browser: Browser, live_server: str, width: int) -> None:
     """Weigh against the adversarial scale, take both weighings back by keys and make them again; the ID opens the
     same game."""
     page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
     page.goto(f"{live_server}/adversary/play?n=12&w=1..4-5..8;9..11-1..3")
     expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 3 of 3")
-    page.keyboard.press("u")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 2 of 3")
-    page.keyboard.press("Control+z")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 1 of 3")
-    page.keyboard.press("r")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 2 of 3")
-    page.keyboard.press("Control+y")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 3 of 3")
+    walk(
+        page,
+        [
+            ("u", "Weighing 2 of 3"),
+            ("Control+z", "Weighing 1 of 3"),
+            ("r", "Weighing 2 of 3"),
+            ("Control+y", "Weighing 3 of 3"),
+        ],
+    )
     page.get_by_text("Game ID and sharing").click()
     game_id = page.locator(".game-id").inner_text()
     assert game_id == "12-unknown-identify-0-0:3:1..4-5..8;9..11-1..3"
-    page.goto(f"{live_server}/adversary/play?n=12")
-    page.get_by_text("Game ID and sharing").click()
-    page.get_by_label("Enter a game ID").fill(game_id)
-    page.get_by_role("button", name="Open").click()
+    enter_id(page, f"{live_server}/adversary/play?n=12", game_id)
     expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 3 of 3")
     page.context.close()
 
@@ -378,20 +391,12 @@ def test_plan_navigator_undo_redo_and_id(browser: Browser, live_server: str, wid
     expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 2")
     page.get_by_role("button", name="Balance", exact=True).click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 3")
-    page.keyboard.press("u")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 2")
-    page.keyboard.press("Control+z")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 1")
-    page.keyboard.press("r")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 2")
-    page.keyboard.press("Control+Shift+Z")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 3")
+    walk(
+        page, [("u", "Weighing 2"), ("Control+z", "Weighing 1"), ("r", "Weighing 2"), ("Control+Shift+Z", "Weighing 3")]
+    )
     page.get_by_text("Game ID and sharing").click()
     assert page.locator(".game-id").inner_text() == "12-unknown-identify-0-0:worst:LB"
-    page.goto(f"{live_server}/coins/plan?n=12")
-    page.get_by_text("Game ID and sharing").click()
-    page.get_by_label("Enter a game ID").fill("12-unknown-identify-0-0:worst:LB")
-    page.get_by_role("button", name="Open").click()
+    enter_id(page, f"{live_server}/coins/plan?n=12", "12-unknown-identify-0-0:worst:LB")
     expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 3")
     axe_both_themes(page, "coins-node", width)
     page.context.close()
@@ -425,10 +430,7 @@ def test_devil_undo_redo_id_and_win_screen(browser: Browser, live_server: str, w
     expect(page.get_by_text("Moves so far: 2")).to_be_visible()
     page.get_by_text("Game ID and sharing").click()
     game_id = page.locator(".game-id").inner_text()
-    page.goto(f"{live_server}/devil/play?n=8")
-    page.get_by_text("Game ID and sharing").click()
-    page.get_by_label("Enter a game ID").fill(game_id)
-    page.get_by_role("button", name="Open").click()
+    enter_id(page, f"{live_server}/devil/play?n=8", game_id)
     expect(page.get_by_text("Moves so far: 2")).to_be_visible()
     page.goto(f"{live_server}/devil/play?n=4")
     play_solution(page, 4)
