@@ -3,7 +3,9 @@ own parallel first guesses on every core for 2,000 secrets and more).
 
 Each size: the optimal-average search, its tree verified on every secret, and the optimal-worst search, as the
 site's jobs run them (`build_tree`), each row saved as soon as it is proved, so a run cut short keeps what it
-proved; sizes already recorded are skipped unless --again.
+proved; sizes already recorded are skipped unless --again. Within a size, every part of a first guess settled by
+the average search is kept in `benchmarks/checkpoints/` (not in git), so a run stopped part-way resumes from its
+settled parts; the file is removed once the size is recorded.
 
     python benchmarks/optima.py [--up-to 8000] [--again]
     python benchmarks/optima.py --size 4x8 --max-guesses 6     # one size's optimal average within a cap
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import sys
 import time
@@ -23,8 +26,38 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.record import FOLDER, Record  # noqa: E402
 from solvers.codebreak import build, build_tree, parse, verify  # noqa: E402
 from solvers.codebreak.optima import MAX_SECRETS, cell, sizes  # noqa: E402
+from solvers.codebreak.optimal.rules import Entry  # noqa: E402
 
 GAME = Path(__file__).resolve().parents[1] / "games" / "mastermind.game"
+CHECKPOINTS = Path(__file__).resolve().parent / "checkpoints"
+
+
+class FileCheckpoint:
+    """A proof's settled parts in a file, one line of table entries per part (appended and flushed as each part
+    is settled)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def known(self) -> list[Entry]:
+        """The entries of every part kept so far (a last line cut short by a crash is skipped)."""
+        if not self.path.exists():
+            return []
+        out: list[Entry] = []
+        for line in self.path.read_text().splitlines():
+            try:
+                out += [(int(a), int(b), int(c), int(d)) for a, b, c, d in json.loads(line)]
+            except (ValueError, TypeError):
+                continue
+        return out
+
+    def keep(self, entries: list[Entry]) -> None:
+        """Append one settled part's entries."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a") as f:
+            f.write(json.dumps(entries) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
 
 
 def task(pegs: int, colours: int) -> str:
@@ -50,8 +83,10 @@ def main() -> None:
         if task(pegs, colours) in done:
             continue
         g = build(parse(GAME.read_text()), {"length": pegs, "colours": colours})
+        checkpoint = FileCheckpoint(CHECKPOINTS / f"mastermind-{pegs}x{colours}.jsonl")
+        resumed = len(checkpoint.known())
         t = time.perf_counter()
-        tree = build_tree(g, "optimal-average")
+        tree = build_tree(g, "optimal-average", checkpoint=checkpoint)
         average = time.perf_counter() - t
         st = verify(g, tree)
         t = time.perf_counter()
@@ -65,9 +100,10 @@ def main() -> None:
             task(pegs, colours),
             f"total {c.total:,} (average {c.average}, worst {c.worst_of_average}, first guess {c.first_guess}) in "
             f"{average:.1f} s; least worst case {c.optimal_worst} in {took:.1f} s; peak RSS so far {peak:,.0f} MB; "
-            f"{known}",
+            f"{known}" + (f"; resumed from {resumed:,} checkpointed table entries" if resumed else ""),
         )
         record.save()  # each size as soon as it is proved
+        checkpoint.path.unlink(missing_ok=True)
 
 
 def capped(record: Record, pegs: int, colours: int, cap: int) -> None:

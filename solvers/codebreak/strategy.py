@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -19,6 +19,9 @@ from solvers.errors import InputError, LimitError
 from solvers.progress import Tick, quiet
 
 from .game import Game
+
+if TYPE_CHECKING:
+    from .optimal.rules import Checkpoint  # Numba only when a search is asked for
 from .tree import Node
 
 Strategy = Literal["knuth", "expected", "entropy", "parts", "optimal-worst", "optimal-average"]
@@ -72,9 +75,16 @@ def choose(game: Game, alive: NDArray[np.int64], strategy: Strategy) -> int:
     return int(ties[consistent][0] if consistent.any() else ties[0])
 
 
-def build_tree(game: Game, strategy: Strategy, tick: Tick = quiet, max_guesses: int | None = None) -> Node:
+def build_tree(
+    game: Game,
+    strategy: Strategy,
+    tick: Tick = quiet,
+    max_guesses: int | None = None,
+    checkpoint: Checkpoint | None = None,
+) -> Node:
     """The whole strategy tree from the start (tick: secrets settled, or first experiments searched); the optimal
-    average may be asked within at most max_guesses experiments."""
+    average may be asked within at most max_guesses experiments, and may keep what it proves in a checkpoint (and
+    resume from it)."""
     if max_guesses is not None and strategy != "optimal-average":
         raise InputError("a cap on the guesses (max_guesses) is for the optimal-average strategy")
     if game.generated:
@@ -97,7 +107,7 @@ def build_tree(game: Game, strategy: Strategy, tick: Tick = quiet, max_guesses: 
         return _heuristic(game, alive, strategy, counted)
     if len(game.secrets) > optimal_limit(strategy):
         raise LimitError(f"the {strategy} search is limited to games of {optimal_limit(strategy):,} secrets")
-    return _optimal_tree(game, alive, strategy == "optimal-worst", tick, max_guesses)
+    return _optimal_tree(game, alive, strategy == "optimal-worst", tick, max_guesses, checkpoint)
 
 
 def _heuristic(
@@ -130,7 +140,12 @@ def _expand(game: Game, alive: NDArray[np.int64], e: int, grow: Callable[[NDArra
 
 
 def _optimal_tree(
-    game: Game, alive: NDArray[np.int64], worst: bool, tick: Tick = quiet, max_guesses: int | None = None
+    game: Game,
+    alive: NDArray[np.int64],
+    worst: bool,
+    tick: Tick = quiet,
+    max_guesses: int | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> Node:
     """The optimal tree (fewest experiments in the worst case, or in total, within max_guesses experiments when
     given), by the exhaustive branch-and-bound of `optimal` (LimitError past its budget of sets searched; imported
@@ -139,7 +154,8 @@ def _optimal_tree(
     from .optimal.rules import BIG
     from .optimal.search import below
 
-    search = Search(game, worst, OPTIMAL_MAX_NODES if worst else OPTIMAL_AVERAGE_MAX_NODES, cap=max_guesses)
+    limit = OPTIMAL_MAX_NODES if worst else OPTIMAL_AVERAGE_MAX_NODES
+    search = Search(game, worst, limit, cap=max_guesses, checkpoint=checkpoint)
     found = search.solve(tick)
     if found.cost >= BIG:
         raise InputError(f"no strategy finds every secret within {max_guesses} guesses")

@@ -54,6 +54,8 @@ class Searcher(Protocol):
     def proof_below(self, s: NDArray[np.int32], g: int, budget: int) -> list[Entry]:
         """The table entries of the optimal tree below experiment g."""
 
+    keep: Callable[[list[Entry]], None] | None  # where settled parts' entries go (a checkpoint), if anywhere
+
 
 class Found(NamedTuple):
     """What a worker found for one first experiment."""
@@ -67,7 +69,7 @@ class Found(NamedTuple):
 INDEX_BITS = 20  # the shared best: total << INDEX_BITS | the index of its first experiment (BIG << 20 fits)
 
 _search: Searcher | None = None  # the search the workers were forked from (each has its own copy)
-_progress: Queue[tuple[int, int]] | None = None
+_progress: Queue[tuple[int, int, list[Entry]]] | None = None
 _shared: Synchronized[int] | None = None  # the best total known so far, and its experiment's index
 
 
@@ -85,7 +87,9 @@ def _average_task(i: int, g: int, budget: int) -> Found:
 
     s = np.arange(search.secrets, dtype=np.int32)
     before = search.work
-    total = search.first_total(s, g, budget, lambda done: progress.put((i, done)), cap)
+    if search.keep is not None:  # a settled part's entries go to the parent, which keeps them
+        search.keep = lambda entries: progress.put((i, -1, entries))
+    total = search.first_total(s, g, budget, lambda done: progress.put((i, done, [])), cap)
     exact = total < limit[0]
     proof = search.proof_below(s, g, total) if exact else []
     return Found(total if exact else max(total, limit[0]), exact, proof, search.work - before)
@@ -99,7 +103,8 @@ class Workers:
         search.load_kernels()
         context = multiprocessing.get_context("fork")
         _search = search
-        self.progress: Queue[tuple[int, int]] = context.Queue()
+        self.progress: Queue[tuple[int, int, list[Entry]]] = context.Queue()
+        self.keep = search.keep
         self.shared: Synchronized[int] = context.Value("q", int(BIG) << INDEX_BITS | ((1 << INDEX_BITS) - 1))
         _progress, _shared = self.progress, self.shared
         self.pool: Pool = forked_pool(jobs)
@@ -118,7 +123,12 @@ class Workers:
                 if result.ready():
                     return i
             with contextlib.suppress(queue.Empty):
-                told(*self.progress.get(timeout=POLL_SECONDS))
+                i, done, entries = self.progress.get(timeout=POLL_SECONDS)
+                if done < 0:
+                    if self.keep is not None:
+                        self.keep(entries)
+                else:
+                    told(i, done)
 
     def average(self, cands: NDArray[np.int64], told: Callable[[int, int], None]) -> tuple[int, int, list[Entry]]:
         """(the least total, the index of the first experiment achieving it, its proof); told(i, done) as each
@@ -139,4 +149,15 @@ class Workers:
             if found.exact and (found.value < best or (found.value == best and i < best_i)):
                 best, best_i, proof = found.value, i, found.entries
                 self.shared.value = best << INDEX_BITS | best_i
+        self._drain()
         return best, best_i, proof
+
+    def _drain(self) -> None:
+        """Keep the settled parts still in the queue (the last tasks' entries may arrive after their results)."""
+        while self.keep is not None:
+            try:
+                _, done, entries = self.progress.get(timeout=POLL_SECONDS)
+            except queue.Empty:
+                return
+            if done < 0:
+                self.keep(entries)

@@ -18,7 +18,7 @@ from solvers.parallel import default_jobs
 from ..game import Game
 from .average import average, open_parts
 from .candidates import candidates
-from .rules import BIG, UNCAPPED, Entry, Rules, Symmetry, capacity, counting_bounds, new_memo
+from .rules import BIG, UNCAPPED, Checkpoint, Entry, Rules, Symmetry, capacity, counting_bounds, new_memo
 from .sets import fingerprint, holds, keyed, perfect_member, record, shortcut, slot
 from .symmetry import place_classes, symmetries
 from .worst import fits
@@ -79,6 +79,7 @@ class Search:
         places: bool = True,
         jobs: int | None = None,
         cap: int | None = None,
+        checkpoint: Checkpoint | None = None,
     ) -> None:
         self.game = game
         self.cap = UNCAPPED if cap is None or worst else cap  # the average case within at most cap experiments
@@ -98,6 +99,12 @@ class Search:
             else self.plain.places
         )
         self.root_choice = -1
+        # a long proof's checkpoint (uncapped average searches): the parts settled by earlier runs are read back
+        # from its entries at once, and every part settled now is kept (`first_total`)
+        self.keep: Callable[[list[Entry]], None] | None = None
+        if checkpoint is not None and not worst and self.cap >= UNCAPPED:
+            self.adopt(checkpoint.known())
+            self.keep = checkpoint.keep
         self._root_rows: NDArray[np.int64] | None = None  # the worst case's first experiments (fits_from_start)
         self._symmetries: dict[int, Symmetry] = {}
 
@@ -281,6 +288,8 @@ class Search:
             left = np.int64(best - (total - int(lows[o])))
             v = average(part, left, self.rules.everything, self.rules, self.memo, after, below(self.cap))
             self._check()
+            if self.keep is not None and v < left:  # settled exactly: kept for a restart
+                self.keep(self.part_proof(part, int(v)))
             total += int(v) - int(lows[o])
             done += len(part)
         told(done)
@@ -333,6 +342,13 @@ class Search:
                 out.append((int(h1), int(h2), cost, choice))
                 stack.append((part, choice, inner, below(depth)))
         return out
+
+    def part_proof(self, part: NDArray[np.int32], cost: int) -> list[Entry]:
+        """The entries of a part whose least cost is proved (uncapped): its own, and every set's on its optimal
+        tree, so that another run reads the part's cost and tree back without searching."""
+        choice = self.best_of(part, cost)[1]
+        h1, h2 = self._key(part, UNCAPPED)
+        return [(int(h1), int(h2), cost, choice), *self.proof_below(part, choice, cost)]
 
     def adopt(self, entries: list[Entry]) -> None:
         """Keep another process's proved entries in this search's table."""
