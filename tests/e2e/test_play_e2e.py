@@ -282,13 +282,16 @@ def test_mastermind_guess_worth_win_screen_and_statistics(browser: Browser, live
         s = frozenset(int(x) for x in r.alive)
         guess(page, code, k)
         e = g.experiments.index(code)
+        made.append(e)
+        if s == {e}:  # the winning guess of the last code: nothing to judge, the win screen says it
+            expect(page.locator(".judged")).to_have_count(0)
+            break
         lost = (with_first(s, e) - best(s)) / len(s)
         expect(page.locator(".judged .lost")).to_contain_text(
             "was a best guess" if lost == 0 else f"lost {lost:.4f} expected guesses"
         )
         worst = max(len(p) for p in parts(s, e).values())
         expect(page.locator(".judged .worst-left")).to_contain_text(f"up to {worst} code")
-        made.append(e)
         if k == 1:
             axe_both_themes(page, "mastermind-judged", width)
         if play_round(g, tuple(made)).won:
