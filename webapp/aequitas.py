@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from flask import Blueprint, Response, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
 from solvers.aequitas import CONVENTIONS, GAMES, Cell, Convention, options
 from solvers.aequitas.match import Match, Player
@@ -12,11 +12,12 @@ from solvers.aequitas.paper import agreement
 from solvers.aequitas.report import PAPER_MISERE, PositionReport, play_view, position_report
 from solvers.errors import IllegalMoveError, InputError
 from solvers.report import as_json
-from solvers.weighing.knowledge import UserWeighing, format_weighings, placed_weighing
+from solvers.weighing.knowledge import UserWeighing, format_weighings, parse_weighings, placed_weighing
 
 from . import params
 from .adversary import weighings_arg
 from .catalogue import AEQUITAS, AequitasParams
+from .gamebar import Bar, split_id
 from .htmx import go, link
 from .results import computed
 
@@ -92,7 +93,54 @@ def play() -> str:
     """A position: the coins, the fake, the Observer, whose turn, hints, and the end."""
     m = parse_game(request.args)
     ws = weighings_arg(request.args)
-    return _play_page(m, ws, params.whole(request.args, "hint", 0, 0, 1, "hint"))
+    turns = redo_arg(m, ws, request.args)
+    return _play_page(m, ws, params.whole(request.args, "hint", 0, 0, 1, "hint"), turns=turns)
+
+
+def redo_arg(m: Match, ws: tuple[UserWeighing, ...], args: Mapping[str, str]) -> tuple[tuple[UserWeighing, ...], ...]:
+    """The turns taken back that can be made again (redo: turns separated by '|', each your weighing and the
+    computer's replies); each is checked to start with your weighing and to replay legally after the ones before."""
+    text = args.get("redo", "")
+    if len(text) > 200_000:
+        raise InputError("too many weighings to redo")
+    turns = tuple(parse_weighings(part) for part in text.split("|") if part.strip())
+    after = ws
+    for turn in turns:
+        if not turn or m.mover(len(after)) != "you":
+            raise InputError("redo: each turn starts with your weighing")
+        after = (*after, *turn)
+    m.replay(after)
+    return turns
+
+
+def last_turn(m: Match, ws: tuple[UserWeighing, ...]) -> int | None:
+    """Where your last turn starts in ws (your weighing, then the computer's replies); None before your first."""
+    mine = [i for i in range(len(ws)) if m.mover(i) == "you"]
+    return mine[-1] if mine else None
+
+
+def game_id(m: Match, ws: tuple[UserWeighing, ...]) -> str:
+    """A match as a short ID: game, coins, extra, light-destined, fake, heavier, rule, who starts, weighings (e.g.
+    'F:5:0:0:1:1:normal:you:1-2;2-3')."""
+    q = query(m)
+    fields = ("game", "n", "extra", "light", "fake", "heavier", "conv", "first")
+    return ":".join(q[k] for k in fields) + ":" + format_weighings(ws)
+
+
+@bp.get("/id")
+def from_id() -> Response:
+    """Open the match an ID describes (see `game_id`)."""
+    parts, _ = split_id(
+        request.args.get("id", "").split("#")[0],
+        9,
+        "an Æquitas",
+        "game:n:extra:light:fake:heavier:rule:first:weighings",
+    )
+    fields = ("game", "n", "extra", "light", "fake", "heavier", "conv", "first")
+    m = parse_game(dict(zip(fields, parts[:8], strict=True)))
+    ws = parse_weighings(parts[8])
+    m.replay(ws)
+    return go(url(m, w=format_weighings(ws)))
 
 
 def _play_page(
@@ -101,12 +149,45 @@ def _play_page(
     hint: int,
     error: str | None = None,
     placed: Mapping[str, str] | None = None,
+    turns: tuple[tuple[UserWeighing, ...], ...] = (),
 ) -> str:
     """Render the play page."""
     v = play_view(m, ws, bool(hint))
     history = [(step, url(m, w=format_weighings(ws[: i + 1]))) for i, step in enumerate(v.steps)]
+    hints = params.whole(request.args, "h", 0, 0, 10**6, "h") if request.method == "GET" else 0
+    undos = params.whole(request.args, "u", 0, 0, 10**6, "u") if request.method == "GET" else 0
+    keep = {"h": str(hints) if hints else "", "u": str(undos) if undos else ""}
+    start = last_turn(m, ws)
+    undo = redo = None
+    if start is not None:
+        back = (ws[start:], *turns)
+        undo = url(
+            m,
+            w=format_weighings(ws[:start]),
+            redo="|".join(map(format_weighings, back)),
+            **{**keep, "u": str(undos + 1)},
+        )
+    if turns:
+        rest = "|".join(map(format_weighings, turns[1:]))
+        redo = url(m, w=format_weighings((*ws, *turns[0])), redo=rest, **keep)
+    bar = Bar(
+        game_id(m, ws),
+        url_for("aequitas.from_id"),
+        url(m, w=format_weighings(ws)),
+        undo,
+        redo,
+        url(m, w=format_weighings(m.advance(()))),
+        undos,
+        hints,
+    )
+    grundy_step = None
+    if start is not None:
+        grundy_step = (play_view(m, ws[:start], False).value, play_view(m, ws[: start + 1], False).value)
     return render_template(
         "aequitas/play.html",
+        bar=bar,
+        grundy_step=grundy_step,
+        fields=query(m, w=format_weighings(ws), **{k: v for k, v in keep.items() if v}),
         g=m,
         t=v.table,
         pos=v.position,
@@ -123,7 +204,7 @@ def _play_page(
         recent=v.recent,
         error=error,
         placed=placed or {},
-        hint_url=url(m, w=format_weighings(ws), hint="1"),
+        hint_url=url(m, w=format_weighings(ws), hint="1", h=str(hints + 1), u=keep["u"]),
         restart=url(m),
     )
 
@@ -140,7 +221,7 @@ def weigh() -> Response | tuple[str, int]:
         after = m.play(ws, placed_weighing(placed))
     except IllegalMoveError as e:
         return _play_page(m, ws, 0, error=f"Refused: {e.message}.", placed=placed), 400
-    return go(url(m, w=format_weighings(after)))
+    return go(url(m, w=format_weighings(after), h=request.form.get("h", ""), u=request.form.get("u", "")))
 
 
 @bp.get("/table")

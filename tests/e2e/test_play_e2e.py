@@ -443,3 +443,35 @@ def test_devil_undo_redo_id_and_win_screen(browser: Browser, live_server: str, w
     expect(win.locator(".stats-line")).to_contain_text(f"played 1, won 1, best {len(moves)}")
     axe_both_themes(page, "devil-win", width)
     page.context.close()
+
+
+AEQUITAS = "/aequitas/play?game=F&n=5&extra=0&light=0&fake=1&heavier=1&conv=normal&first=you"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_aequitas_undo_redo_id_and_grundy_step(browser: Browser, live_server: str, width: int) -> None:
+    """Undo takes back a whole turn (your weighing and the computer's reply) and redo makes it again, by keys; the
+    ID opens the same position; the Grundy values before and after your weighing are the solver's (its values are
+    checked against the paper's closed forms in tests/unit)."""
+    from solvers.aequitas.match import Match
+    from solvers.aequitas.report import play_view
+    from solvers.weighing.knowledge import parse_weighings
+
+    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    page.goto(f"{live_server}{AEQUITAS}&w=1-2;2-3")
+    m = Match("F", 5, False, 0, 1, True, "normal", "you")
+    ws = parse_weighings("1-2;2-3")
+    before, after = play_view(m, ws[:0], False).value, play_view(m, ws[:1], False).value
+    expect(page.locator(".grundy-step")).to_contain_text(f"Grundy value {before} before it, {after} after it")
+    page.keyboard.press("u")
+    expect(page.locator(".grundy-step")).to_have_count(0)
+    assert "redo=1-2%3B2-3" in page.url or "redo=1-2;2-3" in page.url
+    page.keyboard.press("r")
+    expect(page.locator(".grundy-step")).to_contain_text(f"Grundy value {before} before it")
+    page.get_by_text("Game ID and sharing").click()
+    game_id = page.locator(".game-id").inner_text()
+    assert game_id == "F:5:0:0:1:1:normal:you:1-2;2-3"
+    enter_id(page, f"{live_server}/aequitas/play?game=F&n=6", game_id)
+    expect(page.locator(".grundy-step")).to_contain_text(f"Grundy value {before} before it, {after} after it")
+    axe_both_themes(page, "aequitas", width)
+    page.context.close()

@@ -46,6 +46,8 @@ def test_ids_open_their_positions(client: FlaskClient) -> None:
         ("/pegs/play?board=triangle-4&hole=2&j=7-2&at=2", "expected a whole number from 0 to 1"),
         ("/pegs/play?board=triangle-4&hole=2&j=7-2,restart,1-4", "1 cannot jump"),
         ("/codebreak/play?game=mastermind&maker=random&g=restart", "no restart"),
+        ("/aequitas/id?id=F:5:0", "is not an Æquitas game ID"),
+        ("/aequitas/play?game=F&n=5&w=1-2&redo=3-4", "redo: each turn starts with your weighing"),
         ("/qr.svg?path=//evil.example/x", "a path of this site"),
         ("/qr.svg?path=https://evil.example/", "a path of this site"),
     ],
