@@ -22,7 +22,7 @@ from solvers.weighing.knowledge import (
     parse_weighings,
     placed_weighing,
 )
-from solvers.weighing.report import adversary_report, adversary_view, game_budget
+from solvers.weighing.report import adversary_report, adversary_view, game_budget, weighing_lesson
 
 from . import params
 from .gamebar import Bar, Result, split_id
@@ -198,8 +198,13 @@ def _page(
             bar.game_id,
             label,
         )
+    lesson = None
+    if r.steps:
+        before = r.steps[-2].after if len(r.steps) >= 2 else r.start
+        lesson = weighing_lesson(before, r.steps[-1].weighing)
     return render_template(
         "adversary/play.html",
+        lesson=lesson,
         bar=bar,
         result=result,
         fields={**s.query(**(chain.query("w", ";") if s.mode == "adversary" else {"w": format_weighings(ws)})), **keep},

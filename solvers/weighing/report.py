@@ -12,10 +12,10 @@ from solvers.report import internal, only_if, optional
 from .adversary import Ending, Replay, cases_of, end_game, hint
 from .case import Case
 from .dyson import MAX_SCHEME_COINS, Scheme, build_scheme, no_scheme_reason
-from .knowledge import UserPan, pans
+from .knowledge import UserPan, UserWeighing, apply, pans
 from .plan import MAX_TREE_COINS, Coins, Node, Objective, Plan, Weighing, make_plan
-from .problem import OUTCOMES, Outcome, Problem
-from .search import min_weighings
+from .problem import OUTCOMES, Outcome, Problem, children
+from .search import all_splits, min_weighings
 from .verify import Verification, verify
 
 LETTER = {1: "L", 0: "B", -1: "R"}
@@ -231,6 +231,31 @@ def adversary_view(r: Replay, guess: Case | None, secret: Case | None, hint_leve
         tuple(cases_of(r.coins)),
         pans(r.steps[-1].weighing if r.steps else ((), ())),
     )
+
+
+LESSON_MAX_CANDIDATES = 30  # candidate coins up to which every weighing is tried for a hint (well under a second)
+
+
+@dataclass(frozen=True)
+class WeighingLesson:
+    """What a weighing was worth against the scale's worst answer: the cases it can leave, beside the fewest any
+    weighing of the same position can leave (None: too many candidate coins to try every weighing here)."""
+
+    cases_before: int
+    worst_left: int
+    best_worst_left: int | None
+
+
+def weighing_lesson(before: Coins, w: UserWeighing) -> WeighingLesson:
+    """The cases weighing w can leave at worst, against the most balanced weighing's (every weighing tried, up to
+    swapping the pans and renaming coins of one kind)."""
+    worst = max(apply(before, w, o).abstract().cases for o in OUTCOMES)
+    b = before.abstract()
+    best = None
+    if b.u + b.l + b.h <= LESSON_MAX_CANDIDATES:
+        splits = all_splits(b)
+        best = min((max(c.cases for c in children(b, s)) for s in splits), default=b.cases)
+    return WeighingLesson(b.cases, worst, best)
 
 
 @dataclass(frozen=True)

@@ -80,3 +80,11 @@ def test_the_adversary_game_ends_with_its_result(client: FlaskClient) -> None:
     html = client.get(r.headers["Location"]).get_data(as_text=True)
     assert 'data-won="0"' in html and "Not proved" in html
     assert '<dd class="score">0</dd>' in html and '<dd class="optimum">3</dd>' in html
+
+
+def test_the_adversary_page_says_what_a_weighing_can_leave(client: FlaskClient) -> None:
+    """Six against six of 12 coins can leave 12 of the 24 cases; four against four leaves 8, the best (Dyson 1946)."""
+    six = client.get("/adversary/play?n=12&w=1..6-7..12").get_data(as_text=True)
+    assert "up to <strong>12</strong> of the 24 cases" in six and "leaves at most <strong>8</strong>" in six
+    four = client.get("/adversary/play?n=12&w=1..4-5..8").get_data(as_text=True)
+    assert "up to <strong>8</strong> of the 24 cases" in four and "(yours was one)" in four
