@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from .errors import InputError, LimitError
 
 RESTART = "restart"
+TAKE_BACK = "undo"  # in a forward-only game's log: the last move in effect taken back (and counted)
 MAX_ENTRIES = 200
 
 
@@ -69,6 +70,18 @@ class Chain:
         if self.undos:
             out["u"] = str(self.undos)
         return out
+
+
+def from_log(log: tuple[str, ...]) -> Chain:
+    """The chain of a game played forward only (a hidden secret): its log of moves and take-backs, appended to and
+    never rewritten, so every take-back stays in the history and is counted; a move taken back is made again by
+    playing it again."""
+    chain = Chain()
+    for entry in log:
+        if entry == RESTART:
+            raise InputError("a game with a hidden secret is played forward: no restart")
+        chain = chain.undo() if entry == TAKE_BACK else chain.play(entry)
+    return Chain(chain.entries[: chain.at], chain.at, chain.undos)
 
 
 def chain_from_text(text: str, at: str = "", undos: str = "", sep: str = ",") -> Chain:

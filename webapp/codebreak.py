@@ -17,7 +17,7 @@ from solvers.codebreak.play import Round, code_index, follow, play_round, sugges
 from solvers.codebreak.report import codebreak_report
 from solvers.codebreak.strategy import OPTIMAL, optimal_limit
 from solvers.errors import IllegalMoveError, InputError, LimitError
-from solvers.history import RESTART, Chain, chain_from_text
+from solvers.history import TAKE_BACK, Chain, chain_from_text, from_log
 from solvers.report import as_json
 
 from . import params
@@ -149,10 +149,9 @@ def play() -> str:
     name, spec, g, sizes = _game(request.args)
     maker = params.choice(request.args, "maker", ("adversarial", "random"))
     hints = params.whole(request.args, "h", 0, 0, 10**6, "h")
-    if maker == "random":
-        chain = chain_from_text(request.args.get("g", ""))
-        if RESTART in chain.entries:
-            raise InputError("a game against the random code maker is played forward: no restart")
+    log = tuple(x for x in request.args.get("g", "").split(",") if x)
+    if maker == "random":  # played forward: the log of guesses and take-backs is what the token vouches for
+        chain = from_log(log)
     else:
         chain = chain_from_text(request.args.get("g", ""), request.args.get("at", ""), request.args.get("u", ""))
         for state in {*chain.states()}:  # every state of the chain is a game (so a redo never fails)
@@ -160,7 +159,8 @@ def play() -> str:
     guesses = tuple(code_index(g, x) for x in chain.applied)
     token = request.args.get("t", "") if maker == "random" else ""
     g_text = ",".join(g.secrets[e] for e in guesses)
-    hidden = RANDOM_CODE.open(token, _game_key(name, sizes), g_text) if maker == "random" else None
+    history = ",".join(log)
+    hidden = RANDOM_CODE.open(token, _game_key(name, sizes), history) if maker == "random" else None
     secret = hidden.secret if hidden is not None else None
     r = play_round(g, guesses, secret)
     base = {"game": name, "maker": maker, "t": token, **_size_query(sizes)}
@@ -177,7 +177,7 @@ def play() -> str:
     bar = Bar(
         game_id(name, sizes, g_text) if adversarial else f"{name}:{_size_text(sizes)}#{token}",
         url_for("codebreak.from_id"),
-        at(chain) if adversarial else link("codebreak.play", {**base, "g": g_text}),
+        at(chain) if adversarial else link("codebreak.play", {**base, "g": history}),
         at(chain.undo()) if adversarial and chain.can_undo else None,
         at(chain.redo()) if adversarial and chain.can_redo else None,
         at(chain.restart()) if adversarial and guesses else None,
@@ -195,14 +195,16 @@ def play() -> str:
         won=r.won,
         suggest=_suggest(name, sizes, g, r) if params.flag(request.args, "hint") and not r.won else {},
         base={k: v for k, v in base.items() if v},
-        chain=chain.query("g") if adversarial else {"g": g_text},
+        chain=chain.query("g") if adversarial else {"g": history},
+        take_back=bool(hidden is not None and hidden.standing == "live" and guesses and not r.won),
+        taken_back=_taken_back(g, log, secret) if not adversarial else [],
         h=hints,
         g_text=g_text,
         length=len(g.secrets[0]),
         colours=[(chr(65 + i), COLOUR_NAMES[i]) for i in range(colours)],
         hint_url=at(chain, hint="1", h=hints + 1)
         if adversarial
-        else link("codebreak.play", {**base, "g": g_text, "hint": "1", "h": hints + 1}),
+        else link("codebreak.play", {**base, "g": history, "hint": "1", "h": hints + 1}),
         secret=g.secrets[secret] if secret is not None and r.won else None,
         latest=latest,
         bar=bar,
@@ -334,16 +336,48 @@ def guess() -> Response:
     new = code_index(g, code)
     q = {k: v for k, v in request.form.items() if k in ("game", "maker", "t", "pegs", "colours", "coins", "h")}
     if q.get("maker") == "random":
-        guesses = tuple(code_index(g, x) for x in request.form.get("g", "").split(",") if x)
-        g_text = ",".join(g.secrets[e] for e in (*guesses, new))
-        hidden = RANDOM_CODE.open(q.get("t", ""), _game_key(name, sizes), ",".join(g.secrets[e] for e in guesses))
-        r = play_round(g, (*guesses, new), hidden.secret)
-        q["t"] = RANDOM_CODE.advance(_game_key(name, sizes), hidden, g_text, "won" if r.won else None)
-        return go(link("codebreak.play", {**q, "g": g_text}))
+        log = tuple(x for x in request.form.get("g", "").split(",") if x)
+        hidden = RANDOM_CODE.open(q.get("t", ""), _game_key(name, sizes), ",".join(log))
+        new_log = (*log, g.secrets[new])
+        r = play_round(g, tuple(code_index(g, x) for x in from_log(new_log).applied), hidden.secret)
+        q["t"] = RANDOM_CODE.advance(_game_key(name, sizes), hidden, ",".join(new_log), "won" if r.won else None)
+        return go(link("codebreak.play", {**q, "g": ",".join(new_log)}))
     chain = chain_from_text(request.form.get("g", ""), request.form.get("at", ""), request.form.get("u", ""))
     chain = chain.play(g.secrets[new])
     play_round(g, tuple(code_index(g, x) for x in chain.applied))
     return go(link("codebreak.play", {**q, **chain.query("g")}))
+
+
+@bp.post("/take-back")
+def take_back() -> Response:
+    """Against the random code maker: take the last guess back. It stays in the game's log (its score was seen),
+    is counted, and the sealed record moves on, so the position before it cannot be played from again."""
+    name, spec, g, sizes = _game(request.form)
+    q = {k: v for k, v in request.form.items() if k in ("game", "maker", "t", "pegs", "colours", "coins", "h")}
+    if q.get("maker") != "random":
+        raise InputError("take-backs by this form are for the random code maker; the adversarial maker's are links")
+    log = tuple(x for x in request.form.get("g", "").split(",") if x)
+    hidden = RANDOM_CODE.open(q.get("t", ""), _game_key(name, sizes), ",".join(log))
+    if not from_log(log).applied:
+        raise IllegalMoveError("there is no guess to take back")
+    new_log = (*log, TAKE_BACK)
+    q["t"] = RANDOM_CODE.advance(_game_key(name, sizes), hidden, ",".join(new_log))
+    return go(link("codebreak.play", {**q, "g": ",".join(new_log)}))
+
+
+def _taken_back(g: Game, log: tuple[str, ...], secret: int | None) -> list[tuple[str, str]]:
+    """The guesses taken back in a forward-only game, with the scores that were seen (the random maker's)."""
+    out: list[tuple[str, str]] = []
+    applied: list[str] = []
+    for entry in log:
+        if entry == TAKE_BACK:
+            if applied:
+                code = applied.pop()
+                score = g.outcome_names[g.outcome(code_index(g, code), secret)] if secret is not None else ""
+                out.append((code, score))
+        else:
+            applied.append(entry)
+    return out
 
 
 # ---------------------------------------------------------------- plan navigator

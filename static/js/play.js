@@ -129,7 +129,7 @@
       which = key === "u" ? "undo" : "redo";
     }
     if (!which) return;
-    var a = document.querySelector("#main a[data-key=" + which + "]");
+    var a = document.querySelector("#main [data-key=" + which + "]");  // a link, or a take-back button
     e.preventDefault();
     if (a) a.click();
   });

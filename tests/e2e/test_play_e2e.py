@@ -475,3 +475,25 @@ def test_aequitas_undo_redo_id_and_grundy_step(browser: Browser, live_server: st
     expect(page.locator(".grundy-step")).to_contain_text(f"Grundy value {before} before it, {after} after it")
     axe_both_themes(page, "aequitas", width)
     page.context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_random_code_maker_take_back_by_key(browser: Browser, live_server: str, width: int) -> None:
+    """Against the random code maker (a sealed secret), u takes the last guess back: the table empties, the guess
+    is listed as taken back with its score, and Back leads to a position that can no longer be played."""
+    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    page.goto(f"{live_server}/codebreak")
+    csrf = page.locator("input[name=csrf_token]").first.get_attribute("value")
+    r = page.request.post(
+        f"{live_server}/codebreak/start",
+        form={"csrf_token": csrf or "", "game": "mastermind", "maker": "random", "pegs": "3", "colours": "3"},
+        max_redirects=0,
+    )
+    page.goto(live_server + r.headers["location"])
+    guess(page, "AAB", 1)
+    page.keyboard.press("u")
+    expect(page.locator("table.moves tbody tr")).to_have_count(0)
+    expect(page.locator(".taken-back")).to_contain_text("Taken back (1): AAB scored")
+    page.go_back()
+    expect(page.get_by_role("status").filter(has_text="moved on")).to_be_visible()
+    page.context.close()

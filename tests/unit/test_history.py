@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from solvers.errors import InputError, LimitError
-from solvers.history import MAX_ENTRIES, RESTART, Chain, chain_from_text
+from solvers.history import MAX_ENTRIES, RESTART, TAKE_BACK, Chain, chain_from_text, from_log
 
 ACTIONS = st.lists(st.sampled_from(["a", "b", "c", "undo", "redo", "restart"]), max_size=30)
 
@@ -78,3 +78,12 @@ def test_a_long_chain_is_refused() -> None:
     """The chain's length is bounded."""
     with pytest.raises(LimitError):
         chain_from_text(",".join(["a"] * (MAX_ENTRIES + 1)))
+
+
+def test_a_forward_only_log_counts_its_take_backs() -> None:
+    """A hidden game's log: moves and take-backs appended; the moves in effect and the take-backs made."""
+    chain = from_log(("a", "b", TAKE_BACK, "c", TAKE_BACK, TAKE_BACK, "d"))
+    assert chain.applied == ("d",) and chain.undos == 3 and not chain.can_redo
+    assert from_log((TAKE_BACK,)).applied == ()  # nothing to take back: counted, nothing changes
+    with pytest.raises(InputError, match="no restart"):
+        from_log(("a", RESTART))

@@ -9,8 +9,8 @@ from urllib.parse import urlencode
 import pytest
 from flask.testing import FlaskClient
 
-from tests.web.forms import form_token, refused
-from tests.web.test_honest_games import query
+from tests.web.forms import form_token, refusal, refused
+from tests.web.test_honest_games import MOVED_ON, query
 
 
 def test_a_sealed_id_opens_the_latest_position(client: FlaskClient) -> None:
@@ -88,3 +88,29 @@ def test_the_adversary_page_says_what_a_weighing_can_leave(client: FlaskClient) 
     assert "up to <strong>12</strong> of the 24 cases" in six and "leaves at most <strong>8</strong>" in six
     four = client.get("/adversary/play?n=12&w=1..4-5..8").get_data(as_text=True)
     assert "up to <strong>8</strong> of the 24 cases" in four and "(yours was one)" in four
+
+
+def test_a_random_game_allows_counted_take_backs_without_branching(client: FlaskClient) -> None:
+    """Against the random code maker: a guess taken back leaves the table, stays in the log with its score and is
+    counted; the position before the take-back cannot be played from again (no branching), a crafted log is
+    refused (no probing), and there is nothing to take back at the start."""
+    csrf = form_token(client, "/codebreak")
+    start = query(
+        client.post("/codebreak/start", data={"csrf_token": csrf, "game": "mastermind", "maker": "random"}).headers[
+            "Location"
+        ]
+    )
+    guess = {"csrf_token": csrf, **start, "p0": "A", "p1": "A", "p2": "B", "p3": "B"}
+    after = query(client.post("/codebreak/guess", data=guess).headers["Location"])
+    assert after["g"] == "AABB"
+    back = client.post("/codebreak/take-back", data={"csrf_token": csrf, **after})
+    taken = query(back.headers["Location"])
+    assert taken["g"] == "AABB,undo"
+    html = client.get("/codebreak/play?" + urlencode(taken)).get_data(as_text=True)
+    assert "Taken back (1)" in html and "AABB</span> scored" in html and "1,296 codes still possible" in html
+    again = {"csrf_token": csrf, **after, "p0": "C", "p1": "C", "p2": "D", "p3": "D"}
+    assert refusal(client.post("/codebreak/guess", data=again)) == (400, MOVED_ON)  # no branch from before it
+    probe = client.get("/codebreak/play?" + urlencode({**taken, "g": "AABB,undo,AABB"}))
+    assert probe.status_code == 400
+    nothing = client.post("/codebreak/take-back", data={"csrf_token": csrf, **taken})
+    assert refusal(nothing) == (400, "there is no guess to take back")
