@@ -17,7 +17,7 @@ from solvers.weighing.knowledge import UserWeighing, format_weighings, parse_wei
 from . import params
 from .adversary import weighings_arg
 from .catalogue import AEQUITAS, AequitasParams
-from .gamebar import Bar, split_id
+from .gamebar import Bar, Result, split_id
 from .htmx import go, link
 from .results import computed
 
@@ -180,6 +180,27 @@ def _play_page(
         undos,
         hints,
     )
+    result = None
+    if v.over is not None:
+        first_turn = m.advance(())
+        value = play_view(m, first_turn, False).value
+        best = None
+        if m.convention == "normal":
+            can = "could force a win" if value else "could not force a win against best play"
+            best = f"you {can} from your first turn (Grundy value {value})"
+        result = Result(
+            "You win!" if v.over.winner == "you" else "The computer wins",
+            v.over.winner == "you",
+            sum(1 for i in range(len(ws)) if m.mover(i) == "you"),
+            None,
+            "your weighings",
+            undos,
+            hints,
+            f"aequitas:{game_id(m, ())}",
+            game_id(m, ws),
+            f"Æquitas {m.game}, {m.n} coins ({m.convention})",
+            best,
+        )
     grundy_step = None
     if start is not None:
         grundy_step = (play_view(m, ws[:start], False).value, play_view(m, ws[: start + 1], False).value)
@@ -187,6 +208,7 @@ def _play_page(
         "aequitas/play.html",
         bar=bar,
         grundy_step=grundy_step,
+        result=result,
         fields=query(m, w=format_weighings(ws), **{k: v for k, v in keep.items() if v}),
         g=m,
         t=v.table,

@@ -53,6 +53,7 @@ class Result:
     puzzle: str  # the statistics' key: a puzzle and its size
     game_id: str  # counted once per game
     label: str  # the statistics' key in words
+    best_text: str | None = None  # the proved best in words, where it is not a score (a two-player game)
 
 
 def split_id(text: str, fields: int, what: str, example: str) -> tuple[list[str], str | None]:

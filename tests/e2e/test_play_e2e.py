@@ -449,7 +449,7 @@ AEQUITAS = "/aequitas/play?game=F&n=5&extra=0&light=0&fake=1&heavier=1&conv=norm
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_aequitas_undo_redo_id_and_grundy_step(browser: Browser, live_server: str, width: int) -> None:
+def test_aequitas_undo_redo_id_grundy_step_and_end(browser: Browser, live_server: str, width: int) -> None:
     """Undo takes back a whole turn (your weighing and the computer's reply) and redo makes it again, by keys; the
     ID opens the same position; the Grundy values before and after your weighing are the solver's (its values are
     checked against the paper's closed forms in tests/unit)."""
@@ -473,6 +473,15 @@ def test_aequitas_undo_redo_id_and_grundy_step(browser: Browser, live_server: st
     assert game_id == "F:5:0:0:1:1:normal:you:1-2;2-3"
     enter_id(page, f"{live_server}/aequitas/play?game=F&n=6", game_id)
     expect(page.locator(".grundy-step")).to_contain_text(f"Grundy value {before} before it, {after} after it")
+    end = page.locator("section.win")
+    expect(end.get_by_role("heading", name="The computer wins")).to_be_visible()
+    start_value = play_view(m, m.advance(()), False).value
+    expect(end.locator(".optimum")).to_have_text(
+        f"you {'could force a win' if start_value else 'could not force a win against best play'} from your first"
+        f" turn (Grundy value {start_value})"
+    )
+    expect(end.locator(".score")).to_have_text("1")
+    expect(end.locator(".stats-line")).to_contain_text("played 1, won 0")
     axe_both_themes(page, "aequitas", width)
     page.context.close()
 
