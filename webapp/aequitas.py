@@ -189,7 +189,7 @@ def _play_page(
             can = "could force a win" if value else "could not force a win against best play"
             best = f"you {can} from your first turn (Grundy value {value})"
         result = Result(
-            "You win!" if v.over.winner == "you" else "The computer wins",
+            "Result: you won" if v.over.winner == "you" else "Result: the computer won",
             v.over.winner == "you",
             sum(1 for i in range(len(ws)) if m.mover(i) == "you"),
             None,

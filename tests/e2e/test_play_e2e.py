@@ -474,7 +474,7 @@ def test_aequitas_undo_redo_id_grundy_step_and_end(browser: Browser, live_server
     enter_id(page, f"{live_server}/aequitas/play?game=F&n=6", game_id)
     expect(page.locator(".grundy-step")).to_contain_text(f"Grundy value {before} before it, {after} after it")
     end = page.locator("section.win")
-    expect(end.get_by_role("heading", name="The computer wins")).to_be_visible()
+    expect(end.get_by_role("heading", name="Result: the computer won")).to_be_visible()
     start_value = play_view(m, m.advance(()), False).value
     expect(end.locator(".optimum")).to_have_text(
         f"you {'could force a win' if start_value else 'could not force a win against best play'} from your first"
