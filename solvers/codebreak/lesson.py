@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from .optimal.search import Search
 
 
+LESSON_CACHE_BITS = 20  # a million table slots (about 30 MB): ample for the few hundred codes a lesson searches
+
+
 @dataclass(frozen=True)
 class Lesson:
     """One guess against the best one at the same moment (the codes still possible before it)."""
@@ -60,7 +63,7 @@ def lesson(g: Game, guesses: tuple[int, ...], outcomes: tuple[int, ...], search:
     if search is None:
         from .optimal.search import Search  # compiled kernels: imported by the job that judges a guess
 
-        search = Search(g, worst=False, jobs=1)
+        search = Search(g, worst=False, jobs=1, cache_bits=LESSON_CACHE_BITS)
     s = alive_after(g, history, outcomes[:-1])
     table = search.rules.table
     total = search.with_first(s, history, e)

@@ -87,7 +87,7 @@ class Search:
         self.worst = worst
         self.rules, self.lowest_depth = rules_of(game, lookahead)
         n = len(game.secrets)
-        bits = max(cache_bits, LARGE_CACHE_BITS) if n > LARGE_GAME else cache_bits
+        bits = LARGE_CACHE_BITS if n > LARGE_GAME and cache_bits == CACHE_BITS else cache_bits  # unless asked
         self.memo = new_memo(1 << (min(bits, SMALL_CACHE_BITS) if n <= SMALL_GAME else bits), node_limit)
         e = self.rules.table.shape[0]
         no_hist = np.zeros(0, dtype=np.int64)
