@@ -25,7 +25,7 @@ from solvers.weighing.knowledge import (
 from solvers.weighing.report import adversary_report, adversary_view, game_budget, weighing_lesson
 
 from . import params
-from .gamebar import Bar, Result, split_id
+from .gamebar import Bar, Result, chain_links, split_id
 from .htmx import go, link
 from .secretbox import HONEST_SCALE, Hidden, random_secret
 
@@ -176,9 +176,7 @@ def _page(
         game_id(s, format_weighings(ws)) if s.mode == "adversary" else f"{s.problem.to_token()}:{s.budget}#{s.token}",
         url_for("adversary.from_id"),
         s.url(w=format_weighings(ws)),
-        at(chain.undo()) if adversarial and chain.can_undo else None,
-        at(chain.redo()) if adversarial and chain.can_redo else None,
-        at(chain.restart()) if adversarial and ws else None,
+        *chain_links(chain, at, adversarial),
         chain.undos,
         hints,
     )

@@ -208,21 +208,25 @@ QUICK_LESSON_SECRETS = 64
 
 def _lesson(p: LessonParams, tick: Tick) -> Lesson:
     """The last guess against the best one, by the optimal search on the codes still possible."""
-    g = p.load()
-    guesses, scores = p.history(g)
-    left = len(alive_after(g, guesses[:-1], scores[:-1]))
+    left = _codes_before(p)
     if left > LESSON_MAX_SECRETS:
         raise LimitError(
             f"a guess is judged when at most {LESSON_MAX_SECRETS:,} codes are still possible before it ({left:,} here)"
         )
-    return lesson(g, guesses, scores)
+    g = p.load()
+    return lesson(g, *p.history(g))
+
+
+def _codes_before(p: LessonParams) -> int:
+    """How many codes were still possible before the judged guess."""
+    g = p.load()
+    guesses, scores = p.history(g)
+    return len(alive_after(g, guesses[:-1], scores[:-1]))
 
 
 def _lesson_quick(p: LessonParams) -> bool:
     """Few codes still possible (or more than are judged: refused at once)."""
-    g = p.load()
-    guesses, scores = p.history(g)
-    left = len(alive_after(g, guesses[:-1], scores[:-1]))
+    left = _codes_before(p)
     return left <= QUICK_LESSON_SECRETS or left > LESSON_MAX_SECRETS
 
 

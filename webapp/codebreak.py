@@ -22,7 +22,7 @@ from solvers.report import as_json
 
 from . import params
 from .catalogue import CODEBREAK, GAME, LESSON, PRECOMPUTED_OPTIMAL, LessonParams, codebreak_params, game_params
-from .gamebar import Bar, Result, split_id
+from .gamebar import Bar, Result, chain_links, split_id
 from .games import Sizes, default_sizes, shipped
 from .htmx import go, link
 from .optima import optima_table
@@ -178,9 +178,7 @@ def play() -> str:
         game_id(name, sizes, g_text) if adversarial else f"{name}:{_size_text(sizes)}#{token}",
         url_for("codebreak.from_id"),
         at(chain) if adversarial else link("codebreak.play", {**base, "g": history}),
-        at(chain.undo()) if adversarial and chain.can_undo else None,
-        at(chain.redo()) if adversarial and chain.can_redo else None,
-        at(chain.restart()) if adversarial and guesses else None,
+        *chain_links(chain, at, adversarial),
         chain.undos,
         hints,
     )

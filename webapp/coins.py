@@ -12,7 +12,7 @@ from solvers.weighing.plan import Ranges, describe, size
 from solvers.weighing.report import check_tree_size, coins_report, node_view, scheme_for, verification
 
 from . import params
-from .gamebar import Bar
+from .gamebar import Bar, chain_links
 from .htmx import go, link
 
 bp = Blueprint("coins", __name__, url_prefix="/coins")
@@ -131,9 +131,7 @@ def node() -> str:
             game_id(p, obj, path),
             url_for("coins.from_id"),
             plan_url("coins.node", p, obj, path=path),
-            at(chain.undo()) if chain.can_undo else None,
-            at(chain.redo()) if chain.can_redo else None,
-            None,
+            *chain_links(chain, at, restart=False),
             chain.undos,
         ),
     )

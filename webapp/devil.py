@@ -34,7 +34,7 @@ from solvers.report import as_json
 
 from . import params
 from .catalogue import DEVIL, devil_params
-from .gamebar import Bar, Result, split_id
+from .gamebar import Bar, Result, chain_links, split_id
 from .htmx import go, link
 from .results import computed
 from .secretbox import Hidden, HiddenGame, whole_field
@@ -209,9 +209,7 @@ def _play_page(
         game_id(g, moves) if adversarial else f"{v.n}:{v.goal}:{int(v.reflections)}#{g.token}",
         url_for("devil.from_id"),
         g.url(moves=moves_to_text(moves)),
-        at(chain.undo()) if adversarial and chain.can_undo else None,
-        at(chain.redo()) if adversarial and chain.can_redo else None,
-        at(chain.restart()) if adversarial and moves else None,
+        *chain_links(chain, at, adversarial),
         chain.undos,
         hints,
     )

@@ -4,11 +4,13 @@ field to enter one, a share link with its QR code, and the take-backs and hints 
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from flask import Blueprint, Response, request, url_for
 
 from solvers.errors import InputError
+from solvers.history import Chain
 
 bp = Blueprint("gamebar", __name__)
 MAX_SHARED = 2000  # characters of a shared path: a QR code holds up to about 2,300 at this error correction
@@ -36,6 +38,20 @@ class Bar:
     def qr(self) -> str:
         """The QR code of the share link (an SVG image)."""
         return url_for("gamebar.qr", path=self.share)
+
+
+def chain_links(
+    chain: Chain, at: Callable[[Chain], str], live: bool = True, restart: bool = True
+) -> tuple[str | None, str | None, str | None]:
+    """The Undo, Redo and Restart links of a game's undo chain (at: a chain's URL), None where there is nothing to
+    do; none at all where the game's moves are not a chain of links (live False: a hidden game)."""
+    if not live:
+        return None, None, None
+    return (
+        at(chain.undo()) if chain.can_undo else None,
+        at(chain.redo()) if chain.can_redo else None,
+        at(chain.restart()) if restart and chain.applied else None,
+    )
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ from .catalogue import (
     ReportParams,
     pegs_problem,
 )
-from .gamebar import Bar, Result
+from .gamebar import Bar, Result, chain_links
 from .htmx import go, link
 from .results import computed, peek
 
@@ -143,9 +143,7 @@ def play() -> str:
             game_id(g),
             url_for("pegs.from_id"),
             session_url(s),
-            session_url(s.moved(s.chain.undo()), **keep) if s.chain.can_undo else None,
-            session_url(s.moved(s.chain.redo()), **keep) if s.chain.can_redo else None,
-            session_url(s.moved(s.chain.restart()), **keep) if g.jumps else None,
+            *chain_links(s.chain, lambda c: session_url(s.moved(c), **keep)),
             s.chain.undos,
             hints,
         ),
