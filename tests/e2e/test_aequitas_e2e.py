@@ -31,17 +31,24 @@ def test_d40_with_extra_coin_to_a_win_following_hints(page: Page, live_server: s
     page.get_by_label("One extra coin known to be genuine").check()
     page.get_by_role("button", name="Start the game").click()
     expect(page.get_by_role("heading", name="Your move")).to_be_visible()
+    expect(page).to_have_url(re.compile("/aequitas/play"))
     start_url = page.url
     page.get_by_role("link", name="Show Grundy values").click()
     expect(page.get_by_text("Grundy value 3")).to_be_visible()
     winning = page.locator("tr.winning td").nth(2).inner_text()  # e.g. "2, 3 against 4, G1"
     left, right = (side.split(", ") for side in winning.split(" against "))
+    expect(page).to_have_url(re.compile("hint=1"))
+    hinted_url = page.url
     weigh(page, left, right)
     expect(page.get_by_role("heading", name="You win")).to_be_visible()
     expect(page.get_by_role("status").filter(has_text="revealed")).to_contain_text("You revealed the last piece")
+    # htmx pushes the new address only after the page is swapped in: going back before that would leave two pages.
+    expect(page).to_have_url(re.compile("&w="))
     page.go_back()
-    page.wait_for_load_state()
-    expect(page.get_by_text("Grundy value 3")).to_be_visible()
+    # Wait for the page before the weighing itself: the win screen also names the Grundy value 3.
+    expect(page).to_have_url(hinted_url)
+    expect(page.get_by_role("heading", name="Your move")).to_be_visible()
+    expect(page.locator("tr.winning").first).to_be_visible()
     page.reload()
     expect(page.get_by_role("heading", name="Your move")).to_be_visible()
     page.goto(start_url)
