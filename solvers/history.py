@@ -84,6 +84,38 @@ def from_log(log: tuple[str, ...]) -> Chain:
     return Chain(chain.entries[: chain.at], chain.at, chain.undos)
 
 
+def log_from_text(text: str, sep: str = ",") -> tuple[str, ...]:
+    """A forward-only game's log from its URL field (at most MAX_ENTRIES moves and take-backs)."""
+    return chain_from_text(text, sep=sep).entries
+
+
+def positions_in_log(log: tuple[str, ...]) -> list[int]:
+    """Where a forward-only game's earlier positions are in its log: for k from 0 to the number of moves in
+    effect, the length of the log's prefix whose moves in effect are the first k of the log's (the prefix ending
+    with the entry that made the k-th), so a link to an earlier position is a prefix of the record."""
+    made: list[int] = []
+    for i, entry in enumerate(log):
+        if entry == TAKE_BACK:
+            if made:
+                made.pop()
+        elif entry != RESTART:
+            made.append(i + 1)
+    return [0, *made]
+
+
+def taken_back(log: tuple[str, ...]) -> list[str]:
+    """The moves a forward-only game's log took back, in the order they were taken back."""
+    applied: list[str] = []
+    out: list[str] = []
+    for entry in log:
+        if entry == TAKE_BACK:
+            if applied:
+                out.append(applied.pop())
+        else:
+            applied.append(entry)
+    return out
+
+
 def chain_from_text(text: str, at: str = "", undos: str = "", sep: str = ",") -> Chain:
     """A chain from its URL fields: the entries (separated by sep), how many are in effect (all when empty) and
     how many take-backs were made (none when empty)."""

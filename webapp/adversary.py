@@ -4,11 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
 from solvers.errors import IllegalMoveError, InputError
-from solvers.history import RESTART, Chain, chain_from_text
+from solvers.history import (
+    RESTART,
+    TAKE_BACK,
+    Chain,
+    chain_from_text,
+    from_log,
+    log_from_text,
+    positions_in_log,
+    taken_back,
+)
 from solvers.report import as_json
 from solvers.weighing import Problem
 from solvers.weighing.adversary import Replay, judge, replay
@@ -82,26 +92,25 @@ def parse_setup(args: Mapping[str, str], page: bool = True, need_token: bool = T
     return Setup(p, budget, minimum, mode, token)
 
 
+def honest_log(text: str) -> tuple[str, ...]:
+    """An honest game's log: its weighings (each written canonically) and take-backs, in the order made."""
+    return tuple(
+        e if e in (TAKE_BACK, RESTART) else format_weighings(parse_weighings(e)) for e in log_from_text(text, ";")
+    )
+
+
 def chain_arg(args: Mapping[str, str], s: Setup) -> Chain:
     """The undo chain of weighings (w: every weighing and restart, ';'-separated; at: how many are in effect; u:
-    take-backs). On the honest scale the game is played forward: every weighing in w is in effect."""
+    take-backs). On the honest scale the game is played forward: w is its log of weighings and take-backs."""
     text = args.get("w", "")
     if len(text) > 200_000:
         raise InputError("too many weighings")
     if s.mode == "honest":
-        chain = chain_from_text(text, sep=";")
-        if RESTART in chain.entries:
-            raise InputError("a game on the honest scale is played forward: no restart")
-        return chain
+        return from_log(honest_log(text))
     chain = chain_from_text(text, args.get("at", ""), args.get("u", ""), sep=";")
     for state in {*chain.states()}:  # every state a legal game, so that a redo never fails
         replay(s.problem, s.budget, parse_weighings(";".join(state)))
     return chain
-
-
-def in_effect(chain: Chain) -> tuple[UserWeighing, ...]:
-    """The weighings in effect."""
-    return parse_weighings(";".join(chain.applied))
 
 
 def weighings_arg(args: Mapping[str, str]) -> tuple[UserWeighing, ...]:
@@ -117,27 +126,37 @@ def kind(s: Setup) -> str:
     return f"adversary/{s.problem.to_token()}/{s.budget}"
 
 
-def hidden_of(s: Setup, ws: tuple[UserWeighing, ...]) -> Hidden[Case] | None:
-    """An honest game's sealed secret, checked against the recorded history (None on the adversarial scale)."""
-    return HONEST_SCALE.open(s.token, kind(s), format_weighings(ws)) if s.mode == "honest" else None
+class Position(NamedTuple):
+    """A position named by a request's fields: the setup, the undo chain (or an honest game's log as a chain),
+    the honest game's log and sealed secret, and the replay of the weighings in effect."""
+
+    s: Setup
+    chain: Chain
+    log: tuple[str, ...]
+    hidden: Hidden[Case] | None
+    r: Replay
+
+    @property
+    def ws(self) -> tuple[UserWeighing, ...]:
+        """The weighings in effect."""
+        return parse_weighings(";".join(self.chain.applied))
+
+    def w_text(self) -> str:
+        """What w holds: the honest game's whole log, or the weighings in effect."""
+        return ";".join(self.log) if self.hidden is not None else format_weighings(self.ws)
 
 
-def play_out(s: Setup, ws: tuple[UserWeighing, ...], hidden: Hidden[Case] | None) -> Replay:
-    """Replay the game: the adversary answers, or the honest scale with the sealed secret."""
-    if hidden is not None:
-        secret = hidden.secret
-        return replay(s.problem, s.budget, ws, lambda c, w: honest_outcome(w, secret))
-    return replay(s.problem, s.budget, ws)
-
-
-def position(
-    args: Mapping[str, str],
-) -> tuple[Setup, tuple[UserWeighing, ...], Hidden[Case] | None, Replay]:
-    """The game named by a request's fields: its setup, weighings, sealed secret (honest scale) and replay."""
+def position(args: Mapping[str, str]) -> Position:
+    """The game named by a request's fields: on the honest scale, its sealed secret checked against its log."""
     s = parse_setup(args)
-    ws = in_effect(chain_arg(args, s))
-    hidden = hidden_of(s, ws)
-    return s, ws, hidden, play_out(s, ws, hidden)
+    chain = chain_arg(args, s)
+    ws = parse_weighings(";".join(chain.applied))
+    if s.mode != "honest":
+        return Position(s, chain, (), None, replay(s.problem, s.budget, ws))
+    log = honest_log(args.get("w", ""))
+    hidden = HONEST_SCALE.open(s.token, kind(s), ";".join(log))
+    secret = hidden.secret
+    return Position(s, chain, log, hidden, replay(s.problem, s.budget, ws, lambda c, w: honest_outcome(w, secret)))
 
 
 def _chosen(form: Mapping[str, str], s: Setup) -> dict[str, str]:
@@ -147,24 +166,21 @@ def _chosen(form: Mapping[str, str], s: Setup) -> dict[str, str]:
 
 
 def _page(
-    s: Setup,
-    ws: tuple[UserWeighing, ...],
-    r: Replay,
+    pos: Position,
     guess: str = "",
     hint_level: int = 0,
     error: str | None = None,
     placed: Mapping[str, str] | None = None,
-    hidden: Hidden[Case] | None = None,
-    chain: Chain | None = None,
 ) -> str:
     """Render the play page for a position (an honest game's earlier positions read-only)."""
+    s, chain, log, hidden, r = pos
+    ws = pos.ws
     secret = hidden.secret if guess and hidden is not None else None
     v = adversary_view(r, Case.from_token(guess) if guess else None, secret, hint_level)
     latest = None
     if hidden is not None and hidden.standing != "live" and not guess:
         rec = hidden.record
         latest = Setup(s.problem, s.budget, s.minimum, s.mode, rec.token).url(w=rec.history, guess=rec.ending or "")
-    chain = chain or Chain(tuple(format_weighings((w,)) for w in ws), len(ws))
     hints = params.whole(request.args, "h", 0, 0, 10**6, "h") if request.method == "GET" else 0
     adversarial = s.mode == "adversary" and not guess
     keep = {"h": str(hints) if hints else ""}
@@ -175,7 +191,7 @@ def _page(
     bar = Bar(
         game_id(s, format_weighings(ws)) if s.mode == "adversary" else f"{s.problem.to_token()}:{s.budget}#{s.token}",
         url_for("adversary.from_id"),
-        s.url(w=format_weighings(ws)),
+        s.url(w=pos.w_text()),
         *chain_links(chain, at, adversarial),
         chain.undos,
         hints,
@@ -200,23 +216,27 @@ def _page(
     if r.steps:
         before = r.steps[-2].after if len(r.steps) >= 2 else r.start
         lesson = weighing_lesson(before, r.steps[-1].weighing)
+    if hidden is not None:  # earlier positions of a game played forward: prefixes of its log
+        prefixes = [s.url(w=";".join(log[:cut]), **keep) for cut in positions_in_log(log)]
+    else:
+        prefixes = [s.url(w=format_weighings(ws[:i])) for i in range(len(ws) + 1)]
     return render_template(
         "adversary/play.html",
         lesson=lesson,
         bar=bar,
         result=result,
-        fields={**s.query(**(chain.query("w", ";") if s.mode == "adversary" else {"w": format_weighings(ws)})), **keep},
+        fields={**s.query(**(chain.query("w", ";") if s.mode == "adversary" else {"w": pos.w_text()})), **keep},
         s=s,
         p=s.problem,
         r=r,
         ws=ws,
         w_text=format_weighings(ws),
-        prefixes=[s.url(w=format_weighings(ws[:i])) for i in range(len(ws) + 1)],
+        prefixes=prefixes,
         lost=v.lost,
         better=v.better,
         hint_level=hint_level,
         hint_weighing=v.hint,
-        hint_url=lambda level: s.url(w=format_weighings(ws), hint=str(level), h=str(hints + 1)),
+        hint_url=lambda level: s.url(w=pos.w_text(), hint=str(level), h=str(hints + 1)),
         verdict=v.verdict,
         secret=secret,
         cases=v.cases,
@@ -225,7 +245,16 @@ def _page(
         over=bool(guess),
         last_pans=v.last_pans,
         latest=latest,
+        take_back=hidden is not None and hidden.standing == "live" and bool(ws) and not guess,
+        taken_back=[_taken_back_text(w, hidden.secret) for w in taken_back(log)] if hidden is not None else [],
     )
+
+
+def _taken_back_text(w: str, secret: Case) -> str:
+    """A weighing taken back on the honest scale, with the answer that was seen."""
+    ((left, right),) = parse_weighings(w)
+    outcome = honest_outcome((left, right), secret).value.replace("-", " ")
+    return f"{', '.join(map(str, left))} against {', '.join(map(str, right))}: {outcome}"
 
 
 @bp.route("", methods=["GET", "POST"])
@@ -246,44 +275,57 @@ def setup() -> Response | str | tuple[str, int]:
 @bp.get("/play")
 def play() -> str:
     """A position of the game: the coins, the observer, the history, hints and the end."""
-    s = parse_setup(request.args)
-    chain = chain_arg(request.args, s)
-    ws = in_effect(chain)
-    hidden = hidden_of(s, ws)
-    r = play_out(s, ws, hidden)
+    pos = position(request.args)
+    hidden = pos.hidden
     level = params.whole(request.args, "hint", 0, 0, 2, "hint")
     guess = request.args.get("guess", "")
     if guess:
         Case.from_token(guess)
         if hidden is not None and (hidden.standing != "over" or hidden.record.ending != guess):
             raise InputError("on the honest scale the coin is named with the Name it button, once")
-    return _page(s, ws, r, guess=guess, hint_level=level, hidden=hidden, chain=chain)
+    return _page(pos, guess=guess, hint_level=level)
 
 
 @bp.post("/weigh")
 def weigh() -> Response | tuple[str, int]:
     """Add a weighing; an illegal one is refused with a message and costs nothing."""
-    s, ws, hidden, r = position(request.form)
+    pos = position(request.form)
+    s, chain, log, hidden, r = pos
     places = _chosen(request.form, s)
+    hints = request.form.get("h", "")
     try:
-        new = placed_weighing(places)
+        new = format_weighings((placed_weighing(places),))
         if r.used >= s.budget:
             raise IllegalMoveError(f"the budget of {s.budget} weighings is used up: name the coin")
-        check_weighing(r.coins, new)
-        w_text = format_weighings((*ws, new))
+        check_weighing(r.coins, parse_weighings(new)[0])
         if hidden is not None:
+            w_text = ";".join((*log, new))
             s = Setup(s.problem, s.budget, s.minimum, s.mode, HONEST_SCALE.advance(kind(s), hidden, w_text))
-            return go(s.url(w=w_text))
+            return go(s.url(w=w_text, h=hints))
     except IllegalMoveError as e:
-        return _page(s, ws, r, error=str(e), placed=places, hidden=hidden), 400
-    chain = chain_arg(request.form, s).play(format_weighings((new,)))
-    return go(s.url(**chain.query("w", ";"), h=request.form.get("h", "")))
+        return _page(pos, error=str(e), placed=places), 400
+    return go(s.url(**chain.play(new).query("w", ";"), h=hints))
+
+
+@bp.post("/take-back")
+def take_back() -> Response:
+    """On the honest scale: take the last weighing back. It stays in the game's log (its answer was seen), is
+    counted, and the sealed record moves on, so the position before it cannot be played from again."""
+    s, chain, log, hidden, r = position(request.form)
+    if hidden is None:
+        raise InputError("take-backs by this form are for the honest scale; the adversarial scale's are links")
+    if not chain.applied:
+        raise IllegalMoveError("there is no weighing to take back")
+    w_text = ";".join((*log, TAKE_BACK))
+    s = Setup(s.problem, s.budget, s.minimum, s.mode, HONEST_SCALE.advance(kind(s), hidden, w_text))
+    return go(s.url(w=w_text, h=request.form.get("h", "")))
 
 
 @bp.post("/guess")
 def guess() -> Response | tuple[str, int]:
     """Name the coin (and its weight): the game ends."""
-    s, ws, hidden, r = position(request.form)
+    pos = position(request.form)
+    s, r, hidden = pos.s, pos.r, pos.hidden
     coin = request.form.get("coin", "").strip()
     weight = request.form.get("fake_is", "")
     token = "none" if coin == "none" else coin + {"heavier": "h", "lighter": "l"}.get(weight, "")
@@ -292,8 +334,8 @@ def guess() -> Response | tuple[str, int]:
         if hidden is not None:
             s = Setup(s.problem, s.budget, s.minimum, s.mode, HONEST_SCALE.finish(kind(s), hidden, token))
     except (InputError, IllegalMoveError) as e:
-        return _page(s, ws, r, error=e.message, hidden=hidden), 400
-    return go(s.url(w=format_weighings(ws), guess=token))
+        return _page(pos, error=e.message), 400
+    return go(s.url(w=pos.w_text(), guess=token))
 
 
 def game_id(s: Setup, weighings: str) -> str:
@@ -335,5 +377,5 @@ def from_id() -> Response:
 def adversary_json() -> Response:
     """Replay weighings against the adversary and report what they prove."""
     s = parse_setup({**request.args, "mode": "adversary"}, page=False)
-    r = play_out(s, weighings_arg(request.args), None)
+    r = replay(s.problem, s.budget, weighings_arg(request.args))
     return jsonify(as_json(adversary_report(r, s.minimum)))

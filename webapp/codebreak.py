@@ -17,7 +17,7 @@ from solvers.codebreak.play import Round, code_index, follow, play_round, sugges
 from solvers.codebreak.report import codebreak_report
 from solvers.codebreak.strategy import OPTIMAL, optimal_limit
 from solvers.errors import IllegalMoveError, InputError, LimitError
-from solvers.history import TAKE_BACK, Chain, chain_from_text, from_log
+from solvers.history import TAKE_BACK, Chain, chain_from_text, from_log, log_from_text, taken_back
 from solvers.report import as_json
 
 from . import params
@@ -149,7 +149,7 @@ def play() -> str:
     name, spec, g, sizes = _game(request.args)
     maker = params.choice(request.args, "maker", ("adversarial", "random"))
     hints = params.whole(request.args, "h", 0, 0, 10**6, "h")
-    log = tuple(x for x in request.args.get("g", "").split(",") if x)
+    log = log_from_text(request.args.get("g", ""))
     if maker == "random":  # played forward: the log of guesses and take-backs is what the token vouches for
         chain = from_log(log)
     else:
@@ -334,7 +334,7 @@ def guess() -> Response:
     new = code_index(g, code)
     q = {k: v for k, v in request.form.items() if k in ("game", "maker", "t", "pegs", "colours", "coins", "h")}
     if q.get("maker") == "random":
-        log = tuple(x for x in request.form.get("g", "").split(",") if x)
+        log = log_from_text(request.form.get("g", ""))
         hidden = RANDOM_CODE.open(q.get("t", ""), _game_key(name, sizes), ",".join(log))
         new_log = (*log, g.secrets[new])
         r = play_round(g, tuple(code_index(g, x) for x in from_log(new_log).applied), hidden.secret)
@@ -354,7 +354,7 @@ def take_back() -> Response:
     q = {k: v for k, v in request.form.items() if k in ("game", "maker", "t", "pegs", "colours", "coins", "h")}
     if q.get("maker") != "random":
         raise InputError("take-backs by this form are for the random code maker; the adversarial maker's are links")
-    log = tuple(x for x in request.form.get("g", "").split(",") if x)
+    log = log_from_text(request.form.get("g", ""))
     hidden = RANDOM_CODE.open(q.get("t", ""), _game_key(name, sizes), ",".join(log))
     if not from_log(log).applied:
         raise IllegalMoveError("there is no guess to take back")
@@ -365,17 +365,10 @@ def take_back() -> Response:
 
 def _taken_back(g: Game, log: tuple[str, ...], secret: int | None) -> list[tuple[str, str]]:
     """The guesses taken back in a forward-only game, with the scores that were seen (the random maker's)."""
-    out: list[tuple[str, str]] = []
-    applied: list[str] = []
-    for entry in log:
-        if entry == TAKE_BACK:
-            if applied:
-                code = applied.pop()
-                score = g.outcome_names[g.outcome(code_index(g, code), secret)] if secret is not None else ""
-                out.append((code, score))
-        else:
-            applied.append(entry)
-    return out
+    return [
+        (code, g.outcome_names[g.outcome(code_index(g, code), secret)] if secret is not None else "")
+        for code in taken_back(log)
+    ]
 
 
 # ---------------------------------------------------------------- plan navigator

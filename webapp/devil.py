@@ -28,8 +28,8 @@ from solvers.devil import (
     won_at,
 )
 from solvers.devil.report import devil_report, solution_step
-from solvers.errors import InputError
-from solvers.history import Chain, chain_from_text
+from solvers.errors import IllegalMoveError, InputError
+from solvers.history import RESTART, TAKE_BACK, Chain, chain_from_text, from_log, log_from_text, taken_back
 from solvers.report import as_json
 
 from . import params
@@ -109,9 +109,10 @@ def _new_random_game(v: Variant) -> str:
     return RANDOM_DEVIL.start(_game_key(v), Table(secrets.choice(start_choices(v)), secrets.token_hex(8)))
 
 
-def _hidden(g: DevilGame, moves: tuple[int, ...]) -> Hidden[Table] | None:
-    """The random Devil's sealed table, checked against the game's recorded moves (None: adversarial Devil)."""
-    return RANDOM_DEVIL.open(g.token, _game_key(g.variant), moves_to_text(moves)) if g.devil == "random" else None
+def _hidden(g: DevilGame, log: tuple[str, ...]) -> Hidden[Table] | None:
+    """The random Devil's sealed table, checked against the game's log of moves and take-backs (None: the
+    adversarial Devil)."""
+    return RANDOM_DEVIL.open(g.token, _game_key(g.variant), ",".join(log)) if g.devil == "random" else None
 
 
 def _random_play(g: DevilGame, hidden: Hidden[Table], moves: tuple[int, ...]) -> tuple[int | None, int]:
@@ -139,15 +140,26 @@ def play() -> str:
     g = parse_game(request.args)
     chain = _chain(g, request.args)
     moves = moves_from_text(g.variant, ",".join(chain.applied))
-    return _play_page(g, moves, params.flag(request.args, "peek"), chain=chain)
+    return _play_page(g, moves, params.flag(request.args, "peek"), chain=chain, log=_log(g, request.args))
+
+
+def _log(g: DevilGame, args: Mapping[str, str]) -> tuple[str, ...]:
+    """A game against the random Devil: its log of moves (each written canonically) and take-backs, in the order
+    made (empty against the adversarial Devil)."""
+    if g.devil != "random":
+        return ()
+    return tuple(
+        e if e in (TAKE_BACK, RESTART) else moves_to_text(moves_from_text(g.variant, e))
+        for e in log_from_text(args.get("moves", ""))
+    )
 
 
 def _chain(g: DevilGame, args: Mapping[str, str]) -> Chain:
     """The moves as an undo chain (moves: every move and restart; at: how many are in effect; u: take-backs);
-    against the random Devil the game is played forward, every move in effect."""
+    against the random Devil the game is played forward: moves is its log of moves and take-backs."""
     text = args.get("moves", "")
     if g.devil == "random":
-        return chain_from_text(text)
+        return from_log(_log(g, args))
     chain = chain_from_text(text, args.get("at", ""), args.get("u", ""))
     for state in {*chain.states()}:  # every state a game of this variant, not won before its last move
         moves = moves_from_text(g.variant, ",".join(state))
@@ -182,7 +194,12 @@ def from_id() -> Response:
 
 
 def _play_page(
-    g: DevilGame, moves: tuple[int, ...], peek: bool, error: str | None = None, chain: Chain | None = None
+    g: DevilGame,
+    moves: tuple[int, ...],
+    peek: bool,
+    error: str | None = None,
+    chain: Chain | None = None,
+    log: tuple[str, ...] = (),
 ) -> str:
     """Render the play page."""
     v = g.variant
@@ -193,8 +210,9 @@ def _play_page(
     def at(c: Chain) -> str:
         return g.url(**c.query("moves"), peek="1" if peek else "")
 
+    moves_field = chain.query("moves") if adversarial else {"moves": ",".join(log)}
     sizes = adversarial_sizes(v, moves)
-    hidden = _hidden(g, moves)
+    hidden = _hidden(g, log)
     latest = None
     if hidden is not None:
         won, table = _random_play(g, hidden, moves)
@@ -208,7 +226,7 @@ def _play_page(
     bar = Bar(
         game_id(g, moves) if adversarial else f"{v.n}:{v.goal}:{int(v.reflections)}#{g.token}",
         url_for("devil.from_id"),
-        g.url(moves=moves_to_text(moves)),
+        g.url(moves=moves_to_text(moves) if adversarial else ",".join(log)),
         *chain_links(chain, at, adversarial),
         chain.undos,
         hints,
@@ -231,9 +249,7 @@ def _play_page(
         "devil/play.html",
         bar=bar,
         result=result,
-        fields=g.query(
-            **(chain.query("moves") if adversarial else {"moves": moves_to_text(moves)}), peek="1" if peek else ""
-        ),
+        fields=g.query(**moves_field, peek="1" if peek else ""),
         g=g,
         v=v,
         moves=moves,
@@ -244,11 +260,13 @@ def _play_page(
         peek=peek,
         history=[positions(v, a) for a in moves],
         moves_text=moves_to_text(moves),
-        peek_url=g.url(moves=moves_to_text(moves), peek="" if peek else "1"),
+        peek_url=g.url(**moves_field, peek="" if peek else "1"),
         solution_url=g.url("devil.solution"),
         error=error,
         secret_coins=digits(v, table) if table is not None and won is not None else None,
         latest=latest,
+        take_back=hidden is not None and hidden.standing == "live" and bool(moves) and won is None,
+        taken_back=[positions(v, m) for m in moves_from_text(v, ",".join(taken_back(log)))],
     )
 
 
@@ -260,14 +278,31 @@ def flip() -> Response | tuple[str, int]:
     moves = moves_from_text(g.variant, ",".join(chain.applied))
     new = (*moves, flip_mask(g.variant, request.form.getlist("place")))
     moves_from_text(g.variant, moves_to_text(new))  # the same limits as a move read from a URL
-    hidden = _hidden(g, moves)
-    if hidden is not None:
-        won, _ = _random_play(g, hidden, new)
-        ended = "won" if won is not None else None
-        g = DevilGame(g.variant, g.devil, RANDOM_DEVIL.advance(_game_key(g.variant), hidden, moves_to_text(new), ended))
+    peek = request.form.get("peek", "")
     if g.devil == "adversarial":
-        return go(g.url(**chain.play(moves_to_text(new[-1:])).query("moves"), peek=request.form.get("peek", "")))
-    return go(g.url(moves=moves_to_text(new), peek=request.form.get("peek", "")))
+        return go(g.url(**chain.play(moves_to_text(new[-1:])).query("moves"), peek=peek))
+    log = _log(g, request.form)
+    hidden = RANDOM_DEVIL.open(g.token, _game_key(g.variant), ",".join(log))
+    won, _ = _random_play(g, hidden, new)
+    new_log = ",".join((*log, moves_to_text(new[-1:])))
+    token = RANDOM_DEVIL.advance(_game_key(g.variant), hidden, new_log, "won" if won is not None else None)
+    return go(DevilGame(g.variant, g.devil, token).url(moves=new_log, peek=peek))
+
+
+@bp.post("/take-back")
+def take_back() -> Response:
+    """Against the random Devil: take the last move back. It stays in the game's log, is counted, and the sealed
+    record moves on, so the position before it cannot be played from again."""
+    g = parse_game(request.form)
+    if g.devil != "random":
+        raise InputError("take-backs by this form are for the random Devil; the adversarial Devil's are links")
+    log = _log(g, request.form)
+    hidden = RANDOM_DEVIL.open(g.token, _game_key(g.variant), ",".join(log))
+    if not from_log(log).applied:
+        raise IllegalMoveError("there is no move to take back")
+    new_log = ",".join((*log, TAKE_BACK))
+    token = RANDOM_DEVIL.advance(_game_key(g.variant), hidden, new_log)
+    return go(DevilGame(g.variant, g.devil, token).url(moves=new_log, peek=request.form.get("peek", "")))
 
 
 @bp.get("/solution")

@@ -5,6 +5,7 @@ screen and the statistics kept across reloads, axe in both themes (screenshots o
 from __future__ import annotations
 
 import io
+import re
 from functools import cache
 from urllib.parse import parse_qs, urlsplit
 
@@ -15,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from solvers.pegs import board, exact
 from solvers.pegs.rules import jumps_to_moves
+from tests.e2e.test_adversary_e2e import place as place_coins
 from tests.e2e.test_layout_e2e import SHOTS
 from tests.unit.test_pegs_lesson import INF, brute
 
@@ -503,6 +505,44 @@ def test_random_code_maker_take_back_by_key(browser: Browser, live_server: str, 
     page.keyboard.press("u")
     expect(page.locator("table.moves tbody tr")).to_have_count(0)
     expect(page.locator(".taken-back")).to_contain_text("Taken back (1): AAB scored")
+    expect(page).to_have_url(re.compile("undo"))  # htmx pushes the address after the swap
+    page.go_back()
+    expect(page.get_by_role("status").filter(has_text="moved on")).to_be_visible()
+    page.context.close()
+
+
+def start_hidden(page: Page, live_server: str, setup: str, form: dict[str, str]) -> None:
+    """Start a game with a hidden secret by posting its set-up form, and open its first position."""
+    page.goto(f"{live_server}{setup}")
+    csrf = page.locator("input[name=csrf_token]").first.get_attribute("value")
+    r = page.request.post(f"{live_server}{setup}", form={"csrf_token": csrf or "", **form}, max_redirects=0)
+    page.goto(live_server + r.headers["location"])
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_honest_scale_and_random_devil_take_back_by_key(browser: Browser, live_server: str, width: int) -> None:
+    """The two other sealed games: u takes the last weighing (honest scale) or move (random Devil) back, the page
+    lists it as taken back, and Back leads to a position that can no longer be played."""
+    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    start_hidden(page, live_server, "/adversary", {"n": "12", "mode": "honest"})
+    place_coins(page, (1, 2, 3, 4), (5, 6, 7, 8))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 2 of 3")
+    page.keyboard.press("u")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 1 of 3")
+    expect(page.locator(".taken-back")).to_contain_text("Taken back (1): 1, 2, 3, 4 against 5, 6, 7, 8: ")
+    axe_both_themes(page, "honest-take-back", width)
+    expect(page).to_have_url(re.compile("undo"))
+    page.go_back()
+    expect(page.get_by_role("status").filter(has_text="moved on")).to_be_visible()
+
+    start_hidden(page, live_server, "/devil", {"n": "4", "devil": "random"})
+    page.get_by_role("button", name="Flip").click()  # nothing flipped: it cannot win, so it can be taken back
+    expect(page.get_by_text("Moves so far: 1")).to_be_visible()
+    page.keyboard.press("Control+z")
+    expect(page.get_by_text("Moves so far: 0")).to_be_visible()
+    expect(page.locator(".taken-back")).to_contain_text("Taken back (1): flip nothing.")
+    axe_both_themes(page, "devil-take-back", width)
+    expect(page).to_have_url(re.compile("undo"))
     page.go_back()
     expect(page.get_by_role("status").filter(has_text="moved on")).to_be_visible()
     page.context.close()

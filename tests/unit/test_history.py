@@ -8,7 +8,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from solvers.errors import InputError, LimitError
-from solvers.history import MAX_ENTRIES, RESTART, TAKE_BACK, Chain, chain_from_text, from_log
+from solvers.history import (
+    MAX_ENTRIES,
+    RESTART,
+    TAKE_BACK,
+    Chain,
+    chain_from_text,
+    from_log,
+    log_from_text,
+    positions_in_log,
+    taken_back,
+)
 
 ACTIONS = st.lists(st.sampled_from(["a", "b", "c", "undo", "redo", "restart"]), max_size=30)
 
@@ -87,3 +97,24 @@ def test_a_forward_only_log_counts_its_take_backs() -> None:
     assert from_log((TAKE_BACK,)).applied == ()  # nothing to take back: counted, nothing changes
     with pytest.raises(InputError, match="no restart"):
         from_log(("a", RESTART))
+
+
+@given(st.lists(st.sampled_from(["a", "b", "c", TAKE_BACK]), max_size=30))
+def test_earlier_positions_of_a_log_are_its_prefixes(log: list[str]) -> None:
+    """Each earlier position of a forward-only game (the first k moves in effect) is a prefix of its log, and the
+    moves taken back are those a plain stack model pops."""
+    entries = tuple(log)
+    applied = from_log(entries).applied
+    cuts = positions_in_log(entries)
+    assert len(cuts) == len(applied) + 1 and cuts[0] == 0 and cuts == sorted(cuts)
+    for k, cut in enumerate(cuts):
+        assert from_log(entries[:cut]).applied == applied[:k]
+    stack: list[str] = []
+    popped: list[str] = []
+    for e in entries:
+        if e != TAKE_BACK:
+            stack.append(e)
+        elif stack:
+            popped.append(stack.pop())
+    assert taken_back(entries) == popped and tuple(stack) == applied
+    assert log_from_text(";".join(entries), ";") == entries

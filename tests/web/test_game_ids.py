@@ -4,13 +4,15 @@ and the QR code route only encodes this site's paths."""
 
 from __future__ import annotations
 
+import re
+from html import unescape
 from urllib.parse import urlencode
 
 import pytest
 from flask.testing import FlaskClient
 
 from tests.web.forms import form_token, refusal, refused
-from tests.web.test_honest_games import MOVED_ON, query
+from tests.web.test_honest_games import MOVED_ON, honest_game, query, random_devil, weigh
 
 
 def test_a_sealed_id_opens_the_latest_position(client: FlaskClient) -> None:
@@ -114,3 +116,57 @@ def test_a_random_game_allows_counted_take_backs_without_branching(client: Flask
     assert probe.status_code == 400
     nothing = client.post("/codebreak/take-back", data={"csrf_token": csrf, **taken})
     assert refusal(nothing) == (400, "there is no guess to take back")
+
+
+def moved(answer: tuple[int, str] | str) -> dict[str, str]:
+    """The query of the position a weighing led to (failing when it was refused)."""
+    assert isinstance(answer, str), answer
+    return query(answer)
+
+
+def test_the_honest_scale_allows_counted_take_backs_without_branching(client: FlaskClient) -> None:
+    """On the honest scale a weighing taken back stays in the log with the answer that was seen and is counted;
+    links to earlier positions are prefixes of the log (read-only), the position before a take-back cannot be
+    played from again, a crafted log is refused, and the count reaches the end screen."""
+    csrf, start = honest_game(client)
+    after = moved(weigh(client, csrf, start, [1, 2, 3, 4], [5, 6, 7, 8]))
+    taken = query(client.post("/adversary/take-back", data={"csrf_token": csrf, **after}).headers["Location"])
+    assert taken["w"] == after["w"] + ";undo"
+    html = client.get("/adversary/play?" + urlencode(taken)).get_data(as_text=True)
+    assert "Taken back (1): 1, 2, 3, 4 against 5, 6, 7, 8: " in html and "Weighing 1 of 3" in html
+    assert weigh(client, csrf, after, [9], [10]) == (400, MOVED_ON + " This cost nothing: try again.")
+    probe = client.get("/adversary/play?" + urlencode({**taken, "w": taken["w"] + ";1..4-5..8"}))
+    assert probe.status_code == 400
+    third = moved(weigh(client, csrf, taken, [9, 10, 11], [1, 2, 3]))
+    fourth = moved(weigh(client, csrf, third, [9], [10]))
+    page = client.get("/adversary/play?" + urlencode(fourth)).get_data(as_text=True)
+    history = page[page.index('<ol class="history">') : page.index("Back to the start of this game")]
+    links = [query(unescape(h)).get("w", "") for h in re.findall(r'href="([^"]+)"', history)]
+    assert links == [third["w"], fourth["w"], ""]  # after the 1st and 2nd weighings in effect, and the start
+    earlier = client.get("/adversary/play?" + urlencode(third)).get_data(as_text=True)
+    assert "An earlier position" in earlier
+    done = client.post("/adversary/guess", data={**fourth, "csrf_token": csrf, "coin": "12", "fake_is": "heavier"})
+    end = client.get(done.headers["Location"]).get_data(as_text=True)
+    assert '<dd class="take-backs">1</dd>' in end
+    nothing = client.post("/adversary/take-back", data={"csrf_token": csrf, **start})
+    assert refusal(nothing)[0] == 400
+
+
+def test_the_random_devil_allows_counted_take_backs_without_branching(client: FlaskClient) -> None:
+    """Against the random Devil a move taken back stays in the log and is counted; the position before it cannot
+    be played from again, a crafted log is refused, and there is nothing to take back at the start."""
+    csrf, start = random_devil(client)
+    nothing = client.post("/devil/take-back", data={"csrf_token": csrf, **start})
+    assert refusal(nothing) == (400, "there is no move to take back")
+    # Flipping nothing cannot win (a turn keeps the table's coins; the start is never won): a move to take back.
+    after = query(client.post("/devil/flip", data={**start, "csrf_token": csrf}).headers["Location"])
+    taken = query(client.post("/devil/take-back", data={"csrf_token": csrf, **after}).headers["Location"])
+    assert taken["moves"] == "0,undo"
+    html = client.get("/devil/play?" + urlencode(taken)).get_data(as_text=True)
+    assert "Taken back (1): flip nothing." in html and "Moves so far: <strong>0</strong>" in html
+    branch = client.post("/devil/flip", data={**after, "csrf_token": csrf, "place": ["1"]})
+    assert refusal(branch) == (400, MOVED_ON)
+    probe = client.get("/devil/play?" + urlencode({**taken, "moves": "0,undo,2"}))
+    assert probe.status_code == 400
+    again = client.post("/devil/flip", data={**taken, "csrf_token": csrf, "place": ["1"]})
+    assert query(again.headers["Location"])["moves"] == "0,undo,2"
