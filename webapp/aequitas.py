@@ -11,13 +11,14 @@ from solvers.aequitas.match import Match, Player
 from solvers.aequitas.paper import agreement
 from solvers.aequitas.report import PAPER_MISERE, PositionReport, play_view, position_report
 from solvers.errors import IllegalMoveError, InputError
+from solvers.history import RESTART, Chain, chain_from_text
 from solvers.report import as_json
 from solvers.weighing.knowledge import UserWeighing, format_weighings, parse_weighings, placed_weighing
 
 from . import params
 from .adversary import weighings_arg
 from .catalogue import AEQUITAS, AequitasParams
-from .gamebar import Bar, Result, split_id
+from .gamebar import Bar, Result, chain_links, split_id
 from .htmx import go, link
 from .results import computed
 
@@ -92,25 +93,59 @@ def setup_page() -> Response | str | tuple[str, int]:
 def play() -> str:
     """A position: the coins, the fake, the Observer, whose turn, hints, and the end."""
     m = parse_game(request.args)
-    ws = weighings_arg(request.args)
-    turns = redo_arg(m, ws, request.args)
-    return _play_page(m, ws, params.whole(request.args, "hint", 0, 0, 1, "hint"), turns=turns)
+    ws, chain = chain_arg(m, request.args)
+    return _play_page(m, ws, params.whole(request.args, "hint", 0, 0, 1, "hint"), chain=chain)
 
 
-def redo_arg(m: Match, ws: tuple[UserWeighing, ...], args: Mapping[str, str]) -> tuple[tuple[UserWeighing, ...], ...]:
-    """The turns taken back that can be made again (redo: turns separated by '|', each your weighing and the
-    computer's replies); each is checked to start with your weighing and to replay legally after the ones before."""
-    text = args.get("redo", "")
+def opening(m: Match, ws: tuple[UserWeighing, ...]) -> tuple[UserWeighing, ...]:
+    """The weighings before your first turn: the computer's opening weighing when it moves first."""
+    return ws[: 0 if m.first == "you" else 1]
+
+
+def turns_of(m: Match, ws: tuple[UserWeighing, ...]) -> tuple[str, ...]:
+    """Your turns in ws after the opening, each your weighing and the computer's reply, as the chain writes them."""
+    mine = [i for i in range(len(ws)) if m.mover(i) == "you"]
+    return tuple(format_weighings(ws[i : i + 2]) for i in mine)
+
+
+def state(m: Match, start: tuple[UserWeighing, ...], turns: tuple[str, ...]) -> tuple[UserWeighing, ...]:
+    """The weighings in effect: the opening, then the turns in effect."""
+    return (*start, *(w for turn in turns for w in parse_weighings(turn)))
+
+
+def chain_arg(m: Match, args: Mapping[str, str]) -> tuple[tuple[UserWeighing, ...], Chain]:
+    """The weighings in effect (w, both players') and the undo chain of your turns: turns (every turn, your
+    weighing with the computer's reply, and every restart, '|' between them; given only when it holds more than
+    w shows), at (how many are in effect) and u (take-backs). Every state of the chain is a legal game whose
+    turns each start with your weighing, so a redo never fails."""
+    ws = weighings_arg(args)
+    text = args.get("turns", "")
+    if not text:
+        turns = turns_of(m, ws)
+        m.replay(ws)
+        return ws, chain_from_text("|".join(turns), "", args.get("u", ""), sep="|")
     if len(text) > 200_000:
-        raise InputError("too many weighings to redo")
-    turns = tuple(parse_weighings(part) for part in text.split("|") if part.strip())
-    after = ws
-    for turn in turns:
-        if not turn or m.mover(len(after)) != "you":
-            raise InputError("redo: each turn starts with your weighing")
-        after = (*after, *turn)
-    m.replay(after)
-    return turns
+        raise InputError("too many weighings in turns")
+    chain = chain_from_text(text, args.get("at", ""), args.get("u", ""), sep="|")
+    entries = tuple(e if e == RESTART else format_weighings(parse_weighings(e)) for e in chain.entries)
+    chain = Chain(entries, chain.at, chain.undos)
+    start = opening(m, ws)
+    for k, turns in enumerate(chain.states()):
+        after = state(m, start, turns)
+        m.replay(after)
+        if turns_of(m, after) != turns:
+            raise InputError(f"turns: entry {k} is not a turn of yours (your weighing, then the computer's reply)")
+    if format_weighings(state(m, start, chain.applied)) != format_weighings(ws):
+        raise InputError("w and turns disagree: w holds the weighings of the turns in effect")
+    return ws, chain
+
+
+def chain_fields(chain: Chain) -> dict[str, str]:
+    """The chain's URL fields beside w: the whole chain only when it holds undone turns or a restart."""
+    q = chain.query("turns", "|")
+    if chain.at == len(chain.entries) and RESTART not in chain.entries:
+        q.pop("turns")
+    return q
 
 
 def last_turn(m: Match, ws: tuple[UserWeighing, ...]) -> int | None:
@@ -149,37 +184,31 @@ def _play_page(
     hint: int,
     error: str | None = None,
     placed: Mapping[str, str] | None = None,
-    turns: tuple[tuple[UserWeighing, ...], ...] = (),
+    chain: Chain | None = None,
 ) -> str:
     """Render the play page."""
     v = play_view(m, ws, bool(hint))
+    chain = chain or Chain(turns_of(m, ws), len(turns_of(m, ws)))
     history = [(step, url(m, w=format_weighings(ws[: i + 1]))) for i, step in enumerate(v.steps)]
     hints = params.whole(request.args, "h", 0, 0, 10**6, "h") if request.method == "GET" else 0
-    undos = params.whole(request.args, "u", 0, 0, 10**6, "u") if request.method == "GET" else 0
-    keep = {"h": str(hints) if hints else "", "u": str(undos) if undos else ""}
-    start = last_turn(m, ws)
-    undo = redo = None
-    if start is not None:
-        back = (ws[start:], *turns)
-        undo = url(
-            m,
-            w=format_weighings(ws[:start]),
-            redo="|".join(map(format_weighings, back)),
-            **{**keep, "u": str(undos + 1)},
-        )
-    if turns:
-        rest = "|".join(map(format_weighings, turns[1:]))
-        redo = url(m, w=format_weighings((*ws, *turns[0])), redo=rest, **keep)
+    keep = {"h": str(hints) if hints else ""}
+    start = opening(m, ws)
+
+    def at(c: Chain) -> str:
+        return url(m, w=format_weighings(state(m, start, c.applied)), **chain_fields(c), **keep)
+
+    undo, redo, restart = chain_links(chain, at)
     bar = Bar(
         game_id(m, ws),
         url_for("aequitas.from_id"),
         url(m, w=format_weighings(ws)),
         undo,
         redo,
-        url(m, w=format_weighings(m.advance(()))),
-        undos,
+        restart,
+        chain.undos,
         hints,
     )
+    undos = chain.undos
     result = None
     if v.over is not None:
         first_turn = m.advance(())
@@ -202,14 +231,15 @@ def _play_page(
             best,
         )
     grundy_step = None
-    if start is not None:
-        grundy_step = (play_view(m, ws[:start], False).value, play_view(m, ws[: start + 1], False).value)
+    mine = last_turn(m, ws)
+    if mine is not None:
+        grundy_step = (play_view(m, ws[:mine], False).value, play_view(m, ws[: mine + 1], False).value)
     return render_template(
         "aequitas/play.html",
         bar=bar,
         grundy_step=grundy_step,
         result=result,
-        fields=query(m, w=format_weighings(ws), **{k: v for k, v in keep.items() if v}),
+        fields=query(m, w=format_weighings(ws), **chain_fields(chain), **{k: v for k, v in keep.items() if v}),
         g=m,
         t=v.table,
         pos=v.position,
@@ -226,24 +256,25 @@ def _play_page(
         recent=v.recent,
         error=error,
         placed=placed or {},
-        hint_url=url(m, w=format_weighings(ws), hint="1", h=str(hints + 1), u=keep["u"]),
-        restart=url(m),
+        hint_url=url(m, w=format_weighings(ws), hint="1", h=str(hints + 1), **chain_fields(chain)),
+        restart=restart or url(m, w=format_weighings(m.advance(()))),
     )
 
 
 @bp.post("/weigh")
 def weigh() -> Response | tuple[str, int]:
-    """The user's weighing; refused with the reason if it tells the Observer nothing; then the computer moves."""
+    """The user's weighing; refused with the reason if it tells the Observer nothing; then the computer moves. The
+    turn joins the undo chain (dropping the turns that could have been redone)."""
     m = parse_game(request.form)
-    ws = weighings_arg(request.form)
-    m.replay(ws)
+    ws, chain = chain_arg(m, request.form)
     names = [str(i) for i in range(1, m.n + 1)] + [f"G{i}" for i in range(1, int(m.extra) + 1)]
     placed = {name: request.form.get(f"c{name}", "off") for name in names}
     try:
         after = m.play(ws, placed_weighing(placed))
     except IllegalMoveError as e:
-        return _play_page(m, ws, 0, error=f"Refused: {e.message}.", placed=placed), 400
-    return go(url(m, w=format_weighings(after), h=request.form.get("h", ""), u=request.form.get("u", "")))
+        return _play_page(m, ws, 0, error=f"Refused: {e.message}.", placed=placed, chain=chain), 400
+    chain = chain.play(format_weighings(after[len(ws) :]))
+    return go(url(m, w=format_weighings(after), **chain_fields(chain), h=request.form.get("h", "")))
 
 
 @bp.get("/table")

@@ -11,6 +11,11 @@ from urllib.parse import urlencode
 import pytest
 from flask.testing import FlaskClient
 
+from solvers.weighing import Problem
+from solvers.weighing.adversary import cases_of
+from solvers.weighing.plan import make_plan
+from solvers.weighing.report import node_view
+from tests.unit.test_weighing_lesson import brute_worst, every_weighing
 from tests.web.forms import form_token, refusal, refused
 from tests.web.test_honest_games import MOVED_ON, honest_game, query, random_devil, weigh
 
@@ -49,7 +54,8 @@ def test_ids_open_their_positions(client: FlaskClient) -> None:
         ("/pegs/play?board=triangle-4&hole=2&j=7-2,restart,1-4", "1 cannot jump"),
         ("/codebreak/play?game=mastermind&maker=random&g=restart", "no restart"),
         ("/aequitas/id?id=F:5:0", "is not an Æquitas game ID"),
-        ("/aequitas/play?game=F&n=5&w=1-2&redo=3-4", "redo: each turn starts with your weighing"),
+        ("/aequitas/play?game=F&n=12&turns=1..4-5..8|1-2&at=0", "entry 2 is not a turn of yours"),
+        ("/aequitas/play?game=F&n=5&w=1-2&turns=3-4", "w and turns disagree"),
         ("/qr.svg?path=//evil.example/x", "a path of this site"),
         ("/qr.svg?path=https://evil.example/", "a path of this site"),
     ],
@@ -170,3 +176,29 @@ def test_the_random_devil_allows_counted_take_backs_without_branching(client: Fl
     assert probe.status_code == 400
     again = client.post("/devil/flip", data={**taken, "csrf_token": csrf, "place": ["1"]})
     assert query(again.headers["Location"])["moves"] == "0,undo,2"
+
+
+def test_the_navigator_says_what_the_plans_weighing_can_leave(client: FlaskClient) -> None:
+    """At every node of the 7-coin plan (and the 12-coin root, Dyson 1946: four against four leaves 8 of 24, the
+    best), the page's figures are a brute force's: the most cases one reading of the plan's weighing leaves, and
+    the fewest any weighing of concrete coins can leave at worst."""
+    weighings = every_weighing(7)
+    plan = make_plan(Problem(7), "worst")
+    paths, seen = [""], 0
+    while paths:
+        path = paths.pop()
+        node = plan.node(path)
+        if node.weighing is None:
+            continue
+        cases = [(c.coin, c.heavier) for c in cases_of(node.coins)]
+        pans = (node.weighing.left, node.weighing.right)
+        left, right = ({c for a, b in pan.coins for c in range(a, b)} for pan in pans)
+        seen += 1
+        page = client.get(f"/coins/plan?n=7&path={path}").get_data(as_text=True)
+        worst, best = brute_worst(cases, left, right), min(brute_worst(cases, a, b) for a, b in weighings)
+        figures = f"can leave up to <strong>{worst}</strong> of the {len(cases)} cases; the most balanced weighing"
+        assert figures in page and f"leaves at most <strong>{best}</strong>" in page, path
+        paths += [path + o.letter for o in node_view(plan, path).outcomes if o.secrets]
+    assert seen >= 4  # the root and its children at least
+    root = client.get("/coins/plan?n=12").get_data(as_text=True)
+    assert "up to <strong>8</strong> of the 24 cases" in root and "at most <strong>8</strong> (it is one)" in root
