@@ -9,7 +9,7 @@ from solvers.history import Chain, chain_from_text
 from solvers.report import as_json
 from solvers.weighing import MAX_SCHEME_COINS, Objective, Problem, make_plan, min_weighings
 from solvers.weighing.plan import Ranges, describe, size
-from solvers.weighing.report import check_tree_size, coins_report, node_view, scheme_for, verification
+from solvers.weighing.report import best_worst_left, check_tree_size, coins_report, node_view, scheme_for, verification
 
 from . import params
 from .gamebar import Bar, chain_links
@@ -121,6 +121,7 @@ def node() -> str:
         crumbs=view.crumbs,
         last=view.last,
         outcomes=view.outcomes,
+        best_worst=best_worst_left(view.here.coins) if view.here.weighing is not None else None,
         show_grid=show_grid,
         query=params.query(p, obj),
         url_for_path=lambda q: plan_url("coins.node", p, obj, path=q),

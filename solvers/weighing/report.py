@@ -250,12 +250,16 @@ def weighing_lesson(before: Coins, w: UserWeighing) -> WeighingLesson:
     """The cases weighing w can leave at worst, against the most balanced weighing's (every weighing tried, up to
     swapping the pans and renaming coins of one kind)."""
     worst = max(apply(before, w, o).abstract().cases for o in OUTCOMES)
+    return WeighingLesson(before.abstract().cases, worst, best_worst_left(before))
+
+
+def best_worst_left(before: Coins) -> int | None:
+    """The fewest cases any weighing of the position can leave at worst (every weighing tried, up to swapping the
+    pans and renaming coins of one kind); None above LESSON_MAX_CANDIDATES candidate coins."""
     b = before.abstract()
-    best = None
-    if b.u + b.l + b.h <= LESSON_MAX_CANDIDATES:
-        splits = all_splits(b)
-        best = min((max(c.cases for c in children(b, s)) for s in splits), default=b.cases)
-    return WeighingLesson(b.cases, worst, best)
+    if b.u + b.l + b.h > LESSON_MAX_CANDIDATES:
+        return None
+    return min((max(c.cases for c in children(b, s)) for s in all_splits(b)), default=b.cases)
 
 
 @dataclass(frozen=True)
