@@ -191,7 +191,7 @@ def _page(
     bar = Bar(
         game_id(s, format_weighings(ws)) if s.mode == "adversary" else f"{s.problem.to_token()}:{s.budget}#{s.token}",
         url_for("adversary.from_id"),
-        s.url(w=pos.w_text()),
+        s.url(w=pos.w_text(), guess=guess),  # a finished game's link shows its end
         *chain_links(chain, at, adversarial),
         chain.undos,
         hints,

@@ -51,6 +51,26 @@ def enter_id(page: Page, url: str, game_id: str) -> None:
     page.get_by_role("button", name="Open").click()
 
 
+def share_and_qr(page: Page, live_server: str) -> str:
+    """Open "Game ID and sharing": the QR code shown is segno's code of the absolute share link (the same bytes);
+    the share link, for the caller to open."""
+    page.get_by_text("Game ID and sharing").click()
+    share = page.get_by_role("link", name="Link to this game").get_attribute("href")
+    qr = page.get_by_role("img", name="QR code of the link to this game")
+    expect(qr).to_be_visible()
+    expect(qr).to_have_js_property("complete", True)
+    assert page.evaluate("document.querySelector('img.qr').naturalWidth") > 0
+    src = qr.get_attribute("src")
+    assert src is not None and share is not None
+    assert parse_qs(urlsplit(src).query)["path"] == [share]
+    expected = io.BytesIO()
+    segno.make(live_server + share, error="m").save(
+        expected, kind="svg", scale=4, border=4, xmldecl=False, title="QR code of this game's link"
+    )
+    assert page.request.get(live_server + src).body() == expected.getvalue()
+    return share
+
+
 def axe_both_themes(page: Page, name: str, width: int) -> None:
     """No serious or critical axe violation in the light and the dark theme; a screenshot of each."""
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -111,22 +131,9 @@ def test_peg_board_game_id_share_link_and_qr(browser: Browser, live_server: str,
     jump(page, "d2", "d4")
     jump(page, "f3", "d3")
     here = occupied(page)
-    page.get_by_text("Game ID and sharing").click()
+    share = share_and_qr(page, live_server)
     game_id = page.locator(".game-id").inner_text()
     assert game_id == "english:d4>d4:d2-d4,f3-d3"
-    share = page.get_by_role("link", name="Link to this game").get_attribute("href")
-    qr = page.get_by_role("img", name="QR code of the link to this game")
-    expect(qr).to_be_visible()
-    expect(qr).to_have_js_property("complete", True)
-    assert page.evaluate("document.querySelector('img.qr').naturalWidth") > 0
-    src = qr.get_attribute("src")
-    assert src is not None and share is not None
-    assert parse_qs(urlsplit(src).query)["path"] == [share]
-    expected = io.BytesIO()
-    segno.make(live_server + share, error="m").save(
-        expected, kind="svg", scale=4, border=4, xmldecl=False, title="QR code of this game's link"
-    )
-    assert page.request.get(live_server + src).body() == expected.getvalue()
     enter_id(
         page, f"{live_server}/pegs/play?board=triangle-5&hole=1", game_id
     )  # another game: its ID field opens the first
@@ -246,11 +253,8 @@ def test_mastermind_undo_redo_id_and_share(browser: Browser, live_server: str, w
     expect(page.locator("table.moves tbody tr")).to_have_count(0)
     page.keyboard.press("u")
     expect(page.locator("table.moves tbody tr")).to_have_count(2)
-    page.get_by_text("Game ID and sharing").click()
+    share = share_and_qr(page, live_server)
     assert page.locator(".game-id").inner_text() == "mastermind:3x3:AAB,BCC"
-    share = page.get_by_role("link", name="Link to this game").get_attribute("href")
-    src = page.get_by_role("img", name="QR code of the link to this game").get_attribute("src")
-    assert share is not None and src is not None and parse_qs(urlsplit(src).query)["path"] == [share]
     enter_id(
         page,
         f"{live_server}/codebreak/play?game=mastermind&maker=adversarial&pegs=2&colours=2",
@@ -388,6 +392,46 @@ def test_adversary_undo_redo_and_id(browser: Browser, live_server: str, width: i
 
 
 @pytest.mark.parametrize("width", WIDTHS)
+def test_adversary_hint_figure_win_screen_share_and_statistics(browser: Browser, live_server: str, width: int) -> None:
+    """Three coins against the adversarial scale: the first weighing's figures are the brute force's (the most cases
+    one reading leaves, and the fewest any weighing can leave); two weighings and the coin named give the win
+    screen (2 weighings, the fewest that surely suffice: 3^1 < 6 cases); the statistics survive a reload; the
+    share link and its QR code open the same finished game."""
+    from solvers.weighing import Problem
+    from solvers.weighing.adversary import cases_of, replay
+    from solvers.weighing.knowledge import parse_weighings
+    from tests.unit.test_weighing_lesson import brute_worst, every_weighing
+
+    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    page.goto(f"{live_server}/adversary/play?n=3&budget=2")
+    place_coins(page, (1,), (2,))
+    start = [(c.coin, c.heavier) for c in cases_of(replay(Problem(3), 2, ()).coins)]
+    worst, best = brute_worst(start, {1}, {2}), min(brute_worst(start, a, b) for a, b in every_weighing(3))
+    expect(page.locator(".weighing-lesson")).to_contain_text(
+        f"could leave up to {worst} of the {len(start)} cases; the most balanced weighing here leaves at most {best}"
+    )
+    place_coins(page, (1,), (3,))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Name the coin")
+    (answer,) = cases_of(replay(Problem(3), 2, parse_weighings(page.url.split("w=")[1].split("&")[0])).coins)
+    page.get_by_label("The counterfeit is").select_option(str(answer.coin))
+    page.get_by_label("heavier" if answer.heavier else "lighter", exact=True).check()
+    page.get_by_role("button", name="Name it").click()
+    win = page.locator("section.win")
+    expect(win.get_by_role("heading", name="You found the coin!")).to_be_visible()
+    expect(win.locator(".score")).to_have_text("2")
+    expect(win.locator(".optimum")).to_have_text("2")
+    expect(win.locator(".against")).to_have_text("optimal")
+    expect(win.locator(".stats-line")).to_contain_text("played 1, won 1, best 2")
+    page.reload()
+    expect(page.locator("section.win .stats-line")).to_contain_text("played 1, won 1, best 2")
+    share = share_and_qr(page, live_server)
+    page.goto(live_server + share)
+    expect(page.locator("section.win .score")).to_have_text("2")
+    axe_both_themes(page, "adversary-win", width)
+    page.context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
 def test_plan_navigator_undo_redo_and_id(browser: Browser, live_server: str, width: int) -> None:
     """Follow two outcomes of the 12-coin plan, take them back by keys and redo them; the node's ID opens it; the
     root's figures for what its weighing can leave."""
@@ -406,9 +450,12 @@ def test_plan_navigator_undo_redo_and_id(browser: Browser, live_server: str, wid
         page, [("u", "Weighing 2"), ("Control+z", "Weighing 1"), ("r", "Weighing 2"), ("Control+Shift+Z", "Weighing 3")]
     )
     page.get_by_text("Game ID and sharing").click()
-    assert page.locator(".game-id").inner_text() == "12-unknown-identify-0-0:worst:LB"
+    assert page.locator(".game-id").text_content() == "12-unknown-identify-0-0:worst:LB"
     enter_id(page, f"{live_server}/coins/plan?n=12", "12-unknown-identify-0-0:worst:LB")
     expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 3")
+    page.goto(live_server + share_and_qr(page, live_server))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 3")
+    assert page.locator(".game-id").text_content() == "12-unknown-identify-0-0:worst:LB"
     axe_both_themes(page, "coins-node", width)
     page.context.close()
 
@@ -449,6 +496,10 @@ def test_devil_undo_redo_id_and_win_screen(browser: Browser, live_server: str, w
     expect(win.locator(".score")).to_have_text(str(len(moves)))
     expect(win.locator(".against")).to_have_text("optimal")
     expect(win.locator(".stats-line")).to_contain_text(f"played 1, won 1, best {len(moves)}")
+    page.reload()
+    expect(page.locator("section.win .stats-line")).to_contain_text(f"played 1, won 1, best {len(moves)}")
+    page.goto(live_server + share_and_qr(page, live_server))
+    expect(page.locator("section.win .score")).to_have_text(str(len(moves)))
     axe_both_themes(page, "devil-win", width)
     page.context.close()
 
@@ -499,6 +550,10 @@ def test_aequitas_undo_redo_id_grundy_step_and_end(browser: Browser, live_server
     )
     expect(end.locator(".score")).to_have_text("1")
     expect(end.locator(".stats-line")).to_contain_text("played 1, won 0")
+    page.reload()
+    expect(page.locator("section.win .stats-line")).to_contain_text("played 1, won 0")
+    page.goto(live_server + share_and_qr(page, live_server))
+    expect(page.locator("section.win .score")).to_have_text("1")
     axe_both_themes(page, "aequitas", width)
     page.context.close()
 
