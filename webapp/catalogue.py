@@ -203,18 +203,26 @@ def _codebreak_quick(p: StrategyParams) -> bool:
 
 
 LESSON_MAX_SECRETS = 700  # codes still possible before a judged guess: the search behind a lesson stays in seconds
+FIRST_LESSON_MAX_SECRETS = 1_296  # a first guess, searched under the symmetries fixing it: any of Mastermind 4x6's
 QUICK_LESSON_SECRETS = 64
+
+
+def _lesson_limit(p: LessonParams) -> int:
+    """The most codes a guess is judged on: a first guess is searched under the symmetries that fix it (every first
+    guess of Mastermind 4x6 in at most about 16 s here), a later one without them."""
+    return FIRST_LESSON_MAX_SECRETS if "," not in p.guesses else LESSON_MAX_SECRETS
 
 
 def _lesson(p: LessonParams, tick: Tick) -> Lesson:
     """The last guess against the best one, by the optimal search on the codes still possible."""
-    left = _codes_before(p)
-    if left > LESSON_MAX_SECRETS:
+    left, limit = _codes_before(p), _lesson_limit(p)
+    if left > limit:
         raise LimitError(
-            f"a guess is judged when at most {LESSON_MAX_SECRETS:,} codes are still possible before it ({left:,} here)"
+            f"a first guess is judged in games of at most {FIRST_LESSON_MAX_SECRETS:,} codes, a later guess when at"
+            f" most {LESSON_MAX_SECRETS:,} codes are still possible before it ({left:,} here)"
         )
     g = p.load()
-    return lesson(g, *p.history(g))
+    return lesson(g, *p.history(g), large=left > QUICK_LESSON_SECRETS)
 
 
 def _codes_before(p: LessonParams) -> int:
@@ -227,7 +235,7 @@ def _codes_before(p: LessonParams) -> int:
 def _lesson_quick(p: LessonParams) -> bool:
     """Few codes still possible (or more than are judged: refused at once)."""
     left = _codes_before(p)
-    return left <= QUICK_LESSON_SECRETS or left > LESSON_MAX_SECRETS
+    return left <= QUICK_LESSON_SECRETS or left > _lesson_limit(p)
 
 
 def _game(p: GameParams, tick: Tick) -> Game:

@@ -55,15 +55,18 @@ def most_left(table: NDArray[np.uint8], s: NDArray[np.int32], outcomes: int) -> 
     return most
 
 
-def lesson(g: Game, guesses: tuple[int, ...], outcomes: tuple[int, ...], search: Search | None = None) -> Lesson:
-    """The last guess's worth: the codes still possible before it, its total and worst case against the best."""
+def lesson(
+    g: Game, guesses: tuple[int, ...], outcomes: tuple[int, ...], search: Search | None = None, large: bool = False
+) -> Lesson:
+    """The last guess's worth: the codes still possible before it, its total and worst case against the best (large:
+    the proofs' table size, for a background job on many codes; else a small table, for a web request)."""
     if not g.must_hit:
         raise ValueError("lessons are for games won by guessing the code")
     history, e = guesses[:-1], guesses[-1]
     if search is None:
-        from .optimal.search import Search  # compiled kernels: imported by the job that judges a guess
+        from .optimal.search import CACHE_BITS, Search  # compiled kernels: imported by the job that judges a guess
 
-        search = Search(g, worst=False, jobs=1, cache_bits=LESSON_CACHE_BITS)
+        search = Search(g, worst=False, jobs=1, cache_bits=CACHE_BITS if large else LESSON_CACHE_BITS)
     s = alive_after(g, history, outcomes[:-1])
     table = search.rules.table
     total = search.with_first(s, history, e)

@@ -39,11 +39,21 @@ def brute(game):  # type: ignore[no-untyped-def]
     return best, with_first, parts
 
 
-@pytest.mark.parametrize(("pegs", "colours"), [(2, 3), (2, 4), (3, 3)])
-def test_lesson_matches_the_brute_force(pegs: int, colours: int) -> None:
-    """Every first guess, and 30 random second guesses after random first ones: the totals, the best total and
-    the worst cases agree with trying every guess at every step."""
-    g = build(parse((GAMES / "mastermind.game").read_text()), {"length": pegs, "colours": colours})
+@pytest.mark.parametrize(
+    ("name", "pegs", "colours"),
+    [
+        ("mastermind", 2, 3),
+        ("mastermind", 2, 4),
+        ("mastermind", 3, 3),
+        ("mastermind-black", 3, 3),  # the place-by-place symmetries of black-peg games
+        ("bulls-and-cows", 3, 4),  # codes without repeats
+    ],
+)
+def test_lesson_matches_the_brute_force(name: str, pegs: int, colours: int) -> None:
+    """Every first guess (each searched under the symmetries that fix it), and 30 random second guesses after
+    random first ones: the totals, the best total and the worst cases agree with trying every guess at every
+    step."""
+    g = build(parse((GAMES / f"{name}.game").read_text()), {"length": pegs, "colours": colours})
     best, with_first, parts = brute(g)
     search = Search(g, worst=False, jobs=1)
     n = len(g.secrets)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
@@ -182,3 +183,19 @@ def test_the_optimal_average_within_a_cap(client: FlaskClient) -> None:
     assert low.status_code == 400 and "no strategy finds every secret within 3 guesses" in low.get_json()["error"]
     heuristic = client.get("/api/codebreak?game=mastermind&pegs=3&colours=3&max_guesses=4")
     assert heuristic.status_code == 400 and "for the optimal-average strategy" in heuristic.get_json()["error"]
+
+
+def test_a_first_guess_of_mastermind_is_judged(client: FlaskClient) -> None:
+    """A first guess of 4x6 is judged (searched under the symmetries that fix it): the best total is the published
+    optimum, 5,625 with AABC (Koyama and Lai 1993), and the worst case AABB leaves is a count of codes by score."""
+    from collections import Counter
+
+    from solvers.codebreak import build, parse
+
+    games = Path(__file__).resolve().parents[2] / "games"
+    g = build(parse((games / "mastermind.game").read_text()), {"length": 4, "colours": 6})
+    aabb = g.experiments.index("AABB")
+    most = max(Counter(g.outcome(aabb, s) for s in range(len(g.secrets))).values())
+    page = client.get("/codebreak/play?game=mastermind&maker=adversarial&g=AABB").get_data(as_text=True)
+    assert "the best guess, AABC" in page and f"up to <strong>{most}</strong> codes" in page
+    assert f"{5625 / 1296:.4f} with the best" in page

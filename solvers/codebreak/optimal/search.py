@@ -167,8 +167,9 @@ class Search:
 
     def with_first(self, s: NDArray[np.int32], history: Sequence[int], e: int, best: int = int(BIG)) -> int:
         """The least total cost of s (the set the experiments of history left) with experiment e next, if below
-        best; else a lower bound at least best."""
-        sym = self.after((*history, e))
+        best; else a lower bound at least best. A first experiment (no history: s is every secret) is searched under
+        the symmetries that fix it, as `solve` searches it."""
+        sym = self.after((*history, e)) if history else self._after(e)
         outcomes = self.rules.table[e, s]
         total = len(s)
         for o in np.unique(outcomes):
@@ -184,10 +185,15 @@ class Search:
 
     def best_at(self, s: NDArray[np.int32], history: Sequence[int]) -> tuple[int, int]:
         """(the least total cost of s, an experiment achieving it) in the middle of a game (s: the set the
-        experiments of history left): one experiment per class under the symmetries fixing history, in the order
-        of their bounds, as `solve` searches the start."""
+        experiments of history left): one experiment per class under the symmetries fixing history (at the start:
+        one per class of first experiments), in the order of their bounds, as `solve` searches the start."""
         hist = np.array(history, dtype=np.int64)
-        allowed = place_classes(self.places, hist) if self.places.shape[0] else self.rules.everything
+        if not history:
+            allowed = self._root_allowed()
+        elif self.places.shape[0]:
+            allowed = place_classes(self.places, hist)
+        else:
+            allowed = self.rules.everything
         best, choice = int(BIG), -1
         for low, e in self.root_candidates(s, allowed):
             if low >= best:
