@@ -12,7 +12,7 @@ from solvers.aequitas.report import TableReport, table_report
 from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, optima, verify
 from solvers.codebreak import build_tree as codebreak_tree
 from solvers.codebreak.game import TABLE_CELLS
-from solvers.codebreak.lesson import Lesson, alive_after, lesson
+from solvers.codebreak.lesson import Lesson, alive_after, every_first_alike, lesson
 from solvers.codebreak.strategy import optimal_limit
 from solvers.devil import Solution, Variant, solve
 from solvers.devil.variant import GOALS, Goal
@@ -209,18 +209,20 @@ QUICK_LESSON_SECRETS = 64
 
 def _lesson_limit(p: LessonParams) -> int:
     """The most codes a guess is judged on: a first guess is searched under the symmetries that fix it (every first
-    guess of Mastermind 4x6 in at most about 16 s here), a later one without them."""
-    return FIRST_LESSON_MAX_SECRETS if "," not in p.guesses else LESSON_MAX_SECRETS
+    guess of Mastermind 4x6 in at most about 16 s here), a later one without them; a first guess of a game whose
+    first guesses are all alike needs no search."""
+    if "," in p.guesses:
+        return LESSON_MAX_SECRETS
+    return 10**9 if every_first_alike(p.load()) else FIRST_LESSON_MAX_SECRETS
 
 
 def _lesson(p: LessonParams, tick: Tick) -> Lesson:
     """The last guess against the best one, by the optimal search on the codes still possible."""
     left, limit = _codes_before(p), _lesson_limit(p)
     if left > limit:
-        raise LimitError(
-            f"a first guess is judged in games of at most {FIRST_LESSON_MAX_SECRETS:,} codes, a later guess when at"
-            f" most {LESSON_MAX_SECRETS:,} codes are still possible before it ({left:,} here)"
-        )
+        if "," not in p.guesses:
+            raise LimitError(f"a first guess is judged in games of at most {limit:,} codes ({left:,} here)")
+        raise LimitError(f"a guess is judged when at most {limit:,} codes are still possible before it ({left:,} here)")
     g = p.load()
     return lesson(g, *p.history(g), large=left > QUICK_LESSON_SECRETS)
 
@@ -235,7 +237,8 @@ def _codes_before(p: LessonParams) -> int:
 def _lesson_quick(p: LessonParams) -> bool:
     """Few codes still possible (or more than are judged: refused at once)."""
     left = _codes_before(p)
-    return left <= QUICK_LESSON_SECRETS or left > _lesson_limit(p)
+    alike = "," not in p.guesses and every_first_alike(p.load())
+    return alike or left <= QUICK_LESSON_SECRETS or left > _lesson_limit(p)
 
 
 def _game(p: GameParams, tick: Tick) -> Game:

@@ -25,8 +25,8 @@ class Lesson:
 
     secrets: int  # codes still possible before the guess
     guess: str
-    total: int  # guesses to find every code still possible (summed over them): this guess first, best play after
-    best_total: int  # the same with the best first guess
+    total: int | None  # guesses to find every code still possible (summed over them): this guess first, best play
+    best_total: int | None  # after; the same with the best first guess (None, both: every first guess is alike)
     best_guess: str  # a guess achieving best_total
     worst_left: int  # the most codes this guess can leave possible
     best_worst_left: int  # the least any guess leaves in its worst case
@@ -34,7 +34,15 @@ class Lesson:
     @property
     def lost(self) -> float:
         """Expected guesses lost against the best guess (0 for a best guess)."""
+        if self.total is None or self.best_total is None:
+            return 0.0
         return (self.total - self.best_total) / self.secrets
+
+
+def every_first_alike(g: Game) -> bool:
+    """Whether every first experiment of the game is alike under its colour and place permutations (one class, as
+    in Bulls and Cows): then none is better than another, and no search is needed to say so."""
+    return len(set(g.orbit)) == 1
 
 
 def alive_after(g: Game, guesses: tuple[int, ...], outcomes: tuple[int, ...]) -> NDArray[np.int32]:
@@ -63,6 +71,9 @@ def lesson(
     if not g.must_hit:
         raise ValueError("lessons are for games won by guessing the code")
     history, e = guesses[:-1], guesses[-1]
+    if not history and every_first_alike(g):
+        most = int(np.bincount(g.outcomes(e, np.arange(len(g.secrets)))).max())
+        return Lesson(len(g.secrets), g.experiments[e], None, None, g.experiments[e], most, most)
     if search is None:
         from .optimal.search import CACHE_BITS, Search  # compiled kernels: imported by the job that judges a guess
 

@@ -199,3 +199,15 @@ def test_a_first_guess_of_mastermind_is_judged(client: FlaskClient) -> None:
     page = client.get("/codebreak/play?game=mastermind&maker=adversarial&g=AABB").get_data(as_text=True)
     assert "the best guess, AABC" in page and f"up to <strong>{most}</strong> codes" in page
     assert f"{5625 / 1296:.4f} with the best" in page
+
+
+def test_bulls_and_cows_first_guess_is_alike(client: FlaskClient) -> None:
+    """Every first guess of Bulls and Cows is alike (digits relabelled, places reordered): 0 lost, said without a
+    search; the most codes it leaves is 1,440 (one cow: which guessed digit, which other place, and the other three
+    places from the six digits not guessed); a second guess before which 1,440
+    codes are possible is not judged, and the page says why."""
+    page = client.get("/codebreak/play?game=bulls-and-cows&maker=adversarial&g=ABCD").get_data(as_text=True)
+    assert "Every first guess of this game is alike" in page
+    assert f"up to <strong>{4 * 3 * (6 * 5 * 4)}</strong> codes" in page
+    later = client.get("/codebreak/play?game=bulls-and-cows&maker=adversarial&g=ABCD,EFGH").get_data(as_text=True)
+    assert "a guess is judged when at most 700 codes are still possible before it (1,440 here)" in later
