@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
 from solvers.errors import InputError, PuzzleError
-from solvers.history import Chain, chain_from_text
+from solvers.history import RESTART, Chain, chain_from_text
 from solvers.report import as_json
 from solvers.weighing import MAX_SCHEME_COINS, Objective, Problem, make_plan, min_weighings
 from solvers.weighing.plan import Ranges, describe, size
@@ -50,25 +50,29 @@ def setup() -> Response | str | tuple[str, int]:
     return go(plan_url("coins.node", plan.problem, obj))
 
 
+START_AGAIN = "S"  # a restart in a path's undo chain
+
+
 def _path_arg() -> str:
-    """The plan path from the query (letters L, B, R)."""
+    """The plan path from the query (letters L, B, R; S: started again, in an undo chain)."""
     path = request.args.get("path", "")
-    if len(path) > 64 or any(ch not in "LBR" for ch in path):
+    if len(path) > 64 or any(ch not in "LBR" + START_AGAIN for ch in path):
         raise InputError("path must be a string of the letters L, B and R", {"path": path[:40]})
     return path
 
 
 def _chain() -> Chain:
-    """The outcomes followed as an undo chain: path (every outcome entered), at (how many are in effect: the
-    rest can be redone) and u (take-backs)."""
+    """The outcomes followed as an undo chain: path (every outcome entered and every restart, S), at (how many
+    are in effect: the rest can be redone) and u (take-backs)."""
     path = _path_arg()
-    return chain_from_text(",".join(path), request.args.get("at", ""), request.args.get("u", ""))
+    entries = ",".join(RESTART if ch == START_AGAIN else ch for ch in path)
+    return chain_from_text(entries, request.args.get("at", ""), request.args.get("u", ""))
 
 
 def _path_query(c: Chain) -> dict[str, str]:
-    """A chain as the plan URL writes it (the outcomes as one word)."""
+    """A chain as the plan URL writes it (the outcomes and restarts as one word)."""
     q = c.query("path")
-    q["path"] = q["path"].replace(",", "")
+    q["path"] = "".join(START_AGAIN if e == RESTART else e for e in c.entries)
     return q
 
 
@@ -103,7 +107,8 @@ def node() -> str:
     chain = _chain()
     path = "".join(chain.applied)
     plan = make_plan(p, obj)
-    node_view(plan, "".join(chain.entries))  # the outcomes that can be redone lead somewhere too
+    for state in {*chain.states()}:  # the outcomes that can be redone lead somewhere too
+        node_view(plan, "".join(state))
     view = node_view(plan, path)
 
     def at(c: Chain) -> str:
@@ -121,6 +126,7 @@ def node() -> str:
         crumbs=view.crumbs,
         last=view.last,
         outcomes=view.outcomes,
+        play_path={o.letter: _path_query(chain.play(o.letter))["path"] for o in view.outcomes},
         best_worst=best_worst_left(view.here.coins) if view.here.weighing is not None else None,
         show_grid=show_grid,
         query=params.query(p, obj),
@@ -132,7 +138,7 @@ def node() -> str:
             game_id(p, obj, path),
             url_for("coins.from_id"),
             plan_url("coins.node", p, obj, path=path),
-            *chain_links(chain, at, restart=False),
+            *chain_links(chain, at),
             chain.undos,
         ),
     )

@@ -433,8 +433,8 @@ def test_adversary_hint_figure_win_screen_share_and_statistics(browser: Browser,
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_plan_navigator_undo_redo_and_id(browser: Browser, live_server: str, width: int) -> None:
-    """Follow two outcomes of the 12-coin plan, take them back by keys and redo them; the node's ID opens it; the
-    root's figures for what its weighing can leave."""
+    """Follow two outcomes of the 12-coin plan, take them back by keys and redo them, undo and redo a restart; the
+    node's ID opens it; the root's figures for what its weighing can leave."""
     page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
     page.goto(f"{live_server}/coins/plan?n=12")
     # four against four (Dyson 1946): at most 8 of the 24 cases after any reading, and no weighing does better
@@ -449,6 +449,9 @@ def test_plan_navigator_undo_redo_and_id(browser: Browser, live_server: str, wid
     walk(
         page, [("u", "Weighing 2"), ("Control+z", "Weighing 1"), ("r", "Weighing 2"), ("Control+Shift+Z", "Weighing 3")]
     )
+    page.get_by_role("link", name="Restart", exact=True).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 1")
+    walk(page, [("u", "Weighing 3"), ("r", "Weighing 1"), ("u", "Weighing 3")])  # the restart undone and redone
     page.get_by_text("Game ID and sharing").click()
     assert page.locator(".game-id").text_content() == "12-unknown-identify-0-0:worst:LB"
     enter_id(page, f"{live_server}/coins/plan?n=12", "12-unknown-identify-0-0:worst:LB")
