@@ -466,8 +466,8 @@ def test_plan_navigator_undo_redo_and_id(browser: Browser, live_server: str, wid
 @pytest.mark.parametrize("width", WIDTHS)
 def test_devil_undo_redo_id_and_win_screen(browser: Browser, live_server: str, width: int) -> None:
     """Against the adversarial Devil (4 coins): two moves of the proved shortest win, taken back by keys to the
-    start and made again; the ID opens the same position; the rest of the win shows the win screen with the proved fewest moves
-    (the solver's shortest sure win, checked by its own exhaustive verification) and the statistics."""
+    start and made again; the ID opens the same position; the rest of the win shows the win screen with the proved
+    fewest moves (the solver's shortest sure win, checked by its own exhaustive verification) and the statistics."""
     from solvers.devil import Variant, positions, solve
     from tests.e2e.test_devil_e2e import play_solution
 
