@@ -28,7 +28,7 @@ from solvers.variants.plan import verify as verify_variant
 from solvers.variants.report import Row
 from solvers.variants.report import table as variant_table
 
-from .computations import Computation, Params
+from .computations import Computation, Params, current_checkpoint
 from .games import default_sizes, game_spec, load, shipped
 
 QUICK_TABLE_HOLES = 15  # peg tables up to this many holes take well under a second
@@ -178,7 +178,8 @@ def _codebreak(p: StrategyParams, tick: Tick) -> tuple[Node, Stats]:
     if p.strategy not in HEURISTICS and secrets_count(p) > limit:
         raise LimitError(f"the {p.strategy} search is limited to games of {limit:,} secrets")
     g = p.load()
-    tree = codebreak_tree(g, one_of(p.strategy, STRATEGIES, "strategy"), tick, p.max_guesses)
+    strategy = one_of(p.strategy, STRATEGIES, "strategy")
+    tree = codebreak_tree(g, strategy, tick, p.max_guesses, checkpoint=current_checkpoint())  # a job resumes
     return tree, verify(g, tree)
 
 

@@ -10,6 +10,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Generic, TypeVar
@@ -148,9 +149,49 @@ def stored(store: Store, c: Computation[P, R], params: P) -> R | None:
     return None if found is None else unpack(found)
 
 
+Entry = tuple[int, int, int, int]  # one fact a proof settled (the code-breaking search's table entries)
+
+
+class StoreCheckpoint:
+    """What a long proof has settled so far, kept in the result store beside its result (under the result's key
+    and ':checkpoint': a JSON list of entries, appended by compare-and-swap), so that a job stopped part-way (a
+    restart, a crash, a new deploy) resumes from it when it runs again; removed once the result is stored."""
+
+    def __init__(self, store: Store, key: str) -> None:
+        self.store = store
+        self.key = key + ":checkpoint"
+
+    def known(self) -> list[Entry]:
+        """The entries kept by earlier runs of the job."""
+        blob = self.store.get(self.key)
+        return [(int(a), int(b), int(c), int(d)) for a, b, c, d in json.loads(blob)] if blob else []
+
+    def keep(self, entries: list[Entry]) -> None:
+        """Append one settled part's entries (again if another worker appended at the same moment)."""
+        while True:
+            old = self.store.get(self.key)
+            kept = json.loads(old) if old else []
+            if self.store.swap(self.key, old, json.dumps([*kept, *map(list, entries)]).encode()):
+                return
+
+    def clear(self) -> None:
+        """Forget the entries (the result is stored)."""
+        self.store.delete(self.key)
+
+
+_CHECKPOINT: ContextVar[StoreCheckpoint | None] = ContextVar("checkpoint", default=None)
+
+
+def current_checkpoint() -> StoreCheckpoint | None:
+    """The checkpoint of the job running in this context, for a computation that can resume (None outside a
+    job: a web request's quick computation)."""
+    return _CHECKPOINT.get()
+
+
 def work(store: Store, c: Computation[P, Any], params: P) -> None:
-    """A job's work: report progress (at most twice a second), compute, store the result (the claim is left to
-    whoever runs the job)."""
+    """A job's work: report progress (at most twice a second), compute with a checkpoint in the store (which a
+    resumable computation reads with `current_checkpoint`), store the result and drop the checkpoint (the claim
+    is left to whoever runs the job)."""
     key = c.key(params)
     last = [0.0]
 
@@ -162,7 +203,14 @@ def work(store: Store, c: Computation[P, Any], params: P) -> None:
 
     store.report(key, "running", 0, 0, "")
     print(f"coin-puzzles job: computing {key}", file=sys.stderr, flush=True)
-    write(store, c, key, run(c, params, tick))
+    checkpoint = StoreCheckpoint(store, key)
+    token = _CHECKPOINT.set(checkpoint)
+    try:
+        result = run(c, params, tick)
+    finally:
+        _CHECKPOINT.reset(token)
+    write(store, c, key, result)
+    checkpoint.clear()
 
 
 def execute(store: Store, c: Computation[P, Any], params: P) -> None:
