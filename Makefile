@@ -108,6 +108,7 @@ bench: $(VENV)/.installed warm
 	$(BIN)/python benchmarks/pegs.py
 	$(BIN)/python benchmarks/codebreak.py
 	$(BIN)/python benchmarks/hints.py
+	$(BIN)/python benchmarks/lessons.py
 	$(BIN)/python benchmarks/variants.py
 	$(BIN)/python benchmarks/store.py
 	$(BIN)/python benchmarks/table.py

@@ -21,6 +21,7 @@ SCRIPTS = (  # (script, section title), in `make bench` order
     ("pegs", "Peg solitaire"),
     ("codebreak", "Code-breaking"),
     ("hints", "Code-breaking hints"),
+    ("lessons", "What a guess was worth (the hint that teaches)"),
     ("variants", "Weighing variants"),
     ("store", "Result store"),
     ("optima", "Mastermind's proved optima, size by size (hours: run on its own, not by `make bench`)"),
