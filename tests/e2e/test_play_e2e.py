@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import segno
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from solvers.pegs import board, exact
 from solvers.pegs.rules import jumps_to_moves
@@ -49,6 +49,17 @@ def enter_id(page: Page, url: str, game_id: str) -> None:
     page.get_by_text("Game ID and sharing").click()
     page.get_by_label("Enter a game ID").fill(game_id)
     page.get_by_role("button", name="Open").click()
+
+
+def expect_win(page: Page, title: str, score: int, optimum: int) -> Locator:
+    """The win screen: its title, the score and the proved best, "optimal" when they are equal; the screen."""
+    win = page.locator("section.win")
+    expect(win.get_by_role("heading", name=title)).to_be_visible()
+    expect(win.locator(".score")).to_have_text(str(score))
+    expect(win.locator(".optimum")).to_have_text(str(optimum))
+    if score == optimum:
+        expect(win.locator(".against")).to_have_text("optimal")
+    return win
 
 
 def share_and_qr(page: Page, live_server: str) -> str:
@@ -171,11 +182,7 @@ def test_peg_board_hint_cost_win_screen_and_statistics(browser: Browser, live_se
     for move in rest:
         for f, t in zip(move, move[1:], strict=False):
             jump(page, b.labels[f], b.labels[t])
-    win = page.locator("section.win")
-    expect(win.get_by_role("heading", name="Solved!")).to_be_visible()
-    expect(win.locator(".score")).to_have_text("5")
-    expect(win.locator(".optimum")).to_have_text("5")
-    expect(win.locator(".against")).to_have_text("optimal")
+    win = expect_win(page, "Solved!", 5, 5)
     expect(win.locator(".take-backs")).to_have_text("1")
     expect(win.locator(".hints")).to_have_text("1")
     expect(win.locator(".stats-line")).to_contain_text("played 1, won 1, best 5")
@@ -416,11 +423,7 @@ def test_adversary_hint_figure_win_screen_share_and_statistics(browser: Browser,
     page.get_by_label("The counterfeit is").select_option(str(answer.coin))
     page.get_by_label("heavier" if answer.heavier else "lighter", exact=True).check()
     page.get_by_role("button", name="Name it").click()
-    win = page.locator("section.win")
-    expect(win.get_by_role("heading", name="You found the coin!")).to_be_visible()
-    expect(win.locator(".score")).to_have_text("2")
-    expect(win.locator(".optimum")).to_have_text("2")
-    expect(win.locator(".against")).to_have_text("optimal")
+    win = expect_win(page, "You found the coin!", 2, 2)
     expect(win.locator(".stats-line")).to_contain_text("played 1, won 1, best 2")
     page.reload()
     expect(page.locator("section.win .stats-line")).to_contain_text("played 1, won 1, best 2")
