@@ -28,6 +28,7 @@ from solvers.devil import (
     won_at,
 )
 from solvers.devil.report import devil_report, solution_step
+from solvers.devil.search import devil_lesson
 from solvers.errors import IllegalMoveError, InputError
 from solvers.history import RESTART, TAKE_BACK, Chain, chain_from_text, from_log, log_from_text, taken_back
 from solvers.report import as_json
@@ -265,6 +266,7 @@ def _play_page(
         error=error,
         secret_coins=digits(v, table) if table is not None and won is not None else None,
         latest=latest,
+        lesson=devil_lesson(v, moves) if sol.solvable and won is None else None,
         take_back=hidden is not None and hidden.standing == "live" and bool(moves) and won is None,
         taken_back=[positions(v, m) for m in moves_from_text(v, ",".join(taken_back(log)))],
     )

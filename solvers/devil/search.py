@@ -173,15 +173,75 @@ def exhaust_configs(v: Variant, tick: Tick = quiet) -> SearchResult:
     return SearchResult(None, len(seen), not frontier)
 
 
-def belief_classes(v: Variant, moves: Sequence[int]) -> list[list[int]]:
-    """The classes (as canonical configurations) still possible before and after each move (small N only)."""
+def _belief_bits(v: Variant, moves: Sequence[int]) -> list[int]:
+    """The classes still possible (bits of class numbers) before and after each move (small N only)."""
     reps, cls = classes(v)
     rows = _transitions(v)  # tables built only for the moves made (a few, not every move as in `search`)
     won = {cls[g] for g in goal_configs(v)}
     belief = sum(1 << k for k in range(len(reps)) if k not in won)
     index = {r: i for i, r in enumerate(reps)}
-    out = [[reps[k] for k in range(len(reps)) if belief >> k & 1]]
+    out = [belief]
     for a in moves:
         belief = _step(_tables(rows[index[int(tables(v)[1][:, a].min())]]), belief)
-        out.append([reps[k] for k in range(len(reps)) if belief >> k & 1])
+        out.append(belief)
     return out
+
+
+def belief_classes(v: Variant, moves: Sequence[int]) -> list[list[int]]:
+    """The classes (as canonical configurations) still possible before and after each move (small N only)."""
+    reps, _ = classes(v)
+    return [[reps[k] for k in range(len(reps)) if belief >> k & 1] for belief in _belief_bits(v, moves)]
+
+
+def _fewest(rows: list[list[list[int]]], belief: int) -> int | None:
+    """The fewest moves that surely empty a belief, by breadth-first search; None when none does (or none is found
+    within MAX_BELIEFS beliefs)."""
+    seen, frontier, depth = {belief}, [belief], 0
+    if belief == 0:
+        return 0
+    while frontier and len(seen) <= MAX_BELIEFS:
+        depth += 1
+        nxt = []
+        for b in frontier:
+            for row in rows:
+                after = _step(row, b)
+                if after == 0:
+                    return depth
+                if after not in seen:
+                    seen.add(after)
+                    nxt.append(after)
+        frontier = nxt
+    return None
+
+
+@dataclass(frozen=True)
+class DevilLesson:
+    """What the last move was worth: the fewest moves still surely winning before it and after it (None: no sure
+    win from there)."""
+
+    before: int | None
+    after: int | None
+
+    @property
+    def cost(self) -> int | None:
+        """Moves the last one cost against a best move (0 for a best one); None when it cannot be said (no sure
+        win before it, or none after: see `lost`)."""
+        if self.before is None or self.after is None:
+            return None
+        return self.after + 1 - self.before
+
+    @property
+    def lost(self) -> bool:
+        """Whether the move lost a sure win that existed before it."""
+        return self.before is not None and self.after is None
+
+
+def devil_lesson(v: Variant, moves: Sequence[int]) -> DevilLesson | None:
+    """The fewest moves that surely win against any Devil from the tables still possible before and after the last
+    move (the player is blind, so the tables still possible are the same whatever the Devil did); None before a
+    move, or where the belief search is too large."""
+    if not moves or not searchable(v):
+        return None
+    rows = [_tables(row) for row in _transitions(v)]
+    *_, before, after = _belief_bits(v, moves)
+    return DevilLesson(_fewest(rows, before), _fewest(rows, after))

@@ -473,6 +473,8 @@ def test_devil_undo_redo_id_and_win_screen(browser: Browser, live_server: str, w
     fewest moves (the solver's shortest sure win, checked by its own exhaustive verification) and the statistics."""
     from solvers.devil import Variant, positions, solve
     from tests.e2e.test_devil_e2e import play_solution
+    from tests.unit.test_devil_lesson import brute as devil_brute
+    from tests.unit.test_devil_lesson import flips
 
     v = Variant(4)
     moves = solve(v).moves
@@ -484,6 +486,10 @@ def test_devil_undo_redo_id_and_win_screen(browser: Browser, live_server: str, w
             page.get_by_role("checkbox", name=f"Place {place}", exact=True).check()
         page.get_by_role("button", name="Flip").click()
         expect(page.get_by_text(f"Moves so far: {k}")).to_be_visible()
+    fewest, step, start = devil_brute(4, "all-heads")
+    after = step(step(start, flips(4, moves[0])), flips(4, moves[1]))
+    expect(page.locator(".devil-lesson .fewest-here")).to_have_text(str(fewest(after)))  # the brute force's
+    expect(page.locator(".devil-lesson")).to_contain_text("Your last move was a best one.")
     for key, count in (("u", 1), ("Control+z", 0), ("r", 1), ("Control+y", 2)):  # to the start and back
         page.keyboard.press(key)
         expect(page.get_by_text(f"Moves so far: {count}")).to_be_visible()
