@@ -172,7 +172,7 @@ def _chain(g: DevilGame, args: Mapping[str, str]) -> Chain:
 
 def game_id(g: DevilGame, moves: tuple[int, ...]) -> str:
     """A game against the adversarial Devil as a short ID: coins, goal, reflections and the moves in effect (e.g.
-    '4:all-same:0:5,3')."""
+    '4:all-heads:0:5,3')."""
     v = g.variant
     return f"{v.n}:{v.goal}:{int(v.reflections)}:{moves_to_text(moves)}"
 
@@ -182,7 +182,7 @@ def from_id() -> Response:
     """Open the game an ID describes: n:goal:reflections:moves (the adversarial Devil), or n:goal:reflections#token
     (a game against the random Devil: its latest position)."""
     parts, token = split_id(
-        request.args.get("id", ""), 4, "a Devil", "coins:goal:reflections:moves, like 4:all-same:0:5,3"
+        request.args.get("id", ""), 4, "a Devil", "coins:goal:reflections:moves, like 4:all-heads:0:5,3"
     )
     q = {"n": parts[0], "goal": parts[1], "reflections": parts[2]}
     if token is not None:
