@@ -58,3 +58,35 @@ def test_capped_and_worst_case_searches_keep_nothing() -> None:
         s = Search(g, jobs=1, checkpoint=kept, **kw)  # type: ignore[arg-type]
         s.solve()
         assert kept.batches == [] and s.keep is None
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_part_searched_one_level_down_keeps_the_parts_below_it(jobs: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With large parts searched one level down from Python (FINE_FROM lowered to 20 secrets), Mastermind 4x4 is
+    proved at 905 (Goddard 2004) as by the kernel alone, more parts are kept (those below the large ones), and a
+    run from the first third of them (a run stopped inside a part) proves 905 again, with less work, to a tree
+    that verifies."""
+    monkeypatch.setattr(search_module, "PARALLEL_FROM", 100)
+    g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
+    coarse = Kept()
+    Search(g, worst=False, jobs=jobs, checkpoint=coarse).solve()
+    monkeypatch.setattr(search_module, "FINE_FROM", 20)
+    fine = Kept()
+    proved = Search(g, worst=False, jobs=jobs, checkpoint=fine).solve()
+    assert proved.cost == 905 and len(fine.batches) > len(coarse.batches)
+    again = Search(g, worst=False, jobs=jobs, checkpoint=Kept(fine.batches[: len(fine.batches) // 3]))
+    found = again.solve()
+    assert found.cost == 905 and found.work < proved.work
+    tree = build_tree(g, "optimal-average", checkpoint=Kept(fine.batches))
+    st = verify(g, tree)
+    assert st.verified and st.total == 905
+
+
+@pytest.mark.parametrize(("pegs", "colours", "total"), [(3, 4, 206), (3, 5, 451), (4, 3, 246), (5, 3, 816)])
+def test_one_level_down_gives_the_published_optima(
+    pegs: int, colours: int, total: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every part of 8 secrets or more searched one level down: the optimal averages Goddard (2004) published."""
+    monkeypatch.setattr(search_module, "FINE_FROM", 8)
+    g = build(parse((GAMES / "mastermind.game").read_text()), {"length": pegs, "colours": colours})
+    assert Search(g, worst=False, jobs=1, checkpoint=Kept()).solve().cost == total

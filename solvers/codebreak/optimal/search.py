@@ -20,7 +20,7 @@ from .average import average, open_parts
 from .candidates import candidates
 from .rules import BIG, UNCAPPED, Checkpoint, Entry, Rules, Symmetry, capacity, counting_bounds, new_memo
 from .sets import fingerprint, holds, keyed, perfect_member, record, shortcut, slot
-from .symmetry import place_classes, symmetries
+from .symmetry import narrowed, place_classes, symmetries
 from .worst import fits
 
 if TYPE_CHECKING:
@@ -33,6 +33,8 @@ LARGE_GAME, SMALL_GAME = 2000, 256
 NODE_LIMIT = 400_000_000  # work (the secrets of every set searched) before the search gives up (LimitError)
 SEED = 20261122  # the random numbers of the fingerprints
 PARALLEL_FROM = 2000  # secrets: smaller games are searched in one process (forking costs more than it saves)
+FINE_FROM = 500  # secrets: a first experiment's part this large is searched one level down from Python when a
+# checkpoint is kept, so that the parts below it are kept as they are settled (a part of 4x9 takes hours)
 
 
 @dataclass(frozen=True)
@@ -292,13 +294,61 @@ class Search:
             told(done)
             part = members[start[o] : start[o + 1]]
             left = np.int64(best - (total - int(lows[o])))
-            v = average(part, left, self.rules.everything, self.rules, self.memo, after, below(self.cap))
+            if self.keep is not None and len(part) >= FINE_FROM:
+                v = self._average_here(part, int(left), after)
+            else:
+                v = average(part, left, self.rules.everything, self.rules, self.memo, after, below(self.cap))
             self._check()
             if self.keep is not None and v < left:  # settled exactly: kept for a restart
                 self.keep(self.part_proof(part, int(v)))
             total += int(v) - int(lows[o])
             done += len(part)
         told(done)
+        return total
+
+    def _average_here(self, s: NDArray[np.int32], beta: int, sym: Symmetry) -> int:
+        """What `average` returns for s (uncapped, below beta; else a lower bound at least beta), its candidates
+        tried from here as the kernel tries them, so that every part of a candidate settled exactly is kept: a
+        run stopped inside a large part resumes from the parts below it."""
+        lb = int(self.rules.bound[len(s)])
+        if lb >= beta:
+            return lb
+        h1, h2 = self._key(s, UNCAPPED)
+        at = slot(self.memo, h1, h2)
+        if holds(self.memo, at, h1, h2):
+            if self.memo.exact[at] or self.memo.value[at] >= beta:
+                return int(self.memo.value[at])
+            lb = max(lb, int(self.memo.value[at]))
+        best, best_g, floor = beta, -1, int(BIG)
+        for low, g in candidates(s, self.rules.everything, self.rules, False, sym):
+            if low >= best:
+                floor = min(floor, int(low))
+                break
+            total = self._parts_total(s, int(g), best, narrowed(sym, int(g)))
+            if total < best:
+                best, best_g = total, int(g)
+            else:
+                floor = min(floor, total)
+        if best_g < 0:
+            best = max(floor, lb)
+        record(self.memo, h1, h2, np.int64(best), best_g >= 0, best_g)
+        return best
+
+    def _parts_total(self, s: NDArray[np.int32], g: int, best: int, inner: Symmetry) -> int:
+        """The total of s with g first (below best; else at least best), each part searched by the kernel and
+        kept when settled exactly."""
+        members, start, lows, total, order = open_parts(s, g, np.int64(best), self.rules, self.memo, UNCAPPED)
+        total = int(total)
+        for o in order:
+            if total >= best:
+                break
+            part = members[start[o] : start[o + 1]]
+            left = best - (total - int(lows[o]))
+            v = int(average(part, np.int64(left), self.rules.everything, self.rules, self.memo, inner, UNCAPPED))
+            self._check()
+            if self.keep is not None and v < left:
+                self.keep(self.part_proof(part, v))
+            total += v - int(lows[o])
         return total
 
     def first_fits(self, s: NDArray[np.int32], g: int, depth: int) -> bool:
