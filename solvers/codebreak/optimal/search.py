@@ -33,8 +33,9 @@ LARGE_GAME, SMALL_GAME = 2000, 256
 NODE_LIMIT = 400_000_000  # work (the secrets of every set searched) before the search gives up (LimitError)
 SEED = 20261122  # the random numbers of the fingerprints
 PARALLEL_FROM = 2000  # secrets: smaller games are searched in one process (forking costs more than it saves)
-FINE_FROM = 500  # secrets: a first experiment's part this large is searched one level down from Python when a
-# checkpoint is kept, so that the parts below it are kept as they are settled (a part of 4x9 takes hours)
+FINE_FROM = 500  # secrets: a set this large below a first experiment is searched from Python when a checkpoint is
+# kept, level by level down to smaller sets, so that each set below it is kept as it is settled (a part of 4x9
+# takes hours)
 
 
 @dataclass(frozen=True)
@@ -335,8 +336,8 @@ class Search:
         return best
 
     def _parts_total(self, s: NDArray[np.int32], g: int, best: int, inner: Symmetry) -> int:
-        """The total of s with g first (below best; else at least best), each part searched by the kernel and
-        kept when settled exactly."""
+        """The total of s with g first (below best; else at least best), each part kept when settled exactly:
+        parts of FINE_FROM secrets or more searched from here again, smaller ones by the kernel."""
         members, start, lows, total, order = open_parts(s, g, np.int64(best), self.rules, self.memo, UNCAPPED)
         total = int(total)
         for o in order:
@@ -344,7 +345,10 @@ class Search:
                 break
             part = members[start[o] : start[o + 1]]
             left = best - (total - int(lows[o]))
-            v = int(average(part, np.int64(left), self.rules.everything, self.rules, self.memo, inner, UNCAPPED))
+            if len(part) >= FINE_FROM:  # large parts one level further down too
+                v = self._average_here(part, left, inner)
+            else:
+                v = int(average(part, np.int64(left), self.rules.everything, self.rules, self.memo, inner, UNCAPPED))
             self._check()
             if self.keep is not None and v < left:
                 self.keep(self.part_proof(part, v))
