@@ -5,7 +5,8 @@ Each size: the optimal-average search, its tree verified on every secret, and th
 site's jobs run them (`build_tree`), each row saved as soon as it is proved, so a run cut short keeps what it
 proved; sizes already recorded are skipped unless --again. Within a size, every part of a first guess settled by
 the average search is kept in `benchmarks/checkpoints/` (not in git), so a run stopped part-way resumes from its
-settled parts; the file is removed once the size is recorded.
+settled parts; the file is removed once the size is recorded. Its entries are keyed by the search's set
+fingerprints: a change to how the search fingerprints or costs a set must delete the files.
 
     python benchmarks/optima.py [--up-to 8000] [--again]
     python benchmarks/optima.py --size 4x8 --max-guesses 6     # one size's optimal average within a cap
