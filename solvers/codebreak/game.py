@@ -183,17 +183,24 @@ def sequences(params: dict[str, str]) -> list[tuple[int, ...]]:
 
 def score_table(guesses: NDArray[np.int8], secrets: NDArray[np.int8], colours: int) -> NDArray[np.uint8]:
     """Every guess scored against every secret as black * (length + 1) + white, in blocks of guesses so that
-    the temporary arrays stay small (a few MB even for Bulls and Cows' 5,040 x 5,040)."""
+    the temporary arrays stay small (a few MB even for Bulls and Cows' 5,040 x 5,040); each block summed place by
+    place and colour by colour (whole-block operations: a reduction over a short axis is slow in NumPy)."""
     length = guesses.shape[1]
     palette = np.arange(colours, dtype=np.int8)
-    s_counts = (secrets[:, :, None] == palette).sum(axis=1, dtype=np.uint8)
-    g_counts = (guesses[:, :, None] == palette).sum(axis=1, dtype=np.uint8)
+    s_counts = np.ascontiguousarray((secrets[:, :, None] == palette).sum(axis=1, dtype=np.uint8).T)
+    g_counts = np.ascontiguousarray((guesses[:, :, None] == palette).sum(axis=1, dtype=np.uint8).T)
+    s_places = np.ascontiguousarray(secrets.T)
     table = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
-    for lo in range(0, len(guesses), 128):
-        g = guesses[lo : lo + 128]
-        black = (g[:, None, :] == secrets[None, :, :]).sum(axis=2, dtype=np.uint8)
-        common = np.minimum(g_counts[lo : lo + 128, None, :], s_counts[None, :, :]).sum(axis=2, dtype=np.uint8)
-        table[lo : lo + 128] = black * (length + 1) + (common - black)
+    rows = max(1, (1 << 20) // max(1, len(secrets)))
+    for lo in range(0, len(guesses), rows):
+        g = guesses[lo : lo + rows]
+        black = np.zeros((len(g), len(secrets)), dtype=np.uint8)
+        for i in range(length):
+            black += g[:, i, None] == s_places[i][None, :]
+        common = np.zeros_like(black)
+        for c in range(colours):
+            common += np.minimum(g_counts[c, lo : lo + rows, None], s_counts[c][None, :])
+        table[lo : lo + rows] = black * np.uint8(length + 1) + (common - black)
     return table
 
 
