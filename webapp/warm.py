@@ -18,6 +18,8 @@ def _codebreak(name: str, pegs: int | None, colours: int | None, coins: int | No
     game = load(name, pegs, colours, coins)
     for strategy in STRATEGIES:
         verify(game, build_tree(game, strategy))
+        if strategy.startswith("optimal"):  # small games are searched in plain Python: the compiled search too
+            verify(game, build_tree(game, strategy, compiled=True))
     Search(game, worst=False, jobs=1).load_kernels()  # those only a search on several processes calls
 
 

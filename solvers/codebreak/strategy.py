@@ -22,6 +22,7 @@ from .game import Game
 
 if TYPE_CHECKING:
     from .optimal.rules import Checkpoint  # Numba only when a search is asked for
+    from .optimal.search import Search
 from .tree import Node
 
 Strategy = Literal["knuth", "expected", "entropy", "parts", "optimal-worst", "optimal-average"]
@@ -81,10 +82,12 @@ def build_tree(
     tick: Tick = quiet,
     max_guesses: int | None = None,
     checkpoint: Checkpoint | None = None,
+    compiled: bool | None = None,
 ) -> Node:
     """The whole strategy tree from the start (tick: secrets settled, or first experiments searched); the optimal
     average may be asked within at most max_guesses experiments, and may keep what it proves in a checkpoint (and
-    resume from it)."""
+    resume from it). The optimal searches run compiled, or in plain Python for games of at most `PLAIN_MAX`
+    secrets (compiled: True or False chooses)."""
     if max_guesses is not None and strategy != "optimal-average":
         raise InputError("a cap on the guesses (max_guesses) is for the optimal-average strategy")
     if game.generated:
@@ -107,7 +110,7 @@ def build_tree(
         return _heuristic(game, alive, strategy, counted)
     if len(game.secrets) > optimal_limit(strategy):
         raise LimitError(f"the {strategy} search is limited to games of {optimal_limit(strategy):,} secrets")
-    return _optimal_tree(game, alive, strategy == "optimal-worst", tick, max_guesses, checkpoint)
+    return _optimal_tree(game, alive, strategy == "optimal-worst", tick, max_guesses, checkpoint, compiled)
 
 
 def _heuristic(
@@ -146,16 +149,24 @@ def _optimal_tree(
     tick: Tick = quiet,
     max_guesses: int | None = None,
     checkpoint: Checkpoint | None = None,
+    compiled: bool | None = None,
 ) -> Node:
     """The optimal tree (fewest experiments in the worst case, or in total, within max_guesses experiments when
     given), by the exhaustive branch-and-bound of `optimal` (LimitError past its budget of sets searched; imported
-    here, with Numba, only when asked for)."""
-    from .optimal import Search
-    from .optimal.rules import BIG
-    from .optimal.search import below
+    here, with Numba, only when asked for), or its plain-Python twin `optimal.plain` for small games."""
+    from .optimal.plain import PLAIN_MAX, PlainSearch
+    from .optimal.rules import BIG, UNCAPPED
 
     limit = OPTIMAL_MAX_NODES if worst else OPTIMAL_AVERAGE_MAX_NODES
-    search = Search(game, worst, limit, cap=max_guesses, checkpoint=checkpoint)
+    search: PlainSearch | Search
+    if compiled is None:
+        compiled = len(game.secrets) > PLAIN_MAX or checkpoint is not None
+    if not compiled:
+        search = PlainSearch(game, worst, limit, cap=max_guesses)  # no compiler: done before Numba would load
+    else:
+        from .optimal import Search
+
+        search = Search(game, worst, limit, cap=max_guesses, checkpoint=checkpoint)
     found = search.solve(tick)
     if found.cost >= BIG:
         raise InputError(f"no strategy finds every secret within {max_guesses} guesses")
@@ -173,6 +184,9 @@ def _optimal_tree(
             else:
                 node.children[int(o)] = grow(part, budget - 1 if worst else found.cost, False, below(depth))
         return node
+
+    def below(depth: int) -> int:  # as the kernels count it: no cap stays no cap
+        return depth if depth >= UNCAPPED else depth - 1
 
     return grow(alive.astype(np.int32), found.cost, True, search.cap)
 

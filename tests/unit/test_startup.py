@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from solvers.codebreak.optimal.plain import PLAIN_MAX
 from solvers.jit import CACHE, kernel_sources, source_stamp
 
 MODULES = (
@@ -45,11 +46,16 @@ def test_a_subcommand_imports_its_own_solver_only() -> None:
 
 
 def test_heuristics_on_tabled_games_import_no_compiler() -> None:
-    """A heuristic's tree on a game with an outcome table needs no compiled code: Numba is imported only by the
-    optimal searches and by games scored on demand (no table)."""
+    """A heuristic's tree on a game with an outcome table needs no compiled code, nor does an optimal search of a
+    small game (plain Python, `optimal.plain`): Numba is imported only by the optimal searches of larger games and
+    by games scored on demand (no table)."""
     knuth = loaded_modules("codebreak", "mastermind", "--pegs", "3", "--colours", "4", "--json")
     assert "solvers.codebreak.strategy" in knuth and not {m for m in knuth if m.startswith("numba")}
-    optimal = loaded_modules("codebreak", "mastermind", "--pegs", "2", "--colours", "3", "--strategy", "optimal-worst")
+    for strategy in ("optimal-worst", "optimal-average"):
+        small = loaded_modules("codebreak", "mastermind", "--pegs", "3", "--colours", "4", "--strategy", strategy)
+        assert "solvers.codebreak.optimal.plain" in small and not {m for m in small if m.startswith("numba")}
+    assert PLAIN_MAX < 125
+    optimal = loaded_modules("codebreak", "mastermind", "--pegs", "3", "--colours", "5", "--strategy", "optimal-worst")
     assert "numba" in optimal and "solvers.codebreak.optimal.search" in optimal
 
 
@@ -66,7 +72,7 @@ def compile_report(*argv: str) -> tuple[int, int]:
 def test_a_second_process_loads_the_compiled_kernels() -> None:
     """After one process has run the optimal search (the warm-up did, in `make test`), another loads every
     kernel it needs from the cache folder named after the kernel sources, and compiles none."""
-    argv = ("codebreak", "mastermind", "--pegs", "2", "--colours", "4", "--strategy", "optimal-worst", "--json")
+    argv = ("codebreak", "mastermind", "--pegs", "3", "--colours", "5", "--strategy", "optimal-worst", "--json")
     compile_report(*argv)
     loaded, compiled = compile_report(*argv)
     assert loaded > 0 and compiled == 0

@@ -1,0 +1,140 @@
+"""The plain-Python optimal search of small games (`optimal.plain`) against the compiled one and against the
+exhaustive searches written in test_codebreak: the same optimal totals and worst cases on every small game, with
+and without a cap on the guesses, trees that verify, and the same refusal past its budget."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solvers.codebreak import build, build_tree, parse, verify
+from solvers.codebreak.game import Game
+from solvers.codebreak.optima import sizes
+from solvers.codebreak.optimal.plain import PLAIN_MAX, PlainSearch
+from solvers.errors import InputError, LimitError
+
+from .test_codebreak import brute_optimal_total, plain_costs
+
+GAMES = Path(__file__).resolve().parents[2] / "games"
+
+
+def game(name: str, **sizes_: int) -> Game:
+    """A shipped game at these sizes."""
+    return build(parse((GAMES / f"{name}.game").read_text()), sizes_)
+
+
+SMALL_GAMES = [
+    *(("mastermind", {"length": p, "colours": c}) for p, c in sizes(PLAIN_MAX)),
+    ("mastermind-black", {"length": 3, "colours": 3}),
+    ("mastermind-black", {"length": 2, "colours": 5}),
+    ("bulls-and-cows", {"length": 2, "colours": 5}),
+    ("bulls-and-cows", {"length": 2, "colours": 8}),
+    ("counterfeit-coin", {"count": 4}),
+    ("counterfeit-coin", {"count": 6}),
+]
+
+
+@pytest.mark.parametrize(("name", "sizes_"), SMALL_GAMES, ids=lambda v: str(v))
+def test_plain_and_compiled_searches_agree(name: str, sizes_: dict[str, int]) -> None:
+    """Every small game's optimal total and worst case: the same from both searches, each tree verified on every
+    secret, and the average tree's worst case the same (both take the first best experiment in the same order)."""
+    g = game(name, **sizes_)
+    assert len(g.secrets) <= PLAIN_MAX
+    for strategy in ("optimal-average", "optimal-worst"):
+        plain = verify(g, build_tree(g, strategy, compiled=False))
+        compiled = verify(g, build_tree(g, strategy, compiled=True))
+        assert plain.verified and compiled.verified
+        assert (plain.total, plain.worst) == (compiled.total, compiled.worst)
+
+
+@pytest.mark.parametrize(("pegs", "colours"), [(2, 3), (3, 3), (2, 4), (3, 4)])
+def test_plain_search_equals_the_exhaustive_searches(pegs: int, colours: int) -> None:
+    """Against the exhaustive searches written in the tests (no bounds, no symmetry): the fewest total guesses and
+    the fewest in the worst case."""
+    g = game("mastermind", length=pegs, colours=colours)
+    total = brute_optimal_total(pegs, colours)
+    assert PlainSearch(g, False, 10**9).solve().cost == total
+    codes, _, depth = plain_costs(pegs, colours)
+    assert PlainSearch(g, True, 10**9).solve().cost == depth(frozenset(codes))
+
+
+@pytest.mark.parametrize(("pegs", "colours", "cap"), [(2, 7, 5), (2, 8, 6), (3, 4, 4), (2, 6, 5)])
+def test_a_cap_on_the_guesses_is_kept_by_both(pegs: int, colours: int, cap: int) -> None:
+    """Within at most cap guesses: the same optimal total from both searches (above the uncapped one where the cap
+    binds), every secret found within the cap; below the least worst case, both refuse."""
+    g = game("mastermind", length=pegs, colours=colours)
+    trees = [build_tree(g, "optimal-average", max_guesses=cap, compiled=c) for c in (False, True)]
+    plain, compiled = (verify(g, t) for t in trees)
+    assert plain.verified and plain.worst <= cap and compiled.worst <= cap
+    assert plain.total == compiled.total >= verify(g, build_tree(g, "optimal-average")).total
+    least = verify(g, build_tree(g, "optimal-worst")).worst
+    for c in (False, True):
+        with pytest.raises(InputError, match="within"):
+            build_tree(g, "optimal-average", max_guesses=least - 1, compiled=c)
+
+
+def test_capped_costs_of_random_sets_equal_an_exhaustive_search() -> None:
+    """On random sets of Mastermind 2x6 secrets and every cap from 1 to 5 guesses, some of them binding: the least total
+    within the cap equals an exhaustive search written here (no bounds; a set that cannot be finished costs
+    infinity)."""
+    from functools import cache
+    from itertools import product
+
+    from .test_codebreak import reference_score
+
+    codes = list(product(range(6), repeat=2))
+    score = {(g, x): reference_score(g, x) for g in codes for x in codes}
+
+    @cache
+    def capped(alive: frozenset[tuple[int, ...]], d: int) -> float:
+        if d == 0:
+            return math.inf
+        if len(alive) == 1:
+            return 1
+        best = math.inf
+        for g in codes:
+            parts: dict[tuple[int, int], set[tuple[int, ...]]] = {}
+            for x in alive:
+                if x != g:
+                    parts.setdefault(score[g, x], set()).add(x)
+            if g in alive or len(parts) > 1:
+                best = min(best, len(alive) + sum(capped(frozenset(p), d - 1) for p in parts.values()))
+        return best
+
+    g = game("mastermind", length=2, colours=6)
+    rng = np.random.default_rng(11)
+    bound = False
+    for _ in range(100):
+        chosen = rng.choice(len(codes), size=int(rng.integers(6, 20)), replace=False)
+        mask = sum(1 << int(i) for i in chosen)
+        alive = frozenset(codes[int(i)] for i in chosen)
+        for d in range(1, 6):
+            search = PlainSearch(g, False, 10**9)
+            got = search.average(mask, 10**6, d)
+            want = capped(alive, d)
+            assert got == want if want < math.inf else got >= 10**6
+            bound |= math.inf > want > capped(alive, 9)
+    assert bound  # some cap raised some set's cost
+
+
+def test_the_plain_search_refuses_past_its_budget() -> None:
+    """A budget too small for the proof: the same clear refusal as the compiled search's."""
+    g = game("mastermind", length=2, colours=8)
+    with pytest.raises(LimitError, match="budget"):
+        PlainSearch(g, False, 100).solve()
+
+
+def test_the_tree_is_read_back_from_any_set() -> None:
+    """best_of answers for sets off the search's path too (searched again), with a cost the compiled search
+    agrees with."""
+    from solvers.codebreak.optimal.search import Search
+
+    g = game("mastermind", length=3, colours=4)
+    plain, compiled = PlainSearch(g, False, 10**9), Search(g, False)
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        s = np.sort(rng.choice(len(g.secrets), size=int(rng.integers(3, 20)), replace=False)).astype(np.int32)
+        assert plain.best_of(s, 10**6)[0] == compiled.average(s, 10**6)
