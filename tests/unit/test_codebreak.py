@@ -207,11 +207,12 @@ LARGER = [(4, 3)]  # 246 / 81 guesses (3x4, 206, is checked the same way by benc
 
 @pytest.mark.parametrize(("pegs", "colours"), [*SMALL, *(pytest.param(*pc, marks=pytest.mark.slow) for pc in LARGER)])
 def test_optimal_average_small_games(pegs: int, colours: int) -> None:
-    """Optimal average on small Mastermind games equals an independent exhaustive search, and no heuristic
-    does better."""
+    """Optimal average on small Mastermind games equals an independent exhaustive search, from the compiled search
+    and from the plain-Python one, and no heuristic does better."""
     g = build(spec("mastermind"), {"length": pegs, "colours": colours})
-    st = verify(g, build_tree(g, "optimal-average"))
+    st = verify(g, build_tree(g, "optimal-average", compiled=True))
     assert st.verified and st.total == brute_optimal_total(pegs, colours)
+    assert verify(g, build_tree(g, "optimal-average", compiled=False)).total == st.total
     for h in ("knuth", "expected", "entropy", "parts"):
         assert verify(g, build_tree(g, h)).total >= st.total
 
@@ -347,7 +348,8 @@ def test_search_bounds_and_refutations_agree_with_plain_search() -> None:
             alive = frozenset(codes[i] for i in chosen)
             exact = total(alive)
             assert average.rules.bound[size] <= exact
-            assert average.rules.bound[size] <= lookahead(chosen, average.rules) <= exact  # admissible one deeper
+            deeper = lookahead(chosen, average.rules, average.rules.everything)
+            assert average.rules.bound[size] <= deeper <= exact  # admissible one deeper
             for beta in (exact - 2, exact, exact + 1, exact + 4):
                 v = average.average(chosen, beta)
                 assert v == exact if exact < beta else beta <= v <= exact
@@ -746,3 +748,26 @@ def test_coins_that_cannot_be_told_apart_are_refused(coins: int, pair: str) -> N
     assert coins == 1 or tips[(1, False)] == tips[(2, True)]  # the brute force: the left pan reads the same
     with pytest.raises(InputError, match=f"the secrets {re.escape(pair)} give the same outcome for every weighing"):
         build(spec, {"count": coins})
+
+
+@pytest.mark.parametrize(("pegs", "colours"), [(4, 4), (3, 5)])
+def test_the_bound_one_deeper_tries_one_experiment_per_class(pegs: int, colours: int) -> None:
+    """After each first guess, every part it leaves is mapped onto itself by the symmetries fixing the guess: the
+    bound one experiment deeper over one experiment per class of those symmetries (`representatives`) equals the
+    bound over every experiment, and fewer experiments are tried."""
+    from solvers.codebreak.optimal.candidates import representatives
+
+    g = build(spec("mastermind"), {"length": pegs, "colours": colours})
+    search = Search(g, worst=False)
+    everything = search.rules.everything
+    secrets = np.arange(len(g.secrets), dtype=np.int32)
+    for first in sorted(set(g.orbit)):
+        e = g.orbit.index(first)
+        reps = representatives(search._after(e), everything)
+        if len(set(g.experiments[e])) < colours:
+            assert reps.sum() < len(everything)
+        outcomes = search.rules.table[e]
+        for o in np.unique(outcomes):
+            part = secrets[outcomes == o]
+            if len(part) > 2:
+                assert lookahead(part, search.rules, reps) == lookahead(part, search.rules, everything)

@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from solvers.jit import kernel
 
-from .candidates import candidates, lookahead
+from .candidates import candidates, lookahead, representatives
 from .rules import BIG, Memo, Rules, Symmetry
 from .sets import below, feasible, fingerprint, holds, keyed, open_by_size, record, shortcut, slot, spend, split
 from .symmetry import narrowed
@@ -27,12 +27,13 @@ from .symmetry import narrowed
 
 @kernel
 def open_parts(
-    s: NDArray[np.int32], g: int, beta: np.int64, rules: Rules, memo: Memo, depth: int
+    s: NDArray[np.int32], g: int, beta: np.int64, rules: Rules, memo: Memo, depth: int, inner: Symmetry
 ) -> Any:  # pragma: no cover - compiled
     """Experiment g at S with at most depth experiments left (`rules.UNCAPPED`: no cap): (its parts as `split`
     gives them, each open part's lower bound, their total with |S|, the parts to search largest first). A part's
     bound is its counting bound (BIG if it cannot finish within depth - 1), raised by the table, then by
-    `lookahead` unless the table knows better; bounding stops once the total reaches beta."""
+    `lookahead` unless the table knows better (one experiment per class under inner, the symmetries in force after
+    g, which map each part onto itself); bounding stops once the total reaches beta."""
     members, start = split(s, g, rules)
     small = 2 if rules.must_hit else 1  # parts this small are exact by the shortcuts: never searched
     lows = np.zeros(rules.outcomes, dtype=np.int64)
@@ -55,10 +56,14 @@ def open_parts(
                 known[o] = memo.exact[at] or memo.value[at] > rules.bound[size]
         total += lows[o]
     order = open_by_size(start, small, rules)
+    reps = rules.everything
+    chosen = False
     for o in order if rules.lookahead and total < beta else order[:0]:
         if known[o]:
             continue
-        lo = lookahead(members[start[o] : start[o + 1]], rules)
+        if not chosen:
+            reps, chosen = representatives(inner, rules.everything), True
+        lo = lookahead(members[start[o] : start[o + 1]], rules, reps)
         if lo > lows[o]:
             total += lo - lows[o]
             lows[o] = lo
@@ -111,8 +116,8 @@ def average(
             floor = min(floor, cands[c, 0])
             break
         g = int(cands[c, 1])
-        members, start, lows, total, order = open_parts(s, g, best, rules, memo, depth)
         inner = narrowed(sym, g)
+        members, start, lows, total, order = open_parts(s, g, best, rules, memo, depth, inner)
         for o in order if total < best else order[:0]:
             part = members[start[o] : start[o + 1]]
             left = best - (total - lows[o])

@@ -123,13 +123,32 @@ def candidates(
 
 
 @kernel
-def lookahead(s: NDArray[np.int32], rules: Rules) -> Any:  # pragma: no cover - compiled
+def representatives(sym: Symmetry, everything: NDArray[np.bool_]) -> NDArray[np.bool_]:  # pragma: no cover
+    """The first experiment of each class under the permutations in force (every experiment when none)."""
+    if sym.stab.shape[0] <= 1:
+        return everything
+    ok = everything.copy()
+    for g in range(ok.shape[0]):
+        for j in sym.stab:
+            if sym.perm[j, g] < g:
+                ok[g] = False
+                break
+    return ok
+
+
+@kernel
+def lookahead(s: NDArray[np.int32], rules: Rules, reps: NDArray[np.bool_]) -> Any:  # pragma: no cover - compiled
     """A lower bound on S's average-case cost one experiment deep: the least, over every experiment, of |S| plus
-    the counting bounds of the parts it leaves open (each part costs at least its counting bound)."""
+    the counting bounds of the parts it leaves open (each part costs at least its counting bound). When S is mapped
+    onto itself by permutations of the experiments, experiments of a class leave parts of the same sizes: reps
+    marks one per class (`representatives`), the only ones tried. The least is never below S's own counting
+    bound: the loop stops at an experiment that reaches it."""
     n = s.shape[0]
     count = np.zeros(rules.outcomes, dtype=np.int64)
     best = BIG
     for g in range(rules.table.shape[0]):
+        if not reps[g]:
+            continue
         count[:] = 0
         for x in s:
             count[rules.table[g, x]] += 1
@@ -142,6 +161,8 @@ def lookahead(s: NDArray[np.int32], rules: Rules) -> Any:  # pragma: no cover - 
                 break
             value += rules.bound[count[o]]
         best = min(best, value)
+        if best <= rules.bound[n]:
+            break  # no experiment does better than counting
     return best
 
 

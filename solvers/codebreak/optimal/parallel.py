@@ -29,7 +29,7 @@ from solvers.parallel import forked_pool
 
 from .rules import BIG, Entry
 
-POLL_SECONDS = 0.2
+POLL_SECONDS = 0.005  # how long the parent waits for progress before it looks whether a task is done
 
 
 class Searcher(Protocol):

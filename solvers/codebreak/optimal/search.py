@@ -29,10 +29,12 @@ if TYPE_CHECKING:
 CACHE_BITS = 22  # 4 million sets in the table (about 120 MB)
 LARGE_CACHE_BITS = 24  # games of more than LARGE_GAME secrets (Bulls and Cows): 16 million (about 480 MB)
 SMALL_CACHE_BITS = 16  # games of at most SMALL_GAME secrets: a small table is quicker
-LARGE_GAME, SMALL_GAME = 2000, 256
+MEDIUM_CACHE_BITS = 20  # games of at most MEDIUM_GAME secrets: 1 million sets (about 30 MB; 4x6's proof keeps
+# 6,693), as a fresh process maps a larger table's pages in at a cost (4x6: 0.2 s more with 4 million)
+LARGE_GAME, MEDIUM_GAME, SMALL_GAME = 2000, 1296, 256
 NODE_LIMIT = 400_000_000  # work (the secrets of every set searched) before the search gives up (LimitError)
 SEED = 20261122  # the random numbers of the fingerprints
-PARALLEL_FROM = 2000  # secrets: smaller games are searched in one process (forking costs more than it saves)
+PARALLEL_FROM = 1000  # secrets: smaller games are searched in one process (forking costs more than it saves)
 FINE_FROM = 500  # secrets: a set this large below a first experiment is searched from Python when a checkpoint is
 # kept, level by level down to smaller sets, so that each set below it is kept as it is settled (a part of 4x9
 # takes hours)
@@ -90,7 +92,10 @@ class Search:
         self.worst = worst
         self.rules, self.lowest_depth = rules_of(game, lookahead)
         n = len(game.secrets)
-        bits = LARGE_CACHE_BITS if n > LARGE_GAME and cache_bits == CACHE_BITS else cache_bits  # unless asked
+        bits = cache_bits
+        if cache_bits == CACHE_BITS:  # unless asked, by the game's size
+            bits = LARGE_CACHE_BITS if n > LARGE_GAME else CACHE_BITS
+            bits = MEDIUM_CACHE_BITS if n <= MEDIUM_GAME else bits
         self.memo = new_memo(1 << (min(bits, SMALL_CACHE_BITS) if n <= SMALL_GAME else bits), node_limit)
         e = self.rules.table.shape[0]
         no_hist = np.zeros(0, dtype=np.int64)
@@ -284,10 +289,10 @@ class Search:
         `average` does for one experiment, with the parts searched one by one from here so that progress is told
         after each (secrets whose part is settled). cap(), when given, may lower best before each part (another
         process found a better first experiment)."""
-        members, start, lows, total, order = open_parts(s, g, np.int64(best), self.rules, self.memo, self.cap)
+        after = self._after(g)
+        members, start, lows, total, order = open_parts(s, g, np.int64(best), self.rules, self.memo, self.cap, after)
         total = int(total)
         done = len(s) - sum(int(start[o + 1] - start[o]) for o in order)
-        after = self._after(g)
         for o in order:
             best = min(best, cap()) if cap else best
             if total >= best:
@@ -338,7 +343,7 @@ class Search:
     def _parts_total(self, s: NDArray[np.int32], g: int, best: int, inner: Symmetry) -> int:
         """The total of s with g first (below best; else at least best), each part kept when settled exactly:
         parts of FINE_FROM secrets or more searched from here again, smaller ones by the kernel."""
-        members, start, lows, total, order = open_parts(s, g, np.int64(best), self.rules, self.memo, UNCAPPED)
+        members, start, lows, total, order = open_parts(s, g, np.int64(best), self.rules, self.memo, UNCAPPED, inner)
         total = int(total)
         for o in order:
             if total >= best:
@@ -376,7 +381,7 @@ class Search:
         e = self.rules.everything
         average(s, np.int64(0), e, self.rules, self.memo, self.plain, UNCAPPED)
         fits(s, 1, e, self.rules, self.memo, self.plain)
-        open_parts(s, 0, np.int64(0), self.rules, self.memo, UNCAPPED)
+        open_parts(s, 0, np.int64(0), self.rules, self.memo, UNCAPPED, self.plain)
         h1, h2 = (np.uint64(h) for h in fingerprint(s, self.rules))
         holds(self.memo, slot(self.memo, h1, h2), h1, h2)
         record(self.memo, h1, h2, np.int64(0), True, -1)  # the empty set's cost: never looked up
