@@ -30,7 +30,8 @@ def main() -> None:
         os.environ["COIN_PUZZLES_INSTANCE"] = instance
         os.environ.setdefault("COIN_PUZZLES_SECRET", "benchmark")
         from webapp import create_app
-        from webapp.catalogue import REGISTRY, codebreak_params, game_params
+        from webapp.catalogue import REGISTRY
+        from webapp.codebreak_results import codebreak_params, game_params
         from webapp.computations import dumps, loads, run
 
         app = create_app()

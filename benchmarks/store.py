@@ -19,18 +19,15 @@ from record import Record  # noqa: E402
 
 from webapp.catalogue import (  # noqa: E402
     AEQUITAS,
-    CODEBREAK,
-    GAME,
     PEGS_REPORT,
     PEGS_TABLE,
     VARIANT_PLAN,
     AequitasParams,
     BoardParams,
     VariantParams,
-    codebreak_params,
-    game_params,
     pegs_problem,
 )
+from webapp.codebreak_results import CODEBREAK, GAME, codebreak_params, game_params  # noqa: E402
 from webapp.computations import Computation, Params, dumps, loads, run  # noqa: E402
 
 CASES: list[tuple[Computation[Any, Any], Params]] = [

@@ -166,7 +166,7 @@ def _stored_tree(
 ) -> tuple[Node, Stats] | None:
     """A shipped game's strategy from the result store when `make run` or `precompute` has put it there (the
     optimal 4x6 searches take minutes), else None. Stored trees were verified before they were stored."""
-    from .catalogue import CODEBREAK, codebreak_params
+    from .codebreak_results import CODEBREAK, codebreak_params
     from .games import default_sizes, shipped
 
     spec = shipped().get(game)

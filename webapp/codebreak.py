@@ -21,7 +21,8 @@ from solvers.history import TAKE_BACK, Chain, chain_from_text, from_log, log_fro
 from solvers.report import as_json
 
 from . import params
-from .catalogue import CODEBREAK, GAME, LESSON, PRECOMPUTED_OPTIMAL, LessonParams, codebreak_params, game_params
+from .catalogue import PRECOMPUTED_OPTIMAL
+from .codebreak_results import CODEBREAK, GAME, LESSON, LessonParams, codebreak_params, game_params
 from .gamebar import Bar, Result, chain_links, split_id
 from .games import Sizes, default_sizes, shipped
 from .htmx import go, link

@@ -7,7 +7,7 @@ from __future__ import annotations
 from solvers.codebreak.optima import AUTOMATIC_SECRETS, Cell, OptimaReport, cell, report, sizes
 from solvers.errors import LimitError
 
-from .catalogue import CODEBREAK, codebreak_params
+from .codebreak_results import CODEBREAK, codebreak_params
 from .computations import stored
 from .store import Store
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from webapp import computations
-from webapp.catalogue import CODEBREAK, codebreak_params
+from webapp.codebreak_results import CODEBREAK, codebreak_params
 from webapp.computations import StoreCheckpoint, stored, work
 from webapp.store import open_store
 

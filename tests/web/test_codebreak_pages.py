@@ -95,7 +95,7 @@ def test_viewing_the_table_never_starts_a_long_search(client: FlaskClient) -> No
     """Black-peg Mastermind 5x4's optimal searches are beyond the precomputed list: the game table shows the
     heuristics and invites opening a plan instead of starting minutes of search (and a stored refusal is shown
     as text, not an error page)."""
-    from webapp.catalogue import CODEBREAK, codebreak_params
+    from webapp.codebreak_results import CODEBREAK, codebreak_params
     from webapp.computations import Failed, write
     from webapp.store import default_store
 

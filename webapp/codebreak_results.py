@@ -1,0 +1,177 @@
+"""The code-breaking results the site stores (strategy trees, outcome tables, lessons) as named computations for
+the result store and the job queue. Apart from the catalogue of every other puzzle, so that the command line
+looks up a stored tree without importing every solver."""
+
+from __future__ import annotations
+
+import math
+from typing import ClassVar
+
+from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, verify
+from solvers.codebreak import build_tree as codebreak_tree
+from solvers.codebreak.game import TABLE_CELLS
+from solvers.codebreak.lesson import Lesson, alive_after, every_first_alike, lesson
+from solvers.codebreak.strategy import optimal_limit
+from solvers.errors import LimitError, one_of
+from solvers.progress import Tick
+
+from .computations import Computation, Params, current_checkpoint
+from .games import game_spec, load
+
+QUICK_HEURISTIC_SECRETS = 256
+QUICK_OPTIMAL_SECRETS = 30
+
+QUICK_GAME_SECRETS = 1296  # outcome tables up to Mastermind 4x6 take a fraction of a second
+
+
+class GameParams(Params, frozen=True):
+    """A code-breaking game from its file, with its sizes overridden where given."""
+
+    game: str
+    pegs: int | None = None
+    colours: int | None = None
+    coins: int | None = None
+
+    def load(self) -> Game:
+        """The game built."""
+        return load(self.game, self.pegs, self.colours, self.coins)
+
+
+class StrategyParams(GameParams, frozen=True, kw_only=True):
+    """A strategy's tree for a code-breaking game (the optimal average within max_guesses experiments if set)."""
+
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("max_guesses",)
+    strategy: str
+    max_guesses: int | None = None
+
+
+class LessonParams(GameParams, frozen=True, kw_only=True):
+    """What a guess was worth: the guesses made (the last is judged) and the scores of all but the last."""
+
+    guesses: str
+    scores: str
+
+    def history(self, g: Game) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The guesses and the known scores as indices (a placeholder score for the judged guess)."""
+        guesses = tuple(g.experiments.index(x) for x in self.guesses.split(","))
+        scores = tuple(g.outcome_names.index(x) for x in self.scores.split(",") if x)
+        return guesses, (*scores, 0)
+
+
+def _game_quick(p: GameParams) -> bool:
+    """Small tables, and games scored on demand (no table to fill: Super Mastermind builds in 0.2 s) or refused."""
+    n = secrets_count(p)
+    return n <= QUICK_GAME_SECRETS or n * n > TABLE_CELLS
+
+
+def _codebreak(p: StrategyParams, tick: Tick) -> tuple[Node, Stats]:
+    """A strategy's tree and its verified statistics."""
+    limit = optimal_limit(p.strategy)
+    if p.strategy not in HEURISTICS and secrets_count(p) > limit:
+        raise LimitError(f"the {p.strategy} search is limited to games of {limit:,} secrets")
+    g = p.load()
+    strategy = one_of(p.strategy, STRATEGIES, "strategy")
+    tree = codebreak_tree(g, strategy, tick, p.max_guesses, checkpoint=current_checkpoint())  # a job resumes
+    return tree, verify(g, tree)
+
+
+def secrets_count(p: GameParams) -> int:
+    """How many secrets a game has, from its file and sizes, without building it."""
+    spec = game_spec(p.game)
+    if spec.secrets[0] == "coins":
+        return 2 * (p.coins or int(spec.secrets[1].get("count", "4")))
+    length = p.pegs or int(spec.secrets[1].get("length", "4"))
+    colours = p.colours or int(spec.secrets[1].get("colours", "6"))
+    if spec.secrets[1].get("repeats", "yes") == "yes":
+        return int(colours**length)
+    return math.perm(colours, length)
+
+
+def _codebreak_quick(p: StrategyParams) -> bool:
+    """Heuristics on small games, optimal search on tiny ones (and refusals of games too large for it)."""
+    n = secrets_count(p)
+    if p.strategy not in HEURISTICS and n > optimal_limit(p.strategy):
+        return True
+    return n <= (QUICK_HEURISTIC_SECRETS if p.strategy in HEURISTICS else QUICK_OPTIMAL_SECRETS)
+
+
+LESSON_MAX_SECRETS = 700  # codes still possible before a judged guess: the search behind a lesson stays in seconds
+FIRST_LESSON_MAX_SECRETS = 1_296  # a first guess, searched under the symmetries fixing it: any of Mastermind 4x6's
+QUICK_LESSON_SECRETS = 64
+
+
+def _lesson_limit(p: LessonParams) -> int:
+    """The most codes a guess is judged on: a first guess is searched under the symmetries that fix it (every first
+    guess of Mastermind 4x6 in at most 1.3 s here), a later one without them; a first guess of a game whose
+    first guesses are all alike needs no search."""
+    if "," in p.guesses:
+        return LESSON_MAX_SECRETS
+    return 10**9 if every_first_alike(p.load()) else FIRST_LESSON_MAX_SECRETS
+
+
+def _lesson(p: LessonParams, tick: Tick) -> Lesson:
+    """The last guess against the best one, by the optimal search on the codes still possible."""
+    left, limit = _codes_before(p), _lesson_limit(p)
+    if left > limit:
+        if "," not in p.guesses:
+            raise LimitError(f"a first guess is judged in games of at most {limit:,} codes ({left:,} here)")
+        raise LimitError(f"a guess is judged when at most {limit:,} codes are still possible before it ({left:,} here)")
+    g = p.load()
+    return lesson(g, *p.history(g), large=left > QUICK_LESSON_SECRETS)
+
+
+def _codes_before(p: LessonParams) -> int:
+    """How many codes were still possible before the judged guess."""
+    g = p.load()
+    guesses, scores = p.history(g)
+    return len(alive_after(g, guesses[:-1], scores[:-1]))
+
+
+def _lesson_quick(p: LessonParams) -> bool:
+    """Few codes still possible (or more than are judged: refused at once)."""
+    left = _codes_before(p)
+    alike = "," not in p.guesses and every_first_alike(p.load())
+    return alike or left <= QUICK_LESSON_SECRETS or left > _lesson_limit(p)
+
+
+def _game(p: GameParams, tick: Tick) -> Game:
+    """A built game: its secrets, experiments and outcome table."""
+    return p.load()
+
+
+CODEBREAK = Computation(
+    "codebreak.tree",
+    StrategyParams,
+    _codebreak,
+    _codebreak_quick,
+    lambda p: f"the {p.strategy} strategy for {p.game}" + (f" within {p.max_guesses} guesses" if p.max_guesses else ""),
+    tuple[Node, Stats],
+)
+GAME = Computation(
+    "codebreak.game",
+    GameParams,
+    _game,
+    _game_quick,
+    lambda p: f"the outcome table of {p.game}",
+    Game,
+)
+LESSON = Computation(
+    "codebreak.lesson",
+    LessonParams,
+    _lesson,
+    _lesson_quick,
+    lambda p: f"the worth of the guess {p.guesses.rsplit(',', 1)[-1]}",
+    Lesson,
+)
+
+
+def game_params(game: str, sizes: tuple[int | None, int | None, int | None]) -> GameParams:
+    """The store's parameters for a built game."""
+    return GameParams(game, *sizes)
+
+
+def codebreak_params(
+    game: str, sizes: tuple[int | None, int | None, int | None], strategy: str, max_guesses: int | None = None
+) -> StrategyParams:
+    """The store's parameters for a strategy tree."""
+    return StrategyParams(game, *sizes, strategy=strategy, max_guesses=max_guesses)
