@@ -8,13 +8,20 @@ the average search is kept in `benchmarks/checkpoints/` (not in git), so a run s
 settled parts; the file is removed once the size is recorded. Its entries are keyed by the search's set
 fingerprints: a change to how the search fingerprints or costs a set must delete the files.
 
+A proof longer than a working session (4x9, 5x6) carries its progress to the next clone through a snapshot in git
+(`--snapshot`, into `benchmarks/proofs/`): the entries of the sets that cost at least SNAPSHOT_MIN_COST guesses
+(about 2% of the entries, every set of more than a dozen secrets), merged with the snapshot before; the smaller
+sets below them are searched again in seconds. A run reads the snapshot beside its own file.
+
     python benchmarks/optima.py [--up-to 8000] [--again]
     python benchmarks/optima.py --size 4x8 --max-guesses 6     # one size's optimal average within a cap
+    python benchmarks/optima.py --snapshot                     # before a session ends: its progress into git
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import resource
@@ -31,26 +38,47 @@ from solvers.codebreak.optimal.rules import Entry  # noqa: E402
 
 GAME = Path(__file__).resolve().parents[1] / "games" / "mastermind.game"
 CHECKPOINTS = Path(__file__).resolve().parent / "checkpoints"
+SNAPSHOTS = Path(__file__).resolve().parent / "proofs"
+SNAPSHOT_MIN_COST = 50  # guesses: the sets a snapshot keeps (a set of n secrets costs at least 2n - 1)
+
+
+def read_entries(text: str) -> list[Entry]:
+    """Table entries, one JSON list of them per line (a last line cut short by a crash is skipped)."""
+    out: list[Entry] = []
+    for line in text.splitlines():
+        try:
+            out += [(int(a), int(b), int(c), int(d)) for a, b, c, d in json.loads(line)]
+        except (ValueError, TypeError):
+            continue
+    return out
 
 
 class FileCheckpoint:
     """A proof's settled parts in a file, one line of table entries per part (appended and flushed as each part
-    is settled)."""
+    is settled), and its snapshot in git (`snapshot`)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.snapshot = SNAPSHOTS / f"{path.stem}.jsonl.gz"
 
     def known(self) -> list[Entry]:
-        """The entries of every part kept so far (a last line cut short by a crash is skipped)."""
-        if not self.path.exists():
-            return []
-        out: list[Entry] = []
-        for line in self.path.read_text().splitlines():
-            try:
-                out += [(int(a), int(b), int(c), int(d)) for a, b, c, d in json.loads(line)]
-            except (ValueError, TypeError):
-                continue
-        return out
+        """The entries of every part kept so far, the snapshot's first."""
+        out = read_entries(gzip.decompress(self.snapshot.read_bytes()).decode()) if self.snapshot.exists() else []
+        return out + (read_entries(self.path.read_text()) if self.path.exists() else [])
+
+    def save_snapshot(self) -> int:
+        """Write the snapshot: its entries and this run's of at least SNAPSHOT_MIN_COST, one per set; how many."""
+        entries = {(e[0], e[1]): e for e in self.known() if e[2] >= SNAPSHOT_MIN_COST}
+        rows = sorted(entries.values())
+        text = "".join(json.dumps(rows[i : i + 1000]) + "\n" for i in range(0, len(rows), 1000))
+        self.snapshot.parent.mkdir(parents=True, exist_ok=True)
+        self.snapshot.write_bytes(gzip.compress(text.encode(), mtime=0))
+        return len(rows)
+
+    def remove(self) -> None:
+        """The size is proved: its files go."""
+        self.path.unlink(missing_ok=True)
+        self.snapshot.unlink(missing_ok=True)
 
     def keep(self, entries: list[Entry]) -> None:
         """Append one settled part's entries."""
@@ -73,7 +101,12 @@ def main() -> None:
     parser.add_argument("--again", action="store_true")
     parser.add_argument("--size", help="PxC: one size, with --max-guesses")
     parser.add_argument("--max-guesses", type=int)
+    parser.add_argument("--snapshot", action="store_true", help="keep the checkpoints' progress in git")
     args = parser.parse_args()
+    if args.snapshot:
+        for path in sorted(CHECKPOINTS.glob("*.jsonl")):
+            print(f"{path.stem}: {FileCheckpoint(path).save_snapshot():,} entries in the snapshot")
+        return
     record = Record("optima")
     if args.size:
         capped(record, *(int(x) for x in args.size.split("x")), args.max_guesses)
@@ -104,7 +137,7 @@ def main() -> None:
             f"{known}" + (f"; resumed from {resumed:,} checkpointed table entries" if resumed else ""),
         )
         record.save()  # each size as soon as it is proved
-        checkpoint.path.unlink(missing_ok=True)
+        checkpoint.remove()
 
 
 def capped(record: Record, pegs: int, colours: int, cap: int) -> None:

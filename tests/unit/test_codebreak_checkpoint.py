@@ -90,3 +90,45 @@ def test_one_level_down_gives_the_published_optima(
     monkeypatch.setattr(search_module, "FINE_FROM", 8)
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": pegs, "colours": colours})
     assert Search(g, worst=False, jobs=1, checkpoint=Kept()).solve().cost == total
+
+
+def test_a_proof_resumes_from_its_large_sets_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a snapshot in git keeps (benchmarks/optima.py --snapshot): only the entries of sets that cost at least
+    some number of guesses. Mastermind 4x4 resumed from the entries of cost 50 or more (the small sets below
+    them searched again) proves 905 (Goddard 2004) with less work, to a tree that verifies."""
+    monkeypatch.setattr(search_module, "FINE_FROM", 20)
+    g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
+    kept = Kept()
+    proved = Search(g, worst=False, jobs=1, checkpoint=kept).solve()
+    large = [[e for e in batch if e[2] >= 50] for batch in kept.batches]
+    count = sum(map(len, large))
+    assert 0 < count < sum(map(len, kept.batches)) // 4
+    again = Search(g, worst=False, jobs=1, checkpoint=Kept(large))
+    found = again.solve()
+    assert found.cost == 905 and found.work < proved.work
+    st = verify(g, build_tree(g, "optimal-average", checkpoint=Kept(large)))
+    assert st.verified and st.total == 905
+
+
+def test_the_snapshot_file_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """benchmarks/optima.py's files: a run's entries and the snapshot's are read together; the snapshot keeps one
+    entry per set of those costing at least SNAPSHOT_MIN_COST, merged with the snapshot before; a proved size
+    removes both files."""
+    from benchmarks import optima
+
+    monkeypatch.setattr(optima, "SNAPSHOTS", tmp_path / "proofs")
+    live = optima.FileCheckpoint(tmp_path / "mastermind-9x9.jsonl")
+    live.keep([(1, 2, 60, 7), (3, 4, 10, 8)])
+    live.keep([(5, 6, 99, 9)])
+    with live.path.open("a") as f:
+        f.write("[[7, 8, 5")  # a line cut short by a crash
+    assert live.known() == [(1, 2, 60, 7), (3, 4, 10, 8), (5, 6, 99, 9)]
+    assert live.save_snapshot() == 2
+    live.path.unlink()
+    live.keep([(1, 2, 60, 7), (11, 12, 70, 1)])
+    assert live.save_snapshot() == 3
+    live.path.unlink()
+    assert sorted(live.known()) == [(1, 2, 60, 7), (5, 6, 99, 9), (11, 12, 70, 1)]
+    live.keep([])
+    live.remove()
+    assert not live.path.exists() and not live.snapshot.exists()
