@@ -337,6 +337,8 @@ def table() -> str:
         home_links=home_links,
         home_proved=extra.home,
         anywhere=extra.anywhere,
+        finishes=extra.finishes,
+        problem_links={(hole, finish): url for hole, finish, _, url in problems},
         problems=problems,
         boards=BOARDS,
         exact=quick_exact(b, b.start(b.labels[0])),

@@ -75,12 +75,34 @@ class Game:
 
 CENTRES = {"english": "d4", "french": "d4"}
 # The classic single-vacancy problems whose fewest moves are precomputed (start hole, finish hole): on the English
-# board the centre game and every other start finishing in its own hole (one hole of each class under the board's
-# symmetries); on the French board, where no start can finish in its own hole, the problems proved so far among the
-# ten that its starts and the finishes their position classes allow make up to symmetry (tests/unit/test_pegs.py),
-# quickest first.
+# board all 21 that its starts and the finishes their position classes allow make up to symmetry, the centre game
+# and the starts finishing in their own hole first; on the French board, where no start can finish in its own
+# hole, the problems proved so far among the ten its starts and finishes make up to symmetry, quickest first
+# (tests/unit/test_pegs.py counts both).
 PROBLEMS: dict[str, tuple[tuple[str, str], ...]] = {
-    "english": (("d4", "d4"), ("c1", "c1"), ("d1", "d1"), ("c2", "c2"), ("d2", "d2"), ("c3", "c3"), ("d3", "d3")),
+    "english": (
+        ("d4", "d4"),
+        ("c1", "c1"),
+        ("d1", "d1"),
+        ("c2", "c2"),
+        ("d2", "d2"),
+        ("c3", "c3"),
+        ("d3", "d3"),
+        ("c1", "c4"),
+        ("c1", "f4"),
+        ("c1", "c7"),
+        ("d1", "a4"),
+        ("d1", "d4"),
+        ("d1", "d7"),
+        ("c2", "c5"),
+        ("c2", "f5"),
+        ("d2", "a5"),
+        ("d2", "d5"),
+        ("c3", "f3"),
+        ("d3", "a3"),
+        ("d3", "d6"),
+        ("d4", "d1"),
+    ),
     "french": (
         ("c1", "b4"),
         ("c1", "e4"),

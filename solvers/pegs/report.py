@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from solvers.errors import LimitError
 from solvers.progress import Tick, quiet
@@ -13,7 +13,7 @@ from .analysis import Analysis, analyse
 from .board import Board, Move
 from .exact import EXACT_MAX_HOLES, exact
 from .invariant import class_finals
-from .play import fewest_anywhere, listed_problem
+from .play import PROBLEMS, fewest_anywhere, listed_problem
 from .rules import to_token
 from .table import Row
 
@@ -98,13 +98,26 @@ def peg_report(
 
 
 @dataclass(frozen=True)
+class FinishCell:
+    """One finish a start's position class allows: its listed problem up to symmetry (None: not listed), whether
+    that problem is settled, and its fewest moves (None: impossible, or not settled yet)."""
+
+    finish: str
+    problem: tuple[str, str] | None
+    settled: bool
+    moves: int | None
+
+
+@dataclass(frozen=True)
 class TableProofs:
     """What the proved classic problems add to a board's table of starts: the fewest moves finishing anywhere
-    where the exact search gives none (once every possible finish is a settled problem up to symmetry), and the
-    fewest moves finishing in the start hole where that is a proved problem up to symmetry."""
+    where the exact search gives none (once every possible finish is a settled problem up to symmetry), the
+    fewest moves finishing in the start hole where that is a proved problem up to symmetry, and per solvable start
+    the fewest moves to each finish its position class allows (on boards with listed problems)."""
 
     anywhere: dict[str, int]
     home: dict[str, int]
+    finishes: dict[str, tuple[FinishCell, ...]] = field(default_factory=dict)
 
 
 def table_proofs(b: Board, rows: Sequence[Row], settled: Mapping[tuple[str, str], int | None]) -> TableProofs:
@@ -123,4 +136,24 @@ def table_proofs(b: Board, rows: Sequence[Row], settled: Mapping[tuple[str, str]
         listed = listed_problem(b, row.hole, row.hole) if row.home else None
         if listed in proved:
             home[row.hole] = proved[listed]
-    return TableProofs(anywhere, home)
+    return TableProofs(anywhere, home, finish_cells(b, rows, settled))
+
+
+def finish_cells(
+    b: Board, rows: Sequence[Row], settled: Mapping[tuple[str, str], int | None]
+) -> dict[str, tuple[FinishCell, ...]]:
+    """Per solvable start, each finish its position class allows with the fewest moves of its listed problem where
+    settled; nothing on a board without listed problems."""
+    if not PROBLEMS.get(b.name):
+        return {}
+    out: dict[str, tuple[FinishCell, ...]] = {}
+    for row in rows:
+        if not row.solvable:
+            continue
+        cells = []
+        for f in class_finals(b, b.start(row.hole)):
+            listed = listed_problem(b, row.hole, b.labels[f])
+            known = listed is not None and listed in settled
+            cells.append(FinishCell(b.labels[f], listed, known, settled[listed] if listed and known else None))
+        out[row.hole] = tuple(cells)
+    return out

@@ -459,12 +459,18 @@ def test_fewest_anywhere_is_the_least_over_every_finish_the_class_allows(monkeyp
     assert fewest_anywhere(b, "d4", settled) is None
 
 
-def test_listed_problems_cover_every_english_start_up_to_symmetry() -> None:
-    """Every English start finishing in its own hole is one of the listed problems up to the board's symmetry
-    (33 starts, 7 classes), found through mirror images and rotations; a pair no symmetry maps onto a listed one
-    is not listed, and the French d6 to d2 is d2 to d6 reflected."""
+def test_listed_problems_cover_every_english_start_and_finish_up_to_symmetry() -> None:
+    """Every English start with every finish its position class allows is exactly one listed problem up to the
+    board's symmetry (21 classes, counted here by their images), found through mirror images and rotations; the
+    starts finishing in their own hole (7 classes) come first after the centre game; a pair the position classes
+    forbid is not listed, and the French d6 to d2 is d2 to d6 reflected."""
     b = board("english")
-    assert {listed_problem(b, h, h) for h in b.labels} == set(PROBLEMS["english"])
+    pairs = {(h, b.labels[f]) for h in b.labels for f in class_finals(b, b.start(h))}
+    classes = {frozenset((b.labels[s[b.index(h)]], b.labels[s[b.index(f)]]) for s in b.symmetries) for h, f in pairs}
+    assert len(classes) == 21 == len(PROBLEMS["english"]) == len(set(PROBLEMS["english"]))
+    assert all(sum(p in c for p in PROBLEMS["english"]) == 1 for c in classes)
+    assert {listed_problem(b, h, f) for h, f in pairs} == set(PROBLEMS["english"])
+    assert {listed_problem(b, h, h) for h in b.labels} == set(PROBLEMS["english"][:7])
     assert listed_problem(b, "e1", "e1") == ("c1", "c1") and listed_problem(b, "g4", "g4") == ("d1", "d1")
     assert listed_problem(b, "c1", "e1") is None and listed_problem(b, "d4", "d3") is None
     assert listed_problem(board("french"), "d6", "d2") == ("d2", "d6")

@@ -32,18 +32,56 @@ def test_english_table_gives_proved_fewest_moves_to_finish_in_the_start_hole(cli
         assert cells[hole] == str(report.min_moves), hole
     assert cells["d4"] == "" and cells["c1"] == ""
     assert f"Empty c3, finish on c3</a>: {report.min_moves} moves, proved" in html
+    # the last column: each start's possible finishes, c3 to c3's images proved and linked to its solution page
+    finishes = {}  # start hole -> that column's text
+    for row in re.findall(r"<tr><td>(.*?)</tr>", html):
+        hole = re.search(r">([a-g]\d)</a>", row)
+        if hole:
+            finishes[hole[1]] = row.split('<td class="finishes">')[-1]
+    link = "/pegs/solution?board=english&amp;hole=c3&amp;finish=c3&amp;fewest=1"
+    for hole in ("c3", "c5", "e3", "e5"):
+        assert f'<a href="{link}"' in finishes[hole] and f">{hole}: {report.min_moves}</a>" in finishes[hole]
+    assert "d4: …" in finishes["d4"] and link not in finishes["d4"]
 
 
 def test_table_proofs_carry_a_proved_problem_to_its_symmetric_starts() -> None:
     """A proved 'c1 to c1' on the English board gives every start that a symmetry maps onto c1 its fewest moves
     home (the eight images of c1 on the cross), nothing else; with nothing settled the table gets nothing."""
     from solvers.pegs import board
-    from solvers.pegs.report import TableProofs, table_proofs
+    from solvers.pegs.report import table_proofs
     from solvers.pegs.table import Row
 
     b = board("english")
     rows = [Row(h, True, None, (h,), True, None) for h in b.labels]
-    assert table_proofs(b, rows, {}) == TableProofs({}, {})
+    empty = table_proofs(b, rows, {})
+    assert (empty.anywhere, empty.home) == ({}, {}) and not any(c.settled for r in empty.finishes.values() for c in r)
     images = {b.labels[p[b.index("c1")]] for p in b.symmetries}
     got = table_proofs(b, rows, {("c1", "c1"): 16})
     assert got.home == dict.fromkeys(images, 16) and len(images) == 8 and not got.anywhere
+
+
+def test_each_start_lists_every_possible_finish_with_its_problem() -> None:
+    """Per English start, the cells are the finishes its position class allows, each with the listed problem a
+    symmetry maps it onto and that problem's fewest moves once settled (None when proved impossible); French d3's
+    a5 has no listed problem; a board without listed problems gets no cells."""
+    from solvers.pegs import board, class_finals, listed_problem
+    from solvers.pegs.report import finish_cells
+    from solvers.pegs.table import Row
+
+    b = board("english")
+    rows = [Row(h, True, None, (h,), True, None) for h in b.labels]
+    settled = {("c1", "c1"): 16, ("c1", "c4"): None}
+    cells = finish_cells(b, rows, settled)
+    assert set(cells) == set(b.labels)
+    for hole, row in cells.items():
+        assert [c.finish for c in row] == [b.labels[f] for f in class_finals(b, b.start(hole))]
+        for c in row:
+            assert c.problem == listed_problem(b, hole, c.finish) and c.problem is not None
+            assert c.settled == (c.problem in settled) and c.moves == settled.get(c.problem)
+    e1 = {c.finish: c for c in cells["e1"]}
+    assert e1["e1"].moves == 16 and e1["e1"].problem == ("c1", "c1")
+    assert sum(c.settled and c.moves is None for row in cells.values() for c in row) == 8  # c1 to c4's images
+    french = board("french")
+    d3 = {c.finish: c for c in finish_cells(french, [Row("d3", True, None, (), False, None)], {})["d3"]}
+    assert d3["a5"].problem is None and not d3["a5"].settled
+    assert finish_cells(board("triangle-5"), [Row("1", True, 10, ("1",), True, 10)], {}) == {}
