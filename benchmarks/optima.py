@@ -14,6 +14,7 @@ A proof longer than a working session (4x9, 5x6) carries its progress to the nex
 sets below them are searched again in seconds. A run reads the snapshot beside its own file.
 
     python benchmarks/optima.py [--up-to 8000] [--again]
+    python benchmarks/optima.py --size 4x8                     # one size proved again
     python benchmarks/optima.py --size 4x8 --max-guesses 6     # one size's optimal average within a cap
     python benchmarks/optima.py --snapshot                     # before a session ends: its progress into git
 """
@@ -99,7 +100,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--up-to", type=int, default=MAX_SECRETS)
     parser.add_argument("--again", action="store_true")
-    parser.add_argument("--size", help="PxC: one size, with --max-guesses")
+    parser.add_argument("--size", help="PxC: one size (proved again), or with --max-guesses its capped optimum")
     parser.add_argument("--max-guesses", type=int)
     parser.add_argument("--snapshot", action="store_true", help="keep the checkpoints' progress in git")
     args = parser.parse_args()
@@ -108,13 +109,14 @@ def main() -> None:
             print(f"{path.stem}: {FileCheckpoint(path).save_snapshot():,} entries in the snapshot")
         return
     record = Record("optima")
-    if args.size:
+    if args.size and args.max_guesses:
         capped(record, *(int(x) for x in args.size.split("x")), args.max_guesses)
         return
     path = FOLDER / "optima.json"
     done = {r["task"] for r in json.loads(path.read_text())} if path.exists() and not args.again else set()
-    for pegs, colours in sizes(args.up_to):
-        if task(pegs, colours) in done:
+    chosen = [tuple(int(x) for x in args.size.split("x"))] if args.size else sizes(args.up_to)
+    for pegs, colours in chosen:
+        if task(pegs, colours) in done and not args.size:
             continue
         g = build(parse(GAME.read_text()), {"length": pegs, "colours": colours})
         checkpoint = FileCheckpoint(CHECKPOINTS / f"mastermind-{pegs}x{colours}.jsonl")

@@ -1,6 +1,7 @@
 """Peg board benchmarks: full tables for sides 4 and 5 with counts, side 6 fewest moves, the English board.
 
-Run with `python benchmarks/pegs.py`. Not part of `make test`.
+Run with `python benchmarks/pegs.py` (`--english --french`: the listed problems' search against the former bound;
+`--english-table` alone: the English board's 21 problems, about 15 minutes). Not part of `make test`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from solvers import pegs  # noqa: E402
 from solvers.pegs import PROBLEMS, Exact, board, jumps_to_moves  # noqa: E402
 from solvers.pegs.compiled import search, solve  # noqa: E402
 from solvers.pegs.meet import fewest_meet  # noqa: E402
+from solvers.pegs.report import peg_report  # noqa: E402
+from solvers.pegs.rules import replay  # noqa: E402
 from solvers.pegs.table import board_table  # noqa: E402
 
 RECORD = Record("pegs")
@@ -56,8 +59,33 @@ def python_bfs_fewest(b: pegs.Board, start: int) -> int | None:
     return None
 
 
+def english_table() -> None:
+    """Every listed English problem (all 21 single-vacancy to single-survivor problems up to symmetry) proved as the
+    site's job proves it (`peg_report`), its solution replayed by the rules to one coin on the finish hole."""
+    b = board("english")
+    cells, longest, total = [], (0.0, ""), 0.0
+    for hole, finish in PROBLEMS["english"]:
+        t = time.perf_counter()
+        r = peg_report(b, b.start(hole), hole, False, finish)
+        took = time.perf_counter() - t
+        moves = [tuple(b.index(x) for x in m) for m in r.solution]
+        assert r.proved and r.min_moves == len(moves)
+        assert replay(b, b.start(hole), moves) == 1 << b.index(finish)
+        cells.append(f"{hole}-{finish} {r.min_moves}")
+        print(f"{hole} to {finish}: {r.min_moves} moves, proved, replayed ({took:.1f} s)", flush=True)
+        total, longest = total + took, max(longest, (took, f"{hole}-{finish}"))
+    RECORD.row(
+        "english, all 21 single-vacancy to single-survivor problems up to symmetry: fewest moves, proved, replayed",
+        f"{' · '.join(cells)}; {total:.0f} s in all, the longest {longest[1]} ({longest[0]:.0f} s)",
+    )
+
+
 def main() -> None:
     """Print the figures."""
+    if "--english-table" in sys.argv:
+        english_table()
+        RECORD.save()
+        return
     t = time.perf_counter()
     for name in ("triangle-4", "triangle-5"):
         b, ex = board(name), Exact(board(name))
