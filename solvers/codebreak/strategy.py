@@ -154,21 +154,27 @@ def _optimal_tree(
     """The optimal tree (fewest experiments in the worst case, or in total, within max_guesses experiments when
     given), by the exhaustive branch-and-bound of `optimal` (LimitError past its budget of sets searched; imported
     here, with Numba, only when asked for), or its plain-Python twin `optimal.plain` for small games."""
-    from .optimal.plain import PLAIN_MAX, PlainSearch
+    from .optimal.plain import PLAIN_MAX, PLAIN_WORK, PlainSearch
     from .optimal.rules import BIG, UNCAPPED
 
     limit = OPTIMAL_MAX_NODES if worst else OPTIMAL_AVERAGE_MAX_NODES
-    search: PlainSearch | Search
-    if compiled is None:
-        compiled = len(game.secrets) > PLAIN_MAX or checkpoint is not None
-    if not compiled:
-        search = PlainSearch(game, worst, limit, cap=max_guesses)  # no compiler: done before Numba would load
-    else:
+    search: PlainSearch | Search | None = None
+    if compiled is False:
+        search = PlainSearch(game, worst, limit, cap=max_guesses)
+        cost = search.solve(tick).cost
+    elif compiled is None and len(game.secrets) <= PLAIN_MAX and checkpoint is None:
+        try:  # no compiler: done before Numba would load, unless the game needs more work
+            search = PlainSearch(game, worst, min(limit, PLAIN_WORK), cap=max_guesses)
+            cost = search.solve(tick).cost
+            search.limit = limit  # reading the tree back may search a set again
+        except LimitError:
+            search = None
+    if search is None:
         from .optimal import Search
 
         search = Search(game, worst, limit, cap=max_guesses, checkpoint=checkpoint)
-    found = search.solve(tick)
-    if found.cost >= BIG:
+        cost = search.solve(tick).cost
+    if cost >= BIG:
         raise InputError(f"no strategy finds every secret within {max_guesses} guesses")
 
     def grow(s: NDArray[np.int32], budget: int, root: bool, depth: int) -> Node:
@@ -182,13 +188,13 @@ def _optimal_tree(
             if game.must_hit and int(o) == game.win_outcome:
                 node.children[int(o)] = None
             else:
-                node.children[int(o)] = grow(part, budget - 1 if worst else found.cost, False, below(depth))
+                node.children[int(o)] = grow(part, budget - 1 if worst else cost, False, below(depth))
         return node
 
     def below(depth: int) -> int:  # as the kernels count it: no cap stays no cap
         return depth if depth >= UNCAPPED else depth - 1
 
-    return grow(alive.astype(np.int32), found.cost, True, search.cap)
+    return grow(alive.astype(np.int32), cost, True, search.cap)
 
 
 # ---------------------------------------------------------------- statistics and verification

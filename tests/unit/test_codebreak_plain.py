@@ -138,3 +138,18 @@ def test_the_tree_is_read_back_from_any_set() -> None:
     for _ in range(20):
         s = np.sort(rng.choice(len(g.secrets), size=int(rng.integers(3, 20)), replace=False)).astype(np.int32)
         assert plain.best_of(s, 10**6)[0] == compiled.average(s, 10**6)
+
+
+def test_a_game_needing_more_work_goes_to_the_compiled_search() -> None:
+    """Black-peg Mastermind 2x8 would take the plain search many seconds (it lacks the compiled search's place-by-place
+    symmetries): past PLAIN_WORK it gives up, and build_tree then takes the compiled search's result, the same as
+    asking for it; Mastermind 3x4 stays well within the plain search's work."""
+    from solvers.codebreak.optimal.plain import PLAIN_WORK
+
+    black = game("mastermind-black", length=2, colours=8)
+    with pytest.raises(LimitError):
+        PlainSearch(black, False, PLAIN_WORK).solve()
+    auto = verify(black, build_tree(black, "optimal-average"))
+    assert auto.verified and auto.total == verify(black, build_tree(black, "optimal-average", compiled=True)).total
+    small = game("mastermind", length=3, colours=4)
+    assert PlainSearch(small, False, PLAIN_WORK).solve().work < PLAIN_WORK // 10
