@@ -156,13 +156,14 @@ def codebreak(args: argparse.Namespace) -> Report:
     # computed here sooner than the store is opened
     cap = None if args.max_guesses is None else whole(args.max_guesses, "--max-guesses")
     large = len(g.secrets) >= STORED_FROM_SECRETS
-    found = _stored_tree(args.game, (pegs_, colours, coins), args.strategy, cap) if large else None
-    root, stats = found or analysis(args.game, pegs_, colours, coins, args.strategy, cap)
-    return codebreak_report(args.game, g, args.strategy, root, stats, args.tree, args.dot, cap)
+    only = bool(args.possible_only)
+    found = _stored_tree(args.game, (pegs_, colours, coins), args.strategy, cap, only) if large else None
+    root, stats = found or analysis(args.game, pegs_, colours, coins, args.strategy, cap, only)
+    return codebreak_report(args.game, g, args.strategy, root, stats, args.tree, args.dot, cap, only)
 
 
 def _stored_tree(
-    game: str, sizes: tuple[int | None, ...], strategy: str, max_guesses: int | None = None
+    game: str, sizes: tuple[int | None, ...], strategy: str, max_guesses: int | None = None, possible_only: bool = False
 ) -> tuple[Node, Stats] | None:
     """A shipped game's strategy from the result store when `make run` or `precompute` has put it there (the
     optimal 4x6 searches take minutes), else None. Stored trees were verified before they were stored."""
@@ -179,7 +180,7 @@ def _stored_tree(
         pegs_ = colours = None
     else:
         coins = None
-    return _stored(CODEBREAK, codebreak_params(game, (pegs_, colours, coins), strategy, max_guesses))
+    return _stored(CODEBREAK, codebreak_params(game, (pegs_, colours, coins), strategy, max_guesses, possible_only))
 
 
 def _report_arguments(parser: argparse.ArgumentParser) -> None:
@@ -262,6 +263,7 @@ def codebreak_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument("--coins", default=None)
     c.add_argument("--strategy", default="knuth", choices=STRATEGIES)
     c.add_argument("--max-guesses", default=None, help="optimal-average within at most this many guesses")
+    c.add_argument("--possible-only", action="store_true", help="optimal among strategies guessing possible codes only")
     c.add_argument("--tree", action="store_true", help="include the strategy tree")
     c.add_argument("--dot", action="store_true", help="include the tree in GraphViz DOT")
 

@@ -425,9 +425,10 @@ def codebreak_json() -> Response:
     name, spec, g, sizes = _game(request.args)
     strategy = _strategy(request.args)
     cap = params.whole(request.args, "max_guesses", 0, 1, 30, "max_guesses") or None
-    root, stats = computed(CODEBREAK, codebreak_params(name, sizes, strategy, cap))
+    only = params.flag(request.args, "possible_only")
+    root, stats = computed(CODEBREAK, codebreak_params(name, sizes, strategy, cap, only))
     tree, dot = params.flag(request.args, "tree"), params.flag(request.args, "dot")
-    return jsonify(as_json(codebreak_report(name, g, strategy, root, stats, tree, dot, cap)))
+    return jsonify(as_json(codebreak_report(name, g, strategy, root, stats, tree, dot, cap, only)))
 
 
 # ---------------------------------------------------------------- the table of proved Mastermind optima

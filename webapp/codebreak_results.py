@@ -5,13 +5,14 @@ looks up a stored tree without importing every solver."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import ClassVar
 
 from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, verify
 from solvers.codebreak import build_tree as codebreak_tree
 from solvers.codebreak.game import TABLE_CELLS
 from solvers.codebreak.lesson import Lesson, alive_after, every_first_alike, lesson
-from solvers.codebreak.strategy import optimal_limit
+from solvers.codebreak.strategy import guesses_possible_codes, optimal_limit
 from solvers.errors import LimitError, one_of
 from solvers.progress import Tick
 
@@ -40,9 +41,10 @@ class GameParams(Params, frozen=True):
 class StrategyParams(GameParams, frozen=True, kw_only=True):
     """A strategy's tree for a code-breaking game (the optimal average within max_guesses experiments if set)."""
 
-    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("max_guesses",)
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("max_guesses", "possible_only")
     strategy: str
     max_guesses: int | None = None
+    possible_only: bool | None = None  # True: only codes still possible are guessed
 
 
 class LessonParams(GameParams, frozen=True, kw_only=True):
@@ -71,8 +73,15 @@ def _codebreak(p: StrategyParams, tick: Tick) -> tuple[Node, Stats]:
         raise LimitError(f"the {p.strategy} search is limited to games of {limit:,} secrets")
     g = p.load()
     strategy = one_of(p.strategy, STRATEGIES, "strategy")
-    tree = codebreak_tree(g, strategy, tick, p.max_guesses, checkpoint=current_checkpoint())  # a job resumes
-    return tree, verify(g, tree)
+    only = bool(p.possible_only)
+    tree = codebreak_tree(g, strategy, tick, p.max_guesses, checkpoint=current_checkpoint(), possible_only=only)
+    return tree, checked(g, tree, only)  # a job resumes from its checkpoint
+
+
+def checked(g: Game, tree: Node, possible_only: bool) -> Stats:
+    """The tree's statistics, verified on every secret (and, with possible codes only, that it guesses no other)."""
+    st = verify(g, tree)
+    return replace(st, verified=st.verified and guesses_possible_codes(g, tree)) if possible_only else st
 
 
 def secrets_count(p: GameParams) -> int:
@@ -171,7 +180,11 @@ def game_params(game: str, sizes: tuple[int | None, int | None, int | None]) -> 
 
 
 def codebreak_params(
-    game: str, sizes: tuple[int | None, int | None, int | None], strategy: str, max_guesses: int | None = None
+    game: str,
+    sizes: tuple[int | None, int | None, int | None],
+    strategy: str,
+    max_guesses: int | None = None,
+    possible_only: bool = False,
 ) -> StrategyParams:
     """The store's parameters for a strategy tree."""
-    return StrategyParams(game, *sizes, strategy=strategy, max_guesses=max_guesses)
+    return StrategyParams(game, *sizes, strategy=strategy, max_guesses=max_guesses, possible_only=possible_only or None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from solvers.codebreak import Game, Node, Spec, Stats, Strategy, build, build_tree, parse, verify
+from solvers.codebreak import Game, Node, Spec, Stats, Strategy, build, build_tree, parse
 from solvers.errors import InputError
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
@@ -51,8 +51,12 @@ def analysis(
     coins: int | None,
     strategy: Strategy,
     max_guesses: int | None = None,
+    possible_only: bool = False,
 ) -> tuple[Node, Stats]:
-    """A strategy tree and its verified statistics (cached); the optimal average within max_guesses if given."""
+    """A strategy tree and its verified statistics (cached); the optimal average within max_guesses if given, the
+    optimal strategy among those guessing only possible codes if asked."""
+    from .codebreak_results import checked
+
     g = load(name, pegs, colours, coins)
-    tree = build_tree(g, strategy, max_guesses=max_guesses)
-    return tree, verify(g, tree)
+    tree = build_tree(g, strategy, max_guesses=max_guesses, possible_only=possible_only)
+    return tree, checked(g, tree, possible_only)

@@ -24,6 +24,7 @@ class CodebreakReport:
     verified: bool
     proved: bool  # the strategy's criterion (worst case or total) is proved optimal by the complete search
     max_guesses: int | None = optional()  # the optimal average was asked within this many guesses
+    possible_only: bool | None = optional()  # the optimum among strategies guessing only codes still possible
     tree: dict[str, object] | None = optional()
     dot: str | None = optional()
 
@@ -34,6 +35,7 @@ class CodebreakReport:
             f"average {self.average}, verified {self.verified}"
             + (", proved optimal" if self.proved else "")
             + (f" within {self.max_guesses} guesses" if self.max_guesses else "")
+            + (", guessing possible codes only" if self.possible_only else "")
         )
         return f"{head}\n{self.dot}" if self.dot else head
 
@@ -47,8 +49,10 @@ def codebreak_report(
     tree: bool = False,
     dot: bool = False,
     max_guesses: int | None = None,
+    possible_only: bool = False,
 ) -> CodebreakReport:
-    """The report for a built game and its verified strategy tree (the optimal average within max_guesses)."""
+    """The report for a built game and its verified strategy tree (the optimal average within max_guesses, or
+    among strategies guessing possible codes only)."""
     return CodebreakReport(
         name,
         len(g.secrets),
@@ -59,6 +63,7 @@ def codebreak_report(
         stats.verified,
         strategy in OPTIMAL,
         max_guesses,
+        possible_only or None,
         to_json(g, root) if tree else None,
         to_dot(g, root) if dot else None,
     )

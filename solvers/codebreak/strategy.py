@@ -83,11 +83,15 @@ def build_tree(
     max_guesses: int | None = None,
     checkpoint: Checkpoint | None = None,
     compiled: bool | None = None,
+    possible_only: bool = False,
 ) -> Node:
     """The whole strategy tree from the start (tick: secrets settled, or first experiments searched); the optimal
     average may be asked within at most max_guesses experiments, and may keep what it proves in a checkpoint (and
     resume from it). The optimal searches run compiled, or in plain Python for games of at most `PLAIN_MAX`
-    secrets (compiled: True or False chooses)."""
+    secrets (compiled: True or False chooses). possible_only: the optimal strategies among those that guess only codes
+    still possible."""
+    if possible_only and strategy not in OPTIMAL:
+        raise InputError("possible codes only is for the optimal strategies (the heuristics prefer them anyway)")
     if max_guesses is not None and strategy != "optimal-average":
         raise InputError("a cap on the guesses (max_guesses) is for the optimal-average strategy")
     if game.generated:
@@ -110,7 +114,8 @@ def build_tree(
         return _heuristic(game, alive, strategy, counted)
     if len(game.secrets) > optimal_limit(strategy):
         raise LimitError(f"the {strategy} search is limited to games of {optimal_limit(strategy):,} secrets")
-    return _optimal_tree(game, alive, strategy == "optimal-worst", tick, max_guesses, checkpoint, compiled)
+    worst = strategy == "optimal-worst"
+    return _optimal_tree(game, alive, worst, tick, max_guesses, checkpoint, compiled, possible_only)
 
 
 def _heuristic(
@@ -150,6 +155,7 @@ def _optimal_tree(
     max_guesses: int | None = None,
     checkpoint: Checkpoint | None = None,
     compiled: bool | None = None,
+    possible_only: bool = False,
 ) -> Node:
     """The optimal tree (fewest experiments in the worst case, or in total, within max_guesses experiments when
     given), by the exhaustive branch-and-bound of `optimal` (LimitError past its budget of sets searched; imported
@@ -160,11 +166,11 @@ def _optimal_tree(
     limit = OPTIMAL_MAX_NODES if worst else OPTIMAL_AVERAGE_MAX_NODES
     search: PlainSearch | Search | None = None
     if compiled is False:
-        search = PlainSearch(game, worst, limit, cap=max_guesses)
+        search = PlainSearch(game, worst, limit, cap=max_guesses, possible_only=possible_only)
         cost = search.solve(tick).cost
     elif compiled is None and len(game.secrets) <= PLAIN_MAX and checkpoint is None:
         try:  # no compiler: done before Numba would load, unless the game needs more work
-            search = PlainSearch(game, worst, min(limit, PLAIN_WORK), cap=max_guesses)
+            search = PlainSearch(game, worst, min(limit, PLAIN_WORK), cap=max_guesses, possible_only=possible_only)
             cost = search.solve(tick).cost
             search.limit = limit  # reading the tree back may search a set again
         except LimitError:
@@ -172,7 +178,7 @@ def _optimal_tree(
     if search is None:
         from .optimal import Search
 
-        search = Search(game, worst, limit, cap=max_guesses, checkpoint=checkpoint)
+        search = Search(game, worst, limit, cap=max_guesses, checkpoint=checkpoint, possible_only=possible_only)
         cost = search.solve(tick).cost
     if cost >= BIG:
         raise InputError(f"no strategy finds every secret within {max_guesses} guesses")
@@ -261,6 +267,24 @@ def verify(game: Game, tree: Node) -> Stats:
             else:
                 stack.append((child, part, used + 1))
     return Stats(worst, total, len(game.secrets), ok)
+
+
+def guesses_possible_codes(game: Game, tree: Node) -> bool:
+    """Whether every experiment of the tree is a code still possible where it is made (secrets and experiments
+    listed in the same order), checked with the secrets that reach each node as `verify` plays them."""
+    stack: list[tuple[Node, NDArray[np.int64]]] = [(tree, np.arange(len(game.secrets), dtype=np.int64))]
+    while stack:
+        node, alive = stack.pop()
+        if node.experiment is None:
+            continue
+        if not game.must_hit or node.experiment not in alive:
+            return False
+        outcomes = game.outcomes(node.experiment, alive)
+        for o in np.unique(outcomes):
+            child = node.children.get(int(o))
+            if child is not None:
+                stack.append((child, alive[outcomes == o]))
+    return True
 
 
 def to_json(game: Game, node: Node | None) -> dict[str, object]:

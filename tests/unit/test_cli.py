@@ -95,6 +95,11 @@ SAME_AS_API = [
         ],
         "/api/codebreak?game=mastermind&pegs=3&colours=3&strategy=optimal-average&max_guesses=4",
     ),
+    (
+        ["codebreak", "mastermind", "--pegs", "3", "--colours", "3", "--strategy", "optimal-worst", "--possible-only"]
+        + ["--json"],
+        "/api/codebreak?game=mastermind&pegs=3&colours=3&strategy=optimal-worst&possible_only=1",
+    ),
 ]
 
 
@@ -157,6 +162,8 @@ def test_text_output(argv: list[str], expected: str, capsys: pytest.CaptureFixtu
             "3",
         ],
         ["codebreak", "mastermind", "--pegs", "2", "--colours", "4", "--max-guesses", "5"],
+        ["codebreak", "counterfeit-coin", "--coins", "4", "--strategy", "optimal-worst", "--possible-only"],
+        ["codebreak", "mastermind", "--pegs", "2", "--colours", "4", "--possible-only"],
     ],
 )
 def test_every_subcommand_refuses_bad_input_with_status_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:

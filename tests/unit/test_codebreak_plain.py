@@ -153,3 +153,64 @@ def test_a_game_needing_more_work_goes_to_the_compiled_search() -> None:
     assert auto.verified and auto.total == verify(black, build_tree(black, "optimal-average", compiled=True)).total
     small = game("mastermind", length=3, colours=4)
     assert PlainSearch(small, False, PLAIN_WORK).solve().work < PLAIN_WORK // 10
+
+
+def possible_only_costs(pegs: int, colours: int):  # type: ignore[no-untyped-def]
+    """The fewest total guesses and fewest in the worst case when only codes still possible may be guessed, by an
+    exhaustive search written here (no bounds, no symmetry)."""
+    from functools import cache
+    from itertools import product
+
+    from .test_codebreak import reference_score
+
+    codes = list(product(range(colours), repeat=pegs))
+
+    def parts(g: tuple[int, ...], alive: frozenset[tuple[int, ...]]) -> list[frozenset[tuple[int, ...]]]:
+        split: dict[tuple[int, int], set[tuple[int, ...]]] = {}
+        for x in alive:
+            if x != g:
+                split.setdefault(reference_score(g, x), set()).add(x)
+        return [frozenset(p) for p in split.values()]
+
+    @cache
+    def total(alive: frozenset[tuple[int, ...]]) -> int:
+        return len(alive) + min(sum(total(p) for p in parts(g, alive)) for g in alive)
+
+    @cache
+    def depth(alive: frozenset[tuple[int, ...]]) -> int:
+        return 1 + min(max((depth(p) for p in parts(g, alive)), default=0) for g in alive)
+
+    everything = frozenset(codes)
+    return total(everything), depth(everything)
+
+
+@pytest.mark.parametrize(("pegs", "colours"), [(2, 3), (3, 3), (2, 4), (2, 5), (3, 4)])
+def test_possible_codes_only_equal_an_exhaustive_search(pegs: int, colours: int) -> None:
+    """Guessing only codes still possible: the plain and the compiled searches give the exhaustive search's total
+    and worst case, their trees verify and guess only possible codes, and neither beats the unrestricted optimum."""
+    from solvers.codebreak.strategy import guesses_possible_codes
+
+    g = game("mastermind", length=pegs, colours=colours)
+    total, depth = possible_only_costs(pegs, colours)
+    for compiled in (False, True):
+        average = build_tree(g, "optimal-average", compiled=compiled, possible_only=True)
+        worst = build_tree(g, "optimal-worst", compiled=compiled, possible_only=True)
+        assert guesses_possible_codes(g, average) and guesses_possible_codes(g, worst)
+        st, wst = verify(g, average), verify(g, worst)
+        assert st.verified and wst.verified and (st.total, wst.worst) == (total, depth)
+    assert verify(g, build_tree(g, "optimal-average")).total <= total
+
+
+def test_possible_codes_only_is_refused_where_it_means_nothing() -> None:
+    """A game whose secret is never guessed (the counterfeit coin) and a heuristic are refused; an unrestricted
+    optimal tree that guesses an impossible code is told apart."""
+    from solvers.codebreak.strategy import guesses_possible_codes
+
+    coins = game("counterfeit-coin", count=4)
+    with pytest.raises(InputError, match="possible codes only"):
+        build_tree(coins, "optimal-worst", possible_only=True)
+    g = game("mastermind", length=3, colours=4)
+    with pytest.raises(InputError, match="possible codes only"):
+        build_tree(g, "knuth", possible_only=True)
+    found = [guesses_possible_codes(g, build_tree(g, s)) for s in ("optimal-average", "optimal-worst", "knuth")]
+    assert not all(found)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -183,6 +184,38 @@ def test_the_optimal_average_within_a_cap(client: FlaskClient) -> None:
     assert low.status_code == 400 and "no strategy finds every secret within 3 guesses" in low.get_json()["error"]
     heuristic = client.get("/api/codebreak?game=mastermind&pegs=3&colours=3&max_guesses=4")
     assert heuristic.status_code == 400 and "for the optimal-average strategy" in heuristic.get_json()["error"]
+
+
+def test_the_optimum_guessing_possible_codes_only(client: FlaskClient) -> None:
+    """possible_only=1 asks the optimum among strategies that guess only codes still possible: Mastermind 4x4's
+    total is above the unrestricted 905 (Goddard 2004), its tree guesses only possible codes (checked here by
+    following it); the counterfeit coin, whose secret is never guessed, is a 400 that says why."""
+    url = "/api/codebreak?game=mastermind&pegs=4&colours=4&strategy=optimal-average"
+    free, only = client.get(url).get_json(), client.get(url + "&possible_only=1&tree=1").get_json()
+    assert free["total"] == 905 and "possible_only" not in free
+    assert only["possible_only"] is True and only["verified"] and only["total"] > 905
+
+    def codes(node: dict[str, object], alive: list[str]) -> bool:  # every guess among the codes still possible
+        guess = node.get("experiment")
+        if guess is None:
+            return True
+        children = node.get("children", {})
+        assert isinstance(children, dict) and isinstance(guess, str) and guess in alive
+        return all(
+            codes(child, [x for x in alive if score(guess, x) == outcome])
+            for outcome, child in children.items()
+            if isinstance(child, dict) and "experiment" in child
+        )
+
+    def score(g: str, x: str) -> str:
+        black = sum(a == b for a, b in zip(g, x, strict=True))
+        white = sum(min(g.count(c), x.count(c)) for c in set(g)) - black
+        return f"{black}B{white}W"
+
+    everything = ["".join(c) for c in itertools.product("ABCD", repeat=4)]
+    assert codes(only["tree"], everything)
+    coin = client.get("/api/codebreak?game=counterfeit-coin&coins=4&strategy=optimal-worst&possible_only=1")
+    assert coin.status_code == 400 and "possible codes only" in coin.get_json()["error"]
 
 
 def test_a_first_guess_of_mastermind_is_judged(client: FlaskClient) -> None:

@@ -44,6 +44,8 @@ def _scores(
     score = np.empty(ok.shape[0], dtype=np.int64)
     m = 0
     for g in np.flatnonzero(ok):
+        if rules.possible_only and not member[g]:
+            continue  # only codes still possible are guessed
         count[:] = 0
         part[:] = 0
         part2[:] = 0
@@ -141,12 +143,13 @@ def lookahead(s: NDArray[np.int32], rules: Rules, reps: NDArray[np.bool_]) -> An
     """A lower bound on S's average-case cost one experiment deep: the least, over every experiment, of |S| plus
     the counting bounds of the parts it leaves open (each part costs at least its counting bound). When S is mapped
     onto itself by permutations of the experiments, experiments of a class leave parts of the same sizes: reps
-    marks one per class (`representatives`), the only ones tried. The least is never below S's own counting
-    bound: the loop stops at an experiment that reaches it."""
+    marks one per class (`representatives`), the only ones tried; with possible codes only, S's members. The least
+    is never below S's own counting bound: the loop stops at an experiment that reaches it."""
     n = s.shape[0]
     count = np.zeros(rules.outcomes, dtype=np.int64)
     best = BIG
-    for g in range(rules.table.shape[0]):
+    tried = s.astype(np.int64) if rules.possible_only else np.arange(rules.table.shape[0])
+    for g in tried:
         if not reps[g]:
             continue
         count[:] = 0

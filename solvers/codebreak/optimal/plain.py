@@ -51,7 +51,14 @@ class PlainSearch:
     given), its table kept so that the tree can be read back (`best_of`), with the interface `strategy` uses of the
     compiled `Search`."""
 
-    def __init__(self, game: Game, worst: bool, node_limit: int, cap: int | None = None) -> None:
+    def __init__(
+        self, game: Game, worst: bool, node_limit: int, cap: int | None = None, possible_only: bool = False
+    ) -> None:
+        if possible_only:
+            from .rules import possible_only_game
+
+            possible_only_game(game)
+        self.possible_only = possible_only
         table = game.dense()
         self.game = game
         self.worst = worst
@@ -105,6 +112,8 @@ class PlainSearch:
         orbits: set[int] = set()
         orbit = self.game.orbit if root else ()
         for g, classes in enumerate(self.classes):
+            if self.possible_only and not (s >> g) & 1:
+                continue  # only codes still possible are guessed
             if orbit:
                 if orbit[g] in orbits:
                     continue

@@ -10,10 +10,15 @@ for n secrets (`counting_bounds`; for n <= b + 1 it is 2n - 1), and the most sec
 
 from __future__ import annotations
 
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
+
+from solvers.errors import InputError
+
+if TYPE_CHECKING:
+    from ..game import Game
 
 BIG = np.int64(1) << 40  # above any cost
 UNCAPPED = 1 << 20  # a depth standing for "no cap on the number of experiments"
@@ -47,6 +52,7 @@ class Rules(NamedTuple):
     caps: NDArray[np.int64]  # caps[d]: the most secrets finished within d experiments (`capacity`)
     everything: NDArray[np.bool_]  # every experiment allowed
     lookahead: bool  # bound each open part one experiment deeper before searching any
+    possible_only: bool  # guess only codes still possible (guess-the-secret games whose guesses are the codes)
 
 
 class Memo(NamedTuple):
@@ -111,3 +117,10 @@ def capacity(depth: int, branches: int, must_hit: bool) -> int:
     if must_hit:
         return int(min(most, sum(branches**i for i in range(depth))))
     return int(min(most, branches**depth))
+
+
+def possible_only_game(game: Game) -> None:
+    """InputError unless guessing only codes still possible makes sense: a guess-the-secret game whose experiments
+    are its secrets, in the same order."""
+    if not game.must_hit or game.experiments != game.secrets:
+        raise InputError("possible codes only is for games where a guess is a code and guessing the secret wins")

@@ -18,7 +18,18 @@ from solvers.parallel import default_jobs
 from ..game import Game
 from .average import average, open_parts
 from .candidates import candidates
-from .rules import BIG, UNCAPPED, Checkpoint, Entry, Rules, Symmetry, capacity, counting_bounds, new_memo
+from .rules import (
+    BIG,
+    UNCAPPED,
+    Checkpoint,
+    Entry,
+    Rules,
+    Symmetry,
+    capacity,
+    counting_bounds,
+    new_memo,
+    possible_only_game,
+)
 from .sets import fingerprint, holds, keyed, perfect_member, record, shortcut, slot
 from .symmetry import narrowed, place_classes, symmetries
 from .worst import fits
@@ -49,9 +60,11 @@ class Optimum:
     work: int
 
 
-def rules_of(game: Game, lookahead: bool = True) -> tuple[Rules, int]:
+def rules_of(game: Game, lookahead: bool = True, possible_only: bool = False) -> tuple[Rules, int]:
     """The game's arrays for the kernels, and the counting bound's depth (the fewest experiments that could
-    finish every secret)."""
+    finish every secret); possible_only: only codes still possible are guessed (`possible_only_game`)."""
+    if possible_only:
+        possible_only_game(game)
     table = np.ascontiguousarray(game.dense())
     win = game.win_outcome if game.must_hit else -1
     present = np.unique(table)
@@ -65,7 +78,10 @@ def rules_of(game: Game, lookahead: bool = True) -> tuple[Rules, int]:
     caps = np.array([capacity(d, branches, game.must_hit) for d in range(top + 40)], dtype=np.int64)
     bound = counting_bounds(n, branches, game.must_hit)
     everything = np.ones(table.shape[0], dtype=np.bool_)
-    return Rules(table, int(table.max()) + 1, game.must_hit, win, r1, r2, bound, caps, everything, lookahead), top
+    rules = Rules(
+        table, int(table.max()) + 1, game.must_hit, win, r1, r2, bound, caps, everything, lookahead, possible_only
+    )
+    return rules, top
 
 
 class Search:
@@ -85,12 +101,13 @@ class Search:
         jobs: int | None = None,
         cap: int | None = None,
         checkpoint: Checkpoint | None = None,
+        possible_only: bool = False,
     ) -> None:
         self.game = game
         self.cap = UNCAPPED if cap is None or worst else cap  # the average case within at most cap experiments
         self.jobs = default_jobs() if jobs is None else jobs
         self.worst = worst
-        self.rules, self.lowest_depth = rules_of(game, lookahead)
+        self.rules, self.lowest_depth = rules_of(game, lookahead, possible_only)
         n = len(game.secrets)
         bits = cache_bits
         if cache_bits == CACHE_BITS:  # unless asked, by the game's size
@@ -110,7 +127,7 @@ class Search:
         # a long proof's checkpoint (uncapped average searches): the parts settled by earlier runs are read back
         # from its entries at once, and every part settled now is kept (`first_total`)
         self.keep: Callable[[list[Entry]], None] | None = None
-        if checkpoint is not None and not worst and self.cap >= UNCAPPED:
+        if checkpoint is not None and not worst and self.cap >= UNCAPPED and not possible_only:
             self.adopt(checkpoint.known())
             self.keep = checkpoint.keep
         self._root_rows: NDArray[np.int64] | None = None  # the worst case's first experiments (fits_from_start)
