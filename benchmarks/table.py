@@ -25,6 +25,7 @@ SCRIPTS = (  # (script, section title), in `make bench` order
     ("variants", "Weighing variants"),
     ("store", "Result store"),
     ("optima", "Mastermind's proved optima, size by size (hours: run on its own, not by `make bench`)"),
+    ("optima-possible", "Mastermind's proved optima guessing possible codes only (`optima.py --possible-only`)"),
 )
 INTRO = """# Performance
 

@@ -8,7 +8,7 @@ import math
 from dataclasses import replace
 from typing import ClassVar
 
-from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, verify
+from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, optima, verify
 from solvers.codebreak import build_tree as codebreak_tree
 from solvers.codebreak.game import TABLE_CELLS
 from solvers.codebreak.lesson import Lesson, alive_after, every_first_alike, lesson
@@ -19,6 +19,7 @@ from solvers.progress import Tick
 from .computations import Computation, Params, current_checkpoint
 from .games import game_spec, load
 
+LONG_PROOF_NODES = 10**12  # the work of the optima table's proofs (precompute jobs of minutes to hours): no cap
 QUICK_HEURISTIC_SECRETS = 256
 QUICK_OPTIMAL_SECRETS = 30
 
@@ -74,7 +75,11 @@ def _codebreak(p: StrategyParams, tick: Tick) -> tuple[Node, Stats]:
     g = p.load()
     strategy = one_of(p.strategy, STRATEGIES, "strategy")
     only = bool(p.possible_only)
-    tree = codebreak_tree(g, strategy, tick, p.max_guesses, checkpoint=current_checkpoint(), possible_only=only)
+    table = p.game == "mastermind" and (p.pegs, p.colours) in optima.sizes() and not (p.max_guesses or only)
+    work = LONG_PROOF_NODES if table else None  # the optima table's proofs run for hours: their work is not capped
+    tree = codebreak_tree(
+        g, strategy, tick, p.max_guesses, checkpoint=current_checkpoint(), possible_only=only, node_limit=work
+    )
     return tree, checked(g, tree, only)  # a job resumes from its checkpoint
 
 

@@ -84,12 +84,14 @@ def build_tree(
     checkpoint: Checkpoint | None = None,
     compiled: bool | None = None,
     possible_only: bool = False,
+    node_limit: int | None = None,
 ) -> Node:
     """The whole strategy tree from the start (tick: secrets settled, or first experiments searched); the optimal
     average may be asked within at most max_guesses experiments, and may keep what it proves in a checkpoint (and
     resume from it). The optimal searches run compiled, or in plain Python for games of at most `PLAIN_MAX`
     secrets (compiled: True or False chooses). possible_only: the optimal strategies among those that guess only codes
-    still possible."""
+    still possible. node_limit: the optimal search's budget of work (default: OPTIMAL_MAX_NODES for the worst case,
+    OPTIMAL_AVERAGE_MAX_NODES for the average; the long proofs of the optima table are given more)."""
     if possible_only and strategy not in OPTIMAL:
         raise InputError("possible codes only is for the optimal strategies (the heuristics prefer them anyway)")
     if max_guesses is not None and strategy != "optimal-average":
@@ -115,7 +117,7 @@ def build_tree(
     if len(game.secrets) > optimal_limit(strategy):
         raise LimitError(f"the {strategy} search is limited to games of {optimal_limit(strategy):,} secrets")
     worst = strategy == "optimal-worst"
-    return _optimal_tree(game, alive, worst, tick, max_guesses, checkpoint, compiled, possible_only)
+    return _optimal_tree(game, alive, worst, tick, max_guesses, checkpoint, compiled, possible_only, node_limit)
 
 
 def _heuristic(
@@ -156,6 +158,7 @@ def _optimal_tree(
     checkpoint: Checkpoint | None = None,
     compiled: bool | None = None,
     possible_only: bool = False,
+    node_limit: int | None = None,
 ) -> Node:
     """The optimal tree (fewest experiments in the worst case, or in total, within max_guesses experiments when
     given), by the exhaustive branch-and-bound of `optimal` (LimitError past its budget of sets searched; imported
@@ -163,7 +166,7 @@ def _optimal_tree(
     from .optimal.plain import PLAIN_MAX, PLAIN_WORK, PlainSearch
     from .optimal.rules import BIG, UNCAPPED
 
-    limit = OPTIMAL_MAX_NODES if worst else OPTIMAL_AVERAGE_MAX_NODES
+    limit = node_limit or (OPTIMAL_MAX_NODES if worst else OPTIMAL_AVERAGE_MAX_NODES)
     search: PlainSearch | Search | None = None
     if compiled is False:
         search = PlainSearch(game, worst, limit, cap=max_guesses, possible_only=possible_only)

@@ -53,3 +53,33 @@ def test_a_stopped_job_resumes_from_its_checkpoint(tmp_path: Path, monkeypatch: 
     _, stats = found
     assert stats.verified and stats.total == 905
     assert store.get(key + ":checkpoint") is None
+
+
+def test_the_optima_tables_proofs_have_no_work_cap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A job proving a cell of the optima table (hours for 4x9) is given a budget of work it cannot reach; a
+    visitor's capped or possible-codes-only search, and any other game, keep the default budget; a budget the
+    search passes is refused with the search's own message."""
+    from solvers.codebreak import build_tree
+    from solvers.errors import LimitError
+    from webapp import codebreak_results
+
+    store = open_store(f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32])
+    limits: list[int | None] = []
+    real = codebreak_results.codebreak_tree
+
+    def spy(*args: object, node_limit: int | None = None, **kw: object) -> object:
+        limits.append(node_limit)
+        return real(*args, node_limit=node_limit, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(codebreak_results, "codebreak_tree", spy)
+    for params in (
+        codebreak_params("mastermind", (3, 3, None), "optimal-average"),
+        codebreak_params("mastermind", (3, 3, None), "optimal-average", max_guesses=4),
+        codebreak_params("mastermind", (3, 3, None), "optimal-worst", possible_only=True),
+        codebreak_params("bulls-and-cows", (2, 4, None), "optimal-average"),
+    ):
+        work(store, CODEBREAK, params)
+    assert limits == [codebreak_results.LONG_PROOF_NODES, None, None, None]
+    g = codebreak_params("mastermind", (2, 8, None), "optimal-average").load()
+    with pytest.raises(LimitError, match="budget"):
+        build_tree(g, "optimal-average", node_limit=50, compiled=True)
