@@ -5,14 +5,13 @@ looks up a stored tree without importing every solver."""
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from typing import ClassVar
 
 from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, optima, verify
 from solvers.codebreak import build_tree as codebreak_tree
 from solvers.codebreak.game import TABLE_CELLS
 from solvers.codebreak.lesson import Lesson, alive_after, every_first_alike, lesson
-from solvers.codebreak.strategy import guesses_possible_codes, optimal_limit
+from solvers.codebreak.strategy import optimal_limit
 from solvers.errors import LimitError, one_of
 from solvers.progress import Tick
 
@@ -80,13 +79,7 @@ def _codebreak(p: StrategyParams, tick: Tick) -> tuple[Node, Stats]:
     tree = codebreak_tree(
         g, strategy, tick, p.max_guesses, checkpoint=current_checkpoint(), possible_only=only, node_limit=work
     )
-    return tree, checked(g, tree, only)  # a job resumes from its checkpoint
-
-
-def checked(g: Game, tree: Node, possible_only: bool) -> Stats:
-    """The tree's statistics, verified on every secret (and, with possible codes only, that it guesses no other)."""
-    st = verify(g, tree)
-    return replace(st, verified=st.verified and guesses_possible_codes(g, tree)) if possible_only else st
+    return tree, verify(g, tree, possible_only=only)  # a job resumes from its checkpoint
 
 
 def secrets_count(p: GameParams) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from solvers.codebreak import Game, Node, Spec, Stats, Strategy, build, build_tree, parse
+from solvers.codebreak import Game, Node, Spec, Stats, Strategy, build, build_tree, parse, verify
 from solvers.errors import InputError
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
@@ -55,8 +55,6 @@ def analysis(
 ) -> tuple[Node, Stats]:
     """A strategy tree and its verified statistics (cached); the optimal average within max_guesses if given, the
     optimal strategy among those guessing only possible codes if asked."""
-    from .codebreak_results import checked
-
     g = load(name, pegs, colours, coins)
     tree = build_tree(g, strategy, max_guesses=max_guesses, possible_only=possible_only)
-    return tree, checked(g, tree, possible_only)
+    return tree, verify(g, tree, possible_only=possible_only)

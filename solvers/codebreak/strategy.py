@@ -241,10 +241,11 @@ def play(game: Game, tree: Node, secret: int) -> int | None:
     return None
 
 
-def verify(game: Game, tree: Node) -> Stats:
+def verify(game: Game, tree: Node, possible_only: bool = False) -> Stats:
     """Play every secret through the tree and collect the worst and total number of experiments. The secrets
     travel together: at each node every secret that reached it is scored by the node's experiment and goes on
-    to the child its own outcome names, exactly as `play` follows one secret."""
+    to the child its own outcome names, exactly as `play` follows one secret. possible_only: the tree must also
+    guess only codes still possible (`guesses_possible_codes`)."""
     worst, total, ok = 0, 0, True
     stack: list[tuple[Node, NDArray[np.int64], int]] = [(tree, np.arange(len(game.secrets), dtype=np.int64), 0)]
     while stack:
@@ -269,6 +270,7 @@ def verify(game: Game, tree: Node) -> Stats:
                     ok = False
             else:
                 stack.append((child, part, used + 1))
+    ok = ok and (not possible_only or guesses_possible_codes(game, tree))
     return Stats(worst, total, len(game.secrets), ok)
 
 
