@@ -224,11 +224,13 @@ MASTERMIND = "/codebreak/play?game=mastermind&maker=adversarial&pegs=3&colours=3
 
 
 def guess(page: Page, code: str, rows: int) -> None:
-    """Click the code's colours into the row and press Guess; wait for the row it adds."""
+    """Click the code's colours into the row and press Guess; wait for the row it adds and for the address htmx
+    pushes after the swap (a key pressed before it may be lost to the page being swapped)."""
     for letter in code:
         page.get_by_role("button", name=COLOUR[letter], exact=True).click()
     page.get_by_role("button", name="Guess", exact=True).click()
     expect(page.locator("table.moves tbody tr")).to_have_count(rows)
+    expect(page).to_have_url(re.compile(re.escape(code)))
 
 
 def guessed(page: Page) -> list[str]:
