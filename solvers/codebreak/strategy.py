@@ -164,7 +164,7 @@ def _optimal_tree(
     given), by the exhaustive branch-and-bound of `optimal` (LimitError past its budget of sets searched; imported
     here, with Numba, only when asked for), or its plain-Python twin `optimal.plain` for small games."""
     from .optimal.plain import PLAIN_MAX, PLAIN_WORK, PlainSearch
-    from .optimal.rules import BIG, UNCAPPED
+    from .optimal.rules import BIG, below
 
     limit = node_limit or (OPTIMAL_MAX_NODES if worst else OPTIMAL_AVERAGE_MAX_NODES)
     search: PlainSearch | Search | None = None
@@ -199,9 +199,6 @@ def _optimal_tree(
             else:
                 node.children[int(o)] = grow(part, budget - 1 if worst else cost, False, below(depth))
         return node
-
-    def below(depth: int) -> int:  # as the kernels count it: no cap stays no cap
-        return depth if depth >= UNCAPPED else depth - 1
 
     return grow(alive.astype(np.int32), cost, True, search.cap)
 

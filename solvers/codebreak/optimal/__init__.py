@@ -11,13 +11,13 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .rules import capacity, counting_bounds
+from .rules import Optimum, capacity, counting_bounds
 
 if TYPE_CHECKING:
-    from .search import NODE_LIMIT, Optimum, Search
+    from .search import NODE_LIMIT, Search
     from .symmetry import symmetries
 
-_COMPILED = {"NODE_LIMIT": "search", "Optimum": "search", "Search": "search", "symmetries": "symmetry"}
+_COMPILED = {"NODE_LIMIT": "search", "Search": "search", "symmetries": "symmetry"}
 
 
 def __getattr__(name: str) -> Any:

@@ -21,21 +21,12 @@ from solvers.errors import LimitError
 
 from ..game import Game
 from .rules import BIG as _BIG
-from .rules import UNCAPPED, capacity, counting_bounds
+from .rules import UNCAPPED, Optimum, capacity, counting_bounds
 
 PLAIN_MAX = 100  # secrets: games up to this size are searched here first (the compiled search's start-up costs more)
 PLAIN_WORK = 20_000  # ... within this much work (about a quarter of a second here); past it, the compiled search
 # takes over (black-peg Mastermind 2x8 would take 19 s here: the compiled search has its place-by-place symmetries)
 BIG = int(_BIG)  # above any cost
-
-
-@dataclass(frozen=True)
-class Found:
-    """What the search proved: the optimal cost (total experiments, or the worst case), and its work (the
-    secrets of every set searched)."""
-
-    cost: int
-    work: int
 
 
 @dataclass(frozen=True)
@@ -148,14 +139,20 @@ class PlainSearch:
         """The exact cost of a small set of a guess-the-secret game, or -1 (as the compiled `shortcut`)."""
         if not self.must_hit or n > self.outcomes:
             return -1
+        if self._perfect_member(s) >= 0:
+            return 2 * n - 1
+        return 6 if n == 3 else -1
+
+    def _perfect_member(self, s: int) -> int:
+        """A member of s whose outcomes on the other members are all different, or -1."""
         x = s
         while x:
             low = x & -x
             g = low.bit_length() - 1
             if all((s & m).bit_count() <= 1 for _, m in self.classes[g]):
-                return 2 * n - 1
+                return g
             x ^= low
-        return 6 if n == 3 else -1
+        return -1
 
     def average(self, s: int, beta: int, depth: int, root: bool = False) -> int:
         """The least total cost of s within depth experiments if below beta, else a lower bound at least beta (BIG
@@ -236,19 +233,19 @@ class PlainSearch:
 
     # ------------------------------------------------------------ the interface of `strategy`
 
-    def solve(self, tick: Callable[[int, int], None] | None = None) -> Found:
+    def solve(self, tick: Callable[[int, int], None] | None = None) -> Optimum:
         """The optimal cost from the start, proved."""
         if self.worst:
             depth = self.lowest_depth
             while not self.fits(self.everyone, depth, root=True):
                 depth += 1
-            return Found(depth, self.work)
+            return Optimum(depth, self.work)
         cost = self.average(self.everyone, BIG, self.cap, root=True)
         known = self.memo.get((self.everyone, self.cap))  # none when no tree finishes within the cap
         self.root_choice = -1 if known is None else known[2]
         if tick:
             tick(1, 1)
-        return Found(cost, self.work)
+        return Optimum(cost, self.work)
 
     def best_of(self, s: NDArray[np.int32], budget: int, depth: int = UNCAPPED) -> tuple[int, int]:
         """(cost, experiment) on the optimal tree for a set whose cost (or depth) is at most budget, with at most
@@ -275,7 +272,5 @@ class PlainSearch:
 
     def _shortcut_choice(self, s: NDArray[np.int32], mask: int) -> tuple[int, int]:
         """The cost and experiment of a small set the shortcut settles (not kept in the table)."""
-        for x in s.tolist():
-            if all((mask & m).bit_count() <= 1 for _, m in self.classes[x]):
-                return 2 * len(s) - 1, x
-        return 6, int(s[0])
+        perfect = self._perfect_member(mask)
+        return (2 * len(s) - 1, perfect) if perfect >= 0 else (6, int(s[0]))

@@ -10,6 +10,7 @@ for n secrets (`counting_bounds`; for n <= b + 1 it is 2n - 1), and the most sec
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import numpy as np
@@ -124,3 +125,17 @@ def possible_only_game(game: Game) -> None:
     are its secrets, in the same order."""
     if not game.must_hit or game.experiments != game.secrets:
         raise InputError("possible codes only is for games where a guess is a code and guessing the secret wins")
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """What a search proved: the optimal cost (total experiments, or the worst case), and its work (the secrets
+    of every set searched)."""
+
+    cost: int
+    work: int
+
+
+def below(depth: int) -> int:
+    """The depth left to the parts after one experiment (no cap stays no cap), as the kernels count it."""
+    return depth if depth >= UNCAPPED else depth - 1

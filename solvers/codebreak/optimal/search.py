@@ -5,7 +5,6 @@ be told."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -23,8 +22,10 @@ from .rules import (
     UNCAPPED,
     Checkpoint,
     Entry,
+    Optimum,
     Rules,
     Symmetry,
+    below,
     capacity,
     counting_bounds,
     new_memo,
@@ -49,15 +50,6 @@ PARALLEL_FROM = 1000  # secrets: smaller games are searched in one process (fork
 FINE_FROM = 500  # secrets: a set this large below a first experiment is searched from Python when a checkpoint is
 # kept, level by level down to smaller sets, so that each set below it is kept as it is settled (a part of 4x9
 # takes hours)
-
-
-@dataclass(frozen=True)
-class Optimum:
-    """What the search proved: the optimal cost (total experiments, or the worst case), and its work (the
-    secrets of every set searched)."""
-
-    cost: int
-    work: int
 
 
 def rules_of(game: Game, lookahead: bool = True, possible_only: bool = False) -> tuple[Rules, int]:
@@ -469,8 +461,3 @@ class Search:
         """The cost and experiment of a small set that `shortcut` settles."""
         perfect = int(perfect_member(s, self.rules))
         return (2 * len(s) - 1, perfect) if perfect >= 0 else (6, int(s[0]))
-
-
-def below(depth: int) -> int:
-    """The depth left to the parts after one experiment (no cap stays no cap), as the kernels count it."""
-    return depth if depth >= UNCAPPED else depth - 1
