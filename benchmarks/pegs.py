@@ -1,7 +1,8 @@
 """Peg board benchmarks: full tables for sides 4 and 5 with counts, side 6 fewest moves, the English board.
 
 Run with `python benchmarks/pegs.py` (`--english --french`: the listed problems' search against the former bound;
-`--english-table` alone: the English board's 21 problems, about 15 minutes). Not part of `make test`.
+`--english-table` alone: the English board's 21 problems, about 15 minutes; `--french-problem HOLE FINISH
+[--from-limit L]`: one French problem with its levels on disk, resumable, up to hours). Not part of `make test`.
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ from record import Record  # noqa: E402
 from solvers import pegs  # noqa: E402
 from solvers.pegs import PROBLEMS, Exact, board, jumps_to_moves  # noqa: E402
 from solvers.pegs.compiled import search, solve  # noqa: E402
+from solvers.pegs.fewest import Means  # noqa: E402
 from solvers.pegs.meet import fewest_meet  # noqa: E402
 from solvers.pegs.report import peg_report  # noqa: E402
 from solvers.pegs.rules import replay  # noqa: E402
 from solvers.pegs.table import board_table  # noqa: E402
 
 RECORD = Record("pegs")
+HERE = Path(__file__).resolve().parent
 
 
 def plain_count(name: str, label: str) -> int:
@@ -80,8 +83,51 @@ def english_table() -> None:
     )
 
 
+def french_problem(hole: str, finish: str, start_limit: int) -> None:
+    """One French problem proved as the site's job proves it (`peg_report` with its levels on disk), resumable:
+    the levels are kept in benchmarks/checkpoints/pegs-search (a stopped run goes on from its last level), the
+    solution replayed by the rules; the time is this run's (a resumed run's is the part since its restart). The
+    search starts at start_limit when above the Merson bound (any start is a proof: see `fewest_meet`)."""
+    import resource
+
+    from webapp.peg_spill import spill_for
+
+    b = board("french")
+    spill = spill_for(HERE / "checkpoints", "french", f"{b.start(hole):x}", finish)
+    resumed = spill.restore()
+    t = time.perf_counter()
+    last = [t]
+
+    def tick(done: int, total: int) -> None:
+        now = time.perf_counter()
+        if now - last[0] > 60:
+            print(f"  {done}/{total} levels, {now - t:.0f} s", flush=True)
+            last[0] = now
+
+    r = peg_report(b, b.start(hole), hole, False, finish, tick, Means(spill, 3_000_000_000, start_limit))
+    took = time.perf_counter() - t
+    moves = [tuple(b.index(x) for x in m) for m in r.solution]
+    assert r.proved and r.min_moves == len(moves)
+    assert replay(b, b.start(hole), moves) == 1 << b.index(finish)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    note = f", resumed at limit {resumed.limit}" if resumed else (f", from limit {start_limit}" if start_limit else "")
+    print(f"french {hole} to {finish}: {r.min_moves} moves, proved, replayed ({took:.0f} s{note})")
+    print(" ".join("-".join(m) for m in r.solution))
+    RECORD.row(
+        f"french, {hole} to {finish}: fewest moves, proved, replayed, levels on disk",
+        f"{r.min_moves} moves in {took:.0f} s{note}, peak RSS {peak:,.0f} MB",
+    )
+    spill.clear()
+
+
 def main() -> None:
     """Print the figures."""
+    if "--french-problem" in sys.argv:
+        at = sys.argv.index("--french-problem")
+        start = int(sys.argv[sys.argv.index("--from-limit") + 1]) if "--from-limit" in sys.argv else 0
+        french_problem(sys.argv[at + 1], sys.argv[at + 2], start)
+        RECORD.save()
+        return
     if "--english-table" in sys.argv:
         english_table()
         RECORD.save()

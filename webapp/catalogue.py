@@ -11,7 +11,20 @@ from solvers.aequitas.report import TableReport, table_report
 from solvers.codebreak import HEURISTICS, STRATEGIES, optima
 from solvers.devil import Solution, Variant, solve
 from solvers.devil.variant import GOALS, Goal
-from solvers.pegs import BOARDS, PROBLEMS, Analysis, analyse, board, board_table, class_finals, pegs
+from solvers.errors import LimitError
+from solvers.pegs import (
+    BOARDS,
+    EXACT_MAX_HOLES,
+    PROBLEMS,
+    Analysis,
+    analyse,
+    board,
+    board_table,
+    class_finals,
+    listed_problem,
+    pegs,
+)
+from solvers.pegs.fewest import Means
 from solvers.pegs.report import PegReport, peg_report
 from solvers.pegs.table import Row as PegRow
 from solvers.progress import Tick
@@ -105,9 +118,31 @@ def _pegs_table(p: BoardParams, tick: Tick) -> tuple[PegRow, ...]:
     return tuple(board_table(p.board, tick))
 
 
+SPILLED_STATES = 3_000_000_000  # states a listed problem's search may build at once, on disk (48 GB of files)
+
+
 def _pegs_report(p: ReportParams, tick: Tick) -> PegReport:
-    """The API's thorough analysis of a position."""
-    return peg_report(board(p.board), p.position, p.hole, p.count, p.finish or None, tick)
+    """The API's thorough analysis of a position. A listed problem's fewest-moves search (PROBLEMS) keeps its
+    levels on disk in the instance folder (webapp/peg_spill.py), up to SPILLED_STATES, so that a stopped job resumes
+    where it was; any other position's search stays in memory within its usual limit (a visitor's job stopped at
+    its time limit leaves no files behind)."""
+    from . import config
+    from .peg_spill import spill_for
+
+    b = board(p.board)
+    listed = p.hole is not None and p.finish and p.position == b.start(p.hole) and listed_problem(b, p.hole, p.finish)
+    if not listed or b.size <= EXACT_MAX_HOLES:
+        return peg_report(b, p.position, p.hole, p.count, p.finish or None, tick)
+    spill = spill_for(config.instance_path(), b.name, f"{p.position:x}", str(p.finish))
+    try:
+        start = LATE_PROBLEMS.get((b.name, p.hole or "", str(p.finish)), 0)
+        means = Means(spill, SPILLED_STATES, start)
+        report = peg_report(b, p.position, p.hole, p.count, p.finish, tick, means)
+    except LimitError:  # out of states: nothing to resume
+        spill.clear()
+        raise
+    spill.clear()
+    return report
 
 
 def _pegs_analysis(p: PositionParams, tick: Tick) -> Analysis:
@@ -244,13 +279,19 @@ def pegs_problem(name: str, hole: str, finish: str) -> ReportParams:
     return ReportParams(name, board(name).start(hole), hole, False, finish)
 
 
+# hours each, levels on disk, resumed after a restart: only in `make precompute`, last (docs/puzzles/pegs.md); each
+# with the limit its search starts from. Any start gives a proof (solvers/pegs/meet.py `fewest_meet`); d3 to a5's
+# searches with limits up to 19 were seen to fail on 2026-11-25 (its in-memory search then ran out of room at 20),
+# so it starts at 20 rather than spend an hour on them again.
+LATE_PROBLEMS = {("french", "d3", "a5"): 20}
 Item = tuple[Computation[Any, Any], Params]  # a computation and its parameters
 
 
 def everything(large: bool = False) -> Iterator[Item]:
     """Every stored result the site links to, cheapest first (what precompute fills the store with); the
-    Mastermind optima table's games above `optima.AUTOMATIC_SECRETS` secrets (minutes to hours each) only when
-    large (`coin-puzzles precompute`, not the background queue of `make run`)."""
+    Mastermind optima table's games above `optima.AUTOMATIC_SECRETS` secrets (minutes to hours each) and the peg
+    problems of LATE_PROBLEMS (hours, resumable) only when large (`coin-puzzles precompute`, not the background
+    queue of `make run`: they would hold both cores for hours on every new install)."""
     for name in sorted(BOARDS, key=lambda k: board(k).size):
         yield PEGS_TABLE, BoardParams(name)
     for states, top in ((2, 16), (3, 4), (4, 3)):
@@ -274,11 +315,14 @@ def everything(large: bool = False) -> Iterator[Item]:
                 yield CODEBREAK, params
     for params in later:
         yield CODEBREAK, params
-    for name, problems in PROBLEMS.items():  # the French board's takes minutes
+    for name, problems in PROBLEMS.items():  # the French board's take minutes
         for hole, finish in problems:
-            yield PEGS_REPORT, pegs_problem(name, hole, finish)
+            if (name, hole, finish) not in LATE_PROBLEMS:
+                yield PEGS_REPORT, pegs_problem(name, hole, finish)
     for v in VARIANT_TABLES:  # minutes each: last
         yield VARIANT_TABLE, VariantParams(v.to_token())
     for size in optima.sizes(optima.MAX_SECRETS if large else optima.AUTOMATIC_SECRETS):
         for strategy in ("optimal-average", "optimal-worst"):
             yield CODEBREAK, codebreak_params("mastermind", (*size, None), strategy)
+    for name, hole, finish in sorted(LATE_PROBLEMS) if large else ():
+        yield PEGS_REPORT, pegs_problem(name, hole, finish)

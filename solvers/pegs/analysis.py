@@ -8,6 +8,7 @@ from solvers.progress import Tick, quiet
 
 from .board import Board, Move
 from .exact import EXACT_MAX_HOLES, exact
+from .fewest import IN_MEMORY, Means
 from .invariant import class_finals
 from .rules import jumps_to_moves, pegs, replay
 
@@ -45,6 +46,7 @@ def analyse(
     finish: int | None = None,
     fewest: bool = False,
     tick: Tick = quiet,
+    means: Means = IN_MEMORY,
 ) -> Analysis:
     """Exact analysis on small boards (all of them when thorough); depth-first search on larger ones. With a
     finish hole, only solutions whose last coin is there count; with fewest too, larger boards get the proved
@@ -68,7 +70,8 @@ def analyse(
     from .meet import MAX_STATES, fewest_meet
 
     if fewest and finish is not None:
-        best = fewest_meet(b, pos, finish, MAX_STATES, tick)
+        states = means.max_states or MAX_STATES
+        best = fewest_meet(b, pos, finish, states, tick, spill=means.spill, start_limit=means.start_limit)
         if best.moves is not None:
             _check(b, pos, best.solution, finish)
             return Analysis(True, best.moves, pegs(pos) - 1, {finish: best.moves}, best.solution, "bidirectional")

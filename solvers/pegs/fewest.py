@@ -15,8 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from .board import Board, Move
+
+if TYPE_CHECKING:  # the compiled search's module is imported only where it runs
+    from .levels import Spill
 
 MAX_REGION = 4  # Merson regions of up to this many holes are searched for
 
@@ -80,3 +84,16 @@ class Fewest:
     start_bound: int
     nodes: int
     status: str
+
+
+@dataclass(frozen=True)
+class Means:
+    """What a fewest-moves search may use: where it keeps its levels (None: in memory), how many states it may
+    hold (None: the search's default), and the limit it starts from (0: the Merson bound; see `fewest_meet`)."""
+
+    spill: Spill | None = None
+    max_states: int | None = None
+    start_limit: int = 0
+
+
+IN_MEMORY = Means()  # the default: levels in memory, the default number of states, from the Merson bound

@@ -16,15 +16,18 @@ position's first move goes on from, so one is subtracted. (Subtracting one at ev
 admissible but weaker; `sharp=False` keeps that form for the test that compares the two.)
 
 Positions are stored as a bijective scramble of their bits (multiplication by an odd number modulo 2^50), so the
-top bits spread them over 256 buckets. A level is built a few buckets at a time (every parent expanded once per
-batch), sorted and reduced, which bounds the memory to the levels themselves, and the batches come out in key
-order, so the two sides meet by a merge.
+top bits spread them over 256 buckets. A level is built in two passes: every parent is expanded once, a slice of
+parents at a time, its children handed to a `Spill` by bucket; then a few buckets at a time are taken back, sorted
+and reduced to the level's parts, which come out in key order, so the two sides meet by a merge, part by part. The
+spill decides where children and parts wait: in memory (`Memory`), or on disk (webapp/peg_spill.py), where memory no
+longer grows with the levels and a stopped search resumes from its last level. (Until 2026-11-26 the parents were
+expanded again for every batch of buckets, up to dozens of times on the French board's largest levels.)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 from numba import prange
@@ -214,6 +217,24 @@ def _distinct(s: NDArray[np.int64]) -> int:  # pragma: no cover - compiled
 
 
 @kernel
+def _thin(s: NDArray[np.int64]) -> int:  # pragma: no cover - compiled
+    """Sorted packed children, in place: drops repeats and, of a position's children, those that cost more than
+    its first (the reduction keeps only the cheapest); the length kept, still sorted."""
+    n = 0
+    key, cost, last = np.int64(-1), np.int64(-1), np.int64(-1)
+    for v in s:
+        k, c = v >> 12, (v >> 6) & 63
+        if k != key:
+            key, cost = k, c
+        elif c != cost or v == last:
+            continue
+        s[n] = v
+        n += 1
+        last = v
+    return n
+
+
+@kernel
 def _reduce(s: NDArray[np.int64], info: NDArray[np.int64], inv: np.int64) -> int:  # pragma: no cover - compiled
     """Sorted packed children to states, in place: the positions over s's front, and in info the fewest moves
     and the holes reached at that cost (a position's first child comes before any later one it is written over)."""
@@ -235,18 +256,133 @@ def _reduce(s: NDArray[np.int64], info: NDArray[np.int64], inv: np.int64) -> int
     return m + 1
 
 
-@dataclass
-class Level:
-    """One side's states with this many coins, in batches sorted by key."""
+class Part(Protocol):
+    """Some of a level's states: the positions of the key buckets [lo, hi), sorted by key, and their infos."""
 
-    coins: int
-    pos: list[NDArray[np.int64]]
-    info: list[NDArray[np.int64]]
+    @property
+    def lo(self) -> int:
+        """The first bucket."""
+        ...
+
+    @property
+    def hi(self) -> int:
+        """The bucket after the last."""
+        ...
 
     @property
     def size(self) -> int:
         """Number of states."""
-        return sum(len(p) for p in self.pos)
+        ...
+
+    def load(self) -> tuple[Ints, Ints]:
+        """The positions and infos."""
+        ...
+
+
+@dataclass(frozen=True)
+class Held:
+    """A part held in memory."""
+
+    lo: int
+    hi: int
+    pos: Ints
+    info: Ints
+
+    @property
+    def size(self) -> int:
+        """Number of states."""
+        return len(self.pos)
+
+    def load(self) -> tuple[Ints, Ints]:
+        """The positions and infos."""
+        return self.pos, self.info
+
+
+@dataclass
+class Level:
+    """One side's states with this many coins, in parts that follow each other in key order."""
+
+    coins: int
+    parts: list[Part]
+
+    @property
+    def size(self) -> int:
+        """Number of states."""
+        return sum(p.size for p in self.parts)
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A bidirectional search under way: its limit, the states built for earlier limits and for this one, and
+    the two sides' latest levels."""
+
+    limit: int
+    earlier: int
+    states: int
+    forward: Level
+    backward: Level
+
+
+class Spill(Protocol):
+    """Where a level's children wait, bucket by bucket, while the level is built; where levels are kept; and
+    where a search under way is saved so that a restart resumes it (`Memory`: in memory, nothing saved; the web
+    app's disk spill keeps them in files, so that memory bounds neither the levels nor the children)."""
+
+    def add(self, bucket: int, children: Ints) -> None:
+        """Children (packed, see `_children`) that fall in a bucket."""
+
+    def take(self, bucket: int) -> Ints:
+        """Every child added to a bucket since it was last taken, in any order."""
+        ...
+
+    def keep(self, lo: int, hi: int, pos: Ints, info: Ints) -> Part:
+        """A part of a new level."""
+        ...
+
+    def drop(self, level: Level) -> None:
+        """A level no longer needed."""
+
+    def save(self, checkpoint: Checkpoint) -> None:
+        """The search so far (its levels are kept until dropped)."""
+
+    def restore(self) -> Checkpoint | None:
+        """The search last saved, if any."""
+        ...
+
+
+class Memory:
+    """The spill that keeps everything in memory and saves nothing."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[int, list[Ints]] = {}
+
+    def add(self, bucket: int, children: Ints) -> None:
+        """Children that fall in a bucket."""
+        self.waiting.setdefault(bucket, []).append(children)
+
+    def take(self, bucket: int) -> Ints:
+        """The children of a bucket."""
+        got = self.waiting.pop(bucket, [])
+        return np.concatenate(got) if got else np.zeros(0, dtype=np.int64)
+
+    def keep(self, lo: int, hi: int, pos: Ints, info: Ints) -> Part:
+        """A part held in memory."""
+        return Held(lo, hi, pos, info)
+
+    def drop(self, level: Level) -> None:
+        """Nothing to release but the references."""
+
+    def save(self, checkpoint: Checkpoint) -> None:
+        """Nothing is saved."""
+
+    def restore(self) -> Checkpoint | None:
+        """Nothing was saved."""
+        return None
+
+
+BUCKETS = 1 << BUCKET_BITS
+SLICE = 1 << 22  # parents expanded at a time (their children sorted and thinned before they wait)
+EDGES = np.arange(BUCKETS + 1, dtype=np.int64) << (BITS - BUCKET_BITS + 12)  # first packed child of each bucket
 
 
 @dataclass
@@ -260,39 +396,58 @@ class Meet:
     sharp: bool = True
     states: int = 0
 
-    def step(self, level: Level, back: bool, masks: NDArray[np.int64], limit: int, target: int = -1) -> Level:
-        """The next level (one coin fewer forward, one more backward)."""
-        empty = np.zeros(0, dtype=np.int64)
-        none = np.zeros(CHUNKS, dtype=np.int64)
-        counts = [np.zeros((CHUNKS, 1 << BUCKET_BITS), dtype=np.int64) for _ in level.pos]
-        count = Side(self.jumps, back, masks, np.int64(target), limit, self.sharp, self.lut, 0, 1 << BUCKET_BITS)
-        for p, i, c in zip(level.pos, level.info, counts, strict=True):
-            _expander(p)(p, i, count, empty, none, c)
-        per_bucket = sum(c.sum(axis=0) for c in counts)
-        out_pos: list[NDArray[np.int64]] = []
-        out_info: list[NDArray[np.int64]] = []
+    def step(
+        self,
+        level: Level,
+        back: bool,
+        masks: NDArray[np.int64],
+        limit: int,
+        target: int = -1,
+        spill: Spill | None = None,
+    ) -> Level:
+        """The next level (one coin fewer forward, one more backward). Every parent is expanded once, a slice of
+        parents at a time; their children go to the spill by bucket; then a few buckets at a time are taken back,
+        sorted and reduced to the new level's parts."""
+        spill = spill if spill is not None else Memory()
+        side = Side(self.jumps, back, masks, np.int64(target), limit, self.sharp, self.lut, 0, BUCKETS)
+        per_bucket = np.zeros(BUCKETS, dtype=np.int64)
+        for part in level.parts:
+            pos, info = part.load()
+            for a in range(0, len(pos), SLICE):
+                p, i = pos[a : a + SLICE], info[a : a + SLICE]
+                counts = np.zeros((CHUNKS, BUCKETS), dtype=np.int64)
+                _expander(p)(p, i, side, np.zeros(0, dtype=np.int64), np.zeros(CHUNKS, dtype=np.int64), counts)
+                sizes = counts.sum(axis=1)
+                buf = np.empty(int(sizes.sum()), dtype=np.int64)
+                offsets = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+                _expander(p)(p, i, side, buf, offsets, counts)
+                buf.sort()
+                buf = buf[: _thin(buf)].copy()
+                edges = np.searchsorted(buf, EDGES)
+                found = np.diff(edges)
+                for b in np.flatnonzero(found):
+                    spill.add(int(b), buf[edges[b] : edges[b + 1]])
+                per_bucket += found
+                del buf
+            del pos, info
+        parts: list[Part] = []
+        held = 0
         lo = 0
-        while lo < len(per_bucket):
+        while lo < BUCKETS:
             hi, total = lo, 0
-            while hi < len(per_bucket) and (total == 0 or total + per_bucket[hi] <= BATCH):
+            while hi < BUCKETS and (total == 0 or total + per_bucket[hi] <= BATCH):
                 total += int(per_bucket[hi])
                 hi += 1
             if total:
-                buf = np.empty(total, dtype=np.int64)
-                at = 0
-                for p, i, c in zip(level.pos, level.info, counts, strict=True):
-                    sizes = c[:, lo:hi].sum(axis=1)
-                    offsets = at + np.concatenate(([0], np.cumsum(sizes)[:-1]))
-                    _expander(p)(p, i, count._replace(lo=lo, hi=hi), buf, offsets, c)
-                    at += int(sizes.sum())
+                buf = np.concatenate([spill.take(b) for b in range(lo, hi)])
                 buf.sort()
                 ri = np.empty(_distinct(buf), dtype=np.int64)
                 m = _reduce(buf, ri, np.int64(ODD_INV))
-                out_pos.append(buf[:m].copy())
-                out_info.append(ri)
+                parts.append(spill.keep(lo, hi, buf[:m].copy(), ri))
                 del buf
                 self.states += m
-                if sum(len(x) for x in out_pos) + level.size > self.max_states:
+                held += m
+                if held + level.size > self.max_states:
                     raise LimitError(f"the fewest-moves search needs more than {self.max_states:,} positions")
             lo = hi
-        return Level(level.coins + (1 if back else -1), out_pos, out_info)
+        return Level(level.coins + (1 if back else -1), parts)

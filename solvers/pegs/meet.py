@@ -26,7 +26,7 @@ from .board import Board, Jump, Move
 from .compiled import _lut
 from .fewest import Fewest, lower_bound, merson_regions
 from .invariant import class_finals
-from .levels import D_SHIFT, Level, Meet
+from .levels import BITS, BUCKET_BITS, D_SHIFT, KEY_MASK, ODD, Checkpoint, Held, Level, Meet, Memory, Spill
 from .rules import image, jumps_to_moves, pegs
 
 
@@ -58,22 +58,40 @@ def _join(
     return best, bi, bj, shared
 
 
-def _flat(level: Level, release: bool = True) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """A level's batches as one pair of arrays (still in key order). release: each batch is dropped from the
-    level once copied, so the level is held about once, not twice, and is left empty."""
-    pos, info = np.empty(level.size, dtype=np.int64), np.empty(level.size, dtype=np.int64)
-    at = 0
-    for k in range(len(level.pos)):
-        p, i = (level.pos.pop(0), level.info.pop(0)) if release else (level.pos[k], level.info[k])
-        pos[at : at + len(p)], info[at : at + len(p)] = p, i
-        at += len(p)
-        del p, i
-    return pos, info
+def _flat(level: Level) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """A level's parts as one pair of arrays (still in key order)."""
+    loaded = [p.load() for p in level.parts]
+    empty = np.zeros(0, dtype=np.int64)
+    return np.concatenate([p for p, _ in loaded] or [empty]), np.concatenate([i for _, i in loaded] or [empty])
 
 
 def _state(pos: int, moves: int, mask: int) -> Level:
     """A level holding one state."""
-    return Level(pegs(pos), [np.array([pos], dtype=np.int64)], [np.array([moves << D_SHIFT | mask], dtype=np.int64)])
+    bucket = int(((pos * ODD) & KEY_MASK) >> (BITS - BUCKET_BITS))
+    info = np.array([moves << D_SHIFT | mask], dtype=np.int64)
+    return Level(pegs(pos), [Held(bucket, bucket + 1, np.array([pos], dtype=np.int64), info)])
+
+
+def _meet_sides(f: Level, k: Level) -> tuple[int, int, int, int, int]:
+    """The fewest total moves over the positions both sides hold (-1: none), one position giving it with its
+    forward and backward infos, and how many positions they share: the parts that cover the same buckets are
+    merged pair by pair (both sides' parts follow each other in key order)."""
+    best, where, finfo, binfo, shared = -1, 0, 0, 0, 0
+    i = j = 0
+    while i < len(f.parts) and j < len(k.parts):
+        a, b = f.parts[i], k.parts[j]
+        if a.lo < b.hi and b.lo < a.hi:
+            fp, fi = a.load()
+            kp, ki = b.load()
+            total, x, y, n = _join(fp, fi, kp, ki)
+            shared += n
+            if total >= 0 and (best < 0 or total < best):
+                best, where, finfo, binfo = int(total), int(fp[x]), int(fi[x]), int(ki[y])
+        if a.hi <= b.hi:
+            i += 1
+        else:
+            j += 1
+    return best, where, finfo, binfo, shared
 
 
 @dataclass(frozen=True)
@@ -90,39 +108,50 @@ class Meeting:
 
 
 def meet(
-    b: Board, pos: int, finish: int, limit: int, max_states: int, tick: Tick = quiet, sharp: bool = True
+    b: Board,
+    pos: int,
+    finish: int,
+    limit: int,
+    max_states: int,
+    tick: Tick = quiet,
+    sharp: bool = True,
+    spill: Spill | None = None,
+    earlier: int = 0,
 ) -> Meeting:
     """One bidirectional search for solutions of at most `limit` moves (the best total met is exact when it is
     at most the limit; None or a larger total means there is none within it). sharp=False: the former forward
-    bound (one subtracted at every state), kept for the benchmark's baseline."""
+    bound (one subtracted at every state), kept for the benchmark's baseline. spill: where the levels are kept;
+    the search is saved there after every level (with `earlier`, the states built for earlier limits) and
+    resumes from a saved search of the same limit."""
+    spill = spill if spill is not None else Memory()
     goal = 1 << finish
     regions = [r for r in merson_regions(b) if r != {finish}]
     fwd = np.array([sum(1 << h for h in r) for r in regions], dtype=np.int64)
     bwd = np.array([m for m in fwd if pos & m == m], dtype=np.int64)
     perms = [p for p in b.symmetries if image(p, pos) == pos and p[finish] == finish]
     search = Meet(_jumps(b), fwd, _lut(perms, b.size), max_states, sharp)
-    f, k = _state(pos, 0, 0), _state(goal, 0, 0)
-    steps = f.coins - k.coins
+    saved = spill.restore()
+    if saved is not None and saved.limit == limit:
+        f, k, search.states = saved.forward, saved.backward, saved.states
+    else:
+        if saved is not None:
+            spill.drop(saved.forward)
+            spill.drop(saved.backward)
+        f, k = _state(pos, 0, 0), _state(goal, 0, 0)
+    steps = pegs(pos) - 1
     while f.coins > k.coins and f.size and k.size:
         tick(steps - (f.coins - k.coins), steps)
         if f.size <= k.size:
-            f = search.step(f, False, fwd, limit)
+            f, old = search.step(f, False, fwd, limit, spill=spill), f
         else:
-            k = search.step(k, True, bwd, limit)
-    fp, fi = _flat(f)
-    kp, ki = _flat(k)
-    best, i, j, shared = _join(fp, fi, kp, ki)
+            k, old = search.step(k, True, bwd, limit, spill=spill), k
+        spill.save(Checkpoint(limit, earlier, search.states, f, k))
+        spill.drop(old)
+    best, where, finfo, binfo, shared = _meet_sides(f, k)
     low = (1 << D_SHIFT) - 1
     if best < 0:
         return Meeting(None, 0, (0, 0), (0, 0), search.states, shared)
-    return Meeting(
-        int(best),
-        int(fp[i]),
-        (int(fi[i]) >> D_SHIFT, int(fi[i]) & low),
-        (int(ki[j]) >> D_SHIFT, int(ki[j]) & low),
-        search.states,
-        shared,
-    )
+    return Meeting(best, where, (finfo >> D_SHIFT, finfo & low), (binfo >> D_SHIFT, binfo & low), search.states, shared)
 
 
 def _jumps(b: Board) -> NDArray[np.int64]:
@@ -138,7 +167,7 @@ def _one_way(
     levels = {}
     level = start
     while True:
-        p, i = _flat(level, release=False)
+        p, i = _flat(level)
         order = np.argsort(p)
         levels[level.coins] = (p[order], i[order])
         if level.coins == stop:
@@ -199,10 +228,21 @@ MAX_STATES = 400_000_000  # states held at once (16 bytes each)
 
 
 def fewest_meet(
-    b: Board, pos: int, finish: int, max_states: int = MAX_STATES, tick: Tick = quiet, sharp: bool = True
+    b: Board,
+    pos: int,
+    finish: int,
+    max_states: int = MAX_STATES,
+    tick: Tick = quiet,
+    sharp: bool = True,
+    spill: Spill | None = None,
+    start_limit: int = 0,
 ) -> Fewest:
     """The fewest moves from a position to one coin on the finish hole, proved by raising the limit of the
-    bidirectional search from the Merson bound until a total within one of it is met (sharp: see meet)."""
+    bidirectional search from the Merson bound (or start_limit, if higher) until a total within one of it is met
+    (sharp: see meet). Any start is a proof: a search with limit L finds the fewest moves exactly when they are at
+    most L, so a total of at most L + 1 met there is the fewest; a start above the Merson bound only skips the
+    cheaper searches of lower limits (worth it when they are known to fail, and costly when not). With a spill
+    that saves (the web app's disk spill), a restart resumes at the limit and level last saved."""
     goal = 1 << finish
     regions = [r for r in merson_regions(b) if r != {finish}]
     first = max(lower_bound(regions, pos), 1)
@@ -210,10 +250,12 @@ def fewest_meet(
         return Fewest(0, [], True, 0, 0, "proved")
     if pegs(pos) == 1 or finish not in class_finals(b, pos):
         return Fewest(None, [], True, first, 0, "position class")
-    states = 0
-    for limit in range(first, pegs(pos)):
+    spill = spill if spill is not None else Memory()
+    saved = spill.restore()
+    begin, states = (max(first, start_limit, saved.limit), saved.earlier) if saved else (max(first, start_limit), 0)
+    for limit in range(begin, pegs(pos)):
         try:
-            m = meet(b, pos, finish, limit, max_states, tick, sharp)
+            m = meet(b, pos, finish, limit, max_states, tick, sharp, spill, states)
         except LimitError:
             return Fewest(None, [], False, first, states, "out of nodes")
         states += m.states

@@ -12,6 +12,7 @@ from solvers.report import optional
 from .analysis import Analysis, analyse
 from .board import Board, Move
 from .exact import EXACT_MAX_HOLES, exact
+from .fewest import IN_MEMORY, Means
 from .invariant import class_finals
 from .play import PROBLEMS, fewest_anywhere, listed_problem
 from .rules import to_token
@@ -72,14 +73,24 @@ def peg_report(
     count: bool = False,
     finish: str | None = None,
     tick: Tick = quiet,
+    means: Means = IN_MEMORY,
 ) -> PegReport:
     """Analyse a position thoroughly (exact up to 21 holes), for a finish hole (its label) or anywhere, and, if
-    asked, count its solutions."""
+    asked, count its solutions. means: what a fewest-moves search may use (its levels on disk, its states, its
+    first limit)."""
     if count and b.size > EXACT_MAX_HOLES:
         raise LimitError(f"solution counts are computed for boards of up to {EXACT_MAX_HOLES} holes")
     if count and finish:
         raise LimitError("solution counts are for finishing anywhere: leave out the finish hole")
-    a = analyse(b, pos, thorough=True, finish=b.index(finish) if finish else None, fewest=True, tick=tick)
+    a = analyse(
+        b,
+        pos,
+        thorough=True,
+        finish=b.index(finish) if finish else None,
+        fewest=True,
+        tick=tick,
+        means=means,
+    )
     return PegReport(
         board=b.name,
         hole=hole,

@@ -63,7 +63,8 @@ def test_table_proofs_carry_a_proved_problem_to_its_symmetric_starts() -> None:
 def test_each_start_lists_every_possible_finish_with_its_problem() -> None:
     """Per English start, the cells are the finishes its position class allows, each with the listed problem a
     symmetry maps it onto and that problem's fewest moves once settled (None when proved impossible); French d3's
-    a5 has no listed problem; a board without listed problems gets no cells."""
+    a5 is its own listed problem, unsettled until its proof is stored; a board without listed problems gets no
+    cells."""
     from solvers.pegs import board, class_finals, listed_problem
     from solvers.pegs.report import finish_cells
     from solvers.pegs.table import Row
@@ -83,5 +84,5 @@ def test_each_start_lists_every_possible_finish_with_its_problem() -> None:
     assert sum(c.settled and c.moves is None for row in cells.values() for c in row) == 8  # c1 to c4's images
     french = board("french")
     d3 = {c.finish: c for c in finish_cells(french, [Row("d3", True, None, (), False, None)], {})["d3"]}
-    assert d3["a5"].problem is None and not d3["a5"].settled
+    assert d3["a5"].problem == ("d3", "a5") and not d3["a5"].settled
     assert finish_cells(board("triangle-5"), [Row("1", True, 10, ("1",), True, 10)], {}) == {}

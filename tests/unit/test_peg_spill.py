@@ -1,0 +1,160 @@
+"""The peg boards' bidirectional search in small parts and with its levels on disk (webapp/peg_spill.py): the same
+fewest moves and the same states as the search in memory, and a search stopped part-way resumes from its files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import solvers.pegs.levels as levels
+from solvers.pegs import board, exact, replay
+from solvers.pegs.levels import Checkpoint, Ints, Part
+from solvers.pegs.meet import fewest_meet
+from webapp.peg_spill import MANIFEST, DiskSpill, spill_for
+
+# (board, start, finish), solvable; the answers come from the exact layers (solvers/pegs/exact.py)
+PROBLEMS = [("triangle-5", "4", "12"), ("triangle-5", "1", "13"), ("triangle-6", "2", "14"), ("triangle-6", "1", "5")]
+
+
+@pytest.fixture
+def small_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Levels cut into many parts (a few hundred states each) and parents expanded a few dozen at a time, so
+    that the two sides' parts cover different buckets and the merge goes part by part."""
+    monkeypatch.setattr(levels, "BATCH", 300)
+    monkeypatch.setattr(levels, "SLICE", 37)
+
+
+@pytest.mark.parametrize(("name", "hole", "finish"), PROBLEMS)
+def test_small_parts_and_disk_give_the_exact_fewest_moves(
+    name: str, hole: str, finish: str, small_parts: None, tmp_path: Path
+) -> None:
+    """In small parts, in memory and on disk: the exact layers' fewest moves, the same states built, each
+    solution replayed onto the finish; the disk search leaves its saved files (removed with clear)."""
+    b = board(name)
+    start, goal = b.start(hole), b.index(finish)
+    want = exact(name).finals(start).get(goal)
+    memory = fewest_meet(b, start, goal)
+    spill = DiskSpill(tmp_path / "search")
+    disk = fewest_meet(b, start, goal, spill=spill)
+    assert memory.moves == disk.moves == want and memory.proved and disk.proved
+    assert memory.nodes == disk.nodes
+    assert replay(b, start, disk.solution) == 1 << goal and len(disk.solution) == want
+    assert (tmp_path / "search" / MANIFEST).exists()
+    spill.clear()
+    assert not (tmp_path / "search").exists()
+
+
+@pytest.mark.slow
+def test_many_parts_build_the_same_levels_as_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """English c3 to c3 (15 moves, the English table's, found by the search in one part per level): a level
+    built in parts of a few thousand states holds the same states as one built whole (the number built over the
+    search is the same), and the same fewest moves."""
+    b = board("english")
+    start, goal = b.start("c3"), b.index("c3")
+    whole = fewest_meet(b, start, goal)
+    monkeypatch.setattr(levels, "BATCH", 5000)
+    monkeypatch.setattr(levels, "SLICE", 999)
+    parts = fewest_meet(b, start, goal)
+    assert whole.moves == parts.moves == 15 and whole.nodes == parts.nodes
+    assert replay(b, start, parts.solution) == 1 << goal
+
+
+class Stopped(Exception):
+    """A job stopped part-way."""
+
+
+class StopAfter(DiskSpill):
+    """A disk spill whose process stops after so many parts are kept (in the middle of a level)."""
+
+    def __init__(self, folder: Path, parts: int) -> None:
+        super().__init__(folder)
+        self.left = parts
+        self.steps = 0
+
+    def keep(self, lo: int, hi: int, pos: Ints, info: Ints) -> Part:
+        self.left -= 1
+        if self.left < 0:
+            raise Stopped
+        return super().keep(lo, hi, pos, info)
+
+    def save(self, checkpoint: Checkpoint) -> None:
+        self.steps += 1
+        super().save(checkpoint)
+
+
+def test_a_stopped_search_resumes_from_its_files(small_parts: None, tmp_path: Path) -> None:
+    """Stopped in the middle of a level, then started again on the same folder: the files of the cut level are
+    removed, the search goes on from the last level saved (fewer levels built than from the start) and gives
+    the exact fewest moves and the same states as an uninterrupted search."""
+    b = board("triangle-6")
+    start, goal = b.start("1"), b.index("5")
+    full = StopAfter(tmp_path / "full", 10**9)
+    whole = fewest_meet(b, start, goal, spill=full)
+    folder = tmp_path / "cut"
+    with pytest.raises(Stopped):
+        fewest_meet(b, start, goal, spill=StopAfter(folder, 150))
+    saved = DiskSpill(folder).restore()
+    assert saved is not None
+    named = {p.name for side in (saved.forward, saved.backward) for p in side.parts if hasattr(p, "name")}
+    assert {f.stem for f in folder.glob("*.pos")} == named  # the cut level's parts are gone
+    assert not any((folder / "waiting").iterdir())
+    again = StopAfter(folder, 10**9)
+    resumed = fewest_meet(b, start, goal, spill=again)
+    assert resumed.moves == whole.moves == exact("triangle-6").finals(start)[goal]
+    assert resumed.nodes == whole.nodes
+    assert 0 < again.steps < full.steps
+    assert replay(b, start, resumed.solution) == 1 << goal
+
+
+def test_spill_for_names_one_folder_per_problem(tmp_path: Path) -> None:
+    """Each problem its own folder under the instance's pegs-search; a part read back equals what was kept."""
+    a, c = spill_for(tmp_path, "french", "d3", "a5"), spill_for(tmp_path, "french", "d3", "d5")
+    assert a.folder != c.folder and a.folder.parent == tmp_path / "pegs-search"
+    pos, info = np.arange(5, dtype=np.int64), np.arange(5, 10, dtype=np.int64)
+    got = a.keep(3, 4, pos, info).load()
+    assert got[0].tolist() == pos.tolist() and got[1].tolist() == info.tolist()
+
+
+def test_a_listed_problems_job_keeps_its_levels_on_disk_then_removes_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The site's job for a listed problem (English c3 to c3, 15 moves) saves its search in the instance folder
+    after every level and removes the folder once proved; a position that is not a listed problem's start (the
+    same start with its finish elsewhere) keeps nothing on disk."""
+    from solvers.progress import quiet
+    from webapp.catalogue import ReportParams, _pegs_report, pegs_problem
+
+    monkeypatch.setenv("COIN_PUZZLES_INSTANCE", str(tmp_path))
+    folders: list[Path] = []
+    save = DiskSpill.save
+
+    def spy(self: DiskSpill, checkpoint: Checkpoint) -> None:
+        folders.append(self.folder)
+        save(self, checkpoint)
+
+    monkeypatch.setattr(DiskSpill, "save", spy)
+    report = _pegs_report(pegs_problem("english", "c3", "c3"), quiet)
+    assert report.proved and report.min_moves == 15
+    b = board("english")
+    assert set(folders) == {tmp_path / "pegs-search" / f"english-{b.start('c3'):x}-c3"}
+    assert not any((tmp_path / "pegs-search").iterdir())
+    folders.clear()
+    moved = b.start("c3") ^ (1 << b.index("c3")) ^ (1 << b.index("c1")) ^ (1 << b.index("c2"))  # c1 jumped to c3
+    other = _pegs_report(ReportParams("english", moved, None, False, "c3"), quiet)
+    assert other.proved and other.min_moves is not None and not folders
+
+
+@pytest.mark.parametrize(("name", "hole", "finish"), PROBLEMS)
+def test_any_start_limit_proves_the_same_fewest_moves(name: str, hole: str, finish: str) -> None:
+    """Starting the limits anywhere (below, at, one under or above the answer) gives the exact layers' fewest
+    moves, proved; a start above the Merson bound skips the lower limits' searches."""
+    b = board(name)
+    start, goal = b.start(hole), b.index(finish)
+    want = exact(name).finals(start)[goal]
+    plain = fewest_meet(b, start, goal)
+    for first in (0, want - 1, want, want + 3):
+        r = fewest_meet(b, start, goal, start_limit=first)
+        assert r.moves == want and r.proved and replay(b, start, r.solution) == 1 << goal, first
+    assert fewest_meet(b, start, goal, start_limit=want - 1).nodes < plain.nodes

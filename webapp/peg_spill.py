@@ -1,0 +1,160 @@
+"""The peg boards' bidirectional search with its levels on disk (solvers/pegs/levels.py `Spill`): a level's children
+wait in one file per key bucket while it is built, each new level's parts are files, and after every level a small
+manifest records the search, so that the memory a search needs no longer grows with its levels, and a restarted job
+(a stopped server, a session's end) resumes at the level it had reached.
+
+A folder holds one problem's search (`spill_for`); it is removed when the problem is settled. Files the manifest does
+not name (a level cut short by a stop) are removed when the folder is opened again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+from uuid import uuid4
+
+import numpy as np
+
+from solvers.pegs.levels import Checkpoint, Held, Ints, Level, Part
+
+MANIFEST = "search.json"
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A part kept in two files (positions and infos) of the folder."""
+
+    folder: Path
+    name: str
+    lo: int
+    hi: int
+    size: int
+
+    def load(self) -> tuple[Ints, Ints]:
+        """The positions and infos, read back."""
+        pos = np.fromfile(self.folder / f"{self.name}.pos", dtype=np.int64)
+        info = np.fromfile(self.folder / f"{self.name}.info", dtype=np.int64)
+        if len(pos) != self.size or len(info) != self.size:
+            raise OSError(f"a saved level of the peg search is incomplete: {self.folder / self.name}")
+        return pos, info
+
+
+class DiskSpill:
+    """The levels and waiting children of one search in a folder (created if missing)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.waiting = folder / "waiting"
+        self.waiting.mkdir(parents=True, exist_ok=True)
+        self.files: dict[int, IO[bytes]] = {}
+        kept = self._named()
+        for path in [*self.waiting.iterdir(), *folder.glob("*.pos"), *folder.glob("*.info")]:
+            if path.stem not in kept or path.parent == self.waiting:
+                path.unlink()
+
+    def add(self, bucket: int, children: Ints) -> None:
+        """Children appended to their bucket's file."""
+        if bucket not in self.files:
+            self.files[bucket] = (self.waiting / f"{bucket}.bin").open("ab")
+        children.tofile(self.files[bucket])
+
+    def take(self, bucket: int) -> Ints:
+        """A bucket's children read back; its file removed (the first take ends the level's adds: every bucket's
+        file is closed)."""
+        for handle in self.files.values():
+            handle.close()
+        self.files.clear()
+        path = self.waiting / f"{bucket}.bin"
+        if not path.exists():
+            return np.zeros(0, dtype=np.int64)
+        children = np.fromfile(path, dtype=np.int64)
+        path.unlink()
+        return children
+
+    def keep(self, lo: int, hi: int, pos: Ints, info: Ints) -> Part:
+        """A new level's part written to two files."""
+        name = uuid4().hex
+        pos.tofile(self.folder / f"{name}.pos")
+        info.tofile(self.folder / f"{name}.info")
+        return Stored(self.folder, name, lo, hi, len(pos))
+
+    def drop(self, level: Level) -> None:
+        """A level's files removed (parts held in memory have none)."""
+        for part in level.parts:
+            if isinstance(part, Stored):
+                (self.folder / f"{part.name}.pos").unlink(missing_ok=True)
+                (self.folder / f"{part.name}.info").unlink(missing_ok=True)
+
+    def save(self, checkpoint: Checkpoint) -> None:
+        """The manifest, replaced at once (written beside, then renamed)."""
+        record = {
+            "limit": checkpoint.limit,
+            "earlier": checkpoint.earlier,
+            "states": checkpoint.states,
+            "forward": _level_record(checkpoint.forward),
+            "backward": _level_record(checkpoint.backward),
+        }
+        temporary = self.folder / f"{MANIFEST}.new"
+        temporary.write_text(json.dumps(record), encoding="utf-8")
+        os.replace(temporary, self.folder / MANIFEST)
+
+    def restore(self) -> Checkpoint | None:
+        """The search the manifest records, if any."""
+        path = self.folder / MANIFEST
+        if not path.exists():
+            return None
+        record = json.loads(path.read_text(encoding="utf-8"))
+        return Checkpoint(
+            record["limit"],
+            record["earlier"],
+            record["states"],
+            self._level(record["forward"]),
+            self._level(record["backward"]),
+        )
+
+    def clear(self) -> None:
+        """The whole folder removed (the problem is settled)."""
+        for handle in self.files.values():
+            handle.close()
+        self.files.clear()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _named(self) -> set[str]:
+        """The part files the manifest names."""
+        path = self.folder / MANIFEST
+        if not path.exists():
+            return set()
+        record = json.loads(path.read_text(encoding="utf-8"))
+        return {p["name"] for side in ("forward", "backward") for p in record[side]["parts"] if "name" in p}
+
+    def _level(self, record: dict[str, Any]) -> Level:
+        """A level from its manifest record."""
+        parts: list[Part] = []
+        for p in record["parts"]:
+            if "name" in p:
+                parts.append(Stored(self.folder, p["name"], p["lo"], p["hi"], p["size"]))
+            else:
+                pos, info = np.array(p["pos"], dtype=np.int64), np.array(p["info"], dtype=np.int64)
+                parts.append(Held(p["lo"], p["hi"], pos, info))
+        return Level(record["coins"], parts)
+
+
+def _level_record(level: Level) -> dict[str, Any]:
+    """A level in the manifest: its stored parts by name, parts held in memory (a search's first state) inline."""
+    parts: list[dict[str, Any]] = []
+    for p in level.parts:
+        if isinstance(p, Stored):
+            parts.append({"name": p.name, "lo": p.lo, "hi": p.hi, "size": p.size})
+        else:
+            pos, info = p.load()
+            parts.append({"lo": p.lo, "hi": p.hi, "pos": pos.tolist(), "info": info.tolist()})
+    return {"coins": level.coins, "parts": parts}
+
+
+def spill_for(root: Path, board: str, hole: str, finish: str) -> DiskSpill:
+    """The folder of one problem's search under root (the instance folder's `pegs-search`)."""
+    return DiskSpill(root / "pegs-search" / f"{board}-{hole}-{finish}")
