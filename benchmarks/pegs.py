@@ -2,7 +2,8 @@
 
 Run with `python benchmarks/pegs.py` (`--english --french`: the listed problems' search against the former bound;
 `--english-table` alone: the English board's 21 problems, about 15 minutes; `--french-problem HOLE FINISH
-[--from-limit L]`: one French problem with its levels on disk, resumable, up to hours). Not part of `make test`.
+[--from-limit L] [--baseline]`: one French problem with its levels on disk, resumable, up to hours; with the same
+search in memory beside it). Not part of `make test`.
 """
 
 from __future__ import annotations
@@ -83,11 +84,13 @@ def english_table() -> None:
     )
 
 
-def french_problem(hole: str, finish: str, start_limit: int) -> None:
+def french_problem(hole: str, finish: str, start_limit: int, baseline: bool) -> None:
     """One French problem proved as the site's job proves it (`peg_report` with its levels on disk), resumable:
     the levels are kept in benchmarks/checkpoints/pegs-search (a stopped run goes on from its last level), the
     solution replayed by the rules; the time is this run's (a resumed run's is the part since its restart). The
-    search starts at start_limit when above the Merson bound (any start is a proof: see `fewest_meet`)."""
+    search starts at start_limit when above the Merson bound (any start is a proof: see `fewest_meet`). baseline:
+    then the same search with its levels in memory, in this process (the peak resident size is the process's, so
+    the disk run goes first)."""
     import resource
 
     from webapp.peg_spill import spill_for
@@ -113,11 +116,22 @@ def french_problem(hole: str, finish: str, start_limit: int) -> None:
     note = f", resumed at limit {resumed.limit}" if resumed else (f", from limit {start_limit}" if start_limit else "")
     print(f"french {hole} to {finish}: {r.min_moves} moves, proved, replayed ({took:.0f} s{note})")
     print(" ".join("-".join(m) for m in r.solution))
+    spill.clear()
+    base = ""
+    if baseline:
+        t = time.perf_counter()
+        m = fewest_meet(b, b.start(hole), b.index(finish), start_limit=start_limit)
+        assert m.moves == r.min_moves
+        most = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        base = (
+            f"{time.perf_counter() - t:.0f} s, peak RSS {most:,.0f} MB: the same search in memory ({m.nodes:,} states)"
+        )
+        print(base)
     RECORD.row(
         f"french, {hole} to {finish}: fewest moves, proved, replayed, levels on disk",
         f"{r.min_moves} moves in {took:.0f} s{note}, peak RSS {peak:,.0f} MB",
+        base,
     )
-    spill.clear()
 
 
 def main() -> None:
@@ -125,7 +139,7 @@ def main() -> None:
     if "--french-problem" in sys.argv:
         at = sys.argv.index("--french-problem")
         start = int(sys.argv[sys.argv.index("--from-limit") + 1]) if "--from-limit" in sys.argv else 0
-        french_problem(sys.argv[at + 1], sys.argv[at + 2], start)
+        french_problem(sys.argv[at + 1], sys.argv[at + 2], start, "--baseline" in sys.argv)
         RECORD.save()
         return
     if "--english-table" in sys.argv:

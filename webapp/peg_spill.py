@@ -9,6 +9,7 @@ not name (a level cut short by a stop) are removed when the folder is opened aga
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -19,6 +20,7 @@ from uuid import uuid4
 
 import numpy as np
 
+from solvers.errors import LimitError
 from solvers.pegs.levels import Checkpoint, Held, Ints, Level, Part
 
 MANIFEST = "search.json"
@@ -50,7 +52,14 @@ class DiskSpill:
         self.folder = folder
         self.waiting = folder / "waiting"
         self.waiting.mkdir(parents=True, exist_ok=True)
+        self.lock = (folder / "lock").open("a")
+        try:  # one process per folder: a second would remove the first's files as stale
+            fcntl.flock(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.lock.close()
+            raise LimitError(f"another process is already searching in {folder}") from None
         self.files: dict[int, IO[bytes]] = {}
+        self.added: set[int] = set()
         kept = self._named()
         for path in [*self.waiting.iterdir(), *folder.glob("*.pos"), *folder.glob("*.info")]:
             if path.stem not in kept or path.parent == self.waiting:
@@ -61,6 +70,7 @@ class DiskSpill:
         if bucket not in self.files:
             self.files[bucket] = (self.waiting / f"{bucket}.bin").open("ab")
         children.tofile(self.files[bucket])
+        self.added.add(bucket)
 
     def take(self, bucket: int) -> Ints:
         """A bucket's children read back; its file removed (the first take ends the level's adds: every bucket's
@@ -69,9 +79,10 @@ class DiskSpill:
             handle.close()
         self.files.clear()
         path = self.waiting / f"{bucket}.bin"
-        if not path.exists():
+        if bucket not in self.added:
             return np.zeros(0, dtype=np.int64)
-        children = np.fromfile(path, dtype=np.int64)
+        self.added.discard(bucket)
+        children = np.fromfile(path, dtype=np.int64)  # a file removed meanwhile fails here, never reads as empty
         path.unlink()
         return children
 
@@ -122,6 +133,11 @@ class DiskSpill:
             handle.close()
         self.files.clear()
         shutil.rmtree(self.folder, ignore_errors=True)
+        self.release()
+
+    def release(self) -> None:
+        """The folder's lock let go (a later process may use the folder)."""
+        self.lock.close()
 
     def _named(self) -> set[str]:
         """The part files the manifest names."""

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import solvers.pegs.levels as levels
+from solvers.errors import LimitError
 from solvers.pegs import board, exact, replay
 from solvers.pegs.levels import Checkpoint, Ints, Part
 from solvers.pegs.meet import fewest_meet
@@ -92,10 +93,15 @@ def test_a_stopped_search_resumes_from_its_files(small_parts: None, tmp_path: Pa
     start, goal = b.start("1"), b.index("5")
     full = StopAfter(tmp_path / "full", 10**9)
     whole = fewest_meet(b, start, goal, spill=full)
+    full.release()
     folder = tmp_path / "cut"
+    cut = StopAfter(folder, 150)
     with pytest.raises(Stopped):
-        fewest_meet(b, start, goal, spill=StopAfter(folder, 150))
-    saved = DiskSpill(folder).restore()
+        fewest_meet(b, start, goal, spill=cut)
+    cut.release()  # as the stopped process's exit would
+    opened = DiskSpill(folder)
+    saved = opened.restore()
+    opened.release()
     assert saved is not None
     named = {p.name for side in (saved.forward, saved.backward) for p in side.parts if hasattr(p, "name")}
     assert {f.stem for f in folder.glob("*.pos")} == named  # the cut level's parts are gone
@@ -105,6 +111,7 @@ def test_a_stopped_search_resumes_from_its_files(small_parts: None, tmp_path: Pa
     assert resumed.moves == whole.moves == exact("triangle-6").finals(start)[goal]
     assert resumed.nodes == whole.nodes
     assert 0 < again.steps < full.steps
+    again.release()
     assert replay(b, start, resumed.solution) == 1 << goal
 
 
@@ -115,6 +122,8 @@ def test_spill_for_names_one_folder_per_problem(tmp_path: Path) -> None:
     pos, info = np.arange(5, dtype=np.int64), np.arange(5, 10, dtype=np.int64)
     got = a.keep(3, 4, pos, info).load()
     assert got[0].tolist() == pos.tolist() and got[1].tolist() == info.tolist()
+    a.clear()
+    c.clear()
 
 
 def test_a_listed_problems_job_keeps_its_levels_on_disk_then_removes_them(
@@ -158,3 +167,20 @@ def test_any_start_limit_proves_the_same_fewest_moves(name: str, hole: str, fini
         r = fewest_meet(b, start, goal, start_limit=first)
         assert r.moves == want and r.proved and replay(b, start, r.solution) == 1 << goal, first
     assert fewest_meet(b, start, goal, start_limit=want - 1).nodes < plain.nodes
+
+
+def test_one_process_per_folder_and_no_lost_children(tmp_path: Path) -> None:
+    """A second spill on a folder in use is refused with a clear message (it would remove the first's files as
+    stale); children whose file vanished are an error, never an empty bucket."""
+    first = DiskSpill(tmp_path / "s")
+    with pytest.raises(LimitError, match="another process"):
+        DiskSpill(tmp_path / "s")
+    first.add(7, np.arange(3, dtype=np.int64))
+    assert first.take(7).tolist() == [0, 1, 2] and first.take(7).tolist() == []
+    first.add(9, np.arange(3, dtype=np.int64))
+    first.take(0)  # the level's adds end: files closed
+    (tmp_path / "s" / "waiting" / "9.bin").unlink()
+    with pytest.raises(OSError):
+        first.take(9)
+    first.clear()
+    DiskSpill(tmp_path / "s").clear()  # free again once the first let go
