@@ -84,8 +84,8 @@ def _regions_left(p: np.int64, masks: NDArray[np.int64], back: bool) -> int:  # 
 class Side(NamedTuple):
     """What a level's expansion needs besides the states: the board's jumps (from, over, to), the direction, the
     Merson regions, the target (>= 0: a forward search towards that position: only regions not full there must
-    change), the moves allowed, the forward bound's form (sharp: see `_bound`), the symmetries' look-up tables,
-    and the buckets [lo, hi) written this pass."""
+    change), the moves allowed, the forward bound's form (sharp: see `_bound`) and the symmetries' look-up
+    tables."""
 
     jumps: NDArray[np.int64]
     back: bool
@@ -94,8 +94,6 @@ class Side(NamedTuple):
     limit: int
     sharp: bool
     lut: NDArray[np.int64]
-    lo: int
-    hi: int
 
 
 @kernel
@@ -116,15 +114,14 @@ def _bound(q: np.int64, dst: int, side: Side) -> int:  # pragma: no cover - comp
 
 @kernel
 def _children(
-    p: np.int64, state: np.int64, side: Side, out: NDArray[np.int64], at: int, counts: NDArray[np.int64]
+    p: np.int64, state: np.int64, side: Side, out: NDArray[np.int64], at: int, stop: int
 ) -> int:  # pragma: no cover - compiled
-    """One state's children whose bucket is in [side.lo, side.hi), packed as key << 12 | moves << 6 | hole and
-    written at out[at:]; with an empty out, only counted per bucket."""
+    """One state's children, packed as key << 12 | moves << 6 | hole, written at out[at:] below stop; how many
+    it has (any past stop are counted, not written)."""
     n = 0
     mult = np.uint64(0x2545F4914F6CDD1D & ((1 << 50) - 1) | 1)
     keymask = np.uint64((1 << 50) - 1)
     one = np.int64(1)
-    counting = out.shape[0] == 0
     d = state >> 52
     m = state & ((one << 52) - 1)
     for j in range(side.jumps.shape[0]):
@@ -142,10 +139,7 @@ def _children(
         if c + _bound(q, dst, side) > side.limit:
             continue
         cq, cm = _canon(q, one << dst, side.lut)
-        key = (np.uint64(cq) * mult) & keymask
-        bucket = int(key >> np.uint64(50 - 8))
-        if bucket < side.lo or bucket >= side.hi:
-            continue
+        key = np.int64((np.uint64(cq) * mult) & keymask)
         # a position fixed by a symmetry may take the coin to more than one hole at the same cost
         rest = cm
         while rest:
@@ -153,11 +147,9 @@ def _children(
             while not (rest >> hole) & 1:
                 hole += 1
             rest &= ~(one << hole)
-            if counting:
-                counts[bucket] += 1
-            else:
-                out[at + n] = (np.int64(key) << 12) | (c << 6) | hole
-                n += 1
+            if at + n < stop:
+                out[at + n] = (key << 12) | (c << 6) | hole
+            n += 1
     return n
 
 
@@ -170,30 +162,32 @@ def _expand_run(
     side: Side,
     out: NDArray[np.int64],
     at: int,
-    counts: NDArray[np.int64],
-) -> None:  # pragma: no cover - compiled
-    """The children of states first..last-1, counted into counts or written from out[at]."""
+    stop: int,
+) -> int:  # pragma: no cover - compiled
+    """The children of states first..last-1 written from out[at] below stop; how many there are."""
+    n = 0
     for i in range(first, last):
-        at += _children(pos[i], info[i], side, out, at, counts)
+        n += _children(pos[i], info[i], side, out, at + n, stop)
+    return n
 
 
 @parallel_kernel
 def _expand_parallel(
-    pos: Ints, info: Ints, side: Side, out: Ints, offsets: Ints, counts: Ints
+    pos: Ints, info: Ints, side: Side, out: Ints, offsets: Ints, stops: Ints, made: Ints
 ) -> None:  # pragma: no cover
-    """A level's children in [side.lo, side.hi), its states split into chunks expanded on every core: each chunk
-    counts into its own row of counts, or writes from its own offset in out."""
+    """A slice's children, its states split into chunks expanded on every core: each chunk writes from its own
+    offset below its own stop, and says in made how many children it has."""
     chunks, size = offsets.shape[0], pos.shape[0]
     for c in prange(chunks):
-        _expand_run(pos, info, c * size // chunks, (c + 1) * size // chunks, side, out, offsets[c], counts[c])
+        made[c] = _expand_run(pos, info, c * size // chunks, (c + 1) * size // chunks, side, out, offsets[c], stops[c])
 
 
 @kernel
 def _expand_serial(
-    pos: Ints, info: Ints, side: Side, out: Ints, offsets: Ints, counts: Ints
+    pos: Ints, info: Ints, side: Side, out: Ints, offsets: Ints, stops: Ints, made: Ints
 ) -> None:  # pragma: no cover
-    """The same for small levels, as one chunk (starting the threads would cost more than the work)."""
-    _expand_run(pos, info, 0, pos.shape[0], side, out, offsets[0], counts[0])
+    """The same for small slices, as one chunk (starting the threads would cost more than the work)."""
+    made[0] = _expand_run(pos, info, 0, pos.shape[0], side, out, offsets[0], stops[0])
 
 
 PARALLEL_FROM = 1 << 14  # states in a level
@@ -380,8 +374,28 @@ class Memory:
         return None
 
 
+def _expand_slice(pos: Ints, info: Ints, side: Side) -> Ints:
+    """Every child of a slice of states, unsorted, in one pass: each chunk of states gets room for as many
+    children as it has states times the board's jumps, more than any chunk can fill unless the symmetries add
+    many holes, in which case the chunks are written again with their exact counts."""
+    run = _expander(pos)
+    chunks = CHUNKS if run is _expand_parallel else 1
+    sizes = np.diff(np.arange(chunks + 1, dtype=np.int64) * len(pos) // chunks)
+    room = sizes * len(side.jumps)
+    made = np.zeros(chunks, dtype=np.int64)
+    while True:
+        offsets = np.concatenate(([0], np.cumsum(room)[:-1])).astype(np.int64)
+        buf = np.empty(int(room.sum()), dtype=np.int64)
+        run(pos, info, side, buf, offsets, offsets + room, made)
+        if (made <= room).all():
+            return np.concatenate([buf[o : o + n] for o, n in zip(offsets, made, strict=True)])
+        room = made.copy()
+
+
 BUCKETS = 1 << BUCKET_BITS
-SLICE = 1 << 22  # parents expanded at a time (their children sorted and thinned before they wait)
+# parents expanded at a time: their children are sorted and thinned before they wait; the room reserved for them
+# (SLICE x jumps x 8 bytes, 0.8 GB on the French board) is mostly never touched, so never resident
+SLICE = 1 << 20
 EDGES = np.arange(BUCKETS + 1, dtype=np.int64) << (BITS - BUCKET_BITS + 12)  # first packed child of each bucket
 
 
@@ -409,18 +423,12 @@ class Meet:
         parents at a time; their children go to the spill by bucket; then a few buckets at a time are taken back,
         sorted and reduced to the new level's parts."""
         spill = spill if spill is not None else Memory()
-        side = Side(self.jumps, back, masks, np.int64(target), limit, self.sharp, self.lut, 0, BUCKETS)
+        side = Side(self.jumps, back, masks, np.int64(target), limit, self.sharp, self.lut)
         per_bucket = np.zeros(BUCKETS, dtype=np.int64)
         for part in level.parts:
             pos, info = part.load()
             for a in range(0, len(pos), SLICE):
-                p, i = pos[a : a + SLICE], info[a : a + SLICE]
-                counts = np.zeros((CHUNKS, BUCKETS), dtype=np.int64)
-                _expander(p)(p, i, side, np.zeros(0, dtype=np.int64), np.zeros(CHUNKS, dtype=np.int64), counts)
-                sizes = counts.sum(axis=1)
-                buf = np.empty(int(sizes.sum()), dtype=np.int64)
-                offsets = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
-                _expander(p)(p, i, side, buf, offsets, counts)
+                buf = _expand_slice(pos[a : a + SLICE], info[a : a + SLICE], side)
                 buf.sort()
                 buf = buf[: _thin(buf)].copy()
                 edges = np.searchsorted(buf, EDGES)
