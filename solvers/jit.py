@@ -4,7 +4,8 @@ and caches the machine code on disk, so that a later process loads it instead of
 Numba checks a cached kernel against its own source file only; a kernel that calls kernels (or reads constants and
 types) from other files would keep a stale copy when only those change. So the cache lives in a folder named after
 the sizes and times of every file of the solver packages that hold kernels (`cache_folder`): any change to any of
-them starts a new folder (older ones are removed).
+them starts a new folder (older ones are removed a week after they were last written: a long proof may still be
+running on one).
 `NUMBA_CACHE_DIR`, when set, is where those folders go; else beside the sources, in `solvers/__pycache__`.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -50,12 +52,26 @@ def cache_folder(root: Path = SOURCES) -> Path:
     return base / f"{PREFIX}{source_stamp(root)}"
 
 
+STALE_SECONDS = 7 * 24 * 3600  # an older version's folder is removed once nothing was written to it for a week
+
+
+def prune(base: Path, keep: Path, now: float) -> None:
+    """Remove the folders of older versions that nothing has written to for STALE_SECONDS. Not sooner: a process
+    still running an older version (a proof of hours) saves each kernel it compiles late (a search's last step)
+    into its own folder, and Numba fails when that folder is gone."""
+    for old in base.glob(f"{PREFIX}*"):
+        if old == keep:
+            continue
+        newest = max((p.stat().st_mtime for p in old.rglob("*")), default=old.stat().st_mtime)
+        if now - max(newest, old.stat().st_mtime) > STALE_SECONDS:
+            shutil.rmtree(old, ignore_errors=True)
+
+
 def _configure() -> Path:
-    """Point Numba's cache at this version's folder and remove the folders of older versions."""
+    """Point Numba's cache at this version's folder and prune the folders of older versions."""
     folder = cache_folder()
     if not folder.exists():
-        for old in folder.parent.glob(f"{PREFIX}*"):
-            shutil.rmtree(old, ignore_errors=True)
+        prune(folder.parent, folder, time.time())
     cast(Any, numba.config).CACHE_DIR = str(folder)
     return folder
 

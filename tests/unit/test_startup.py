@@ -122,3 +122,22 @@ def test_several_processes_prove_what_one_does(
     monkeypatch.setenv("COIN_PUZZLES_JOBS", "2")
     stats = verify(g, build_tree(g, "optimal-average"))
     assert stats.verified and stats.total == expected.cost
+
+
+def test_older_cache_folders_go_only_once_stale(tmp_path: Path) -> None:
+    """A new version's folder prunes older ones nothing has written to for a week, and keeps one a process
+    still running (a long proof) wrote to recently, so that its late compiles still have a folder."""
+    import os
+
+    from solvers.jit import PREFIX, STALE_SECONDS, prune
+
+    now = 10 * STALE_SECONDS
+    stale, busy, current = (tmp_path / f"{PREFIX}{n}" for n in ("stale", "busy", "current"))
+    for folder in (stale, busy, current):
+        (folder / "pegs_x").mkdir(parents=True)
+        (folder / "pegs_x" / "k.nbi").write_text("")
+        for path in (folder, folder / "pegs_x", folder / "pegs_x" / "k.nbi"):
+            os.utime(path, (now - 2 * STALE_SECONDS, now - 2 * STALE_SECONDS))
+    os.utime(busy / "pegs_x" / "k.nbi", (now - 60, now - 60))  # a kernel saved a minute ago
+    prune(tmp_path, current, now)
+    assert not stale.exists() and busy.exists() and current.exists()
