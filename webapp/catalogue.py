@@ -279,10 +279,10 @@ def pegs_problem(name: str, hole: str, finish: str) -> ReportParams:
     return ReportParams(name, board(name).start(hole), hole, False, finish)
 
 
-# hours each, levels on disk, resumed after a restart: only in `make precompute`, last (docs/puzzles/pegs.md); each
-# with the limit its search starts from. Any start gives a proof (solvers/pegs/meet.py `fewest_meet`); d3 to a5's
-# searches with limits up to 19 were seen to fail on 2026-11-25 (its in-memory search then ran out of room at 20),
-# so it starts at 20 rather than spend an hour on them again.
+# Most of an hour of both cores and 13 GB of disk each, resumed after a restart: only in `make precompute`, last
+# (docs/puzzles/pegs.md); each with the limit its search starts from. Any start gives a proof (solvers/pegs/meet.py
+# `fewest_meet`); d3 to a5's searches with limits up to 19 were seen to fail on 2026-11-25 (its in-memory search
+# then ran out of room at 20), so it starts at 20 rather than spend an hour on them again.
 LATE_PROBLEMS = {("french", "d3", "a5"): 20}
 Item = tuple[Computation[Any, Any], Params]  # a computation and its parameters
 
@@ -290,8 +290,8 @@ Item = tuple[Computation[Any, Any], Params]  # a computation and its parameters
 def everything(large: bool = False) -> Iterator[Item]:
     """Every stored result the site links to, cheapest first (what precompute fills the store with); the
     Mastermind optima table's games above `optima.AUTOMATIC_SECRETS` secrets (minutes to hours each) and the peg
-    problems of LATE_PROBLEMS (hours, resumable) only when large (`coin-puzzles precompute`, not the background
-    queue of `make run`: they would hold both cores for hours on every new install)."""
+    problems of LATE_PROBLEMS (most of an hour, resumable) only when large (`coin-puzzles precompute`, not the
+    background queue of `make run`: they would hold both cores for long on every new install)."""
     for name in sorted(BOARDS, key=lambda k: board(k).size):
         yield PEGS_TABLE, BoardParams(name)
     for states, top in ((2, 16), (3, 4), (4, 3)):

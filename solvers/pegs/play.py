@@ -77,8 +77,8 @@ CENTRES = {"english": "d4", "french": "d4"}
 # The classic single-vacancy problems whose fewest moves are precomputed (start hole, finish hole): on the English
 # board all 21 that its starts and the finishes their position classes allow make up to symmetry, the centre game
 # and the starts finishing in their own hole first; on the French board, where no start can finish in its own
-# hole, all ten its starts and finishes make up to symmetry, quickest first: d3 to a5, the last, takes hours, its
-# levels on disk (tests/unit/test_pegs.py counts both).
+# hole, all ten its starts and finishes make up to symmetry, quickest first: d3 to a5, the last, takes most of an
+# hour of both cores with its levels on disk (tests/unit/test_pegs.py counts both).
 PROBLEMS: dict[str, tuple[tuple[str, str], ...]] = {
     "english": (
         ("d4", "d4"),
