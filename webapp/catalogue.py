@@ -3,6 +3,8 @@ list that `coin-puzzles precompute` (and `make run`, in the background) fills th
 
 from __future__ import annotations
 
+import errno
+import shutil
 from collections.abc import Iterator
 from typing import Any
 
@@ -125,7 +127,7 @@ def _pegs_report(p: ReportParams, tick: Tick) -> PegReport:
     """The API's thorough analysis of a position. A listed problem's fewest-moves search (PROBLEMS) keeps its
     levels on disk in the instance folder (webapp/peg_spill.py), up to SPILLED_STATES, so that a stopped job resumes
     where it was; any other position's search stays in memory within its usual limit (a visitor's job stopped at
-    its time limit leaves no files behind)."""
+    its time limit leaves no files behind). A full disk ends it with a clear message, its files removed."""
     from . import config
     from .peg_spill import spill_for
 
@@ -141,6 +143,15 @@ def _pegs_report(p: ReportParams, tick: Tick) -> PegReport:
     except LimitError:  # out of states: nothing to resume
         spill.clear()
         raise
+    except OSError as e:
+        if e.errno != errno.ENOSPC:
+            raise
+        spill.clear()
+        free = shutil.disk_usage(config.instance_path()).free
+        raise LimitError(
+            f"this proof needs more disk than the instance folder has ({free / 2**30:.1f} GB free once its "
+            "files were removed; French d3 to a5 needs 13 GB)"
+        ) from None
     spill.clear()
     return report
 

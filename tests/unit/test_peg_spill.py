@@ -237,3 +237,22 @@ def test_french_d3_to_a5_takes_21_moves(tmp_path: Path) -> None:
     r = fewest_meet(b, b.start("d3"), b.index("a5"), 3_000_000_000, spill=spill, start_limit=20)
     spill.clear()
     assert r.moves == 21 and r.proved and replay(b, b.start("d3"), r.solution) == 1 << b.index("a5")
+
+
+def test_a_full_disk_ends_a_listed_problems_job_clearly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No space left while a level is written: the job ends with a clear limit message (never a traceback) and
+    its files are removed."""
+    import errno
+
+    from solvers.progress import quiet
+    from webapp.catalogue import _pegs_report, pegs_problem
+
+    monkeypatch.setenv("COIN_PUZZLES_INSTANCE", str(tmp_path))
+
+    def full(self: DiskSpill, lo: int, hi: int, pos: Ints, info: Ints) -> Part:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(DiskSpill, "keep", full)
+    with pytest.raises(LimitError, match="needs more disk"):
+        _pegs_report(pegs_problem("english", "c3", "c3"), quiet)
+    assert not any((tmp_path / "pegs-search").iterdir())
