@@ -50,16 +50,16 @@ def test_small_parts_and_disk_give_the_exact_fewest_moves(
 
 @pytest.mark.slow
 def test_many_parts_build_the_same_levels_as_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    """English c3 to c3 (15 moves, the English table's, found by the search in one part per level): a level
-    built in parts of a few thousand states holds the same states as one built whole (the number built over the
-    search is the same), and the same fewest moves."""
+    """English c3 to c3: a level built in parts of a few thousand states holds the same states as one built whole
+    (the number built over the search is the same), and gives the same fewest moves (no published figure for this
+    problem: the comparison is between the two ways of building, each solution replayed)."""
     b = board("english")
     start, goal = b.start("c3"), b.index("c3")
     whole = fewest_meet(b, start, goal)
     monkeypatch.setattr(levels, "BATCH", 5000)
     monkeypatch.setattr(levels, "SLICE", 999)
     parts = fewest_meet(b, start, goal)
-    assert whole.moves == parts.moves == 15 and whole.nodes == parts.nodes
+    assert whole.moves is not None and whole.moves == parts.moves and whole.nodes == parts.nodes
     assert replay(b, start, parts.solution) == 1 << goal
 
 
@@ -130,9 +130,9 @@ def test_spill_for_names_one_folder_per_problem(tmp_path: Path) -> None:
 def test_a_listed_problems_job_keeps_its_levels_on_disk_then_removes_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The site's job for a listed problem (English c3 to c3, 15 moves) saves its search in the instance folder
-    after every level and removes the folder once proved; a position that is not a listed problem's start (the
-    same start with its finish elsewhere) keeps nothing on disk."""
+    """The site's job for a listed problem (English c3 to c3) saves its search in the instance folder after every
+    level, gives the fewest moves the search in memory gives, and removes the folder once proved; a position that
+    is not a listed problem's start (the same start with its finish elsewhere) keeps nothing on disk."""
     from solvers.progress import quiet
     from webapp.catalogue import ReportParams, _pegs_report, pegs_problem
 
@@ -146,7 +146,7 @@ def test_a_listed_problems_job_keeps_its_levels_on_disk_then_removes_them(
 
     monkeypatch.setattr(DiskSpill, "save", spy)
     report = _pegs_report(pegs_problem("english", "c3", "c3"), quiet)
-    assert report.proved and report.min_moves == 15
+    assert report.proved and report.min_moves == fewest_meet(board("english"), *_c3()).moves
     b = board("english")
     assert set(folders) == {tmp_path / "pegs-search" / f"english-{b.start('c3'):x}-c3"}
     assert not any((tmp_path / "pegs-search").iterdir())
@@ -231,12 +231,14 @@ def test_the_french_d3_to_a5_solution_replays_on_the_37_hole_board() -> None:
 
 @pytest.mark.proof  # about 50 minutes of both cores and 13 GB of disk at its peak: make proofs
 def test_french_d3_to_a5_takes_21_moves(tmp_path: Path) -> None:
-    """The search with its levels on disk, from limit 20 (any start is a proof): 21 moves, proved, replayed."""
+    """The search with its levels on disk, from limit 20 (any start is a proof), proves as few moves as the
+    solution above that the test's own geometry replays (an independent upper bound; that none is shorter is the
+    search's own proof: no publication found to cite)."""
     b = board("french")
     spill = DiskSpill(tmp_path / "d3-a5")
     r = fewest_meet(b, b.start("d3"), b.index("a5"), 3_000_000_000, spill=spill, start_limit=20)
     spill.clear()
-    assert r.moves == 21 and r.proved and replay(b, b.start("d3"), r.solution) == 1 << b.index("a5")
+    assert r.moves == len(D3_A5.split()) and r.proved and replay(b, b.start("d3"), r.solution) == 1 << b.index("a5")
 
 
 def test_a_full_disk_ends_a_listed_problems_job_clearly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -256,3 +258,9 @@ def test_a_full_disk_ends_a_listed_problems_job_clearly(tmp_path: Path, monkeypa
     with pytest.raises(LimitError, match="needs more disk"):
         _pegs_report(pegs_problem("english", "c3", "c3"), quiet)
     assert not any((tmp_path / "pegs-search").iterdir())
+
+
+def _c3() -> tuple[int, int]:
+    """English c3 to c3: the start and the finish hole."""
+    b = board("english")
+    return b.start("c3"), b.index("c3")
