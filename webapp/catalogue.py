@@ -64,6 +64,10 @@ PRECOMPUTED_OPTIMAL = {  # optimal searches proved within minutes at their files
     ("mastermind-black", "optimal-average"),
 }
 LATE_OPTIMAL = {("bulls-and-cows", "optimal-average")}  # minutes: after the quicker results
+# the optimal average guessing possible codes only, at the files' sizes: Mastermind's in a second; Super
+# Mastermind's (32,768 secrets, a 1 GiB outcome table) takes hours, so only `coin-puzzles precompute` runs it
+PRECOMPUTED_POSSIBLE_ONLY = {"mastermind"}
+LARGE_POSSIBLE_ONLY = {"super-mastermind"}
 
 
 class BoardParams(Params, frozen=True):
@@ -301,7 +305,8 @@ Item = tuple[Computation[Any, Any], Params]  # a computation and its parameters
 def everything(large: bool = False) -> Iterator[Item]:
     """Every stored result the site links to, cheapest first (what precompute fills the store with); the
     Mastermind optima table's games above `optima.AUTOMATIC_SECRETS` secrets (minutes to hours each) and the peg
-    problems of LATE_PROBLEMS (most of an hour, resumable) only when large (`coin-puzzles precompute`, not the
+    problems of LATE_PROBLEMS (most of an hour, resumable) and Super Mastermind's optimum guessing possible codes
+    only (LARGE_POSSIBLE_ONLY: hours, resumable) only when large (`coin-puzzles precompute`, not the
     background queue of `make run`: they would hold both cores for long on every new install)."""
     for name in sorted(BOARDS, key=lambda k: board(k).size):
         yield PEGS_TABLE, BoardParams(name)
@@ -326,6 +331,8 @@ def everything(large: bool = False) -> Iterator[Item]:
                 yield CODEBREAK, params
     for params in later:
         yield CODEBREAK, params
+    for game in sorted(PRECOMPUTED_POSSIBLE_ONLY):
+        yield CODEBREAK, codebreak_params(game, default_sizes(shipped()[game]), "optimal-average", possible_only=True)
     for name, problems in PROBLEMS.items():  # the French board's take minutes
         for hole, finish in problems:
             if (name, hole, finish) not in LATE_PROBLEMS:
@@ -337,3 +344,5 @@ def everything(large: bool = False) -> Iterator[Item]:
             yield CODEBREAK, codebreak_params("mastermind", (*size, None), strategy)
     for name, hole, finish in sorted(LATE_PROBLEMS) if large else ():
         yield PEGS_REPORT, pegs_problem(name, hole, finish)
+    for game in sorted(LARGE_POSSIBLE_ONLY) if large else ():
+        yield CODEBREAK, codebreak_params(game, default_sizes(shipped()[game]), "optimal-average", possible_only=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets as pysecrets
 import time
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
@@ -21,7 +22,7 @@ from solvers.history import TAKE_BACK, Chain, chain_from_text, from_log, log_fro
 from solvers.report import as_json
 
 from . import params
-from .catalogue import PRECOMPUTED_OPTIMAL
+from .catalogue import PRECOMPUTED_OPTIMAL, PRECOMPUTED_POSSIBLE_ONLY
 from .codebreak_results import CODEBREAK, GAME, LESSON, LessonParams, codebreak_params, game_params
 from .gamebar import Bar, Result, chain_links, split_id
 from .games import Sizes, default_sizes, shipped
@@ -87,40 +88,60 @@ def index() -> str:
 
 @bp.get("/game")
 def game_page() -> str:
-    """A game's definition file beside its strategies' statistics."""
+    """A game's definition file beside its strategies' statistics (and, where a guess is a code, the optimal
+    average among strategies guessing only codes still possible)."""
     name, spec, g, sizes = _game(request.args)
-    rows: list[tuple[Strategy, Stats | Progress | str | None]] = []
+    rows: list[Row] = []
+    sizes_query = _size_query(sizes)
     for s in STRATEGIES:
-        if g.generated and s != "optimal-worst":
-            rows.append((s, "not offered above 8 coins"))
-        elif s not in HEURISTICS and len(g.secrets) > optimal_limit(s):
-            rows.append((s, f"not offered: this search is for games of up to {optimal_limit(s):,} secrets"))
-        else:
-            rows.append((s, _stats_or_progress(name, sizes, s, sizes == default_sizes(spec))))
-    pending = any(isinstance(st, Progress) for _, st in rows)
+        for only in (False, True) if s == "optimal-average" and possible_only_applies(g) else (False,):
+            label = f"{s}, possible codes only" if only else s
+            query = {**sizes_query, "possible_only": "1"} if only else sizes_query
+            if g.generated and s != "optimal-worst":
+                rows.append(Row(label, s, query, "not offered above 8 coins"))
+            elif s not in HEURISTICS and len(g.secrets) > optimal_limit(s, only):
+                limit = optimal_limit(s, only)
+                rows.append(Row(label, s, query, f"not offered: this search is for games of up to {limit:,} secrets"))
+            else:
+                found = _stats_or_progress(name, sizes, s, sizes == default_sizes(spec), only)
+                rows.append(Row(label, s, query, found))
+    pending = any(isinstance(r.stats, Progress) for r in rows)
     return render_template(
         "codebreak/game.html",
         name=name,
         spec=spec,
         g=g,
         rows=rows,
-        sizes=_size_query(sizes),
+        sizes=sizes_query,
         pending=pending,
     )
 
 
-def _stats_or_progress(name: str, sizes: Sizes, strategy: Strategy, file_sizes: bool) -> Stats | Progress | str | None:
+class Row(NamedTuple):
+    """A strategy's row on a game's page."""
+
+    label: str
+    strategy: Strategy
+    query: dict[str, str]  # the plan link's query beside game and strategy
+    stats: Stats | Progress | str | None
+
+
+def possible_only_applies(g: Game) -> bool:
+    """Whether a guess is a code and guessing the secret wins (the searches guessing possible codes only)."""
+    return g.must_hit and g.experiments == g.secrets
+
+
+def _stats_or_progress(
+    name: str, sizes: Sizes, strategy: Strategy, file_sizes: bool, possible_only: bool = False
+) -> Stats | Progress | str | None:
     """A strategy's statistics, or the progress of the job computing them (the page polls until all are there).
     An optimal search that is neither quick nor in the precomputed list (at the game file's sizes) is never
     started by viewing the table (only by opening its plan): the table shows it when stored, or the refusal it
     ended with."""
-    params = codebreak_params(name, sizes, strategy)
+    params = codebreak_params(name, sizes, strategy, possible_only=possible_only)
+    listed = name in PRECOMPUTED_POSSIBLE_ONLY if possible_only else (name, strategy) in PRECOMPUTED_OPTIMAL
     try:
-        if (
-            strategy in OPTIMAL
-            and not ((name, strategy) in PRECOMPUTED_OPTIMAL and file_sizes)
-            and not CODEBREAK.quick(params)
-        ):
+        if strategy in OPTIMAL and not (listed and file_sizes) and not CODEBREAK.quick(params):
             found = peek(CODEBREAK, params)
             return None if found is None else found[1]
         return computed(CODEBREAK, params)[1]
@@ -380,10 +401,11 @@ def plan() -> ResponseReturnValue:
     """Follow a strategy's tree by entering the feedback from a real game."""
     name, spec, g, sizes = _game(request.args)
     strategy = _strategy(request.args)
-    root, stats = computed(CODEBREAK, codebreak_params(name, sizes, strategy))
+    only = params.flag(request.args, "possible_only")
+    root, stats = computed(CODEBREAK, codebreak_params(name, sizes, strategy, possible_only=only))
     path = [x for x in request.args.get("path", "").split(",") if x]
     node = follow(g, root, path)
-    base = {"game": name, "strategy": strategy, **_size_query(sizes)}
+    base = {"game": name, "strategy": strategy, **_size_query(sizes), **({"possible_only": "1"} if only else {})}
 
     def extend(o: int) -> str:
         return link("codebreak.plan", {**base, "path": ",".join([*path, g.outcome_names[o]])})
@@ -407,6 +429,7 @@ def plan() -> ResponseReturnValue:
         g=g,
         name=name,
         strategy=strategy,
+        possible_only=only,
         stats=stats,
         node=node,
         path=path,

@@ -11,7 +11,7 @@ from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, optima,
 from solvers.codebreak import build_tree as codebreak_tree
 from solvers.codebreak.game import TABLE_CELLS
 from solvers.codebreak.lesson import Lesson, alive_after, every_first_alike, lesson
-from solvers.codebreak.strategy import optimal_limit
+from solvers.codebreak.strategy import limit_message, optimal_limit
 from solvers.errors import LimitError, one_of
 from solvers.progress import Tick
 
@@ -68,9 +68,8 @@ def _game_quick(p: GameParams) -> bool:
 
 def _codebreak(p: StrategyParams, tick: Tick) -> tuple[Node, Stats]:
     """A strategy's tree and its verified statistics."""
-    limit = optimal_limit(p.strategy)
-    if p.strategy not in HEURISTICS and secrets_count(p) > limit:
-        raise LimitError(f"the {p.strategy} search is limited to games of {limit:,} secrets")
+    if p.strategy not in HEURISTICS and secrets_count(p) > optimal_limit(p.strategy, bool(p.possible_only)):
+        raise LimitError(limit_message(p.strategy, bool(p.possible_only)))
     g = p.load()
     strategy = one_of(p.strategy, STRATEGIES, "strategy")
     only = bool(p.possible_only)
@@ -97,7 +96,7 @@ def secrets_count(p: GameParams) -> int:
 def _codebreak_quick(p: StrategyParams) -> bool:
     """Heuristics on small games, optimal search on tiny ones (and refusals of games too large for it)."""
     n = secrets_count(p)
-    if p.strategy not in HEURISTICS and n > optimal_limit(p.strategy):
+    if p.strategy not in HEURISTICS and n > optimal_limit(p.strategy, bool(p.possible_only)):
         return True
     return n <= (QUICK_HEURISTIC_SECRETS if p.strategy in HEURISTICS else QUICK_OPTIMAL_SECRETS)
 

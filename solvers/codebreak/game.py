@@ -9,7 +9,7 @@ and score on demand (`scoring`); `Game.outcomes` and `Game.tallies` answer the s
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations, permutations, product
 from typing import Any, cast
 
@@ -25,6 +25,8 @@ from .codes import Codes, prepare
 
 MAX_SECRETS = 32_768  # Mastermind 5x8; its heuristics take minutes (a job), larger games are refused
 TABLE_CELLS = 8000 * 8000  # up to this many outcomes a game is tabled (64 MB); above, scored on demand
+SEARCH_TABLE_CELLS = MAX_SECRETS * MAX_SECRETS  # the optimal search guessing possible codes only tables a game
+# this large itself (`Game.tabled`: Mastermind 5x8's 1 GiB in about 5 s)
 COLOUR_NAMES = ("red", "blue", "green", "yellow", "white", "black", "orange", "purple", "pink", "brown")
 
 
@@ -68,6 +70,18 @@ class Game:
         if self.table is None:
             raise LimitError(f"{len(self.secrets):,} secrets is too many for an outcome table (the optimal searches)")
         return self.table
+
+    def tabled(self) -> Game:
+        """This game with its outcome table, filled by the compiled scorer for a game scored on demand (up to
+        SEARCH_TABLE_CELLS outcomes; LimitError above)."""
+        if self.table is not None:
+            return self
+        assert self.codes is not None
+        if len(self.secrets) * len(self.experiments) > SEARCH_TABLE_CELLS:
+            raise LimitError(f"{len(self.secrets):,} secrets is too many for an outcome table (the optimal searches)")
+        from . import scoring
+
+        return replace(self, table=scoring.whole(self.codes))
 
     def outcomes(self, e: int, alive: NDArray[Any]) -> NDArray[np.uint8]:
         """Experiment e's outcome on each secret of alive."""

@@ -68,6 +68,17 @@ def _tally(c: Packed, alive: NDArray[np.int64], k: int) -> NDArray[np.int64]:  #
     return out
 
 
+@kernel
+def _whole(c: Packed) -> NDArray[np.uint8]:  # pragma: no cover - compiled
+    """Every code's outcome on every code (rows: guesses)."""
+    n = c[0].shape[0]
+    out = np.empty((n, n), dtype=np.uint8)
+    for g in range(n):
+        for s in range(n):
+            out[g, s] = _score(c, g, s)
+    return out
+
+
 def _packed(c: Codes) -> Packed:
     return (c.packed, c.cls, c.common, c.places, c.width)
 
@@ -80,3 +91,9 @@ def row(c: Codes, g: int, alive: NDArray[Any]) -> NDArray[np.uint8]:
 def tally(c: Codes, alive: NDArray[Any], k: int) -> NDArray[np.int64]:
     """Every guess's count of secrets of alive per outcome (rows: guesses, columns: the k outcomes)."""
     return cast(NDArray[np.int64], cast(Any, _tally)(_packed(c), np.ascontiguousarray(alive, dtype=np.int64), k))
+
+
+def whole(c: Codes) -> NDArray[np.uint8]:
+    """The outcome table of a game whose guesses are its codes (n x n outcomes: 1 GiB for Mastermind 5x8), for the
+    one search that takes a game this large (`Game.tabled`)."""
+    return cast(NDArray[np.uint8], cast(Any, _whole)(_packed(c)))

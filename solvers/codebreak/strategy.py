@@ -30,14 +30,26 @@ HEURISTICS: tuple[Strategy, ...] = ("knuth", "expected", "entropy", "parts")
 STRATEGIES: tuple[Strategy, ...] = (*HEURISTICS, "optimal-worst", "optimal-average")
 OPTIMAL_MAX_SECRETS = 8000  # average case: Bulls and Cows (5,040) in minutes, Mastermind 5x6 (7,776) in hours: jobs
 OPTIMAL_WORST_MAX_SECRETS = 8000  # worst case: Bulls and Cows (7 guesses) is proved in about half a minute
+POSSIBLE_ONLY_MAX_SECRETS = 32_768  # the average guessing possible codes only: Super Mastermind 5x8, whose outcome
+# table (1 GiB) the search fills itself, in hours (docs/puzzles/codebreak.md)
 OPTIMAL_MAX_NODES = 20_000_000  # the worst-case search's work: secrets in the sets searched
 OPTIMAL_AVERAGE_MAX_NODES = 3_000_000  # the average search's (Bulls and Cows' proof needs 899,625)
 OPTIMAL: tuple[Strategy, ...] = ("optimal-worst", "optimal-average")
 
 
-def optimal_limit(strategy: str) -> int:
+def optimal_limit(strategy: str, possible_only: bool = False) -> int:
     """The most secrets an optimal search is offered for."""
-    return OPTIMAL_WORST_MAX_SECRETS if strategy == "optimal-worst" else OPTIMAL_MAX_SECRETS
+    if strategy == "optimal-worst":
+        return OPTIMAL_WORST_MAX_SECRETS
+    return POSSIBLE_ONLY_MAX_SECRETS if possible_only else OPTIMAL_MAX_SECRETS
+
+
+def limit_message(strategy: str, possible_only: bool = False) -> str:
+    """Why a game is too large for an optimal search."""
+    more = ""
+    if not possible_only and strategy == "optimal-average":
+        more = f" ({POSSIBLE_ONLY_MAX_SECRETS:,} guessing possible codes only)"
+    return f"the {strategy} search is limited to games of {optimal_limit(strategy, possible_only):,} secrets{more}"
 
 
 def _consistent(game: Game, alive: NDArray[np.int64]) -> NDArray[np.bool_]:
@@ -114,10 +126,11 @@ def build_tree(
             tick(settled[0], len(game.secrets))
 
         return _heuristic(game, alive, strategy, counted)
-    if len(game.secrets) > optimal_limit(strategy):
-        raise LimitError(f"the {strategy} search is limited to games of {optimal_limit(strategy):,} secrets")
+    if len(game.secrets) > optimal_limit(strategy, possible_only):
+        raise LimitError(limit_message(strategy, possible_only))
     worst = strategy == "optimal-worst"
-    return _optimal_tree(game, alive, worst, tick, max_guesses, checkpoint, compiled, possible_only, node_limit)
+    tabled = game.tabled()  # the search reads a whole table; the tree keeps indices, the same in either game
+    return _optimal_tree(tabled, alive, worst, tick, max_guesses, checkpoint, compiled, possible_only, node_limit)
 
 
 def _heuristic(

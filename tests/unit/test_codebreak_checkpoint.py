@@ -134,3 +134,22 @@ def test_the_snapshot_file_round_trip(tmp_path: Path, monkeypatch: pytest.Monkey
     live.keep([])
     live.remove()
     assert not live.path.exists() and not live.snapshot.exists()
+
+
+def test_a_proof_guessing_possible_codes_only_resumes_from_its_checkpoint(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Super Mastermind's proof guesses possible codes only and is checkpointed: on Mastermind 4x5 a run keeps its
+    settled parts, and a run from half of them proves the same total with less work, above the unrestricted
+    optimum (the kept costs are those guessing possible codes only), to a tree that verifies and guesses only
+    possible codes."""
+    monkeypatch.setattr(search_module, "FINE_FROM", 50)
+    g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 5})
+    first = Kept()
+    proved = Search(g, worst=False, jobs=1, checkpoint=first, possible_only=True).solve()
+    free = Search(g, worst=False, jobs=1).solve().cost
+    assert len(first.batches) >= 3 and proved.cost > free
+    half = Kept(first.batches[: len(first.batches) // 2])
+    found = Search(g, worst=False, jobs=1, checkpoint=half, possible_only=True).solve()
+    assert found.cost == proved.cost and found.work < proved.work
+    tree = build_tree(g, "optimal-average", checkpoint=Kept(first.batches), possible_only=True)
+    st = verify(g, tree, possible_only=True)
+    assert st.verified and st.total == proved.cost

@@ -5,6 +5,7 @@ and without a cap on the guesses, trees that verify, and the same refusal past i
 from __future__ import annotations
 
 import math
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -214,3 +215,41 @@ def test_possible_codes_only_is_refused_where_it_means_nothing() -> None:
         build_tree(g, "knuth", possible_only=True)
     found = [guesses_possible_codes(g, build_tree(g, s)) for s in ("optimal-average", "optimal-worst", "knuth")]
     assert not all(found)
+
+
+@pytest.mark.parametrize(("pegs", "colours", "total", "first"), [(3, 5, 455, "ABC"), (4, 6, 5660, "AABC")])
+def test_possible_codes_only_agree_with_the_published_optima(pegs: int, colours: int, total: int, first: str) -> None:
+    """The optimal totals guessing possible codes only published on supermastermind.github.io
+    (playonline/optimal_strategy.html: 3 columns x 5 colours 455 with first code 123, Master Mind 4x6 5,660 with
+    1233, both worst case 5 and 6 there): proved here, the tree verified, guessing only possible codes, its first
+    guess of the published pattern."""
+    g = game("mastermind", length=pegs, colours=colours)
+    tree = build_tree(g, "optimal-average", possible_only=True)
+    st = verify(g, tree, possible_only=True)
+    assert st.verified and st.total == total
+    label = g.experiments[tree.experiment or 0]
+    assert sorted(Counter(label).values()) == sorted(Counter(first).values())
+
+
+def test_a_game_scored_on_demand_is_tabled_for_the_search() -> None:
+    """A game built without a table (as Super Mastermind is) gets the same table from the compiled scorer, and the
+    search guessing possible codes only proves the same total on it as on the tabled game."""
+
+    text = (GAMES / "mastermind.game").read_text()
+    tabled = build(parse(text), {"length": 3, "colours": 5})
+    on_demand = build(parse(text), {"length": 3, "colours": 5}, untabled=True)
+    assert on_demand.table is None and on_demand.tabled().table is not None
+    assert (on_demand.tabled().dense() == tabled.dense()).all() and tabled.tabled() is tabled
+    st = verify(on_demand, build_tree(on_demand, "optimal-average", compiled=True, possible_only=True))
+    assert st.verified and st.total == verify(tabled, build_tree(tabled, "optimal-average", possible_only=True)).total
+
+
+def test_super_mastermind_is_offered_to_the_search_guessing_possible_codes_only() -> None:
+    """Super Mastermind's 32,768 secrets are past the unrestricted optimal search's limit (the message names the
+    limit guessing possible codes only), within that of the search guessing possible codes only."""
+    from solvers.codebreak.strategy import optimal_limit
+
+    g = build(parse((GAMES / "super-mastermind.game").read_text()))
+    with pytest.raises(LimitError, match=r"8,000 secrets \(32,768 guessing possible codes only\)"):
+        build_tree(g, "optimal-average")
+    assert optimal_limit("optimal-average", possible_only=True) >= len(g.secrets) > optimal_limit("optimal-average")

@@ -89,7 +89,12 @@ def test_pages_say_what_is_proved(client: FlaskClient) -> None:
     assert "<h1>Follow the optimal-average strategy: Mastermind</h1>" in plan  # the game's title, not its file name
     assert "not proved optimal" in client.get(base + "knuth").get_data(as_text=True)
     table = client.get("/codebreak/game?game=mastermind&pegs=2&colours=4").get_data(as_text=True)
-    assert table.count("<td>verified, proved optimal</td>") == 2 and table.count("<td>verified, heuristic</td>") == 4
+    assert table.count("<td>verified, proved optimal</td>") == 3 and table.count("<td>verified, heuristic</td>") == 4
+    only = "strategy=optimal-average&amp;pegs=2&amp;colours=4&amp;possible_only=1"
+    assert f'{only}">optimal-average, possible codes only</a>' in table
+    page = client.get(base + "optimal-average&possible_only=1").get_data(as_text=True)
+    assert "<h1>Follow the optimal-average strategy, guessing possible codes only: Mastermind</h1>" in page
+    assert "no strategy guessing only codes still possible has a smaller total" in page
 
 
 def test_viewing_the_table_never_starts_a_long_search(client: FlaskClient) -> None:
@@ -102,7 +107,7 @@ def test_viewing_the_table_never_starts_a_long_search(client: FlaskClient) -> No
 
     url = "/codebreak/game?game=mastermind-black&pegs=5&colours=4"
     html = client.get(url).get_data(as_text=True)
-    assert html.count("a long search: open the plan to start it") == 2
+    assert html.count("a long search: open the plan to start it") == 3  # and the average guessing possible codes
     params = codebreak_params("mastermind-black", (5, 4, None), "optimal-worst")
     write(default_store(), CODEBREAK, CODEBREAK.key(params), Failed("limit", "past its budget"))
     page = client.get(url)
@@ -138,7 +143,8 @@ def test_super_mastermind_plays_without_long_requests(client: FlaskClient) -> No
     assert re.search(r"[\d,]+ codes still possible", html) and "<h1>Super Mastermind (5 pegs, 8 colours)" in html
     assert "knuth, expected, entropy, parts: too many codes are still possible for a quick answer" in html
     refused = client.get("/api/codebreak?game=super-mastermind&strategy=optimal-average")
-    assert refused.status_code == 400 and "8,000 secrets" in refused.get_json()["error"]
+    said = refused.get_json()["error"]
+    assert refused.status_code == 400 and "8,000 secrets (32,768 guessing possible codes only)" in said
 
 
 @pytest.mark.parametrize(

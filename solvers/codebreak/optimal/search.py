@@ -119,7 +119,7 @@ class Search:
         # a long proof's checkpoint (uncapped average searches): the parts settled by earlier runs are read back
         # from its entries at once, and every part settled now is kept (`first_total`)
         self.keep: Callable[[list[Entry]], None] | None = None
-        if checkpoint is not None and not worst and self.cap >= UNCAPPED and not possible_only:
+        if checkpoint is not None and not worst and self.cap >= UNCAPPED:
             self.adopt(checkpoint.known())
             self.keep = checkpoint.keep
         self._root_rows: NDArray[np.int64] | None = None  # the worst case's first experiments (fits_from_start)
