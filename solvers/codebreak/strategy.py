@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -35,6 +35,7 @@ POSSIBLE_ONLY_MAX_SECRETS = 32_768  # the average guessing possible codes only: 
 OPTIMAL_MAX_NODES = 20_000_000  # the worst-case search's work: secrets in the sets searched
 OPTIMAL_AVERAGE_MAX_NODES = 3_000_000  # the average search's (Bulls and Cows' proof needs 899,625)
 OPTIMAL: tuple[Strategy, ...] = ("optimal-worst", "optimal-average")
+UNCAPPED = 1 << 20  # no cap on the experiments (`optimal.rules.UNCAPPED`, not imported: it would load Numba)
 
 
 def optimal_limit(strategy: str, possible_only: bool = False) -> int:
@@ -177,7 +178,7 @@ def _optimal_tree(
     given), by the exhaustive branch-and-bound of `optimal` (LimitError past its budget of sets searched; imported
     here, with Numba, only when asked for), or its plain-Python twin `optimal.plain` for small games."""
     from .optimal.plain import PLAIN_MAX, PLAIN_WORK, PlainSearch
-    from .optimal.rules import BIG, below
+    from .optimal.rules import BIG
 
     limit = node_limit or (OPTIMAL_MAX_NODES if worst else OPTIMAL_AVERAGE_MAX_NODES)
     search: PlainSearch | Search | None = None
@@ -199,10 +200,28 @@ def _optimal_tree(
     if cost >= BIG:
         raise InputError(f"no strategy finds every secret within {max_guesses} guesses")
 
-    def grow(s: NDArray[np.int32], budget: int, root: bool, depth: int) -> Node:
+    return read_back(game, search, alive.astype(np.int32), cost, worst, search.root_choice, search.cap)
+
+
+class Proved(Protocol):
+    """What reading an optimal tree back needs of a search (`optimal.Search`, `optimal.plain.PlainSearch`)."""
+
+    def best_of(self, s: NDArray[np.int32], budget: int, depth: int = ...) -> tuple[int, int]:
+        """(cost, experiment) on the optimal tree for a set whose cost (or depth) is at most budget."""
+
+
+def read_back(
+    game: Game, search: Proved, s: NDArray[np.int32], cost: int, worst: bool, first: int = -1, depth: int = UNCAPPED
+) -> Node:
+    """The optimal tree of a set whose optimal cost (worst: depth) `search` proved, read back from its table, with
+    at most depth experiments (the average under a cap); first: the top experiment when the search chose it
+    itself (`Search.root_choice`)."""
+    from .optimal.rules import below
+
+    def grow(s: NDArray[np.int32], budget: int, e: int, depth: int) -> Node:
         if not game.must_hit and len(s) <= 1:
             return Node(None, len(s), solved=int(s[0]) if len(s) else None)
-        e = search.root_choice if root else search.best_of(s, budget, depth)[1]
+        e = e if e >= 0 else search.best_of(s, budget, depth)[1]
         node = Node(e, len(s))
         outcomes = game.outcomes(e, s)
         for o in np.unique(outcomes):
@@ -210,10 +229,10 @@ def _optimal_tree(
             if game.must_hit and int(o) == game.win_outcome:
                 node.children[int(o)] = None
             else:
-                node.children[int(o)] = grow(part, budget - 1 if worst else cost, False, below(depth))
+                node.children[int(o)] = grow(part, budget - 1 if worst else cost, -1, below(depth))
         return node
 
-    return grow(alive.astype(np.int32), cost, True, search.cap)
+    return grow(s, cost, first, depth)
 
 
 # ---------------------------------------------------------------- statistics and verification

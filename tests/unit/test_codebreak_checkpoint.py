@@ -113,9 +113,9 @@ def test_a_proof_resumes_from_its_large_sets_alone(monkeypatch: pytest.MonkeyPat
 
 
 def test_the_snapshot_file_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """benchmarks/optima.py's files: a run's entries and the snapshot's are read together; the snapshot keeps one
-    entry per set of those costing at least SNAPSHOT_MIN_COST, merged with the snapshot before; a proved size
-    removes both files."""
+    """benchmarks/optima.py's files: a run keeps the entries of sets costing at least SNAPSHOT_MIN_COST; its entries
+    and the snapshot's are read together; the snapshot keeps one entry per set, merged with the snapshot before; a
+    file written before the filter is compacted to one entry per kept set; a proved size removes both files."""
     from benchmarks import optima
 
     monkeypatch.setattr(optima, "SNAPSHOTS", tmp_path / "proofs")
@@ -124,7 +124,11 @@ def test_the_snapshot_file_round_trip(tmp_path: Path, monkeypatch: pytest.Monkey
     live.keep([(5, 6, 99, 9)])
     with live.path.open("a") as f:
         f.write("[[7, 8, 5")  # a line cut short by a crash
-    assert live.known() == [(1, 2, 60, 7), (3, 4, 10, 8), (5, 6, 99, 9)]
+    assert live.known() == [(1, 2, 60, 7), (5, 6, 99, 9)]
+    with live.path.open("a") as f:  # as written before the filter: small sets, a set twice
+        f.write("\n[[3, 4, 10, 8], [1, 2, 60, 7]]\n")
+    live.compact()
+    assert live.path.read_text().count("\n") == 1 and sorted(live.known()) == [(1, 2, 60, 7), (5, 6, 99, 9)]
     assert live.save_snapshot() == 2
     live.path.unlink()
     live.keep([(1, 2, 60, 7), (11, 12, 70, 1)])
