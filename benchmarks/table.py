@@ -25,9 +25,13 @@ SCRIPTS = (  # (script, section title), in `make bench` order
     ("variants", "Weighing variants"),
     ("store", "Result store"),
     ("optima", "Mastermind's proved optima, size by size (hours: run on its own, not by `make bench`)"),
-    ("optima-possible", "Mastermind's proved optima guessing possible codes only"),
+    ("optima-possible", "Mastermind's proved optima guessing possible codes only (and Super Mastermind's: `--super`)"),
+    ("super-tree", "Super Mastermind's tree improved by optimal search below it (an upper bound, not a proof)"),
 )
-COMMANDS = {"optima-possible": "benchmarks/optima.py --possible-only"}  # rows written by another script's option
+COMMANDS = {  # rows written by another script, or by a script's option
+    "optima-possible": "benchmarks/optima.py --possible-only",
+    "super-tree": "benchmarks/polish.py",
+}
 INTRO = """# Performance
 
 Every figure here was printed by a script in `benchmarks/` (`make bench` runs them all, then renders this page
