@@ -40,6 +40,7 @@ from solvers.variants.report import table as variant_table
 from .codebreak_results import (
     CODEBREAK,
     GAME,
+    LARGE_POSSIBLE_ONLY,
     LESSON,
     QUICK_OPTIMAL_SECRETS,
     codebreak_params,
@@ -64,10 +65,9 @@ PRECOMPUTED_OPTIMAL = {  # optimal searches proved within minutes at their files
     ("mastermind-black", "optimal-average"),
 }
 LATE_OPTIMAL = {("bulls-and-cows", "optimal-average")}  # minutes: after the quicker results
-# the optimal average guessing possible codes only, at the files' sizes: Mastermind's in a second; Super
-# Mastermind's (32,768 secrets, a 1 GiB outcome table) takes hours, so only `coin-puzzles precompute` runs it
+# the optimal average guessing possible codes only, at the files' sizes: Mastermind's in a second (Super
+# Mastermind's, hours, only by `coin-puzzles precompute`: LARGE_POSSIBLE_ONLY)
 PRECOMPUTED_POSSIBLE_ONLY = {"mastermind"}
-LARGE_POSSIBLE_ONLY = {"super-mastermind"}
 
 
 class BoardParams(Params, frozen=True):

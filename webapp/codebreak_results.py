@@ -19,6 +19,9 @@ from .computations import Computation, Params, current_checkpoint
 from .games import game_spec, load
 
 LONG_PROOF_NODES = 10**12  # the work of the optima table's proofs (precompute jobs of minutes to hours): no cap
+# the optimal average guessing possible codes only, at the files' sizes, that only `coin-puzzles precompute` runs
+# (Super Mastermind's: 32,768 secrets, a 1 GiB outcome table, hours of both cores), its work not capped either
+LARGE_POSSIBLE_ONLY = {"super-mastermind"}
 QUICK_HEURISTIC_SECRETS = 256
 QUICK_OPTIMAL_SECRETS = 30
 
@@ -73,8 +76,9 @@ def _codebreak(p: StrategyParams, tick: Tick) -> tuple[Node, Stats]:
     g = p.load()
     strategy = one_of(p.strategy, STRATEGIES, "strategy")
     only = bool(p.possible_only)
-    table = p.game == "mastermind" and (p.pegs, p.colours) in optima.sizes() and not (p.max_guesses or only)
-    work = LONG_PROOF_NODES if table else None  # the optima table's proofs run for hours: their work is not capped
+    in_table = p.game == "mastermind" and (p.pegs, p.colours) in optima.sizes() and not (p.max_guesses or only)
+    long = in_table or (only and p.game in LARGE_POSSIBLE_ONLY and not p.max_guesses)
+    work = LONG_PROOF_NODES if long else None  # the optima table's proofs run for hours: their work is not capped
     tree = codebreak_tree(
         g, strategy, tick, p.max_guesses, checkpoint=current_checkpoint(), possible_only=only, node_limit=work
     )
