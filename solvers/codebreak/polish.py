@@ -103,3 +103,28 @@ def from_nested(game: Game, data: object) -> Node:
         return node
 
     return grow(data, np.arange(len(game.secrets), dtype=np.int64))
+
+
+def bound_two_deep(game: Game, search: Search) -> dict[int, int]:
+    """A lower bound on the optimal total with each first experiment (one per class of `Game.orbit`): the secrets
+    plus, for each part it leaves open, the least over every second experiment of that part plus the counting
+    bounds of the parts the second leaves (`optimal.candidates.lookahead`). The least of them bounds the game's
+    optimum from below: a proof, if a weak one."""
+    from .optimal.candidates import lookahead
+
+    rules = search.rules
+    every = np.ones(rules.table.shape[0], dtype=np.bool_)
+    s = np.arange(len(game.secrets), dtype=np.int32)
+    out: dict[int, int] = {}
+    seen: set[int] = set()
+    for e, cls in enumerate(game.orbit):
+        if cls in seen:
+            continue
+        seen.add(cls)
+        outcomes = rules.table[e, s]
+        total = len(s)
+        for o in np.unique(outcomes):
+            if not (game.must_hit and int(o) == game.win_outcome):
+                total += int(lookahead(s[outcomes == o], rules, every))
+        out[e] = total
+    return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from solvers.codebreak import build, build_tree, parse, verify
@@ -45,3 +46,19 @@ def test_polishing_below_the_top_lies_between_the_tree_and_the_optimum(pegs: int
         assert last is None or after <= last
         last = after
     assert last == optimum
+
+
+@pytest.mark.parametrize(("pegs", "colours"), [(3, 4), (4, 4), (4, 5)])
+def test_the_bound_two_experiments_deep_is_below_each_first_guesses_optimum(pegs: int, colours: int) -> None:
+    """For every first guess, the bound is at most the optimal total with that guess first (the search's own,
+    with the symmetries fixing it), and their least at most the game's optimum (Goddard 2004: 206, 905, 2,463)."""
+    from solvers.codebreak.polish import bound_two_deep
+
+    g = build(parse((GAMES / "mastermind.game").read_text()), {"length": pegs, "colours": colours})
+    search = Search(g, worst=False, jobs=1)
+    bounds = bound_two_deep(g, search)
+    assert len(bounds) == len(set(g.orbit))
+    s = np.arange(len(g.secrets), dtype=np.int32)
+    for e, low in bounds.items():
+        assert len(g.secrets) < low <= search.with_first(s, (), e)
+    assert min(bounds.values()) <= {(3, 4): 206, (4, 4): 905, (4, 5): 2463}[(pegs, colours)]
