@@ -153,29 +153,40 @@ Entry = tuple[int, int, int, int]  # one fact a proof settled (the code-breaking
 
 
 class StoreCheckpoint:
-    """What a long proof has settled so far, kept in the result store beside its result (under the result's key
-    and ':checkpoint': a JSON list of entries, appended by compare-and-swap), so that a job stopped part-way (a
-    restart, a crash, a new deploy) resumes from it when it runs again; removed once the result is stored."""
+    """What a long proof has settled so far, kept in the result store beside its result, so that a job stopped
+    part-way (a restart, a crash, a new deploy) resumes from it when it runs again; removed once the result is
+    stored. Each settled part's entries are a page of their own (under the result's key and ':checkpoint:<n>',
+    n counted by compare-and-swap under ':checkpoint:pages'), so keeping one never rewrites the others (Super
+    Mastermind's proof keeps thousands); a list under ':checkpoint' itself, as kept before pages, is read too."""
 
     def __init__(self, store: Store, key: str) -> None:
         self.store = store
         self.key = key + ":checkpoint"
+        self.count_key = self.key + ":pages"
+
+    def _pages(self) -> int:
+        blob = self.store.get(self.count_key)
+        return int(blob) if blob else 0
 
     def known(self) -> list[Entry]:
-        """The entries kept by earlier runs of the job."""
-        blob = self.store.get(self.key)
-        return [(int(a), int(b), int(c), int(d)) for a, b, c, d in json.loads(blob)] if blob else []
+        """The entries kept by earlier runs of the job (a page whose writer stopped before writing it is skipped)."""
+        blobs = [self.store.get(self.key), *(self.store.get(f"{self.key}:{n}") for n in range(self._pages()))]
+        return [(int(a), int(b), int(c), int(d)) for blob in blobs if blob for a, b, c, d in json.loads(blob)]
 
     def keep(self, entries: list[Entry]) -> None:
-        """Append one settled part's entries (again if another worker appended at the same moment)."""
+        """Keep one settled part's entries as a new page (its number taken again if another worker took it)."""
         while True:
-            old = self.store.get(self.key)
-            kept = json.loads(old) if old else []
-            if self.store.swap(self.key, old, json.dumps([*kept, *map(list, entries)]).encode()):
-                return
+            old = self.store.get(self.count_key)
+            n = int(old) if old else 0
+            if self.store.swap(self.count_key, old, str(n + 1).encode()):
+                break
+        self.store.put(f"{self.key}:{n}", json.dumps([list(e) for e in entries]).encode())
 
     def clear(self) -> None:
         """Forget the entries (the result is stored)."""
+        for n in range(self._pages()):
+            self.store.delete(f"{self.key}:{n}")
+        self.store.delete(self.count_key)
         self.store.delete(self.key)
 
 

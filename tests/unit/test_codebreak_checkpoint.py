@@ -36,6 +36,7 @@ def test_a_resumed_proof_gives_the_same_optimum_with_less_work(jobs: int, monkey
     the first half of them (a run cut short), prove 905 again (with less work, compared on one process), and their
     trees verify."""
     monkeypatch.setattr(search_module, "PARALLEL_FROM", 100)  # the forked workers on a small game
+    monkeypatch.setattr(search_module, "KEEP_MIN_COST", 0)  # every set kept
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
     first = Kept()
     s1 = Search(g, worst=False, jobs=jobs, checkpoint=first)
@@ -68,6 +69,7 @@ def test_a_part_searched_one_level_down_keeps_the_parts_below_it(jobs: int, monk
     run from the first third of them (a run stopped inside a part) proves 905 again, with less work, to a tree
     that verifies."""
     monkeypatch.setattr(search_module, "PARALLEL_FROM", 100)
+    monkeypatch.setattr(search_module, "KEEP_MIN_COST", 0)  # every set kept
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
     coarse = Kept()
     Search(g, worst=False, jobs=jobs, checkpoint=coarse).solve()
@@ -95,20 +97,23 @@ def test_one_level_down_gives_the_published_optima(
 
 
 def test_a_proof_resumes_from_its_large_sets_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    """What a snapshot in git keeps (benchmarks/optima.py --snapshot): only the entries of sets that cost at least
-    some number of guesses. Mastermind 4x4 resumed from the entries of cost 50 or more (the small sets below
-    them searched again) proves 905 (Goddard 2004) with less work, to a tree that verifies."""
+    """A checkpoint keeps only the entries of sets that cost at least KEEP_MIN_COST guesses (50), as a snapshot in
+    git does. Mastermind 4x4 resumed from them (the small sets below them searched again) proves 905 (Goddard 2004)
+    with less work, to a tree that verifies; they are under a quarter of every set's entries."""
     monkeypatch.setattr(search_module, "FINE_FROM", 20)
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
     kept = Kept()
     proved = Search(g, worst=False, jobs=1, checkpoint=kept).solve()
-    large = [[e for e in batch if e[2] >= 50] for batch in kept.batches]
-    count = sum(map(len, large))
-    assert 0 < count < sum(map(len, kept.batches)) // 4
-    again = Search(g, worst=False, jobs=1, checkpoint=Kept(large))
+    assert all(e[2] >= search_module.KEEP_MIN_COST == 50 for batch in kept.batches for e in batch)
+    monkeypatch.setattr(search_module, "KEEP_MIN_COST", 0)
+    every = Kept()
+    Search(g, worst=False, jobs=1, checkpoint=every).solve()
+    count = sum(map(len, kept.batches))
+    assert 0 < count < sum(map(len, every.batches)) // 4
+    again = Search(g, worst=False, jobs=1, checkpoint=Kept(kept.batches))
     found = again.solve()
     assert found.cost == 905 and found.work < proved.work
-    st = verify(g, build_tree(g, "optimal-average", checkpoint=Kept(large)))
+    st = verify(g, build_tree(g, "optimal-average", checkpoint=Kept(kept.batches)))
     assert st.verified and st.total == 905
 
 

@@ -52,7 +52,24 @@ def test_a_stopped_job_resumes_from_its_checkpoint(tmp_path: Path, monkeypatch: 
     assert found is not None
     _, stats = found
     assert stats.verified and stats.total == 905
-    assert store.get(key + ":checkpoint") is None
+    assert store.get(key + ":checkpoint") is None and store.get(key + ":checkpoint:pages") is None
+    assert store.get(key + ":checkpoint:0") is None
+
+
+def test_the_checkpoint_keeps_pages_and_reads_the_former_list(tmp_path: Path) -> None:
+    """Each keep is a page of its own (none rewritten); a list kept whole under ':checkpoint', as before pages,
+    is read with them; a page whose writer stopped before writing it is skipped; clear removes them all."""
+    store = open_store(f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32])
+    store.put("job:checkpoint", b"[[1, 2, 60, 3]]")
+    c = StoreCheckpoint(store, "job")
+    c.keep([(4, 5, 70, 6), (7, 8, 80, 9)])
+    first = store.get("job:checkpoint:0")
+    c.keep([(10, 11, 90, 12)])
+    assert store.get("job:checkpoint:0") == first and store.get("job:checkpoint:pages") == b"2"
+    store.put("job:checkpoint:pages", b"3")  # a writer took page 2 and stopped
+    assert c.known() == [(1, 2, 60, 3), (4, 5, 70, 6), (7, 8, 80, 9), (10, 11, 90, 12)]
+    c.clear()
+    assert c.known() == [] and store.get("job:checkpoint") is None and store.get("job:checkpoint:1") is None
 
 
 def test_the_optima_tables_proofs_have_no_work_cap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

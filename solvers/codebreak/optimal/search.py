@@ -47,6 +47,9 @@ LARGE_GAME, MEDIUM_GAME, SMALL_GAME = 2000, 1296, 256
 NODE_LIMIT = 400_000_000  # work (the secrets of every set searched) before the search gives up (LimitError)
 SEED = 20261122  # the random numbers of the fingerprints
 PARALLEL_FROM = 1000  # secrets: smaller games are searched in one process (forking costs more than it saves)
+KEEP_MIN_COST = 50  # guesses: a checkpoint keeps the sets that cost at least this (a set of n secrets costs at least
+# 2n - 1); the smaller sets below them are searched again in seconds (Super Mastermind's possible-only proof settled
+# 16 million sets in its first 7 minutes, 259,000 of them costing 50 or more)
 FINE_FROM = 500  # secrets: a set this large below a first experiment is searched from Python when a checkpoint is
 # kept, level by level down to smaller sets, so that each set below it is kept as it is settled (a part of 4x9
 # takes hours)
@@ -74,6 +77,13 @@ def rules_of(game: Game, lookahead: bool = True, possible_only: bool = False) ->
         table, int(table.max()) + 1, game.must_hit, win, r1, r2, bound, caps, everything, lookahead, possible_only
     )
     return rules, top
+
+
+def _keep_large(checkpoint: Checkpoint, entries: list[Entry]) -> None:
+    """Keep the entries of the sets costing at least KEEP_MIN_COST, if any."""
+    large = [e for e in entries if e[2] >= KEEP_MIN_COST]
+    if large:
+        checkpoint.keep(large)
 
 
 class Search:
@@ -121,7 +131,7 @@ class Search:
         self.keep: Callable[[list[Entry]], None] | None = None
         if checkpoint is not None and not worst and self.cap >= UNCAPPED:
             self.adopt(checkpoint.known())
-            self.keep = checkpoint.keep
+            self.keep = partial(_keep_large, checkpoint)
         self._root_rows: NDArray[np.int64] | None = None  # the worst case's first experiments (fits_from_start)
         self._symmetries: dict[int, Symmetry] = {}
 
