@@ -250,3 +250,15 @@ def test_bulls_and_cows_first_guess_is_alike(client: FlaskClient) -> None:
     assert f"up to <strong>{4 * 3 * (6 * 5 * 4)}</strong> codes" in page
     later = client.get("/codebreak/play?game=bulls-and-cows&maker=adversarial&g=ABCD,EFGH").get_data(as_text=True)
     assert "a guess is judged when at most 700 codes are still possible before it (1,440 here)" in later
+
+
+def test_super_mastermind_possible_only_is_queued_by_precompute_only() -> None:
+    """Super Mastermind's optimum guessing possible codes only (hours, a 1 GiB table) is queued last by `make
+    precompute` (large), never by `make run`'s background queue; Mastermind's (a second) by both."""
+    from webapp.catalogue import everything
+
+    def wanted(large: bool) -> list[str]:
+        return [p.game for _, p in everything(large) if getattr(p, "possible_only", None)]
+
+    assert wanted(False) == ["mastermind"] and wanted(True) == ["mastermind", "super-mastermind"]
+    assert getattr(list(everything(True))[-1][1], "game", "") == "super-mastermind"
