@@ -162,3 +162,17 @@ def test_a_proof_guessing_possible_codes_only_resumes_from_its_checkpoint(monkey
     tree = build_tree(g, "optimal-average", checkpoint=Kept(first.batches), possible_only=True)
     st = verify(g, tree, possible_only=True)
     assert st.verified and st.total == proved.cost
+
+
+def test_super_mastermind_snapshot_keeps_its_largest_sets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Super Mastermind's proof settles millions of sets: its snapshot in git keeps those costing 1,000 or more
+    (its local checkpoint still keeps 50 or more), a Mastermind size's snapshot 50 or more."""
+    from benchmarks import optima
+
+    monkeypatch.setattr(optima, "SNAPSHOTS", tmp_path / "proofs")
+    entries = [(1, 2, 60, 7), (3, 4, 999, 8), (5, 6, 1000, 9)]
+    large = optima.FileCheckpoint(tmp_path / "super-mastermind-possible.jsonl")
+    small = optima.FileCheckpoint(tmp_path / "mastermind-9x9.jsonl")
+    for c in (large, small):
+        c.keep(entries)
+    assert large.known() == entries and large.save_snapshot() == 1 and small.save_snapshot() == 3
