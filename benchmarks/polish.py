@@ -10,6 +10,7 @@ figure; about 179,752 guesses in all).
 
     python benchmarks/polish.py [--most 100] [--strategy entropy]
     python benchmarks/polish.py --bound      # a proved lower bound on the optimum, two experiments deep
+    python benchmarks/polish.py --again --most 150   # a further pass over the tree kept in git
 """
 
 from __future__ import annotations
@@ -42,19 +43,22 @@ def main() -> None:
     parser.add_argument("--most", type=int, default=100, help="the largest node searched (secrets)")
     parser.add_argument("--strategy", default="entropy")
     parser.add_argument("--bound", action="store_true", help="the lower bound two experiments deep")
+    parser.add_argument("--again", action="store_true", help="start from the improved tree kept in git")
     args = parser.parse_args()
     g = build(parse(GAME.read_text()))
     if args.bound:
         lower_bound(g)
         return
     t = time.perf_counter()
-    tree = build_tree(g, args.strategy)
+    tabled = g.tabled()
+    start = "improved" if args.again else args.strategy
+    tree = from_nested(tabled, json.loads(gzip.decompress(TREE.read_bytes()))) if args.again else None
+    tree = tree or build_tree(g, args.strategy)
     before = verify(g, tree)
     assert before.verified
-    print(f"{args.strategy}: total {before.total:,} in {time.perf_counter() - t:.1f} s", flush=True)
-    tabled = g.tabled()
+    print(f"{start}: total {before.total:,} in {time.perf_counter() - t:.1f} s", flush=True)
     search = Search(tabled, worst=False, jobs=1, node_limit=10**12)
-    path = CHECKPOINTS / f"super-mastermind-polish-{args.strategy}-{args.most}.jsonl"
+    path = CHECKPOINTS / f"super-mastermind-polish-{start}-{args.most}.jsonl"
     done = {}
     if path.exists():
         for line in path.read_text().splitlines():
@@ -95,7 +99,7 @@ def main() -> None:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     record = Record("super-tree")
     record.row(
-        f"Super Mastermind 5x8: the {args.strategy} tree improved by optimal search at every node of at most "
+        f"Super Mastermind 5x8: the {start} tree improved by optimal search at every node of at most "
         f"{args.most} secrets",
         f"total {after.total:,} (average {after.total / after.secrets:.6f}, worst {after.worst}) against "
         f"{before.total:,} before; {len(nodes):,} nodes, {searched:,} searched in {took:.1f} s this run; peak RSS "
