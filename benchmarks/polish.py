@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.record import Record  # noqa: E402
-from solvers.codebreak import Game, build, build_tree, parse, verify  # noqa: E402
+from solvers.codebreak import Game, Node, Stats, build, build_tree, parse, verify  # noqa: E402
 from solvers.codebreak.optimal.search import Search  # noqa: E402
 from solvers.codebreak.polish import bound_two_deep, from_nested, frontier, graft, improve, nested  # noqa: E402
 
@@ -35,6 +35,7 @@ GAME = ROOT / "games" / "super-mastermind.game"
 CHECKPOINTS = Path(__file__).resolve().parent / "checkpoints"
 TREE = Path(__file__).resolve().parent / "proofs" / "super-mastermind-tree.json.gz"
 PUBLISHED_AVERAGE = 5.4856
+SAVE_SECONDS = 300  # how often a run writes its improved tree
 
 
 def main() -> None:
@@ -70,6 +71,7 @@ def main() -> None:
     nodes = frontier(tabled, tree, args.most)
     print(f"{len(nodes):,} nodes of at most {args.most} secrets; {len(done):,} settled before", flush=True)
     gain, searched, t = 0, 0, time.perf_counter()
+    saved = t
     CHECKPOINTS.mkdir(parents=True, exist_ok=True)
     with path.open("a") as out:
         for i, node in enumerate(nodes):
@@ -91,11 +93,11 @@ def main() -> None:
                 sub = from_nested(tabled, row["tree"])
                 graft(tree, node.path, sub)
                 gain += node.cost - int(row["total"])
+                if time.perf_counter() - saved >= SAVE_SECONDS:  # a run stopped part-way leaves its best tree
+                    keep(g, tree, before.total - gain)
+                    saved = time.perf_counter()
     took = time.perf_counter() - t
-    after = verify(g, tree)
-    assert after.verified and after.total == before.total - gain, (after.total, before.total, gain)
-    TREE.parent.mkdir(parents=True, exist_ok=True)
-    TREE.write_bytes(gzip.compress(json.dumps(nested(tree)).encode(), mtime=0))
+    after = keep(g, tree, before.total - gain)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     record = Record("super-tree")
     record.row(
@@ -106,6 +108,18 @@ def main() -> None:
         f"{peak:,.0f} MB; the best published tree averages {PUBLISHED_AVERAGE}",
     )
     record.save()
+
+
+def keep(g: Game, tree: Node, total: int) -> Stats:
+    """Verify the tree (its total as expected) and write it where the test replays it."""
+    st = verify(g, tree)
+    assert st.verified and st.total == total, (st.total, total)
+    TREE.parent.mkdir(parents=True, exist_ok=True)
+    partial = TREE.with_suffix(".partial")
+    partial.write_bytes(gzip.compress(json.dumps(nested(tree)).encode(), mtime=0))
+    partial.replace(TREE)
+    print(f"{time.strftime('%H:%M:%S')} kept the tree: total {st.total:,}", flush=True)
+    return st
 
 
 def lower_bound(g: Game) -> None:
