@@ -10,7 +10,7 @@ figure; about 179,752 guesses in all).
 
     python benchmarks/polish.py [--most 100] [--strategy entropy]
     python benchmarks/polish.py --bound      # a proved lower bound on the optimum, two experiments deep
-    python benchmarks/polish.py --again --most 150   # a further pass over the tree kept in git
+    python benchmarks/polish.py --again --most 150 --above 100   # a further pass over the tree kept in git
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ def main() -> None:
     parser.add_argument("--strategy", default="entropy")
     parser.add_argument("--bound", action="store_true", help="the lower bound two experiments deep")
     parser.add_argument("--again", action="store_true", help="start from the improved tree kept in git")
+    parser.add_argument("--above", type=int, default=0, help="search only nodes of more secrets (settled before)")
     args = parser.parse_args()
     g = build(parse(GAME.read_text()))
     if args.bound:
@@ -68,7 +69,7 @@ def main() -> None:
             except ValueError:
                 continue  # a line cut short by a crash
             done[tuple(row["path"])] = row
-    nodes = frontier(tabled, tree, args.most)
+    nodes = [n for n in frontier(tabled, tree, args.most) if len(n.secrets) > args.above]
     print(f"{len(nodes):,} nodes of at most {args.most} secrets; {len(done):,} settled before", flush=True)
     gain, searched, t = 0, 0, time.perf_counter()
     saved = t
