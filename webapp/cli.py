@@ -145,6 +145,7 @@ def codebreak(args: argparse.Namespace) -> Report:
     """A code-breaking strategy's verified statistics (and tree)."""
     from solvers.codebreak.report import codebreak_report
 
+    from .codebreak_results import LARGE_POSSIBLE_ONLY
     from .games import analysis, load
 
     pegs_, colours, coins = (
@@ -158,6 +159,13 @@ def codebreak(args: argparse.Namespace) -> Report:
     large = len(g.secrets) >= STORED_FROM_SECRETS
     only = bool(args.possible_only)
     found = _stored_tree(args.game, (pegs_, colours, coins), args.strategy, cap, only) if large else None
+    if found is None and only and args.strategy == "optimal-average" and args.game in LARGE_POSSIBLE_ONLY:
+        from solvers.errors import LimitError
+
+        raise LimitError(
+            f"{args.game}'s optimum guessing possible codes only is a proof of hours: `coin-puzzles precompute` "
+            "stores it (resumable), then this command reads it"
+        )
     root, stats = found or analysis(args.game, pegs_, colours, coins, args.strategy, cap, only)
     return codebreak_report(args.game, g, args.strategy, root, stats, args.tree, args.dot, cap, only)
 

@@ -271,3 +271,10 @@ def test_optima_table_reads_the_store_as_the_api_does(
     text = capsys.readouterr().out
     assert "3x2 (8 secrets): total 18, average 2.250000" in text and "agrees with 2.250" in text
     assert "4x6 (1,296 secrets): not proved yet" in text
+
+
+def test_super_mastermind_possible_only_points_to_precompute(capsys: pytest.CaptureFixture[str]) -> None:
+    """Super Mastermind's optimum guessing possible codes only (hours) is read from the store once `coin-puzzles
+    precompute` has put it there; before that the command says so at once (exit status 2), instead of searching."""
+    assert main(["codebreak", "super-mastermind", "--strategy", "optimal-average", "--possible-only"]) == 2
+    assert "coin-puzzles precompute` stores it" in capsys.readouterr().err
