@@ -1,6 +1,7 @@
 """Super Mastermind's improved tree (benchmarks/polish.py), as kept in git, replayed by a scorer of the test's own.
 
-The tree is the entropy heuristic's with the optimal subtree searched in at every node of at most 100 secrets. The
+The tree is the entropy heuristic's with the optimal subtree searched in at every node of at most 100 secrets
+(and at some of up to 150). The
 replay plays each of the 32,768 secrets through it, scoring with its own black-and-white count, and checks that
 every game ends by guessing the secret. Its total is then compared with the best unrestricted tree we know of in
 print, whose average is 5.4856 (about 179,752 guesses in all; Issue 30's figure).
