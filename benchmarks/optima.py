@@ -38,6 +38,7 @@ from benchmarks.record import FOLDER, Record  # noqa: E402
 from solvers.codebreak import build, build_tree, parse, verify  # noqa: E402
 from solvers.codebreak.optima import MAX_SECRETS, cell, sizes  # noqa: E402
 from solvers.codebreak.optimal.rules import Entry  # noqa: E402
+from solvers.codebreak.optimal.search import KEEP_MIN_COST  # noqa: E402
 from solvers.codebreak.strategy import guesses_possible_codes  # noqa: E402
 from solvers.errors import LimitError  # noqa: E402
 
@@ -48,7 +49,9 @@ CHECKPOINTS = Path(__file__).resolve().parent / "checkpoints"
 SNAPSHOTS = Path(__file__).resolve().parent / "proofs"
 LONG = 10**12  # the search's budget of work: none to speak of (the default budgets are for a visitor's jobs)
 SUPER_SNAPSHOT_MIN_COST = 1000  # guesses: the sets Super Mastermind's snapshot keeps (see FileCheckpoint)
-SNAPSHOT_MIN_COST = 50  # guesses: the sets a snapshot and a checkpoint keep (a set of n secrets costs at least
+SNAPSHOT_MIN_COST = (
+    KEEP_MIN_COST  # 50 guesses: the sets a snapshot and a checkpoint keep (a set of n secrets costs at least
+)
 # 2n - 1): the smaller sets below them are searched again in seconds (Super Mastermind's proof kept 16 million
 # entries, 857 MB, in its first 7 minutes; 259,000 of them cost 50 or more)
 

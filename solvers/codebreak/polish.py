@@ -106,9 +106,9 @@ def from_nested(game: Game, data: object) -> Node:
 
 
 def bound_two_deep(game: Game, search: Search) -> dict[int, int]:
-    """A lower bound on the optimal total with each first experiment (one per class of `Game.orbit`): the secrets
-    plus, for each part it leaves open, the least over every second experiment of that part plus the counting
-    bounds of the parts the second leaves (`optimal.candidates.lookahead`). The least of them bounds the game's
+    """A lower bound on the optimal total with each first experiment (one per class, as the search tries them):
+    the secrets plus, for each part it leaves open, the least over every second experiment of that part plus the
+    counting bounds of the parts the second leaves (`optimal.candidates.lookahead`). The least of them bounds the game's
     optimum from below: a proof, if a weak one."""
     from .optimal.candidates import lookahead
 
@@ -116,11 +116,7 @@ def bound_two_deep(game: Game, search: Search) -> dict[int, int]:
     every = np.ones(rules.table.shape[0], dtype=np.bool_)
     s = np.arange(len(game.secrets), dtype=np.int32)
     out: dict[int, int] = {}
-    seen: set[int] = set()
-    for e, cls in enumerate(game.orbit):
-        if cls in seen:
-            continue
-        seen.add(cls)
+    for e in np.flatnonzero(search.root_allowed()).tolist():
         outcomes = rules.table[e, s]
         total = len(s)
         for o in np.unique(outcomes):

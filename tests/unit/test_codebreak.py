@@ -393,7 +393,7 @@ def test_candidate_bounds_survive_their_packing(worst: bool) -> None:
     g = build(spec("bulls-and-cows"))
     search = Search(g, worst=worst)
     s = np.arange(len(g.secrets), dtype=np.int32)
-    rows = search.root_candidates(s, search._root_allowed())
+    rows = search.root_candidates(s, search.root_allowed())
     for bound, e in rows[:: max(1, len(rows) // 20)]:
         sizes = np.bincount(search.rules.table[e], minlength=search.rules.outcomes)
         sizes[search.rules.win] = 0

@@ -152,7 +152,7 @@ class Search:
                 f"too large to search here: past the search's budget ({limit:,} secrets in the sets searched)"
             )
 
-    def _root_allowed(self) -> NDArray[np.bool_]:
+    def root_allowed(self) -> NDArray[np.bool_]:
         """One experiment per symmetry class at the start."""
         if self.places.shape[0]:
             return place_classes(self.places, self.plain.hist)
@@ -216,7 +216,7 @@ class Search:
         one per class of first experiments), in the order of their bounds, as `solve` searches the start."""
         hist = np.array(history, dtype=np.int64)
         if not history:
-            allowed = self._root_allowed()
+            allowed = self.root_allowed()
         elif self.places.shape[0]:
             allowed = place_classes(self.places, hist)
         else:
@@ -264,7 +264,7 @@ class Search:
             except LimitError as stopped:  # what was proved before the budget ran out
                 raise LimitError(f"{stopped}; proved so far: at least {depth} experiments") from stopped
             return Optimum(depth, self.work)
-        cands = self.root_candidates(s, self._root_allowed())
+        cands = self.root_candidates(s, self.root_allowed())
         done = np.zeros(len(cands), dtype=np.int64)
 
         def told(i: int, settled: int) -> None:
@@ -291,7 +291,7 @@ class Search:
         cannot: every first experiment, one per symmetry class, was refuted by the complete search)."""
         s = np.arange(len(self.game.secrets), dtype=np.int32)
         if self._root_rows is None:  # the same for every depth tried
-            self._root_rows = self.root_candidates(s, self._root_allowed())
+            self._root_rows = self.root_candidates(s, self.root_allowed())
         cands = self._root_rows[self._root_rows[:, 0] <= self.rules.caps[depth - 1]]
         for i, (_, g) in enumerate(cands):
             if tick:
