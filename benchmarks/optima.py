@@ -30,6 +30,7 @@ import os
 import resource
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -120,6 +121,18 @@ class FileCheckpoint:
             os.fsync(f.fileno())
 
 
+def progress() -> Callable[[int, int], None]:
+    """A tick printing the search's progress into the run's log, at most once a minute."""
+    last = [0.0]
+
+    def tick(done: int, total: int) -> None:
+        if time.perf_counter() - last[0] >= 60:
+            last[0] = time.perf_counter()
+            print(f"{time.strftime('%H:%M:%S')} {done:,} of {total:,} secrets x first guesses settled", flush=True)
+
+    return tick
+
+
 def task(pegs: int, colours: int) -> str:
     """A size's row name."""
     return f"Mastermind {pegs}x{colours} ({colours**pegs:,} secrets): optimal average and optimal worst case, proved"
@@ -165,7 +178,8 @@ def main() -> None:
         checkpoint.compact()
         resumed = len(checkpoint.known())
         t = time.perf_counter()
-        tree = build_tree(g, "optimal-average", checkpoint=checkpoint, node_limit=LONG)
+        print(f"{time.strftime('%H:%M:%S')} Mastermind {pegs}x{colours}: {resumed:,} table entries resumed", flush=True)
+        tree = build_tree(g, "optimal-average", progress(), checkpoint=checkpoint, node_limit=LONG)
         average = time.perf_counter() - t
         st = verify(g, tree)
         t = time.perf_counter()
@@ -236,14 +250,7 @@ def super_possible_only() -> None:
     checkpoint.compact()
     resumed = len(checkpoint.known())
     t = time.perf_counter()
-    last = [0.0]
-
-    def tick(done: int, total: int) -> None:  # at most once a minute, into the run's log
-        if time.perf_counter() - last[0] >= 60:
-            last[0] = time.perf_counter()
-            print(f"{time.strftime('%H:%M:%S')} {done:,} of {total:,} secrets x first guesses settled", flush=True)
-
-    tree = build_tree(g, "optimal-average", tick, checkpoint=checkpoint, possible_only=True, node_limit=LONG)
+    tree = build_tree(g, "optimal-average", progress(), checkpoint=checkpoint, possible_only=True, node_limit=LONG)
     took = time.perf_counter() - t
     st = verify(g, tree, possible_only=True)
     assert st.verified
