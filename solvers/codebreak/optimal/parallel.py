@@ -130,11 +130,15 @@ class Workers:
                 else:
                     told(i, done)
 
-    def average(self, cands: NDArray[np.int64], told: Callable[[int, int], None]) -> tuple[int, int, list[Entry]]:
-        """(the least total, the index of the first experiment achieving it, its proof); told(i, done) as each
-        experiment's parts are settled."""
+    def average(
+        self, cands: NDArray[np.int64], told: Callable[[int, int], None], under: int = int(BIG)
+    ) -> tuple[int, int, list[Entry]]:
+        """(the least total below under, the index of the first experiment achieving it (-1: none is below), its
+        proof); told(i, done) as each experiment's parts are settled."""
         running: dict[int, AsyncResult[Found]] = {}
-        best, best_i, proof, following = int(BIG), -1, [], 0
+        best, best_i, proof, following = under, -1, [], 0
+        if under < BIG:  # every task's budget is under: as if an experiment after them all had found under - 1
+            self.shared.value = (under - 1) << INDEX_BITS | ((1 << INDEX_BITS) - 1)
         while running or following < len(cands):
             while len(running) < self.jobs and following < len(cands) and cands[following][0] < best:
                 running[following] = self.pool.apply_async(_average_task, (following, int(cands[following][1]), best))

@@ -55,6 +55,14 @@ FINE_FROM = 500  # secrets: a set this large below a first experiment is searche
 # takes hours)
 
 
+class NoneBelow(LimitError):
+    """A search told to look below a total (`Search(under=)`) proved that no strategy totals less."""
+
+    def __init__(self, under: int) -> None:
+        super().__init__(f"no strategy totals fewer than {under:,} experiments (proved)")
+        self.under = under
+
+
 def rules_of(game: Game, lookahead: bool = True, possible_only: bool = False) -> tuple[Rules, int]:
     """The game's arrays for the kernels, and the counting bound's depth (the fewest experiments that could
     finish every secret); possible_only: only codes still possible are guessed (`possible_only_game`)."""
@@ -104,8 +112,12 @@ class Search:
         cap: int | None = None,
         checkpoint: Checkpoint | None = None,
         possible_only: bool = False,
+        under: int | None = None,
     ) -> None:
         self.game = game
+        # the average: a total known to be reachable, or published, plus one; the search looks only below it, so
+        # that first experiments worse than it are cut off from the start (`solve`: NoneBelow if none is below)
+        self.under = int(BIG) if under is None or worst else under
         self.cap = UNCAPPED if cap is None or worst else cap  # the average case within at most cap experiments
         self.jobs = default_jobs() if jobs is None else jobs
         self.worst = worst
@@ -273,17 +285,21 @@ class Search:
                 tick(int(done.sum()), len(cands) * len(s))
 
         if workers is not None:
-            best, i, proof = workers.average(cands, told)
+            best, i, proof = workers.average(cands, told, self.under)
+            if i < 0:
+                raise NoneBelow(self.under)
             self.root_choice = int(cands[i][1])
             self.adopt(proof)
             return Optimum(best, self.work + workers.work)
-        best = int(BIG)
+        best = self.under
         for i, (low, g) in enumerate(cands):
             if low >= best:
                 break
             total = self.first_total(s, int(g), best, partial(told, i))
             if total < best:
                 best, self.root_choice = total, int(g)
+        if self.root_choice < 0:
+            raise NoneBelow(self.under)
         return Optimum(best, self.work)
 
     def fits_from_start(self, depth: int, tick: Callable[[int, int], None] | None = None) -> bool:

@@ -1,0 +1,65 @@
+"""A search told to look below a total (`Search(under=)`): a reachable total plus one, or a published figure plus
+one, cuts first experiments off from the start. It proves the optimum when it lies below, the same optimum with a
+tree that verifies; and when none lies below it says so (`NoneBelow`) instead of returning a worse tree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solvers.codebreak import build, parse, verify
+from solvers.codebreak.game import Game
+from solvers.codebreak.optimal import search as search_module
+from solvers.codebreak.optimal.search import NoneBelow, Search
+from solvers.codebreak.strategy import guesses_possible_codes, read_back
+
+GAMES = Path(__file__).resolve().parents[2] / "games"
+
+
+def mastermind(pegs: int, colours: int) -> Game:
+    return build(parse((GAMES / "mastermind.game").read_text()), {"length": pegs, "colours": colours})
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_below_one_more_than_the_optimum_the_search_proves_it(jobs: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mastermind 4x4: 905 (Goddard 2004). Told to look below 906 the search proves 905, with no more work than
+    without the bound on one process, and its tree verifies; below 905 it proves that none exists."""
+    monkeypatch.setattr(search_module, "PARALLEL_FROM", 100)  # the forked workers on a small game
+    g = mastermind(4, 4)
+    free = Search(g, worst=False, jobs=jobs).solve()
+    bounded = Search(g, worst=False, jobs=jobs, under=906)
+    found = bounded.solve()
+    assert found.cost == free.cost == 905
+    assert jobs > 1 or found.work <= free.work  # two processes' work depends on when each learns the other's best
+    s = np.arange(len(g.secrets), dtype=np.int32)
+    st = verify(g, read_back(g, bounded, s, found.cost, False, bounded.root_choice))
+    assert st.verified and st.total == 905
+    with pytest.raises(NoneBelow, match="fewer than 905"):
+        Search(g, worst=False, jobs=jobs, under=905).solve()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_published_possible_only_optimum_reproduced_below_itself_plus_one(
+    jobs: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Guessing possible codes only, Mastermind 4x6: 5,660 (supermastermind.github.io), as the Super Mastermind
+    proof is run below its published figure plus one: proved, and none below 5,660."""
+    monkeypatch.setattr(search_module, "PARALLEL_FROM", 100)
+    g = mastermind(4, 6)
+    bounded = Search(g, worst=False, jobs=jobs, possible_only=True, under=5661)
+    found = bounded.solve()
+    assert found.cost == 5660
+    s = np.arange(len(g.secrets), dtype=np.int32)
+    tree = read_back(g, bounded, s, found.cost, False, bounded.root_choice)
+    st = verify(g, tree)
+    assert st.verified and st.total == 5660 and guesses_possible_codes(g, tree)
+    with pytest.raises(NoneBelow):
+        Search(g, worst=False, jobs=jobs, possible_only=True, under=5660).solve()
+
+
+def test_the_worst_case_ignores_it() -> None:
+    """The bound is on totals: the worst-case search gives the same depth with it as without it."""
+    g = mastermind(3, 3)
+    assert Search(g, worst=True, jobs=1, under=1).solve().cost == Search(g, worst=True, jobs=1).solve().cost
