@@ -286,8 +286,10 @@ class Search:
 
         if workers is not None:
             best, i, proof = workers.average(cands, told, self.under)
-            if i < 0:
+            if i < 0 and self.under < BIG:
                 raise NoneBelow(self.under)
+            if i < 0:  # no strategy at all (within a cap on the experiments)
+                return Optimum(best, self.work + workers.work)
             self.root_choice = int(cands[i][1])
             self.adopt(proof)
             return Optimum(best, self.work + workers.work)
@@ -298,7 +300,7 @@ class Search:
             total = self.first_total(s, int(g), best, partial(told, i))
             if total < best:
                 best, self.root_choice = total, int(g)
-        if self.root_choice < 0:
+        if self.root_choice < 0 and self.under < BIG:
             raise NoneBelow(self.under)
         return Optimum(best, self.work)
 
