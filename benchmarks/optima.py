@@ -20,6 +20,7 @@ sets below them are searched again in seconds. A run reads the snapshot beside i
     python benchmarks/optima.py --possible-only [--up-to N]    # the optima guessing possible codes only
     python benchmarks/optima.py --super                        # Super Mastermind 5x8 guessing possible codes only
     python benchmarks/optima.py --super --under 179930         # ... looking only below the published figure + 1
+    python benchmarks/optima.py --status 5x6                   # where a proof stands (or --status super)
 """
 
 from __future__ import annotations
@@ -170,7 +171,11 @@ def main() -> None:
     parser.add_argument("--average-only", action="store_true", help="with --possible-only: leave out the worst case")
     parser.add_argument("--super", action="store_true", help="Super Mastermind 5x8 guessing possible codes only")
     parser.add_argument("--under", type=int, help="with --super: look only below this total (proved if none is)")
+    parser.add_argument("--status", metavar="PxC|super", help="where a proof stands, from its checkpoint")
     args = parser.parse_args()
+    if args.status:
+        status(args.status)
+        return
     if args.super:
         super_possible_only(args.under)
         return
@@ -301,6 +306,29 @@ def super_possible_only(under: int | None) -> None:
     )
     record.save()
     checkpoint.remove()
+
+
+def status(size: str) -> None:
+    """Where a proof stands, read from its checkpoint and snapshot (the run may go on meanwhile): each first guess
+    in the order the search tries them, the least total it can still have, and its parts, settled or bounded (parts
+    costing under KEEP_MIN_COST are never kept: a run searches them again in seconds)."""
+    if size == "super":
+        g, name, only = build(parse(SUPER.read_text())).tabled(), "super-mastermind-possible", True
+    else:
+        pegs, colours = (int(x) for x in size.split("x"))
+        g = build(parse(GAME.read_text()), {"length": pegs, "colours": colours}).tabled()
+        name, only = f"mastermind-{size}", False
+    search = Search(
+        g, False, LONG, jobs=1, checkpoint=FileCheckpoint(CHECKPOINTS / f"{name}.jsonl"), possible_only=only
+    )
+    for e, total, parts in search.standing():
+        settled = sum(1 for _, _, done in parts if done)
+        still = ", ".join(f"{n} >= {c:,}" for n, c, done in parts if not done)
+        print(
+            f"{g.experiments[e]}: at least {total:,}; {settled} of {len(parts)} parts settled"
+            + (f"; open: {still}" if still else ""),
+            flush=True,
+        )
 
 
 def capped(record: Record, pegs: int, colours: int, cap: int) -> None:

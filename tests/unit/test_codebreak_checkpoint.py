@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from solvers.codebreak import build, build_tree, parse, verify
@@ -176,3 +177,25 @@ def test_super_mastermind_snapshot_keeps_its_largest_sets(tmp_path: Path, monkey
     for c in (large, small):
         c.keep(entries)
     assert large.known() == entries and large.save_snapshot() == 1 and small.save_snapshot() == 3
+
+
+def test_where_a_proof_stands_from_its_checkpoint(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Search.standing: from a finished 4x4 proof's checkpoint, the optimal first guess's parts are all settled and
+    total 905 (Goddard 2004); from none, no part is settled. Every first guess's figure is at most its exact total
+    (a bound), the exact one when all its parts are settled."""
+    monkeypatch.setattr(search_module, "KEEP_MIN_COST", 0)  # every set kept
+    g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
+    first = Kept()
+    best = Search(g, worst=False, jobs=1, checkpoint=first)
+    assert best.solve().cost == 905
+    s = np.arange(len(g.secrets), dtype=np.int32)
+    exact = Search(g, worst=False, jobs=1)
+    for kept in (Kept(first.batches), None):
+        stands = Search(g, worst=False, jobs=1, checkpoint=kept).standing()
+        assert {e for e, _, _ in stands} == set(np.flatnonzero(exact.root_allowed()).tolist())
+        for e, total, parts in stands:
+            true = exact.with_first(s, [], e)
+            assert total <= true and (total == true or not all(settled for _, _, settled in parts))
+            assert kept is not None or not any(settled for _, _, settled in parts)
+        total, chosen = next((t, p) for e, t, p in stands if e == best.root_choice)
+        assert kept is None or (all(settled for _, _, settled in chosen) and total == 905)

@@ -304,6 +304,26 @@ class Search:
             raise NoneBelow(self.under)
         return Optimum(best, self.work)
 
+    def standing(self) -> list[tuple[int, int, list[tuple[int, int, bool]]]]:
+        """Where an average proof stands, from what its table holds (a checkpoint's settled parts): for each first
+        experiment in the order `solve` tries them, (the experiment, the least total it can still have: its parts'
+        settled costs and the others' bounds one experiment deeper, each part as (secrets, cost or bound, settled)),
+        largest part first."""
+        s = np.arange(len(self.game.secrets), dtype=np.int32)
+        out = []
+        for _, g in self.root_candidates(s, self.root_allowed()):
+            members, start, lows, total, order = open_parts(
+                s, int(g), np.int64(BIG), self.rules, self.memo, self.cap, self._after(int(g))
+            )
+            parts = []
+            for o in order:
+                part = members[start[o] : start[o + 1]]
+                h1, h2 = self._key(part, below(self.cap))
+                at = slot(self.memo, h1, h2)
+                parts.append((len(part), int(lows[o]), bool(holds(self.memo, at, h1, h2) and self.memo.exact[at])))
+            out.append((int(g), int(total), parts))
+        return out
+
     def fits_from_start(self, depth: int, tick: Callable[[int, int], None] | None = None) -> bool:
         """Whether the whole game can be finished within depth experiments (worst case; False is a proof that it
         cannot: every first experiment, one per symmetry class, was refuted by the complete search)."""
