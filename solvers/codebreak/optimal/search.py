@@ -58,9 +58,9 @@ FINE_FROM = 500  # secrets: a set this large below a first experiment is searche
 class NoneBelow(LimitError):
     """A search told to look below a total (`Search(under=)`) proved that no strategy totals less."""
 
-    def __init__(self, under: int) -> None:
-        super().__init__(f"no strategy totals fewer than {under:,} experiments (proved)")
-        self.under = under
+
+def _none_below(under: int) -> NoneBelow:
+    return NoneBelow(f"no strategy totals fewer than {under:,} experiments (proved)")
 
 
 def rules_of(game: Game, lookahead: bool = True, possible_only: bool = False) -> tuple[Rules, int]:
@@ -287,7 +287,7 @@ class Search:
         if workers is not None:
             best, i, proof = workers.average(cands, told, self.under)
             if i < 0 and self.under < BIG:
-                raise NoneBelow(self.under)
+                raise _none_below(self.under)
             if i < 0:  # no strategy at all (within a cap on the experiments)
                 return Optimum(best, self.work + workers.work)
             self.root_choice = int(cands[i][1])
@@ -301,7 +301,7 @@ class Search:
             if total < best:
                 best, self.root_choice = total, int(g)
         if self.root_choice < 0 and self.under < BIG:
-            raise NoneBelow(self.under)
+            raise _none_below(self.under)
         return Optimum(best, self.work)
 
     def standing(self) -> list[tuple[int, int, list[tuple[int, int, bool]]]]:
