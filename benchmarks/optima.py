@@ -35,8 +35,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.record import FOLDER, Record  # noqa: E402
@@ -44,7 +42,7 @@ from solvers.codebreak import Game, Node, build, build_tree, parse, verify  # no
 from solvers.codebreak.optima import MAX_SECRETS, cell, sizes  # noqa: E402
 from solvers.codebreak.optimal.rules import Entry  # noqa: E402
 from solvers.codebreak.optimal.search import KEEP_MIN_COST, NoneBelow, Search  # noqa: E402
-from solvers.codebreak.strategy import Strategy, guesses_possible_codes, read_back  # noqa: E402
+from solvers.codebreak.strategy import Strategy, guesses_possible_codes  # noqa: E402
 from solvers.errors import LimitError  # noqa: E402
 
 GAME = Path(__file__).resolve().parents[1] / "games" / "mastermind.game"
@@ -140,12 +138,17 @@ def progress() -> Callable[[int, int], None]:
 
 
 def proved_tree(g: Game, checkpoint: FileCheckpoint, possible_only: bool = False, under: int | None = None) -> Node:
-    """The optimal-average tree, proved on every core with the checkpoint (as `build_tree` searches it), looking
-    only below under when given (NoneBelow: none is)."""
-    search = Search(g, False, LONG, checkpoint=checkpoint, possible_only=possible_only, under=under)
-    optimum = search.solve(progress())
-    s = np.arange(len(g.secrets), dtype=np.int32)
-    return read_back(g, search, s, optimum.cost, False, search.root_choice)
+    """The optimal-average tree, proved on every core with the checkpoint, looking only below under when given
+    (NoneBelow: no strategy is)."""
+    return build_tree(
+        g,
+        "optimal-average",
+        progress(),
+        checkpoint=checkpoint,
+        possible_only=possible_only,
+        node_limit=LONG,
+        under=under,
+    )
 
 
 def heuristic_bound(g: Game) -> int:

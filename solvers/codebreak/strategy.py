@@ -98,13 +98,15 @@ def build_tree(
     compiled: bool | None = None,
     possible_only: bool = False,
     node_limit: int | None = None,
+    under: int | None = None,
 ) -> Node:
     """The whole strategy tree from the start (tick: secrets settled, or first experiments searched); the optimal
     average may be asked within at most max_guesses experiments, and may keep what it proves in a checkpoint (and
     resume from it). The optimal searches run compiled, or in plain Python for games of at most `PLAIN_MAX`
     secrets (compiled: True or False chooses). possible_only: the optimal strategies among those that guess only codes
     still possible. node_limit: the optimal search's budget of work (default: OPTIMAL_MAX_NODES for the worst case,
-    OPTIMAL_AVERAGE_MAX_NODES for the average; the long proofs of the optima table are given more)."""
+    OPTIMAL_AVERAGE_MAX_NODES for the average; the long proofs of the optima table are given more). under: the
+    compiled average search looks only below this total (`optimal.search.NoneBelow` if no strategy is)."""
     if possible_only and strategy not in OPTIMAL:
         raise InputError("possible codes only is for the optimal strategies (the heuristics prefer them anyway)")
     if max_guesses is not None and strategy != "optimal-average":
@@ -131,7 +133,9 @@ def build_tree(
         raise LimitError(limit_message(strategy, possible_only))
     worst = strategy == "optimal-worst"
     tabled = game.tabled()  # the search reads a whole table; the tree keeps indices, the same in either game
-    return _optimal_tree(tabled, alive, worst, tick, max_guesses, checkpoint, compiled, possible_only, node_limit)
+    return _optimal_tree(
+        tabled, alive, worst, tick, max_guesses, checkpoint, compiled, possible_only, node_limit, under
+    )
 
 
 def _heuristic(
@@ -173,6 +177,7 @@ def _optimal_tree(
     compiled: bool | None = None,
     possible_only: bool = False,
     node_limit: int | None = None,
+    under: int | None = None,
 ) -> Node:
     """The optimal tree (fewest experiments in the worst case, or in total, within max_guesses experiments when
     given), by the exhaustive branch-and-bound of `optimal` (LimitError past its budget of sets searched; imported
@@ -185,7 +190,7 @@ def _optimal_tree(
     if compiled is False:
         search = PlainSearch(game, worst, limit, cap=max_guesses, possible_only=possible_only)
         cost = search.solve(tick).cost
-    elif compiled is None and len(game.secrets) <= PLAIN_MAX and checkpoint is None:
+    elif compiled is None and len(game.secrets) <= PLAIN_MAX and checkpoint is None and under is None:
         try:  # no compiler: done before Numba would load, unless the game needs more work
             search = PlainSearch(game, worst, min(limit, PLAIN_WORK), cap=max_guesses, possible_only=possible_only)
             cost = search.solve(tick).cost
@@ -195,7 +200,9 @@ def _optimal_tree(
     if search is None:
         from .optimal import Search
 
-        search = Search(game, worst, limit, cap=max_guesses, checkpoint=checkpoint, possible_only=possible_only)
+        search = Search(
+            game, worst, limit, cap=max_guesses, checkpoint=checkpoint, possible_only=possible_only, under=under
+        )
         cost = search.solve(tick).cost
     if cost >= BIG:
         raise InputError(f"no strategy finds every secret within {max_guesses} guesses")

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solvers.codebreak import build, parse, verify
+from solvers.codebreak import build, build_tree, parse, verify
 from solvers.codebreak.game import Game
 from solvers.codebreak.optimal import search as search_module
 from solvers.codebreak.optimal.search import NoneBelow, Search
@@ -63,3 +63,13 @@ def test_the_worst_case_ignores_it() -> None:
     """The bound is on totals: the worst-case search gives the same depth with it as without it."""
     g = mastermind(3, 3)
     assert Search(g, worst=True, jobs=1, under=1).solve().cost == Search(g, worst=True, jobs=1).solve().cost
+
+
+def test_build_tree_passes_it_to_the_compiled_search() -> None:
+    """build_tree(under=): the tree of 4x4's optimum (905, Goddard 2004) below 906, verified; NoneBelow below 905,
+    even for a game the plain-Python search would otherwise take."""
+    g = mastermind(4, 4)
+    st = verify(g, build_tree(g, "optimal-average", under=906))
+    assert st.verified and st.total == 905
+    with pytest.raises(NoneBelow):
+        build_tree(g, "optimal-average", under=905)

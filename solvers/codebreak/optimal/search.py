@@ -59,10 +59,6 @@ class NoneBelow(LimitError):
     """A search told to look below a total (`Search(under=)`) proved that no strategy totals less."""
 
 
-def _none_below(under: int) -> NoneBelow:
-    return NoneBelow(f"no strategy totals fewer than {under:,} experiments (proved)")
-
-
 def rules_of(game: Game, lookahead: bool = True, possible_only: bool = False) -> tuple[Rules, int]:
     """The game's arrays for the kernels, and the counting bound's depth (the fewest experiments that could
     finish every secret); possible_only: only codes still possible are guessed (`possible_only_game`)."""
@@ -284,25 +280,24 @@ class Search:
             if tick:
                 tick(int(done.sum()), len(cands) * len(s))
 
+        work = 0
         if workers is not None:
             best, i, proof = workers.average(cands, told, self.under)
-            if i < 0 and self.under < BIG:
-                raise _none_below(self.under)
-            if i < 0:  # no strategy at all (within a cap on the experiments)
-                return Optimum(best, self.work + workers.work)
-            self.root_choice = int(cands[i][1])
-            self.adopt(proof)
-            return Optimum(best, self.work + workers.work)
-        best = self.under
-        for i, (low, g) in enumerate(cands):
-            if low >= best:
-                break
-            total = self.first_total(s, int(g), best, partial(told, i))
-            if total < best:
-                best, self.root_choice = total, int(g)
+            work = workers.work
+            if i >= 0:
+                self.root_choice = int(cands[i][1])
+                self.adopt(proof)
+        else:
+            best = self.under
+            for i, (low, g) in enumerate(cands):
+                if low >= best:
+                    break
+                total = self.first_total(s, int(g), best, partial(told, i))
+                if total < best:
+                    best, self.root_choice = total, int(g)
         if self.root_choice < 0 and self.under < BIG:
-            raise _none_below(self.under)
-        return Optimum(best, self.work)
+            raise NoneBelow(f"no strategy totals fewer than {self.under:,} experiments (proved)")
+        return Optimum(best, self.work + work)  # BIG and no choice: no strategy at all (within a cap)
 
     def standing(self) -> list[tuple[int, int, list[tuple[int, int, bool]]]]:
         """Where an average proof stands, from what its table holds (a checkpoint's settled parts): for each first
