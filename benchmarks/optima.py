@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.record import FOLDER, Record  # noqa: E402
 from solvers.codebreak import Game, Node, build, build_tree, parse, verify  # noqa: E402
 from solvers.codebreak.optima import MAX_SECRETS, cell, sizes  # noqa: E402
+from solvers.codebreak.optimal.entries import format_entries, parse_entries, snapshot_name  # noqa: E402
 from solvers.codebreak.optimal.rules import Entry  # noqa: E402
 from solvers.codebreak.optimal.search import KEEP_MIN_COST, NoneBelow, Search  # noqa: E402
 from solvers.codebreak.strategy import Strategy, guesses_possible_codes  # noqa: E402
@@ -61,17 +62,6 @@ SUPER_SNAPSHOT_MIN_COST = 1000  # guesses: the sets Super Mastermind's snapshot 
 SNAPSHOT_MIN_COST = KEEP_MIN_COST
 
 
-def read_entries(text: str) -> list[Entry]:
-    """Table entries, one JSON list of them per line (a last line cut short by a crash is skipped)."""
-    out: list[Entry] = []
-    for line in text.splitlines():
-        try:
-            out += [(int(a), int(b), int(c), int(d)) for a, b, c, d in json.loads(line)]
-        except (ValueError, TypeError):
-            continue
-    return out
-
-
 class FileCheckpoint:
     """A proof's settled parts in a file, one line of table entries per part (appended and flushed as each part
     is settled), and its snapshot in git (`snapshot`)."""
@@ -85,30 +75,30 @@ class FileCheckpoint:
 
     def known(self) -> list[Entry]:
         """The entries of every part kept so far, the snapshot's first."""
-        out = read_entries(gzip.decompress(self.snapshot.read_bytes()).decode()) if self.snapshot.exists() else []
-        return out + (read_entries(self.path.read_text()) if self.path.exists() else [])
+        out = parse_entries(gzip.decompress(self.snapshot.read_bytes()).decode()) if self.snapshot.exists() else []
+        return out + (parse_entries(self.path.read_text()) if self.path.exists() else [])
 
     def save_snapshot(self) -> int:
         """Write the snapshot: its entries and this run's of at least `snapshot_min`, one per set; how many."""
-        entries = {(e[0], e[1]): e for e in self.known() if e[2] >= self.snapshot_min}
-        rows = sorted(entries.values())
-        text = "".join(json.dumps(rows[i : i + 1000]) + "\n" for i in range(0, len(rows), 1000))
+        entries = [e for e in self.known() if e[2] >= self.snapshot_min]
+        text = format_entries(entries)
         self.snapshot.parent.mkdir(parents=True, exist_ok=True)
         self.snapshot.write_bytes(gzip.compress(text.encode(), mtime=0))
-        return len(rows)
+        return len({(e[0], e[1]) for e in entries})
 
-    def remove(self) -> None:
-        """The size is proved: its files go."""
+    def finish(self) -> None:
+        """The proof is done: the local file goes. A snapshot in git (a proof of more than one session) stays,
+        refreshed with this run's entries: `make precompute` resumes the site's own proof from it (minutes, where
+        the proof took sessions)."""
+        if self.snapshot.exists():
+            self.save_snapshot()
         self.path.unlink(missing_ok=True)
-        self.snapshot.unlink(missing_ok=True)
 
     def compact(self) -> None:
         """Rewrite the file with one entry per set, of the sets a checkpoint keeps (files written before they
         were filtered held every set)."""
         if self.path.exists():
-            entries = {(e[0], e[1]): e for e in read_entries(self.path.read_text()) if e[2] >= SNAPSHOT_MIN_COST}
-            rows = sorted(entries.values())
-            text = "".join(json.dumps(rows[i : i + 1000]) + "\n" for i in range(0, len(rows), 1000))
+            text = format_entries(e for e in parse_entries(self.path.read_text()) if e[2] >= SNAPSHOT_MIN_COST)
             partial = self.path.with_suffix(".partial")
             partial.write_text(text)
             partial.replace(self.path)
@@ -203,7 +193,7 @@ def main() -> None:
         if task(pegs, colours) in done and not args.size:
             continue
         g = build(parse(GAME.read_text()), {"length": pegs, "colours": colours}).tabled()
-        checkpoint = FileCheckpoint(CHECKPOINTS / f"mastermind-{pegs}x{colours}.jsonl")
+        checkpoint = FileCheckpoint(CHECKPOINTS / f"{snapshot_name('mastermind', pegs, colours, False)}.jsonl")
         checkpoint.compact()
         resumed = len(checkpoint.known())
         t = time.perf_counter()
@@ -230,7 +220,7 @@ def main() -> None:
             f"{known}" + (f"; resumed from {resumed:,} checkpointed table entries" if resumed else ""),
         )
         record.save()  # each size as soon as it is proved
-        checkpoint.remove()
+        checkpoint.finish()
 
 
 def possible_only(up_to: int, again: bool, worst_case: bool = True) -> None:
@@ -282,7 +272,7 @@ def super_possible_only(under: int | None) -> None:
     what is recorded, proved."""
     record = Record("optima-possible")
     g = build(parse(SUPER.read_text())).tabled()
-    checkpoint = FileCheckpoint(CHECKPOINTS / "super-mastermind-possible.jsonl")
+    checkpoint = FileCheckpoint(CHECKPOINTS / f"{snapshot_name('super-mastermind', None, None, True)}.jsonl")
     checkpoint.compact()
     resumed = len(checkpoint.known())
     name = "Super Mastermind 5x8 (32,768 secrets), guessing possible codes only: proved"
@@ -308,7 +298,7 @@ def super_possible_only(under: int | None) -> None:
         f"published {SUPER_PUBLISHED:,} (supermastermind.github.io)",
     )
     record.save()
-    checkpoint.remove()
+    checkpoint.finish()
 
 
 def status(size: str) -> None:
@@ -316,11 +306,15 @@ def status(size: str) -> None:
     in the order the search tries them, the least total it can still have, and its parts, settled or bounded (parts
     costing under KEEP_MIN_COST are never kept: a run searches them again in seconds)."""
     if size == "super":
-        g, name, only = build(parse(SUPER.read_text())).tabled(), "super-mastermind-possible", True
+        g, name, only = (
+            build(parse(SUPER.read_text())).tabled(),
+            snapshot_name("super-mastermind", None, None, True),
+            True,
+        )
     else:
         pegs, colours = (int(x) for x in size.split("x"))
         g = build(parse(GAME.read_text()), {"length": pegs, "colours": colours}).tabled()
-        name, only = f"mastermind-{size}", False
+        name, only = snapshot_name("mastermind", pegs, colours, False), False
     search = Search(
         g, False, LONG, jobs=1, checkpoint=FileCheckpoint(CHECKPOINTS / f"{name}.jsonl"), possible_only=only
     )

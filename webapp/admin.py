@@ -145,7 +145,7 @@ def precompute(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from .catalogue import everything
-    from .computations import read, run, write
+    from .computations import read, resumable
     from .store import default_store
 
     store = default_store()
@@ -161,7 +161,7 @@ def precompute(args: argparse.Namespace) -> int:
             def tick(d: int, total: int) -> None:
                 bar.set_postfix_str(f"{d:,}/{total:,}" if total else f"{d:,}")
 
-            write(store, c, key, run(c, params, tick))
+            resumable(store, c, params, tick)  # a long proof stopped part-way resumes from its checkpoint
             done += 1
     print(f"precompute: {done} computed, {len(items) - done} already stored ({store.address})")
     return 0

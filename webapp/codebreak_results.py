@@ -4,13 +4,17 @@ looks up a stored tree without importing every solver."""
 
 from __future__ import annotations
 
+import gzip
 import math
+from pathlib import Path
 from typing import ClassVar
 
 from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, optima, verify
 from solvers.codebreak import build_tree as codebreak_tree
 from solvers.codebreak.game import TABLE_CELLS
 from solvers.codebreak.lesson import Lesson, alive_after, every_first_alike, lesson
+from solvers.codebreak.optimal.entries import parse_entries, snapshot_name
+from solvers.codebreak.optimal.rules import Checkpoint, Entry
 from solvers.codebreak.strategy import limit_message, optimal_limit
 from solvers.errors import LimitError, one_of
 from solvers.progress import Tick
@@ -22,6 +26,7 @@ LONG_PROOF_NODES = 10**12  # the work of the optima table's proofs (precompute j
 # the optimal average guessing possible codes only, at the files' sizes, that only `coin-puzzles precompute` runs
 # (Super Mastermind's: 32,768 secrets, a 1 GiB outcome table, hours of both cores), its work not capped either
 LARGE_POSSIBLE_ONLY = {"super-mastermind"}
+PROOFS = Path(__file__).resolve().parents[1] / "benchmarks" / "proofs"  # the long proofs' snapshots in git
 QUICK_HEURISTIC_SECRETS = 256
 QUICK_OPTIMAL_SECRETS = 30
 
@@ -79,10 +84,38 @@ def _codebreak(p: StrategyParams, tick: Tick) -> tuple[Node, Stats]:
     in_table = p.game == "mastermind" and (p.pegs, p.colours) in optima.sizes() and not (p.max_guesses or only)
     long = in_table or (only and p.game in LARGE_POSSIBLE_ONLY and not p.max_guesses)
     work = LONG_PROOF_NODES if long else None  # the optima table's proofs run for hours: their work is not capped
-    tree = codebreak_tree(
-        g, strategy, tick, p.max_guesses, checkpoint=current_checkpoint(), possible_only=only, node_limit=work
-    )
+    checkpoint: Checkpoint | None = current_checkpoint()
+    shipped = shipped_entries(p) if long and p.strategy == "optimal-average" else []
+    if shipped:  # the proof resumes from its snapshot in git
+        checkpoint = Seeded(shipped, checkpoint)
+    tree = codebreak_tree(g, strategy, tick, p.max_guesses, checkpoint=checkpoint, possible_only=only, node_limit=work)
     return tree, verify(g, tree, possible_only=only)  # a job resumes from its checkpoint
+
+
+class Seeded:
+    """A long proof's checkpoint that starts from the sets its snapshot in git settled (`shipped_entries`), then
+    the job's own (its store checkpoint, where what it settles is kept; none outside a job)."""
+
+    def __init__(self, shipped: list[Entry], own: Checkpoint | None) -> None:
+        self.shipped = shipped
+        self.own = own
+
+    def known(self) -> list[Entry]:
+        """The snapshot's entries, then the job's."""
+        return self.shipped + (self.own.known() if self.own else [])
+
+    def keep(self, entries: list[Entry]) -> None:
+        """Kept in the job's checkpoint (the snapshot is benchmarks/optima.py's to write)."""
+        if self.own:
+            self.own.keep(entries)
+
+
+def shipped_entries(p: StrategyParams) -> list[Entry]:
+    """The table entries of a long proof's snapshot kept in git (benchmarks/proofs, written by
+    benchmarks/optima.py as its runs settle the parts of first guesses, sessions long): the site's job resumes from
+    them instead of proving again from scratch; none if the proof has no snapshot."""
+    path = PROOFS / f"{snapshot_name(p.game, p.pegs, p.colours, bool(p.possible_only))}.jsonl.gz"
+    return parse_entries(gzip.decompress(path.read_bytes()).decode()) if path.is_file() else []
 
 
 def secrets_count(p: GameParams) -> int:

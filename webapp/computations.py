@@ -214,6 +214,13 @@ def work(store: Store, c: Computation[P, Any], params: P) -> None:
 
     store.report(key, "running", 0, 0, "")
     print(f"coin-puzzles job: computing {key}", file=sys.stderr, flush=True)
+    resumable(store, c, params, tick)
+
+
+def resumable(store: Store, c: Computation[P, Any], params: P, tick: Tick) -> None:
+    """Compute a result with a checkpoint in the store (which a resumable computation reads with
+    `current_checkpoint`, so that a run stopped part-way resumes), store it and drop the checkpoint."""
+    key = c.key(params)
     checkpoint = StoreCheckpoint(store, key)
     token = _CHECKPOINT.set(checkpoint)
     try:

@@ -121,7 +121,8 @@ def test_a_proof_resumes_from_its_large_sets_alone(monkeypatch: pytest.MonkeyPat
 def test_the_snapshot_file_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """benchmarks/optima.py's files: a run keeps the entries of sets costing at least SNAPSHOT_MIN_COST; its entries
     and the snapshot's are read together; the snapshot keeps one entry per set, merged with the snapshot before; a
-    file written before the filter is compacted to one entry per kept set; a proved size removes both files."""
+    file written before the filter is compacted to one entry per kept set; a proved size removes its local file and
+    refreshes its snapshot if it has one."""
     from benchmarks import optima
 
     monkeypatch.setattr(optima, "SNAPSHOTS", tmp_path / "proofs")
@@ -141,9 +142,13 @@ def test_the_snapshot_file_round_trip(tmp_path: Path, monkeypatch: pytest.Monkey
     assert live.save_snapshot() == 3
     live.path.unlink()
     assert sorted(live.known()) == [(1, 2, 60, 7), (5, 6, 99, 9), (11, 12, 70, 1)]
-    live.keep([])
-    live.remove()
-    assert not live.path.exists() and not live.snapshot.exists()
+    live.keep([(13, 14, 80, 2)])
+    live.finish()  # proved after sessions: the snapshot stays, with the last run's entries, for make precompute
+    assert not live.path.exists() and len(live.known()) == 4
+    quick = optima.FileCheckpoint(tmp_path / "mastermind-8x8.jsonl")
+    quick.keep([(1, 2, 60, 7)])
+    quick.finish()  # proved in one run: no snapshot
+    assert not quick.path.exists() and not quick.snapshot.exists()
 
 
 def test_a_proof_guessing_possible_codes_only_resumes_from_its_checkpoint(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -199,3 +204,30 @@ def test_where_a_proof_stands_from_its_checkpoint(monkeypatch: pytest.MonkeyPatc
             assert kept is not None or not any(settled for _, _, settled in parts)
         total, chosen = next((t, p) for e, t, p in stands if e == best.root_choice)
         assert kept is None or (all(settled for _, _, settled in chosen) and total == 905)
+
+
+def test_a_resumed_proof_looks_below_the_best_first_guess_it_settled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search resumed from a checkpoint in which some first guess has every part settled knows a strategy of that
+    total, and looks only below it plus one: from a finished 4x4 proof, below 906 (Goddard 2004's 905 plus one),
+    where it proves 905 again; with only a worse first guess settled, below that guess's exact total plus one, and
+    905 still; from an empty checkpoint, no bound (it searches as a fresh proof)."""
+    monkeypatch.setattr(search_module, "KEEP_MIN_COST", 0)  # every set kept
+    g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
+    first = Kept()
+    assert Search(g, worst=False, jobs=1, checkpoint=first).solve().cost == 905
+    resumed = Search(g, worst=False, jobs=1, checkpoint=Kept(first.batches))
+    assert resumed.settled_under() == 906
+    assert resumed.solve().cost == 905 and resumed.under == 906
+    s = np.arange(len(g.secrets), dtype=np.int32)
+    worse = g.experiments.index("AAAA")
+    other = Kept()
+    alone = Search(g, worst=False, jobs=1, checkpoint=other)
+    exact = alone.with_first(s, [], worse)
+    outcomes = g.outcomes(worse, s)
+    for o in np.unique(outcomes):
+        part = s[outcomes == o]
+        if o != g.win_outcome and len(part) > 2:  # smaller parts are exact without a search, never kept
+            other.keep(alone.part_proof(part, alone.average(part, 10**9)))
+    partial = Search(g, worst=False, jobs=1, checkpoint=Kept(other.batches))
+    assert exact > 905 and partial.settled_under() == exact + 1 and partial.solve().cost == 905
+    assert Search(g, worst=False, jobs=1, checkpoint=Kept()).settled_under() > 10**9

@@ -5,6 +5,7 @@ that verifies, and the checkpoint is removed once the result is stored."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -100,3 +101,95 @@ def test_the_optima_tables_proofs_have_no_work_cap(tmp_path: Path, monkeypatch: 
     g = codebreak_params("mastermind", (2, 8, None), "optimal-average").load()
     with pytest.raises(LimitError, match="budget"):
         build_tree(g, "optimal-average", node_limit=50, compiled=True)
+
+
+def test_precompute_resumes_a_stopped_proof(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`coin-puzzles precompute` (make precompute) runs its long proofs with a checkpoint in the store too: stopped
+    after two parts, it resumes from them when run again, and stores 4x4's 905 (Goddard 2004)."""
+    import argparse
+
+    from webapp import admin, catalogue
+    from webapp import store as store_module
+
+    store = open_store(f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32])
+    params = codebreak_params("mastermind", (4, 4, None), "optimal-average")
+    monkeypatch.setattr(catalogue, "everything", lambda large=False: iter([(CODEBREAK, params)]))
+    monkeypatch.setattr(store_module, "default_store", lambda: store)
+    keep, known = StoreCheckpoint.keep, StoreCheckpoint.known
+    kept: list[int] = []
+    adopted: list[int] = []
+
+    def stop_after_two(self: StoreCheckpoint, entries: list[computations.Entry]) -> None:
+        keep(self, entries)
+        kept.append(len(entries))
+        if len(kept) == 2:
+            raise Stopped
+
+    def counted(self: StoreCheckpoint) -> list[computations.Entry]:
+        found = known(self)
+        adopted.append(len(found))
+        return found
+
+    monkeypatch.setattr(StoreCheckpoint, "keep", stop_after_two)
+    with pytest.raises(Stopped):
+        admin.precompute(argparse.Namespace(only=[]))
+    monkeypatch.setattr(StoreCheckpoint, "keep", keep)
+    monkeypatch.setattr(StoreCheckpoint, "known", counted)
+    assert admin.precompute(argparse.Namespace(only=[])) == 0
+    assert adopted == [sum(kept)] and sum(kept) > 0
+    found = stored(store, CODEBREAK, params)
+    assert found is not None and found[1].verified and found[1].total == 905
+
+
+def test_a_long_proof_starts_from_its_snapshot_in_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cell of the optima table whose proof has a snapshot in benchmarks/proofs (written by benchmarks/optima.py)
+    starts from the snapshot's settled sets, then the job's own; the job proves 4x4's 905 (Goddard 2004) from them
+    and keeps what it settles in its own checkpoint, never in the snapshot. A cell without a snapshot, or a
+    strategy other than the optimal average, starts from the job's checkpoint alone."""
+    import gzip
+
+    from solvers.codebreak.optimal import Search
+    from solvers.codebreak.optimal import search as search_module
+    from solvers.codebreak.optimal.entries import format_entries
+    from webapp import codebreak_results
+
+    class Kept:
+        def __init__(self) -> None:
+            self.entries: list[computations.Entry] = []
+
+        def known(self) -> list[computations.Entry]:
+            return []
+
+        def keep(self, entries: list[computations.Entry]) -> None:
+            self.entries += entries
+
+    monkeypatch.setattr(search_module, "KEEP_MIN_COST", 0)
+    params = codebreak_params("mastermind", (4, 4, None), "optimal-average")
+    earlier = Kept()
+    assert Search(params.load(), worst=False, jobs=1, checkpoint=earlier).solve().cost == 905
+    proofs = tmp_path / "proofs"
+    proofs.mkdir()
+    snapshot = proofs / "mastermind-4x4.jsonl.gz"
+    snapshot.write_bytes(gzip.compress(format_entries(earlier.entries).encode()))
+    shipped = snapshot.read_bytes()
+    monkeypatch.setattr(codebreak_results, "PROOFS", proofs)
+    started: list[list[computations.Entry]] = []
+    real = codebreak_results.codebreak_tree
+
+    def spy(*args: object, checkpoint: Any = None, **kw: object) -> object:
+        started.append(checkpoint.known() if checkpoint else [])
+        return real(*args, checkpoint=checkpoint, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(codebreak_results, "codebreak_tree", spy)
+    store = open_store(f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32])
+    work(store, CODEBREAK, params)
+    found = stored(store, CODEBREAK, params)
+    assert found is not None and found[1].verified and found[1].total == 905
+    assert sorted(set(started[0])) == sorted(set(earlier.entries)) and len(started[0]) > 0
+    assert snapshot.read_bytes() == shipped
+    for other in (
+        codebreak_params("mastermind", (4, 4, None), "optimal-worst"),
+        codebreak_params("mastermind", (3, 4, None), "optimal-average"),
+    ):
+        work(store, CODEBREAK, other)
+    assert started[1:] == [[], []]

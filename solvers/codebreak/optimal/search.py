@@ -137,9 +137,12 @@ class Search:
         # a long proof's checkpoint (uncapped average searches): the parts settled by earlier runs are read back
         # from its entries at once, and every part settled now is kept (`first_total`)
         self.keep: Callable[[list[Entry]], None] | None = None
+        self.resumed = 0  # entries read back from the checkpoint
         if checkpoint is not None and not worst and self.cap >= UNCAPPED:
-            self.adopt(checkpoint.known())
+            known = checkpoint.known()
+            self.adopt(known)
             self.keep = partial(_keep_large, checkpoint)
+            self.resumed = len(known)
         self._root_rows: NDArray[np.int64] | None = None  # the worst case's first experiments (fits_from_start)
         self._symmetries: dict[int, Symmetry] = {}
 
@@ -272,6 +275,8 @@ class Search:
             except LimitError as stopped:  # what was proved before the budget ran out
                 raise LimitError(f"{stopped}; proved so far: at least {depth} experiments") from stopped
             return Optimum(depth, self.work)
+        if self.resumed and self.under >= BIG:  # a resumed proof looks below the best first experiment it settled
+            self.under = self.settled_under()
         cands = self.root_candidates(s, self.root_allowed())
         done = np.zeros(len(cands), dtype=np.int64)
 
@@ -318,6 +323,12 @@ class Search:
                 parts.append((len(part), int(lows[o]), bool(holds(self.memo, at, h1, h2) and self.memo.exact[at])))
             out.append((int(g), int(total), parts))
         return out
+
+    def settled_under(self) -> int:
+        """One more than the least total of the first experiments whose parts the table has all settled (a
+        resumed proof's checkpoint: each such total is a strategy's, so the optimum lies below it); BIG if none."""
+        totals = [total for _, total, parts in self.standing() if all(done for _, _, done in parts)]
+        return min(totals) + 1 if totals else int(BIG)
 
     def fits_from_start(self, depth: int, tick: Callable[[int, int], None] | None = None) -> bool:
         """Whether the whole game can be finished within depth experiments (worst case; False is a proof that it
