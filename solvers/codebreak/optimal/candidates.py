@@ -146,6 +146,8 @@ def lookahead(s: NDArray[np.int32], rules: Rules, reps: NDArray[np.bool_]) -> An
     marks one per class (`representatives`), the only ones tried; with possible codes only, S's members. The least
     is never below S's own counting bound: the loop stops at an experiment that reaches it."""
     n = s.shape[0]
+    if rules.columns.shape[0] and 0 < n < 1 << 16:
+        return _lookahead_by_columns(s, rules)
     count = np.zeros(rules.outcomes, dtype=np.int64)
     best = BIG
     tried = s.astype(np.int64) if rules.possible_only else np.arange(rules.table.shape[0])
@@ -166,6 +168,34 @@ def lookahead(s: NDArray[np.int32], rules: Rules, reps: NDArray[np.bool_]) -> An
         best = min(best, value)
         if best <= rules.bound[n]:
             break  # no experiment does better than counting
+    return best
+
+
+@kernel
+def _lookahead_by_columns(s: NDArray[np.int32], rules: Rules) -> Any:  # pragma: no cover - compiled
+    """`lookahead` over every experiment, its parts counted secret by secret along the table's columns: each
+    secret's outcomes under every experiment lie together in memory, where one experiment's outcomes for the
+    members of S lie scattered over a row (in games of thousands of experiments the table is far larger than the
+    cache, and this reads a few rows of it instead of a few bytes of each row)."""
+    n = s.shape[0]
+    e = rules.columns.shape[1]
+    count = np.zeros((e, rules.outcomes), dtype=np.uint16)
+    value = np.full(e, n, dtype=np.int64)  # |S| plus the counting bounds of the parts so far
+    for x in s:
+        row = rules.columns[x]
+        for g in range(e):
+            o = row[g]
+            c = count[g, o]
+            count[g, o] = c + 1
+            if not (rules.must_hit and o == rules.win):
+                value[g] += rules.bound[c + 1] - rules.bound[c]
+    best = BIG
+    first = rules.columns[s[0]]
+    for g in range(e):
+        o = first[g]
+        if count[g, o] == n and not (rules.must_hit and o == rules.win):
+            continue  # one open part holding everything: tells nothing
+        best = min(best, value[g])
     return best
 
 

@@ -54,6 +54,7 @@ class Rules(NamedTuple):
     everything: NDArray[np.bool_]  # every experiment allowed
     lookahead: bool  # bound each open part one experiment deeper before searching any
     possible_only: bool  # guess only codes still possible (guess-the-secret games whose guesses are the codes)
+    columns: NDArray[np.uint8]  # the table transposed (columns[x, g]) for `candidates.lookahead`, or no rows
 
 
 class Memo(NamedTuple):
