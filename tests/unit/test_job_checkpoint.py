@@ -19,12 +19,28 @@ class Stopped(Exception):
     """The job's process stopped (a restart, a crash)."""
 
 
-def test_a_stopped_job_resumes_from_its_checkpoint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Mastermind 4x4's optimal average (905, Goddard 2004): the first run stops after keeping two parts; the
-    second adopts them and finishes; the stored tree verifies at 905; the checkpoint is gone."""
+@pytest.mark.parametrize("via", ["job", "precompute"])
+def test_a_stopped_job_resumes_from_its_checkpoint(via: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mastermind 4x4's optimal average (905, Goddard 2004), as a job of the queue and as `coin-puzzles precompute`
+    (make precompute) computes it: the first run stops after keeping two parts; the second adopts them and finishes;
+    the stored tree verifies at 905; the checkpoint is gone."""
+    import argparse
+
+    from webapp import admin, catalogue
+    from webapp import store as store_module
+
     store = open_store(f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32])
     params = codebreak_params("mastermind", (4, 4, None), "optimal-average")
     key = CODEBREAK.key(params)
+    monkeypatch.setattr(catalogue, "everything", lambda large=False: iter([(CODEBREAK, params)]))
+    monkeypatch.setattr(store_module, "default_store", lambda: store)
+
+    def run() -> None:
+        if via == "job":
+            work(store, CODEBREAK, params)
+        else:
+            assert admin.precompute(argparse.Namespace(only=[])) == 0
+
     keep, known = StoreCheckpoint.keep, StoreCheckpoint.known
     kept: list[int] = []
     adopted: list[int] = []
@@ -42,12 +58,12 @@ def test_a_stopped_job_resumes_from_its_checkpoint(tmp_path: Path, monkeypatch: 
 
     monkeypatch.setattr(StoreCheckpoint, "keep", stop_after_two)
     with pytest.raises(Stopped):
-        work(store, CODEBREAK, params)
+        run()
     assert stored(store, CODEBREAK, params) is None
     assert len(StoreCheckpoint(store, key).known()) == sum(kept) > 0
     monkeypatch.setattr(StoreCheckpoint, "keep", keep)
     monkeypatch.setattr(StoreCheckpoint, "known", counted)
-    work(store, CODEBREAK, params)
+    run()
     assert adopted == [sum(kept)]  # the second run started from the parts the first kept
     found = stored(store, CODEBREAK, params)
     assert found is not None
@@ -101,44 +117,6 @@ def test_the_optima_tables_proofs_have_no_work_cap(tmp_path: Path, monkeypatch: 
     g = codebreak_params("mastermind", (2, 8, None), "optimal-average").load()
     with pytest.raises(LimitError, match="budget"):
         build_tree(g, "optimal-average", node_limit=50, compiled=True)
-
-
-def test_precompute_resumes_a_stopped_proof(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`coin-puzzles precompute` (make precompute) runs its long proofs with a checkpoint in the store too: stopped
-    after two parts, it resumes from them when run again, and stores 4x4's 905 (Goddard 2004)."""
-    import argparse
-
-    from webapp import admin, catalogue
-    from webapp import store as store_module
-
-    store = open_store(f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32])
-    params = codebreak_params("mastermind", (4, 4, None), "optimal-average")
-    monkeypatch.setattr(catalogue, "everything", lambda large=False: iter([(CODEBREAK, params)]))
-    monkeypatch.setattr(store_module, "default_store", lambda: store)
-    keep, known = StoreCheckpoint.keep, StoreCheckpoint.known
-    kept: list[int] = []
-    adopted: list[int] = []
-
-    def stop_after_two(self: StoreCheckpoint, entries: list[computations.Entry]) -> None:
-        keep(self, entries)
-        kept.append(len(entries))
-        if len(kept) == 2:
-            raise Stopped
-
-    def counted(self: StoreCheckpoint) -> list[computations.Entry]:
-        found = known(self)
-        adopted.append(len(found))
-        return found
-
-    monkeypatch.setattr(StoreCheckpoint, "keep", stop_after_two)
-    with pytest.raises(Stopped):
-        admin.precompute(argparse.Namespace(only=[]))
-    monkeypatch.setattr(StoreCheckpoint, "keep", keep)
-    monkeypatch.setattr(StoreCheckpoint, "known", counted)
-    assert admin.precompute(argparse.Namespace(only=[])) == 0
-    assert adopted == [sum(kept)] and sum(kept) > 0
-    found = stored(store, CODEBREAK, params)
-    assert found is not None and found[1].verified and found[1].total == 905
 
 
 def test_a_long_proof_starts_from_its_snapshot_in_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
