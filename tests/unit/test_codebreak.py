@@ -805,3 +805,22 @@ def test_the_deeper_bound_read_by_columns_equals_the_bound_read_by_rows(
     for s in sets:
         assert lookahead(s, columns.rules, everything) == lookahead(s, rows.rules, everything)
     assert columns.solve().cost == rows.solve().cost
+
+
+@pytest.mark.parametrize("branches", [1, 2, 3, 5, 13])
+def test_no_experiment_outside_a_set_beats_apart(branches: int) -> None:
+    """`rules.apart[k]`, the least k secrets plus their parts' counting bounds can be when the experiment is not one of
+    them, equals the least over every way of splitting k secrets into at most `branches` parts, enumerated."""
+    from solvers.codebreak.optimal.rules import apart
+
+    bound = counting_bounds(30, branches, True)
+
+    @cache
+    def least(k: int, parts: int) -> int:  # the least sum of bounds of k secrets in at most `parts` parts
+        if k == 0:
+            return 0
+        if parts == 0:
+            return 10**9
+        return min(int(bound[c]) + least(k - c, parts - 1) for c in range(1, k + 1))
+
+    assert [int(v) for v in apart(bound, branches)] == [k + least(k, branches) for k in range(31)]

@@ -55,6 +55,7 @@ class Rules(NamedTuple):
     lookahead: bool  # bound each open part one experiment deeper before searching any
     possible_only: bool  # guess only codes still possible (guess-the-secret games whose guesses are the codes)
     columns: NDArray[np.uint8]  # the table transposed (columns[x, g]) for `candidates.lookahead`, or no rows
+    apart: NDArray[np.int64]  # apart[k]: the least |S| + parts' bounds an experiment outside S can give (`apart`)
 
 
 class Memo(NamedTuple):
@@ -111,6 +112,15 @@ def counting_bounds(n: int, branches: int, must_hit: bool) -> NDArray[np.int64]:
         spare = (cap - k) // (branches - 1) if branches > 1 else 0  # leaves that can sit one level higher
         out[k] = k * d - spare
     return out
+
+
+def apart(bound: NDArray[np.int64], branches: int) -> NDArray[np.int64]:
+    """apart[k]: the least that k secrets plus the counting bounds of their parts can be when the experiment is not
+    one of them (so every part is open): the bounds are convex and superadditive, so the least splits the k secrets
+    as evenly as they go over all the branches."""
+    k = np.arange(len(bound), dtype=np.int64)
+    q, r = np.divmod(k, max(branches, 1))
+    return np.asarray(k + r * bound[np.minimum(q + 1, len(bound) - 1)] + (branches - r) * bound[q], dtype=np.int64)
 
 
 def capacity(depth: int, branches: int, must_hit: bool) -> int:

@@ -25,6 +25,7 @@ from .rules import (
     Optimum,
     Rules,
     Symmetry,
+    apart,
     below,
     capacity,
     counting_bounds,
@@ -93,6 +94,7 @@ def rules_of(game: Game, lookahead: bool = True, possible_only: bool = False) ->
         lookahead,
         possible_only,
         columns,
+        apart(bound, branches),
     )
     return rules, top
 
