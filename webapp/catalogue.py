@@ -304,7 +304,7 @@ Item = tuple[Computation[Any, Any], Params]  # a computation and its parameters
 
 def everything(large: bool = False) -> Iterator[Item]:
     """Every stored result the site links to, cheapest first (what precompute fills the store with); the
-    Mastermind optima table's games above `optima.AUTOMATIC_SECRETS` secrets (minutes to hours each) and the peg
+    Mastermind optima table's games above `optima.AUTOMATIC_SECRETS` secrets (minutes each) and the peg
     problems of LATE_PROBLEMS (most of an hour, resumable) and Super Mastermind's optimum guessing possible codes
     only (LARGE_POSSIBLE_ONLY: hours, resumable) only when large (`coin-puzzles precompute`, not the
     background queue of `make run`: they would hold both cores for long on every new install); the table's sizes
