@@ -47,7 +47,8 @@ MEDIUM_CACHE_BITS = 20  # games of at most MEDIUM_GAME secrets: 1 million sets (
 LARGE_GAME, MEDIUM_GAME, SMALL_GAME = 2000, 1296, 256
 NODE_LIMIT = 400_000_000  # work (the secrets of every set searched) before the search gives up (LimitError)
 SEED = 20261122  # the random numbers of the fingerprints
-COLUMNS_FROM = 1000  # experiments: the bound one experiment deeper reads the table by columns (`rules.columns`)
+COLUMNS_FROM = 1000  # experiments: the bound one experiment deeper reads the table by columns (`rules.columns`) ...
+COLUMNS_MAX_CELLS = 8000 * 8000  # ... a copy of at most this many outcomes (5x6: 60 MB; not Super Mastermind's 1 GiB)
 PARALLEL_FROM = 1000  # secrets: smaller games are searched in one process (forking costs more than it saves)
 KEEP_MIN_COST = 50  # guesses: a checkpoint keeps the sets that cost at least this (a set of n secrets costs at least
 # 2n - 1); the smaller sets below them are searched again in seconds (Super Mastermind's possible-only proof settled
@@ -79,7 +80,7 @@ def rules_of(game: Game, lookahead: bool = True, possible_only: bool = False) ->
     caps = np.array([capacity(d, branches, game.must_hit) for d in range(top + 40)], dtype=np.int64)
     bound = counting_bounds(n, branches, game.must_hit)
     everything = np.ones(table.shape[0], dtype=np.bool_)
-    wide = lookahead and not possible_only and table.shape[0] >= COLUMNS_FROM
+    wide = lookahead and not possible_only and table.shape[0] >= COLUMNS_FROM and table.size <= COLUMNS_MAX_CELLS
     columns = np.ascontiguousarray(table.T) if wide else np.zeros((0, table.shape[0]), dtype=np.uint8)
     rules = Rules(
         table,
