@@ -147,13 +147,23 @@ def lookahead(s: NDArray[np.int32], rules: Rules, reps: NDArray[np.bool_]) -> An
     is never below S's own counting bound: the loop stops at an experiment that reaches it."""
     n = s.shape[0]
     if rules.columns.shape[0] and 0 < n < 1 << 16:
-        best = _members_best(s, rules) if rules.must_hit else BIG
+        best = _by_rows(s, s.astype(np.int64), rules, rules.everything) if rules.must_hit else BIG
         if best <= rules.apart[n]:
             return best  # no experiment outside S does better: the table's columns need not be read
         return min(best, _lookahead_by_columns(s, rules))
+    tried = s.astype(np.int64) if rules.possible_only else np.arange(rules.table.shape[0])
+    return _by_rows(s, tried, rules, reps)
+
+
+@kernel
+def _by_rows(
+    s: NDArray[np.int32], tried: NDArray[np.int64], rules: Rules, reps: NDArray[np.bool_]
+) -> Any:  # pragma: no cover - compiled
+    """`lookahead`'s least over the experiments tried (those reps marks), each one's parts counted along its row of
+    the table; it stops at an experiment that meets S's counting bound."""
+    n = s.shape[0]
     count = np.zeros(rules.outcomes, dtype=np.int64)
     best = BIG
-    tried = s.astype(np.int64) if rules.possible_only else np.arange(rules.table.shape[0])
     for g in tried:
         if not reps[g]:
             continue
@@ -171,29 +181,6 @@ def lookahead(s: NDArray[np.int32], rules: Rules, reps: NDArray[np.bool_]) -> An
         best = min(best, value)
         if best <= rules.bound[n]:
             break  # no experiment does better than counting
-    return best
-
-
-@kernel
-def _members_best(s: NDArray[np.int32], rules: Rules) -> Any:  # pragma: no cover - compiled
-    """`lookahead`'s least over S's own members (|S|^2 look-ups; guess-the-secret games): when it is at most
-    rules.apart[|S|], which no experiment outside S can beat, it is the bound."""
-    n = s.shape[0]
-    count = np.zeros(rules.outcomes, dtype=np.int64)
-    best = BIG
-    for g in s:
-        count[:] = 0
-        for x in s:
-            count[rules.table[g, x]] += 1
-        value = np.int64(n)
-        for o in range(rules.outcomes):
-            if o == rules.win:
-                continue
-            if count[o] == n:
-                value = BIG
-                break
-            value += rules.bound[count[o]]
-        best = min(best, value)
     return best
 
 
