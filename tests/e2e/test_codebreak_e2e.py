@@ -96,5 +96,11 @@ def test_optima_table_and_chart(page: Page, live_server: str) -> None:
     shots = Path(__file__).resolve().parents[2] / "screenshots"
     shots.mkdir(exist_ok=True)
     page.screenshot(path=str(shots / "codebreak-optima.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 800})  # a phone: the chart spans the window, labels legible
+    label = page.locator("figure.chart text.axis").first.bounding_box()
+    assert label is not None and label["height"] >= 9, label
+    page.screenshot(path=str(shots / "codebreak-optima-390.png"), full_page=True)
+    page.locator("figure.chart").screenshot(path=str(shots / "codebreak-optima-chart-390.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
     page.get_by_role("link", name="2 × 3").click()
     expect(page.locator("h1")).to_contain_text("Mastermind")
