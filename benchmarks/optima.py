@@ -29,6 +29,7 @@ import argparse
 import gzip
 import json
 import os
+import re
 import resource
 import sys
 import time
@@ -165,9 +166,15 @@ def main() -> None:
     parser.add_argument("--super", action="store_true", help="Super Mastermind 5x8 guessing possible codes only")
     parser.add_argument("--under", type=int, help="with --super: look only below this total (proved if none is)")
     parser.add_argument("--status", metavar="PxC|super", help="where a proof stands, from its checkpoint")
+    parser.add_argument(
+        "--site-job", metavar="PxC|super", help="time make precompute's jobs for a long proof, from its snapshot"
+    )
     args = parser.parse_args()
     if args.status:
         status(args.status)
+        return
+    if args.site_job:
+        site_job(args.site_job)
         return
     if args.super:
         super_possible_only(args.under)
@@ -299,6 +306,58 @@ def super_possible_only(under: int | None) -> None:
     )
     record.save()
     checkpoint.finish()
+
+
+def recorded(size: str) -> tuple[int, int | None]:
+    """The optimal total (and least worst case) the benchmark's own proof of a size recorded: Super Mastermind's is
+    the published total it agreed with."""
+    if size == "super":
+        return SUPER_PUBLISHED, None
+    pegs, colours = (int(x) for x in size.split("x"))
+    ours = {r["task"]: r["ours"] for r in json.loads((FOLDER / "optima.json").read_text())}[task(pegs, colours)]
+    found = re.search(r"total ([\d,]+) .*least worst case (\d+)", ours)
+    assert found, ours
+    return int(found[1].replace(",", "")), int(found[2])
+
+
+def site_job(size: str) -> None:
+    """The jobs `make precompute` runs for a long proof (webapp.codebreak_results.CODEBREAK, in this process on
+    every core as the job process runs it), timed from the snapshot in git alone: outside a job there is no store
+    checkpoint, so nothing of an earlier job's is reused. Mastermind's sizes: the optimal average (which starts
+    from the snapshot) and the least worst case (which has none); Super Mastermind: the optimal average guessing
+    possible codes only. Each job verifies its tree; the totals are checked here against those the benchmark's
+    proof recorded (`recorded`)."""
+    from webapp.codebreak_results import CODEBREAK, StrategyParams, codebreak_params, shipped_entries
+
+    total, least = recorded(size)
+    if size == "super":
+        params = codebreak_params("super-mastermind", (None, None, None), "optimal-average", possible_only=True)
+        jobs: list[tuple[StrategyParams, str, int | None]] = [(params, "", total)]
+        name = "Super Mastermind 5x8 (32,768 secrets) guessing possible codes only"
+    else:
+        pegs, colours = (int(x) for x in size.split("x"))
+        jobs = [
+            (codebreak_params("mastermind", (pegs, colours, None), "optimal-average"), "optimal average: ", total),
+            (codebreak_params("mastermind", (pegs, colours, None), "optimal-worst"), "least worst case: ", least),
+        ]
+        name = f"Mastermind {pegs}x{colours} ({colours**pegs:,} secrets)"
+    figures = []
+    for params, what, expected in jobs:
+        shipped = len(shipped_entries(params)) if params.strategy == "optimal-average" else 0
+        t = time.perf_counter()
+        _, st = CODEBREAK.run(params, progress())
+        took = time.perf_counter() - t
+        found = st.total if params.strategy == "optimal-average" else st.worst
+        assert st.verified and found == expected, (found, expected)
+        start = f"from {shipped:,} snapshot entries" if shipped else "from nothing"
+        figures.append(f"{what}total {st.total:,} (worst {st.worst}) in {took:.1f} s {start}")
+        print(figures[-1], flush=True)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    record = Record("optima-site")
+    record.row(
+        f"{name}: make precompute's jobs, from the snapshot in git", "; ".join(figures) + f"; peak RSS {peak:,.0f} MB"
+    )
+    record.save()
 
 
 def status(size: str) -> None:

@@ -26,10 +26,12 @@ SCRIPTS = (  # (script, section title), in `make bench` order
     ("store", "Result store"),
     ("optima", "Mastermind's proved optima, size by size (hours: run on its own, not by `make bench`)"),
     ("optima-possible", "Mastermind's proved optima guessing possible codes only (and Super Mastermind's: `--super`)"),
+    ("optima-site", "The long proofs as `make precompute` stores them, from their snapshots in git"),
     ("super-tree", "Super Mastermind's tree improved by optimal search below it (an upper bound, not a proof)"),
 )
 COMMANDS = {  # rows written by another script, or by a script's option
     "optima-possible": "benchmarks/optima.py --possible-only",
+    "optima-site": "benchmarks/optima.py --site-job PxC|super",
     "super-tree": "benchmarks/polish.py",
 }
 INTRO = """# Performance
