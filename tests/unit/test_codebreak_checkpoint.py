@@ -231,3 +231,30 @@ def test_a_resumed_proof_looks_below_the_best_first_guess_it_settled(monkeypatch
     partial = Search(g, worst=False, jobs=1, checkpoint=Kept(other.batches))
     assert exact > 905 and partial.settled_under() == exact + 1 and partial.solve().cost == 905
     assert Search(g, worst=False, jobs=1, checkpoint=Kept()).settled_under() > 10**9
+
+
+def test_a_resumed_proof_completes_a_first_guess_whose_open_parts_are_small(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot keeps only the larger sets, so even a first guess whose large parts are all settled has small
+    parts open: a resumed search settles those now (they are a sixteenth of the secrets at most) and looks below
+    that guess's exact total plus one. 4x4 with AAAA first: parts of 81, 108, 54 and 12 codes; with all but the 12
+    kept the bound is AAAA's exact total plus one (computed by a search of its own), and with the 54 open too (66
+    codes: more than 256 / 16) there is no bound; the optimum is 905 either way (Goddard 2004)."""
+    monkeypatch.setattr(search_module, "KEEP_MIN_COST", 0)  # every set kept
+    g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
+    s = np.arange(len(g.secrets), dtype=np.int32)
+    worse = g.experiments.index("AAAA")
+    alone = Search(g, worst=False, jobs=1)
+    exact = alone.with_first(s, [], worse)
+    outcomes = g.outcomes(worse, s)
+    parts = [s[outcomes == o] for o in np.unique(outcomes) if o != g.win_outcome]
+    assert sorted(len(p) for p in parts) == [12, 54, 81, 108]
+    for smallest_kept, bound in ((13, exact + 1), (55, None)):
+        kept = Kept()
+        for part in parts:
+            if len(part) >= smallest_kept:
+                kept.keep(alone.part_proof(part, alone.average(part, 10**9)))
+        resumed = Search(g, worst=False, jobs=1, checkpoint=Kept(kept.batches))
+        assert not any(all(done for _, _, done in p) for _, _, p in resumed.standing())  # no guess fully settled
+        under = resumed.settled_under()
+        assert under == bound if bound else under > 10**9
+        assert resumed.solve().cost == 905

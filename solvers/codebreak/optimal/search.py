@@ -53,6 +53,8 @@ PARALLEL_FROM = 1000  # secrets: smaller games are searched in one process (fork
 KEEP_MIN_COST = 50  # guesses: a checkpoint keeps the sets that cost at least this (a set of n secrets costs at least
 # 2n - 1); the smaller sets below them are searched again in seconds (Super Mastermind's possible-only proof settled
 # 16 million sets in its first 7 minutes, 259,000 of them costing 50 or more)
+COMPLETE_OPEN_SHARE = 16  # a resumed proof completes a first experiment whose unsettled parts hold at most 1/16 of
+# the secrets (the parts a checkpoint or snapshot never kept: searched again in seconds; `settled_under`)
 FINE_FROM = 500  # secrets: a set this large below a first experiment is searched from Python when a checkpoint is
 # kept, level by level down to smaller sets, so that each set below it is kept as it is settled (a part of 4x9
 # takes hours)
@@ -342,10 +344,24 @@ class Search:
         return out
 
     def settled_under(self) -> int:
-        """One more than the least total of the first experiments whose parts the table has all settled (a
-        resumed proof's checkpoint: each such total is a strategy's, so the optimum lies below it); BIG if none."""
-        totals = [total for _, total, parts in self.standing() if all(done for _, _, done in parts)]
-        return min(totals) + 1 if totals else int(BIG)
+        """One more than the least total of a strategy the table knows (a resumed proof's checkpoint), so that the
+        optimum lies below it; BIG if none. Each first experiment whose parts are all settled has one. Else the
+        first experiment with the least bound whose unsettled parts hold at most 1/COMPLETE_OPEN_SHARE of the
+        secrets (the small sets a checkpoint and a snapshot do not keep) has those parts searched now, exactly."""
+        stands = self.standing()
+        totals = [total for _, total, parts in stands if all(done for _, _, done in parts)]
+        if totals:
+            return min(totals) + 1
+        s = np.arange(len(self.game.secrets), dtype=np.int32)
+        nearly = [
+            (total, e)
+            for e, total, parts in stands
+            if COMPLETE_OPEN_SHARE * sum(n for n, _, done in parts if not done) <= len(s)
+        ]
+        if not nearly:
+            return int(BIG)
+        _, e = min(nearly)
+        return self.first_total(s, e, int(BIG), lambda _: None) + 1
 
     def fits_from_start(self, depth: int, tick: Callable[[int, int], None] | None = None) -> bool:
         """Whether the whole game can be finished within depth experiments (worst case; False is a proof that it
