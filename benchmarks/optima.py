@@ -128,6 +128,16 @@ def progress() -> Callable[[int, int], None]:
     return tick
 
 
+def peaks() -> str:
+    """The peak resident memory of this process and of its largest worker process (the search's, on every core,
+    forked from this one: the pages they share, the outcome table's among them, count in both figures)."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return f"peak RSS {own:,.0f} MB" + (
+        f" (largest worker {workers:,.0f} MB, shared pages included)" if workers else ""
+    )
+
+
 def proved_tree(g: Game, checkpoint: FileCheckpoint, possible_only: bool = False, under: int | None = None) -> Node:
     """The optimal-average tree, proved on every core with the checkpoint, looking only below under when given
     (NoneBelow: no strategy is)."""
@@ -219,11 +229,10 @@ def main() -> None:
         c = cell(pegs, colours, (tree.experiment, st), worst)
         verdict = {True: "agrees with", False: "DISAGREES with", None: "published as"}[c.agrees]
         known = "new" if c.published is None else f"{verdict} {c.published_value}: {c.published}"
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         record.row(
             task(pegs, colours),
             f"total {c.total:,} (average {c.average}, worst {c.worst_of_average}, first guess {c.first_guess}) in "
-            f"{average:.1f} s; least worst case {c.optimal_worst} in {took:.1f} s; peak RSS so far {peak:,.0f} MB; "
+            f"{average:.1f} s; least worst case {c.optimal_worst} in {took:.1f} s; {peaks()} so far; "
             f"{known}" + (f"; resumed from {resumed:,} checkpointed table entries" if resumed else ""),
         )
         record.save()  # each size as soon as it is proved
@@ -296,12 +305,11 @@ def super_possible_only(under: int | None) -> None:
     took = time.perf_counter() - t
     st = verify(g, tree, possible_only=True)
     assert st.verified
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     verdict = "agrees with" if st.total == SUPER_PUBLISHED else "DISAGREES with"
     record.row(
         name,
         f"total {st.total:,} (average {st.total / st.secrets:.6f}, worst {st.worst}, first guess "
-        f"{g.experiments[tree.experiment or 0]}) in {took:.1f} s, peak RSS {peak:,.0f} MB ({how}); {verdict} the "
+        f"{g.experiments[tree.experiment or 0]}) in {took:.1f} s, {peaks()} ({how}); {verdict} the "
         f"published {SUPER_PUBLISHED:,} (supermastermind.github.io)",
     )
     record.save()
@@ -352,11 +360,8 @@ def site_job(size: str) -> None:
         start = f"from {shipped:,} snapshot entries" if shipped else "from nothing"
         figures.append(f"{what}total {st.total:,} (worst {st.worst}) in {took:.1f} s {start}")
         print(figures[-1], flush=True)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     record = Record("optima-site")
-    record.row(
-        f"{name}: make precompute's jobs, from the snapshot in git", "; ".join(figures) + f"; peak RSS {peak:,.0f} MB"
-    )
+    record.row(f"{name}: make precompute's jobs, from the snapshot in git", "; ".join(figures) + f"; {peaks()}")
     record.save()
 
 

@@ -66,7 +66,7 @@ PRECOMPUTED_OPTIMAL = {  # optimal searches proved within minutes at their files
 }
 LATE_OPTIMAL = {("bulls-and-cows", "optimal-average")}  # minutes: after the quicker results
 # the optimal average guessing possible codes only, at the files' sizes: Mastermind's in a second (Super
-# Mastermind's, hours, only by `coin-puzzles precompute`: LARGE_POSSIBLE_ONLY)
+# Mastermind's only by `coin-puzzles precompute`: LARGE_POSSIBLE_ONLY)
 PRECOMPUTED_POSSIBLE_ONLY = {"mastermind"}
 
 
@@ -306,8 +306,9 @@ def everything(large: bool = False) -> Iterator[Item]:
     """Every stored result the site links to, cheapest first (what precompute fills the store with); the
     Mastermind optima table's games above `optima.AUTOMATIC_SECRETS` secrets (minutes each) and the peg
     problems of LATE_PROBLEMS (most of an hour, resumable) and Super Mastermind's optimum guessing possible codes
-    only (LARGE_POSSIBLE_ONLY: hours, resumable) only when large (`coin-puzzles precompute`, not the
-    background queue of `make run`: they would hold both cores for long on every new install); the table's sizes
+    only (LARGE_POSSIBLE_ONLY: a minute from its snapshot, but 7.6 GB, over a background job's memory budget)
+    only when large (`coin-puzzles precompute`, not the background queue of `make run`: they would hold both cores
+    for long on every new install); the table's sizes
     not proved yet (`optima.FRONTIER`: days) after all of them. A long proof with a snapshot in benchmarks/proofs
     resumes from it (`codebreak_results.shipped_entries`)."""
     for name in sorted(BOARDS, key=lambda k: board(k).size):
