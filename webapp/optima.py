@@ -23,7 +23,7 @@ def _waiting(store: Store, pegs: int, colours: int) -> str:
         return "queued"
     if colours**pegs <= AUTOMATIC_SECRETS:
         return "not proved yet: queued by the background precomputation"
-    return "not proved yet: `make precompute` proves it (minutes)"
+    return "not proved yet: left to make precompute (minutes each)"
 
 
 def optima_cell(store: Store, pegs: int, colours: int, compute_up_to: int = 0) -> Cell:
