@@ -30,6 +30,7 @@ def test_plan_navigator_and_contradiction(client: FlaskClient) -> None:
     """Knuth's plan starts with AABB; feedback that no code gives is pointed out."""
     html = client.get("/codebreak/plan?game=mastermind&strategy=knuth").get_data(as_text=True)
     assert "Next: AABB" in html
+    assert "average 4.4761 (5,801 guesses over 1,296 secrets" in html  # Knuth 1977: 5,801 / 1,296, as a decimal too
     bad = client.get("/codebreak/plan?game=mastermind&strategy=knuth&path=&next=3B1W")
     assert bad.status_code == 400 and "contradicts" in bad.get_data(as_text=True)
     ok = client.get("/codebreak/plan?game=mastermind&strategy=knuth&path=&next=0B0W")
