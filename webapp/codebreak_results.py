@@ -24,8 +24,8 @@ from .games import game_spec, load
 
 LONG_PROOF_NODES = 10**12  # the work of the optima table's proofs (precompute jobs of minutes to hours): no cap
 # the optimal average guessing possible codes only, at the files' sizes, that only `coin-puzzles precompute` runs
-# (Super Mastermind's: 32,768 secrets; from its snapshot a minute of both cores, but 7.6 GB: its 1 GiB outcome table
-# and the first guesses' symmetry maps), its work not capped either
+# (Super Mastermind's: 32,768 secrets; from its snapshot a minute of both cores, but 6.6 GB over three processes: the
+# 1 GiB outcome table in each and the first guesses' symmetry maps), its work not capped either
 LARGE_POSSIBLE_ONLY = {"super-mastermind"}
 PROOFS = Path(__file__).resolve().parents[1] / "benchmarks" / "proofs"  # the long proofs' snapshots in git
 QUICK_HEURISTIC_SECRETS = 256

@@ -194,15 +194,19 @@ class Search:
                 allowed[e] = True
         return allowed
 
-    def _after(self, g: int) -> Symmetry:
+    def _after(self, g: int, keep: bool = True) -> Symmetry:
         """The symmetries in force once experiment g is made first: those of `symmetries` that fix g (built once
-        per experiment), or in black-peg games their place-by-place symmetries, which include them."""
+        per experiment, unless keep is False: Super Mastermind's AAAAB has 17,280, 2.3 GB), or in black-peg games
+        their place-by-place symmetries, which include them."""
         if self.places.shape[0]:
             return self.plain._replace(places=self.places, hist=np.array([g], dtype=np.int64))
-        if g not in self._symmetries:
-            perm = symmetries(self.game, g)
-            self._symmetries[g] = self.plain._replace(perm=perm, stab=np.arange(len(perm), dtype=np.int64))
-        return self._symmetries[g]
+        if g in self._symmetries:
+            return self._symmetries[g]
+        perm = symmetries(self.game, g)
+        after = self.plain._replace(perm=perm, stab=np.arange(len(perm), dtype=np.int64))
+        if keep:
+            self._symmetries[g] = after
+        return after
 
     def average(
         self, s: NDArray[np.int32], beta: int, allowed: NDArray[np.bool_] | None = None, depth: int | None = None
@@ -332,7 +336,7 @@ class Search:
         out = []
         for _, g in self.root_candidates(s, self.root_allowed()):
             members, start, lows, total, order = open_parts(
-                s, int(g), np.int64(BIG), self.rules, self.memo, self.cap, self._after(int(g))
+                s, int(g), np.int64(BIG), self.rules, self.memo, self.cap, self._after(int(g), keep=False)
             )
             parts = []
             for o in order:
