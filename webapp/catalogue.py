@@ -305,11 +305,11 @@ Item = tuple[Computation[Any, Any], Params]  # a computation and its parameters
 def everything(large: bool = False) -> Iterator[Item]:
     """Every stored result the site links to, cheapest first (what precompute fills the store with); the
     Mastermind optima table's games above `optima.AUTOMATIC_SECRETS` secrets (minutes each) and the peg
-    problems of LATE_PROBLEMS (most of an hour, resumable) and Super Mastermind's optimum guessing possible codes
-    only (LARGE_POSSIBLE_ONLY: a minute from its snapshot, but 6.6 GB over three processes)
-    only when large (`coin-puzzles precompute`, not the background queue of `make run`: they would hold both cores
-    for long on every new install); the table's sizes
-    not proved yet (`optima.FRONTIER`: days) after all of them. A long proof with a snapshot in benchmarks/proofs
+    problems of LATE_PROBLEMS (most of an hour, resumable) only when large (`coin-puzzles precompute`, not the
+    background queue of `make run`: they would hold both cores for long on every new install), and Super
+    Mastermind's optimum guessing possible codes only (LARGE_POSSIBLE_ONLY: a minute from its snapshot, but 6.6 GB
+    over three processes, too much beside the site's other jobs); the table's sizes not proved yet
+    (`optima.FRONTIER`: days) after all of them. A long proof with a snapshot in benchmarks/proofs
     resumes from it (`codebreak_results.shipped_entries`)."""
     for name in sorted(BOARDS, key=lambda k: board(k).size):
         yield PEGS_TABLE, BoardParams(name)

@@ -189,7 +189,7 @@ def test_one_process_per_folder_and_no_lost_children(tmp_path: Path) -> None:
 
 def test_the_hours_long_problem_is_queued_by_precompute_only_and_last() -> None:
     """French d3 to a5 (hours, on disk) is listed, but only `make precompute` (large) queues it, after everything
-    else but Super Mastermind's optimum guessing possible codes only (hours too) and the Mastermind sizes not proved yet
+    else but Super Mastermind's optimum guessing possible codes only (6.6 GB) and the Mastermind sizes not proved yet
     (optima.FRONTIER, none now); `make run`'s background queue
     leaves it out, while every other listed problem is in both."""
     from solvers.codebreak import optima

@@ -18,12 +18,9 @@ from pathlib import Path
 import pytest
 
 from solvers.codebreak import build, parse
-from solvers.codebreak.optimal.entries import parse_entries
-from solvers.codebreak.optimal.rules import Entry
 
 ROOT = Path(__file__).resolve().parents[2]
 TREE = ROOT / "benchmarks" / "proofs" / "super-mastermind-tree.json.gz"
-SNAPSHOT = TREE.with_name("super-mastermind-possible.jsonl.gz")
 PUBLISHED = 5.4856
 
 
@@ -56,23 +53,7 @@ def test_the_improved_tree_finds_every_secret_in_fewer_guesses_than_published() 
     assert total / len(codes) < PUBLISHED - 0.00005 and worst <= 8, (total, worst)  # better at four decimals
 
 
-class Snapshot:
-    """The proof's settled sets as kept in git (benchmarks/optima.py --snapshot): the search resumes from them, as
-    `make precompute`'s job does, instead of searching for days from nothing. Each entry is a fact the search
-    proved about a set of secrets; the tree it builds is replayed below whatever they say."""
-
-    def __init__(self) -> None:
-        self.entries = parse_entries(gzip.decompress(SNAPSHOT.read_bytes()).decode())
-
-    def known(self) -> list[Entry]:
-        """The snapshot's entries."""
-        return self.entries
-
-    def keep(self, entries: list[Entry]) -> None:
-        """Nothing is written back: the snapshot is benchmarks/optima.py's."""
-
-
-@pytest.mark.proof  # from the snapshot in git, both cores and about 3 GB: make proofs
+@pytest.mark.proof  # from the snapshot in git: under a minute of both cores, about 6 GB: make proofs
 def test_super_mastermind_guessing_possible_codes_only_needs_179929_guesses() -> None:
     """The optimal total of Super Mastermind among strategies guessing only codes still possible, 179,929 with
     first guess 12233 and 8 guesses at most, as supermastermind.github.io publishes it
@@ -80,9 +61,14 @@ def test_super_mastermind_guessing_possible_codes_only_needs_179929_guesses() ->
     published total plus one, so it fails if no strategy reaches it, and finds a better one if there is one), its
     tree replayed here with the test's own scorer, every guess checked to be a code still possible."""
     from solvers.codebreak import Node, build_tree, verify
+    from webapp.codebreak_results import Seeded, codebreak_params, shipped_entries
 
+    # the search resumes from the sets its snapshot in git settled, as make precompute's job does (days from nothing)
+    params = codebreak_params("super-mastermind", (None, None, None), "optimal-average", possible_only=True)
+    snapshot = Seeded(shipped_entries(params), None)
+    assert snapshot.known()  # the snapshot is there: without it this would search for days
     g = build(parse((ROOT / "games" / "super-mastermind.game").read_text())).tabled()
-    tree = build_tree(g, "optimal-average", possible_only=True, node_limit=10**12, checkpoint=Snapshot(), under=179_930)
+    tree = build_tree(g, "optimal-average", possible_only=True, node_limit=10**12, checkpoint=snapshot, under=179_930)
     st = verify(g, tree, possible_only=True)
     assert st.verified and st.total == 179_929
     codes = list(product(range(8), repeat=5))

@@ -257,7 +257,7 @@ def test_bulls_and_cows_first_guess_is_alike(client: FlaskClient) -> None:
 def test_super_mastermind_possible_only_is_queued_by_precompute_only(
     unproved: frozenset[tuple[int, int]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Super Mastermind's optimum guessing possible codes only (hours, a 1 GiB table) is queued by `make
+    """Super Mastermind's optimum guessing possible codes only (6.6 GB over three processes) is queued by `make
     precompute` (large), after everything but the Mastermind sizes not proved yet (optima.FRONTIER: none now; 5x6
     until 2026-11-26), never by `make run`'s background queue; Mastermind's (a second) by both."""
     from solvers.codebreak import optima
