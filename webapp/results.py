@@ -25,11 +25,12 @@ from .store import FAILED_SECONDS, NO_LIMITS, Limits, Progress, Store, open_stor
 class Pending(Exception):  # noqa: N818 - not an error: the answer is on its way
     """The result is being computed by a background job."""
 
-    def __init__(self, title: str, progress: Progress) -> None:
-        """Keep what the progress page shows."""
+    def __init__(self, title: str, progress: Progress, lane: str = "visitors", key: str = "") -> None:
+        """Keep what the progress page shows (the lane and key: where the job waits in its queue)."""
         super().__init__(title)
         self.title = title
         self.progress = progress
+        self.lane, self.key = lane, key
 
 
 R = TypeVar("R")
@@ -57,13 +58,32 @@ class JobFailed(Exception):  # noqa: N818 - the job failed; the answer says so a
 BUSY_RETRY_SECONDS = 30
 
 
-def _refused(verdict: str, limits: Limits) -> Busy:
-    """The answer to a claim the limits refused."""
+def describe(store: Store, key: str) -> str:
+    """A job's key in words: its computation's title and how far it is."""
+    import json
+
+    from .catalogue import REGISTRY
+
+    name, _, wire = key.partition("@")
+    try:
+        c = REGISTRY[name]
+        title = c.title(c.parse(json.loads(wire.partition(":")[2])))
+    except (KeyError, ValueError, TypeError):
+        title = name
+    p = store.progress(key)
+    if p is not None and p.state == "running":
+        return f"{title} (running{f', {p.fraction:.0%}' if p.total else ''})"
+    return f"{title} (queued)"
+
+
+def _refused(verdict: str, limits: Limits, store: Store, client: str) -> Busy:
+    """The answer to a claim the limits refused (a visitor's: naming the computations they have waiting)."""
     if verdict == "client-full":
+        waiting = "; ".join(describe(store, k) for k in store.client_jobs(client))
         return Busy(
             429,
             f"You already have {limits.per_client} computation{'' if limits.per_client == 1 else 's'} queued or "
-            "running, so this one was not queued. Ask again once one of them is done.",
+            f"running ({waiting}), so this one was not queued. Ask again once one of them is done.",
             BUSY_RETRY_SECONDS,
         )
     return Busy(
@@ -83,10 +103,13 @@ def fetch(
     found = read(store, c, key)
     if found is not None:
         return unpack(found)
+    c.check(params)  # refused at once, not by a job minutes later
     if c.quick(params):
         value = run(c, params, lambda done, total: None)
         write(store, c, key, value)
         return unpack(value)
+    if client and c.lane != "visitors":  # the quick lane's jobs are counted apart from the visitor's long ones
+        client = f"{client} {c.lane}"
     verdict = store.claim(key, client, limits)
     if verdict == "won":
         try:
@@ -98,7 +121,7 @@ def fetch(
         if found is not None:
             return unpack(found)
     elif verdict != "taken":
-        raise _refused(verdict, limits)
+        raise _refused(verdict, limits, store, client)
     else:
         waiting = store.progress(key)
         if waiting is not None and waiting.state == "queued" and waiting.note == PRECOMPUTE_NOTE:
@@ -109,7 +132,7 @@ def fetch(
     progress = store.progress(key) or Progress("queued", 0, 0, "", time.time())
     if progress.state == "failed":  # it holds the key a while: shown as failed, then queued again if asked
         raise JobFailed(c.title(params), progress.note)
-    raise Pending(c.title(params), progress)
+    raise Pending(c.title(params), progress, c.lane, key)
 
 
 def app_limits() -> Limits:
@@ -159,14 +182,18 @@ def pending_response(e: Pending) -> tuple[Response | str, int, dict[str, str]]:
     """The progress page (200, polled by htmx, refreshed without JavaScript) or, for the API, 202 Accepted."""
     p = e.progress
     headers = {"Retry-After": str(RETRY_SECONDS), "Cache-Control": "no-store"}
+    place = None
+    if p.state != "running" and e.key and not app_queues().visitors.immediate:
+        place = app_queues().place("quick" if e.lane == "quick" else "visitors", e.key)
     if request.path.startswith("/api/"):
         body = {
             "status": "running" if p.state == "running" else "queued",
             "progress": {"done": p.done, "total": p.total, "fraction": round(p.fraction, 4)},
+            "place": place,
             "retry_after": RETRY_SECONDS,
         }
         return jsonify(body), 202, headers
-    page = render_template("progress.html", title=e.title, progress=p, retry=RETRY_SECONDS)
+    page = render_template("progress.html", title=e.title, progress=p, place=place, retry=RETRY_SECONDS)
     return page, 200, headers
 
 
@@ -185,9 +212,17 @@ def busy_response(e: Busy) -> Response:
 
 
 def failed_response(e: JobFailed) -> Response:
-    """503: the job failed; asking again after FAILED_SECONDS tries again."""
+    """503: the job failed, with its reason (the API: status "failed", reason, retry_after); asking again after
+    FAILED_SECONDS tries again."""
     seconds = int(FAILED_SECONDS)
     message = f"Computing {e.title} failed: {e.note}. It will be tried again if you ask after {seconds} s."
+    if request.path.startswith("/api/"):
+        body = {"status": "failed", "error": message, "reason": e.note, "retry_after": seconds}
+        response = jsonify(body)
+        response.status_code = 503
+        response.headers["Retry-After"] = str(seconds)
+        response.headers["Cache-Control"] = "no-store"
+        return response
     return _retry_later(503, "The computation failed", message, seconds)
 
 

@@ -10,6 +10,7 @@ worker, idle in waitpid, always can.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import select
 import signal
@@ -27,15 +28,28 @@ from .store import Store, open_store, stale_seconds
 ATTEMPTS = 2  # a job whose process is killed is run once more before it is marked failed
 
 
+FAILED_CODE = 3  # a job process's exit status after an error it stored as the job's failure (not run again)
+
+
 def _child(address: str, keys: Sequence[bytes], c: Computation[P, Any], params: P) -> None:
-    """In the forked process: compute and store the result, then exit (never return into the worker's code)."""
+    """In the forked process: compute and store the result, then exit (never return into the worker's code). An
+    error is logged once (its traceback) and stored as the job's failure with its reason, which the page and the
+    API show; the same job would fail the same way again, so it is not run again."""
     code = 1
     try:
         die_with_parent()
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        # forked from a consumer's worker, which multiprocessing started as a daemon: a job is not one (its proof
+        # forks a pool of its own, which multiprocessing refuses to a daemon), and it dies with its worker anyway
+        multiprocessing.current_process().daemon = False
         work(open_store(address, keys), c, params)  # a store of its own: no connection shared across the fork
         code = 0
-    except BaseException:  # noqa: BLE001 - reported, and the exit status tells the worker
+    except Exception as e:  # noqa: BLE001 - reported, stored as the failure, and the exit status tells the worker
+        traceback.print_exc()
+        with contextlib.suppress(Exception):
+            open_store(address, keys).fail(c.key(params), f"the solver stopped with an error ({type(e).__name__})")
+            code = FAILED_CODE
+    except BaseException:  # noqa: BLE001 - SystemExit, KeyboardInterrupt: the worker decides
         traceback.print_exc()
     finally:
         sys.stderr.flush()
@@ -82,7 +96,8 @@ def _duration(seconds: float) -> str:
 
 
 def supervise(address: str, keys: Sequence[bytes], c: Computation[P, Any], params: P, seconds: float) -> str:
-    """Run one job under watch; what became of it: 'stored', 'skipped' (stored already), 'timeout' or 'killed'."""
+    """Run one job under watch; what became of it: 'stored', 'skipped' (stored already), 'failed' (an error, its
+    reason stored), 'timeout' or 'killed'."""
     store = open_store(address, keys)
     key = c.key(params)
     if read(store, c, key) is not None:
@@ -107,9 +122,11 @@ def supervise(address: str, keys: Sequence[bytes], c: Computation[P, Any], param
             if os.waitstatus_to_exitcode(status) == 0 and read(store, c, key) is not None:
                 store.release(key)
                 return "stored"
+            if os.waitstatus_to_exitcode(status) == FAILED_CODE:
+                return "failed"  # its reason is stored; its traceback was logged once
             how = f"signal {-os.waitstatus_to_exitcode(status)}" if os.WIFSIGNALED(status) else "an error"
             print(f"coin-puzzles job: {key} ended by {how} (attempt {attempt})", file=sys.stderr, flush=True)
-        store.fail(key, f"its process was stopped ({how}) twice")
+        store.fail(key, f"its process was stopped ({how}) twice, perhaps for lack of memory")
         return "killed"
     finally:
         if pid > 0:  # the worker itself was stopped (SIGTERM from the consumer) while the child ran
