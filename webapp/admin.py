@@ -18,7 +18,8 @@ from .cli import whole
 
 
 def serve(args: argparse.Namespace) -> int:
-    """gunicorn and the job consumer together; when either stops (or on Ctrl-C / SIGTERM) both are stopped."""
+    """gunicorn and the job consumers (visitors', quick lane, precomputation) together; when one stops (or on
+    Ctrl-C / SIGTERM) all are stopped."""
     bin_dir = os.path.dirname(sys.executable)
     gunicorn = [
         os.path.join(bin_dir, "gunicorn"),
@@ -35,9 +36,10 @@ def serve(args: argparse.Namespace) -> int:
     ]
     command = os.path.join(bin_dir, "coin-puzzles")
     visitors = [command, "worker", "--queue", "visitors", "--workers", str(args.job_workers)]
+    quick = [command, "worker", "--queue", "quick", "--workers", "1"]
     precompute = [command, "worker", "--queue", "precompute", "--workers", "1"]
     # each in a process group of its own, so that a stop reaches the job processes a consumer has started too
-    procs = [subprocess.Popen(c, start_new_session=True) for c in (visitors, precompute, gunicorn)]
+    procs = [subprocess.Popen(c, start_new_session=True) for c in (visitors, quick, precompute, gunicorn)]
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
@@ -51,10 +53,10 @@ def serve(args: argparse.Namespace) -> int:
     finally:
         # a consumer's SIGTERM interrupts its running jobs (each ends its claim as it stops, so the next start
         # queues it again); gunicorn's SIGINT stops it at once
-        for p, sig in zip(procs, (signal.SIGTERM, signal.SIGTERM, signal.SIGINT), strict=True):
+        for p, sig in zip(procs, (signal.SIGTERM, signal.SIGTERM, signal.SIGTERM, signal.SIGINT), strict=True):
             if p.poll() is None:
                 p.send_signal(sig)
-        deadline = time.monotonic() + 15  # one deadline for all three, not 15 s each
+        deadline = time.monotonic() + 15  # one deadline for all four, not 15 s each
         for p in procs:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 p.wait(timeout=max(0.1, deadline - time.monotonic()))
@@ -175,7 +177,7 @@ def serve_arguments(s: argparse.ArgumentParser) -> None:
 
 
 def worker_arguments(k: argparse.ArgumentParser) -> None:
-    k.add_argument("--queue", choices=("visitors", "precompute"), default="visitors")
+    k.add_argument("--queue", choices=("visitors", "quick", "precompute"), default="visitors")
     k.add_argument("--workers", default=os.environ.get("JOB_WORKERS", "2"))
     k.add_argument(
         "--no-precompute",

@@ -15,7 +15,7 @@ from solvers.codebreak.game import TABLE_CELLS
 from solvers.codebreak.lesson import Lesson, alive_after, every_first_alike, lesson
 from solvers.codebreak.optimal.entries import parse_entries, snapshot_name
 from solvers.codebreak.optimal.rules import Checkpoint, Entry
-from solvers.codebreak.strategy import limit_message, optimal_limit
+from solvers.codebreak.strategy import check_options, limit_message, optimal_limit
 from solvers.errors import LimitError, one_of
 from solvers.progress import Tick
 
@@ -190,6 +190,7 @@ CODEBREAK = Computation(
     _codebreak_quick,
     lambda p: f"the {p.strategy} strategy for {p.game}" + (f" within {p.max_guesses} guesses" if p.max_guesses else ""),
     tuple[Node, Stats],
+    check=lambda p: check_options(p.strategy, p.max_guesses, bool(p.possible_only)),
 )
 GAME = Computation(
     "codebreak.game",
@@ -206,6 +207,7 @@ LESSON = Computation(
     _lesson_quick,
     lambda p: f"the worth of the guess {p.guesses.rsplit(',', 1)[-1]}",
     Lesson,
+    lane="quick",  # at most LESSON_MAX_SECRETS codes (a first guess: 1,296 under its symmetries): seconds
 )
 
 

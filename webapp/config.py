@@ -175,9 +175,12 @@ def job_seconds(queue: str) -> int:
     """A job's wall-clock limit: COIN_PUZZLES_JOB_SECONDS for visitors' jobs (default an hour: the largest
     searches offered to visitors stop at their work budgets within about half an hour), and
     COIN_PUZZLES_PRECOMPUTE_JOB_SECONDS for the precomputation's (default six hours: the French board's longest
-    proof takes about two)."""
+    proof takes about two), COIN_PUZZLES_QUICK_JOB_SECONDS for the quick lane's (default five minutes: its jobs
+    take seconds, and their searches stop at their budgets well before)."""
     if queue == "precompute":
         return setting("COIN_PUZZLES_PRECOMPUTE_JOB_SECONDS", 6 * 3600)
+    if queue == "quick":
+        return setting("COIN_PUZZLES_QUICK_JOB_SECONDS", 300)
     return setting("COIN_PUZZLES_JOB_SECONDS", 3600)
 
 

@@ -1,10 +1,11 @@
 """Background jobs on Huey: SQLite storage in the instance folder by default, Redis when COIN_PUZZLES_REDIS_URL
 is set (then every host shares the queues). A consumer runs `compute`, which finds the computation by name.
 
-Two queues: visitors' jobs, and the precomputation of everything the site links to, each with its own consumer
-(`coin-puzzles worker --queue visitors|precompute`), so a precomputation that takes hours (the French board's
-fewest-moves proofs) never holds a visitor's job back; a visitor asking for a result still queued for
-precomputation queues it again on the visitors' queue (webapp/results.py).
+Three queues, each with its own consumer (`coin-puzzles worker --queue visitors|quick|precompute`): visitors' jobs;
+the quick lane, for the work a visitor waits on with the page open (a hint, a guess's worth: seconds each, a
+computation whose `lane` is "quick"), so that it never waits behind a visitor's long proof; and the precomputation
+of everything the site links to, so that a precomputation of hours never holds a visitor's job back. A visitor
+asking for a result still queued for precomputation queues it again on the visitors' queue (webapp/results.py).
 
 Huey was chosen over Celery and RQ: it is maintained, small, has no broker to run for the embedded default (its
 SQLite storage), and the same code runs on Redis; it has an in-process immediate mode for the Flask test client.
@@ -28,7 +29,9 @@ from . import config
 from .computations import PRECOMPUTE_NOTE, Computation, Params
 from .store import Store, open_store
 
-QUEUE_FILES = {"visitors": "queue.db", "precompute": "precompute.db"}  # SQLite files in the instance folder
+QUEUE_FILES = {"visitors": "queue.db", "quick": "quick.db", "precompute": "precompute.db"}  # SQLite files in the
+# instance folder
+QUICK_MEMORY_MB = 3072  # a quick job's memory budget (a hint's search): the lane's process beside the others
 
 
 class _Task(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
@@ -81,10 +84,17 @@ def make_huey(queue: str, redis_url: str | None, folder: Path) -> Huey:
     return SqliteHuey(name, filename=str(folder / QUEUE_FILES[queue]), results=False, serializer=JsonSerializer())
 
 
-def limit_memory() -> None:
-    """Each job process gets the configured memory budget; a job past it fails with a clear message."""
-    limit = config.job_memory_mb() * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+def limit_memory(queue: str) -> Callable[[], None]:
+    """Each job process of a queue gets its memory budget (the configured one; the quick lane's at most
+    QUICK_MEMORY_MB); a job past it fails with a clear message."""
+
+    def limit() -> None:
+        mb = config.job_memory_mb()
+        if queue == "quick":
+            mb = min(mb, QUICK_MEMORY_MB)
+        resource.setrlimit(resource.RLIMIT_AS, (mb * 1024 * 1024, mb * 1024 * 1024))
+
+    return limit
 
 
 DEFER_SECONDS = 2  # a visitor's further jobs wait (re-queued this much later) while one of theirs runs
@@ -110,7 +120,8 @@ def compute(address: str, name: str, params: dict[str, Any], client: str, queue:
 
 
 class Queues:
-    """The two queues, visitors' and the precomputation's, each with the one task that computes a result by name:
+    """The three queues, visitors', the quick lane and the precomputation's, each with the one task that computes a
+    result by name:
     built by the app (`results.init_app`, from its config) and by each consumer (`coin-puzzles worker`)."""
 
     def __init__(self, redis_url: str | None, folder: Path, immediate: bool = False) -> None:
@@ -119,7 +130,7 @@ class Queues:
         for queue in QUEUE_FILES:
             huey = make_huey(queue, redis_url, folder)
             huey.immediate = immediate
-            huey.on_startup()(limit_memory)
+            huey.on_startup()(limit_memory(queue))
             self.by_name[queue] = huey
             self._tasks[queue] = huey.task(name="compute")(self._job(queue, huey))
 
@@ -128,9 +139,23 @@ class Queues:
         """The task of one queue (its client is ignored on the precomputation's)."""
 
         def job(address: str, name: str, params: dict[str, Any], client: str = "") -> None:
-            compute(address, name, params, client if queue == "visitors" else "", queue, huey.immediate)
+            compute(address, name, params, "" if queue == "precompute" else client, queue, huey.immediate)
 
         return job
+
+    def place(self, lane: str, key: str) -> int | None:
+        """Where a job for key waits on a lane's queue (1: next), or None when it is not waiting there."""
+        from .catalogue import REGISTRY
+
+        for n, task in enumerate(self.by_name[lane].pending(), 1):
+            try:
+                _, name, params, *_ = task.args
+                c = REGISTRY[name]
+                if c.key(c.parse(params)) == key:
+                    return n
+            except (KeyError, ValueError, TypeError, msgspec.ValidationError):
+                continue
+        return None
 
     @property
     def visitors(self) -> Huey:
@@ -143,8 +168,12 @@ class Queues:
         return self.by_name["precompute"]
 
     def enqueue(self, address: str, name: str, params: Mapping[str, Any], client: str = "") -> None:
-        """Put a visitor's job on its queue."""
-        self._tasks["visitors"](address, name, dict(params), client)
+        """Put a visitor's job on its computation's lane: the quick lane or the visitors' queue."""
+        from .catalogue import REGISTRY
+
+        c = REGISTRY.get(name)  # a name the catalogue does not list: the visitors' queue (whose consumer refuses it)
+        lane = "quick" if c is not None and c.lane == "quick" else "visitors"
+        self._tasks[lane](address, name, dict(params), client)
 
     def enqueue_missing(self, store: Store, items: Iterable[tuple[Computation[Any, Any], Params]]) -> int:
         """Queue a precomputation job for every item not stored yet and not already claimed; how many were

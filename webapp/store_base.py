@@ -98,6 +98,10 @@ class Store(Protocol):
         'queue-full' if a visitor's claim (client set) would pass the limits (nothing is claimed then)."""
         ...
 
+    def client_jobs(self, client: str) -> list[str]:
+        """The keys of a visitor's live jobs (queued or running), for the answer that refuses another."""
+        ...
+
     def start(self, key: str, client: str) -> bool:
         """Mark a job running, unless another job of the same client (a visitor) is running: then False."""
         ...

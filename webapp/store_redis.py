@@ -118,6 +118,12 @@ class RedisStore:
         self.report(key, "running", 0, 0, "")
         return True
 
+    def client_jobs(self, client: str) -> list[str]:
+        """The keys of a visitor's live jobs (queued or running)."""
+        prefix = f"{client}\n"
+        members = self._r.zrangebyscore(VISITORS, time.time(), "+inf")
+        return [m.decode()[len(prefix) :] for m in members if m.decode().startswith(prefix)]
+
     def _client(self, key: str) -> str | None:
         """The client that holds a key's claim ('' for the precomputation), None when no claim is held."""
         raw = self._r.get(f"cp:claim:{key}")

@@ -109,6 +109,13 @@ class SqliteStore:
             db.execute("COMMIT")
             return verdict
 
+    def client_jobs(self, client: str) -> list[str]:
+        """The keys of a visitor's live jobs (queued or running)."""
+        now = time.time()
+        with self._db() as db:
+            rows = db.execute("SELECT key, state, updated FROM jobs WHERE client = ? ORDER BY updated", (client,))
+            return [str(k) for k, st, at in rows if st != "failed" and live(str(st), now - float(at))]
+
     def start(self, key: str, client: str) -> bool:
         """One transaction: refuse if the client has another live running job, else mark this one running."""
         now = time.time()

@@ -89,6 +89,14 @@ def choose(game: Game, alive: NDArray[np.int64], strategy: Strategy) -> int:
     return int(ties[consistent][0] if consistent.any() else ties[0])
 
 
+def check_options(strategy: str, max_guesses: int | None, possible_only: bool) -> None:
+    """InputError for options the strategy does not take (checked before any work is queued)."""
+    if possible_only and strategy not in OPTIMAL:
+        raise InputError("possible codes only is for the optimal strategies (the heuristics prefer them anyway)")
+    if max_guesses is not None and strategy != "optimal-average":
+        raise InputError("a cap on the guesses (max_guesses) is for the optimal-average strategy")
+
+
 def build_tree(
     game: Game,
     strategy: Strategy,
@@ -107,10 +115,7 @@ def build_tree(
     still possible. node_limit: the optimal search's budget of work (default: OPTIMAL_MAX_NODES for the worst case,
     OPTIMAL_AVERAGE_MAX_NODES for the average; the long proofs of the optima table are given more). under: the
     compiled average search looks only below this total (`optimal.search.NoneBelow` if no strategy is)."""
-    if possible_only and strategy not in OPTIMAL:
-        raise InputError("possible codes only is for the optimal strategies (the heuristics prefer them anyway)")
-    if max_guesses is not None and strategy != "optimal-average":
-        raise InputError("a cap on the guesses (max_guesses) is for the optimal-average strategy")
+    check_options(strategy, max_guesses, possible_only)
     if game.generated:
         from .coins import coin_tree
 

@@ -154,7 +154,7 @@ def test_a_job_past_its_memory_budget_is_refused_clearly(tmp_path: Path) -> None
         "import numpy as np\n"
         "from webapp.jobs import limit_memory\n"
         "from webapp.computations import Computation, Failed, Params, run\n"
-        "limit_memory()\n"
+        "limit_memory('visitors')()\n"
         "grow = lambda p, t: np.ones(2 ** 31, dtype=np.uint8)\n"
         "big = Computation('test.big', Params, grow, lambda p: False, str, str)\n"
         "out = run(big, Params(), lambda d, t: None)\n"
