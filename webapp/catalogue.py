@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import errno
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from solvers.aequitas.paper import Cell, cells
@@ -19,15 +19,17 @@ from solvers.pegs import (
     EXACT_MAX_HOLES,
     PROBLEMS,
     Analysis,
+    Board,
     analyse,
     board,
     board_table,
     class_finals,
     listed_problem,
     pegs,
+    quick_exact,
 )
 from solvers.pegs.fewest import Means
-from solvers.pegs.report import PegReport, peg_report
+from solvers.pegs.report import PegReport, peg_report, proved_start
 from solvers.pegs.table import Row as PegRow
 from solvers.progress import Tick
 from solvers.variants import model as variant_model
@@ -166,6 +168,13 @@ def _pegs_analysis(p: PositionParams, tick: Tick) -> Analysis:
     return analyse(b, p.position, finish=b.index(p.finish) if p.finish else None)
 
 
+def _pegs_search(p: PositionParams, tick: Tick) -> Analysis:
+    """A solution by the thorough depth-first search (its budget 40 times a hint's: most of a minute on the French
+    board), where a hint's search ran out of budget."""
+    b = board(p.board)
+    return analyse(b, p.position, thorough=True, finish=b.index(p.finish) if p.finish else None)
+
+
 def _pegs_analysis_quick(p: PositionParams) -> bool:
     """Small boards, few coins, or a position the invariant settles at once."""
     b, pos = board(p.board), p.position
@@ -210,6 +219,15 @@ PEGS_ANALYSIS = Computation(
     _pegs_analysis,
     _pegs_analysis_quick,
     lambda p: f"a hint for this {p.board} position",
+    Analysis,
+    lane="quick",  # a hint's search stops at its budget within seconds
+)
+PEGS_SEARCH = Computation(
+    "pegs.search",
+    PositionParams,
+    _pegs_search,
+    _pegs_analysis_quick,
+    lambda p: f"a solution for this {p.board} position",
     Analysis,
 )
 DEVIL = Computation(
@@ -268,6 +286,7 @@ COMPUTATIONS: tuple[Computation[Any, Any], ...] = (
     PEGS_TABLE,
     PEGS_REPORT,
     PEGS_ANALYSIS,
+    PEGS_SEARCH,
     DEVIL,
     CODEBREAK,
     LESSON,
@@ -292,6 +311,25 @@ def devil_params(v: Variant) -> DevilParams:
 def pegs_problem(name: str, hole: str, finish: str) -> ReportParams:
     """The store's parameters for a classic problem's report (as the solution page asks for it)."""
     return ReportParams(name, board(name).start(hole), hole, False, finish)
+
+
+def settled_start(
+    b: Board, hole: str, finish: str | None, look: Callable[[ReportParams], PegReport | None]
+) -> Analysis | None:
+    """A start's proved fewest-move solution from the stored proofs of the listed problems (look: a stored report,
+    or None), for a finish hole or, once every finish its position class allows is proved, anywhere; None when
+    the stored proofs do not settle it (or on boards the exact analysis answers at once)."""
+    if quick_exact(b, b.start(hole)):
+        return None
+    finishes = [finish] if finish else [b.labels[f] for f in class_finals(b, b.start(hole))]
+    reports: dict[str, PegReport | None] = {}
+    for f in finishes:
+        listed = listed_problem(b, hole, f)
+        try:
+            reports[f] = look(pegs_problem(b.name, *listed)) if listed else None
+        except LimitError:  # a stored refusal (out of states): not settled
+            reports[f] = None
+    return proved_start(b, hole, finish, reports)
 
 
 # Most of an hour of both cores and 13 GB of disk each, resumed after a restart: only in `make precompute`, last

@@ -123,10 +123,26 @@ def pegs(args: argparse.Namespace) -> Report:
     # the large boards' problems take minutes (the French board's classic one): stored by make run or precompute
     if quick_exact(b, pos):
         return peg_report(b, pos, args.hole or None, args.count, finish)
-    from .catalogue import PEGS_REPORT, ReportParams
+    from solvers.pegs.report import settled_report
 
+    from .catalogue import PEGS_REPORT, ReportParams, settled_start
+
+    if args.hole and not args.position and not args.count:
+        settled = settled_start(b, args.hole, finish, lambda p: _stored(PEGS_REPORT, p))
+        if settled is not None:
+            return settled_report(b, args.hole, finish, settled)
     params = ReportParams(b.name, pos, args.hole or None, args.count, finish)
-    return _stored(PEGS_REPORT, params) or peg_report(b, pos, args.hole or None, args.count, finish)
+    report = _stored(PEGS_REPORT, params) or peg_report(b, pos, args.hole or None, args.count, finish)
+    if not report.proved:
+        print(
+            "coin-puzzles: fewest moves not proved here ("
+            + ("a solution was found by search" if report.solvable else "the search found none")
+            + f"). On the {b.name} board they are proved for the classic problems' starts and finishes (and, once "
+            "every finish a start allows is proved, for finishing anywhere) by searches of minutes each, French d3 "
+            "to a5 the longest: `coin-puzzles precompute` keeps them in the store, where this command reads them.",
+            file=sys.stderr,
+        )
+    return report
 
 
 def _stored(c: Computation[P, R], params: P) -> R | None:

@@ -21,26 +21,27 @@ from solvers.pegs import (
     game_from_text,
     jumps_to_moves,
     legal_jumps,
-    listed_problem,
     pegs,
     quick_exact,
     replay,
 )
 from solvers.pegs.lesson import IMPOSSIBLE, Fewest, lesson
 from solvers.pegs.play import Session, from_game_id, game_id, session_from_text
-from solvers.pegs.report import labels, table_proofs
+from solvers.pegs.report import PegReport, labels, settled_report, table_proofs
 from solvers.report import as_json
 
 from . import params
 from .catalogue import (
     PEGS_ANALYSIS,
     PEGS_REPORT,
+    PEGS_SEARCH,
     PEGS_TABLE,
     QUICK_TABLE_HOLES,
     BoardParams,
     PositionParams,
     ReportParams,
     pegs_problem,
+    settled_start,
 )
 from .gamebar import Bar, Result, chain_links
 from .htmx import go, link
@@ -161,6 +162,19 @@ def play() -> str:
     )
 
 
+def _peek_report(p: ReportParams) -> PegReport | None:
+    """A stored report, if there is one (never computing or queuing anything)."""
+    return peek(PEGS_REPORT, p)
+
+
+def proved_here(g: Game) -> Analysis | None:
+    """At a game's start: the proved fewest-move solution the stored proofs of the classic problems give (up to
+    symmetry; finishing anywhere once every possible finish is proved), else None."""
+    if g.jumps:
+        return None
+    return settled_start(g.board, g.hole, g.finish or None, _peek_report)
+
+
 def _fewest(b: Board, finish: str) -> Fewest:
     """The fewest moves from a position (a fresh move) where the exact analysis is quick; -1 when it cannot be
     finished; None when not known in a request."""
@@ -178,7 +192,7 @@ def _fewest(b: Board, finish: str) -> Fewest:
 def _hint(g: Game) -> dict[str, object]:
     """The hint: solvable or not, the best next move, the fewest moves from here and what the last jump cost."""
     b = g.board
-    a: Analysis = computed(PEGS_ANALYSIS, PositionParams(b.name, g.position(), g.finish))
+    a: Analysis = proved_here(g) or computed(PEGS_ANALYSIS, PositionParams(b.name, g.position(), g.finish))
     return {
         "solvable": a.solvable,
         "min_moves": a.min_moves,
@@ -196,13 +210,8 @@ def _optimum(g: Game) -> int | None:
     fewest = _fewest(b, g.finish)(g.start)
     if fewest is not None:
         return None if fewest == IMPOSSIBLE else fewest
-    if g.finish:
-        listed = listed_problem(b, g.hole, g.finish)
-        if listed is not None:
-            found = peek(PEGS_REPORT, pegs_problem(b.name, *listed))
-            if found is not None and found.proved:
-                return found.min_moves
-    return None
+    found = settled_start(b, g.hole, g.finish or None, _peek_report)
+    return found.min_moves if found is not None else None
 
 
 def _stats_key(g: Game) -> str:
@@ -281,11 +290,13 @@ def solution() -> str:
     fewest = params.flag(request.args, "fewest")
     if fewest and (g.jumps or not g.finish):
         raise InputError("fewest=1 is for a start with a finish hole: leave out j and give finish")
-    a: Analysis = (
-        computed(PEGS_REPORT, ReportParams(g.board.name, here, g.hole, False, g.finish)).analysis(g.board)
-        if fewest
-        else computed(PEGS_ANALYSIS, PositionParams(g.board.name, here, g.finish))
-    )
+    a: Analysis | None = None if g.jumps else settled_start(g.board, g.hole, g.finish or None, _peek_report)
+    if a is None and fewest:
+        a = computed(PEGS_REPORT, ReportParams(g.board.name, here, g.hole, False, g.finish)).analysis(g.board)
+    if a is None:
+        a = computed(PEGS_ANALYSIS, PositionParams(g.board.name, here, g.finish))
+    if a.solvable is None and not a.solution:  # the hint's search ran out of budget: the thorough one (a job)
+        a = computed(PEGS_SEARCH, PositionParams(g.board.name, here, g.finish))
     step = params.whole(request.args, "step", 0, 0, max(0, len(a.solution)), "step")
     pos = replay(g.board, here, a.solution[:step])
     base = {
@@ -359,5 +370,8 @@ def pegs_json() -> Response:
     if finish == "start" and not hole:
         raise InputError("finish=start needs hole")
     label = finish_label(b, hole, finish) or None
+    settled = settled_start(b, hole, label, _peek_report) if hole and not position and not count else None
+    if settled is not None:
+        return jsonify(as_json(settled_report(b, hole, label, settled)))
     report = computed(PEGS_REPORT, ReportParams(b.name, pos, hole or None, count, label))
     return jsonify(as_json(report))

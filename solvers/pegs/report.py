@@ -15,7 +15,7 @@ from .exact import EXACT_MAX_HOLES, exact
 from .fewest import IN_MEMORY, Means
 from .invariant import class_finals
 from .play import PROBLEMS, fewest_anywhere, listed_problem
-from .rules import to_token
+from .rules import pegs, replay, to_token
 from .table import Row
 
 
@@ -168,3 +168,64 @@ def finish_cells(
             cells.append(FinishCell(b.labels[f], listed, known, settled[listed] if listed and known else None))
         out[row.hole] = tuple(cells)
     return out
+
+
+def _back(b: Board, hole: str, finish: str, problem: tuple[str, str]) -> tuple[int, ...]:
+    """The inverse of the symmetry of the board taking hole and finish onto the listed problem's start and finish."""
+    h, f = b.index(hole), b.index(finish)
+    ph, pf = b.index(problem[0]), b.index(problem[1])
+    return next(tuple(sym.index(x) for x in range(b.size)) for sym in b.symmetries if sym[h] == ph and sym[f] == pf)
+
+
+def problem_solution(b: Board, hole: str, finish: str, report: PegReport) -> Analysis | None:
+    """A proved listed problem's solution (its report, settled up to symmetry) as the analysis of the start without
+    hole finishing on finish, its moves mapped by the symmetry and replayed by the rules (None if the report holds
+    no proof of fewest moves)."""
+    listed = listed_problem(b, hole, finish)
+    if listed is None or not report.proved or report.min_moves is None:
+        return None
+    inverse = _back(b, hole, finish, listed)
+    moves = [tuple(inverse[b.index(x)] for x in move) for move in report.solution]
+    end = replay(b, b.start(hole), moves)
+    if pegs(end) != 1 or end != 1 << b.index(finish) or len(moves) != report.min_moves:
+        raise AssertionError("a proved peg solution failed its replay")
+    return Analysis(True, report.min_moves, report.min_jumps, {b.index(finish): report.min_moves}, moves, report.method)
+
+
+def proved_start(b: Board, hole: str, finish: str | None, reports: Mapping[str, PegReport | None]) -> Analysis | None:
+    """The proved fewest-move solution from a start, from the settled listed problems: for a finish hole, its
+    problem's up to symmetry; finishing anywhere, the least of every finish the start's position class allows,
+    once each of them is settled (reports: the stored report of each finish's problem, None when not stored).
+    None when the proofs at hand do not settle it."""
+    finishes = [finish] if finish else [b.labels[f] for f in class_finals(b, b.start(hole))]
+    found = []
+    for f in finishes:
+        report = reports.get(f)
+        if report is None or not report.proved:
+            return None
+        if report.solvable:
+            found.append(problem_solution(b, hole, f, report))
+    best = min((a for a in found if a is not None), key=lambda a: len(a.solution), default=None)
+    if best is None and found == [] and finishes:
+        return Analysis(False, None, None, {}, [], "bidirectional")  # every finish proved impossible
+    return best
+
+
+def settled_report(b: Board, hole: str, finish: str | None, a: Analysis) -> PegReport:
+    """The report of a start whose fewest moves the proved listed problems settle (`proved_start`)."""
+    pos = b.start(hole)
+    finals: dict[str, int | None] = {b.labels[h]: m if finish else None for h, m in sorted((a.finals or {}).items())}
+    return PegReport(
+        board=b.name,
+        hole=hole,
+        position=to_token(b, pos),
+        finish=finish,
+        solvable=a.solvable,
+        min_moves=a.min_moves,
+        min_jumps=a.min_jumps,
+        finals=finals,
+        solution=tuple(labels(b, m) for m in a.solution),
+        method=a.method,
+        proved=True,
+        class_finals=tuple(b.labels[h] for h in class_finals(b, pos)),
+    )

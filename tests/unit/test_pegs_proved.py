@@ -1,0 +1,64 @@
+"""A proved classic problem's solution served for every start and finish it stands for up to symmetry, replayed by
+the rules here; finishing anywhere only once every finish the start allows is proved."""
+
+from __future__ import annotations
+
+import pytest
+
+from solvers.pegs import analyse, board, replay
+from solvers.pegs.report import PegReport, labels, problem_solution, proved_start
+
+pytestmark = pytest.mark.slow  # depth-first searches of seconds each on the English board
+
+
+def _report(hole: str, finish: str, proved: bool = True) -> PegReport:
+    """A report for the English problem hole -> finish holding a solution found by the depth-first search (marked
+    proved so that the mapping can be checked on it; whether it is shortest is not what these tests check)."""
+    b = board("english")
+    a = analyse(b, b.start(hole), finish=b.index(finish))
+    assert a.solution
+    return PegReport(
+        board="english",
+        hole=hole,
+        position="",
+        finish=finish,
+        solvable=True,
+        min_moves=len(a.solution),
+        min_jumps=31,
+        finals={finish: len(a.solution)},
+        solution=tuple(labels(b, m) for m in a.solution),
+        method="bidirectional",
+        proved=proved,
+        class_finals=(),
+    )
+
+
+@pytest.mark.parametrize("finish", ["d1", "a4", "g4", "d7"])
+def test_a_listed_problem_is_mapped_onto_each_of_its_images(finish: str) -> None:
+    """d4 to d1 (listed) gives d4 to a4, g4 and d7 by the board's symmetries: each mapped solution, replayed move
+    by move with the rules, leaves one coin on that finish, in as many moves."""
+    b = board("english")
+    report = _report("d4", "d1")
+    a = problem_solution(b, "d4", finish, report)
+    assert a is not None and a.min_moves == len(report.solution) == len(a.solution)
+    pos = b.start("d4")
+    for move in a.solution:  # each move a chain of legal jumps by one coin
+        pos = replay(b, pos, [move])
+    assert pos == 1 << b.index(finish)
+
+
+def test_an_unproved_report_gives_nothing() -> None:
+    """A report without a proof of fewest moves is never served as proved."""
+    assert problem_solution(board("english"), "d4", "a4", _report("d4", "d1", proved=False)) is None
+
+
+def test_finishing_anywhere_needs_every_possible_finish() -> None:
+    """From d4 the last coin can only be on d4, d1, a4, g4 or d7 (its position class): with all of them proved the
+    least is served; with one missing, nothing."""
+    b = board("english")
+    home, side = _report("d4", "d4"), _report("d4", "d1")
+    every = {"d4": home, "d1": side, "a4": side, "g4": side, "d7": side}
+    best = proved_start(b, "d4", None, every)
+    assert best is not None and best.min_moves == min(len(home.solution), len(side.solution))
+    assert proved_start(b, "d4", None, {**every, "g4": None}) is None
+    assert proved_start(b, "d4", "d4", {"d4": home}) is not None
