@@ -14,7 +14,7 @@ from solvers.codebreak import COLOUR_NAMES, HEURISTICS, STRATEGIES, Game, Node, 
 from solvers.codebreak.coins import MAX_GENERATED_COINS
 from solvers.codebreak.game import summary
 from solvers.codebreak.lesson import Lesson
-from solvers.codebreak.play import Round, code_index, follow, play_round, suggestions, top
+from solvers.codebreak.play import Round, code_index, follow, play_round, refusal, suggestions, top
 from solvers.codebreak.report import codebreak_report
 from solvers.codebreak.strategy import OPTIMAL, optimal_limit
 from solvers.errors import IllegalMoveError, InputError, LimitError
@@ -180,6 +180,11 @@ def play() -> str:
             play_round(g, tuple(code_index(g, x) for x in state))
     guesses = tuple(code_index(g, x) for x in chain.applied)
     token = request.args.get("t", "") if maker == "random" else ""
+    if maker == "random" and not token:
+        raise InputError(
+            "this link has no game: a game against the random code maker begins with its Start button, which seals "
+            "the secret code into the link (t)"
+        )
     g_text = ",".join(g.secrets[e] for e in guesses)
     history = ",".join(log)
     hidden = RANDOM_CODE.open(token, _game_key(name, sizes), history) if maker == "random" else None
@@ -231,7 +236,16 @@ def play() -> str:
         judged=judged,
         result=_result(name, sizes, maker, len(guesses), chain.undos, hints, bar.game_id) if r.won else None,
         stats_key=_stats_key(name, sizes, maker),
+        refused=_refused_text(g, request.args.get("refused", "")),
     )
+
+
+def _refused_text(g: Game, code: str) -> str | None:
+    """The reason a guess was refused (the `refused` query: the guess as it was entered), for the guess row."""
+    code = code.upper()[:12]
+    if not code or not all(ch == "?" or "A" <= ch <= "Z" for ch in code):
+        return None
+    return refusal(g, code)
 
 
 def _size_text(sizes: Sizes) -> str:
@@ -350,19 +364,25 @@ def start() -> Response:
 @bp.post("/guess")
 def guess() -> Response:
     """Add a guess made of one colour per peg (against the adversarial maker: to the undo chain, dropping what
-    could have been redone)."""
+    could have been redone). A guess that is not a code of the game (a peg left empty, a colour repeated where
+    codes never repeat one) changes nothing: the game comes back with the reason beside the guess row."""
     name, spec, g, sizes = _game(request.form)
-    code = "".join(request.form.get(f"p{i}", "") for i in range(len(g.secrets[0]))).upper()
-    new = code_index(g, code)
+    length = len(g.secrets[0])
+    code = "".join((request.form.get(f"p{i}", "") or "?")[:1] for i in range(length)).upper()
     q = {k: v for k, v in request.form.items() if k in ("game", "maker", "t", "pegs", "colours", "coins", "h")}
-    if q.get("maker") == "random":
-        log = log_from_text(request.form.get("g", ""))
+    random_maker = q.get("maker") == "random"
+    log = log_from_text(request.form.get("g", ""))
+    chain = chain_from_text(request.form.get("g", ""), request.form.get("at", ""), request.form.get("u", ""))
+    if refusal(g, code) is not None:
+        here = {"g": ",".join(log)} if random_maker else chain.query("g")
+        return go(link("codebreak.play", {**q, **here, "refused": code}))
+    new = code_index(g, code)
+    if random_maker:
         hidden = RANDOM_CODE.open(q.get("t", ""), _game_key(name, sizes), ",".join(log))
         new_log = (*log, g.secrets[new])
         r = play_round(g, tuple(code_index(g, x) for x in from_log(new_log).applied), hidden.secret)
         q["t"] = RANDOM_CODE.advance(_game_key(name, sizes), hidden, ",".join(new_log), "won" if r.won else None)
         return go(link("codebreak.play", {**q, "g": ",".join(new_log)}))
-    chain = chain_from_text(request.form.get("g", ""), request.form.get("at", ""), request.form.get("u", ""))
     chain = chain.play(g.secrets[new])
     play_round(g, tuple(code_index(g, x) for x in chain.applied))
     return go(link("codebreak.play", {**q, **chain.query("g")}))

@@ -27,6 +27,18 @@ def code_index(g: Game, text: str) -> int:
         raise InputError(f"{text[:20]!r} is not a code of this game") from e
 
 
+def refusal(g: Game, code: str) -> str | None:
+    """Why a guess entered as one letter per peg ('?' for a peg left empty) is not a code of the game, or None."""
+    length = len(g.secrets[0])
+    if len(code) != length or "?" in code:
+        return f"choose a colour for each of the {length} pegs first"
+    if code in g.secrets:
+        return None
+    if len(set(code)) < len(code) and all(len(set(x)) == len(x) for x in g.secrets):
+        return f"{code} repeats a colour, and in this game a code never does"
+    return f"{code} is not a code of this game"
+
+
 def adversary_score(g: Game, alive: NDArray[np.int64], e: int) -> int:
     """The adversarial code maker's score: keep the largest set of consistent secrets (ties: lowest score),
     never conceding while another secret is left."""

@@ -27,16 +27,37 @@
     return el.closest && el.closest("form.guess");
   }
 
+  // The guess row and the hidden selects (the form without JavaScript) always agree: a peg not filled has an
+  // empty select, and Guess is disabled, with the reason beside it, until every peg has a colour.
   function render(form) {
     var selects = form.querySelectorAll(".guess-selects select");
     var next = Number(form.dataset.next || 0);
     form.querySelectorAll(".guess-row .peg").forEach(function (slot, i) {
       var filled = i < next;
+      if (!filled) selects[i].value = "";
       var letter = selects[i].value;
       slot.className = "peg" + (filled ? " c" + letter : " empty");
       slot.textContent = filled ? letter : "?";
     });
+    var submit = form.querySelector("button[type=submit]");
+    var why = form.querySelector("#guess-why");
+    var missing = selects.length - next;
+    submit.disabled = missing > 0;
+    if (why) why.textContent = missing > 0 ? "Choose " + missing + " more colour" + (missing === 1 ? "" : "s") + " to guess." : "";
   }
+
+  function startRow() {
+    document.querySelectorAll("form.guess").forEach(function (form) {
+      if (!form.querySelector(".palette")) return;
+      var selects = form.querySelectorAll(".guess-selects select");
+      var next = 0;  // what the selects hold (a reload keeps them): the filled pegs from the left
+      while (next < selects.length && selects[next].value) next += 1;
+      form.dataset.next = String(next);
+      render(form);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", startRow);
+  document.addEventListener("htmx:afterSettle", startRow);
 
   document.addEventListener("click", function (e) {
     var button = e.target.closest && e.target.closest(".palette button");
@@ -58,7 +79,19 @@
   document.addEventListener("keydown", function (e) {
     var form = guessForm(e.target);
     if (!form || e.key !== "Backspace" || !form.querySelector(".palette")) return;
+    if (e.target.closest("select")) return;  // a select's own keys
     form.dataset.next = String(Math.max(0, Number(form.dataset.next || 0) - 1));
+    render(form);
+  });
+
+  // A select changed by hand (keyboard users, no palette click): the row follows the selects.
+  document.addEventListener("change", function (e) {
+    var form = e.target.closest && e.target.closest("form.guess");
+    if (!form || !e.target.closest(".guess-selects")) return;
+    var selects = form.querySelectorAll(".guess-selects select");
+    var next = 0;
+    while (next < selects.length && selects[next].value) next += 1;
+    form.dataset.next = String(next);
     render(form);
   });
 

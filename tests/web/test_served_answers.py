@@ -1,0 +1,86 @@
+"""What a visitor is sent (issue: served answers): only the guesses the player entered, refusals inline, options a
+job would refuse refused before anything is queued, heavy answers from their kept bytes with an ETag."""
+
+from __future__ import annotations
+
+import gzip
+import re
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+from flask.testing import FlaskClient
+
+from tests.web.forms import form_token, refusal
+
+
+def _location(r: object) -> dict[str, str]:
+    location = r.headers["Location"]  # type: ignore[attr-defined]
+    return {k: v[0] for k, v in parse_qs(urlsplit(location).query).items()}
+
+
+def _guess(client: FlaskClient, game: str, pegs: dict[str, str], **more: str) -> dict[str, str]:
+    csrf = form_token(client, f"/codebreak/play?game={game}&maker=adversarial")
+    data = {"csrf_token": csrf, "game": game, "maker": "adversarial", **more, **pegs}
+    r = client.post("/codebreak/guess", data=data)
+    assert r.status_code == 303
+    return _location(r)
+
+
+def test_an_incomplete_guess_is_not_played(client: FlaskClient) -> None:
+    """Empty pegs (the selects' empty first option) are never filled in: the game is unchanged and the row says
+    why; a complete guess is played as entered."""
+    for pegs in ({}, {"p0": "C"}, {"p0": "C", "p1": "", "p2": "E", "p3": "F"}):
+        after = _guess(client, "mastermind", pegs)
+        assert "g" not in after or after["g"] == "", after
+        html = client.get("/codebreak/play?" + urlencode(after)).get_data(as_text=True)
+        assert "Not played: choose a colour for each of the 4 pegs first." in html
+        assert "0 guesses" not in html and "<td>1</td>" not in html  # no row was added
+    after = _guess(client, "mastermind", {"p0": "C", "p1": "D", "p2": "E", "p3": "F"})
+    assert after["g"] == "CDEF" and "refused" not in after
+
+
+def test_the_selects_start_empty_and_are_required(client: FlaskClient) -> None:
+    """Without JavaScript a peg's select starts on an empty choice the browser will not submit."""
+    html = client.get("/codebreak/play?game=mastermind&maker=adversarial").get_data(as_text=True)
+    selects = re.findall(r'<select name="p\d" required><option value="">choose</option>', html)
+    assert len(selects) == 4
+
+
+def test_a_repeated_colour_in_bulls_and_cows_is_an_inline_message(client: FlaskClient) -> None:
+    """AABB is no Bulls and Cows code: the game stays, with the reason beside the guess row (not a 400 page)."""
+    before = _guess(client, "bulls-and-cows", {"p0": "A", "p1": "B", "p2": "C", "p3": "D"})
+    after = _guess(client, "bulls-and-cows", {"p0": "A", "p1": "A", "p2": "B", "p3": "B"}, g=before["g"])
+    assert after["g"] == "ABCD" and after["refused"] == "AABB"
+    page = client.get("/codebreak/play?" + urlencode(after))
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "Not played: AABB repeats a colour, and in this game a code never does." in html
+    assert '<span class="peg cA">A</span><span class="peg cB">B</span>' in html  # the game is still there
+
+
+def test_a_random_game_without_its_token_says_how_to_start_one(client: FlaskClient) -> None:
+    """No token: a 400 that says a random game begins with Start, not that a token is damaged."""
+    status, message = refusal(client.get("/codebreak/play?game=mastermind&maker=random"))
+    assert status == 400 and "begins with its Start button" in message
+
+
+def test_options_a_job_would_refuse_are_refused_at_once(client: FlaskClient) -> None:
+    """A cap on the guesses with a heuristic is a 400 before anything is computed or queued."""
+    url = "/api/codebreak?game=mastermind&pegs=4&colours=5&strategy=knuth&max_guesses=9"
+    r = client.get(url)
+    assert r.status_code == 400 and "max_guesses" in r.get_json()["error"]
+
+
+def test_the_aequitas_table_is_served_from_kept_bytes(client: FlaskClient) -> None:
+    """The table's API answer carries a strong ETag, is sent gzipped to a client that accepts it, answers a
+    conditional GET with 304, and the same bytes come back on the next visit."""
+    url = "/api/aequitas?table=1&max_coins=5"
+    first = client.get(url, headers={"Accept-Encoding": "gzip"})
+    assert first.status_code == 200 and first.headers["Content-Encoding"] == "gzip"
+    etag = first.headers["ETag"]
+    assert etag and not etag.startswith("W/")
+    plain = client.get(url)
+    assert plain.get_data() == gzip.decompress(first.get_data())
+    assert plain.get_json()["max_coins"] == 5
+    assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
+    page = client.get("/aequitas/table?max=5").get_data(as_text=True)
+    assert page.count("<table class=\"grundy\"") == 3 * 2 and "csrf" in page.lower()
