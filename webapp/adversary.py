@@ -335,7 +335,7 @@ def guess() -> Response | tuple[str, int]:
             s = Setup(s.problem, s.budget, s.minimum, s.mode, HONEST_SCALE.finish(kind(s), hidden, token))
     except (InputError, IllegalMoveError) as e:
         return _page(pos, error=e.message), 400
-    return go(s.url(w=pos.w_text(), guess=token))
+    return go(s.url(w=pos.w_text(), guess=token, h=request.form.get("h", "")))
 
 
 def game_id(s: Setup, weighings: str) -> str:

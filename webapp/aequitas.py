@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from flask import Blueprint, Response, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 
 from solvers.aequitas import CONVENTIONS, GAMES, Cell, Convention, options
 from solvers.aequitas.match import Match, Player
@@ -20,6 +20,7 @@ from .adversary import weighings_arg
 from .catalogue import AEQUITAS, AequitasParams
 from .gamebar import Bar, Result, chain_links, split_id
 from .htmx import go, link
+from .rendered import json_answer, page_body
 from .results import computed
 
 bp = Blueprint("aequitas", __name__, url_prefix="/aequitas")
@@ -281,6 +282,12 @@ def weigh() -> Response | tuple[str, int]:
 def table() -> str:
     """Grundy values by exhaustive search beside the paper's formulas, disagreements flagged."""
     max_coins = params.whole(request.args, "max", 30, 1, MAX_TABLE_COINS, "max")
+    body = page_body(f"aequitas-table:{max_coins}", lambda: _table_body(max_coins))
+    return render_template("aequitas/table.html", body=body, max_coins=max_coins)
+
+
+def _table_body(max_coins: int) -> str:
+    """The table's body (its rows from the store, or Pending while a job computes them)."""
     rows, _ = computed(AEQUITAS, AequitasParams(max_coins))
     columns = [("F", False), ("FI", False), ("F", True), ("FI", True), ("D", False), ("D", True)]
     index = {(c.convention, c.game, c.n, c.extra): c for c in rows if c.game != "D" or (c.light == c.n)}
@@ -293,7 +300,7 @@ def table() -> str:
     }
     agree = agreement(list(rows))
     return render_template(
-        "aequitas/table.html",
+        "aequitas/table_body.html",
         grid=grid,
         flagged=flagged,
         max_coins=max_coins,
@@ -334,5 +341,7 @@ def aequitas_json() -> Response:
     """A starting position's Grundy value, outcome class and winning moves; table=1 for the whole table."""
     if params.flag(request.args, "table"):
         max_coins = params.whole(request.args, "max_coins", 30, 1, MAX_TABLE_COINS, "max_coins")
-        return jsonify(as_json(computed(AEQUITAS, AequitasParams(max_coins))[1]))
+        return json_answer(
+            lambda: current_app.json.dumps(as_json(computed(AEQUITAS, AequitasParams(max_coins))[1])).encode()
+        )
     return jsonify(as_json(parse_position(request.args)))

@@ -17,7 +17,7 @@ from solvers.weighing import WEIGHTS
 from . import params
 from .catalogue import VARIANT_PLAN, VARIANT_TABLE, VARIANT_TABLES, VariantParams, variant_quick
 from .htmx import go, link
-from .results import computed
+from .results import computed, peek
 
 bp = Blueprint("variants", __name__, url_prefix="/variants")
 api = Blueprint("variants_api", __name__, url_prefix="/api")
@@ -40,9 +40,29 @@ def query(v: Variant, **more: str) -> dict[str, str]:
 
 
 def plan_for(v: Variant) -> tuple[Plan, Verification]:
-    """The verified plan, from the result store (computed by a job when large)."""
+    """The verified plan, from the result store (computed by a job when large). Refused at once, with the largest
+    number of coins within reach, where the variant's stored table shows this one beyond the search's reach (a job
+    would run for many minutes to the same refusal)."""
+    reach = beyond_reach(v)
+    if reach is not None:
+        raise LimitError(reach)
     plan, check = computed(VARIANT_PLAN, VariantParams(v.to_token()))
     return plan, check
+
+
+def beyond_reach(v: Variant) -> str | None:
+    """Why a variant's plan is refused at once (its table, when stored, shows it beyond the search's reach), or
+    None."""
+    start = 2 if v.fakes == 2 else 1
+    rows = peek(VARIANT_TABLE, VariantParams(Variant(start, v.weight, v.lies, v.fakes, v.pans).to_token()))
+    row = next((r for r in rows or () if r.coins == v.coins), None)
+    if row is None or row.weighings is not None or not row.note.startswith(("beyond", "not searched")):
+        return None
+    reached = max((r.coins for r in rows or () if r.weighings is not None), default=0)
+    return (
+        f"{v.coins} coins are beyond this search's reach for this variant (its table: {row.note}); "
+        f"the largest number of coins it plans is {reached}"
+    )
 
 
 def _path(v: Variant) -> str:

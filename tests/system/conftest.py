@@ -103,6 +103,8 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
     for s in started:
         if s.process.poll() is None:
             s.stop()
+    for s in started:  # every system test fails if the server's log holds a traceback
+        assert "Traceback (most recent call last)" not in s.output(), s.output()[-4000:]
 
 
 @pytest.fixture

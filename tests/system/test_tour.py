@@ -1,0 +1,76 @@
+"""A visitor's tour of the app as `make run` starts it: gunicorn and the real consumers (visitors', quick lane,
+precomputation) from a fresh instance folder, the precomputation queued and running, and a real browser on each
+puzzle's heaviest page. The fixture fails the test if the server's log holds a traceback."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.system.conftest import Served
+
+SHOTS = Path("test-results")
+
+
+def _shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"tour-{name}.png"), full_page=False)
+
+
+@pytest.mark.slow
+def test_a_visitor_gets_every_heavy_answer_while_the_precomputation_runs(
+    browser: Browser, serve: Callable[..., Served]
+) -> None:
+    """The Mastermind 4x6 optimal plan (a parallel proof inside a job process) until it shows the proved
+    5,625 (Koyama and Lai, 1993); a peg hint one move into an English game answered within seconds though the
+    precomputation holds a core; the English d4 to d4 solution proved in 18 moves (Bergholt's 1912 solution, proved
+    shortest by Beasley); the Æquitas table twice, the second time from its kept bytes."""
+    app = serve(COIN_PUZZLES_PRECOMPUTE="1", JOB_WORKERS="2")
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+
+    # a hint one move into an English game: the quick lane, not behind the precomputation or a visitor's proof
+    page.goto(app.url + "/codebreak/plan?game=mastermind&strategy=optimal-average")  # queues a parallel proof
+    t = time.monotonic()
+    page.goto(app.url + "/pegs/play?board=english&hole=d4&j=d2-d4&hint=1")
+    expect(page.get_by_text("Computing").first).not_to_be_visible(timeout=20_000)
+    hint_seconds = time.monotonic() - t
+    assert hint_seconds < 20, hint_seconds
+    _shot(page, "peg-hint")
+
+    page.goto(app.url + "/codebreak/plan?game=mastermind&strategy=optimal-average")
+    expect(page.get_by_text("5,625").first).to_be_visible(timeout=180_000)
+    _shot(page, "mastermind-plan")
+
+    page.goto(app.url + "/pegs/solution?board=english&hole=d4&finish=d4&fewest=1")
+    expect(page.get_by_text("18 moves, the fewest possible")).to_be_visible(timeout=240_000)
+    _shot(page, "english-d4")
+
+    page.goto(app.url + "/aequitas/table?max=30")
+    expect(page.get_by_role("heading", name="Æquitas: Grundy values, searched and from the paper")).to_be_visible(
+        timeout=180_000
+    )
+    t = time.monotonic()
+    page.goto(app.url + "/aequitas/table?max=30")
+    expect(page.get_by_role("heading", name="Æquitas: Grundy values, searched and from the paper")).to_be_visible()
+    assert time.monotonic() - t < 3
+    context.close()
+
+    url = app.url + "/api/aequitas?table=1&max_coins=30"
+    t = time.monotonic()
+    with urllib.request.urlopen(urllib.request.Request(url, headers={"Accept-Encoding": "gzip"}), timeout=30) as r:
+        assert r.status == 200 and r.headers["Content-Encoding"] == "gzip" and r.headers["ETag"]
+        etag = r.headers["ETag"]
+    with urllib.request.urlopen(url, timeout=30) as r:
+        assert json.loads(r.read())["max_coins"] == 30
+    request = urllib.request.Request(url, headers={"If-None-Match": etag})
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(request, timeout=30)
+    assert e.value.code == 304
+    assert "coin-puzzles worker: " in app.output() and "results queued for precomputation" in app.output()

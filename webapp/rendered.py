@@ -1,0 +1,68 @@
+"""Heavy answers served from bytes: the rendered form of a stored result (an API answer's JSON, the body of a
+large table) kept in the result store, compressed, under the URL that asked for it and the deploy's build, so
+that a second visit reads bytes instead of decoding and rendering the result again. Results are deterministic
+and never change once stored, so a rendering is valid for as long as the code and templates that made it: the
+build stamp (the sizes and times of the files under webapp/, solvers/ and templates/) changes with them.
+
+An API answer carries a strong ETag (a conditional GET is answered 304 without reading the result) and is sent
+gzip-compressed to a client that accepts it. A page is never kept whole (every page carries the visitor's CSRF
+token): only its body, which the view places in the page."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+from collections.abc import Callable
+from functools import lru_cache
+
+from flask import Response, request
+from markupsafe import Markup
+
+from .config import ROOT
+from .results import app_store
+
+CACHE_SECONDS = 3600  # how long a browser or a shared cache may keep an API answer without asking again
+
+
+@lru_cache(maxsize=1)
+def build() -> str:
+    """A stamp of the code and templates that render answers."""
+    digest = hashlib.sha256()
+    for folder in ("webapp", "solvers", "templates"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.suffix in (".py", ".html"):
+                stat = path.stat()
+                digest.update(f"{path.relative_to(ROOT)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+def _kept(name: str, make: Callable[[], bytes]) -> bytes:
+    """The compressed bytes kept under a name (made, compressed and kept on the first call)."""
+    store = app_store()
+    key = f"rendered:{build()}:{name}"
+    blob = store.get(key)
+    if blob is None:
+        blob = gzip.compress(make(), compresslevel=6)
+        store.put(key, blob)
+    return blob
+
+
+def json_answer(make: Callable[[], bytes]) -> Response:
+    """An API answer (its JSON made by `make`, which may raise Pending) from the bytes kept for this URL, with a
+    strong ETag, 304 to a matching conditional GET, gzip to a client that accepts it."""
+    blob = _kept(f"api:{request.full_path}", make)
+    etag = hashlib.sha256(blob).hexdigest()[:32]
+    headers = {"Cache-Control": f"public, max-age={CACHE_SECONDS}", "Vary": "Accept-Encoding"}
+    if request.if_none_match.contains(etag):
+        response = Response(status=304, headers=headers)
+    elif "gzip" in request.headers.get("Accept-Encoding", ""):
+        response = Response(blob, mimetype="application/json", headers={**headers, "Content-Encoding": "gzip"})
+    else:
+        response = Response(gzip.decompress(blob), mimetype="application/json", headers=headers)
+    response.set_etag(etag)
+    return response
+
+
+def page_body(name: str, make: Callable[[], str]) -> Markup:
+    """A page's heavy body (made by `make`, which may raise Pending) from the bytes kept under name."""
+    return Markup(gzip.decompress(_kept(f"page:{name}", lambda: make().encode())).decode())
