@@ -77,7 +77,20 @@ def _path(v: Variant) -> str:
 def index() -> str:
     """The variants: a set-up form and the tables."""
     tables = [(t, t.describe().split(", ", 1)[1], link("variants.table", table_query(t))) for t in VARIANT_TABLES]
-    return render_template("variants/index.html", form=request.args, tables=tables)
+    return render_template("variants/index.html", form=request.args, tables=tables, reach=_reach())
+
+
+def _reach() -> list[tuple[str, int]]:
+    """Per variant whose table is stored and stops short of 100 coins, the largest number of coins planned (the
+    plan form refuses more at once)."""
+    out = []
+    for t in VARIANT_TABLES:
+        rows = peek(VARIANT_TABLE, VariantParams(t.to_token()))
+        if rows and any(r.note.startswith("beyond") for r in rows):
+            out.append(
+                (t.describe().split(", ", 1)[1], max((r.coins for r in rows if r.weighings is not None), default=0))
+            )
+    return out
 
 
 @bp.get("/plan")

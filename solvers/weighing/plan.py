@@ -118,6 +118,16 @@ class Coins:
             return "maybe-light"
         return "maybe-heavy" if contains(self.heavy, coin) else "genuine"
 
+    def settled(self) -> bool:
+        """True when one case is left: a single coin, light or heavy (the counterfeit, known)."""
+        return not self.unknown and not self.none_possible and size(self.light) + size(self.heavy) == 1
+
+    def badge(self, coin: int) -> str:
+        """A coin's status as its badge shows it: 'light' or 'heavy' for the counterfeit once it is the only case
+        left, else its status."""
+        found = self.status(coin)
+        return found.removeprefix("maybe-") if self.settled() and found != "genuine" else found
+
 
 def start(p: Problem) -> Coins:
     """The concrete belief before any weighing."""

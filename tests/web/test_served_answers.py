@@ -5,11 +5,18 @@ from __future__ import annotations
 
 import gzip
 import re
+from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from flask.testing import FlaskClient
 
+from solvers.variants.model import Variant
+from solvers.variants.report import Row
 from tests.web.forms import form_token, refusal
+from webapp import create_app
+from webapp.catalogue import VARIANT_TABLE, VariantParams
+from webapp.computations import write
+from webapp.results import app_store
 
 
 def _location(r: object) -> dict[str, str]:
@@ -83,4 +90,45 @@ def test_the_aequitas_table_is_served_from_kept_bytes(client: FlaskClient) -> No
     assert plain.get_json()["max_coins"] == 5
     assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
     page = client.get("/aequitas/table?max=5").get_data(as_text=True)
-    assert page.count("<table class=\"grundy\"") == 3 * 2 and "csrf" in page.lower()
+    assert page.count('<table class="grundy"') == 3 * 2 and "csrf" in page.lower()
+
+
+def test_a_variant_beyond_its_tables_reach_is_refused_at_once(tmp_path: Path) -> None:
+    """Where a variant's stored table shows a size beyond the search's reach, its plan is refused at once with the
+    largest size within reach (nothing queued), and the form says how far each table reaches. The table here is
+    written by the test (a store of its own): what is checked is the refusal, not the table."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test-secret",
+            "RESULT_STORE": f"sqlite:{tmp_path / 'r.db'}",
+        }  # pragma: allowlist secret
+    )
+    base = Variant(1, "unknown", lies=2)
+    rows = tuple(
+        Row(n, 3 if n <= 5 else None, 3, "" if n <= 5 else "beyond this search's reach (test)") for n in range(1, 8)
+    )
+    with app.app_context():
+        store = app_store()
+        write(store, VARIANT_TABLE, VARIANT_TABLE.key(VariantParams(base.to_token())), rows)
+    client = app.test_client()
+    status, message = refusal(client.get("/variants/plan?n=7&weight=unknown&lies=2&fakes=1&pans=2"))
+    assert status == 400 and "the largest number of coins it plans is 5" in message
+    assert "up to 5 coins" in client.get("/variants").get_data(as_text=True)
+
+
+def test_naming_the_coin_keeps_the_hints_and_a_win_reads_as_one(client: FlaskClient) -> None:
+    """Three coins, one heavier, one weighing: after 1 against 2 one case is left, and its coin's badge says it is
+    the counterfeit (H!); naming it keeps the hint count, the page is titled as a win, and no line says that
+    more weighings are needed."""
+    base = "/adversary/play?n=3&weight=heavier&goal=identify&extra=0&maybe_none=0&budget=1&mode=adversary"
+    token = form_token(client, base)
+    after = client.get(base + "&w=1-2&h=2").get_data(as_text=True)
+    known = re.findall(r'<li class="coin-badge heavy"><span aria-hidden="true" class="glyph">H!</span> (\d)', after)
+    assert len(known) == 1, after
+    fields = {"csrf_token": token, "n": "3", "weight": "heavier", "budget": "1", "w": "1-2", "h": "2"}
+    r = client.post("/adversary/guess", data={**fields, "coin": known[0], "fake_is": "heavier"})
+    assert r.status_code == 303 and "h=2" in r.headers["Location"]
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "<h1>You win</h1>" in html and "needed, 0 left" not in html and "weighings needed" not in html
+    assert re.search(r"Hints[^0-9]*2", re.sub(r"<[^>]+>", " ", html)), "the win screen counts the hints"
