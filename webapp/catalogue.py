@@ -220,7 +220,7 @@ PEGS_ANALYSIS = Computation(
     _pegs_analysis_quick,
     lambda p: f"a hint for this {p.board} position",
     Analysis,
-    lane="quick",  # a hint's search stops at its budget within seconds
+    lane=lambda p: "quick",  # a hint's search stops at its budget within seconds
 )
 PEGS_SEARCH = Computation(
     "pegs.search",

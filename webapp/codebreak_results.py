@@ -142,6 +142,9 @@ def _codebreak_quick(p: StrategyParams) -> bool:
 LESSON_MAX_SECRETS = 700  # codes still possible before a judged guess: the search behind a lesson stays in seconds
 FIRST_LESSON_MAX_SECRETS = 1_296  # a first guess, searched under the symmetries fixing it: any of Mastermind 4x6's
 QUICK_LESSON_SECRETS = 64
+# a later guess judged on at most this many codes goes to the quick lane (152 codes: 4 s here; 312: about a minute,
+# on the visitors' queue instead); a first guess is judged under its symmetries, every one of 4x6's within 1.3 s
+QUICK_LANE_LESSON_SECRETS = 160
 
 
 def _lesson_limit(p: LessonParams) -> int:
@@ -207,7 +210,7 @@ LESSON = Computation(
     _lesson_quick,
     lambda p: f"the worth of the guess {p.guesses.rsplit(',', 1)[-1]}",
     Lesson,
-    lane="quick",  # at most LESSON_MAX_SECRETS codes (a first guess: 1,296 under its symmetries): seconds
+    lane=lambda p: "quick" if "," not in p.guesses or _codes_before(p) <= QUICK_LANE_LESSON_SECRETS else "visitors",
 )
 
 

@@ -57,8 +57,9 @@ class Computation(Generic[P, R]):
     dump: Callable[[R], object] = _same
     load: Callable[[Any], R] = _same
     check: Callable[[P], None] = lambda p: None  # refuses bad parameters (a PuzzleError) before a job is queued
-    lane: str = "visitors"  # "quick": work a visitor waits on with the page open (seconds), never queued behind
-    # long jobs (webapp/jobs.py), and counted apart from the visitor's long jobs (webapp/results.py)
+    lane: Callable[[P], str] = lambda p: "visitors"  # "quick": work a visitor waits on with the page open,
+    # estimated at seconds, never queued behind long jobs (webapp/jobs.py) and counted apart from the visitor's
+    # long jobs (webapp/results.py)
 
     @cached_property
     def schema(self) -> str:

@@ -172,7 +172,7 @@ class Queues:
         from .catalogue import REGISTRY
 
         c = REGISTRY.get(name)  # a name the catalogue does not list: the visitors' queue (whose consumer refuses it)
-        lane = "quick" if c is not None and c.lane == "quick" else "visitors"
+        lane = "quick" if c is not None and c.lane(c.parse(params)) == "quick" else "visitors"
         self._tasks[lane](address, name, dict(params), client)
 
     def enqueue_missing(self, store: Store, items: Iterable[tuple[Computation[Any, Any], Params]]) -> int:

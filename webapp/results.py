@@ -108,8 +108,9 @@ def fetch(
         value = run(c, params, lambda done, total: None)
         write(store, c, key, value)
         return unpack(value)
-    if client and c.lane != "visitors":  # the quick lane's jobs are counted apart from the visitor's long ones
-        client = f"{client} {c.lane}"
+    lane = c.lane(params)
+    if client and lane != "visitors":  # the quick lane's jobs are counted apart from the visitor's long ones
+        client = f"{client} {lane}"
     verdict = store.claim(key, client, limits)
     if verdict == "won":
         try:
@@ -132,7 +133,7 @@ def fetch(
     progress = store.progress(key) or Progress("queued", 0, 0, "", time.time())
     if progress.state == "failed":  # it holds the key a while: shown as failed, then queued again if asked
         raise JobFailed(c.title(params), progress.note)
-    raise Pending(c.title(params), progress, c.lane, key)
+    raise Pending(c.title(params), progress, lane, key)
 
 
 def app_limits() -> Limits:

@@ -285,3 +285,37 @@ def test_the_queue_keeps_tasks_as_json(tmp_path: Path) -> None:
     with pytest.raises(ValueError):
         queue.serializer.deserialize(pickle.dumps(Exploit()))
     assert not marker.exists()
+
+
+def _refuse_odd(p: X) -> None:
+    if p.x % 2:
+        raise LimitError("odd numbers are refused")
+
+
+HINT = Computation(
+    "test.hint", X, square, lambda p: False, lambda p: "a hint", int, check=_refuse_odd, lane=lambda p: "quick"
+)
+
+
+def test_a_quick_job_is_never_locked_out_by_long_ones(tmp_path: Path) -> None:
+    """A visitor at their limit of long jobs still gets a hint queued (the quick lane is counted apart), the 429
+    names what they have waiting, and a request the computation refuses is refused before anything is queued."""
+    store = SqliteStore(tmp_path / "r.db", SECRET)
+    queued: list[tuple[str, str]] = []
+
+    def enqueue(address: str, name: str, params: Wire, client: str) -> None:
+        queued.append((name, client))
+
+    limits = Limits(per_client=1, total=10)
+    with pytest.raises(Pending):
+        fetch(store, SQUARE, X(20), enqueue, "1.1.1.1", limits)
+    with pytest.raises(Busy) as busy:
+        fetch(store, SQUARE, X(21), enqueue, "1.1.1.1", limits)
+    assert "(test.square (queued))" in busy.value.message  # what the visitor has waiting
+    with pytest.raises(Pending) as pending:
+        fetch(store, HINT, X(40), enqueue, "1.1.1.1", limits)
+    assert pending.value.lane == "quick"
+    assert queued == [("test.square", "1.1.1.1"), ("test.hint", "1.1.1.1 quick")]
+    with pytest.raises(LimitError, match="odd numbers"):
+        fetch(store, HINT, X(41), enqueue, "1.1.1.1", limits)
+    assert len(queued) == 2 and store.progress(HINT.key(X(41))) is None
