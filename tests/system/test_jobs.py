@@ -59,6 +59,7 @@ def test_heavy_result_is_a_job_with_progress_and_survives_a_restart(
     assert status == 200 and seconds < 1.0, seconds
     assert json.dumps(body2, sort_keys=True) == json.dumps(body, sort_keys=True)
     assert "coin-puzzles job: computing" not in again.output()
+    again.stop()  # before the Redis fixture stops its server under the running consumers
 
 
 @pytest.mark.slow
