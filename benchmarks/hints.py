@@ -12,6 +12,7 @@ Run with `python benchmarks/hints.py` (about two minutes here: the trees are com
 from __future__ import annotations
 
 import os
+import secrets
 import statistics
 import sys
 import tempfile
@@ -28,7 +29,7 @@ def main() -> None:
     """Print the figures."""
     with tempfile.TemporaryDirectory() as instance:
         os.environ["COIN_PUZZLES_INSTANCE"] = instance
-        os.environ.setdefault("COIN_PUZZLES_SECRET", "benchmark")
+        os.environ.setdefault("COIN_PUZZLES_SECRET", secrets.token_hex(32))
         from webapp import create_app
         from webapp.catalogue import REGISTRY
         from webapp.codebreak_results import codebreak_params, game_params

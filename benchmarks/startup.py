@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import statistics
 import subprocess
 import sys
@@ -77,7 +78,7 @@ def main() -> None:
         env.update(
             NUMBA_CACHE_DIR=f"{tmp}/numba",
             COIN_PUZZLES_INSTANCE=f"{tmp}/instance",
-            COIN_PUZZLES_SECRET="benchmark",  # pragma: allowlist secret
+            COIN_PUZZLES_SECRET=secrets.token_hex(32),
             COIN_PUZZLES_COMPILE_REPORT="1",
         )
         env.pop("COIN_PUZZLES_REDIS_URL", None)

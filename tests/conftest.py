@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -17,7 +18,8 @@ from hypothesis import settings
 # Every test run gets its own instance folder (result store, queue) and a known secret; a testing app's queues
 # run jobs in-process (Huey's immediate mode: JOBS_IMMEDIATE defaults to TESTING).
 os.environ["COIN_PUZZLES_INSTANCE"] = tempfile.mkdtemp(prefix="coin-puzzles-test-")
-os.environ["COIN_PUZZLES_SECRET"] = "test-secret"  # pragma: allowlist secret
+# a key made for this run (the controller's, inherited by pytest-xdist's workers): none is kept in git
+TEST_KEY = os.environ.setdefault("COIN_PUZZLES_SECRET", secrets.token_hex(32))
 os.environ.pop("COIN_PUZZLES_REDIS_URL", None)
 
 from webapp import create_app  # noqa: E402
@@ -31,7 +33,7 @@ if os.environ.get("CI"):
 @pytest.fixture
 def app() -> Iterator[Flask]:
     """A testing app with CSRF on (as in production)."""
-    yield create_app({"TESTING": True, "SECRET_KEY": "test-secret"})  # pragma: allowlist secret
+    yield create_app({"TESTING": True, "SECRET_KEY": TEST_KEY})
 
 
 @pytest.fixture

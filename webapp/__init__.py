@@ -32,6 +32,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         pegs,
         presets,
         results,
+        rotation,
         security,
         variants,
     )
@@ -46,9 +47,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
-        keys = config.keys(Path(app.instance_path))
-        app.config["SECRET_KEY"], app.config["SECRET_KEY_FALLBACKS"] = keys.current, list(keys.fallbacks)
-    if app.config.get("SECRET_KEY_FALLBACKS"):  # CSRF tokens signed with an older key still validate
+        rotation.use(app, config.keys(Path(app.instance_path)))
+        app.before_request(rotation.follow)  # `rotate-key` takes effect without a restart
+    elif app.config.get("SECRET_KEY_FALLBACKS"):  # CSRF tokens signed with an older key still validate
         app.config["WTF_CSRF_SECRET_KEY"] = [*app.config["SECRET_KEY_FALLBACKS"], app.config["SECRET_KEY"]]
     if not app.config.get("RESULT_STORE"):
         app.config["RESULT_STORE"] = config.store_address(Path(app.instance_path))

@@ -19,7 +19,12 @@ from .cli import whole
 
 def serve(args: argparse.Namespace) -> int:
     """gunicorn and the job consumers (visitors', quick lane, precomputation) together; when one stops (or on
-    Ctrl-C / SIGTERM) all are stopped."""
+    Ctrl-C / SIGTERM) all are stopped. The exit status: 0 after a stop asked for, else the status of the process
+    that ended first (gunicorn that could not start, a consumer that died), never 0. The key is checked first: a
+    key the site must not use stops everything before anything starts (exit status 2, with the reason)."""
+    from . import config
+
+    config.keys(config.instance_path())  # ConfigError (exit status 2) for a published or weak key
     bin_dir = os.path.dirname(sys.executable)
     gunicorn = [
         os.path.join(bin_dir, "gunicorn"),
@@ -39,15 +44,21 @@ def serve(args: argparse.Namespace) -> int:
     quick = [command, "worker", "--queue", "quick", "--workers", "1"]
     precompute = [command, "worker", "--queue", "precompute", "--workers", "1"]
     # each in a process group of its own, so that a stop reaches the job processes a consumer has started too
-    procs = [subprocess.Popen(c, start_new_session=True) for c in (visitors, quick, precompute, gunicorn)]
+    commands = (visitors, quick, precompute, gunicorn)
+    names = ("the visitors' consumer", "the quick lane's consumer", "the precomputation's consumer", "gunicorn")
+    procs = [subprocess.Popen(c, start_new_session=True) for c in commands]
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
+    status = 0
     try:
         while all(p.poll() is None for p in procs):
             time.sleep(0.5)
+        name, ended = next((n, p) for n, p in zip(names, procs, strict=True) if p.poll() is not None)
+        status = ended.returncode or 1  # nothing asked it to stop: a failure, whatever its own status
+        print(f"coin-puzzles serve: {name} stopped (status {ended.returncode}); stopping the rest", file=sys.stderr)
     except KeyboardInterrupt:
         pass
     finally:
@@ -66,7 +77,7 @@ def serve(args: argparse.Namespace) -> int:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(p.pid, signal.SIGKILL)
             p.wait()
-    return 0
+    return status
 
 
 def proxy_config(args: argparse.Namespace) -> int:
@@ -103,8 +114,14 @@ def rotate_key(args: argparse.Namespace) -> int:
     from . import config
 
     folder = config.instance_path()
-    keys = config.keys(folder)
     if os.environ.get("COIN_PUZZLES_SECRET"):
+        try:
+            keys = config.keys(folder)
+        except config.ConfigError as e:  # the key in force cannot be kept, not even as a fallback
+            print(f"{e.message}; set this one instead (no older key kept), then restart every process:")
+            print(f"COIN_PUZZLES_SECRET={config.new_key()}")
+            print("COIN_PUZZLES_SECRET_FALLBACKS=")
+            return 0
         olds = () if args.forget_old else keys.all
         print("COIN_PUZZLES_SECRET is set in the environment; set these two instead, then restart every process:")
         print(f"COIN_PUZZLES_SECRET={keys.current if args.forget_old else config.new_key()}")
@@ -134,6 +151,7 @@ def worker(args: argparse.Namespace) -> int:
     from .store import default_store
 
     workers = whole(args.workers, "--workers")
+    config.keys(config.instance_path())  # ConfigError (exit status 2) for a published or weak key
     queues = Queues(config.redis_url(), config.instance_path())
     if args.queue == "precompute" and not args.no_precompute:
         queued = queues.enqueue_missing(default_store(), everything())

@@ -6,8 +6,10 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import logging
+import math
 import os
 import secrets
+import string
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -56,6 +58,38 @@ class Keys:
 def published(key: str) -> bool:
     """True for a key that was once published in the repository."""
     return hashlib.sha256(key.strip().encode()).hexdigest() in PUBLISHED_KEY_SHA256
+
+
+MIN_KEY_BITS = 256  # a key set by hand must carry at least 32 bytes of entropy (a new_key() carries exactly that)
+
+
+def key_bits(key: str) -> float:
+    """A generous estimate of a key's entropy: its length times the bits of the smallest alphabet it is drawn
+    from (hex digits 4, base64 6, any printable character 6.5), nothing for a key of fewer than 8 distinct
+    characters."""
+    key = key.strip()
+    if len(set(key)) < 8:
+        return 0.0
+    if all(ch in string.hexdigits for ch in key):
+        per = 4.0
+    elif all(ch in string.ascii_letters + string.digits + "+/-_=" for ch in key):
+        per = 6.0
+    else:
+        per = math.log2(95)
+    return len(key) * per
+
+
+def refused_key(key: str, where: str) -> str | None:
+    """Why a key set by hand cannot be used (published in git, or too weak), or None."""
+    if published(key):
+        return f"{where} is the key once published in the project's git repository: set a new one"
+    bits = key_bits(key)
+    if bits < MIN_KEY_BITS:
+        return (
+            f"{where} is too weak to sign results and seal games (about {bits:.0f} bits; at least {MIN_KEY_BITS}, "
+            "such as 64 random hex digits, are needed)"
+        )
+    return None
 
 
 def new_key() -> str:
@@ -113,17 +147,16 @@ def keys(folder: Path) -> Keys:
     """COIN_PUZZLES_SECRET (else the instance folder's key file), and the fallbacks: COIN_PUZZLES_SECRET_FALLBACKS
     (comma-separated) and the instance folder's secret_key_fallbacks. A published key is never accepted."""
     current = os.environ.get("COIN_PUZZLES_SECRET", "").strip()
-    if current and published(current):
-        raise ConfigError(
-            "COIN_PUZZLES_SECRET is the key once published in the project's git repository: set a new one "
-            "(`coin-puzzles rotate-key` prints one)"
-        )
+    why = refused_key(current, "COIN_PUZZLES_SECRET") if current else None
+    if why:
+        raise ConfigError(f"{why} (`coin-puzzles rotate-key` prints one)")
     current = current or _file_key(folder)
     olds = _split(os.environ.get("COIN_PUZZLES_SECRET_FALLBACKS", ""))
     path = folder / FALLBACKS_FILE
     if path.exists():
         olds += _split(path.read_text())
-    fallbacks = tuple(dict.fromkeys(k for k in olds if k != current and not published(k)))
+    weak = [k for k in olds if k != current and refused_key(k, "")]  # never accepted, not even for reading
+    fallbacks = tuple(dict.fromkeys(k for k in olds if k != current and k not in weak))
     return Keys(current, fallbacks)
 
 

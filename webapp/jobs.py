@@ -13,14 +13,16 @@ SQLite storage), and the same code runs on Redis; it has an in-process immediate
 
 from __future__ import annotations
 
+import json
 import resource
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import msgspec
-from huey import Huey, PriorityRedisHuey, SqliteHuey
+from huey import Huey, PriorityRedisHuey, SqliteHuey, crontab
 from huey.exceptions import RetryTask
 from huey.registry import Message
 from huey.serializer import Serializer
@@ -101,9 +103,9 @@ DEFER_SECONDS = 2  # a visitor's further jobs wait (re-queued this much later) w
 
 
 def compute(address: str, name: str, params: dict[str, Any], client: str, queue: str, immediate: bool) -> None:
-    """Compute one result into the store at address: in a watched child process (supervisor), or in this process
-    when the queue is immediate (the Flask test client's). A visitor's job waits (re-queued a little later) while
-    another of the same visitor's runs."""
+    """Compute one result into the store at address (the consumer's own store, never one a task names): in a
+    watched child process (supervisor), or in this process when the queue is immediate (the Flask test client's).
+    A visitor's job waits (re-queued a little later) while another of the same visitor's runs."""
     from .catalogue import REGISTRY
     from .computations import execute
     from .supervisor import supervise
@@ -124,7 +126,12 @@ class Queues:
     result by name:
     built by the app (`results.init_app`, from its config) and by each consumer (`coin-puzzles worker`)."""
 
-    def __init__(self, redis_url: str | None, folder: Path, immediate: bool = False) -> None:
+    def __init__(self, redis_url: str | None, folder: Path, immediate: bool = False, store: str = "") -> None:
+        """The queues (Redis when a URL is given, else SQLite files in folder); store: where jobs keep their
+        results (the app's RESULT_STORE; by default the configured store). A task carries its computation's name,
+        parameters and client only: whoever can write to the queue (a shared Redis) cannot choose where a
+        consumer writes."""
+        self.store_address = store or config.store_address(folder)
         self.by_name: dict[str, Huey] = {}
         self._tasks: dict[str, Callable[..., object]] = {}
         for queue in QUEUE_FILES:
@@ -133,15 +140,41 @@ class Queues:
             huey.on_startup()(limit_memory(queue))
             self.by_name[queue] = huey
             self._tasks[queue] = huey.task(name="compute")(self._job(queue, huey))
+        # every minute, the precomputation's consumer queues again the jobs whose consumer died (their claims went
+        # stale): at once, not on the next visitor's request, and counted against no limit
+        self.precompute.periodic_task(crontab(minute="*"), name="revive")(self.revive)
 
-    @staticmethod
-    def _job(queue: str, huey: Huey) -> Callable[[str, str, dict[str, Any], str], None]:
+    def _job(self, queue: str, huey: Huey) -> Callable[[str, dict[str, Any], str], None]:
         """The task of one queue (its client is ignored on the precomputation's)."""
 
-        def job(address: str, name: str, params: dict[str, Any], client: str = "") -> None:
-            compute(address, name, params, "" if queue == "precompute" else client, queue, huey.immediate)
+        def job(name: str, params: dict[str, Any], client: str = "") -> None:
+            client = "" if queue == "precompute" else client
+            compute(self.store_address, name, params, client, queue, huey.immediate)
 
         return job
+
+    def revive(self) -> int:
+        """Queue again every job whose supervisor died (a consumer killed, a host lost), on its lane, for the client
+        that asked for it (the precomputation's on its own queue); how many."""
+        from .catalogue import REGISTRY
+
+        store = open_store(self.store_address, config.keys(config.instance_path()).encoded())
+        revived = 0
+        for key, client in store.stale_jobs():
+            name, _, rest = key.partition("@")
+            c = REGISTRY.get(name)
+            if c is None or not store.revive(key):
+                continue
+            try:
+                params = c.parse(json.loads(rest.partition(":")[2]))
+            except (ValueError, msgspec.ValidationError):
+                store.release(key)
+                continue
+            lane = "precompute" if not client else "quick" if c.lane(params) == "quick" else "visitors"
+            self._tasks[lane](c.name, c.wire(params), client)
+            print(f"coin-puzzles worker: {key} queued again (its consumer stopped)", file=sys.stderr, flush=True)
+            revived += 1
+        return revived
 
     def place(self, lane: str, key: str) -> int | None:
         """Where a job for key waits on a lane's queue (1: next), or None when it is not waiting there."""
@@ -149,7 +182,7 @@ class Queues:
 
         for n, task in enumerate(self.by_name[lane].pending(), 1):
             try:
-                _, name, params, *_ = task.args
+                name, params, *_ = task.args
                 c = REGISTRY[name]
                 if c.key(c.parse(params)) == key:
                     return n
@@ -167,13 +200,13 @@ class Queues:
         """The precomputation's queue."""
         return self.by_name["precompute"]
 
-    def enqueue(self, address: str, name: str, params: Mapping[str, Any], client: str = "") -> None:
+    def enqueue(self, name: str, params: Mapping[str, Any], client: str = "") -> None:
         """Put a visitor's job on its computation's lane: the quick lane or the visitors' queue."""
         from .catalogue import REGISTRY
 
         c = REGISTRY.get(name)  # a name the catalogue does not list: the visitors' queue (whose consumer refuses it)
         lane = "quick" if c is not None and c.lane(c.parse(params)) == "quick" else "visitors"
-        self._tasks[lane](address, name, dict(params), client)
+        self._tasks[lane](name, dict(params), client)
 
     def enqueue_missing(self, store: Store, items: Iterable[tuple[Computation[Any, Any], Params]]) -> int:
         """Queue a precomputation job for every item not stored yet and not already claimed; how many were
@@ -183,6 +216,6 @@ class Queues:
             key = c.key(params)
             if store.get(key) is None and store.claim(key) == "won":
                 store.report(key, "queued", 0, 0, PRECOMPUTE_NOTE)
-                self._tasks["precompute"](store.address, c.name, c.wire(params), "")
+                self._tasks["precompute"](c.name, c.wire(params), "")
                 queued += 1
         return queued

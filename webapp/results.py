@@ -34,7 +34,7 @@ class Pending(Exception):  # noqa: N818 - not an error: the answer is on its way
 
 
 R = TypeVar("R")
-Enqueue = Callable[[str, str, Wire, str], None]  # (store address, computation, parameters, client)
+Enqueue = Callable[[str, Wire, str], None]  # (computation, parameters, client)
 
 
 class Busy(Exception):  # noqa: N818 - an answer, not a fault: come back later
@@ -114,7 +114,7 @@ def fetch(
     verdict = store.claim(key, client, limits)
     if verdict == "won":
         try:
-            enqueue(store.address, c.name, c.wire(params), client)
+            enqueue(c.name, c.wire(params), client)
         except Exception:
             store.release(key)  # never leave a claim that no job will end
             raise
@@ -126,10 +126,14 @@ def fetch(
     else:
         waiting = store.progress(key)
         if waiting is not None and waiting.state == "queued" and waiting.note == PRECOMPUTE_NOTE:
-            # queued by the precomputation, perhaps behind hours of it: a visitor now waits, so queue it again on
-            # the visitors' queue (once: the note is cleared; whichever job runs first stores it, the other skips)
-            store.report(key, "queued", 0, 0, "")
-            enqueue(store.address, c.name, c.wire(params), "")
+            # queued by the precomputation, perhaps behind hours of it: a visitor now waits, so the job becomes
+            # theirs, counted against their limits like one of their own, and is queued on their lane (once: the
+            # note is cleared; whichever task runs first stores the result, the other finds it and skips)
+            adopted = store.adopt(key, client, limits, PRECOMPUTE_NOTE)
+            if adopted == "won":
+                enqueue(c.name, c.wire(params), client)
+            elif adopted != "taken":
+                raise _refused(adopted, limits, store, client)
     progress = store.progress(key) or Progress("queued", 0, 0, "", time.time())
     if progress.state == "failed":  # it holds the key a while: shown as failed, then queued again if asked
         raise JobFailed(c.title(params), progress.note)
@@ -235,7 +239,10 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("REDIS_URL", config.redis_url())
     app.config.setdefault("JOBS_IMMEDIATE", app.testing)  # jobs run in the request's process (a test client's)
     app.extensions["coin_puzzles_queues"] = jobs.Queues(
-        app.config["REDIS_URL"], Path(app.instance_path), bool(app.config["JOBS_IMMEDIATE"])
+        app.config["REDIS_URL"],
+        Path(app.instance_path),
+        bool(app.config["JOBS_IMMEDIATE"]),
+        str(app.config.get("RESULT_STORE") or ""),
     )
     app.register_error_handler(Pending, pending_response)
     app.register_error_handler(Busy, busy_response)

@@ -98,6 +98,21 @@ class Store(Protocol):
         'queue-full' if a visitor's claim (client set) would pass the limits (nothing is claimed then)."""
         ...
 
+    def adopt(self, key: str, client: str, limits: Limits, note: str) -> Claim:
+        """A job still queued by the precomputation (no client, its progress note `note`) becomes this visitor's,
+        counted against the limits like a claim of their own: 'won' (the caller queues it for the visitor),
+        'client-full' or 'queue-full' (nothing changed), 'taken' if it is not such a job (someone adopted it)."""
+        ...
+
+    def stale_jobs(self) -> list[tuple[str, str]]:
+        """(key, client) of every job marked running whose supervisor has not reported for stale_seconds() (its
+        consumer died): what `revive` may queue again."""
+        ...
+
+    def revive(self, key: str) -> bool:
+        """Mark a stale running job queued again, atomically (True for the one caller that did it)."""
+        ...
+
     def client_jobs(self, client: str) -> list[str]:
         """The keys of a visitor's live jobs (queued or running), for the answer that refuses another."""
         ...

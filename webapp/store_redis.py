@@ -41,6 +41,33 @@ return 'won'
 """
 
 
+ADOPT_SCRIPT = """
+local holder = redis.call('GET', KEYS[1])
+if holder ~= '' then return 'taken' end
+local raw = redis.call('GET', KEYS[3])
+if not raw then return 'taken' end
+local job = cjson.decode(raw)
+if job['state'] ~= 'queued' or job['note'] ~= ARGV[7] then return 'taken' end
+if ARGV[2] ~= '' then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[5])
+  local members = redis.call('ZRANGE', KEYS[2], 0, -1)
+  local prefix = ARGV[2] .. '\\n'
+  local mine = 0
+  for _, m in ipairs(members) do
+    if string.sub(m, 1, #prefix) == prefix then mine = mine + 1 end
+  end
+  if tonumber(ARGV[3]) > 0 and mine >= tonumber(ARGV[3]) then return 'client-full' end
+  if tonumber(ARGV[4]) > 0 and #members >= tonumber(ARGV[4]) then return 'queue-full' end
+  redis.call('ZADD', KEYS[2], tonumber(ARGV[5]) + tonumber(ARGV[6]), ARGV[1])
+end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[6])
+job['note'] = ''
+job['updated'] = tonumber(ARGV[5])
+redis.call('SET', KEYS[3], cjson.encode(job), 'EX', ARGV[6])
+return 'won'
+"""
+
+
 def _member(client: str, key: str) -> str:
     """A visitor job's entry in the sorted sets."""
     return f"{client}\n{key}"
@@ -57,6 +84,7 @@ class RedisStore:
         self._r: Any = redis.Redis.from_url(url)
         self._signer = Signer(secrets)
         self._claim: Any = self._r.register_script(CLAIM_SCRIPT)
+        self._adopt: Any = self._r.register_script(ADOPT_SCRIPT)
 
     def get(self, key: str) -> bytes | None:
         """The bytes under a key, if intact."""
@@ -107,6 +135,15 @@ class RedisStore:
             self._job(key, "queued", 0, 0, "", CLAIM_SECONDS)
         return verdict
 
+    def adopt(self, key: str, client: str, limits: Limits, note: str) -> Claim:
+        """One Lua script: a job still queued by the precomputation (its claim's holder '', its note `note`) becomes
+        this visitor's, counted against the limits like a claim of their own; 'taken' if it is not such a job."""
+        won = self._adopt(
+            keys=[f"cp:claim:{key}", VISITORS, f"cp:job:{key}"],
+            args=[_member(client, key), client, limits.per_client, limits.total, time.time(), int(CLAIM_SECONDS), note],
+        )
+        return one_of(won.decode() if isinstance(won, bytes) else str(won), CLAIMS, "claim")
+
     def start(self, key: str, client: str) -> bool:
         """A visitor's running job holds cp:runner:<client> (SET NX, kept alive with the claim); another job of
         the same visitor finds it held and waits."""
@@ -116,6 +153,28 @@ class RedisStore:
             if not taken and self._r.get(runner) not in (None, key.encode()):
                 return False
         self.report(key, "running", 0, 0, "")
+        return True
+
+    def stale_jobs(self) -> list[tuple[str, str]]:
+        """Jobs whose progress says running but whose claim lapsed (its supervisor stopped keeping it alive); the
+        client is not known any more once the claim is gone, so a revived job is nobody's."""
+        out = []
+        before = time.time() - stale_seconds()
+        for name in self._r.scan_iter(match="cp:job:*"):
+            raw = self._r.get(name)
+            if raw is None:
+                continue
+            d = json.loads(raw)
+            key = bytes(name).decode().removeprefix("cp:job:")
+            if d["state"] == "running" and float(d["updated"]) < before and self._client(key) is None:
+                out.append((key, ""))
+        return out
+
+    def revive(self, key: str) -> bool:
+        """The claim taken again by SET NX (one caller wins), the progress marked queued."""
+        if not self._r.set(f"cp:claim:{key}", "", nx=True, ex=int(CLAIM_SECONDS)):
+            return False
+        self._job(key, "queued", 0, 0, "", CLAIM_SECONDS)
         return True
 
     def client_jobs(self, client: str) -> list[str]:

@@ -7,7 +7,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .store_base import NO_LIMITS, Claim, Limits, Progress, Signer, live
+from .store_base import NO_LIMITS, Claim, Limits, Progress, Signer, live, stale_seconds
 
 
 class SqliteStore:
@@ -89,17 +89,7 @@ class SqliteStore:
             if row is not None and live(str(row[0]), now - float(row[1])):
                 verdict = "taken"
             elif client:
-                jobs = [
-                    str(r[0])
-                    for r in db.execute(
-                        "SELECT client, state, updated FROM jobs WHERE client != '' AND state != 'failed'"
-                    )
-                    if live(str(r[1]), now - float(r[2]))
-                ]
-                if limits.per_client and jobs.count(client) >= limits.per_client:
-                    verdict = "client-full"
-                elif limits.total and len(jobs) >= limits.total:
-                    verdict = "queue-full"
+                verdict = self._within(db, client, limits, now)
             if verdict == "won":
                 db.execute(
                     "INSERT OR REPLACE INTO jobs (key, state, done, total, note, updated, client) "
@@ -108,6 +98,53 @@ class SqliteStore:
                 )
             db.execute("COMMIT")
             return verdict
+
+    @staticmethod
+    def _within(db: sqlite3.Connection, client: str, limits: Limits, now: float) -> Claim:
+        """'won' if one more live job of this client stays within the limits, else which limit it passes."""
+        jobs = [
+            str(r[0])
+            for r in db.execute("SELECT client, state, updated FROM jobs WHERE client != '' AND state != 'failed'")
+            if live(str(r[1]), now - float(r[2]))
+        ]
+        if limits.per_client and jobs.count(client) >= limits.per_client:
+            return "client-full"
+        if limits.total and len(jobs) >= limits.total:
+            return "queue-full"
+        return "won"
+
+    def adopt(self, key: str, client: str, limits: Limits, note: str) -> Claim:
+        """A job still queued by the precomputation (no client, its note `note`) becomes this visitor's, counted
+        against the limits like a claim of their own (one transaction); 'taken' if it is not such a job."""
+        now = time.time()
+        with self._db() as db:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute("SELECT state, updated, note, client FROM jobs WHERE key = ?", (key,)).fetchone()
+            verdict: Claim = "taken"
+            if row is not None and row[0] == "queued" and row[2] == note and not row[3]:
+                verdict = self._within(db, client, limits, now) if client else "won"
+            if verdict == "won":
+                db.execute("UPDATE jobs SET client = ?, note = '', updated = ? WHERE key = ?", (client, now, key))
+            db.execute("COMMIT")
+            return verdict
+
+    def stale_jobs(self) -> list[tuple[str, str]]:
+        """Running jobs whose supervisor stopped reporting."""
+        before = time.time() - stale_seconds()
+        with self._db() as db:
+            rows = db.execute("SELECT key, client FROM jobs WHERE state = 'running' AND updated < ?", (before,))
+            return [(str(k), str(c)) for k, c in rows]
+
+    def revive(self, key: str) -> bool:
+        """One UPDATE: only the caller that finds the job still stale marks it queued."""
+        now = time.time()
+        with self._db() as db:
+            done = db.execute(
+                "UPDATE jobs SET state = 'queued', done = 0, total = 0, note = '', updated = ? "
+                "WHERE key = ? AND state = 'running' AND updated < ?",
+                (now, key, now - stale_seconds()),
+            )
+            return done.rowcount == 1
 
     def client_jobs(self, client: str) -> list[str]:
         """The keys of a visitor's live jobs (queued or running)."""

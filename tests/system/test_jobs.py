@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.system.conftest import Served
+from tests.system.conftest import SYSTEM_KEY, Served
 
 HEAVY = "/api/devil?n=15"  # about 2 s of CPU (a search over all 32,768 tables): a job, never a request
 
@@ -135,4 +135,4 @@ def test_job_limits_redis(redis_server: str) -> None:
     from tests.unit.test_store import check_limits
     from webapp.store_redis import RedisStore
 
-    check_limits(RedisStore(redis_server, [b"system"]))
+    check_limits(RedisStore(redis_server, [SYSTEM_KEY.encode()]))

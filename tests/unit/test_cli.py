@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
+from tests.conftest import TEST_KEY
 from webapp.cli import main
 
 
@@ -254,7 +255,7 @@ def test_optima_table_reads_the_store_as_the_api_does(
     from webapp import create_app
 
     monkeypatch.setenv("COIN_PUZZLES_INSTANCE", str(tmp_path))
-    client = create_app({"TESTING": True, "SECRET_KEY": "test-secret"}).test_client()  # pragma: allowlist secret
+    client = create_app({"TESTING": True, "SECRET_KEY": TEST_KEY}).test_client()
     for pegs, colours in ((2, 2), (2, 3)):
         for strategy in ("optimal-average", "optimal-worst"):
             url = f"/api/codebreak?game=mastermind&pegs={pegs}&colours={colours}&strategy={strategy}"

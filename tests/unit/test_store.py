@@ -116,7 +116,7 @@ def test_heavy_results_are_one_job_and_a_damaged_one_is_recomputed(tmp_path: Pat
     store = SqliteStore(tmp_path / "r.db", SECRET)
     queued: list[tuple[str, dict[str, Any]]] = []
 
-    def enqueue(address: str, name: str, params: Wire, client: str) -> None:
+    def enqueue(name: str, params: Wire, client: str) -> None:
         queued.append((name, dict(params)))
 
     for _ in range(3):
@@ -177,8 +177,34 @@ def test_a_visitor_moves_a_precomputation_job_ahead(tmp_path: Path) -> None:
     queued: list[str] = []
     for _ in range(3):
         with pytest.raises(Pending):
-            fetch(store, SQUARE, X(15), lambda address, name, params, client: queued.append(name))
+            fetch(store, SQUARE, X(15), lambda name, params, client: queued.append(name))
     assert queued == ["test.square"]
+
+
+def test_precomputation_jobs_count_against_the_visitor_who_moves_them(tmp_path: Path) -> None:
+    """A visitor moving precomputation jobs ahead is counted as for jobs of their own: past their limit, 429 and
+    nothing queued (the bypass: 55 such results asked by one client were all queued, none counted)."""
+    from webapp.computations import PRECOMPUTE_NOTE
+
+    store = SqliteStore(tmp_path / "r.db", SECRET)
+    for x in range(30, 36):
+        assert store.claim(SQUARE.key(X(x))) == "won"
+        store.report(SQUARE.key(X(x)), "queued", 0, 0, PRECOMPUTE_NOTE)
+    queued: list[tuple[str, str]] = []
+    limits = Limits(per_client=2, total=3)
+    for x in (30, 31):
+        with pytest.raises(Pending):
+            fetch(store, SQUARE, X(x), lambda name, params, client: queued.append((name, client)), "1.1.1.1", limits)
+    with pytest.raises(Busy) as busy:
+        fetch(store, SQUARE, X(32), lambda name, params, client: queued.append((name, client)), "1.1.1.1", limits)
+    assert busy.value.status == 429
+    with pytest.raises(Pending):
+        fetch(store, SQUARE, X(33), lambda name, params, client: queued.append((name, client)), "2.2.2.2", limits)
+    with pytest.raises(Busy) as full:
+        fetch(store, SQUARE, X(34), lambda name, params, client: queued.append((name, client)), "3.3.3.3", limits)
+    assert full.value.status == 503
+    assert queued == [("test.square", "1.1.1.1")] * 2 + [("test.square", "2.2.2.2")]
+    assert store.client_jobs("1.1.1.1") == [SQUARE.key(X(30)), SQUARE.key(X(31))]
 
 
 def test_the_precomputation_has_a_queue_of_its_own(tmp_path: Path) -> None:
@@ -187,7 +213,7 @@ def test_the_precomputation_has_a_queue_of_its_own(tmp_path: Path) -> None:
     from webapp.jobs import Queues
 
     store = SqliteStore(tmp_path / "r.db", SECRET)
-    queues = Queues(None, tmp_path)  # SQLite queues in this folder, no consumer
+    queues = Queues(None, tmp_path, store=store.address)  # SQLite queues in this folder, no consumer
     assert queues.enqueue_missing(store, [(SQUARE, X(12)), (SQUARE, X(13))]) == 2
     assert (queues.precompute.pending_count(), queues.visitors.pending_count()) == (2, 0)
     with pytest.raises(Pending):
@@ -239,7 +265,7 @@ def test_fetch_answers_busy_and_failed(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "r.db", SECRET)
     queued: list[Params] = []
 
-    def enqueue(address: str, name: str, params: Wire, client: str) -> None:
+    def enqueue(name: str, params: Wire, client: str) -> None:
         queued.append(params)
 
     limits = Limits(per_client=1, total=2)
@@ -270,7 +296,7 @@ def test_the_queue_keeps_tasks_as_json(tmp_path: Path) -> None:
     from webapp.jobs import JsonSerializer
 
     queue = SqliteHuey("t", filename=str(tmp_path / "q.db"), results=False, serializer=JsonSerializer())
-    task = queue.task(name="compute")(lambda address, name, params, client: None)
+    task = queue.task(name="compute")(lambda name, params, client: None)
     task("sqlite:/x", "devil.solve", {"n": 15, "goal": "all-heads"}, "10.0.0.1")
     raw = queue.storage.dequeue()
     assert raw.startswith(b'T["') and b"devil.solve" in raw and b"pickle" not in raw
@@ -303,7 +329,7 @@ def test_a_quick_job_is_never_locked_out_by_long_ones(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "r.db", SECRET)
     queued: list[tuple[str, str]] = []
 
-    def enqueue(address: str, name: str, params: Wire, client: str) -> None:
+    def enqueue(name: str, params: Wire, client: str) -> None:
         queued.append((name, client))
 
     limits = Limits(per_client=1, total=10)
@@ -319,3 +345,25 @@ def test_a_quick_job_is_never_locked_out_by_long_ones(tmp_path: Path) -> None:
     with pytest.raises(LimitError, match="odd numbers"):
         fetch(store, HINT, X(41), enqueue, "1.1.1.1", limits)
     assert len(queued) == 2 and store.progress(HINT.key(X(41))) is None
+
+
+def test_a_job_whose_consumer_died_is_queued_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A running job whose supervisor stopped reporting (its consumer killed) is queued again by the periodic
+    revive, on the lane of the client that asked for it, once however many consumers revive at the same time; a
+    live job is left alone."""
+    from webapp.catalogue import DEVIL, DevilParams
+    from webapp.jobs import Queues
+
+    monkeypatch.setenv("COIN_PUZZLES_JOB_STALE_SECONDS", "1")
+    store = SqliteStore(tmp_path / "r.db", SECRET)
+    queues = Queues(None, tmp_path, store=store.address)
+    dead, alive = DEVIL.key(DevilParams(15, "all-heads", False, 2)), DEVIL.key(DevilParams(14, "all-heads", False, 2))
+    for key in (dead, alive):
+        assert store.claim(key, "10.0.0.1") == "won" and store.start(key, "")
+    with sqlite3.connect(tmp_path / "r.db") as db:  # the dead job's last report, long ago
+        db.execute("UPDATE jobs SET updated = updated - 60 WHERE key = ?", (dead,))
+    assert queues.revive() == 1 and queues.revive() == 0
+    assert queues.visitors.pending_count() == 1 and queues.precompute.pending_count() == 0
+    progress = store.progress(dead)
+    assert progress is not None and progress.state == "queued"
+    assert store.client_jobs("10.0.0.1") == [alive, dead]  # still that visitor's (their limit counts it)

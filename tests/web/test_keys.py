@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 from pathlib import Path
 
 import pytest
@@ -64,7 +65,23 @@ def test_the_published_key_in_the_environment_is_refused(
     monkeypatch.setenv("COIN_PUZZLES_SECRET", leaked)
     with pytest.raises(config.ConfigError, match="published"):
         config.keys(instance)
-    assert main(["rotate-key"]) == 2 and "published" in capsys.readouterr().err
+    assert main(["worker", "--queue", "visitors"]) == 2 and "published" in capsys.readouterr().err
+    assert main(["rotate-key"]) == 0  # says so, and prints a key to use instead (the published one not kept)
+    out = capsys.readouterr().out
+    assert "published" in out and "COIN_PUZZLES_SECRET_FALLBACKS=\n" in out
+
+
+@pytest.mark.parametrize(
+    "weak", ["x", "system", "0123456789abcdef" * 2, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"]
+)
+def test_a_weak_key_in_the_environment_is_refused(instance: Path, monkeypatch: pytest.MonkeyPatch, weak: str) -> None:
+    """A key of less than 32 bytes of entropy (short, or few distinct characters) is refused with the reason."""
+    monkeypatch.setenv("COIN_PUZZLES_SECRET", weak)
+    with pytest.raises(config.ConfigError, match="too weak"):
+        config.keys(instance)
+    assert main(["worker", "--queue", "visitors"]) == 2
+    monkeypatch.setenv("COIN_PUZZLES_SECRET", config.new_key())
+    assert config.keys(instance).current == os.environ["COIN_PUZZLES_SECRET"]
 
 
 def _app(store: Path, current: str, *fallbacks: str) -> Flask:
@@ -124,10 +141,11 @@ def test_rotate_key_with_the_key_in_the_environment(
     instance: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """With COIN_PUZZLES_SECRET set, the command cannot change the environment: it prints the two settings to use."""
-    monkeypatch.setenv("COIN_PUZZLES_SECRET", "env-key")
-    monkeypatch.setenv("COIN_PUZZLES_SECRET_FALLBACKS", "older")
+    env_key, older = config.new_key(), config.new_key()
+    monkeypatch.setenv("COIN_PUZZLES_SECRET", env_key)
+    monkeypatch.setenv("COIN_PUZZLES_SECRET_FALLBACKS", older)
     assert main(["rotate-key"]) == 0
     out = capsys.readouterr().out
-    assert "COIN_PUZZLES_SECRET_FALLBACKS=env-key,older" in out
+    assert f"COIN_PUZZLES_SECRET_FALLBACKS={env_key},{older}" in out
     new = next(line.split("=", 1)[1] for line in out.splitlines() if line.startswith("COIN_PUZZLES_SECRET="))
-    assert len(new) == 64 and new != "env-key"
+    assert len(new) == 64 and new != env_key

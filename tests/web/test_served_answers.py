@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from solvers.variants.model import Variant
 from solvers.variants.report import Row
+from tests.conftest import TEST_KEY
 from tests.web.forms import form_token, refusal
 from webapp import create_app
 from webapp.catalogue import VARIANT_TABLE, VariantParams
@@ -100,7 +101,7 @@ def test_a_variant_beyond_its_tables_reach_is_refused_at_once(tmp_path: Path) ->
     app = create_app(
         {
             "TESTING": True,
-            "SECRET_KEY": "test-secret",
+            "SECRET_KEY": TEST_KEY,
             "RESULT_STORE": f"sqlite:{tmp_path / 'r.db'}",
         }  # pragma: allowlist secret
     )
