@@ -54,7 +54,7 @@ warm: $(VENV)/.installed
 	$(BIN)/coin-puzzles warm-up
 
 # gunicorn and the job consumer together; the consumer fills the result store in the background.
-run: $(VENV)/.installed warm
+run: $(VENV)/.installed nginx warm
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/coin-puzzles serve
 
 # Fill the result store in the foreground, with a progress bar (resumable: stored results are skipped).

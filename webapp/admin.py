@@ -25,11 +25,26 @@ def serve(args: argparse.Namespace) -> int:
     from . import config
 
     config.keys(config.instance_path())  # ConfigError (exit status 2) for a published or weak key
+    private_instance()
     bin_dir = os.path.dirname(sys.executable)
+    nginx = None if args.no_proxy else nginx_binary()
+    bind = f"{args.host}:{args.port}"
+    env = dict(os.environ)
+    if nginx is not None:  # nginx buffers slow clients and answers on the address; gunicorn behind it, on loopback
+        bind = f"127.0.0.1:{free_port()}"
+        env["COIN_PUZZLES_PROXIES"] = str(int(env.get("COIN_PUZZLES_PROXIES", "0") or 0) + 1)
+    else:
+        print(
+            "coin-puzzles serve: nginx not found, so gunicorn answers directly (slow clients can hold its workers); "
+            "`make run` installs Debian's nginx",
+            file=sys.stderr,
+        )
     gunicorn = [
         os.path.join(bin_dir, "gunicorn"),
         "--bind",
-        f"{args.host}:{args.port}",
+        bind,
+        "--umask",
+        "0o077",
         "--workers",
         str(args.workers),
         "--timeout",
@@ -44,16 +59,25 @@ def serve(args: argparse.Namespace) -> int:
     quick = [command, "worker", "--queue", "quick", "--workers", "1"]
     precompute = [command, "worker", "--queue", "precompute", "--workers", "1"]
     # each in a process group of its own, so that a stop reaches the job processes a consumer has started too
-    commands = (visitors, quick, precompute, gunicorn)
-    names = ("the visitors' consumer", "the quick lane's consumer", "the precomputation's consumer", "gunicorn")
-    procs = [subprocess.Popen(c, start_new_session=True) for c in commands]
+    commands = [visitors, quick, precompute, gunicorn]
+    names = ["the visitors' consumer", "the quick lane's consumer", "the precomputation's consumer", "gunicorn"]
+    signals = [signal.SIGTERM, signal.SIGTERM, signal.SIGTERM, signal.SIGINT]
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
+    procs: list[subprocess.Popen[bytes]] = []
     status = 0
     try:
+        procs += [subprocess.Popen(c, start_new_session=True, env=env) for c in commands]
+        if nginx is not None and _listening(bind, procs):  # nginx once gunicorn answers: no 502 at the start
+            run = config.instance_path() / "nginx"
+            conf = write_proxy_config(run, f"{args.host}:{args.port}", bind, None)
+            nginx_run = [nginx, "-p", str(run), "-c", str(conf), "-g", "daemon off;"]
+            procs.append(subprocess.Popen(nginx_run, start_new_session=True))
+            names.append("nginx")
+            signals.append(signal.SIGTERM)
         while all(p.poll() is None for p in procs):
             time.sleep(0.5)
         name, ended = next((n, p) for n, p in zip(names, procs, strict=True) if p.poll() is not None)
@@ -64,10 +88,10 @@ def serve(args: argparse.Namespace) -> int:
     finally:
         # a consumer's SIGTERM interrupts its running jobs (each ends its claim as it stops, so the next start
         # queues it again); gunicorn's SIGINT stops it at once
-        for p, sig in zip(procs, (signal.SIGTERM, signal.SIGTERM, signal.SIGTERM, signal.SIGINT), strict=True):
+        for p, sig in zip(procs, signals, strict=False):
             if p.poll() is None:
                 p.send_signal(sig)
-        deadline = time.monotonic() + 15  # one deadline for all four, not 15 s each
+        deadline = time.monotonic() + 15  # one deadline for all of them, not 15 s each
         for p in procs:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 p.wait(timeout=max(0.1, deadline - time.monotonic()))
@@ -80,31 +104,84 @@ def serve(args: argparse.Namespace) -> int:
     return status
 
 
-def proxy_config(args: argparse.Namespace) -> int:
-    """Write deploy/nginx.conf with its placeholders filled into a run folder; print how to start nginx. Its
+def private_instance() -> None:
+    """The instance folder (the store, the queues, the key) readable by this account only: 0700, its files 0600
+    (those an earlier version made readable by others closed up), and every file this process and its children
+    make from now on private (umask 077)."""
+    from . import config
+
+    os.umask(0o077)
+    folder = config.instance_path()
+    folder.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):
+        folder.chmod(0o700)
+        for path in folder.iterdir():
+            if path.is_file() and path.stat().st_mode & 0o077:
+                path.chmod(0o600)
+
+
+def _listening(address: str, procs: list[subprocess.Popen[bytes]], seconds: float = 120) -> bool:
+    """Wait until something listens on host:port (False if one of procs ends first, or after seconds)."""
+    import socket
+
+    host, port = address.rsplit(":", 1)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and all(p.poll() is None for p in procs):
+        with socket.socket() as s:
+            if s.connect_ex((host, int(port))) == 0:
+                return True
+        time.sleep(0.1)
+    return False
+
+
+def nginx_binary() -> str | None:
+    """Debian's nginx, if installed."""
+    import shutil
+
+    found = shutil.which("nginx") or ("/usr/sbin/nginx" if os.access("/usr/sbin/nginx", os.X_OK) else None)
+    return found
+
+
+def free_port() -> int:
+    """A free loopback port (for gunicorn behind serve's nginx)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def write_proxy_config(run: Path, listen: str, upstream: str, static: Path | None) -> Path:
+    """deploy/nginx.conf with its placeholders filled, written into the run folder (made 0700); its path. Its
     workers run as the account that wrote it (when nginx starts as root), which can read the checkout."""
     import grp
     import pwd
 
     from .config import ROOT
 
-    run = Path(args.run).resolve()
-    run.mkdir(parents=True, exist_ok=True)
-    static = Path(args.static).resolve() if args.static else ROOT / "static"
+    run = run.resolve()
+    run.mkdir(parents=True, exist_ok=True, mode=0o700)
+    static = static.resolve() if static else ROOT / "static"
     if not (static / "css").is_dir():
         raise InputError(f"{static} is not the project's static folder (it has no css/)")
     text = (ROOT / "deploy" / "nginx.conf").read_text()
     for name, value in (
         ("@STATIC@", str(static)),
-        ("@LISTEN@", args.listen),
-        ("@UPSTREAM@", args.upstream),
+        ("@LISTEN@", listen),
+        ("@UPSTREAM@", upstream),
         ("@RUN@", str(run)),
         ("@USER@", pwd.getpwuid(os.geteuid()).pw_name),
         ("@GROUP@", grp.getgrgid(os.getegid()).gr_name),
     ):
         text = text.replace(name, value)
     (run / "nginx.conf").write_text(text)
-    print(f"nginx -p {run} -c {run / 'nginx.conf'} -g 'daemon off;'")
+    return run / "nginx.conf"
+
+
+def proxy_config(args: argparse.Namespace) -> int:
+    """Write deploy/nginx.conf with its placeholders filled into a run folder; print how to start nginx."""
+    conf = write_proxy_config(Path(args.run), args.listen, args.upstream, Path(args.static) if args.static else None)
+    print(f"nginx -p {conf.parent} -c {conf} -g 'daemon off;'")
     return 0
 
 
@@ -129,15 +206,14 @@ def rotate_key(args: argparse.Namespace) -> int:
         return 0
     if args.forget_old:
         count = config.forget_fallbacks(folder)
-        print(
-            f"dropped {count} older key(s) from {folder}; restart the server (make run) so that it stops accepting them"
-        )
+        print(f"dropped {count} older key(s) from {folder}; a running server stops accepting them at its next request")
         return 0
     rotated = config.rotate(folder)
     print(
         f"made a new key in {folder / config.KEY_FILE}; {len(rotated.fallbacks)} older key(s) kept in "
-        f"{folder / config.FALLBACKS_FILE}, still accepted for reading. Restart the server (make run) to use it; "
-        "run `coin-puzzles rotate-key --forget-old` once links and sessions made before may stop working."
+        f"{folder / config.FALLBACKS_FILE}, still accepted for reading. A running server's web workers and jobs "
+        "use it from their next request (no restart); run `coin-puzzles rotate-key --forget-old` once links and "
+        "sessions made before may stop working."
     )
     return 0
 
@@ -152,6 +228,7 @@ def worker(args: argparse.Namespace) -> int:
 
     workers = whole(args.workers, "--workers")
     config.keys(config.instance_path())  # ConfigError (exit status 2) for a published or weak key
+    private_instance()
     queues = Queues(config.redis_url(), config.instance_path())
     if args.queue == "precompute" and not args.no_precompute:
         queued = queues.enqueue_missing(default_store(), everything())
@@ -168,6 +245,7 @@ def precompute(args: argparse.Namespace) -> int:
     from .computations import read, resumable
     from .store import default_store
 
+    private_instance()
     store = default_store()
     items = [(c, p) for c, p in everything(large=True) if not args.only or any(c.name.startswith(o) for o in args.only)]
     done = 0
@@ -192,6 +270,12 @@ def serve_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--port", default=os.environ.get("PORT", "8000"))
     s.add_argument("--workers", default=os.environ.get("WORKERS", "2"))
     s.add_argument("--job-workers", default=os.environ.get("JOB_WORKERS", "2"))
+    s.add_argument(
+        "--no-proxy",
+        action="store_true",
+        default=os.environ.get("COIN_PUZZLES_PROXY", "1") == "0",
+        help="gunicorn answers on the address itself, without nginx in front (or COIN_PUZZLES_PROXY=0)",
+    )
 
 
 def worker_arguments(k: argparse.ArgumentParser) -> None:
