@@ -19,7 +19,11 @@
     var id = keptFocus;
     keptFocus = null;
     if (!id || pendingFocus) return;
+    startRow();  // the guess row first (it may disable Guess), then focus
     var again = document.getElementById(id);
+    if (again && again.disabled) {  // Guess, disabled on the new empty row: the first colour is the next key's
+      again = (again.form && again.form.querySelector(".palette button")) || again;
+    }
     if (again) again.focus({ preventScroll: true });  // the page top shows what the move did
   });
 

@@ -49,9 +49,11 @@ def test_keyboard_only_game_to_the_end(page: Page, live_server: str) -> None:
         page.wait_for_load_state()
         expect(page.locator(".guess-row .peg.empty").first.or_(page.get_by_text("You win"))).to_be_visible()
         if not page.get_by_role("status").filter(has_text="You win").count():
-            # once the new page has settled, focus is back on Guess (the control that made the move): only then
-            # is the next key a keyboard player's next key (a key pressed while it settles could go either way)
-            expect(page.get_by_role("button", name="Guess", exact=True)).to_be_focused()
+            # once the new page has settled, Guess is disabled (an empty row sends nothing) and focus is on the first
+            # colour: only then is the next key a keyboard player's next key (one pressed while it settles could go
+            # either way)
+            expect(page.get_by_role("button", name="Guess", exact=True)).to_be_disabled()
+            expect(page.get_by_role("button", name=COLOUR["A"], exact=True)).to_be_focused()
     expect(page.get_by_role("status").filter(has_text="You win")).to_be_visible()
 
 
@@ -104,3 +106,24 @@ def test_optima_table_and_chart(page: Page, live_server: str) -> None:
     page.set_viewport_size({"width": 1280, "height": 800})
     page.get_by_role("link", name="2 × 3").click()
     expect(page.locator("h1")).to_contain_text("Mastermind")
+
+
+def test_the_guess_row_sends_only_what_was_entered(page: Page, live_server: str) -> None:
+    """An empty or part-filled row cannot be sent (Guess disabled, the reason beside it); after CDEF and the clear
+    button the hidden selects are empty again, so nothing the player removed is sent; Backspace empties one peg."""
+    page.goto(f"{live_server}/codebreak/play?game=mastermind&maker=adversarial")
+    guess = page.get_by_role("button", name="Guess", exact=True)
+    expect(guess).to_be_disabled()
+    expect(page.locator("#guess-why")).to_have_text("Choose 4 more colours to guess.")
+    for letter in "CDEF":
+        page.get_by_role("button", name=COLOUR[letter], exact=True).click()
+    expect(guess).to_be_enabled()
+    assert page.eval_on_selector_all(".guess-selects select", "els => els.map(e => e.value).join('')") == "CDEF"
+    page.get_by_role("button", name="Clear the guess").click()
+    expect(guess).to_be_disabled()
+    assert page.eval_on_selector_all(".guess-selects select", "els => els.map(e => e.value).join('')") == ""
+    page.get_by_role("button", name=COLOUR["C"], exact=True).click()
+    page.get_by_role("button", name=COLOUR["C"], exact=True).press("Backspace")
+    expect(page.locator(".guess-row .peg.empty")).to_have_count(4)
+    expect(page.locator("#guess-why")).to_have_text("Choose 4 more colours to guess.")
+    page.screenshot(path="test-results/guess-row-empty.png")

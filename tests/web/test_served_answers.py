@@ -131,5 +131,5 @@ def test_naming_the_coin_keeps_the_hints_and_a_win_reads_as_one(client: FlaskCli
     r = client.post("/adversary/guess", data={**fields, "coin": known[0], "fake_is": "heavier"})
     assert r.status_code == 303 and "h=2" in r.headers["Location"]
     html = client.get(r.headers["Location"]).get_data(as_text=True)
-    assert "<h1>You win</h1>" in html and "needed, 0 left" not in html and "weighings needed" not in html
+    assert "<h1>Game won</h1>" in html and "needed, 0 left" not in html and "weighings needed" not in html
     assert re.search(r"Hints[^0-9]*2", re.sub(r"<[^>]+>", " ", html)), "the win screen counts the hints"
