@@ -254,7 +254,7 @@ def aequitas_arguments(q: argparse.ArgumentParser) -> None:
     q.add_argument("--extra", action="store_true", help="one extra genuine coin")
     q.add_argument("--convention", choices=CONVENTIONS, default=None)
     q.add_argument("--table", action="store_true", help="the whole comparison table with the paper")
-    q.add_argument("--max-coins", default="30")
+    q.add_argument("--max-coins", default="12", help="the table's largest N (as the API's max_coins; up to 40)")
 
 
 def devil_arguments(d: argparse.ArgumentParser) -> None:

@@ -11,6 +11,8 @@ import signal
 import socket
 import subprocess
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -140,6 +142,10 @@ def test_slow_clients_do_not_stall_the_site(serve: Callable[..., Served]) -> Non
         time.sleep(0.2)
     thread.join()
     assert len(times) >= 20 and max(times) < 1.0, max(times)
+    with pytest.raises(urllib.error.HTTPError) as too_long:  # nginx's own error page, with the same headers
+        urllib.request.urlopen(app.url + "/" + "a" * 20_000, timeout=30)
+    assert too_long.value.code == 414 and too_long.value.headers["X-Frame-Options"] == "DENY"
+    assert "frame-ancestors 'none'" in too_long.value.headers["Content-Security-Policy"]
 
 
 def test_the_instance_folder_is_private(serve: Callable[..., Served], tmp_path: Path) -> None:

@@ -297,11 +297,11 @@ def test_the_queue_keeps_tasks_as_json(tmp_path: Path) -> None:
 
     queue = SqliteHuey("t", filename=str(tmp_path / "q.db"), results=False, serializer=JsonSerializer())
     task = queue.task(name="compute")(lambda name, params, client: None)
-    task("sqlite:/x", "devil.solve", {"n": 15, "goal": "all-heads"}, "10.0.0.1")
+    task("devil.solve", {"n": 15, "goal": "all-heads"}, "10.0.0.1")
     raw = queue.storage.dequeue()
     assert raw.startswith(b'T["') and b"devil.solve" in raw and b"pickle" not in raw
     message = queue.serializer.deserialize(raw)
-    assert list(message.args) == ["sqlite:/x", "devil.solve", {"n": 15, "goal": "all-heads"}, "10.0.0.1"]
+    assert list(message.args) == ["devil.solve", {"n": 15, "goal": "all-heads"}, "10.0.0.1"]  # no path
     marker = tmp_path / "ran"
 
     class Exploit:
@@ -345,6 +345,19 @@ def test_a_quick_job_is_never_locked_out_by_long_ones(tmp_path: Path) -> None:
     with pytest.raises(LimitError, match="odd numbers"):
         fetch(store, HINT, X(41), enqueue, "1.1.1.1", limits)
     assert len(queued) == 2 and store.progress(HINT.key(X(41))) is None
+
+
+def test_a_task_cannot_name_a_store_or_a_foreign_computation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A task carries no store path (the consumer writes to its own store), and a task in the old shape or with a
+    name the app does not know is dropped with one line, never run and never a traceback."""
+    from webapp.jobs import compute
+
+    store = tmp_path / "elsewhere.db"
+    compute("sqlite:" + str(tmp_path / "r.db"), f"sqlite:{store}", {"n": 3}, "", "visitors", True)  # type: ignore[arg-type]
+    compute("sqlite:" + str(tmp_path / "r.db"), "devil.solve", {"n": "x"}, "", "visitors", True)
+    assert not store.exists() and capsys.readouterr().err.count("a task not of this app was dropped") == 2
 
 
 def test_a_job_whose_consumer_died_is_queued_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
