@@ -49,6 +49,8 @@ def serve(args: argparse.Namespace) -> int:
         str(args.workers),
         "--timeout",
         "60",
+        "--graceful-timeout",
+        "10",
         "--preload",
         "--access-logfile",
         "-",
@@ -61,7 +63,7 @@ def serve(args: argparse.Namespace) -> int:
     # each in a process group of its own, so that a stop reaches the job processes a consumer has started too
     commands = [visitors, quick, precompute, gunicorn]
     names = ["the visitors' consumer", "the quick lane's consumer", "the precomputation's consumer", "gunicorn"]
-    signals = [signal.SIGTERM, signal.SIGTERM, signal.SIGTERM, signal.SIGINT]
+    signals = [signal.SIGTERM, signal.SIGTERM, signal.SIGTERM, signal.SIGTERM]  # gunicorn's: requests in flight end
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
@@ -87,7 +89,7 @@ def serve(args: argparse.Namespace) -> int:
         pass
     finally:
         # a consumer's SIGTERM interrupts its running jobs (each ends its claim as it stops, so the next start
-        # queues it again); gunicorn's SIGINT stops it at once
+        # queues it again); gunicorn's SIGTERM lets the requests in flight finish (at most 10 s)
         for p, sig in zip(procs, signals, strict=False):
             if p.poll() is None:
                 p.send_signal(sig)

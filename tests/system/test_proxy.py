@@ -38,8 +38,8 @@ def start_nginx(tmp_path: Path, upstream: str, *extra: str) -> tuple[str, subpro
 
 @pytest.fixture
 def proxied(serve: Callable[..., Served], tmp_path: Path) -> Iterator[tuple[str, str]]:
-    """(the app through nginx, the app directly)."""
-    app = serve()
+    """(the app through nginx, the app directly: gunicorn without the nginx that serve puts in front)."""
+    app = serve(COIN_PUZZLES_PROXY="0")
     url, proc = start_nginx(tmp_path, app.url.removeprefix("http://"))
     yield url, app.url
     proc.terminate()
