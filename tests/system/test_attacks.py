@@ -146,6 +146,7 @@ def test_slow_clients_do_not_stall_the_site(serve: Callable[..., Served]) -> Non
         urllib.request.urlopen(app.url + "/" + "a" * 20_000, timeout=30)
     assert too_long.value.code == 414 and too_long.value.headers["X-Frame-Options"] == "DENY"
     assert "frame-ancestors 'none'" in too_long.value.headers["Content-Security-Policy"]
+    too_long.value.close()
 
 
 def test_the_instance_folder_is_private(serve: Callable[..., Served], tmp_path: Path) -> None:

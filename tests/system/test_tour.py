@@ -73,4 +73,5 @@ def test_a_visitor_gets_every_heavy_answer_while_the_precomputation_runs(
     with pytest.raises(urllib.error.HTTPError) as e:
         urllib.request.urlopen(request, timeout=30)
     assert e.value.code == 304
+    e.value.close()
     assert "coin-puzzles worker: " in app.output() and "results queued for precomputation" in app.output()
