@@ -22,8 +22,9 @@ from .store_base import (
 )
 
 VISITORS = "cp:visitors"  # sorted set: "client\nkey" of every live visitor job, scored by when its claim expires
-CLAIM_SCRIPT = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 'taken' end
+# A visitor's admission (ARGV[2] the client, '' for the precomputation: never counted): past the client's limit
+# (ARGV[3]) or the total (ARGV[4]) a refusal, else the job counted in VISITORS until its claim expires
+ADMIT = """
 if ARGV[2] ~= '' then
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[5])
   local members = redis.call('ZRANGE', KEYS[2], 0, -1)
@@ -37,35 +38,33 @@ if ARGV[2] ~= '' then
   redis.call('ZADD', KEYS[2], tonumber(ARGV[5]) + tonumber(ARGV[6]), ARGV[1])
 end
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[6])
+"""
+CLAIM_SCRIPT = (
+    """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'taken' end
+"""
+    + ADMIT
+    + """
 return 'won'
 """
-
-
-ADOPT_SCRIPT = """
-local holder = redis.call('GET', KEYS[1])
-if holder ~= '' then return 'taken' end
+)
+# a job the precomputation queued (claim held by '', its note ARGV[7]) admitted as a visitor's, its note cleared
+ADOPT_SCRIPT = (
+    """
+if redis.call('GET', KEYS[1]) ~= '' then return 'taken' end
 local raw = redis.call('GET', KEYS[3])
 if not raw then return 'taken' end
 local job = cjson.decode(raw)
 if job['state'] ~= 'queued' or job['note'] ~= ARGV[7] then return 'taken' end
-if ARGV[2] ~= '' then
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[5])
-  local members = redis.call('ZRANGE', KEYS[2], 0, -1)
-  local prefix = ARGV[2] .. '\\n'
-  local mine = 0
-  for _, m in ipairs(members) do
-    if string.sub(m, 1, #prefix) == prefix then mine = mine + 1 end
-  end
-  if tonumber(ARGV[3]) > 0 and mine >= tonumber(ARGV[3]) then return 'client-full' end
-  if tonumber(ARGV[4]) > 0 and #members >= tonumber(ARGV[4]) then return 'queue-full' end
-  redis.call('ZADD', KEYS[2], tonumber(ARGV[5]) + tonumber(ARGV[6]), ARGV[1])
-end
-redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[6])
+"""
+    + ADMIT
+    + """
 job['note'] = ''
 job['updated'] = tonumber(ARGV[5])
 redis.call('SET', KEYS[3], cjson.encode(job), 'EX', ARGV[6])
 return 'won'
 """
+)
 
 
 def _member(client: str, key: str) -> str:

@@ -132,7 +132,8 @@ def test_stopping_the_server_stops_a_running_job(serve: Callable[..., Served]) -
 @pytest.mark.slow
 def test_job_limits_redis(redis_server: str) -> None:
     """The Redis store keeps the same limits as SQLite (its claim is one Lua script, atomic on the server)."""
-    from tests.unit.test_store import check_limits
+    from tests.unit.test_store import check_adopt, check_limits
     from webapp.store_redis import RedisStore
 
     check_limits(RedisStore(redis_server, [SYSTEM_KEY.encode()]))
+    check_adopt(RedisStore(redis_server, [SYSTEM_KEY.encode()]))

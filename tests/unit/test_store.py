@@ -242,9 +242,30 @@ def check_limits(store: Store) -> None:
     assert store.claim("c0", "10.0.0.3", limits) == "queue-full"
 
 
+def check_adopt(store: Store) -> None:
+    """On any store: a job the precomputation queued becomes a visitor's, counted like a claim of their own (past
+    the limit: refused, nothing changed); a job someone else adopted, or one not queued by the precomputation,
+    is 'taken'."""
+    from webapp.computations import PRECOMPUTE_NOTE
+
+    limits = Limits(per_client=1, total=5)
+    for key in ("p0", "p1", "q0"):
+        assert store.claim(key) == "won"
+        store.report(key, "queued", 0, 0, PRECOMPUTE_NOTE)
+    store.report("q0", "queued", 0, 0, "")  # a visitor's job already
+    assert store.adopt("p0", "10.1.0.1", limits, PRECOMPUTE_NOTE) == "won"
+    assert store.adopt("p0", "10.1.0.2", limits, PRECOMPUTE_NOTE) == "taken"  # adopted once
+    assert store.adopt("p1", "10.1.0.1", limits, PRECOMPUTE_NOTE) == "client-full"
+    assert store.adopt("q0", "10.1.0.2", limits, PRECOMPUTE_NOTE) == "taken"
+    assert store.client_jobs("10.1.0.1") == ["p0"]
+    progress = store.progress("p1")
+    assert progress is not None and progress.note == PRECOMPUTE_NOTE  # the refused adoption changed nothing
+
+
 def test_job_limits_sqlite(tmp_path: Path) -> None:
     """The SQLite store keeps the limits (one transaction per claim)."""
     check_limits(SqliteStore(tmp_path / "r.db", SECRET))
+    check_adopt(SqliteStore(tmp_path / "a.db", SECRET))
 
 
 def test_a_running_job_without_news_is_claimed_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
