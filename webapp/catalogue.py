@@ -296,6 +296,23 @@ COMPUTATIONS: tuple[Computation[Any, Any], ...] = (
     VARIANT_TABLE,
 )
 REGISTRY: dict[str, Computation[Any, Any]] = {c.name: c for c in COMPUTATIONS}  # a queued job names its computation
+
+
+def from_key(key: str) -> tuple[Computation[Any, Any], Params] | None:
+    """A store key read back (the inverse of `Computation.key`): its computation and parameters, or None when the
+    key is no computation's of this version."""
+    import json
+
+    import msgspec
+
+    name, _, rest = key.partition("@")
+    c = REGISTRY.get(name)
+    try:
+        return (c, c.parse(json.loads(rest.partition(":")[2]))) if c is not None else None
+    except (ValueError, TypeError, msgspec.ValidationError):
+        return None
+
+
 VARIANT_TABLES = (
     *[variant_model.Variant(1, w, lies=lies) for lies in (1, 2) for w in ("unknown", "heavier")],
     *[variant_model.Variant(2, w, fakes=2) for w in ("heavier", "unknown")],

@@ -13,7 +13,6 @@ SQLite storage), and the same code runs on Redis; it has an in-process immediate
 
 from __future__ import annotations
 
-import json
 import resource
 import sys
 from collections.abc import Callable, Iterable, Mapping
@@ -162,20 +161,18 @@ class Queues:
     def revive(self) -> int:
         """Queue again every job whose supervisor died (a consumer killed, a host lost), on its lane, for the client
         that asked for it (the precomputation's on its own queue); how many."""
-        from .catalogue import REGISTRY
+        from .catalogue import from_key
 
         store = open_store(self.store_address, config.keys(config.instance_path()).encoded())
         revived = 0
         for key, client in store.stale_jobs():
-            name, _, rest = key.partition("@")
-            c = REGISTRY.get(name)
-            if c is None or not store.revive(key):
+            found = from_key(key)
+            if found is None:
+                store.release(key)  # no computation of this version: nothing to run again
                 continue
-            try:
-                params = c.parse(json.loads(rest.partition(":")[2]))
-            except (ValueError, msgspec.ValidationError):
-                store.release(key)
+            if not store.revive(key):
                 continue
+            c, params = found
             lane = "precompute" if not client else "quick" if c.lane(params) == "quick" else "visitors"
             self._tasks[lane](c.name, c.wire(params), client)
             print(f"coin-puzzles worker: {key} queued again (its consumer stopped)", file=sys.stderr, flush=True)

@@ -60,16 +60,10 @@ BUSY_RETRY_SECONDS = 30
 
 def describe(store: Store, key: str) -> str:
     """A job's key in words: its computation's title and how far it is."""
-    import json
+    from .catalogue import from_key
 
-    from .catalogue import REGISTRY
-
-    name, _, wire = key.partition("@")
-    try:
-        c = REGISTRY[name]
-        title = c.title(c.parse(json.loads(wire.partition(":")[2])))
-    except (KeyError, ValueError, TypeError):
-        title = name
+    found = from_key(key)
+    title = found[0].title(found[1]) if found else key.partition("@")[0]
     p = store.progress(key)
     if p is not None and p.state == "running":
         return f"{title} (running{f', {p.fraction:.0%}' if p.total else ''})"
