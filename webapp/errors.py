@@ -5,11 +5,12 @@ Every solver error is a `PuzzleError`; one handler turns it into a 4xx, so no re
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, jsonify, render_template, request
+from flask import Flask, Response, current_app, jsonify, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from solvers.errors import IllegalMoveError, LimitError, PuzzleError
+from webapp.main import PUZZLES
 
 TITLES: dict[type[PuzzleError], str] = {LimitError: "Too large to compute here", IllegalMoveError: "Not a legal move"}
 
@@ -19,11 +20,18 @@ def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
+def puzzle_link(path: str) -> tuple[str, str] | None:
+    """The (address, name) of the puzzle whose pages `path` belongs to, for the error page's way back."""
+    area = path.strip("/").split("/", 1)[0]
+    return next(((url_for(endpoint), name) for key, name, endpoint, _ in PUZZLES if key == area), None)
+
+
 def error_response(status: int, title: str, message: str, detail: object = None) -> tuple[Response | str, int]:
-    """The error as JSON for the API, as the error page otherwise."""
+    """The error as JSON for the API, as the error page otherwise (with a link back to the visitor's puzzle)."""
     if _wants_json():
         return jsonify({"error": message, "detail": detail}), status
-    return render_template("error.html", status=status, title=title, message=message), status
+    back = puzzle_link(request.path)
+    return render_template("error.html", status=status, title=title, message=message, back=back), status
 
 
 def puzzle_title(e: PuzzleError) -> str:

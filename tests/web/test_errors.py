@@ -7,6 +7,8 @@ import dataclasses
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
+from markupsafe import escape
 
 import solvers.aequitas.report
 import solvers.codebreak.play
@@ -65,3 +67,28 @@ def test_every_solver_error_is_exit_status_2(
     monkeypatch.setitem(cli.COMMANDS, "devil", dataclasses.replace(cli.COMMANDS["devil"], run=refuse))
     assert cli.main(["devil", "4"]) == 2
     assert capsys.readouterr().err == "coin-puzzles: error: a message for people\n"
+
+
+@pytest.mark.parametrize(
+    ("path", "back"),
+    [
+        ("/pegs/solution?board=nowhere", ("/pegs", "The peg board")),
+        ("/codebreak/plan?game=nosuchgame", ("/codebreak", "Code-breaking games")),
+        ("/devil/play?n=99", ("/devil", "The Devil's blindfold game")),
+        ("/variants/plan?n=abc", ("/variants", "Weighing variants")),
+    ],
+)
+def test_an_error_page_links_back_to_its_puzzle(client: FlaskClient, path: str, back: tuple[str, str]) -> None:
+    """A refused page offers the way back to the puzzle the visitor was on, not to another puzzle's page."""
+    response = client.get(path)
+    assert 400 <= response.status_code < 500
+    page = response.get_data(as_text=True)
+    address, name = back
+    assert f'href="{address}">Back to {escape(name)}</a>' in page
+    assert "Counterfeit-coin planner" not in page
+
+
+def test_an_error_outside_any_puzzle_links_home_only(client: FlaskClient) -> None:
+    """A page that belongs to no puzzle links to the list of puzzles."""
+    page = client.get("/no-such-page").get_data(as_text=True)
+    assert "All the puzzles" in page and "Back to " not in page
