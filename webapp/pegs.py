@@ -19,6 +19,7 @@ from solvers.pegs import (
     finish_label,
     from_token,
     game_from_text,
+    goes_on,
     jumps_to_moves,
     legal_jumps,
     pegs,
@@ -124,7 +125,11 @@ def play() -> str:
         if not pos >> sel & 1:
             raise InputError(f"there is no coin on {sel_label} to select")
     legal = list(legal_jumps(b, pos))
-    targets = {t: session_url(s.then((f, o, t)), **keep) for f, o, t in legal if f == sel}
+    targets = {  # a coin that can jump again after landing stays selected: a chain of jumps is one click each
+        j[2]: session_url(s.then(j), **keep, sel=b.labels[j[2]] if goes_on(b, pos, j) else "")
+        for j in legal
+        if j[0] == sel
+    }
     moves = jumps_to_moves(g.jumps)
     hint = _hint(g) if params.flag(request.args, "hint") else None
     ended = g.won or g.dead or g.missed

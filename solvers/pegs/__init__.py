@@ -18,6 +18,7 @@ from .rules import (
     canonical,
     checked_jump,
     from_token,
+    goes_on,
     image,
     jumps_to_moves,
     legal_jumps,
@@ -28,6 +29,7 @@ from .rules import (
 from .table import Row, board_table
 
 __all__ = [
+    "goes_on",
     "CENTRES",
     "PROBLEMS",
     "listed_problem",

@@ -28,6 +28,12 @@ def legal_jumps(b: Board, pos: int) -> Iterator[Jump]:
             yield j
 
 
+def goes_on(b: Board, pos: int, j: Jump) -> bool:
+    """True when the coin that makes jump j (from a position) can jump again after it: its move may go on."""
+    after, landed = apply_jump(pos, j), j[2]
+    return any(f == landed for f, _, _ in legal_jumps(b, after))
+
+
 def apply_jump(pos: int, j: Jump) -> int:
     """The position after a jump."""
     f, o, t = j

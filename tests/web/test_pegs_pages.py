@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 from flask.testing import FlaskClient
 
+from solvers.pegs import board
 from tests.web.forms import refusal
 
 
@@ -145,3 +149,31 @@ def test_table_lists_the_classic_problem(client: FlaskClient) -> None:
     html = client.get("/pegs/table?board=english").get_data(as_text=True)
     assert "Shortest solutions" in html and "computed in the background" in html
     assert "/pegs/solution?board=english&amp;hole=d4&amp;finish=d4&amp;fewest=1" in html
+
+
+def test_a_coin_that_can_jump_again_stays_selected(client: FlaskClient) -> None:
+    """After 7-2, 1-4 on triangle-4 the coin on 9 jumps to 7 and can go on to 2: the jump's link keeps it selected,
+    and the page that follows says it can jump again (unless the position is lost, which it says first); every other target's link drops the selection. Checked
+    against the board's lines, replayed here without the solver's rules."""
+    b = board("triangle-4")
+    full = set(range(b.size)) - {b.index("2")}
+    chained = client.get("/pegs/play?board=triangle-4&hole=2&j=7-2,1-4,9-7&sel=7").get_data(as_text=True)
+    assert "The coin on 7 can jump again: choose where, or choose another coin." in chained
+    for f, t in ((7, 2), (1, 4)):
+        (o,) = [o for ff, o, tt in b.jumps if (b.labels[ff], b.labels[tt]) == (str(f), str(t))]
+        full -= {b.index(str(f)), o}
+        full.add(b.index(str(t)))
+    for coin in sorted(full):
+        page = client.get(f"/pegs/play?board=triangle-4&hole=2&j=7-2,1-4&sel={b.labels[coin]}").get_data(as_text=True)
+        jumps = [(o, t) for f, o, t in b.jumps if f == coin and o in full and t not in full]
+        if not jumps:
+            assert f"The coin on {b.labels[coin]} cannot jump from here: choose another coin." in page
+        for o, t in jumps:
+            after = full - {coin, o} | {t}
+            again = any(f == t and oo in after and tt not in after for f, oo, tt in b.jumps)
+            (href,) = re.findall(rf'<a href="([^"]*)" data-hole="{b.labels[t]}" aria-label="Jump to', page)
+            assert (f"sel={b.labels[t]}" in href) == again, (coin, t)
+            if again:
+                follow = client.get(html.unescape(href)).get_data(as_text=True)
+                assert f"The coin on {b.labels[t]} can jump again" in follow or "cannot be finished" in follow
+                assert f'aria-label="Coin on {b.labels[t]} (selected)"' in follow
