@@ -27,7 +27,7 @@ from solvers.devil import (
     start_choices,
     won_at,
 )
-from solvers.devil.report import devil_report, solution_step
+from solvers.devil.report import devil_report, line_from, solution_step
 from solvers.devil.search import devil_lesson
 from solvers.errors import IllegalMoveError, InputError
 from solvers.history import RESTART, TAKE_BACK, Chain, chain_from_text, from_log, log_from_text, taken_back
@@ -262,7 +262,7 @@ def _play_page(
         history=[positions(v, a) for a in moves],
         moves_text=moves_to_text(moves),
         peek_url=g.url(**moves_field, peek="" if peek else "1"),
-        solution_url=g.url("devil.solution"),
+        solution_url=link("devil.solution", {**g.query(devil="", t=""), "from": moves_to_text(moves)}),
         error=error,
         secret_coins=digits(v, table) if table is not None and won is not None else None,
         latest=latest,
@@ -312,23 +312,27 @@ def solution() -> str:
     """Step through the shortest strategy (or the construction), a page of moves at a time."""
     v = parse_variant(request.args)
     sol: Solution = computed(DEVIL, devil_params(v))
-    if not sol.solvable or sol.moves is None:
+    played = moves_from_text(v, request.args.get("from", ""))
+    if played and won_at(adversarial_sizes(v, played)) is not None:
+        raise InputError("these moves have already won the game: there is nothing left to solve")
+    line = line_from(v, sol, played)
+    if line is None:
         return render_template("devil/solution.html", v=v, sol=sol, page=None, nav={})
-    step = params.whole(request.args, "step", 1, 1, max(1, len(sol.moves)), "step")
-    page = solution_step(v, sol.moves, sol.sizes, step)
-    base = {"n": str(v.n), "goal": v.goal, "reflections": str(int(v.reflections))}
+    step = params.whole(request.args, "step", line.first, line.first, max(1, len(line.moves)), "step")
+    page = solution_step(v, line, step)
+    base = {"n": str(v.n), "goal": v.goal, "reflections": str(int(v.reflections)), "from": moves_to_text(played)}
 
     def step_url(k: int) -> str:
         return link("devil.solution", {**base, "step": k})
 
     nav = {
-        "first": step_url(1),
-        "prev": step_url(max(1, step - 1)),
+        "first": step_url(line.first),
+        "prev": step_url(max(line.first, step - 1)),
         "next": step_url(min(page.total, step + 1)),
         "last": step_url(page.total),
         "link": step_url,
     }
-    return render_template("devil/solution.html", v=v, sol=sol, page=page, nav=nav)
+    return render_template("devil/solution.html", v=v, sol=sol, page=page, nav=nav, line=line)
 
 
 @api.get("/devil")

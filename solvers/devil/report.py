@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from solvers.report import optional
 
-from .play import RING_LIMIT
-from .search import belief_classes, searchable
+from .play import RING_LIMIT, adversarial_sizes
+from .search import belief_classes, search_from, searchable
 from .solve import Solution, solve
 from .variant import Variant, digits, goal_configs, positions
 
@@ -63,6 +63,7 @@ class SolutionStep:
 
     step: int
     total: int
+    first: int
     rows: tuple[tuple[int, tuple[int, ...], int], ...]
     move: tuple[int, ...]
     size_before: int
@@ -71,9 +72,41 @@ class SolutionStep:
     rings_after: tuple[tuple[int, ...], ...] | None
 
 
-def solution_step(v: Variant, moves: tuple[int, ...], sizes: tuple[int, ...], step: int) -> SolutionStep:
-    """The page model of step `step` (1-based) of a sure win with these moves and belief sizes."""
-    start = (step - 1) // SOLUTION_PAGE * SOLUTION_PAGE
+@dataclass(frozen=True)
+class Line:
+    """A sure win to step through: its moves and the tables still possible after each, from move `first` (1-based;
+    the moves before it are the player's own, already made)."""
+
+    moves: tuple[int, ...]
+    sizes: tuple[int, ...]
+    first: int = 1
+    restart: bool = False  # a construction followed again from its first move, from the player's position
+
+
+def line_from(v: Variant, sol: Solution, played: tuple[int, ...]) -> Line | None:
+    """The sure win from the position after the player's moves: the solution itself at the start; from a later
+    position the shortest sure win from what is known there (breadth-first search, small N), or, where only a
+    construction is known, the construction again (it wins from any table). Verified against every table and every
+    turn of the Devil; None where there is no sure win. (The construction's counts of tables are those of the
+    game's start: recounting them after the player's moves takes seconds for 16 coins.)"""
+    if sol.moves is None or not sol.solvable:
+        return None
+    if not played or not searchable(v):
+        return Line(sol.moves, sol.sizes, restart=bool(played))
+    rest = search_from(v, played).moves
+    if rest is None:
+        return None
+    moves = (*played, *rest)
+    sizes = adversarial_sizes(v, moves)
+    if sizes[-1] != 0:
+        raise AssertionError("a sure win from this position left a table possible")
+    return Line(moves, sizes, len(played) + 1)
+
+
+def solution_step(v: Variant, line: Line, step: int) -> SolutionStep:
+    """The page model of step `step` (1-based, counted from the start of the game) of a sure win."""
+    moves, sizes = line.moves, line.sizes
+    start = max((step - 1) // SOLUTION_PAGE * SOLUTION_PAGE, line.first - 1)
     rows = tuple(
         (i + 1, tuple(positions(v, moves[i])), sizes[i]) for i in range(start, min(len(moves), start + SOLUTION_PAGE))
     )
@@ -87,6 +120,7 @@ def solution_step(v: Variant, moves: tuple[int, ...], sizes: tuple[int, ...], st
     return SolutionStep(
         step,
         len(moves),
+        line.first,
         rows,
         tuple(positions(v, moves[step - 1])),
         v.configs - len(goal_configs(v)) if step == 1 else sizes[step - 2],

@@ -99,15 +99,30 @@ def searchable(v: Variant) -> bool:
     return v.configs <= (SEARCH_MAX_CONFIGS if v.states == 2 else SEARCH_MAX_DIAL_CONFIGS)
 
 
+def _searchable(v: Variant) -> None:
+    """LimitError unless the belief search is run for this variant."""
+    if not searchable(v):
+        raise LimitError(f"search is limited to {SEARCH_MAX_CONFIGS} configurations")
+
+
 @lru_cache(maxsize=64)
 def search(v: Variant) -> SearchResult:
     """Breadth-first search over beliefs (sets of classes) for the shortest sure win."""
-    if not searchable(v):
-        raise LimitError(f"search is limited to {SEARCH_MAX_CONFIGS} configurations")
-    reps, cls = classes(v)
+    _searchable(v)
+    return _search(v, _belief_bits(v, ())[0])
+
+
+def search_from(v: Variant, moves: Sequence[int]) -> SearchResult:
+    """The shortest sure win from the position after `moves` (what the blind player knows there is the same,
+    whatever the Devil did); its moves do not include those already made."""
+    _searchable(v)
+    return _search(v, _belief_bits(v, moves)[-1])
+
+
+def _search(v: Variant, start: int) -> SearchResult:
+    """Breadth-first search over beliefs (sets of classes) from a belief to the empty one."""
+    reps, _ = classes(v)
     rows = [_tables(row) for row in _transitions(v)]
-    won = {cls[g] for g in goal_configs(v)}
-    start = sum(1 << k for k in range(len(reps)) if k not in won)
     if start == 0:
         return SearchResult((), 1, True)  # already won: every configuration is a goal
     parent: dict[int, tuple[int, int]] = {start: (-1, -1)}
@@ -173,6 +188,43 @@ def exhaust_configs(v: Variant, tick: Tick = quiet) -> SearchResult:
     return SearchResult(None, len(seen), not frontier)
 
 
+@lru_cache(maxsize=64)
+def _class_sizes(v: Variant) -> tuple[int, ...]:
+    """How many configurations each class holds."""
+    reps, cls = classes(v)
+    sizes = [0] * len(reps)
+    for k in cls:
+        sizes[k] += 1
+    return tuple(sizes)
+
+
+def _configurations(v: Variant, belief: int) -> int:
+    """How many configurations (tables) a belief holds."""
+    return sum(size for k, size in enumerate(_class_sizes(v)) if belief >> k & 1)
+
+
+def _best_moves(rows: list[list[list[int]]], belief: int) -> tuple[int, ...]:
+    """The moves (indices of canonical moves) that start a shortest sure win from a belief: one breadth-first
+    search in which each belief carries the set of first moves that reach it at its depth; () when none is found
+    within MAX_BELIEFS beliefs."""
+    layer: dict[int, int] = {}
+    for mi, row in enumerate(rows):
+        after = _step(row, belief)
+        layer[after] = layer.get(after, 0) | 1 << mi
+    seen = {belief, *layer}
+    while layer and 0 not in layer and len(seen) <= MAX_BELIEFS:
+        nxt: dict[int, int] = {}
+        for b, first in layer.items():
+            for row in rows:
+                after = _step(row, b)
+                if after not in seen:
+                    nxt[after] = nxt.get(after, 0) | first
+        seen.update(nxt)
+        layer = nxt
+    first = layer.get(0, 0)
+    return tuple(mi for mi in range(len(rows)) if first >> mi & 1)
+
+
 def _belief_bits(v: Variant, moves: Sequence[int]) -> list[int]:
     """The classes still possible (bits of class numbers) before and after each move (small N only)."""
     reps, cls = classes(v)
@@ -217,10 +269,14 @@ def _fewest(rows: list[list[list[int]]], belief: int) -> int | None:
 @dataclass(frozen=True)
 class DevilLesson:
     """What the last move was worth: the fewest moves still surely winning before it and after it (None: no sure
-    win from there)."""
+    win from there); the tables (configurations) the Devil could still have before it and after it, and the
+    fewest a best move (one that starts a shortest sure win) would have left (None: no best move known)."""
 
     before: int | None
     after: int | None
+    tables_before: int = 0
+    tables_after: int = 0
+    best_left: int | None = None
 
     @property
     def cost(self) -> int | None:
@@ -244,4 +300,11 @@ def devil_lesson(v: Variant, moves: Sequence[int]) -> DevilLesson | None:
         return None
     rows = [_tables(row) for row in _transitions(v)]
     *_, before, after = _belief_bits(v, moves)
-    return DevilLesson(_fewest(rows, before), _fewest(rows, after))
+    best = [_configurations(v, _step(rows[mi], before)) for mi in _best_moves(rows, before)]
+    return DevilLesson(
+        _fewest(rows, before),
+        _fewest(rows, after),
+        _configurations(v, before),
+        _configurations(v, after),
+        min(best) if best else None,
+    )

@@ -6,6 +6,7 @@ from playwright.sync_api import Page, expect
 
 from solvers.devil import Variant, positions, solve
 from tests.e2e.axe_check import assert_accessible
+from tests.e2e.test_layout_e2e import SHOTS
 
 
 def play_solution(page: Page, n: int) -> None:
@@ -42,6 +43,22 @@ def test_win_two_and_four(page: Page, live_server: str) -> None:
     expect(page.get_by_text("Moves so far: 14")).to_be_visible()
 
 
+def test_a_wasted_flip_is_explained_and_solved_from_there(page: Page, live_server: str) -> None:
+    """N = 4: flip one coin (a wasted move); the page says how many tables it left and how many a best move would
+    have left, and 'Show the solution' steps through the sure win from this position, numbered on from move 2."""
+    start(page, live_server, 4)
+    page.get_by_role("checkbox", name="Place 0", exact=True).check()
+    page.get_by_role("button", name="Flip").click()
+    expect(page.locator(".devil-tables")).to_contain_text("Your flip left 15 of the 15 tables")
+    expect(page.locator(".devil-tables")).to_contain_text("would have left 14")
+    page.get_by_role("link", name="Show the solution").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("The sure win for 4 coins: move 2 of 16")
+    expect(page.locator(".from-here")).to_contain_text("From your position after 1 move: 15 more moves")
+    page.get_by_role("link", name="Last").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("The sure win for 4 coins: move 16 of 16")
+    page.screenshot(path=str(SHOTS / "devil-solution-from-here.png"), full_page=True)
+
+
 def test_three_explains_and_peek(page: Page, live_server: str) -> None:
     """N = 3 explains why no strategy exists; Peek shows the belief state."""
     page.goto(f"{live_server}/devil/play?n=3")
@@ -52,4 +69,8 @@ def test_three_explains_and_peek(page: Page, live_server: str) -> None:
 
 def test_accessibility(page: Page, live_server: str) -> None:
     """No serious axe violations."""
-    assert_accessible(page, live_server, ["/devil", "/devil/play?n=4&moves=f&peek=1", "/devil/solution?n=4&step=2"])
+    assert_accessible(
+        page,
+        live_server,
+        ["/devil", "/devil/play?n=4&moves=f&peek=1", "/devil/solution?n=4&step=2", "/devil/solution?n=4&from=1"],
+    )

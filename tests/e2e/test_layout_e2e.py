@@ -28,6 +28,8 @@ PAGES = [
     "/devil",
     "/devil/play?n=8",
     "/devil/solution?n=4",
+    "/devil/play?n=4&moves=1",
+    "/devil/solution?n=4&from=1",
     "/pegs",
     "/pegs/play?board=triangle-5&hole=1",
     "/pegs/play?board=english&hole=d4",

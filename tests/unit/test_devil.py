@@ -18,6 +18,9 @@ from solvers.devil import (
     verify,
 )
 from solvers.devil.lamping import devil_keeps_unequal, odd_prime_factor
+from solvers.devil.report import line_from
+from solvers.devil.search import searchable
+from solvers.devil.solve import Solution
 
 
 @pytest.mark.parametrize(("n", "length"), [(1, 1), (2, 3), (4, 15), (8, 255)])
@@ -144,3 +147,16 @@ def test_solution_page_model() -> None:
     assert [r[0] for r in steps[0].rows] == list(range(1, 16)) and steps[0].size_before == 2**4 - 1
     assert all(a.size_after == b.size_before for a, b in zip(steps, steps[1:], strict=False))
     assert steps[-1].size_after == 0 and steps[-1].rings_after == () and steps[0].rings_before
+
+
+def test_beyond_the_search_the_construction_is_followed_again() -> None:
+    """16 coins are beyond the belief search: from a position in mid-game the solution is Lamping's construction
+    again from its first move (it wins from any table), marked as a restart, and the game's start has no restart."""
+    v = Variant(16)
+    assert not searchable(v)
+    moves = tuple(lamping(16))
+    sol = Solution(v, True, moves, "construction", True, None, (1,) * len(moves))
+    line = line_from(v, sol, (1, 2))
+    assert line is not None and line.restart and line.moves == moves and line.first == 1
+    start = line_from(v, sol, ())
+    assert start is not None and not start.restart

@@ -10,7 +10,7 @@ from functools import cache
 import pytest
 
 from solvers.devil import Variant
-from solvers.devil.search import devil_lesson
+from solvers.devil.search import devil_lesson, search_from
 
 Table = tuple[int, ...]
 
@@ -53,6 +53,11 @@ def brute(n: int, goal: str):  # type: ignore[no-untyped-def]
     return fewest, step, start
 
 
+def turned(tables: frozenset[Table]) -> int:
+    """How many tables are possible once the Devil has turned the table (as he may before every move)."""
+    return len({t[r:] + t[:r] for t in tables for r in range(len(t))})
+
+
 def flips(n: int, move: int) -> Table:
     """A move's bitmask as the places it flips."""
     return tuple(move >> i & 1 for i in range(n))
@@ -61,7 +66,8 @@ def flips(n: int, move: int) -> Table:
 @pytest.mark.parametrize(("n", "goal"), [(3, "all-heads"), (4, "all-heads"), (4, "all-equal"), (3, "all-equal")])
 def test_the_lesson_matches_the_brute_force(n: int, goal: str) -> None:
     """Along 20 random games of 6 moves: before and after each move, the fewest moves still surely winning (none
-    ever with 3 coins)."""
+    ever with 3 coins), the tables still possible, the fewest tables a best move would have left, and the shortest
+    sure win from the position (as long as the brute force's fewest, and winning against every table)."""
     fewest, step, start = brute(n, goal)
     v = Variant(n, goal)
     rng = random.Random(n)
@@ -78,6 +84,21 @@ def test_the_lesson_matches_the_brute_force(n: int, goal: str) -> None:
             got = devil_lesson(v, moves)
             assert got is not None
             assert (got.before, got.after) == (fewest(belief), fewest(after)), moves
+            assert (got.tables_before, got.tables_after) == (turned(belief), turned(after)), moves
+            best = fewest(belief)
+            lefts = [turned(step(belief, flips(n, b))) for b in range(1 << n)]
+            wins = [fewest(step(belief, flips(n, b))) for b in range(1 << n)]
+            best_left = min(
+                (k for k, w in zip(lefts, wins, strict=True) if best is not None and w == best - 1), default=None
+            )
+            assert got.best_left == best_left, moves
+            if got.after is not None:  # the shortest sure win from here: as long as the brute force says, and it wins
+                rest = search_from(v, moves).moves
+                assert rest is not None and len(rest) == got.after
+                final = after
+                for r in rest:
+                    final = step(final, flips(n, r))
+                assert final == frozenset(), moves
             seen_costs.add(got.cost)
             belief = after
     if n == 4:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -16,7 +18,8 @@ def test_adversarial_game(client: FlaskClient) -> None:
     assert "You win after 3 moves." in won
     assert "Coins: HH</title>" in won  # against the adversarial Devil a win means every table is all heads
     not_yet = client.get("/devil/play?n=2&moves=3,1").get_data(as_text=True)
-    assert "Not yet." in not_yet and 'class="round-table"' in not_yet and "Coins:" not in not_yet
+    assert "Not yet: the Devil's table could still be any of 1 table that are not all heads." in not_yet
+    assert 'class="round-table"' in not_yet and "Coins:" not in not_yet
 
 
 def test_flip_posts_and_redirects(client: FlaskClient) -> None:
@@ -53,6 +56,26 @@ def test_solution_navigator(client: FlaskClient) -> None:
     assert "move 15 of 15" in html and "nothing: every table is all heads" in html
     big = client.get("/devil/solution?n=8&step=200").get_data(as_text=True)
     assert "Moves 193 to 224" in big and big.count("<tr") == 33
+
+
+def test_the_solution_from_the_players_position(client: FlaskClient) -> None:
+    """Mid-game, 'Show the solution' opens the shortest sure win from the position reached, numbered on from the
+    player's moves: for N = 4 after flipping one coin (a wasted move), 15 more moves; the play page says how many
+    tables the flip left and how many a best move would have left. A won game has nothing left to solve."""
+    page = client.get("/devil/play?n=4&moves=1").get_data(as_text=True)
+    assert 'Your flip left <strong class="tables-left">15</strong> of the 15 tables' in page
+    assert 'would have left <strong class="best-left">14</strong>' in page
+    (url,) = [u for u in re.findall(r'href="(/devil/solution[^"]*)"', page)]
+    assert parse_qs(urlsplit(html.unescape(url)).query)["from"] == ["1"]
+    sol = client.get(html.unescape(url)).get_data(as_text=True)
+    assert "move 2 of 16" in sol and "From your position after 1 move: <strong>15</strong> more moves" in sol
+    last = client.get("/devil/solution?n=4&from=1&step=16").get_data(as_text=True)
+    assert "nothing: every table is all heads" in last
+    assert refusal(client.get("/devil/solution?n=4&from=1&step=1"))[0] == 400  # the player's own moves are not steps
+    assert refusal(client.get("/devil/solution?n=2&from=3,1,3")) == (
+        400,
+        "these moves have already won the game: there is nothing left to solve",
+    )
 
 
 @pytest.mark.parametrize(

@@ -26,7 +26,7 @@ ROUTES = {
     "/aequitas/play": ["game", "n", "light", "fake", "heavier", "extra", "conv", "first", "w", "hint"],
     "/api/aequitas": ["game", "coins", "light", "heavy", "fake", "misere", "extra", "convention"],
     "/devil/play": ["n", "devil", "goal", "reflections", "moves", "peek", "t"],
-    "/devil/solution": ["n", "goal", "reflections", "step"],
+    "/devil/solution": ["n", "goal", "reflections", "step", "from"],
     "/api/devil": ["n", "goal", "reflections", "states", "moves"],
     "/pegs/play": ["board", "hole", "j", "sel", "hint"],
     "/pegs/solution": ["board", "hole", "step"],

@@ -153,8 +153,8 @@ def test_table_lists_the_classic_problem(client: FlaskClient) -> None:
 
 def test_a_coin_that_can_jump_again_stays_selected(client: FlaskClient) -> None:
     """After 7-2, 1-4 on triangle-4 the coin on 9 jumps to 7 and can go on to 2: the jump's link keeps it selected,
-    and the page that follows says it can jump again (unless the position is lost, which it says first); every other target's link drops the selection. Checked
-    against the board's lines, replayed here without the solver's rules."""
+    and the page that follows says it can jump again (unless the position is lost, which it says first); every
+    other target's link drops the selection. Checked against the board's lines, replayed without the solver's rules."""
     b = board("triangle-4")
     full = set(range(b.size)) - {b.index("2")}
     chained = client.get("/pegs/play?board=triangle-4&hole=2&j=7-2,1-4,9-7&sel=7").get_data(as_text=True)
