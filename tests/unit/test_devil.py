@@ -138,12 +138,12 @@ def test_solution_page_model() -> None:
     first move are all but the goal, each step's 'after' is the next step's 'before', and the last move leaves
     nothing (rings shown: N is small)."""
     from solvers.devil import Variant, solve
-    from solvers.devil.report import solution_step
+    from solvers.devil.report import Line, solution_step
 
     v = Variant(4)
     sol = solve(v)
     assert sol.moves is not None
-    steps = [solution_step(v, sol.moves, sol.sizes, k) for k in range(1, len(sol.moves) + 1)]
+    steps = [solution_step(v, Line(sol.moves, sol.sizes), k) for k in range(1, len(sol.moves) + 1)]
     assert [r[0] for r in steps[0].rows] == list(range(1, 16)) and steps[0].size_before == 2**4 - 1
     assert all(a.size_after == b.size_before for a, b in zip(steps, steps[1:], strict=False))
     assert steps[-1].size_after == 0 and steps[-1].rings_after == () and steps[0].rings_before
