@@ -9,7 +9,14 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from solvers.aequitas import CONVENTIONS, GAMES, Cell, Convention, options
 from solvers.aequitas.match import Match, Player
 from solvers.aequitas.paper import agreement
-from solvers.aequitas.report import PAPER_MISERE, PositionReport, play_view, position_report
+from solvers.aequitas.report import (
+    PAPER_MISERE,
+    PositionReport,
+    StartVerdict,
+    play_view,
+    position_report,
+    start_verdict,
+)
 from solvers.errors import IllegalMoveError, InputError
 from solvers.history import RESTART, Chain, chain_from_text
 from solvers.report import as_json
@@ -75,11 +82,36 @@ def parse_game(args: Mapping[str, str]) -> Match:
     return m
 
 
+SETUP_DEFAULTS = {"game": "D", "n": "4", "light": "4", "fake": "1", "heavier": "1", "conv": "normal", "first": "you"}
+
+
+def verdict_of(args: Mapping[str, str]) -> StartVerdict | str:
+    """The start's verdict for the setup form's settings (the form's defaults filling the gaps), or why there is
+    none (the settings' own refusal)."""
+    try:
+        return start_verdict(parse_game({**SETUP_DEFAULTS, **args}))
+    except InputError as e:
+        return e.message
+
+
+@bp.get("/verdict")
+def verdict() -> str:
+    """Who wins the start the setup form describes: the line the form updates as its settings change."""
+    return render_template("aequitas/_verdict.html", verdict=verdict_of(request.args))
+
+
 @bp.route("", methods=["GET", "POST"])
 def setup_page() -> Response | str | tuple[str, int]:
-    """Pick a game; a valid POST starts it (the computer moves first if asked)."""
+    """Pick a game, told before play who wins its start; a valid POST starts it (the computer moves first if
+    asked)."""
     if request.method == "GET":
-        return render_template("aequitas/setup.html", form=request.args, error=None, conventions=CONVENTION_NAMES)
+        return render_template(
+            "aequitas/setup.html",
+            form=request.args,
+            error=None,
+            conventions=CONVENTION_NAMES,
+            verdict=verdict_of(request.args),
+        )
     try:
         m = parse_game(request.form)
     except InputError as e:
@@ -88,6 +120,7 @@ def setup_page() -> Response | str | tuple[str, int]:
             form=request.form,
             error=e.message,
             conventions=CONVENTION_NAMES,
+            verdict=None,
         )
         return page, 400
     return go(url(m, w=format_weighings(m.advance(()))))
@@ -247,6 +280,7 @@ def _play_page(
         g=m,
         t=v.table,
         pos=v.position,
+        mirrored=v.mirrored,
         ws=ws,
         w_text=format_weighings(ws),
         query=lambda **more: query(m, **more),

@@ -66,6 +66,20 @@ class Position:
             raise InputError("a position token keeps at most as many genuine coins as candidates", token[:40])
         return p
 
+    def plain(self, mirrored: bool = False) -> str:
+        """What the Observer knows, in plain words. Positions are kept with the fake heavier; `mirrored` (the fake
+        is lighter) swaps light and heavy back to the table's own coins."""
+        light, heavy = ("heavy", "light") if mirrored else ("light", "heavy")
+        parts = []
+        if self.u:
+            parts.append(f"{self.u} coin{'' if self.u == 1 else 's'} she knows nothing about")
+        if self.l:
+            parts.append(f"{self.l} coin{'' if self.l == 1 else 's'} that can only be {light}")
+        if self.h:
+            parts.append(f"{self.h} coin{'' if self.h == 1 else 's'} that can only be {heavy}")
+        parts.append(f"{self.g} known genuine" if self.g else "no coin known genuine")
+        return ", ".join(parts)
+
     def describe(self) -> str:
         """The position in words."""
         parts = []

@@ -212,6 +212,7 @@ class PlayView:
 
     table: Table
     position: Position
+    mirrored: bool
     over: Verdict | None
     steps: tuple[Step, ...]
     recent: tuple[tuple[int, Step, tuple[UserPan, UserPan]], ...]
@@ -232,5 +233,30 @@ def play_view(m: Match, ws: tuple[UserWeighing, ...], hint: bool) -> PlayView:
         for child, value, move, reveals in grouped_moves(pos, t.goal, m.convention):
             w = realise(t, move, mirrored)
             weighing = f"{', '.join(map(str, w[0]))} against {', '.join(map(str, w[1]))}"
-            hints.append(MoveHint(child.describe(), value, reveals, weighing))
-    return PlayView(t, pos, over, tuple(steps), recent, grundy(pos, t.goal, m.convention), tuple(hints))
+            hints.append(MoveHint(child.plain(mirrored), value, reveals, weighing))
+    return PlayView(t, pos, mirrored, over, tuple(steps), recent, grundy(pos, t.goal, m.convention), tuple(hints))
+
+
+@dataclass(frozen=True)
+class StartVerdict:
+    """Who wins a match's start with best play (the first player exactly when its Grundy value is not 0), why, in
+    one line, and whether that is the player."""
+
+    value: int
+    first_wins: bool
+    you_win: bool
+    you_first: bool
+    reason: str
+
+
+def start_verdict(m: Match) -> StartVerdict:
+    """The start's verdict under the match's rule, from its Grundy value (exhaustive search)."""
+    t = m.start()
+    pos, _ = t.position()
+    value = grundy(pos, t.goal, m.convention)
+    first_wins = value != 0
+    if first_wins:
+        reason = f"its Grundy value is {value}, so a first weighing can leave value 0, lost for the player to move"
+    else:
+        reason = "its Grundy value is 0, so whatever the first player weighs, the other can win"
+    return StartVerdict(value, first_wins, first_wins == (m.first == "you"), m.first == "you", reason)

@@ -25,7 +25,9 @@ from solvers.aequitas import (
     start,
 )
 from solvers.aequitas.game import grouped_moves
+from solvers.aequitas.match import Match
 from solvers.aequitas.play import realise, setup
+from solvers.aequitas.report import start_verdict
 
 NORMAL, MISERE_A, MISERE_B = CONVENTIONS
 
@@ -253,3 +255,26 @@ def test_play_view_hints_follow_the_grundy_theorem(n: int) -> None:
     values = {h.grundy for h in view.hints}
     assert view.hints and (0 in values) == (view.value != 0)
     assert all(h.weighing.count(" against ") == 1 for h in view.hints) and view.recent == ()
+
+
+@pytest.mark.parametrize("first", ["you", "computer"])
+def test_the_start_verdict_follows_the_papers_lemmas(first: str) -> None:
+    """Normal play: F with an even N >= 4 and FI with an odd N >= 3 have value 0 (Burke et al. 2022, Lemmas 9 and
+    10), lost for the first player; F with an extra genuine coin has value N (Lemma 6), won for the first player;
+    F with an odd N has value 2 (Table 7's options, see the test of Lemma 10 above), won. The player wins exactly
+    when the first player wins and the player moves first, or loses and the player moves second."""
+    cases = [("F", n, False, 0) for n in range(4, 13, 2)] + [("FI", n, False, 0) for n in range(3, 12, 2)]
+    cases += [("F", n, True, n) for n in range(2, 10)] + [("F", n, False, 2) for n in range(3, 12, 2)]
+    for game, n, extra, value in cases:
+        v = start_verdict(Match(game, n, extra, 0, 1, True, "normal", first))  # type: ignore[arg-type]
+        assert (v.value, v.first_wins) == (value, value != 0), (game, n, extra)
+        assert v.you_win == (v.first_wins == (first == "you")) and v.you_first == (first == "you")
+
+
+def test_what_the_observer_knows_in_plain_words() -> None:
+    """No 'destined' and no 'viewed with the fake heavier': the coins' classes named as the weighing pages name
+    them, light and heavy swapped back when the fake is lighter."""
+    p = Position(0, 2, 1, 1, False)
+    assert p.plain() == "2 coins that can only be light, 1 coin that can only be heavy, 1 known genuine"
+    assert p.plain(mirrored=True) == "2 coins that can only be heavy, 1 coin that can only be light, 1 known genuine"
+    assert Position(4, 0, 0, 0, True).plain() == "4 coins she knows nothing about, no coin known genuine"

@@ -48,7 +48,7 @@ def test_small_parts_and_disk_give_the_exact_fewest_moves(
     assert not (tmp_path / "search").exists()
 
 
-@pytest.mark.slow
+@pytest.mark.proof  # half a minute: make proofs (small parts on triangle boards are checked in make test)
 def test_many_parts_build_the_same_levels_as_one(monkeypatch: pytest.MonkeyPatch) -> None:
     """English c3 to c3: a level built in parts of a few thousand states holds the same states as one built whole
     (the number built over the search is the same), and gives the same fewest moves (no published figure for this

@@ -53,7 +53,7 @@ def test_the_first_levels_match_bells_table() -> None:
     assert level_sizes(True, 2) == BACKWARD[:3]
 
 
-@pytest.mark.slow
+@pytest.mark.proof  # a minute and a half of one core: make proofs (the first levels are checked in make test)
 def test_deeper_levels_match_bells_table() -> None:
     """|B_7| = 7,772, |B_8| = 38,150 and |B_-3| = 979 (Bell, Table 1; about a minute here)."""
     assert level_sizes(False, 8) == FORWARD

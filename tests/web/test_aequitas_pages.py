@@ -21,6 +21,25 @@ def test_setup_starts_a_game(client: FlaskClient) -> None:
     assert r.status_code == 303 and r.headers["Location"] == D4
 
 
+def test_the_setup_and_the_first_turn_say_who_wins(client: FlaskClient) -> None:
+    """The set-up page marks its start (from the form's settings, and as a fragment the form swaps in when they
+    change); settings that cannot be played say why; the first turn of a lost start says so and links to the
+    set-up with the computer first; what the Observer knows is in plain words."""
+    page = client.get("/aequitas?game=F&n=4").get_data(as_text=True)
+    assert "<strong>Lost for the first player</strong>" in page and 'hx-get="/aequitas/verdict"' in page
+    fragment = client.get("/aequitas/verdict?game=F&n=4&first=computer").get_data(as_text=True)
+    assert "You, moving second, can win." in fragment and "<html" not in fragment
+    bad = client.get("/aequitas/verdict?game=D&n=3&light=9").get_data(as_text=True)
+    assert "These settings cannot be played: Light-destined coins must be a whole number from 0 to 3." in bad
+    play = client.get("/aequitas/play?game=F&n=4&conv=normal&first=you&w=").get_data(as_text=True)
+    assert "This start is lost for you" in play and "first=computer" in play
+    assert "What she knows: 4 coins she knows nothing about, no coin known genuine." in play
+    observer = play.split('id="observer-h"')[1].split("</section>")[0]
+    assert "destined" not in observer and "viewed with" not in play
+    won = client.get(D4).get_data(as_text=True)
+    assert "This start is won for you" in won and "its <a" in won
+
+
 def test_play_shows_the_fake_and_hints(client: FlaskClient) -> None:
     """The fake is shown; hints give the position's value and each option's value."""
     html = client.get(D4 + "&hint=1").get_data(as_text=True)
