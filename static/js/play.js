@@ -6,7 +6,8 @@
 // field); Copy the link puts the game's link on the clipboard; a finished game's result is counted once in the
 // statistics kept in localStorage (per puzzle: played, won, best), which the win screen shows and can clear.
 // Every game: after a move swaps the page in place, focus returns to the control that made it (same id), so a
-// keyboard player keeps their place instead of starting again from the top of the page.
+// keyboard player keeps their place instead of starting again from the top of the page. The plan navigators:
+// after an outcome, focus goes to the new weighing's heading.
 (function () {
   "use strict";
 
@@ -25,6 +26,22 @@
       again = (again.form && again.form.querySelector(".palette button")) || again;
     }
     if (again) again.focus({ preventScroll: true });  // the page top shows what the move did
+  });
+
+  // The plan navigators: after an outcome, focus moves to the new weighing's heading (the page's h1), which a
+  // screen reader then reads out, instead of the page's body.
+  var headingNext = false;
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var elt = e.detail && e.detail.elt;
+    headingNext = !!(elt && elt.closest && elt.closest("form.outcomes"));
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!headingNext) return;
+    headingNext = false;
+    var heading = document.querySelector("#main h1");
+    if (!heading) return;
+    heading.setAttribute("tabindex", "-1");
+    heading.focus();
   });
 
   function guessForm(el) {

@@ -8,6 +8,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from solvers.weighing import Problem, make_plan
 from tests.e2e.axe_check import assert_accessible
+from tests.e2e.test_layout_e2e import SHOTS
 
 OUTCOME = {"L": "Left heavier", "B": "Balance", "R": "Right heavier"}
 
@@ -68,11 +69,29 @@ def test_impossible_outcome_is_disabled(page: Page, live_server: str) -> None:
 
 
 def test_keyboard_only(page: Page, live_server: str) -> None:
-    """The outcome buttons work from the keyboard."""
+    """The outcome buttons work from the keyboard; after each outcome focus is on the new weighing's heading (read
+    out by a screen reader), not on the page's body, and Tab goes on from there."""
     page.goto(f"{live_server}/coins/plan?n=12")
     page.get_by_role("button", name="Balance", exact=True).focus()
     page.keyboard.press("Enter")
-    expect(page.get_by_role("heading", name="Weighing 2")).to_be_visible()
+    expect(page.get_by_role("heading", name="Weighing 2")).to_be_focused()
+    page.get_by_role("button", name="Left heavier", exact=True).focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Weighing 3")).to_be_focused()
+
+
+def test_every_breadcrumb_shows_its_pans_on_a_phone(browser: Browser, live_server: str) -> None:
+    """At 390 px, each step of the path says what was weighed, not only the last one."""
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.goto(f"{live_server}/coins/plan?n=12&path=BL")
+    crumbs = page.locator("nav.crumbs .what")
+    expect(crumbs).to_have_count(2)
+    for i in range(2):
+        expect(crumbs.nth(i)).to_be_visible()
+        expect(crumbs.nth(i)).to_contain_text(" v ")
+    page.screenshot(path=str(SHOTS / "coins-crumbs-390.png"), full_page=True)
+    context.close()
 
 
 def test_without_javascript(browser: Browser, live_server: str) -> None:

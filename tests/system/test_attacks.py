@@ -119,7 +119,7 @@ def test_a_killed_consumer_worker_is_queued_again_without_a_request(serve: Calla
     """SIGKILL the consumer's worker while its job runs: within a minute and a few seconds the precomputation's
     consumer queues the job again by itself (nobody asks meanwhile), and it completes."""
     app = serve(JOB_WORKERS="1", COIN_PUZZLES_JOB_STALE_SECONDS="3")
-    path = "/api/devil?n=16"
+    path = "/api/devil?n=15"  # the whole-table search for 15 coins: a job of about 4 s
     assert ask(app.url, path)[0] == 202
     until(lambda: bool(job_processes(app)), 60, "the job did not start")
     worker, _ = job_processes(app)[0]
