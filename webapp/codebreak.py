@@ -10,11 +10,11 @@ from typing import NamedTuple
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from solvers.codebreak import COLOUR_NAMES, HEURISTICS, STRATEGIES, Game, Node, Spec, Stats, Strategy
+from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Spec, Stats, Strategy
 from solvers.codebreak.coins import MAX_GENERATED_COINS
 from solvers.codebreak.game import summary
 from solvers.codebreak.lesson import Lesson
-from solvers.codebreak.play import Round, code_index, follow, play_round, refusal, suggestions, top
+from solvers.codebreak.play import Round, code_index, follow, play_round, refusal, suggestions, terms, top
 from solvers.codebreak.report import codebreak_report
 from solvers.codebreak.strategy import OPTIMAL, optimal_limit
 from solvers.errors import IllegalMoveError, InputError, LimitError
@@ -110,6 +110,7 @@ def game_page() -> str:
         "codebreak/game.html",
         name=name,
         spec=spec,
+        about=summary(spec),
         g=g,
         rows=rows,
         sizes=sizes_query,
@@ -194,7 +195,8 @@ def play() -> str:
     latest = None
     if hidden is not None and hidden.standing == "earlier":
         latest = link("codebreak.play", {**base, "t": hidden.record.token, "g": hidden.record.history})
-    colours = sizes[1] or 6
+    colours = sizes[1] or len(set("".join(g.secrets)))
+    words = terms(g)
     keep = {"h": hints or ""}
 
     def at(c: Chain, **more: object) -> str:
@@ -226,7 +228,8 @@ def play() -> str:
         h=hints,
         g_text=g_text,
         length=len(g.secrets[0]),
-        colours=[(chr(65 + i), COLOUR_NAMES[i]) for i in range(colours)],
+        colours=[(chr(65 + i), words.names[i]) for i in range(colours)],
+        T=words,
         hint_url=at(chain, hint="1", h=hints + 1)
         if adversarial
         else link("codebreak.play", {**base, "g": history, "hint": "1", "h": hints + 1}),

@@ -11,12 +11,56 @@ from numpy.typing import NDArray
 
 from solvers.errors import IllegalMoveError, InputError, LimitError
 
-from .game import Game
+from .game import COLOUR_NAMES, Game
 from .strategy import HEURISTICS, choose
 from .tree import Node
 
 MAX_GUESSES = 12
 HINT_WORK = 40_000_000  # scores a hint may compute per heuristic (about 0.15 s); more: after another guess
+
+
+@dataclass(frozen=True)
+class Terms:
+    """A game's own words on its pages: what a code is made of, what a place is called, the two kinds of right
+    piece (right place; right piece, wrong place), how each symbol A, B, C ... is shown, and its name."""
+
+    symbol: str
+    place: str
+    right: str
+    close: str
+    glyphs: tuple[str, ...]
+    names: tuple[str, ...]
+    digits: bool = False
+
+    def show(self, code: str) -> str:
+        """A code as the page shows it (Bulls and Cows: digits)."""
+        return "".join(self.glyph(ch) for ch in code)
+
+    def glyph(self, letter: str) -> str:
+        """One symbol as the page shows it ('?' stays '?')."""
+        k = ord(letter) - 65
+        return self.glyphs[k] if 0 <= k < len(self.glyphs) else letter
+
+    def score(self, name: str) -> str:
+        """A score such as '1B2W' in words: '1 black, 2 white' or '1 bull, 2 cows'."""
+        right, _, rest = name.partition("B")
+        close = rest.rstrip("W") or "0"
+        plural = self.digits  # bulls and cows take a plural; black and white pegs are counted as colours
+        return f"{right} {self.right}{'s' if plural and right != '1' else ''}, {close} {self.close}" + (
+            "s" if plural and close != "1" else ""
+        )
+
+
+COLOUR_GLYPHS = tuple(chr(65 + i) for i in range(10))
+BULLS_AND_COWS = Terms("digit", "place", "bull", "cow", tuple("0123456789"), tuple("0123456789"), digits=True)
+
+
+def terms(g: Game) -> Terms:
+    """The words and symbols of a game's pages: Bulls and Cows in digits, bulls and cows; the others in colours
+    (letters A, B, C ... with the colour's name), pegs, black and white."""
+    if g.spec.name == "bulls-and-cows":
+        return BULLS_AND_COWS
+    return Terms("colour", "peg", "black", "white", COLOUR_GLYPHS, COLOUR_NAMES)
 
 
 def code_index(g: Game, text: str) -> int:
@@ -30,13 +74,14 @@ def code_index(g: Game, text: str) -> int:
 def refusal(g: Game, code: str) -> str | None:
     """Why a guess entered as one letter per peg ('?' for a peg left empty) is not a code of the game, or None."""
     length = len(g.secrets[0])
+    t = terms(g)
     if len(code) != length or "?" in code:
-        return f"choose a colour for each of the {length} pegs first"
+        return f"choose a {t.symbol} for each of the {length} {t.place}s first"
     if code in g.secrets:
         return None
     if len(set(code)) < len(code) and all(len(set(x)) == len(x) for x in g.secrets):
-        return f"{code} repeats a colour, and in this game a code never does"
-    return f"{code} is not a code of this game"
+        return f"{t.show(code)} repeats a {t.symbol}, and in this game a code never does"
+    return f"{t.show(code)} is not a code of this game"
 
 
 def adversary_score(g: Game, alive: NDArray[np.int64], e: int) -> int:

@@ -1,5 +1,6 @@
 // Direct manipulation for the games, as progressive enhancement: every page works without this file.
-// Mastermind: a click on a colour fills the next peg of the guess (Backspace or the clear button empties it).
+// Mastermind: a click on a colour, or its key, fills the next peg of the guess (Backspace takes one back, Escape
+// or the clear button empties the row, Enter guesses); a click on a solver's suggestion enters its code.
 // Peg board: clicks on coins and targets swap the board in place (the URL follows), focus stays on the board,
 // and the arrow keys move between its coins and targets.
 // Every game: u or Ctrl+Z follows the Undo link, r, Ctrl+Y or Ctrl+Shift+Z the Redo link (not while typing in a
@@ -44,6 +45,13 @@
     heading.focus();
   });
 
+  // On a phone the breadcrumbs are one line that scrolls sideways: show its end, the step just taken.
+  function crumbsToEnd() {
+    document.querySelectorAll(".crumbs ol").forEach(function (ol) { ol.scrollLeft = ol.scrollWidth; });
+  }
+  document.addEventListener("DOMContentLoaded", crumbsToEnd);
+  document.addEventListener("htmx:afterSettle", crumbsToEnd);
+
   function guessForm(el) {
     return el.closest && el.closest("form.guess");
   }
@@ -57,14 +65,16 @@
       var filled = i < next;
       if (!filled) selects[i].value = "";
       var letter = selects[i].value;
-      slot.className = "peg" + (filled ? " c" + letter : " empty");
-      slot.textContent = filled ? letter : "?";
+      var face = filled && form.querySelector('.palette button[data-colour="' + letter + '"]');
+      slot.className = face ? face.className : "peg empty";  // the symbol drawn as the palette draws it
+      slot.textContent = face ? face.dataset.key : "?";
     });
     var submit = form.querySelector("button[type=submit]");
     var why = form.querySelector("#guess-why");
     var missing = selects.length - next;
     submit.disabled = missing > 0;
-    if (why) why.textContent = missing > 0 ? "Choose " + missing + " more colour" + (missing === 1 ? "" : "s") + " to guess." : "";
+    var symbol = form.dataset.symbol || "colour";
+    if (why) why.textContent = missing > 0 ? "Choose " + missing + " more " + symbol + (missing === 1 ? "" : "s") + " to guess." : "";
   }
 
   function startRow() {
@@ -97,12 +107,42 @@
     if (next === selects.length) form.querySelector("button[type=submit]").focus();
   });
 
+  // The keyboard types the guess anywhere on the page (not in a field): a colour's letter or a digit fills the
+  // next peg, Backspace takes the last one back, Escape clears the row, Enter guesses once the row is full.
   document.addEventListener("keydown", function (e) {
-    var form = guessForm(e.target);
-    if (!form || e.key !== "Backspace" || !form.querySelector(".palette")) return;
-    if (e.target.closest("select")) return;  // a select's own keys
-    form.dataset.next = String(Math.max(0, Number(form.dataset.next || 0) - 1));
+    if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+    var t = e.target;
+    if (t.closest && t.closest("input, select, textarea, [contenteditable]")) return;
+    var form = document.querySelector("form.guess");
+    if (!form || !form.querySelector(".palette")) return;
+    var selects = form.querySelectorAll(".guess-selects select");
+    var next = Number(form.dataset.next || 0);
+    var key = e.key.length === 1 ? e.key.toUpperCase() : e.key;
+    var button = form.querySelector('.palette button[data-key="' + (key === '"' || key === "\\" ? "" : key) + '"]');
+    if (button) {
+      e.preventDefault();
+      button.click();
+    } else if (key === "Backspace" || key === "Escape") {
+      e.preventDefault();
+      form.dataset.next = String(key === "Escape" ? 0 : Math.max(0, next - 1));
+      render(form);
+    } else if (key === "Enter" && next === selects.length && !(t.closest && t.closest("a, button"))) {
+      e.preventDefault();
+      form.requestSubmit(form.querySelector("button[type=submit]"));
+    }
+  });
+
+  // A solver's suggestion, clicked: its code fills the guess row (Guess then plays it).
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("button.suggestion[data-code]");
+    var form = document.querySelector("form.guess");
+    if (!button || !form) return;
+    var selects = form.querySelectorAll(".guess-selects select");
+    var code = button.dataset.code;
+    for (var i = 0; i < selects.length; i += 1) selects[i].value = code.charAt(i);
+    form.dataset.next = String(Math.min(code.length, selects.length));
     render(form);
+    form.querySelector("button[type=submit]").focus();
   });
 
   // A select changed by hand (keyboard users, no palette click): the row follows the selects.

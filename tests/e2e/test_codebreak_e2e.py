@@ -7,8 +7,9 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from tests.e2e.axe_check import assert_accessible
+from tests.e2e.test_layout_e2e import SHOTS
 
-COLOUR = {"A": "red", "B": "blue", "C": "green", "D": "yellow", "E": "white", "F": "black"}
+COLOUR = {k: f"colour {v}" for k, v in zip("ABCDEF", ("red", "blue", "green", "yellow", "white", "black"), strict=True)}
 
 
 def test_win_against_the_adversary_with_hints(page: Page, live_server: str) -> None:
@@ -19,7 +20,7 @@ def test_win_against_the_adversary_with_hints(page: Page, live_server: str) -> N
         page.get_by_role("link", name="Show the solver's suggestions").click()
         suggestion = page.locator("ul.note li").first
         expect(suggestion).to_be_visible()
-        code = suggestion.inner_text().split(": ")[1]
+        code = suggestion.locator("button.suggestion").get_attribute("data-code") or ""
         for letter in code:
             page.get_by_role("button", name=COLOUR[letter], exact=True).click()
         expect(page.locator(".guess-row .peg.empty")).to_have_count(0)
@@ -127,3 +128,45 @@ def test_the_guess_row_sends_only_what_was_entered(page: Page, live_server: str)
     expect(page.locator(".guess-row .peg.empty")).to_have_count(4)
     expect(page.locator("#guess-why")).to_have_text("Choose 4 more colours to guess.")
     page.screenshot(path="test-results/guess-row-empty.png")
+
+
+def test_typing_and_suggestions_fill_the_guess_row(page: Page, live_server: str) -> None:
+    """Letters type colours (lower case too), Backspace takes one back, Enter guesses a full row; a clicked
+    suggestion enters its code; Bulls and Cows types digits and shows them."""
+    page.goto(f"{live_server}/codebreak/play?game=mastermind&maker=adversarial")
+    row = page.locator(".guess-row .peg")
+    page.keyboard.type("abcd")
+    expect(row).to_have_text(["A", "B", "C", "D"])
+    page.keyboard.press("Backspace")
+    expect(page.locator(".guess-row .peg.empty")).to_have_count(1)
+    page.keyboard.type("E")
+    page.keyboard.press("Enter")
+    expect(page.get_by_text("Guesses and scores")).to_be_visible()
+    expect(page.locator("table.moves tbody tr")).to_have_count(1)
+    expect(page.locator("table.moves tbody .code")).to_have_text("ABCE")
+    page.get_by_role("link", name="Show the solver's suggestions").click()
+    first = page.locator("button.suggestion").first
+    code = first.get_attribute("data-code")
+    assert code
+    first.click()
+    expect(row).to_have_text(list(code))
+    expect(page.get_by_role("button", name="Guess", exact=True)).to_be_focused()
+    page.screenshot(path=str(SHOTS / "codebreak-suggestions.png"), full_page=True)
+    page.goto(f"{live_server}/codebreak/play?game=bulls-and-cows&maker=adversarial")
+    page.keyboard.type("0123")
+    expect(row).to_have_text(["0", "1", "2", "3"])
+    assert page.eval_on_selector_all(".guess-selects select", "els => els.map(e => e.value).join('')") == "ABCD"
+    page.keyboard.press("Enter")
+    expect(page.locator("table.moves tbody .score-text")).to_contain_text("bull")
+    page.screenshot(path=str(SHOTS / "bulls-and-cows-play.png"), full_page=True)
+
+
+def test_the_game_page_opens_with_play(page: Page, live_server: str) -> None:
+    """On a phone the game page's Start button is in the first screen; the definition file is folded away."""
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.goto(f"{live_server}/codebreak/game?game=mastermind")
+    start = page.get_by_role("button", name="Start")
+    assert start.bounding_box()["y"] < 800  # type: ignore[index]
+    expect(page.locator("pre.gamefile")).to_be_hidden()
+    start.click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("adversarial code maker")

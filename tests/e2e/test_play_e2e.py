@@ -219,7 +219,7 @@ def truth_cost(b, truth, made: list[tuple[int, int]], j: tuple[int, int]) -> int
     return -1 if here >= INF else len(jumps_to_moves(after_jumps)) + here - before
 
 
-COLOUR = {"A": "red", "B": "blue", "C": "green", "D": "yellow", "E": "white", "F": "black"}
+COLOUR = {k: f"colour {v}" for k, v in zip("ABCDEF", ("red", "blue", "green", "yellow", "white", "black"), strict=True)}
 MASTERMIND = "/codebreak/play?game=mastermind&maker=adversarial&pegs=3&colours=3"
 
 

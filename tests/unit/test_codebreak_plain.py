@@ -253,3 +253,16 @@ def test_super_mastermind_is_offered_to_the_search_guessing_possible_codes_only(
     with pytest.raises(LimitError, match=r"8,000 secrets \(32,768 guessing possible codes only\)"):
         build_tree(g, "optimal-average")
     assert optimal_limit("optimal-average", possible_only=True) >= len(g.secrets) > optimal_limit("optimal-average")
+
+
+def test_each_game_is_named_in_its_own_terms() -> None:
+    """Bulls and Cows: digits 0-9 for the file's A-J, bulls and cows; the colour games: letters, black and white."""
+    from solvers.codebreak import build, parse
+    from solvers.codebreak.play import terms
+
+    bc = terms(build(parse(Path("games/bulls-and-cows.game").read_text()), {}))
+    assert bc.show("ABCJ") == "0129" and bc.symbol == "digit" and bc.place == "place"
+    assert [bc.score(s) for s in ("0B1W", "1B0W", "2B2W")] == ["0 bulls, 1 cow", "1 bull, 0 cows", "2 bulls, 2 cows"]
+    mm = terms(build(parse(Path("games/mastermind.game").read_text()), {}))
+    assert mm.show("ABCD") == "ABCD" and mm.names[:2] == ("red", "blue")
+    assert mm.score("1B2W") == "1 black, 2 white"

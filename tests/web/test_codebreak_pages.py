@@ -20,6 +20,35 @@ def test_game_page_shows_file_and_stats(client: FlaskClient) -> None:
         assert client.get(href.replace("&amp;", "&")).status_code == 200, href
 
 
+def test_the_game_page_puts_play_first_and_folds_the_file(client: FlaskClient) -> None:
+    """The game's own description, then its Play form (both code makers), then the strategies; the definition
+    file folded away below them."""
+    html = client.get("/codebreak/game?game=mastermind").get_data(as_text=True)
+    assert "black = right colour in the right place" in html  # the file's own words, in the lede
+    play, stats, folded = (
+        html.index('id="play-h"'),
+        html.index('id="stats-h"'),
+        html.index('<details class="gamefile">'),
+    )
+    assert play < stats < folded and html.index("experiments: sequences") > folded
+    assert 'name="game" value="mastermind"' in html and 'value="random"' in html
+
+
+def test_bulls_and_cows_is_played_in_digits_bulls_and_cows(client: FlaskClient) -> None:
+    """Bulls and Cows' page shows digits 0-9 (the letters A-J of its file), scores as bulls and cows, places not
+    pegs; Mastermind keeps colours, pegs, black and white. A suggestion is a button that enters its code."""
+    bc = client.get("/codebreak/play?game=bulls-and-cows&maker=adversarial&g=ABCD&hint=1").get_data(as_text=True)
+    assert "Bulls and Cows (4 places, 10 digits)" in bc and "a bull: right digit, right place" in bc
+    assert '<span class="peg digit">0</span><span class="peg digit">1</span>' in bc and "0 bulls, 1 cow" in bc
+    game = bc.split("<main")[1].split(">New game</a>")[0]  # the game, before the puzzle's general how-to
+    words = re.sub(r"<[^>]+>", " ", game)  # what the page says (not its links' parameters)
+    assert 'data-key="9" aria-label="digit 9"' in game and "black" not in words and "colour" not in words
+    mm = client.get("/codebreak/play?maker=adversarial&g=AABB&hint=1").get_data(as_text=True)
+    assert "(4 pegs, 6 colours)" in mm and re.search(r'class="keys" role="img" aria-label="\d black, \d white"', mm)
+    codes = re.findall(r'class="suggestion" data-code="([A-F]{4})"', mm)
+    assert codes and all(c in mm for c in codes)
+
+
 def test_adversarial_play_and_hints(client: FlaskClient) -> None:
     """Guesses in the URL; the adversary keeps the largest set; hints list each heuristic's suggestion."""
     html = client.get("/codebreak/play?maker=adversarial&g=AABB&hint=1").get_data(as_text=True)

@@ -61,8 +61,8 @@ def test_a_repeated_colour_in_bulls_and_cows_is_an_inline_message(client: FlaskC
     page = client.get("/codebreak/play?" + urlencode(after))
     assert page.status_code == 200
     html = page.get_data(as_text=True)
-    assert "Not played: AABB repeats a colour, and in this game a code never does." in html
-    assert '<span class="peg cA">A</span><span class="peg cB">B</span>' in html  # the game is still there
+    assert "Not played: 0011 repeats a digit, and in this game a code never does." in html  # A-J shown as 0-9
+    assert '<span class="peg digit">0</span><span class="peg digit">1</span>' in html  # the game is still there
 
 
 def test_a_random_game_without_its_token_says_how_to_start_one(client: FlaskClient) -> None:
