@@ -31,6 +31,7 @@ from solvers.weighing.knowledge import (
     honest_outcome,
     parse_weighings,
     placed_weighing,
+    placements,
 )
 from solvers.weighing.report import adversary_report, adversary_view, game_budget, weighing_lesson
 
@@ -162,7 +163,7 @@ def position(args: Mapping[str, str]) -> Position:
 def _chosen(form: Mapping[str, str], s: Setup) -> dict[str, str]:
     """Where the user put each coin (off, left or right), from the form."""
     names = [str(i) for i in range(1, s.problem.coins + 1)] + [f"G{i}" for i in range(1, s.problem.extra + 1)]
-    return {name: form.get(f"c{name}", "off") for name in names}
+    return placements(names, form)
 
 
 def _page(
@@ -291,9 +292,11 @@ def weigh() -> Response | tuple[str, int]:
     """Add a weighing; an illegal one is refused with a message and costs nothing."""
     pos = position(request.form)
     s, chain, log, hidden, r = pos
-    places = _chosen(request.form, s)
     hints = request.form.get("h", "")
+    typed = {k: request.form.get(k, "") for k in ("left", "right")}
+    places: dict[str, str] = {}
     try:
+        places = _chosen(request.form, s)
         new = format_weighings((placed_weighing(places),))
         if r.used >= s.budget:
             raise IllegalMoveError(f"the budget of {s.budget} weighings is used up: name the coin")
@@ -303,7 +306,7 @@ def weigh() -> Response | tuple[str, int]:
             s = Setup(s.problem, s.budget, s.minimum, s.mode, HONEST_SCALE.advance(kind(s), hidden, w_text))
             return go(s.url(w=w_text, h=hints))
     except IllegalMoveError as e:
-        return _page(pos, error=str(e), placed=places), 400
+        return _page(pos, error=str(e), placed={**places, **typed}), 400
     return go(s.url(**chain.play(new).query("w", ";"), h=hints))
 
 

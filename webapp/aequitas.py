@@ -20,7 +20,7 @@ from solvers.aequitas.report import (
 from solvers.errors import IllegalMoveError, InputError
 from solvers.history import RESTART, Chain, chain_from_text
 from solvers.report import as_json
-from solvers.weighing.knowledge import UserWeighing, format_weighings, parse_weighings, placed_weighing
+from solvers.weighing.knowledge import UserWeighing, format_weighings, parse_weighings, placed_weighing, placements
 
 from . import params
 from .adversary import weighings_arg
@@ -306,11 +306,14 @@ def weigh() -> Response | tuple[str, int]:
     m = parse_game(request.form)
     ws, chain = chain_arg(m, request.form)
     names = [str(i) for i in range(1, m.n + 1)] + [f"G{i}" for i in range(1, int(m.extra) + 1)]
-    placed = {name: request.form.get(f"c{name}", "off") for name in names}
+    typed = {k: request.form.get(k, "") for k in ("left", "right")}
+    placed: dict[str, str] = {}
     try:
+        placed = placements(names, request.form)
         after = m.play(ws, placed_weighing(placed))
     except IllegalMoveError as e:
-        return _play_page(m, ws, 0, error=f"Refused: {e.message}.", placed=placed, chain=chain), 400
+        page = _play_page(m, ws, 0, error=f"Refused: {e.message}.", placed={**placed, **typed}, chain=chain)
+        return page, 400
     chain = chain.play(format_weighings(after[len(ws) :]))
     return go(url(m, w=format_weighings(after), **chain_fields(chain), h=request.form.get("h", "")))
 

@@ -4,7 +4,7 @@ outcome, and what a real scale shows. Shared by the adversary game and Æquitas.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from solvers.errors import IllegalMoveError, LimitError
@@ -172,6 +172,51 @@ class UserPan:
 def pans(w: UserWeighing) -> tuple[UserPan, UserPan]:
     """A weighing's two pans for drawing."""
     return UserPan(w[0]), UserPan(w[1])
+
+
+_TYPED_RANGE = re.compile(r"([0-9]{1,7})-([0-9]{1,7})")
+
+
+def typed_pan(text: str, names: Iterable[str]) -> list[str]:
+    """The coins a player typed for one pan, as names ('7', 'G1'): numbers, ranges written 1-4 or 1..4, and extra
+    coins, separated by commas or spaces; IllegalMoveError naming the first that is not one of `names`."""
+    known = set(names)
+    out: list[str] = []
+    tidy = re.sub(r"\s*(?:-|\.\.|–)\s*", "-", text.strip())  # '1 .. 4' and '1 – 4' as 1-4
+    for token in re.split(r"[,\s]+", tidy):
+        if not token:
+            continue
+        m = _TYPED_RANGE.fullmatch(token)
+        if m:
+            lo, hi = int(m[1]), int(m[2])
+            if lo > hi or str(lo) not in known or str(hi) not in known:
+                count = sum(1 for k in known if k.isdigit())
+                raise IllegalMoveError(f"{token[:20]} is not a range of this game's coins (1 to {count})")
+            out += [str(c) for c in range(lo, hi + 1)]
+        elif token.upper() in known or token.lstrip("0") in known:
+            out.append(token.upper() if token.upper() in known else token.lstrip("0"))
+        else:
+            raise IllegalMoveError(
+                f"coin {token[:20]} is not in this game: type numbers like 7, ranges like 1-4, or G1"
+            )
+    return list(dict.fromkeys(out))
+
+
+def placements(names: Iterable[str], form: Mapping[str, str]) -> dict[str, str]:
+    """Where a player put each coin: from the pans typed as text ('left' and 'right', such as '1-4, 9') when
+    either is filled in, else from each coin's own control ('c7': off, left or right)."""
+    names = list(names)
+    left_text, right_text = form.get("left", ""), form.get("right", "")
+    if not (left_text.strip() or right_text.strip()):
+        return {name: form.get(f"c{name}", "off") for name in names}
+    left, right = typed_pan(left_text, names), typed_pan(right_text, names)
+    both = sorted(set(left) & set(right), key=lambda c: (c.startswith("G"), int(c.lstrip("G"))))
+    if both:
+        raise IllegalMoveError(f"coin {both[0]} is typed on both pans")
+    places = dict.fromkeys(names, "off")
+    places.update(dict.fromkeys(left, "left"))
+    places.update(dict.fromkeys(right, "right"))
+    return places
 
 
 def placed_weighing(places: dict[str, str]) -> UserWeighing:

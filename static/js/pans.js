@@ -1,6 +1,8 @@
 // Coin picker for the adversary game and Æquitas: click a coin to cycle off -> left -> right, or drag it onto a
 // pan; the pans draw the coins they hold (click one there to take it off) and a line previews the weighing.
-// Progressive enhancement only: every coin also has its own <select>, which works without this file.
+// Typed pans ("1-4, 9") and "add k coins of a class to a pan" keep the coins' controls in step, so a game of 100
+// coins is set up in a few keys. Progressive enhancement only: every coin also has its own <select> and the typed
+// pans are read by the server, which both work without this file.
 (function () {
   "use strict";
   var ORDER = ["off", "left", "right"];
@@ -30,7 +32,57 @@
     });
     var preview = form.querySelector("[data-preview]");
     if (preview) preview.textContent = previewText(on.left, on.right);
+    form.querySelectorAll(".pan-text").forEach(function (input) {
+      if (input !== document.activeElement) input.value = runs(on[input.dataset.side]);
+    });
   }
+
+  // A pan as the typed fields write it: runs of three or more numbers as ranges (1-4), then extra coins.
+  function runs(picks) {
+    var numbers = [], extras = [], out = [];
+    picks.forEach(function (p) { (/^G/.test(p.dataset.coin) ? extras : numbers).push(p.dataset.coin); });
+    numbers = numbers.map(Number).sort(function (a, b) { return a - b; });
+    for (var i = 0; i < numbers.length;) {
+      var j = i;
+      while (j + 1 < numbers.length && numbers[j + 1] === numbers[j] + 1) j += 1;
+      out.push(j - i >= 2 ? numbers[i] + "-" + numbers[j] : numbers.slice(i, j + 1).join(", "));
+      i = j + 1;
+    }
+    return out.concat(extras).join(", ");
+  }
+
+  // The typed pans, read as the server reads them (numbers, ranges 1-4 or 1..4, G1): the coins' controls follow.
+  function typed(form) {
+    var want = {};
+    form.querySelectorAll(".pan-text").forEach(function (input) {
+      input.value.replace(/\s*(-|\.\.|–)\s*/g, "-").split(/[,\s]+/).forEach(function (token) {
+        var m = /^(\d+)-(\d+)$/.exec(token);
+        if (m) { for (var k = Number(m[1]); k <= Number(m[2]); k += 1) want[String(k)] = input.dataset.side; }
+        else if (token) want[token.toUpperCase().replace(/^0+(?=\d)/, "")] = input.dataset.side;
+      });
+    });
+    form.querySelectorAll(".pick").forEach(function (pick) {
+      pick.querySelector("select").value = want[pick.dataset.coin] || "off";
+    });
+    sync(form);
+  }
+
+  // "Add k of the coins (of a class) to a pan": the first k of that class still off the scale.
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("[data-bulk]");
+    if (!button) return;
+    var form = button.closest("form");
+    var k = Number(form.querySelector("#bulk-k").value || 0);
+    var cls = form.querySelector("#bulk-class").value;
+    form.querySelectorAll(".pick." + cls).forEach(function (pick) {
+      var select = pick.querySelector("select");
+      if (k > 0 && select.value === "off") { select.value = button.dataset.bulk; k -= 1; }
+    });
+    sync(form);
+  });
+  document.addEventListener("input", function (e) {
+    if (e.target.matches && e.target.matches(".pan-text")) typed(e.target.closest("form"));
+  });
 
   function names(picks) {
     return picks.map(function (p) { return p.dataset.coin; }).join(", ");

@@ -9,6 +9,7 @@ from playwright.sync_api import Browser, Page, expect
 from solvers.weighing import Problem
 from solvers.weighing.adversary import as_user, cases_of, hint, replay
 from tests.e2e.axe_check import assert_accessible
+from tests.e2e.test_layout_e2e import SHOTS
 
 P = Problem(12)
 
@@ -122,3 +123,31 @@ def test_accessibility(page: Page, live_server: str) -> None:
     """No serious axe violations on the game pages."""
     base = "/adversary/play?n=12&budget=3"
     assert_accessible(page, live_server, ["/adversary", base, base + "&w=1-2&hint=2", base + "&w=1-2&guess=1h"])
+
+
+def test_a_hundred_coins_by_ranges_and_classes(browser: Browser, live_server: str) -> None:
+    """100 coins: Weigh is in the first screen on a 1280x800 desktop and a 390x844 phone; typing '1-33' and
+    '34-66' moves those coins' controls; Weigh plays it; then 'add 5 of the coins (first class) to the left' and
+    the typed pans follow the coins."""
+    for width, height in ((1280, 800), (390, 844)):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        page.goto(f"{live_server}/adversary/play?n=100")
+        box = page.get_by_role("button", name="Weigh", exact=True).bounding_box()
+        assert box is not None and box["y"] + box["height"] <= height, (width, box)
+        if width == 1280:
+            page.get_by_role("textbox", name="Left pan").fill("1-33")
+            page.get_by_role("textbox", name="Right pan").fill("34 - 66")
+            expect(page.get_by_role("combobox", name=re.compile(r"^Coin 34 \("))).to_have_value("right")
+            expect(page.get_by_role("combobox", name=re.compile(r"^Coin 33 \("))).to_have_value("left")
+            expect(page.locator("[data-preview]")).to_contain_text("Ready to weigh")
+            page.get_by_role("button", name="Weigh", exact=True).click()
+            expect(page.get_by_role("heading", name=re.compile("^Weighing 2"))).to_be_visible()
+            again = page.get_by_role("button", name="Weigh", exact=True).bounding_box()
+            assert again is not None and again["y"] >= 0 and again["y"] + again["height"] <= height, again
+            page.get_by_label("Add").fill("5")
+            page.locator("[data-bulk=left]").click()
+            expect(page.locator("[data-count=left]")).to_have_text("5")
+            expect(page.get_by_role("textbox", name="Left pan")).not_to_have_value("")
+            page.screenshot(path=str(SHOTS / "adversary-100-ranges.png"), full_page=False)
+        context.close()

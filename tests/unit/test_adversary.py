@@ -151,3 +151,20 @@ def test_the_play_page_model() -> None:
     assert named is not None and not named.win and named.counter in quiet.cases and named.counter != quiet.cases[0]
     honest = adversary_view(r, quiet.cases[0], quiet.cases[0], 0).verdict  # the honest scale's secret, named
     assert honest is not None and honest.win and not honest.sure
+
+
+def test_typed_pans_are_read_as_the_coins_they_name() -> None:
+    """Typed pans: numbers, ranges (1-4, 1..4, spaces allowed), G1 in any case, repeats once; a coin the game
+    does not have, a backwards range or a coin on both pans is refused with the coin named."""
+    from solvers.errors import IllegalMoveError
+    from solvers.weighing.knowledge import placements, typed_pan
+
+    names = [str(i) for i in range(1, 13)] + ["G1"]
+    assert typed_pan("1-3, 9 10..11 g1 9", names) == ["1", "2", "3", "9", "10", "11", "G1"]
+    places = placements(names, {"left": "1 - 4", "right": "5..8", "c9": "left"})
+    assert [k for k, v in places.items() if v == "left"] == ["1", "2", "3", "4"]  # typed pans win over controls
+    assert [k for k, v in places.items() if v == "right"] == ["5", "6", "7", "8"]
+    assert placements(names, {"c2": "right"})["2"] == "right"  # nothing typed: each coin's own control
+    for left, right, words in [("13", "", "coin 13"), ("4-2", "", "4-2"), ("1-4", "4", "coin 4 is typed on both")]:
+        with pytest.raises(IllegalMoveError, match=words):
+            placements(names, {"left": left, "right": right})

@@ -127,3 +127,23 @@ def test_api(client: FlaskClient) -> None:
     assert data["weighings_left"] == 1 and data["knowledge"]["1"] == "genuine"
     bad = client.get("/api/adversary?n=12&w=1-2-3")
     assert bad.status_code == 400 and "write it as left coins, a '-', right coins" in bad.get_json()["error"]
+
+
+def test_pans_typed_as_ranges(client: FlaskClient) -> None:
+    """Without JavaScript the pans can be typed (1-4 and 5..8, spaces allowed): they win over the coins' own
+    controls; a coin on both pans or one the game does not have is refused inline, the typed text kept."""
+    token = form_token(client, BASE)
+    data = {"csrf_token": token, "n": "12", "budget": "3", "left": "1-4", "right": "5 .. 8", "c9": "left"}
+    r = client.post("/adversary/weigh", data=data)
+    assert r.status_code == 303 and r.headers["Location"].endswith("&w=1..4-5..8")
+    for left, right, message in [
+        ("1-4", "4-7", "coin 4 is typed on both pans"),
+        ("1-4", "13", "coin 13 is not in this game"),
+    ]:
+        bad = client.post("/adversary/weigh", data={**data, "left": left, "right": right})
+        html = bad.get_data(as_text=True)
+        assert bad.status_code == 400 and message in html and "Weighing 1 of 3" in html, html
+        assert (
+            f'name="right" class="pan-text" data-side="right" autocomplete="off" spellcheck="false" value="{right}"'
+            in html
+        )
