@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import NamedTuple
 
-from flask import Blueprint, Response, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from solvers.errors import InputError, LimitError
-from solvers.variants.adversary import parse_weighings, play
+from solvers.history import Chain, chain_from_text
+from solvers.variants.adversary import Game, parse_weighings, play, typed_weighing
 from solvers.variants.model import MAX_COINS, MAX_LIES, MAX_PANS, Variant
 from solvers.variants.plan import Plan, Verification
 from solvers.variants.report import Row, bound_name, navigate, runs
@@ -16,6 +18,7 @@ from solvers.weighing import WEIGHTS
 
 from . import params
 from .catalogue import VARIANT_PLAN, VARIANT_TABLE, VARIANT_TABLES, VariantParams, variant_quick
+from .gamebar import Bar, Result, chain_links, split_id
 from .htmx import go, link
 from .results import computed, peek
 
@@ -165,22 +168,92 @@ def table_json() -> Response:
 
 @bp.get("/play")
 def play_page() -> ResponseReturnValue:
-    """Weigh against the adversarial scale: your weighings in the URL, its readings computed from them."""
+    """Weigh against the adversarial scale: your weighings in the URL (an undo chain), its readings computed from
+    them; a weighing typed pan by pan (ranges allowed) is checked and added, or refused beside the pans."""
     v = variant(request.args)
     if not variant_quick(v):
         raise LimitError("the adversary game is played on the sizes planned within a second (see the tables)")
-    done = request.args.get("w", "")
-    pans = [request.args.get(f"pan{i}") for i in range(1, v.pans + 1)]
-    if any(p is not None for p in pans):
-        step = "-".join((p or "").strip() for p in pans)
-        parse_weighings(v, step)  # a bad weighing is a 400 here, not in the page it would lead to
-        return go(link("variants.play_page", query(v, w=f"{done};{step}" if done else step)))
-    game = play(plan_for(v)[0], parse_weighings(v, done))
+    plan, chain = plan_for(v)[0], _chain(v, request.args)
+    typed = [request.args.get(f"pan{i}") for i in range(1, v.pans + 1)]
+    if all(t is None for t in typed):
+        return _play(v, plan, chain)
+    try:
+        step = typed_weighing(v, [t or "" for t in typed])
+        play(plan, parse_weighings(v, ";".join((*chain.applied, step))))
+    except InputError as e:
+        return _play(v, plan, chain, error=e.message, typed=[t or "" for t in typed]), 400
+    return go(link("variants.play_page", query(v, **chain.play(step).query("w", ";"), h=request.args.get("h", ""))))
+
+
+def _chain(v: Variant, args: Mapping[str, str]) -> Chain:
+    """The undo chain of a game's weighings (w, at, u); every state a legal game, so that a redo never fails."""
+    chain = chain_from_text(args.get("w", ""), args.get("at", ""), args.get("u", ""), sep=";")
+    plan = plan_for(v)[0]
+    for state in {*chain.states()}:
+        play(plan, parse_weighings(v, ";".join(state)))
+    return chain
+
+
+def _play(v: Variant, plan: Plan, chain: Chain, error: str | None = None, typed: list[str] | None = None) -> str:
+    """The play page: the game so far, its bar (undo, redo, ID, share) and, once the answer is known, the result."""
+    game = play(plan, parse_weighings(v, ";".join(chain.applied)))
+    hints = params.whole(request.args, "h", 0, 0, 10**6, "h")
+    bar = Bar(
+        game_id(v, chain.applied),
+        url_for("variants.from_id"),
+        link("variants.play_page", query(v, w=";".join(chain.applied))),
+        *chain_links(chain, lambda c: link("variants.play_page", query(v, **c.query("w", ";"), h=str(hints or "")))),
+        chain.undos,
+        hints,
+    )
+    key = f"variants:{v.to_token()}"
+    result = None
+    if game.answer is not None:
+        turns = len(game.turns)
+        title = "Found in the fewest weighings" if turns <= game.minimum else "Found"
+        result = Result(
+            title,
+            turns <= game.minimum,
+            turns,
+            game.minimum,
+            "weighings",
+            chain.undos,
+            hints,
+            key,
+            bar.game_id,
+            v.describe(),
+        )
     return render_template(
         "variants/play.html",
-        v=v,
-        game=game,
-        query=query(v, w=done),
+        play=PlayView(v, game, bar, result, error, typed or [""] * v.pans, key, query(v, **chain.query("w", ";"))),
         plan_url=link("variants.plan_page", query(v)),
-        restart_url=link("variants.play_page", query(v)),
     )
+
+
+class PlayView(NamedTuple):
+    """The variants' play page: the variant, the game so far, its bar and result, a refusal with the pans as they
+    were typed, the statistics' key, and the fields the next weighing's form carries."""
+
+    v: Variant
+    game: Game
+    bar: Bar
+    result: Result | None
+    error: str | None
+    typed: list[str]
+    stats_key: str
+    fields: dict[str, str]
+
+
+def game_id(v: Variant, weighings: tuple[str, ...]) -> str:
+    """A game as a short ID: the variant's token and the weighings in effect (e.g. '12-unknown-l1-f1-p2:1,2-3,4')."""
+    return f"{v.to_token()}:{';'.join(weighings)}"
+
+
+@bp.get("/id")
+def from_id() -> Response:
+    """Open the game an ID describes (variant:weighings)."""
+    parts, _ = split_id(
+        request.args.get("id", ""), 2, "a variants", "variant:weighings, like 12-unknown-l1-f1-p2:1,2-3,4"
+    )
+    v = Variant.from_token(parts[0])
+    return go(link("variants.play_page", query(v, w=parts[1])))

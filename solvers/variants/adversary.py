@@ -9,9 +9,11 @@ still needed (the exact search's figure) is largest; ties go to more cases left,
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solvers.errors import InputError
+from solvers.errors import IllegalMoveError, InputError
+from solvers.weighing.knowledge import typed_pan
 
 from .model import Pans, Secret, Variant, outcome_label
 from .plan import Plan, State
@@ -51,6 +53,13 @@ class Game:
         """True while the minimum can still be met."""
         return len(self.turns) + self.needed <= self.minimum
 
+    @property
+    def costs(self) -> tuple[int, ...]:
+        """What each of your weighings cost against a best one: the weighings still needed after it, plus itself,
+        less those needed before it (0: a best weighing)."""
+        before = [self.minimum, *(t.needed for t in self.turns)]
+        return tuple(t.needed + 1 - b for t, b in zip(self.turns, before, strict=False))
+
     def by_lies(self) -> dict[int, int]:
         """The cases left counted by the lies each has used."""
         out: dict[int, int] = {}
@@ -87,6 +96,21 @@ def parse_weighing(v: Variant, text: str) -> Pans:
     if len({len(pan) for pan in coins}) != 1:
         raise InputError("every pan needs the same number of coins", text[:40])
     return tuple(coins)
+
+
+def typed_weighing(v: Variant, typed: Sequence[str]) -> str:
+    """A weighing typed one pan at a time (numbers, ranges such as 1-4 or 1..4, commas or spaces between), checked
+    as `parse_weighing` checks one, in the form a game's URL writes it ('1,2-3,4')."""
+    names = [str(c) for c in range(1, v.coins + 1)]
+    try:
+        pans = [typed_pan(text, names) for text in typed]
+    except IllegalMoveError as e:
+        raise InputError(e.message) from e
+    if not all(pans):
+        raise InputError(f"put coins on every pan: {v.pans} pans, the same number of coins on each")
+    text = "-".join(",".join(p) for p in pans)
+    parse_weighing(v, text)
+    return text
 
 
 def needed(plan: Plan, state: State) -> int:

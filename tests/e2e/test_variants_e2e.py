@@ -9,6 +9,7 @@ from playwright.sync_api import Browser, Page, expect
 from solvers.variants.model import Variant, outcome_label
 from solvers.variants.plan import make_plan, verify
 from tests.e2e.axe_check import assert_accessible
+from tests.e2e.test_layout_e2e import SHOTS
 
 
 def lied_path() -> tuple[str, str, tuple[int, ...]]:
@@ -51,3 +52,28 @@ def test_follow_a_one_lie_plan_through_a_lie(page: Page, live_server: str, brows
     expect(other.get_by_role("status")).to_have_text(answer)
     other.close()
     assert_accessible(page, live_server, ["/variants", f"/variants/plan?n=12&lies=1&path={path}"])
+
+
+def test_weigh_against_the_variants_adversary_like_the_other_games(page: Page, live_server: str) -> None:
+    """Type the pans as ranges, weigh, take it back with the u key, weigh again; a refused weighing is a message
+    beside the pans; three pans and a heavier coin among three: found in one weighing, the win screen and the
+    statistics; axe clean."""
+    page.goto(f"{live_server}/variants/play?n=12&lies=1")
+    page.get_by_role("textbox", name="Left pan").fill("1-4")
+    page.get_by_role("textbox", name="Right pan").fill("5")
+    page.get_by_role("button", name="Weigh").click()
+    expect(page.get_by_role("alert")).to_contain_text("every pan needs the same number of coins")
+    expect(page.get_by_role("textbox", name="Left pan")).to_have_value("1-4")
+    page.get_by_role("textbox", name="Right pan").fill("5..8")
+    page.get_by_role("button", name="Weigh").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 2: against the adversary")
+    expect(page.locator("ol.turns")).to_contain_text("a best weighing")
+    page.keyboard.press("u")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 1: against the adversary")
+    page.goto(f"{live_server}/variants/play?n=3&weight=heavier&pans=3")
+    for i in (1, 2, 3):
+        page.get_by_role("textbox", name=f"Pan {i}").fill(str(i))
+    page.get_by_role("button", name="Weigh").click()
+    expect(page.get_by_role("heading", name="Found in the fewest weighings")).to_be_visible()
+    page.screenshot(path=str(SHOTS / "variants-play-won.png"), full_page=True)
+    assert_accessible(page, live_server, ["/variants/play?n=12&lies=1&w=1,2,3,4-5,6,7,8&pan1=1&pan2=2,3"])

@@ -123,3 +123,28 @@ def test_large_plan_goes_through_a_job_and_the_store(client: FlaskClient) -> Non
     assert "Checked: 82 secrets" in html
     assert "Weigh against the adversary" not in html
     refused(client, "/variants/play?n=41&lies=1", "the adversary game is played on the sizes planned within a second")
+
+
+def test_the_variants_play_like_the_other_games(client: FlaskClient) -> None:
+    """Pans typed as ranges; a refused weighing is an inline message that keeps the game and what was typed;
+    each weighing says what it cost against a best one; undo and redo are links; the game's ID opens it again;
+    naming the coin in the fewest weighings shows the win screen with the score against the proved minimum."""
+    r = client.get("/variants/play?n=12&lies=1&pan1=1-4&pan2=5..8")
+    assert r.status_code == 303 and r.headers["Location"].endswith("w=1,2,3,4-5,6,7,8")
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "a best weighing" in page and "Weighing 2: against the adversary" in page
+    undo = re.search(r'href="([^"]*)"[^>]*data-key="undo"', page)
+    assert undo and "at=0" in undo[1]
+    assert "Weighing 1: against the adversary" in client.get(undo[1].replace("&amp;", "&")).get_data(as_text=True)
+    bad = client.get("/variants/play?n=12&lies=1&w=1,2,3,4-5,6,7,8&pan1=1-4&pan2=9")
+    html = bad.get_data(as_text=True)
+    assert bad.status_code == 400 and "Not weighed: every pan needs the same number of coins" in html
+    assert "Weighing 2: against the adversary" in html and 'value="1-4"' in html
+    wasteful = client.get("/variants/play?n=12&lies=0&w=1-2").get_data(as_text=True)  # 10 coins left: 3 more
+    assert '(then 3 more needed; <span class="cost">it cost 1 weighing against a best one</span>)' in wasteful
+    gid = re.search(r"Game ID: <code class=\"game-id\">([^<]+)<", page)
+    assert gid and gid[1].strip() == "12-unknown-l1-f1-p2:1,2,3,4-5,6,7,8"
+    opened = client.get("/variants/id?id=" + gid[1].strip())
+    assert opened.status_code == 303 and opened.headers["Location"].endswith("w=1,2,3,4-5,6,7,8")
+    won = client.get("/variants/play?n=3&weight=heavier&pans=3&w=1-2-3").get_data(as_text=True)
+    assert "Found in the fewest weighings" in won and "Found after 1 weighing" in won
