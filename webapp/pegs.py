@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
@@ -15,7 +15,6 @@ from solvers.pegs import (
     Board,
     Game,
     board,
-    class_finals,
     finish_label,
     from_token,
     game_from_text,
@@ -28,7 +27,7 @@ from solvers.pegs import (
 )
 from solvers.pegs.lesson import IMPOSSIBLE, Fewest, lesson
 from solvers.pegs.play import Session, from_game_id, game_id, session_from_text
-from solvers.pegs.report import PegReport, labels, settled_report, table_proofs
+from solvers.pegs.report import PegReport, doomed, labels, settled_report, table_proofs, verdict
 from solvers.report import as_json
 
 from . import params
@@ -125,6 +124,8 @@ def play() -> str:
         if not pos >> sel & 1:
             raise InputError(f"there is no coin on {sel_label} to select")
     legal = list(legal_jumps(b, pos))
+    starts = solvable_starts(g) if not g.jumps else None
+    said = verdict(g, sel, any(j[0] == sel for j in legal), doomed(g, searched(b, g.finish)), starts)
     targets = {  # a coin that can jump again after landing stays selected: a chain of jumps is one click each
         j[2]: session_url(s.then(j), **keep, sel=b.labels[j[2]] if goes_on(b, pos, j) else "")
         for j in legal
@@ -156,11 +157,7 @@ def play() -> str:
         hint=hint,
         hint_url=session_url(s, hint="1", h=hints + 1),
         solution_url=link("pegs.solution", {"board": b.name, "hole": g.hole, "j": g.text(), "finish": g.finish}),
-        doomed=doomed(g),
-        solvable_starts=solvable_starts(g) if not g.jumps else None,
-        dead=g.dead,
-        won=g.won,
-        missed=g.missed,
+        verdict=said,
         goals=goals(s, hints),
         result=_result(g, len(moves), s.chain.undos, hints) if ended else None,
         stats_key=_stats_key(g),
@@ -242,26 +239,16 @@ def _result(g: Game, moves: int, take_backs: int, hints: int) -> Result:
     )
 
 
-def doomed(g: Game) -> str | None:
-    """Why this position can no longer be finished, when that is known at once (None: it can, or unknown)."""
-    b, pos = g.board, g.position()
-    if pegs(pos) <= 1 or g.dead:
-        return None
-    finals = class_finals(b, pos)
-    if not finals:
-        return "no single last coin has this position's class (a jump invariant), so it can never be finished"
-    if g.finish_hole is not None and g.finish_hole not in finals:
-        where = ", ".join(b.labels[h] for h in finals)
-        return (
-            f"a last coin on {g.finish} would not have this position's class (a jump invariant); "
-            f"the last coin can only end on {where}"
-        )
-    if b.size <= QUICK_TABLE_HOLES:
-        a: Analysis = computed(PEGS_ANALYSIS, PositionParams(b.name, pos, g.finish))
-        if a.solvable is False:
-            target = f"one coin on {g.finish}" if g.finish else "one coin"
-            return f"an exhaustive search finds no way to {target} from here"
-    return None
+def searched(b: Board, finish: str) -> Callable[[int], bool | None]:
+    """Whether the exhaustive search finds a position solvable, where it is run in a request (small boards)."""
+
+    def solvable(pos: int) -> bool | None:
+        if b.size > QUICK_TABLE_HOLES:
+            return None
+        a: Analysis = computed(PEGS_ANALYSIS, PositionParams(b.name, pos, finish))
+        return a.solvable
+
+    return solvable
 
 
 def solvable_starts(g: Game) -> list[str] | None:

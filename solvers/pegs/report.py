@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from solvers.errors import LimitError
@@ -14,8 +14,8 @@ from .board import Board, Move
 from .exact import EXACT_MAX_HOLES, exact
 from .fewest import IN_MEMORY, Means
 from .invariant import class_finals
-from .play import PROBLEMS, fewest_anywhere, listed_problem
-from .rules import pegs, replay, to_token
+from .play import PROBLEMS, Game, fewest_anywhere, listed_problem
+from .rules import jumps_to_moves, pegs, replay, to_token
 from .table import Row
 
 
@@ -229,3 +229,72 @@ def settled_report(b: Board, hole: str, finish: str | None, a: Analysis) -> PegR
         proved=True,
         class_finals=tuple(b.labels[h] for h in class_finals(b, pos)),
     )
+
+
+def doomed(g: Game, searched: Callable[[int], bool | None]) -> str | None:
+    """Why a position can no longer be finished, when that is known at once (None: it can, or it is not known):
+    the jump invariant's class, else `searched` (whether an exhaustive search finds it solvable; None where none
+    is run here)."""
+    b, pos = g.board, g.position()
+    if pegs(pos) <= 1 or g.dead:
+        return None
+    finals = class_finals(b, pos)
+    if not finals:
+        return "no single last coin has this position's class (a jump invariant), so it can never be finished"
+    if g.finish_hole is not None and g.finish_hole not in finals:
+        where = ", ".join(b.labels[h] for h in finals)
+        return (
+            f"a last coin on {g.finish} would not have this position's class (a jump invariant); "
+            f"the last coin can only end on {where}"
+        )
+    if searched(pos) is False:
+        target = f"one coin on {g.finish}" if g.finish else "one coin"
+        return f"an exhaustive search finds no way to {target} from here"
+    return None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The play page's one-line verdict: what the position is and what to do next; `table` when it ends with a
+    pointer to the board's table of starts."""
+
+    text: str
+    table: bool = False
+
+
+def verdict(
+    g: Game, sel: int | None, can_jump: bool, why_doomed: str | None, solvable_starts: Sequence[str] | None
+) -> Verdict:
+    """The verdict for a position (sel: the selected coin's hole; can_jump: whether it has a jump)."""
+    b, moves = g.board, jumps_to_moves(g.jumps)
+    if g.missed:
+        (last,) = (h for h in range(b.size) if g.position() >> h & 1)
+        return Verdict(
+            f"One coin left, but on {b.labels[last]}, not on {g.finish}: not solved for this goal. Undo, "
+            "or change the goal."
+        )
+    if g.won:
+        n = len(moves)
+        on = f" on {g.finish}" if g.finish else ""
+        return Verdict(f"Solved: one coin left{on}, in {n} move{'' if n == 1 else 's'} ({len(g.jumps)} jumps).")
+    if g.dead:
+        return Verdict(f"Dead end: no jump is possible and {pegs(g.position())} coins remain.")
+    if why_doomed:
+        if g.jumps:
+            return Verdict(f"This position cannot be finished: {why_doomed}. Undo, or start again.")
+        others = ""
+        if solvable_starts:
+            can = "be finished in their own hole" if g.finish else "be solved"
+            others = f": {', '.join(solvable_starts)} can {can}"
+        return Verdict(
+            f"This position cannot be finished: {why_doomed}. Undo, or start again from another hole{others}",
+            table=True,
+        )
+    if sel is None:
+        return Verdict("Choose a coin to jump.")
+    here = b.labels[sel]
+    if not can_jump:
+        return Verdict(f"The coin on {here} cannot jump from here: choose another coin.")
+    if moves and moves[-1][-1] == sel:
+        return Verdict(f"The coin on {here} can jump again: choose where, or choose another coin.")
+    return Verdict(f"Coin on {here} selected: choose where it jumps.")

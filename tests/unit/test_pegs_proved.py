@@ -62,3 +62,23 @@ def test_finishing_anywhere_needs_every_possible_finish() -> None:
     assert best is not None and best.min_moves == min(len(home.solution), len(side.solution))
     assert proved_start(b, "d4", None, {**every, "g4": None}) is None
     assert proved_start(b, "d4", "d4", {"d4": home}) is not None
+
+
+def test_the_play_verdict_is_made_without_flask() -> None:
+    """The peg page's verdict from the rules alone: a coin to choose, one that cannot jump, one that can jump
+    again, a won game, a dead end, and a doomed start with the holes that can be solved."""
+    from solvers.pegs import game_from_text
+    from solvers.pegs.report import doomed, verdict
+
+    b = board("triangle-4")
+    start = game_from_text(b, "2", "")
+    assert verdict(start, None, False, None, None).text == "Choose a coin to jump."
+    assert verdict(start, b.index("4"), False, None, None).text.startswith("The coin on 4 cannot jump")
+    chained = game_from_text(b, "2", "7-2,1-4,9-7")
+    assert "can jump again" in verdict(chained, b.index("7"), True, None, None).text
+    dead = game_from_text(b, "2", "7-2,1-4,6-1,4-6,9-7,10-3,1-6")
+    assert verdict(dead, None, False, None, None).text == "Dead end: no jump is possible and 2 coins remain."
+    lost = verdict(start, None, False, "no way", ["1", "3"])
+    assert lost.table and lost.text.endswith("from another hole: 1, 3 can be solved")
+    assert doomed(chained, lambda pos: False) == "an exhaustive search finds no way to one coin from here"
+    assert doomed(chained, lambda pos: None) is None
