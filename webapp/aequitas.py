@@ -13,6 +13,7 @@ from solvers.aequitas.report import (
     PAPER_MISERE,
     PositionReport,
     StartVerdict,
+    first_turn_sentence,
     play_view,
     position_report,
     start_verdict,
@@ -250,10 +251,7 @@ def _play_page(
     if v.over is not None:
         first_turn = m.advance(())
         value = play_view(m, first_turn, False).value
-        best = None
-        if m.convention == "normal":
-            can = "could force a win" if value else "could not force a win against best play"
-            best = f"you {can} from your first turn (Grundy value {value})"
+        best = first_turn_sentence(m, value)
         result = Result(
             "Result: you won" if v.over.winner == "you" else "Result: the computer won",
             v.over.winner == "you",

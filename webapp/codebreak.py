@@ -16,7 +16,7 @@ from solvers.codebreak.game import summary
 from solvers.codebreak.lesson import Lesson
 from solvers.codebreak.play import Round, code_index, follow, play_round, refusal, suggestions, terms, top
 from solvers.codebreak.report import codebreak_report
-from solvers.codebreak.strategy import OPTIMAL, optimal_limit
+from solvers.codebreak.strategy import OPTIMAL, not_offered
 from solvers.errors import IllegalMoveError, InputError, LimitError
 from solvers.history import TAKE_BACK, Chain, chain_from_text, from_log, log_from_text, taken_back
 from solvers.report import as_json
@@ -97,11 +97,9 @@ def game_page() -> str:
         for only in (False, True) if s == "optimal-average" and possible_only_applies(g) else (False,):
             label = f"{s}, possible codes only" if only else s
             query = {**sizes_query, "possible_only": "1"} if only else sizes_query
-            if g.generated and s != "optimal-worst":
-                rows.append(Row(label, s, query, "not offered above 8 coins"))
-            elif s not in HEURISTICS and len(g.secrets) > optimal_limit(s, only):
-                limit = optimal_limit(s, only)
-                rows.append(Row(label, s, query, f"not offered: this search is for games of up to {limit:,} secrets"))
+            refused = not_offered(g, s, only)
+            if refused:
+                rows.append(Row(label, s, query, refused))
             else:
                 found = _stats_or_progress(name, sizes, s, sizes == default_sizes(spec), only)
                 rows.append(Row(label, s, query, found))

@@ -249,6 +249,15 @@ class StartVerdict:
     reason: str
 
 
+def first_turn_sentence(m: Match, value: int) -> str | None:
+    """The end screen's word on the player's first turn (normal play only): whether a win could be forced from it,
+    from its Grundy value."""
+    if m.convention != "normal":
+        return None
+    can = "could force a win" if value else "could not force a win against best play"
+    return f"you {can} from your first turn (Grundy value {value})"
+
+
 def start_verdict(m: Match) -> StartVerdict:
     """The start's verdict under the match's rule, from its Grundy value (exhaustive search)."""
     t = m.start()

@@ -266,3 +266,19 @@ def test_each_game_is_named_in_its_own_terms() -> None:
     mm = terms(build(parse(Path("games/mastermind.game").read_text()), {}))
     assert mm.show("ABCD") == "ABCD" and mm.names[:2] == ("red", "blue")
     assert mm.score("1B2W") == "1 black, 2 white"
+
+
+def test_which_strategies_a_game_page_offers() -> None:
+    """Mastermind 4x6 is offered every strategy; Bulls and Cows (5,040 secrets) no optimal average search beyond
+    its limit; the generated counterfeit-coin game above 8 coins only the optimal worst case."""
+    from solvers.codebreak import build, parse
+    from solvers.codebreak.strategy import OPTIMAL_MAX_SECRETS, not_offered
+
+    mm = build(parse(Path("games/mastermind.game").read_text()), {})
+    assert all(not_offered(mm, s) is None for s in ("knuth", "optimal-average", "optimal-worst"))
+    bc = build(parse(Path("games/bulls-and-cows.game").read_text()), {})
+    if len(bc.secrets) > OPTIMAL_MAX_SECRETS:
+        assert not_offered(bc, "optimal-average") == (
+            f"not offered: this search is for games of up to {OPTIMAL_MAX_SECRETS:,} secrets"
+        )
+    assert not_offered(bc, "knuth") is None
