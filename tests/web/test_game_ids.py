@@ -202,3 +202,28 @@ def test_the_navigator_says_what_the_plans_weighing_can_leave(client: FlaskClien
     assert seen >= 4  # the root and its children at least
     root = client.get("/coins/plan?n=12").get_data(as_text=True)
     assert "up to <strong>8</strong> of the 24 cases" in root and "at most <strong>8</strong> (it is one)" in root
+
+
+OLD_LINKS = [  # links in the forms the site wrote before its pages were reworked (main at 9b04c7a)
+    ("/pegs/play?board=triangle-4&hole=2&j=7-2,1-4&sel=9", 200),
+    ("/pegs/play?board=english&hole=d4&finish=d4&j=d2-d4", 200),
+    ("/codebreak/play?game=mastermind&maker=adversarial&g=AABB", 200),
+    ("/codebreak/game?game=mastermind", 200),
+    ("/adversary/play?n=12&weight=unknown&goal=identify&extra=0&maybe_none=0&budget=3&mode=adversary&w=1..4-5..8", 200),
+    ("/devil/play?n=4&moves=f,5", 200),
+    ("/devil/solution?n=4&step=2", 200),
+    ("/aequitas/play?game=F&n=5&extra=0&light=0&fake=1&heavier=1&conv=normal&first=you&w=1-2", 200),
+    ("/variants/play?n=12&lies=1&w=1,2,3,4-5,6,7,8", 200),
+    ("/variants/play?n=5&weight=heavier&lies=1&pan1=1,2&pan2=3,4", 303),
+    ("/coins/plan?n=12&path=LB", 200),
+    ("/adversary/id?id=12-unknown-identify-0-0:3:1..4-5..8", 303),
+    ("/codebreak/id?id=mastermind:4x6:AABB", 303),
+    ("/devil/id?id=4:all-heads:0:5,3", 303),
+]
+
+
+@pytest.mark.parametrize(("url", "status"), OLD_LINKS)
+def test_old_links_keep_working(client: FlaskClient, url: str, status: int) -> None:
+    """Bookmarked positions, shared links and game IDs from before keep opening their games (no parameter was
+    renamed: the new fields, such as the typed pans, are additions)."""
+    assert client.get(url).status_code == status
