@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
@@ -18,16 +19,12 @@ from solvers.pegs import (
     finish_label,
     from_token,
     game_from_text,
-    goes_on,
-    jumps_to_moves,
-    legal_jumps,
-    pegs,
     quick_exact,
     replay,
 )
 from solvers.pegs.lesson import IMPOSSIBLE, Fewest, lesson
 from solvers.pegs.play import Session, from_game_id, game_id, session_from_text
-from solvers.pegs.report import PegReport, doomed, labels, settled_report, table_proofs, verdict
+from solvers.pegs.report import PegReport, PlayPage, labels, play_page, settled_report, table_proofs
 from solvers.report import as_json
 
 from . import params
@@ -114,53 +111,53 @@ def play() -> str:
     """The board: select a coin, then a target; undo and redo, hints that teach, the game's ID, the win screen."""
     s = parse_session(request.args)
     g = s.game
-    b, pos = g.board, g.position()
     hints = params.whole(request.args, "h", 0, 0, 10**6, "h")
-    keep = {"h": hints or ""}
-    sel_label = request.args.get("sel", "")
-    sel = None
-    if sel_label:
-        sel = b.index(sel_label)
-        if not pos >> sel & 1:
-            raise InputError(f"there is no coin on {sel_label} to select")
-    legal = list(legal_jumps(b, pos))
     starts = solvable_starts(g) if not g.jumps else None
-    said = verdict(g, sel, any(j[0] == sel for j in legal), doomed(g, searched(b, g.finish)), starts)
-    targets = {  # a coin that can jump again after landing stays selected: a chain of jumps is one click each
-        j[2]: session_url(s.then(j), **keep, sel=b.labels[j[2]] if goes_on(b, pos, j) else "")
-        for j in legal
-        if j[0] == sel
-    }
-    moves = jumps_to_moves(g.jumps)
+    page = play_page(g, request.args.get("sel", ""), searched(g.board, g.finish), starts)
     hint = _hint(g) if params.flag(request.args, "hint") else None
-    ended = g.won or g.dead or g.missed
-    return render_template(
-        "pegs/play.html",
-        g=g,
-        b=b,
-        occupied=holes_of(pos),
-        sel=sel,
-        targets=targets,
-        select_url=lambda h: session_url(s, sel=b.labels[h], **keep),
-        legal=[(b.labels[f], b.labels[o], b.labels[t], session_url(s.then((f, o, t)), **keep)) for f, o, t in legal],
-        moves=[labels(b, m) for m in moves],
-        jumps=len(g.jumps),
-        coins=pegs(pos),
-        bar=Bar(
-            game_id(g),
-            url_for("pegs.from_id"),
-            session_url(s),
-            *chain_links(s.chain, lambda c: session_url(s.moved(c), **keep)),
-            s.chain.undos,
-            hints,
-        ),
-        hint=hint,
-        hint_url=session_url(s, hint="1", h=hints + 1),
-        solution_url=link("pegs.solution", {"board": b.name, "hole": g.hole, "j": g.text(), "finish": g.finish}),
-        verdict=said,
-        goals=goals(s, hints),
-        result=_result(g, len(moves), s.chain.undos, hints) if ended else None,
-        stats_key=_stats_key(g),
+    return render_template("pegs/play.html", page=page, view=_play_links(s, page, hints, hint))
+
+
+class PlayLinks(NamedTuple):
+    """What the play page adds to its model: its links (each target's and each coin's, every legal jump's, the
+    hint's, the solution's, the goals'), its bar, the result once the game has ended, the hint and the key of
+    the browser's statistics."""
+
+    targets: dict[int, str]
+    select: Callable[[int], str]
+    legal: list[tuple[str, str, str, str]]
+    hint_url: str
+    solution_url: str
+    goals: list[tuple[str, str, bool]]
+    bar: Bar
+    result: Result | None
+    hint: dict[str, object] | None
+    stats_key: str
+
+
+def _play_links(s: Session, page: PlayPage, hints: int, hint: dict[str, object] | None) -> PlayLinks:
+    """The play page's links, bar and result for a session."""
+    g, b = s.game, page.board
+    keep = {"h": hints or ""}
+    bar = Bar(
+        game_id(g),
+        url_for("pegs.from_id"),
+        session_url(s),
+        *chain_links(s.chain, lambda c: session_url(s.moved(c), **keep)),
+        s.chain.undos,
+        hints,
+    )
+    return PlayLinks(
+        {j[2]: session_url(s.then(j), **keep, sel=b.labels[j[2]] if again else "") for j, again in page.targets},
+        lambda h: session_url(s, sel=b.labels[h], **keep),
+        [(b.labels[f], b.labels[o], b.labels[t], session_url(s.then((f, o, t)), **keep)) for f, o, t in page.legal],
+        session_url(s, hint="1", h=hints + 1),
+        link("pegs.solution", {"board": b.name, "hole": g.hole, "j": g.text(), "finish": g.finish}),
+        goals(s, hints),
+        bar,
+        _result(g, len(page.moves), s.chain.undos, hints) if page.ended else None,
+        hint,
+        _stats_key(g),
     )
 
 

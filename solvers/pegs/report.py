@@ -5,17 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from solvers.errors import LimitError
+from solvers.errors import InputError, LimitError
 from solvers.progress import Tick, quiet
 from solvers.report import optional
 
 from .analysis import Analysis, analyse
-from .board import Board, Move
+from .board import Board, Jump, Move
 from .exact import EXACT_MAX_HOLES, exact
 from .fewest import IN_MEMORY, Means
 from .invariant import class_finals
 from .play import PROBLEMS, Game, fewest_anywhere, listed_problem
-from .rules import jumps_to_moves, pegs, replay, to_token
+from .rules import goes_on, jumps_to_moves, legal_jumps, pegs, replay, to_token
 from .table import Row
 
 
@@ -298,3 +298,50 @@ def verdict(
     if moves and moves[-1][-1] == sel:
         return Verdict(f"The coin on {here} can jump again: choose where, or choose another coin.")
     return Verdict(f"Coin on {here} selected: choose where it jumps.")
+
+
+@dataclass(frozen=True)
+class PlayPage:
+    """The peg board's play page, without its links: the game, the coins on the board, the selected coin (a hole,
+    or None), every legal jump, the selected coin's jumps each with whether the coin can jump again after it (it
+    then stays selected), the moves so far as labels, and the verdict."""
+
+    game: Game
+    occupied: frozenset[int]
+    sel: int | None
+    legal: tuple[Jump, ...]
+    targets: tuple[tuple[Jump, bool], ...]
+    moves: tuple[tuple[str, ...], ...]
+    verdict: Verdict
+
+    @property
+    def board(self) -> Board:
+        """The board."""
+        return self.game.board
+
+    @property
+    def coins(self) -> int:
+        """Coins left."""
+        return pegs(self.game.position())
+
+    @property
+    def ended(self) -> bool:
+        """Won, dead or finished on the wrong hole."""
+        return self.game.won or self.game.dead or self.game.missed
+
+
+def play_page(
+    g: Game, sel_label: str, searched: Callable[[int], bool | None], starts: Sequence[str] | None
+) -> PlayPage:
+    """The play page's model for a game and the coin selected by its label ('' for none; InputError when no coin
+    is there); `searched` and `starts` as `doomed` and `verdict` take them."""
+    b, pos = g.board, g.position()
+    sel = b.index(sel_label) if sel_label else None
+    if sel is not None and not pos >> sel & 1:
+        raise InputError(f"there is no coin on {sel_label} to select")
+    legal = tuple(legal_jumps(b, pos))
+    targets = tuple((j, goes_on(b, pos, j)) for j in legal if j[0] == sel)
+    said = verdict(g, sel, bool(targets), doomed(g, searched), starts)
+    moves = tuple(labels(b, m) for m in jumps_to_moves(g.jumps))
+    occupied = frozenset(h for h in range(b.size) if pos >> h & 1)
+    return PlayPage(g, occupied, sel, legal, targets, moves, said)

@@ -82,3 +82,23 @@ def test_the_play_verdict_is_made_without_flask() -> None:
     assert lost.table and lost.text.endswith("from another hole: 1, 3 can be solved")
     assert doomed(chained, lambda pos: False) == "an exhaustive search finds no way to one coin from here"
     assert doomed(chained, lambda pos: None) is None
+
+
+def test_the_play_page_model_is_made_without_flask() -> None:
+    """After 7-2, 1-4 on triangle-4 with 9 selected: its jumps to 7 (it can go on over 4 to 2) and to 2 (it can go
+    on over 4 to 7); the coin on 6's only jump, to 1, ends its move; the occupied holes, the moves as labels;
+    selecting an empty hole is refused."""
+    from solvers.errors import InputError
+    from solvers.pegs import game_from_text
+    from solvers.pegs.report import play_page
+
+    b = board("triangle-4")
+    g = game_from_text(b, "2", "7-2,1-4")
+    page = play_page(g, "9", lambda pos: None, None)
+    assert {(b.labels[j[2]], again) for j, again in page.targets} == {("7", True), ("2", True)}
+    six = play_page(g, "6", lambda pos: None, None)  # 6 over 3 to 1: from 1 nothing is left to jump over
+    assert [(b.labels[j[2]], again) for j, again in six.targets] == [("1", False)]
+    assert page.moves == (("7", "2"), ("1", "4")) and page.coins == 7 and b.index("4") in page.occupied
+    assert page.verdict.text == "Coin on 9 selected: choose where it jumps." and not page.ended
+    with pytest.raises(InputError, match="there is no coin on 7 to select"):
+        play_page(g, "7", lambda pos: None, None)
