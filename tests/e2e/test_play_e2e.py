@@ -30,10 +30,12 @@ def occupied(page: Page) -> list[str]:
 
 
 def jump(page: Page, f: str, t: str) -> None:
-    """Click a coin, then its target, and wait for the new board."""
-    page.get_by_role("link", name=f"Coin on {f}", exact=True).click()
+    """Click a coin (unless it is still selected: it just landed and can jump again), then its target, and wait
+    for the new board."""
+    if not page.get_by_role("link", name=f"Coin on {f} (selected)", exact=True).count():
+        page.get_by_role("link", name=f"Coin on {f}", exact=True).click()
     page.get_by_role("link", name=f"Jump to {t}", exact=True).click()
-    expect(page.get_by_role("link", name=f"Coin on {t}", exact=True)).to_be_visible()
+    expect(page.get_by_role("link", name=re.compile(rf"^Coin on {t}( \(selected\))?$"))).to_be_visible()
 
 
 def walk(page: Page, steps: list[tuple[str, str]]) -> None:
