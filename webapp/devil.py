@@ -15,20 +15,15 @@ from solvers.devil import (
     Solution,
     Variant,
     adversarial_sizes,
-    digits,
     flip_mask,
-    goal_configs,
     moves_from_text,
     moves_to_text,
-    positions,
     random_play,
-    rings,
     seeded_turns,
     start_choices,
     won_at,
 )
-from solvers.devil.report import devil_report, line_from, solution_step
-from solvers.devil.search import devil_lesson
+from solvers.devil.report import PlayPage, devil_report, line_from, play_page, solution_step
 from solvers.errors import IllegalMoveError, InputError
 from solvers.history import RESTART, TAKE_BACK, Chain, chain_from_text, from_log, log_from_text, taken_back
 from solvers.report import as_json
@@ -202,73 +197,75 @@ def _play_page(
     chain: Chain | None = None,
     log: tuple[str, ...] = (),
 ) -> str:
-    """Render the play page."""
+    """Render the play page: its model from the solvers, its links, bar and result here."""
     v = g.variant
     chain = chain or Chain(tuple(moves_to_text((m,)) for m in moves), len(moves))
-    hints = params.whole(request.args, "h", 0, 0, 10**6, "h") if request.method == "GET" else 0
-    adversarial = g.devil == "adversarial"
-
-    def at(c: Chain) -> str:
-        return g.url(**c.query("moves"), peek="1" if peek else "")
-
-    moves_field = chain.query("moves") if adversarial else {"moves": ",".join(log)}
-    sizes = adversarial_sizes(v, moves)
     hidden = _hidden(g, log)
-    latest = None
-    if hidden is not None:
-        won, table = _random_play(g, hidden, moves)
-        if hidden.standing == "earlier":
-            latest = DevilGame(v, g.devil, hidden.record.token).url(moves=hidden.record.history)
-    else:
-        won, table = won_at(sizes), None
-    if won is not None and won < len(moves):
-        raise InputError(f"the game was already won after move {won}")
+    played: tuple[int | None, int | None] = _random_play(g, hidden, moves) if hidden is not None else (None, None)
     sol: Solution = computed(DEVIL, devil_params(v))
+    back = moves_from_text(v, ",".join(taken_back(log)))
+    page = play_page(v, moves, sol, played, peek, back)
+    return render_template("devil/play.html", page=page, view=_play_links(g, page, peek, chain, log, hidden, error))
+
+
+class PlayLinks(NamedTuple):
+    """What the play page adds to its model: the game, its bar and result, the form's fields, the links to peek
+    and to the solution from here, an earlier position's link to the latest, whether the last move can be taken
+    back, and a refusal."""
+
+    g: DevilGame
+    bar: Bar
+    result: Result | None
+    fields: dict[str, str]
+    peek: bool
+    peek_url: str
+    solution_url: str
+    latest: str | None
+    take_back: bool
+    error: str | None
+
+
+def _play_links(
+    g: DevilGame,
+    page: PlayPage,
+    peek: bool,
+    chain: Chain,
+    log: tuple[str, ...],
+    hidden: Hidden[Table] | None,
+    error: str | None,
+) -> PlayLinks:
+    """The play page's links, bar and result."""
+    v, moves, adversarial = g.variant, page.moves, g.devil == "adversarial"
+    hints = params.whole(request.args, "h", 0, 0, 10**6, "h") if request.method == "GET" else 0
+    moves_field = chain.query("moves") if adversarial else {"moves": ",".join(log)}
     bar = Bar(
         game_id(g, moves) if adversarial else f"{v.n}:{v.goal}:{int(v.reflections)}#{g.token}",
         url_for("devil.from_id"),
         g.url(moves=moves_to_text(moves) if adversarial else ",".join(log)),
-        *chain_links(chain, at, adversarial),
+        *chain_links(chain, lambda c: g.url(**c.query("moves"), peek="1" if peek else ""), adversarial),
         chain.undos,
         hints,
     )
     result = None
-    if won is not None:
+    if page.won is not None:
+        best = len(page.sol.moves) if page.sol.solvable and page.sol.moves is not None else None
+        key = f"devil:{v.n}:{v.goal}:{int(v.reflections)}:{g.devil}"
+        label = f"{v.n} coins against the {g.devil} Devil"
         result = Result(
-            "The Devil is beaten!",
-            True,
-            won,
-            len(sol.moves) if sol.solvable and sol.moves is not None else None,
-            "moves",
-            chain.undos,
-            hints,
-            f"devil:{v.n}:{v.goal}:{int(v.reflections)}:{g.devil}",
-            bar.game_id,
-            f"{v.n} coins against the {g.devil} Devil",
+            "The Devil is beaten!", True, page.won, best, "moves", chain.undos, hints, key, bar.game_id, label
         )
-    return render_template(
-        "devil/play.html",
-        bar=bar,
-        result=result,
-        fields=g.query(**moves_field, peek="1" if peek else ""),
-        g=g,
-        v=v,
-        moves=moves,
-        won=won,
-        sol=sol,
-        possible=sizes[-1] if sizes else v.configs - len(goal_configs(v)),
-        rings=rings(v, moves) if peek else None,
-        peek=peek,
-        history=[positions(v, a) for a in moves],
-        moves_text=moves_to_text(moves),
-        peek_url=g.url(**moves_field, peek="" if peek else "1"),
-        solution_url=link("devil.solution", {**g.query(devil="", t=""), "from": moves_to_text(moves)}),
-        error=error,
-        secret_coins=digits(v, table) if table is not None and won is not None else None,
-        latest=latest,
-        lesson=devil_lesson(v, moves) if sol.solvable and won is None else None,
-        take_back=hidden is not None and hidden.standing == "live" and bool(moves) and won is None,
-        taken_back=[positions(v, m) for m in moves_from_text(v, ",".join(taken_back(log)))],
+    earlier = hidden is not None and hidden.standing == "earlier"
+    return PlayLinks(
+        g,
+        bar,
+        result,
+        g.query(**moves_field, peek="1" if peek else ""),
+        peek,
+        g.url(**moves_field, peek="" if peek else "1"),
+        link("devil.solution", {**g.query(devil="", t=""), "from": moves_to_text(moves)}),
+        DevilGame(v, g.devil, hidden.record.token).url(moves=hidden.record.history) if hidden and earlier else None,
+        hidden is not None and hidden.standing == "live" and bool(moves) and page.won is None,
+        error,
     )
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from solvers.errors import InputError
 from solvers.report import optional
 
-from .play import RING_LIMIT, adversarial_sizes
-from .search import belief_classes, search_from, searchable
+from .play import RING_LIMIT, adversarial_sizes, rings, won_at
+from .search import DevilLesson, belief_classes, devil_lesson, search_from, searchable
 from .solve import Solution, solve
 from .variant import Variant, digits, goal_configs, positions
 
@@ -127,4 +128,51 @@ def solution_step(v: Variant, line: Line, step: int) -> SolutionStep:
         sizes[step - 1],
         rings(before),
         rings(after),
+    )
+
+
+@dataclass(frozen=True)
+class PlayPage:
+    """The Devil's play page, without its links: the variant, the moves in effect, the move after which the game
+    was won (None: not yet), the tables still possible, the solution, what the last move was worth, the rotation
+    classes to draw when peeking, each move's places, the random Devil's table once beaten, and the places of the
+    moves taken back."""
+
+    variant: Variant
+    moves: tuple[int, ...]
+    won: int | None
+    possible: int
+    sol: Solution
+    lesson: DevilLesson | None
+    rings: list[tuple[int, ...]] | None
+    history: tuple[tuple[int, ...], ...]
+    secret_coins: tuple[int, ...] | None
+    taken_back: tuple[tuple[int, ...], ...]
+
+
+def play_page(
+    v: Variant,
+    moves: tuple[int, ...],
+    sol: Solution,
+    played: tuple[int | None, int | None],
+    peek: bool,
+    taken_back: tuple[int, ...] = (),
+) -> PlayPage:
+    """The play page's model; played: the move that won against the random Devil and its table (its sealed game
+    replayed), or (None, None) against the adversarial Devil, whose win is read from the tables left."""
+    sizes = adversarial_sizes(v, moves)
+    won, table = played if played != (None, None) else (won_at(sizes), None)
+    if won is not None and won < len(moves):
+        raise InputError(f"the game was already won after move {won}")
+    return PlayPage(
+        v,
+        moves,
+        won,
+        sizes[-1] if sizes else v.configs - len(goal_configs(v)),
+        sol,
+        devil_lesson(v, moves) if sol.solvable and won is None else None,
+        rings(v, moves) if peek else None,
+        tuple(tuple(positions(v, a)) for a in moves),
+        digits(v, table) if table is not None and won is not None else None,
+        tuple(tuple(positions(v, m)) for m in taken_back),
     )

@@ -160,3 +160,21 @@ def test_beyond_the_search_the_construction_is_followed_again() -> None:
     assert line is not None and line.restart and line.moves == moves and line.first == 1
     start = line_from(v, sol, ())
     assert start is not None and not start.restart
+
+
+def test_the_play_page_model_is_made_without_flask() -> None:
+    """N = 4 after flipping every coin: not won, the tables possible as the verification counts them; after the whole solution: won at its last
+    move, nothing possible, no lesson; a move after a win is refused; a move taken back is listed by its places."""
+    from solvers.devil.report import play_page
+    from solvers.errors import InputError
+
+    v = Variant(4)
+    sol = solve(v)
+    assert sol.moves is not None
+    first = play_page(v, (0xF,), sol, (None, None), peek=True)
+    assert first.won is None and first.history == ((0, 1, 2, 3),) and first.lesson is not None
+    assert first.possible == verify(v, (0xF,)).sizes[-1] and first.rings is not None
+    done = play_page(v, sol.moves, sol, (None, None), peek=False, taken_back=(1,))
+    assert done.won == len(sol.moves) and done.possible == 0 and done.lesson is None and done.taken_back == ((0,),)
+    with pytest.raises(InputError, match="already won"):
+        play_page(v, (*sol.moves, 1), sol, (None, None), peek=False)
