@@ -163,8 +163,9 @@ def test_beyond_the_search_the_construction_is_followed_again() -> None:
 
 
 def test_the_play_page_model_is_made_without_flask() -> None:
-    """N = 4 after flipping every coin: not won, the tables possible as the verification counts them; after the whole solution: won at its last
-    move, nothing possible, no lesson; a move after a win is refused; a move taken back is listed by its places."""
+    """N = 4 after flipping every coin: not won, the tables possible as the verification counts them; after the
+    whole solution: won at its last move, nothing possible, no lesson; a move after a win is refused; a move taken
+    back is listed by its places."""
     from solvers.devil.report import play_page
     from solvers.errors import InputError
 
