@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 
 from solvers.aequitas import CONVENTIONS, GAMES, Cell, Convention, options
-from solvers.aequitas.match import Match, Player
+from solvers.aequitas.match import Match, Player, Step
 from solvers.aequitas.paper import agreement
 from solvers.aequitas.report import (
     PAPER_MISERE,
+    PlayPage,
     PositionReport,
     StartVerdict,
-    first_turn_sentence,
-    play_view,
+    play_page,
     position_report,
     start_verdict,
 )
@@ -186,12 +187,6 @@ def chain_fields(chain: Chain) -> dict[str, str]:
     return q
 
 
-def last_turn(m: Match, ws: tuple[UserWeighing, ...]) -> int | None:
-    """Where your last turn starts in ws (your weighing, then the computer's replies); None before your first."""
-    mine = [i for i in range(len(ws)) if m.mover(i) == "you"]
-    return mine[-1] if mine else None
-
-
 def game_id(m: Match, ws: tuple[UserWeighing, ...]) -> str:
     """A match as a short ID: game, coins, extra, light-destined, fake, heavier, rule, who starts, weighings (e.g.
     'F:5:0:0:1:1:normal:you:1-2;2-3')."""
@@ -224,10 +219,33 @@ def _play_page(
     placed: Mapping[str, str] | None = None,
     chain: Chain | None = None,
 ) -> str:
-    """Render the play page."""
-    v = play_view(m, ws, bool(hint))
+    """Render the play page: its model from the solvers, its links, bar and result here."""
+    page = play_page(m, ws, bool(hint))
     chain = chain or Chain(turns_of(m, ws), len(turns_of(m, ws)))
-    history = [(step, url(m, w=format_weighings(ws[: i + 1]))) for i, step in enumerate(v.steps)]
+    view = _play_links(page, chain, bool(hint), error, placed or {})
+    return render_template("aequitas/play.html", page=page, view=view)
+
+
+class PlayLinks(NamedTuple):
+    """What the play page adds to its model: its bar and result, the form's fields, each past weighing's link, the
+    rule's name, whether hints are shown and their link, the restart link, a refusal and the coins as placed."""
+
+    bar: Bar
+    result: Result | None
+    fields: dict[str, str]
+    history: list[tuple[Step, str]]
+    convention_name: str
+    hint: bool
+    hint_url: str
+    restart: str
+    error: str | None
+    placed: Mapping[str, str]
+    query: Callable[..., dict[str, str]]
+
+
+def _play_links(page: PlayPage, chain: Chain, hint: bool, error: str | None, placed: Mapping[str, str]) -> PlayLinks:
+    """The play page's links, bar and result."""
+    m, ws, v = page.match, page.weighings, page.view
     hints = params.whole(request.args, "h", 0, 0, 10**6, "h") if request.method == "GET" else 0
     keep = {"h": str(hints) if hints else ""}
     start = opening(m, ws)
@@ -246,54 +264,36 @@ def _play_page(
         chain.undos,
         hints,
     )
-    undos = chain.undos
     result = None
     if v.over is not None:
-        first_turn = m.advance(())
-        value = play_view(m, first_turn, False).value
-        best = first_turn_sentence(m, value)
+        won = v.over.winner == "you"
+        title = "Result: you won" if won else "Result: the computer won"
+        label = f"Æquitas {m.game}, {m.n} coins ({m.convention})"
         result = Result(
-            "Result: you won" if v.over.winner == "you" else "Result: the computer won",
-            v.over.winner == "you",
-            sum(1 for i in range(len(ws)) if m.mover(i) == "you"),
+            title,
+            won,
+            page.your_weighings,
             None,
             "your weighings",
-            undos,
+            chain.undos,
             hints,
             f"aequitas:{game_id(m, ())}",
-            game_id(m, ws),
-            f"Æquitas {m.game}, {m.n} coins ({m.convention})",
-            best,
+            bar.game_id,
+            label,
+            page.first_turn,
         )
-    grundy_step = None
-    mine = last_turn(m, ws)
-    if mine is not None:
-        grundy_step = (play_view(m, ws[:mine], False).value, play_view(m, ws[: mine + 1], False).value)
-    return render_template(
-        "aequitas/play.html",
-        bar=bar,
-        grundy_step=grundy_step,
-        result=result,
-        fields=query(m, w=format_weighings(ws), **chain_fields(chain), **{k: v for k, v in keep.items() if v}),
-        g=m,
-        t=v.table,
-        pos=v.position,
-        mirrored=v.mirrored,
-        ws=ws,
-        w_text=format_weighings(ws),
-        query=lambda **more: query(m, **more),
-        history=history,
-        over=v.over,
-        to_move=m.mover(len(ws)),
-        hint=hint,
-        hints=v.hints,
-        value=v.value,
-        convention_name=CONVENTION_NAMES[m.convention],
-        recent=v.recent,
-        error=error,
-        placed=placed or {},
-        hint_url=url(m, w=format_weighings(ws), hint="1", h=str(hints + 1), **chain_fields(chain)),
-        restart=restart or url(m, w=format_weighings(m.advance(()))),
+    return PlayLinks(
+        bar,
+        result,
+        query(m, w=format_weighings(ws), **chain_fields(chain), **{k: x for k, x in keep.items() if x}),
+        [(step, url(m, w=format_weighings(ws[: i + 1]))) for i, step in enumerate(v.steps)],
+        CONVENTION_NAMES[m.convention],
+        hint,
+        url(m, w=format_weighings(ws), hint="1", h=str(hints + 1), **chain_fields(chain)),
+        restart or url(m, w=format_weighings(m.advance(()))),
+        error,
+        placed,
+        lambda **more: query(m, **more),
     )
 
 

@@ -269,3 +269,29 @@ def start_verdict(m: Match) -> StartVerdict:
     else:
         reason = "its Grundy value is 0, so whatever the first player weighs, the other can win"
     return StartVerdict(value, first_wins, first_wins == (m.first == "you"), m.first == "you", reason)
+
+
+@dataclass(frozen=True)
+class PlayPage:
+    """The Æquitas play page, without its links: the match, the weighings in effect, the position's view (with the
+    hints when asked), who moves next, the Grundy values before and after the player's last weighing, and, once
+    the match is over, the player's weighings and the end screen's word on the first turn."""
+
+    match: Match
+    weighings: tuple[UserWeighing, ...]
+    view: PlayView
+    to_move: str
+    grundy_step: tuple[int, int] | None
+    your_weighings: int
+    first_turn: str | None
+
+
+def play_page(m: Match, ws: tuple[UserWeighing, ...], hint: bool) -> PlayPage:
+    """The play page's model after the weighings ws."""
+    v = play_view(m, ws, hint)
+    mine = [i for i in range(len(ws)) if m.mover(i) == "you"]
+    step = None
+    if mine:
+        step = (play_view(m, ws[: mine[-1]], False).value, play_view(m, ws[: mine[-1] + 1], False).value)
+    first = first_turn_sentence(m, play_view(m, m.advance(()), False).value) if v.over is not None else None
+    return PlayPage(m, ws, v, m.mover(len(ws)), step, len(mine), first)

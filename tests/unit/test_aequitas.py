@@ -278,3 +278,26 @@ def test_what_the_observer_knows_in_plain_words() -> None:
     assert p.plain() == "2 coins that can only be light, 1 coin that can only be heavy, 1 known genuine"
     assert p.plain(mirrored=True) == "2 coins that can only be heavy, 1 coin that can only be light, 1 known genuine"
     assert Position(4, 0, 0, 0, True).plain() == "4 coins she knows nothing about, no coin known genuine"
+
+
+def test_the_play_page_model_is_made_without_flask() -> None:
+    """F with 4 coins: at the start the player moves and no turn is judged; after the player's weighing and the
+    computer's reply, the Grundy values before and after the player's weighing (0 before: every weighing leads to
+    a non-zero value, Lemma 9); once over, the first-turn sentence says no win could be forced."""
+    from solvers.aequitas.report import play_page
+
+    m = Match("F", 4, False, 0, 1, True, "normal", "you")
+    start = play_page(m, (), hint=False)
+    assert start.to_move == "you" and start.grundy_step is None and start.your_weighings == 0
+    t = m.start()
+    _, move = best_move(t.position()[0], t.goal, "normal")  # type: ignore[misc]
+    ws = m.play((), realise(t, move, t.position()[1]))
+    after = play_page(m, ws, hint=False)
+    assert after.grundy_step is not None and after.grundy_step[0] == 0 and after.grundy_step[1] != 0
+    assert after.your_weighings == 1
+    while play_page(m, ws, hint=False).view.over is None:
+        t = m.replay(ws)[-1]
+        _, move = best_move(t.position()[0], t.goal, "normal")  # type: ignore[misc]
+        ws = m.play(ws, realise(t, move, t.position()[1]))
+    end = play_page(m, ws, hint=False)
+    assert end.first_turn == "you could not force a win against best play from your first turn (Grundy value 0)"
