@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -33,7 +33,7 @@ from solvers.weighing.knowledge import (
     placed_weighing,
     placements,
 )
-from solvers.weighing.report import adversary_report, adversary_view, game_budget, weighing_lesson
+from solvers.weighing.report import AdversaryPage, adversary_page, adversary_report, game_budget
 
 from . import params
 from .gamebar import Bar, Result, chain_links, split_id
@@ -173,17 +173,44 @@ def _page(
     error: str | None = None,
     placed: Mapping[str, str] | None = None,
 ) -> str:
-    """Render the play page for a position (an honest game's earlier positions read-only)."""
-    s, chain, log, hidden, r = pos
-    ws = pos.ws
+    """Render the play page for a position (an honest game's earlier positions read-only): its model from the
+    solvers, its links, bar and result here."""
+    hidden = pos.hidden
     secret = hidden.secret if guess and hidden is not None else None
-    v = adversary_view(r, Case.from_token(guess) if guess else None, secret, hint_level)
+    page = adversary_page(pos.r, pos.ws, Case.from_token(guess) if guess else None, secret, hint_level)
+    view = _play_links(pos, page, guess, error, placed or {})
+    return render_template("adversary/play.html", page=page, view=view)
+
+
+class PlayLinks(NamedTuple):
+    """What the play page adds to its model: the set-up, its bar and result, the form's fields, the links to the
+    earlier positions and to each hint level, a refusal, the coins as placed, an earlier position's link to the
+    latest, whether the last weighing can be taken back, and the weighings taken back in words."""
+
+    s: Setup
+    bar: Bar
+    result: Result | None
+    fields: dict[str, str]
+    prefixes: list[str]
+    hint_url: Callable[[int], str]
+    error: str | None
+    placed: Mapping[str, str]
+    latest: str | None
+    take_back: bool
+    taken_back: list[str]
+
+
+def _play_links(
+    pos: Position, page: AdversaryPage, guess: str, error: str | None, placed: Mapping[str, str]
+) -> PlayLinks:
+    """The play page's links, bar and result."""
+    s, chain, log, hidden, _ = pos
+    ws, v = page.weighings, page.view
     latest = None
     if hidden is not None and hidden.standing != "live" and not guess:
         rec = hidden.record
         latest = Setup(s.problem, s.budget, s.minimum, s.mode, rec.token).url(w=rec.history, guess=rec.ending or "")
     hints = params.whole(request.args, "h", 0, 0, 10**6, "h") if request.method == "GET" else 0
-    adversarial = s.mode == "adversary" and not guess
     keep = {"h": str(hints) if hints else ""}
 
     def at(c: Chain, **more: str) -> str:
@@ -193,7 +220,7 @@ def _page(
         game_id(s, format_weighings(ws)) if s.mode == "adversary" else f"{s.problem.to_token()}:{s.budget}#{s.token}",
         url_for("adversary.from_id"),
         s.url(w=pos.w_text(), guess=guess),  # a finished game's link shows its end
-        *chain_links(chain, at, adversarial),
+        *chain_links(chain, at, s.mode == "adversary" and not guess),
         chain.undos,
         hints,
     )
@@ -201,53 +228,26 @@ def _page(
     if v.verdict is not None:
         title = "You found the coin!" if v.verdict.win else "Not proved: the scale could still say otherwise"
         label = f"{s.problem.coins} coins in {s.budget} weighings ({s.mode})"
+        key = f"adversary:{s.problem.to_token()}:{s.budget}:{s.mode}"
         result = Result(
-            title,
-            v.verdict.win,
-            len(ws),
-            s.minimum,
-            "weighings",
-            chain.undos,
-            hints,
-            f"adversary:{s.problem.to_token()}:{s.budget}:{s.mode}",
-            bar.game_id,
-            label,
+            title, v.verdict.win, len(ws), s.minimum, "weighings", chain.undos, hints, key, bar.game_id, label
         )
-    lesson = None
-    if r.steps:
-        before = r.steps[-2].after if len(r.steps) >= 2 else r.start
-        lesson = weighing_lesson(before, r.steps[-1].weighing)
     if hidden is not None:  # earlier positions of a game played forward: prefixes of its log
         prefixes = [s.url(w=";".join(log[:cut]), **keep) for cut in positions_in_log(log)]
     else:
         prefixes = [s.url(w=format_weighings(ws[:i])) for i in range(len(ws) + 1)]
-    return render_template(
-        "adversary/play.html",
-        lesson=lesson,
-        bar=bar,
-        result=result,
-        fields={**s.query(**(chain.query("w", ";") if s.mode == "adversary" else {"w": pos.w_text()})), **keep},
-        s=s,
-        p=s.problem,
-        r=r,
-        ws=ws,
-        w_text=format_weighings(ws),
-        prefixes=prefixes,
-        lost=v.lost,
-        better=v.better,
-        hint_level=hint_level,
-        hint_weighing=v.hint,
-        hint_url=lambda level: s.url(w=pos.w_text(), hint=str(level), h=str(hints + 1)),
-        verdict=v.verdict,
-        secret=secret,
-        cases=v.cases,
-        error=error,
-        placed=placed or {},
-        over=bool(guess),
-        last_pans=v.last_pans,
-        latest=latest,
-        take_back=hidden is not None and hidden.standing == "live" and bool(ws) and not guess,
-        taken_back=[_taken_back_text(w, hidden.secret) for w in taken_back(log)] if hidden is not None else [],
+    return PlayLinks(
+        s,
+        bar,
+        result,
+        {**s.query(**(chain.query("w", ";") if s.mode == "adversary" else {"w": pos.w_text()})), **keep},
+        prefixes,
+        lambda level: s.url(w=pos.w_text(), hint=str(level), h=str(hints + 1)),
+        error,
+        placed,
+        latest,
+        hidden is not None and hidden.standing == "live" and bool(ws) and not guess,
+        [_taken_back_text(w, hidden.secret) for w in taken_back(log)] if hidden is not None else [],
     )
 
 

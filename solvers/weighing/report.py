@@ -302,3 +302,30 @@ def node_view(plan: Plan, path: str) -> NodeView:
         cases = here.outcome_cases()
         outcomes = tuple(Choice(o.letter, o.label, cases[o]) for o in OUTCOMES)
     return NodeView(here, tuple(crumbs), last, outcomes)
+
+
+@dataclass(frozen=True)
+class AdversaryPage:
+    """The adversary game's play page, without its links: the replay (the problem's round so far), the weighings
+    in effect, the position's view, what the last weighing could leave against the most balanced one, whether the
+    coin has been named, the hint level shown, and the honest scale's secret once named."""
+
+    round: Replay
+    weighings: tuple[UserWeighing, ...]
+    view: AdversaryView
+    lesson: WeighingLesson | None
+    over: bool
+    hint_level: int
+    secret: Case | None
+
+
+def adversary_page(
+    r: Replay, ws: tuple[UserWeighing, ...], guess: Case | None, secret: Case | None, hint_level: int
+) -> AdversaryPage:
+    """The play page's model after the replay r of the weighings ws (and the coin named, if guess)."""
+    lesson = None
+    if r.steps:
+        before = r.steps[-2].after if len(r.steps) >= 2 else r.start
+        lesson = weighing_lesson(before, r.steps[-1].weighing)
+    view = adversary_view(r, guess, secret, hint_level)
+    return AdversaryPage(r, ws, view, lesson, guess is not None, hint_level, secret)

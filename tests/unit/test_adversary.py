@@ -168,3 +168,20 @@ def test_typed_pans_are_read_as_the_coins_they_name() -> None:
     for left, right, words in [("13", "", "coin 13"), ("4-2", "", "4-2"), ("1-4", "4", "coin 4 is typed on both")]:
         with pytest.raises(IllegalMoveError, match=words):
             placements(names, {"left": left, "right": right})
+
+
+def test_the_play_page_model_is_made_without_flask() -> None:
+    """12 coins, 1-4 against 5-8: the page's model holds the replay, the lesson (the worst case it can leave, 8 of
+    24, beside the most balanced weighing's 8) and, once the coin is named, the verdict."""
+    from solvers.weighing.adversary import replay
+    from solvers.weighing.case import Case
+    from solvers.weighing.knowledge import parse_weighings
+    from solvers.weighing.report import adversary_page
+
+    ws = parse_weighings("1..4-5..8")
+    r = replay(Problem(12), 3, ws)
+    page = adversary_page(r, ws, None, None, 0)
+    assert page.lesson is not None and (page.lesson.cases_before, page.lesson.worst_left) == (24, 8)
+    assert page.lesson.best_worst_left == 8 and not page.over and page.view.verdict is None
+    named = adversary_page(r, ws, Case.from_token(page.view.cases[0].to_token()), None, 0)
+    assert named.over and named.view.verdict is not None
