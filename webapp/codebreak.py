@@ -14,7 +14,7 @@ from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Spec, Stats, S
 from solvers.codebreak.coins import MAX_GENERATED_COINS
 from solvers.codebreak.game import summary
 from solvers.codebreak.lesson import Lesson
-from solvers.codebreak.play import Round, code_index, follow, play_round, refusal, suggestions, terms, top
+from solvers.codebreak.play import PlayPage, Round, code_index, follow, play_page, play_round, refusal, suggestions, top
 from solvers.codebreak.report import codebreak_report
 from solvers.codebreak.strategy import OPTIMAL, not_offered
 from solvers.errors import IllegalMoveError, InputError, LimitError
@@ -29,7 +29,7 @@ from .games import Sizes, default_sizes, shipped
 from .htmx import go, link
 from .optima import optima_table
 from .results import Busy, JobFailed, Pending, app_store, computed, peek
-from .secretbox import HiddenGame, whole_field
+from .secretbox import Hidden, HiddenGame, whole_field
 from .store import Progress
 
 bp = Blueprint("codebreak", __name__, url_prefix="/codebreak")
@@ -169,14 +169,8 @@ def play() -> str:
     adversarial maker the guesses are an undo chain (g: every guess and restart, at: how many are in effect)."""
     name, spec, g, sizes = _game(request.args)
     maker = params.choice(request.args, "maker", ("adversarial", "random"))
-    hints = params.whole(request.args, "h", 0, 0, 10**6, "h")
     log = log_from_text(request.args.get("g", ""))
-    if maker == "random":  # played forward: the log of guesses and take-backs is what the token vouches for
-        chain = from_log(log)
-    else:
-        chain = chain_from_text(request.args.get("g", ""), request.args.get("at", ""), request.args.get("u", ""))
-        for state in {*chain.states()}:  # every state of the chain is a game (so a redo never fails)
-            play_round(g, tuple(code_index(g, x) for x in state))
+    chain = _guess_chain(g, maker, log)
     guesses = tuple(code_index(g, x) for x in chain.applied)
     token = request.args.get("t", "") if maker == "random" else ""
     if maker == "random" and not token:
@@ -184,23 +178,62 @@ def play() -> str:
             "this link has no game: a game against the random code maker begins with its Start button, which seals "
             "the secret code into the link (t)"
         )
-    g_text = ",".join(g.secrets[e] for e in guesses)
-    history = ",".join(log)
-    hidden = RANDOM_CODE.open(token, _game_key(name, sizes), history) if maker == "random" else None
+    hidden = RANDOM_CODE.open(token, _game_key(name, sizes), ",".join(log)) if maker == "random" else None
     secret = hidden.secret if hidden is not None else None
     r = play_round(g, guesses, secret)
+    symbols = sizes[1] or len(set("".join(g.secrets)))
+    page = play_page(g, maker, r, secret, symbols, request.args.get("refused", ""))
+    return render_template("codebreak/play.html", page=page, view=_play_links(name, sizes, page, chain, log, hidden))
+
+
+def _guess_chain(g: Game, maker: str, log: tuple[str, ...]) -> Chain:
+    """The guesses: against the random maker played forward (the log of guesses and take-backs is what the token
+    vouches for); against the adversarial maker an undo chain, every state of it a game (a redo never fails)."""
+    if maker == "random":
+        return from_log(log)
+    chain = chain_from_text(request.args.get("g", ""), request.args.get("at", ""), request.args.get("u", ""))
+    for state in {*chain.states()}:
+        play_round(g, tuple(code_index(g, x) for x in state))
+    return chain
+
+
+class PlayLinks(NamedTuple):
+    """What the play page adds to its model: the game's name, its bar and result, the form's fields (the game's
+    query and the chain's), the hints asked for, the hint's link, the solver's suggestions, the judgement of the
+    last guess, an earlier position's link to the latest, whether the last guess can be taken back, the guesses
+    taken back with their scores, and the key of the browser's statistics."""
+
+    name: str
+    bar: Bar
+    result: Result | None
+    base: dict[str, str]
+    chain: dict[str, str]
+    h: int
+    hint_url: str
+    suggest: dict[str, str | None]
+    judged: Lesson | Progress | str | None
+    latest: str | None
+    take_back: bool
+    taken_back: list[tuple[str, str]]
+    stats_key: str
+
+
+def _play_links(
+    name: str, sizes: Sizes, page: PlayPage, chain: Chain, log: tuple[str, ...], hidden: Hidden[int] | None
+) -> PlayLinks:
+    """The play page's links, bar, result, suggestions and judgement."""
+    g, r, maker = page.game, page.round, page.maker
+    hints = params.whole(request.args, "h", 0, 0, 10**6, "h")
+    history = ",".join(log)
+    token = request.args.get("t", "") if maker == "random" else ""
     base = {"game": name, "maker": maker, "t": token, **_size_query(sizes)}
-    latest = None
-    if hidden is not None and hidden.standing == "earlier":
-        latest = link("codebreak.play", {**base, "t": hidden.record.token, "g": hidden.record.history})
-    colours = sizes[1] or len(set("".join(g.secrets)))
-    words = terms(g)
     keep = {"h": hints or ""}
 
     def at(c: Chain, **more: object) -> str:
         return link("codebreak.play", {**base, **c.query("g"), **keep, **more})
 
     adversarial = maker == "adversarial"
+    g_text = ",".join(g.secrets[e] for e in r.guesses)
     bar = Bar(
         game_id(name, sizes, g_text) if adversarial else f"{name}:{_size_text(sizes)}#{token}",
         url_for("codebreak.from_id"),
@@ -209,44 +242,26 @@ def play() -> str:
         chain.undos,
         hints,
     )
-    judged = _judged(name, sizes, g, r) if guesses else None
-    return render_template(
-        "codebreak/play.html",
-        g=g,
-        name=name,
-        maker=maker,
-        rows=[(g.secrets[e], g.outcome_names[o]) for e, o in zip(r.guesses, r.outcomes, strict=True)],
-        alive=int(r.alive.size),
-        won=r.won,
-        suggest=_suggest(name, sizes, g, r) if params.flag(request.args, "hint") and not r.won else {},
-        base={k: v for k, v in base.items() if v},
-        chain=chain.query("g") if adversarial else {"g": history},
-        take_back=bool(hidden is not None and hidden.standing == "live" and guesses and not r.won),
-        taken_back=_taken_back(g, log, secret) if not adversarial else [],
-        h=hints,
-        g_text=g_text,
-        length=len(g.secrets[0]),
-        colours=[(chr(65 + i), words.names[i]) for i in range(colours)],
-        T=words,
-        hint_url=at(chain, hint="1", h=hints + 1)
+    earlier = hidden is not None and hidden.standing == "earlier"
+    return PlayLinks(
+        name,
+        bar,
+        _result(name, sizes, maker, len(r.guesses), chain.undos, hints, bar.game_id) if r.won else None,
+        {k: v for k, v in base.items() if v},
+        chain.query("g") if adversarial else {"g": history},
+        hints,
+        at(chain, hint="1", h=hints + 1)
         if adversarial
         else link("codebreak.play", {**base, "g": history, "hint": "1", "h": hints + 1}),
-        secret=g.secrets[secret] if secret is not None and r.won else None,
-        latest=latest,
-        bar=bar,
-        judged=judged,
-        result=_result(name, sizes, maker, len(guesses), chain.undos, hints, bar.game_id) if r.won else None,
-        stats_key=_stats_key(name, sizes, maker),
-        refused=_refused_text(g, request.args.get("refused", "")),
+        _suggest(name, sizes, g, r) if params.flag(request.args, "hint") and not r.won else {},
+        _judged(name, sizes, g, r) if r.guesses else None,
+        link("codebreak.play", {**base, "t": hidden.record.token, "g": hidden.record.history})
+        if hidden is not None and earlier
+        else None,
+        bool(hidden is not None and hidden.standing == "live" and r.guesses and not r.won),
+        _taken_back(g, log, hidden.secret if hidden is not None else None) if not adversarial else [],
+        _stats_key(name, sizes, maker),
     )
-
-
-def _refused_text(g: Game, code: str) -> str | None:
-    """The reason a guess was refused (the `refused` query: the guess as it was entered), for the guess row."""
-    code = code.upper()[:12]
-    if not code or not all(ch == "?" or "A" <= ch <= "Z" for ch in code):
-        return None
-    return refusal(g, code)
 
 
 def _size_text(sizes: Sizes) -> str:

@@ -183,3 +183,44 @@ def follow(g: Game, root: Node, feedback: list[str]) -> Node | None:
             )
         node = node.children[g.outcome_names.index(step)]
     return node
+
+
+@dataclass(frozen=True)
+class PlayPage:
+    """A code-breaking game's play page, without its links: the game and its code maker, the round so far (each
+    guess with its score), the codes still possible, whether it is won, the code's length, the symbols offered
+    with their names, the game's own words, the secret once found (random maker), and why the last guess entered
+    was refused (None: it was not)."""
+
+    game: Game
+    maker: str
+    round: Round
+    rows: tuple[tuple[str, str], ...]
+    length: int
+    colours: tuple[tuple[str, str], ...]
+    terms: Terms
+    secret: str | None
+    refused: str | None
+
+    @property
+    def alive(self) -> int:
+        """Codes still possible."""
+        return int(self.round.alive.size)
+
+
+def refused_guess(g: Game, code: str) -> str | None:
+    """Why a guess that was refused (as it was entered, '?' for a peg left empty) is not a code of the game; None
+    for text that is not such a guess."""
+    code = code.upper()[:12]
+    if not code or not all(ch == "?" or "A" <= ch <= "Z" for ch in code):
+        return None
+    return refusal(g, code)
+
+
+def play_page(g: Game, maker: str, r: Round, secret: int | None, symbols: int, refused: str) -> PlayPage:
+    """The play page's model after the round r (symbols: how many the guess row offers)."""
+    words = terms(g)
+    rows = tuple((g.secrets[e], g.outcome_names[o]) for e, o in zip(r.guesses, r.outcomes, strict=True))
+    colours = tuple((chr(65 + i), words.names[i]) for i in range(symbols))
+    shown = g.secrets[secret] if secret is not None and r.won else None
+    return PlayPage(g, maker, r, rows, len(g.secrets[0]), colours, words, shown, refused_guess(g, refused))

@@ -4,6 +4,7 @@ and without a cap on the guesses, trees that verify, and the same refusal past i
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from pathlib import Path
@@ -282,3 +283,26 @@ def test_which_strategies_a_game_page_offers() -> None:
             f"not offered: this search is for games of up to {OPTIMAL_MAX_SECRETS:,} secrets"
         )
     assert not_offered(bc, "knuth") is None
+
+
+def test_the_play_page_model_is_made_without_flask() -> None:
+    """Mastermind 2x3 against the adversary after AB: one row scored, the codes still possible counted by an
+    independent scoring here, three colours offered by name; a refused entry says why; the secret is not shown
+    before the game is won."""
+    from solvers.codebreak import build, parse
+    from solvers.codebreak.play import code_index, play_page, play_round
+
+    g = build(parse(Path("games/mastermind.game").read_text()), {"length": 2, "colours": 3})
+    r = play_round(g, (code_index(g, "AB"),))
+    page = play_page(g, "adversarial", r, None, 3, "A?")
+    (row,) = page.rows
+    assert row[0] == "AB" and page.length == 2 and page.colours == (("A", "red"), ("B", "blue"), ("C", "green"))
+
+    def score(guess: str, code: str) -> str:
+        black = sum(a == b for a, b in zip(guess, code, strict=True))
+        common = sum(min(guess.count(c), code.count(c)) for c in "ABC")
+        return f"{black}B{common - black}W"
+
+    codes = ["".join(p) for p in itertools.product("ABC", repeat=2)]
+    assert page.alive == sum(1 for c in codes if score("AB", c) == row[1])
+    assert page.refused == "choose a colour for each of the 2 pegs first" and page.secret is None
