@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import NamedTuple
+
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
 from solvers.errors import InputError, PuzzleError
@@ -9,7 +12,15 @@ from solvers.history import RESTART, Chain, chain_from_text
 from solvers.report import as_json
 from solvers.weighing import MAX_SCHEME_COINS, Objective, Problem, make_plan, min_weighings
 from solvers.weighing.plan import Ranges, describe, size
-from solvers.weighing.report import best_worst_left, check_tree_size, coins_report, node_view, scheme_for, verification
+from solvers.weighing.report import (
+    NodePage,
+    check_tree_size,
+    coins_report,
+    node_page,
+    node_view,
+    scheme_for,
+    verification,
+)
 
 from . import params
 from .gamebar import Bar, chain_links
@@ -26,9 +37,6 @@ def describe_ranges(r: Ranges) -> str:
     """Coin ranges in words with a count, e.g. '1-4 (4 coins)'."""
     n = size(r)
     return f"{describe(r)} ({n:,} coin{'' if n == 1 else 's'})" if n else "none"
-
-
-STATUS_GRID_COINS = 150
 
 
 def plan_url(endpoint: str, p: Problem, obj: Objective, **more: str) -> str:
@@ -105,36 +113,41 @@ def node() -> str:
     """One node of the plan: the weighing to make (or the answer) and what is known."""
     p, obj = params.problem(request.args), params.objective(request.args)
     chain = _chain()
-    path = "".join(chain.applied)
     plan = make_plan(p, obj)
     for state in {*chain.states()}:  # the outcomes that can be redone lead somewhere too
         node_view(plan, "".join(state))
-    view = node_view(plan, path)
+    page = node_page(p, obj, plan, verification(p, obj), "".join(chain.applied))
+    return render_template("coins/node.html", page=page, view=_node_links(page, chain))
+
+
+class NodeLinks(NamedTuple):
+    """What the navigator page adds to its model: each outcome's path, the problem's query, the link to a path,
+    the links to the tree, Dyson's scheme (where offered) and the JSON, and the bar."""
+
+    play_path: dict[str, str]
+    query: dict[str, str]
+    url_for_path: Callable[[str], str]
+    tree_url: str | None
+    scheme_url: str | None
+    api_url: str
+    bar: Bar
+
+
+def _node_links(page: NodePage, chain: Chain) -> NodeLinks:
+    """The navigator page's links and bar."""
+    p, obj, path = page.problem, page.objective, "".join(chain.applied)
 
     def at(c: Chain) -> str:
         return link("coins.node", params.query(p, obj, **_path_query(c)))
 
-    v = verification(p, obj)
-    show_grid = p.coins <= STATUS_GRID_COINS
-    return render_template(
-        "coins/node.html",
-        p=p,
-        obj=obj,
-        plan=plan,
-        here=view.here,
-        v=v,
-        crumbs=view.crumbs,
-        last=view.last,
-        outcomes=view.outcomes,
-        play_path={o.letter: _path_query(chain.play(o.letter))["path"] for o in view.outcomes},
-        best_worst=best_worst_left(view.here.coins) if view.here.weighing is not None else None,
-        show_grid=show_grid,
-        query=params.query(p, obj),
-        url_for_path=lambda q: plan_url("coins.node", p, obj, path=q),
-        tree_url=plan_url("coins.tree", p, obj) if p.coins <= TREE_PAGE_COINS else None,
-        scheme_url=plan_url("coins.scheme", p, obj) if p.coins <= MAX_SCHEME_COINS else None,
-        api_url=plan_url("coins_api.coins_json", p, obj),
-        bar=Bar(
+    return NodeLinks(
+        {o.letter: _path_query(chain.play(o.letter))["path"] for o in page.view.outcomes},
+        params.query(p, obj),
+        lambda q: plan_url("coins.node", p, obj, path=q),
+        plan_url("coins.tree", p, obj) if p.coins <= TREE_PAGE_COINS else None,
+        plan_url("coins.scheme", p, obj) if p.coins <= MAX_SCHEME_COINS else None,
+        plan_url("coins_api.coins_json", p, obj),
+        Bar(
             game_id(p, obj, path),
             url_for("coins.from_id"),
             plan_url("coins.node", p, obj, path=path),

@@ -329,3 +329,28 @@ def adversary_page(
         lesson = weighing_lesson(before, r.steps[-1].weighing)
     view = adversary_view(r, guess, secret, hint_level)
     return AdversaryPage(r, ws, view, lesson, guess is not None, hint_level, secret)
+
+
+STATUS_GRID_COINS = 150  # the plan navigator draws a chip per coin up to this many coins
+
+
+@dataclass(frozen=True)
+class NodePage:
+    """The plan navigator's page, without its links: the problem and objective, the plan, its verification, the
+    node's view (crumbs, last weighing, outcomes), the most balanced weighing's worst case here (None at an
+    answer), and whether each coin is drawn."""
+
+    problem: Problem
+    objective: Objective
+    plan: Plan
+    verification: Verification
+    view: NodeView
+    best_worst: int | None
+    show_grid: bool
+
+
+def node_page(p: Problem, obj: Objective, plan: Plan, v: Verification, path: str) -> NodePage:
+    """The navigator page's model at path (an InputError for a path the plan does not have)."""
+    view = node_view(plan, path)
+    best = best_worst_left(view.here.coins) if view.here.weighing is not None else None
+    return NodePage(p, obj, plan, v, view, best, p.coins <= STATUS_GRID_COINS)

@@ -155,3 +155,18 @@ def test_node_page_model() -> None:
     assert view.last[0] == plan.node("L").weighing and view.last[2] == Outcome.from_letter("B").value
     assert view.here.weighing is not None and sum(o.secrets for o in view.outcomes) == view.here.coins.abstract().cases
     assert node_view(plan, "").crumbs == () and node_view(plan, "").last is None
+
+
+def test_the_navigator_page_model_is_made_without_flask() -> None:
+    """12 coins at path B (the first weighing balanced): the crumbs name it, the next weighing's outcomes, the most
+    balanced weighing's worst case beside the plan's, each coin drawn; at an answer no weighing is judged."""
+    from solvers.weighing import Problem, make_plan
+    from solvers.weighing.report import node_page, verification
+
+    p = Problem(12)
+    plan = make_plan(p)
+    page = node_page(p, "worst", plan, verification(p, "worst"), "B")
+    assert len(page.view.crumbs) == 1 and page.view.crumbs[0][2] == "balance" and page.show_grid
+    assert page.best_worst is not None and page.best_worst <= max(o.secrets for o in page.view.outcomes)
+    leaf = next(path for path in ("LLL", "BBB", "LBR", "BLL", "BBL") if plan.node(path).answer is not None)
+    assert node_page(p, "worst", plan, verification(p, "worst"), leaf).best_worst is None
