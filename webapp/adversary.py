@@ -182,6 +182,17 @@ def _page(
     return render_template("adversary/play.html", page=page, view=view)
 
 
+def _result(s: Setup, page: AdversaryPage, undos: int, hints: int, game: str) -> Result | None:
+    """The end screen once the coin is named (None before)."""
+    verdict = page.view.verdict
+    if verdict is None:
+        return None
+    title = "You found the coin!" if verdict.win else "Not proved: the scale could still say otherwise"
+    label = f"{s.problem.coins} coins in {s.budget} weighings ({s.mode})"
+    key = f"adversary:{s.problem.to_token()}:{s.budget}:{s.mode}"
+    return Result(title, verdict.win, len(page.weighings), s.minimum, "weighings", undos, hints, key, game, label)
+
+
 class PlayLinks(NamedTuple):
     """What the play page adds to its model: the set-up, its bar and result, the form's fields, the links to the
     earlier positions and to each hint level, a refusal, the coins as placed, an earlier position's link to the
@@ -205,9 +216,9 @@ def _play_links(
 ) -> PlayLinks:
     """The play page's links, bar and result."""
     s, chain, log, hidden, _ = pos
-    ws, v = page.weighings, page.view
+    ws = page.weighings
     latest = None
-    if hidden is not None and hidden.standing != "live" and not guess:
+    if hidden is not None and hidden.standing != "live" and not guess:  # an earlier position: a link to the latest
         rec = hidden.record
         latest = Setup(s.problem, s.budget, s.minimum, s.mode, rec.token).url(w=rec.history, guess=rec.ending or "")
     hints = params.whole(request.args, "h", 0, 0, 10**6, "h") if request.method == "GET" else 0
@@ -216,22 +227,12 @@ def _play_links(
     def at(c: Chain, **more: str) -> str:
         return s.url(**c.query("w", ";"), **keep, **more)
 
-    bar = Bar(
-        game_id(s, format_weighings(ws)) if s.mode == "adversary" else f"{s.problem.to_token()}:{s.budget}#{s.token}",
-        url_for("adversary.from_id"),
-        s.url(w=pos.w_text(), guess=guess),  # a finished game's link shows its end
-        *chain_links(chain, at, s.mode == "adversary" and not guess),
-        chain.undos,
-        hints,
+    ident = (
+        game_id(s, format_weighings(ws)) if s.mode == "adversary" else f"{s.problem.to_token()}:{s.budget}#{s.token}"
     )
-    result = None
-    if v.verdict is not None:
-        title = "You found the coin!" if v.verdict.win else "Not proved: the scale could still say otherwise"
-        label = f"{s.problem.coins} coins in {s.budget} weighings ({s.mode})"
-        key = f"adversary:{s.problem.to_token()}:{s.budget}:{s.mode}"
-        result = Result(
-            title, v.verdict.win, len(ws), s.minimum, "weighings", chain.undos, hints, key, bar.game_id, label
-        )
+    share = s.url(w=pos.w_text(), guess=guess)  # a finished game's link shows its end
+    links = chain_links(chain, at, s.mode == "adversary" and not guess)
+    bar = Bar(ident, url_for("adversary.from_id"), share, *links, chain.undos, hints)
     if hidden is not None:  # earlier positions of a game played forward: prefixes of its log
         prefixes = [s.url(w=";".join(log[:cut]), **keep) for cut in positions_in_log(log)]
     else:
@@ -239,7 +240,7 @@ def _play_links(
     return PlayLinks(
         s,
         bar,
-        result,
+        _result(s, page, chain.undos, hints, bar.game_id),
         {**s.query(**(chain.query("w", ";") if s.mode == "adversary" else {"w": pos.w_text()})), **keep},
         prefixes,
         lambda level: s.url(w=pos.w_text(), hint=str(level), h=str(hints + 1)),

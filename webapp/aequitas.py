@@ -243,6 +243,20 @@ class PlayLinks(NamedTuple):
     query: Callable[..., dict[str, str]]
 
 
+def _result(page: PlayPage, undos: int, hints: int, game: str) -> Result | None:
+    """The end screen once the match is over (None before)."""
+    m, v = page.match, page.view
+    if v.over is None:
+        return None
+    won = v.over.winner == "you"
+    title = "Result: you won" if won else "Result: the computer won"
+    label = f"Æquitas {m.game}, {m.n} coins ({m.convention})"
+    key = f"aequitas:{game_id(m, ())}"
+    return Result(
+        title, won, page.your_weighings, None, "your weighings", undos, hints, key, game, label, page.first_turn
+    )
+
+
 def _play_links(page: PlayPage, chain: Chain, hint: bool, error: str | None, placed: Mapping[str, str]) -> PlayLinks:
     """The play page's links, bar and result."""
     m, ws, v = page.match, page.weighings, page.view
@@ -264,24 +278,7 @@ def _play_links(page: PlayPage, chain: Chain, hint: bool, error: str | None, pla
         chain.undos,
         hints,
     )
-    result = None
-    if v.over is not None:
-        won = v.over.winner == "you"
-        title = "Result: you won" if won else "Result: the computer won"
-        label = f"Æquitas {m.game}, {m.n} coins ({m.convention})"
-        result = Result(
-            title,
-            won,
-            page.your_weighings,
-            None,
-            "your weighings",
-            chain.undos,
-            hints,
-            f"aequitas:{game_id(m, ())}",
-            bar.game_id,
-            label,
-            page.first_turn,
-        )
+    result = _result(page, chain.undos, hints, bar.game_id)
     return PlayLinks(
         bar,
         result,

@@ -234,14 +234,9 @@ def _play_links(
 
     adversarial = maker == "adversarial"
     g_text = ",".join(g.secrets[e] for e in r.guesses)
-    bar = Bar(
-        game_id(name, sizes, g_text) if adversarial else f"{name}:{_size_text(sizes)}#{token}",
-        url_for("codebreak.from_id"),
-        at(chain) if adversarial else link("codebreak.play", {**base, "g": history}),
-        *chain_links(chain, at, adversarial),
-        chain.undos,
-        hints,
-    )
+    ident = game_id(name, sizes, g_text) if adversarial else f"{name}:{_size_text(sizes)}#{token}"
+    share = at(chain) if adversarial else link("codebreak.play", {**base, "g": history})
+    bar = Bar(ident, url_for("codebreak.from_id"), share, *chain_links(chain, at, adversarial), chain.undos, hints)
     earlier = hidden is not None and hidden.standing == "earlier"
     return PlayLinks(
         name,
@@ -432,6 +427,20 @@ def _taken_back(g: Game, log: tuple[str, ...], secret: int | None) -> list[tuple
 # ---------------------------------------------------------------- plan navigator
 
 
+def _contradiction(g: Game, node: Node | None, entered: str) -> str | None:
+    """Why feedback entered at a node of a strategy's tree cannot be (no secret still possible gives it), or None."""
+    if not entered or node is None or node.experiment is None:
+        return None
+    try:
+        follow(g, node, [entered])
+    except IllegalMoveError:
+        return (
+            f"{entered[:20]} contradicts the feedback so far: no secret still possible gives it to "
+            f"{g.experiments[node.experiment]}. Check the last score you entered."
+        )
+    return None
+
+
 @bp.get("/plan")
 def plan() -> ResponseReturnValue:
     """Follow a strategy's tree by entering the feedback from a real game."""
@@ -449,17 +458,10 @@ def plan() -> ResponseReturnValue:
     options = []
     if node is not None and node.experiment is not None:
         options = [(g.outcome_names[o], extend(o)) for o in sorted(node.children)]
-    error = None
     entered = request.args.get("next", "")
-    if entered and node is not None and node.experiment is not None:
-        try:
-            follow(g, node, [entered])
-            return redirect(extend(g.outcome_names.index(entered)), code=303)
-        except IllegalMoveError:
-            error = (
-                f"{entered[:20]} contradicts the feedback so far: no secret still possible gives it to "
-                f"{g.experiments[node.experiment]}. Check the last score you entered."
-            )
+    error = _contradiction(g, node, entered)
+    if entered and error is None and node is not None and node.experiment is not None:
+        return redirect(extend(g.outcome_names.index(entered)), code=303)
     page = render_template(
         "codebreak/plan.html",
         g=g,

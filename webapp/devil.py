@@ -208,6 +208,17 @@ def _play_page(
     return render_template("devil/play.html", page=page, view=_play_links(g, page, peek, chain, log, hidden, error))
 
 
+def _result(g: DevilGame, page: PlayPage, undos: int, hints: int, game: str) -> Result | None:
+    """The win screen once the Devil is beaten (None before)."""
+    if page.won is None:
+        return None
+    v, sol = g.variant, page.sol
+    best = len(sol.moves) if sol.solvable and sol.moves is not None else None
+    key = f"devil:{v.n}:{v.goal}:{int(v.reflections)}:{g.devil}"
+    label = f"{v.n} coins against the {g.devil} Devil"
+    return Result("The Devil is beaten!", True, page.won, best, "moves", undos, hints, key, game, label)
+
+
 class PlayLinks(NamedTuple):
     """What the play page adds to its model: the game, its bar and result, the form's fields, the links to peek
     and to the solution from here, an earlier position's link to the latest, whether the last move can be taken
@@ -246,14 +257,7 @@ def _play_links(
         chain.undos,
         hints,
     )
-    result = None
-    if page.won is not None:
-        best = len(page.sol.moves) if page.sol.solvable and page.sol.moves is not None else None
-        key = f"devil:{v.n}:{v.goal}:{int(v.reflections)}:{g.devil}"
-        label = f"{v.n} coins against the {g.devil} Devil"
-        result = Result(
-            "The Devil is beaten!", True, page.won, best, "moves", chain.undos, hints, key, bar.game_id, label
-        )
+    result = _result(g, page, chain.undos, hints, bar.game_id)
     earlier = hidden is not None and hidden.standing == "earlier"
     return PlayLinks(
         g,
