@@ -15,6 +15,7 @@ from solvers.pegs import (
     Analysis,
     Board,
     Game,
+    Row,
     board,
     finish_label,
     from_token,
@@ -24,7 +25,7 @@ from solvers.pegs import (
 )
 from solvers.pegs.lesson import IMPOSSIBLE, Fewest, lesson
 from solvers.pegs.play import Session, from_game_id, game_id, session_from_text
-from solvers.pegs.report import PegReport, PlayPage, labels, play_page, settled_report, table_proofs
+from solvers.pegs.report import PegReport, PlayPage, TableProofs, labels, play_page, settled_report, table_proofs
 from solvers.report import as_json
 
 from . import params
@@ -296,19 +297,20 @@ def solution() -> str:
         **({"fewest": 1} if fewest else {}),
     }
     steps = [link("pegs.solution", {**base, "step": k}) for k in range(len(a.solution) + 1)]
-    return render_template(
-        "pegs/solution.html",
-        g=g,
-        b=g.board,
-        a=a,
-        step=step,
-        occupied=holes_of(pos),
-        moves=[labels(g.board, m) for m in a.solution],
-        steps=steps,
-        select_url=None,
-        targets={},
-        sel=None,
-    )
+    moves = [labels(g.board, m) for m in a.solution]
+    return render_template("pegs/solution.html", view=SolutionView(g, a, step, holes_of(pos), moves, steps))
+
+
+class SolutionView(NamedTuple):
+    """The solution page: the game it starts from, the analysis, the step shown, the coins after it, every move
+    as labels and each step's link."""
+
+    g: Game
+    a: Analysis
+    step: int
+    occupied: set[int]
+    moves: list[tuple[str, ...]]
+    steps: list[str]
 
 
 @bp.get("/table")
@@ -328,21 +330,27 @@ def table() -> str:
         for hole, finish in PROBLEMS.get(b.name, ())
     ]
     settled = {(h, f): r.min_moves for h, f, r, _ in problems if r and r.proved}
-    extra = table_proofs(b, rows, settled)
-    return render_template(
-        "pegs/table.html",
-        b=b,
-        rows=rows,
-        links=links,
-        home_links=home_links,
-        home_proved=extra.home,
-        anywhere=extra.anywhere,
-        finishes=extra.finishes,
-        problem_links={(hole, finish): url for hole, finish, _, url in problems},
-        problems=problems,
-        boards=BOARDS,
-        exact=quick_exact(b, b.start(b.labels[0])),
-    )
+    problem_links = {(hole, finish): url for hole, finish, _, url in problems}
+    proofs = table_proofs(b, rows, settled)
+    exact = quick_exact(b, b.start(b.labels[0]))
+    view = TableView(b, rows, links, home_links, proofs, problems, problem_links, tuple(BOARDS), exact)
+    return render_template("pegs/table.html", view=view)
+
+
+class TableView(NamedTuple):
+    """The table of starts: the board, its rows, each start's link (finishing anywhere, and in its own hole), the
+    proofs the stored reports give, the classic problems (start, finish, report, link), the boards, and whether
+    every position was searched."""
+
+    b: Board
+    rows: tuple[Row, ...]
+    links: dict[str, str]
+    home_links: dict[str, str]
+    proofs: TableProofs
+    problems: list[tuple[str, str, PegReport | None, str]]
+    problem_links: dict[tuple[str, str], str]
+    boards: tuple[str, ...]
+    exact: bool
 
 
 @api.get("/pegs")
