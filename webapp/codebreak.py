@@ -462,22 +462,28 @@ def plan() -> ResponseReturnValue:
     error = _contradiction(g, node, entered)
     if entered and error is None and node is not None and node.experiment is not None:
         return redirect(extend(g.outcome_names.index(entered)), code=303)
-    page = render_template(
-        "codebreak/plan.html",
-        g=g,
-        name=name,
-        strategy=strategy,
-        possible_only=only,
-        stats=stats,
-        node=node,
-        path=path,
-        options=options,
-        all_outcomes=g.outcome_names,
-        base=base,
-        error=error,
-        back=link("codebreak.plan", {**base, "path": ",".join(path[:-1])}) if path else None,
-    )
+    back = link("codebreak.plan", {**base, "path": ",".join(path[:-1])}) if path else None
+    view = PlanView(g, name, strategy, only, stats, node, path, options, base, error, back)
+    page = render_template("codebreak/plan.html", view=view)
     return (page, 400) if error else page
+
+
+class PlanView(NamedTuple):
+    """A strategy's plan page: the game and its name, the strategy (guessing possible codes only or not), its
+    figures, the node reached by the feedback entered (the path), each score's link from there, the query the
+    links share, why the feedback just entered cannot be, and the link one step back."""
+
+    g: Game
+    name: str
+    strategy: Strategy
+    possible_only: bool
+    stats: Stats
+    node: Node | None
+    path: list[str]
+    options: list[tuple[str, str]]
+    base: dict[str, str]
+    error: str | None
+    back: str | None
 
 
 @api.get("/codebreak")
