@@ -66,29 +66,22 @@ class Position:
             raise InputError("a position token keeps at most as many genuine coins as candidates", token[:40])
         return p
 
+    def _classes(self, unknown: str, light: str, heavy: str) -> list[str]:
+        """The classes that hold coins, each counted in its words ({n}: the count, {s}: a plural's s)."""
+        counts = ((self.u, unknown), (self.l, light), (self.h, heavy))
+        return [words.format(n=n, s="" if n == 1 else "s") for n, words in counts if n]
+
     def plain(self, mirrored: bool = False) -> str:
         """What the Observer knows, in plain words. Positions are kept with the fake heavier; `mirrored` (the fake
         is lighter) swaps light and heavy back to the table's own coins."""
         light, heavy = ("heavy", "light") if mirrored else ("light", "heavy")
-        parts = []
-        if self.u:
-            parts.append(f"{self.u} coin{'' if self.u == 1 else 's'} she knows nothing about")
-        if self.l:
-            parts.append(f"{self.l} coin{'' if self.l == 1 else 's'} that can only be {light}")
-        if self.h:
-            parts.append(f"{self.h} coin{'' if self.h == 1 else 's'} that can only be {heavy}")
-        parts.append(f"{self.g} known genuine" if self.g else "no coin known genuine")
-        return ", ".join(parts)
+        only = "{n} coin{s} that can only be "
+        parts = self._classes("{n} coin{s} she knows nothing about", only + light, only + heavy)
+        return ", ".join([*parts, f"{self.g} known genuine" if self.g else "no coin known genuine"])
 
     def describe(self) -> str:
         """The position in words."""
-        parts = []
-        if self.u:
-            parts.append(f"{self.u} unknown")
-        if self.l:
-            parts.append(f"{self.l} light-destined")
-        if self.h:
-            parts.append(f"{self.h} heavy-destined")
+        parts = self._classes("{n} unknown", "{n} light-destined", "{n} heavy-destined")
         fake = "an unknown coin (heavier)" if self.fake_unknown else "a heavy-destined coin"
         return f"{', '.join(parts)}; {self.g} genuine available; the fake is {fake}"
 

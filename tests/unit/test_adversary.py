@@ -181,6 +181,8 @@ def test_the_play_page_model_is_made_without_flask() -> None:
     ws = parse_weighings("1..4-5..8")
     r = replay(Problem(12), 3, ws)
     page = adversary_page(r, ws, None, None, 0)
+    # 12 coins, heavier or lighter: 24 cases; a balance leaves coins 9-12 either way (8), a tilt one direction
+    # for each of the 8 coins weighed (8); no weighing does better, as 24 cases over 3 outcomes need 8 on one
     assert page.lesson is not None and (page.lesson.cases_before, page.lesson.worst_left) == (24, 8)
     assert page.lesson.best_worst_left == 8 and not page.over and page.view.verdict is None
     named = adversary_page(r, ws, Case.from_token(page.view.cases[0].to_token()), None, 0)

@@ -98,6 +98,7 @@ def test_the_play_page_model_is_made_without_flask() -> None:
     assert {(b.labels[j[2]], again) for j, again in page.targets} == {("7", True), ("2", True)}
     six = play_page(g, "6", lambda pos: None, None)  # 6 over 3 to 1: from 1 nothing is left to jump over
     assert [(b.labels[j[2]], again) for j, again in six.targets] == [("1", False)]
+    # 10 holes, one empty at the start, two jumps each take one coin: 7 coins left
     assert page.moves == (("7", "2"), ("1", "4")) and page.coins == 7 and b.index("4") in page.occupied
     assert page.verdict.text == "Coin on 9 selected: choose where it jumps." and not page.ended
     with pytest.raises(InputError, match="there is no coin on 7 to select"):
