@@ -109,7 +109,13 @@ def supervise(address: str, keys: Sequence[bytes], c: Computation[P, Any], param
         for attempt in range(1, ATTEMPTS + 1):
             if attempt > 1:
                 store.report(key, "running", 0, 0, "")
-            pid = os.fork()
+            # the consumer's stop signal is held back while the process forks: Huey's handler raises in the worker,
+            # and raised inside fork's own lock handling it left an 'Exception ignored' traceback in the log
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+            try:
+                pid = os.fork()
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
             if pid == 0:
                 _child(address, keys, c, params)
             status = _wait(store, key, pid, deadline)
