@@ -235,7 +235,7 @@ def worker(args: argparse.Namespace) -> int:
     if args.queue == "precompute" and not args.no_precompute:
         queued = queues.enqueue_missing(default_store(), everything())
         print(f"coin-puzzles worker: {queued} results queued for precomputation", file=sys.stderr)
-    queues.by_name[args.queue].create_consumer(workers=workers, worker_type="process").run()
+    queues.consumer(args.queue, workers).run()
     return 0
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import msgspec
 from huey import Huey, PriorityRedisHuey, SqliteHuey, crontab
+from huey.consumer import Consumer, Scheduler
 from huey.exceptions import RetryTask
 from huey.registry import Message
 from huey.serializer import Serializer
@@ -145,8 +146,9 @@ class Queues:
             huey.on_startup()(limit_memory(queue))
             self.by_name[queue] = huey
             self._tasks[queue] = huey.task(name="compute")(self._job(queue, huey))
-        # every minute, the precomputation's consumer queues again the jobs whose consumer died (their claims went
-        # stale): at once, not on the next visitor's request, and counted against no limit
+        # every minute (COIN_PUZZLES_REVIVE_SECONDS: `consumer`), the precomputation's consumer queues again the
+        # jobs whose consumer died (their claims went stale): at once, not on the next visitor's request, and
+        # counted against no limit
         self.precompute.periodic_task(crontab(minute="*"), name="revive")(self.revive)
 
     def _job(self, queue: str, huey: Huey) -> Callable[[str, dict[str, Any], str], None]:
@@ -157,6 +159,15 @@ class Queues:
             compute(self.store_address, name, params, client, queue, huey.immediate)
 
         return job
+
+    def consumer(self, queue: str, workers: int) -> Consumer:
+        """A queue's consumer with process workers. Its scheduler looks for periodic work (the precomputation's
+        `revive`) every COIN_PUZZLES_REVIVE_SECONDS (default Huey's minute; the system tests set a few seconds,
+        so that a killed worker's job is queued again without a minute's wait)."""
+        seconds = max(1, config.setting("COIN_PUZZLES_REVIVE_SECONDS", Scheduler.periodic_task_seconds))
+        scheduler = type("ReviveScheduler", (Scheduler,), {"periodic_task_seconds": seconds})
+        kind = type("ReviveConsumer", (Consumer,), {"scheduler_class": scheduler})
+        return kind(self.by_name[queue], workers=workers, worker_type="process")
 
     def revive(self) -> int:
         """Queue again every job whose supervisor died (a consumer killed, a host lost), on its lane, for the client

@@ -116,15 +116,16 @@ def test_a_rotated_key_loses_no_result(serve: Callable[..., Served], tmp_path: P
 
 
 def test_a_killed_consumer_worker_is_queued_again_without_a_request(serve: Callable[..., Served]) -> None:
-    """SIGKILL the consumer's worker while its job runs: within a minute and a few seconds the precomputation's
-    consumer queues the job again by itself (nobody asks meanwhile), and it completes."""
-    app = serve(JOB_WORKERS="1", COIN_PUZZLES_JOB_STALE_SECONDS="3")
+    """SIGKILL the consumer's worker while its job runs: once its claim is stale, the precomputation's consumer
+    queues the job again by itself on its next look (nobody asks meanwhile), and it completes. The looks are 2 s
+    apart here instead of a minute (COIN_PUZZLES_REVIVE_SECONDS)."""
+    app = serve(JOB_WORKERS="1", COIN_PUZZLES_JOB_STALE_SECONDS="3", COIN_PUZZLES_REVIVE_SECONDS="2")
     path = "/api/devil?n=15"  # the whole-table search for 15 coins: a job of about 4 s
     assert ask(app.url, path)[0] == 202
     until(lambda: bool(job_processes(app)), 60, "the job did not start")
     worker, _ = job_processes(app)[0]
     os.kill(worker, signal.SIGKILL)
-    until(lambda: "queued again (its consumer stopped)" in app.output(), 90, "the job was not queued again")
+    until(lambda: "queued again (its consumer stopped)" in app.output(), 30, "the job was not queued again")
     assert answered(app.url, path, "127.0.0.1", 120)[0] == 200
 
 
