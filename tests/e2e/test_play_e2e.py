@@ -11,11 +11,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import segno
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from solvers.pegs import board, exact
 from solvers.pegs.rules import jumps_to_moves
+from tests.e2e.axe_check import serious
 from tests.e2e.test_adversary_e2e import place as place_coins
 from tests.e2e.test_layout_e2e import SHOTS
 from tests.unit.test_pegs_lesson import INF, brute
@@ -94,7 +94,7 @@ def axe_both_themes(page: Page, name: str, width: int) -> None:
     for theme in ("light", "dark"):
         page.emulate_media(color_scheme=theme)  # type: ignore[arg-type]
         page.screenshot(path=str(SHOTS / f"play-{name}-{width}-{theme}.png"), full_page=True)
-        bad = [v["id"] for v in Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+        bad = serious(page)
         assert not bad, (name, theme, bad)
     page.emulate_media(color_scheme="light")
 
