@@ -16,6 +16,10 @@ from solvers.errors import InputError
 
 from .cli import whole
 
+# the precomputation's consumer and its jobs run at this niceness: when the cores are busy they get about a tenth
+# of the time of visitors' pages and jobs (Linux's weights: 110 against 1024), and all of it when the site is idle
+PRECOMPUTE_NICENESS = 10
+
 
 def serve(args: argparse.Namespace) -> int:
     """gunicorn and the job consumers (visitors', quick lane, precomputation) together; when one stops (or on
@@ -232,6 +236,8 @@ def worker(args: argparse.Namespace) -> int:
     config.keys(config.instance_path())  # ConfigError (exit status 2) for a published or weak key
     private_instance()
     queues = Queues(config.redis_url(), config.instance_path())
+    if args.queue == "precompute":  # the background fill yields the cores to visitors' pages and jobs
+        os.nice(PRECOMPUTE_NICENESS)
     if args.queue == "precompute" and not args.no_precompute:
         queued = queues.enqueue_missing(default_store(), everything())
         print(f"coin-puzzles worker: {queued} results queued for precomputation", file=sys.stderr)

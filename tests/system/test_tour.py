@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.system.conftest import Served
+from tests.system.test_jobs import descendants
 
 SHOTS = Path("test-results")
 
@@ -21,6 +22,20 @@ SHOTS = Path("test-results")
 def _shot(page: Page, name: str) -> None:
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"tour-{name}.png"), full_page=False)
+
+
+def niceness(app: Served, queue: str) -> set[int]:
+    """The niceness of a queue's consumer and its workers (their processes' command lines name the queue)."""
+    found = set()
+    for pid in descendants(app.process.pid):
+        try:
+            command = (Path("/proc") / str(pid) / "cmdline").read_bytes().split(b"\0")
+            stat = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if b"--queue" in command and command[command.index(b"--queue") + 1] == queue.encode():
+            found.add(int(stat[16]))
+    return found
 
 
 @pytest.mark.slow
@@ -32,6 +47,7 @@ def test_a_visitor_gets_every_heavy_answer_while_the_precomputation_runs(
     precomputation holds a core; the English d4 to d4 solution proved in 18 moves (Bergholt's 1912 solution, proved
     shortest by Beasley); the Æquitas table twice, the second time from its kept bytes."""
     app = serve(COIN_PUZZLES_PRECOMPUTE="1", JOB_WORKERS="2")
+    assert niceness(app, "precompute") == {10} and niceness(app, "visitors") == {0}  # the fill yields to visitors
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
 
