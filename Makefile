@@ -12,12 +12,16 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+# uv installs the dependencies (seconds, where pip took 38 s of a fresh `make test`); pip only installs uv
+$(BIN)/uv: | $(BIN)/python
+	$(BIN)/python -m pip install --quiet 'uv>=0.5'
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/uv
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -e .
 	touch $@
 
-$(VENV)/.test-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+$(VENV)/.test-installed: pyproject.toml | $(BIN)/uv
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test]'
 	touch $@ $(VENV)/.installed
 
 # Debian's Chromium for the browser tests (Playwright's own browser download is never used).
@@ -71,8 +75,9 @@ lint: $(VENV)/.test-installed
 typecheck: $(VENV)/.test-installed
 	$(BIN)/mypy --strict solvers webapp
 
-# Two steps: the fast suite (unit, web, browser) for quick feedback, then the slow checks: the exhaustive ones,
-# then the whole-system ones (servers, nginx, Redis); each step one process per core (pytest-xdist).
+# Every test but the proofs in one pytest run, one process per core (pytest-xdist), the longest first
+# (tests/conftest.py): the whole-system ones (servers, nginx, Redis; mostly waiting), the exhaustive checks, the
+# browser tests, then the many short ones, shared out as processes come free.
 # The kernels' compile (warm-up) runs beside the linters and the type checker; the project is byte-compiled first
 # (where PYTHONDONTWRITEBYTECODE is set, as here, no process would write it and every one would compile it again).
 test: $(VENV)/.test-installed chromium redis nginx
@@ -80,9 +85,7 @@ test: $(VENV)/.test-installed chromium redis nginx
 	@$(BIN)/coin-puzzles warm-up & warm=$$!; \
 	$(MAKE) --no-print-directory lint typecheck || { kill $$warm; exit 1; }; \
 	wait $$warm
-	$(BIN)/pytest -m "not slow and not proof" -n 2 --dist worksteal
-	$(BIN)/pytest -m "slow and not proof" -n 2 --dist worksteal tests/unit
-	$(BIN)/pytest -m "slow and not proof" -n 2 --dist worksteal tests/system
+	$(BIN)/pytest -m "not proof" -n 2 --dist worksteal
 
 test-fast: $(VENV)/.test-installed chromium warm
 	$(BIN)/pytest -m "not slow and not proof"

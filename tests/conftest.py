@@ -64,3 +64,21 @@ def chromium_path() -> str:
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     """Launch the system Chromium with the flags this machine needs."""
     return {**browser_type_launch_args, "executable_path": chromium_path(), "args": CHROMIUM_ARGS}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest tests first, so that pytest-xdist's processes share out the short ones at the end instead of
+    one process finishing a long one alone: the visitor's tour, the other whole-system tests (servers, mostly
+    waiting), then the slow checks, the browser tests, the rest (each group in its collection order)."""
+
+    def rank(item: pytest.Item) -> int:
+        path = Path(str(item.fspath)).as_posix()
+        if path.endswith("tests/system/test_tour.py"):
+            return 0
+        if "/tests/system/" in path:
+            return 1
+        if item.get_closest_marker("slow"):
+            return 2
+        return 3 if "/tests/e2e/" in path else 4
+
+    items.sort(key=rank)

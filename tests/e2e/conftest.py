@@ -6,6 +6,7 @@ import threading
 from collections.abc import Iterator
 
 import pytest
+from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from webapp import create_app
@@ -30,3 +31,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/e2e" in str(item.fspath):
             item.add_marker(pytest.mark.e2e)
+
+
+# make test runs the browser tests beside the whole-system ones (servers, proofs): assertions wait up to 10 s, not
+# Playwright's 5, before a page that is merely slow to come counts as wrong
+expect.set_options(timeout=10_000)

@@ -20,7 +20,9 @@ from tests.e2e.test_adversary_e2e import place as place_coins
 from tests.e2e.test_layout_e2e import SHOTS
 from tests.unit.test_pegs_lesson import INF, brute
 
-WIDTHS = [390, 1280]
+# each game's flows once, half of them on a phone and half on a desktop (the keys' on a desktop): the flows do
+# not depend on the width, and test_layout_e2e.py shows every page at both
+PHONE, DESKTOP = [390], [1280]
 
 
 def occupied(page: Page) -> list[str]:
@@ -99,7 +101,7 @@ def axe_both_themes(page: Page, name: str, width: int) -> None:
     page.emulate_media(color_scheme="light")
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("width", DESKTOP)
 def test_peg_board_undo_redo_restart_by_keys(browser: Browser, live_server: str, width: int) -> None:
     """Two jumps; u and Ctrl+Z take both back (to the start), r and Ctrl+Y make them again; a restart is undone
     by u; Back still walks the pages; the take-backs are counted."""
@@ -135,7 +137,7 @@ def test_peg_board_undo_redo_restart_by_keys(browser: Browser, live_server: str,
     page.context.close()
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("width", PHONE)
 def test_peg_board_game_id_share_link_and_qr(browser: Browser, live_server: str, width: int) -> None:
     """The ID shown recreates the position when typed into another game's ID field; the share link opens the
     same game; the QR code is the share link's own (segno's code of the same absolute URL)."""
@@ -159,7 +161,7 @@ def test_peg_board_game_id_share_link_and_qr(browser: Browser, live_server: str,
     page.context.close()
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("width", PHONE)
 def test_peg_board_hint_cost_win_screen_and_statistics(browser: Browser, live_server: str, width: int) -> None:
     """A poor jump, then Hint: its cost and the fewest moves from here match the brute force; undo it and play a
     fewest-moves solution: the win screen shows 5 moves, optimal, the take-back and the hint; the statistics count
@@ -243,7 +245,7 @@ def guessed(page: Page) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("width", DESKTOP)
 def test_mastermind_undo_redo_id_and_share(browser: Browser, live_server: str, width: int) -> None:
     """Two guesses; u and Ctrl+Z take both back, r and Ctrl+Shift+Z make them again; a restart is undone; the ID
     typed in another game opens the same guesses; the share link too; the QR code is the link's."""
@@ -278,7 +280,7 @@ def test_mastermind_undo_redo_id_and_share(browser: Browser, live_server: str, w
     page.context.close()
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("width", PHONE)
 def test_mastermind_guess_worth_win_screen_and_statistics(browser: Browser, live_server: str, width: int) -> None:
     """After each guess the page says what it lost against the best guess, as the brute force of the codes still
     possible says (and the worst case it leaves); winning shows the guesses against the proved least worst case;
@@ -378,7 +380,7 @@ def test_presets_and_the_last_game_remembered(
     page.context.close()
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("width", DESKTOP)
 def test_adversary_undo_redo_and_id(browser: Browser, live_server: str, width: int) -> None:
     """Weigh against the adversarial scale, take both weighings back by keys and make them again; the ID opens the
     same game."""
@@ -402,7 +404,7 @@ def test_adversary_undo_redo_and_id(browser: Browser, live_server: str, width: i
     page.context.close()
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("width", PHONE)
 def test_adversary_hint_figure_win_screen_share_and_statistics(browser: Browser, live_server: str, width: int) -> None:
     """Three coins against the adversarial scale: the first weighing's figures are the brute force's (the most cases
     one reading leaves, and the fewest any weighing can leave); two weighings and the coin named give the win
@@ -438,7 +440,7 @@ def test_adversary_hint_figure_win_screen_share_and_statistics(browser: Browser,
     page.context.close()
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("width", PHONE)
 def test_plan_navigator_undo_redo_and_id(browser: Browser, live_server: str, width: int) -> None:
     """Follow two outcomes of the 12-coin plan, take them back by keys and redo them, undo and redo a restart; the
     node's ID opens it; the root's figures for what its weighing can leave."""
@@ -470,7 +472,7 @@ def test_plan_navigator_undo_redo_and_id(browser: Browser, live_server: str, wid
     page.context.close()
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("width", PHONE)
 def test_devil_undo_redo_id_and_win_screen(browser: Browser, live_server: str, width: int) -> None:
     """Against the adversarial Devil (4 coins): two moves of the proved shortest win, taken back by keys to the
     start and made again; the ID opens the same position; the rest of the win shows the win screen with the proved
@@ -522,7 +524,7 @@ def test_devil_undo_redo_id_and_win_screen(browser: Browser, live_server: str, w
 AEQUITAS = "/aequitas/play?game=F&n=5&extra=0&light=0&fake=1&heavier=1&conv=normal&first=you"
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("width", DESKTOP)
 def test_aequitas_undo_redo_id_grundy_step_and_end(browser: Browser, live_server: str, width: int) -> None:
     """Undo takes back a whole turn (your weighing and the computer's reply) and redo makes it again, by keys; the
     ID opens the same position; the Grundy values before and after your weighing are the solver's (its values are
@@ -573,7 +575,7 @@ def test_aequitas_undo_redo_id_grundy_step_and_end(browser: Browser, live_server
     page.context.close()
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("width", DESKTOP)
 def test_random_code_maker_take_back_by_key(browser: Browser, live_server: str, width: int) -> None:
     """Against the random code maker (a sealed secret), u takes the last guess back: the table empties, the guess
     is listed as taken back with its score, and Back leads to a position that can no longer be played."""
@@ -608,7 +610,7 @@ def start_hidden(page: Page, live_server: str, setup: str, form: dict[str, str])
     page.goto(live_server + r.headers["location"])
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("width", DESKTOP)
 def test_honest_scale_and_random_devil_take_back_by_key(browser: Browser, live_server: str, width: int) -> None:
     """The two other sealed games: u takes the last weighing (honest scale) or move (random Devil) back, the page
     lists it as taken back, and Back leads to a position that can no longer be played."""

@@ -3,6 +3,8 @@ the rules here; finishing anywhere only once every finish the start allows is pr
 
 from __future__ import annotations
 
+from functools import cache
+
 import pytest
 
 from solvers.pegs import analyse, board, replay
@@ -11,6 +13,7 @@ from solvers.pegs.report import PegReport, labels, problem_solution, proved_star
 pytestmark = pytest.mark.slow  # depth-first searches of seconds each on the English board
 
 
+@cache  # a search of seconds, the same for several tests
 def _report(hole: str, finish: str, proved: bool = True) -> PegReport:
     """A report for the English problem hole -> finish holding a solution found by the depth-first search (marked
     proved so that the mapping can be checked on it; whether it is shortest is not what these tests check)."""
