@@ -75,9 +75,10 @@ lint: $(VENV)/.test-installed
 typecheck: $(VENV)/.test-installed
 	$(BIN)/mypy --strict solvers webapp
 
-# Every test but the proofs in one pytest run, one process per core (pytest-xdist), the longest first
-# (tests/conftest.py): the whole-system ones (servers, nginx, Redis; mostly waiting), the exhaustive checks, the
-# browser tests, then the many short ones, shared out as processes come free.
+# Three steps: the fast suite (unit, web, browser) for quick feedback, then the slow checks: the exhaustive ones,
+# then the whole-system ones (servers, nginx, Redis); each step one process per core (pytest-xdist), the longest
+# tests first (tests/conftest.py). One run of all of them together was slower here (536 s of tests against about
+# 450): whole-system tests' servers and proofs beside the browser tests overloaded the two cores.
 # The kernels' compile (warm-up) runs beside the linters and the type checker; the project is byte-compiled first
 # (where PYTHONDONTWRITEBYTECODE is set, as here, no process would write it and every one would compile it again).
 test: $(VENV)/.test-installed chromium redis nginx
@@ -85,7 +86,9 @@ test: $(VENV)/.test-installed chromium redis nginx
 	@$(BIN)/coin-puzzles warm-up & warm=$$!; \
 	$(MAKE) --no-print-directory lint typecheck || { kill $$warm; exit 1; }; \
 	wait $$warm
-	$(BIN)/pytest -m "not proof" -n 2 --dist worksteal
+	$(BIN)/pytest -m "not slow and not proof" -n 2 --dist worksteal
+	$(BIN)/pytest -m "slow and not proof" -n 2 --dist worksteal tests/unit
+	$(BIN)/pytest -m "slow and not proof" -n 2 --dist worksteal tests/system
 
 test-fast: $(VENV)/.test-installed chromium warm
 	$(BIN)/pytest -m "not slow and not proof"
