@@ -77,8 +77,8 @@ typecheck: $(VENV)/.test-installed
 
 # Three steps: the fast suite (unit, web, browser) for quick feedback, then the slow checks: the exhaustive ones,
 # then the whole-system ones (servers, nginx, Redis); each step one process per core (pytest-xdist), the longest
-# tests first (tests/conftest.py). One run of all of them together was slower here (536 s of tests against about
-# 450): whole-system tests' servers and proofs beside the browser tests overloaded the two cores.
+# tests first (tests/conftest.py). One run of all of them together was slower here (536 s of tests against 491 s
+# for the three steps): whole-system tests' servers and proofs beside the browser tests overloaded the two cores.
 # The kernels' compile (warm-up) runs beside the linters and the type checker; the project is byte-compiled first
 # (where PYTHONDONTWRITEBYTECODE is set, as here, no process would write it and every one would compile it again).
 test: $(VENV)/.test-installed chromium redis nginx
