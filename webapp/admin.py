@@ -236,11 +236,11 @@ def worker(args: argparse.Namespace) -> int:
     config.keys(config.instance_path())  # ConfigError (exit status 2) for a published or weak key
     private_instance()
     queues = Queues(config.redis_url(), config.instance_path())
-    if args.queue == "precompute":  # the background fill yields the cores to visitors' pages and jobs
-        os.nice(PRECOMPUTE_NICENESS)
-    if args.queue == "precompute" and not args.no_precompute:
-        queued = queues.enqueue_missing(default_store(), everything())
-        print(f"coin-puzzles worker: {queued} results queued for precomputation", file=sys.stderr)
+    if args.queue == "precompute":
+        os.nice(PRECOMPUTE_NICENESS)  # the background fill yields the cores to visitors' pages and jobs
+        if not args.no_precompute:
+            queued = queues.enqueue_missing(default_store(), everything())
+            print(f"coin-puzzles worker: {queued} results queued for precomputation", file=sys.stderr)
     queues.consumer(args.queue, workers).run()
     return 0
 
