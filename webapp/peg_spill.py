@@ -24,6 +24,7 @@ from solvers.errors import LimitError
 from solvers.pegs.levels import Checkpoint, Held, Ints, Level, Part
 
 MANIFEST = "search.json"
+BUFFER_BYTES = 128 * 2**20  # waiting children held in memory before they go to files (the French proofs: 13 GB)
 
 
 @dataclass(frozen=True)
@@ -48,8 +49,11 @@ class Stored:
 class DiskSpill:
     """The levels and waiting children of one search in a folder (created if missing)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, buffer_bytes: int = BUFFER_BYTES) -> None:
         self.folder = folder
+        self.buffer_bytes = buffer_bytes
+        self.buffered: dict[int, list[Ints]] = {}  # children not written yet, by bucket
+        self.held = 0  # their bytes
         self.waiting = folder / "waiting"
         self.waiting.mkdir(parents=True, exist_ok=True)
         self.lock = (folder / "lock").open("a")
@@ -66,25 +70,39 @@ class DiskSpill:
                 path.unlink()
 
     def add(self, bucket: int, children: Ints) -> None:
-        """Children appended to their bucket's file."""
-        if bucket not in self.files:
-            self.files[bucket] = (self.waiting / f"{bucket}.bin").open("ab")
-        children.tofile(self.files[bucket])
-        self.added.add(bucket)
+        """Children kept for their bucket: in memory while all the buffered children take at most buffer_bytes,
+        else appended to the buckets' files (a small level never touches the disk: a file opened per bucket and
+        level cost a third of an English problem's time)."""
+        self.buffered.setdefault(bucket, []).append(np.array(children, dtype=np.int64))  # the caller reuses its own
+        self.held += children.nbytes
+        if self.held > self.buffer_bytes:
+            self._flush()
+
+    def _flush(self) -> None:
+        """The buffered children appended to their buckets' files."""
+        for bucket, arrays in self.buffered.items():
+            if bucket not in self.files:
+                self.files[bucket] = (self.waiting / f"{bucket}.bin").open("ab")
+            for children in arrays:
+                children.tofile(self.files[bucket])
+            self.added.add(bucket)
+        self.buffered.clear()
+        self.held = 0
 
     def take(self, bucket: int) -> Ints:
-        """A bucket's children read back; its file removed (the first take ends the level's adds: every bucket's
-        file is closed)."""
+        """A bucket's children read back (those on disk first, in the order added); its file removed (the first
+        take ends the level's adds: every bucket's file is closed)."""
         for handle in self.files.values():
             handle.close()
         self.files.clear()
-        path = self.waiting / f"{bucket}.bin"
-        if bucket not in self.added:
-            return np.zeros(0, dtype=np.int64)
-        self.added.discard(bucket)
-        children = np.fromfile(path, dtype=np.int64)  # a file removed meanwhile fails here, never reads as empty
-        path.unlink()
-        return children
+        arrays = self.buffered.pop(bucket, [])
+        self.held -= sum(a.nbytes for a in arrays)
+        if bucket in self.added:
+            self.added.discard(bucket)
+            path = self.waiting / f"{bucket}.bin"
+            arrays.insert(0, np.fromfile(path, dtype=np.int64))  # a file removed meanwhile fails, never reads empty
+            path.unlink()
+        return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
 
     def keep(self, lo: int, hi: int, pos: Ints, info: Ints) -> Part:
         """A new level's part written to two files."""
@@ -132,6 +150,8 @@ class DiskSpill:
         for handle in self.files.values():
             handle.close()
         self.files.clear()
+        self.buffered.clear()
+        self.held = 0
         shutil.rmtree(self.folder, ignore_errors=True)
         self.release()
 

@@ -130,9 +130,9 @@ def test_spill_for_names_one_folder_per_problem(tmp_path: Path) -> None:
 def test_a_listed_problems_job_keeps_its_levels_on_disk_then_removes_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The site's job for a listed problem (English c3 to c3) saves its search in the instance folder after every
-    level, gives the fewest moves the search in memory gives, and removes the folder once proved; a position that
-    is not a listed problem's start (the same start with its finish elsewhere) keeps nothing on disk."""
+    """The site's job for a listed problem (English c2 to c5, the quickest) saves its search in the instance folder
+    after every level, gives the fewest moves the search in memory gives, and removes the folder once proved; a
+    position that is not a listed problem's start (the same start with its finish elsewhere) keeps nothing on disk."""
     from solvers.progress import quiet
     from webapp.catalogue import ReportParams, _pegs_report, pegs_problem
 
@@ -145,14 +145,14 @@ def test_a_listed_problems_job_keeps_its_levels_on_disk_then_removes_them(
         save(self, checkpoint)
 
     monkeypatch.setattr(DiskSpill, "save", spy)
-    report = _pegs_report(pegs_problem("english", "c3", "c3"), quiet)
-    assert report.proved and report.min_moves == fewest_meet(board("english"), *_c3()).moves
     b = board("english")
-    assert set(folders) == {tmp_path / "pegs-search" / f"english-{b.start('c3'):x}-c3"}
+    report = _pegs_report(pegs_problem("english", "c2", "c5"), quiet)
+    assert report.proved and report.min_moves == fewest_meet(b, b.start("c2"), b.index("c5")).moves
+    assert set(folders) == {tmp_path / "pegs-search" / f"english-{b.start('c2'):x}-c5"}
     assert not any((tmp_path / "pegs-search").iterdir())
     folders.clear()
-    moved = b.start("c3") ^ (1 << b.index("c3")) ^ (1 << b.index("c1")) ^ (1 << b.index("c2"))  # c1 jumped to c3
-    other = _pegs_report(ReportParams("english", moved, None, False, "c3"), quiet)
+    moved = b.start("c2") ^ (1 << b.index("c2")) ^ (1 << b.index("c4")) ^ (1 << b.index("c3"))  # c4 jumped to c2
+    other = _pegs_report(ReportParams("english", moved, None, False, "c5"), quiet)
     assert other.proved and other.min_moves is not None and not folders
 
 
@@ -170,10 +170,25 @@ def test_any_start_limit_proves_the_same_fewest_moves(name: str, hole: str, fini
     assert fewest_meet(b, start, goal, start_limit=want - 1).nodes < plain.nodes
 
 
+def test_children_wait_in_memory_up_to_the_buffer_then_in_files(tmp_path: Path) -> None:
+    """Children stay in memory while the buffered ones take at most the buffer's bytes (no file written); past it
+    every bucket's children go to its file; a bucket comes back whole and in the order added, from both places."""
+    spill = DiskSpill(tmp_path / "s", buffer_bytes=4 * 8)
+    waiting = tmp_path / "s" / "waiting"
+    spill.add(7, np.arange(3, dtype=np.int64))
+    assert not any(waiting.iterdir())
+    spill.add(8, np.arange(10, 12, dtype=np.int64))  # 5 children: past the buffer, all of them written
+    assert sorted(p.name for p in waiting.iterdir()) == ["7.bin", "8.bin"]
+    spill.add(7, np.arange(3, 5, dtype=np.int64))  # in memory again
+    assert spill.take(7).tolist() == [0, 1, 2, 3, 4] and spill.take(8).tolist() == [10, 11]
+    assert spill.take(9).tolist() == [] and not any(waiting.iterdir())
+    spill.clear()
+
+
 def test_one_process_per_folder_and_no_lost_children(tmp_path: Path) -> None:
     """A second spill on a folder in use is refused with a clear message (it would remove the first's files as
     stale); children whose file vanished are an error, never an empty bucket."""
-    first = DiskSpill(tmp_path / "s")
+    first = DiskSpill(tmp_path / "s", buffer_bytes=0)  # every child to its file
     with pytest.raises(LimitError, match="another process"):
         DiskSpill(tmp_path / "s")
     first.add(7, np.arange(3, dtype=np.int64))
