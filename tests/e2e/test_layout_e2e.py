@@ -69,8 +69,8 @@ def test_no_page_scrolls_sideways(browser: Browser, live_server: str, width: int
     """The document is never wider than the window (on a phone also at 360 px, the same page resized); its
     whole-page screenshot is saved in the light and the dark theme (the system's preference, emulated: the page
     follows it without a reload); on the phone each page is axe clean in both themes (no serious or critical
-    violation: colour contrast included; each puzzle's own accessibility test scans its main pages at the desktop
-    width)."""
+    violation: colour contrast included, the only rule a theme changes, so the dark theme is checked for it alone;
+    each puzzle's own accessibility test scans its main pages at the desktop width)."""
     context = browser.new_context(viewport={"width": width, "height": 800})
     page = context.new_page()
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -86,7 +86,7 @@ def test_no_page_scrolls_sideways(browser: Browser, live_server: str, width: int
         for theme in ("light", "dark"):
             page.emulate_media(color_scheme=theme)
             page.screenshot(path=str(SHOTS / shot_name(path, width, theme)), full_page=True)
-            bad = serious(page) if width < 400 else []
+            bad = serious(page, contrast_only=theme == "dark") if width < 400 else []
             if bad:
                 violations.append((path, theme, bad))
     context.close()
@@ -175,4 +175,12 @@ def test_theme_follows_the_system_and_the_toggle_is_remembered(browser: Browser,
     expect(page.get_by_role("button", name="Theme: light")).to_be_visible()
     page.get_by_role("button", name="Theme: light").click()  # auto again: the system's dark
     assert page.evaluate(background) == dark and page.evaluate("localStorage.getItem('coin-puzzles:theme')") == "auto"
+    # the dark theme's check (the colour rules alone) finds text of too little contrast (styled through the DOM:
+    # the site's content security policy ignores inline style attributes)
+    assert not serious(page, contrast_only=True)
+    page.evaluate(
+        "const p = document.createElement('p'); p.textContent = 'A faint sentence, hard to read.';"
+        "p.style.color = '#777'; p.style.background = '#888'; document.querySelector('main').prepend(p)"
+    )
+    assert serious(page, contrast_only=True) == ["color-contrast"]
     context.close()
