@@ -17,6 +17,7 @@ from tests.system.conftest import Served
 from tests.system.test_jobs import descendants
 
 SHOTS = Path("test-results")
+ENGLISH_D4 = "/pegs/solution?board=english&hole=d4&finish=d4&fewest=1"
 
 
 def _shot(page: Page, name: str) -> None:
@@ -51,8 +52,11 @@ def test_a_visitor_gets_every_heavy_answer_while_the_precomputation_runs(
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
 
-    # a hint one move into an English game: the quick lane, not behind the precomputation or a visitor's proof
-    page.goto(app.url + "/codebreak/plan?game=mastermind&strategy=optimal-average")  # queues a parallel proof
+    # the heavy pages opened at once, each queueing its job (the visitors' two workers busy: one with a parallel
+    # proof); then a hint one move into an English game: the quick lane, not behind them or the precomputation
+    heavy = ["/codebreak/plan?game=mastermind&strategy=optimal-average", ENGLISH_D4, "/aequitas/table?max=30"]
+    for path in heavy:
+        context.new_page().goto(app.url + path)
     t = time.monotonic()
     page.goto(app.url + "/pegs/play?board=english&hole=d4&j=d2-d4&hint=1")
     expect(page.get_by_text("Best next move:")).to_be_visible(timeout=20_000)
@@ -64,7 +68,7 @@ def test_a_visitor_gets_every_heavy_answer_while_the_precomputation_runs(
     expect(page.get_by_text("5,625").first).to_be_visible(timeout=180_000)
     _shot(page, "mastermind-plan")
 
-    page.goto(app.url + "/pegs/solution?board=english&hole=d4&finish=d4&fewest=1")
+    page.goto(app.url + ENGLISH_D4)
     expect(page.get_by_text("18 moves, the fewest possible")).to_be_visible(timeout=240_000)
     _shot(page, "english-d4")
 
