@@ -63,7 +63,7 @@ def serve(args: argparse.Namespace) -> int:
     command = os.path.join(bin_dir, "coin-puzzles")
     visitors = [command, "worker", "--queue", "visitors", "--workers", str(args.job_workers)]
     quick = [command, "worker", "--queue", "quick", "--workers", "1"]
-    precompute = [command, "worker", "--queue", "precompute", "--workers", "1"]
+    precompute = [command, "worker", "--queue", "precompute", "--workers", str(args.precompute_workers)]
     # each in a process group of its own, so that a stop reaches the job processes a consumer has started too
     commands = [visitors, quick, precompute, gunicorn]
     names = ["the visitors' consumer", "the quick lane's consumer", "the precomputation's consumer", "gunicorn"]
@@ -278,6 +278,9 @@ def serve_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--port", default=os.environ.get("PORT", "8000"))
     s.add_argument("--workers", default=os.environ.get("WORKERS", "2"))
     s.add_argument("--job-workers", default=os.environ.get("JOB_WORKERS", "2"))
+    s.add_argument(  # two: the fill then uses both cores of an idle machine, at a niceness that yields them to visitors
+        "--precompute-workers", default=os.environ.get("PRECOMPUTE_WORKERS", "2")
+    )
     s.add_argument(
         "--no-proxy",
         action="store_true",

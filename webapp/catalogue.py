@@ -354,18 +354,22 @@ def settled_start(
 # `fewest_meet`); d3 to a5's searches with limits up to 19 were seen to fail on 2026-11-25 (its in-memory search
 # then ran out of room at 20), so it starts at 20 rather than spend an hour on them again.
 LATE_PROBLEMS = {("french", "d3", "a5"): 20}
+# Boards whose listed problems take many minutes each (the French board's: up to 5.6 GB and two hours of one core):
+# only in `make precompute`, not in `make run`'s background queue, which then fills within 15 minutes of start on
+# two cores; a visitor opening one still queues it (the table says which are proved, queued or not computed yet)
+PRECOMPUTE_ONLY_BOARDS = {"french"}
 Item = tuple[Computation[Any, Any], Params]  # a computation and its parameters
 
 
 def everything(large: bool = False) -> Iterator[Item]:
-    """Every stored result the site links to, cheapest first (what precompute fills the store with); the
-    Mastermind optima table's games above `optima.AUTOMATIC_SECRETS` secrets (minutes each) and the peg
-    problems of LATE_PROBLEMS (most of an hour, resumable) only when large (`coin-puzzles precompute`, not the
-    background queue of `make run`: they would hold both cores for long on every new install), and Super
-    Mastermind's optimum guessing possible codes only (LARGE_POSSIBLE_ONLY: a minute from its snapshot, but 6.6 GB
-    over three processes, too much beside the site's other jobs); the table's sizes not proved yet
-    (`optima.FRONTIER`: days) after all of them. A long proof with a snapshot in benchmarks/proofs
-    resumes from it (`codebreak_results.shipped_entries`)."""
+    """Every stored result the site links to, cheapest first (what precompute fills the store with). Only when
+    large (`coin-puzzles precompute`, not the background queue of `make run`: they would hold both cores for long
+    on every new install): the Mastermind optima table's games above `optima.AUTOMATIC_SECRETS` secrets (minutes
+    each), the listed peg problems of PRECOMPUTE_ONLY_BOARDS and of LATE_PROBLEMS (most of an hour, resumable),
+    and Super Mastermind's optimum guessing possible codes only (LARGE_POSSIBLE_ONLY: a minute from its snapshot,
+    but 6.6 GB over three processes, too much beside the site's other jobs); the table's sizes not proved yet
+    (`optima.FRONTIER`: days) after all of them. A long proof with a snapshot in benchmarks/proofs resumes from it
+    (`codebreak_results.shipped_entries`)."""
     for name in sorted(BOARDS, key=lambda k: board(k).size):
         yield PEGS_TABLE, BoardParams(name)
     for states, top in ((2, 16), (3, 4), (4, 3)):
@@ -391,9 +395,9 @@ def everything(large: bool = False) -> Iterator[Item]:
         yield CODEBREAK, params
     for game in sorted(PRECOMPUTED_POSSIBLE_ONLY):
         yield CODEBREAK, codebreak_params(game, default_sizes(shipped()[game]), "optimal-average", possible_only=True)
-    for name, problems in PROBLEMS.items():  # the French board's take minutes
+    for name, problems in PROBLEMS.items():  # the English board's: a minute at most each
         for hole, finish in problems:
-            if (name, hole, finish) not in LATE_PROBLEMS:
+            if (name, hole, finish) not in LATE_PROBLEMS and (large or name not in PRECOMPUTE_ONLY_BOARDS):
                 yield PEGS_REPORT, pegs_problem(name, hole, finish)
     for v in VARIANT_TABLES:  # minutes each: last
         yield VARIANT_TABLE, VariantParams(v.to_token())

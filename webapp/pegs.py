@@ -43,7 +43,7 @@ from .catalogue import (
 )
 from .gamebar import Bar, Result, chain_links
 from .htmx import go, link
-from .results import computed, peek
+from .results import computed, held, peek
 
 bp = Blueprint("pegs", __name__, url_prefix="/pegs")
 api = Blueprint("pegs_api", __name__, url_prefix="/api")
@@ -331,15 +331,17 @@ def table() -> str:
     ]
     settled = {(h, f): r.min_moves for h, f, r, _ in problems if r and r.proved}
     problem_links = {(hole, finish): url for hole, finish, _, url in problems}
+    busy = {(h, f) for h, f, r, _ in problems if r is None and held(PEGS_REPORT, pegs_problem(b.name, h, f))}
     proofs = table_proofs(b, rows, settled)
     exact = quick_exact(b, b.start(b.labels[0]))
-    view = TableView(b, rows, links, home_links, proofs, problems, problem_links, tuple(BOARDS), exact)
+    view = TableView(b, rows, links, home_links, proofs, problems, problem_links, busy, tuple(BOARDS), exact)
     return render_template("pegs/table.html", view=view)
 
 
 class TableView(NamedTuple):
     """The table of starts: the board, its rows, each start's link (finishing anywhere, and in its own hole), the
-    proofs the stored reports give, the classic problems (start, finish, report, link), the boards, and whether
+    proofs the stored reports give, the classic problems (start, finish, report, link), those being computed, the
+    boards, and whether
     every position was searched."""
 
     b: Board
@@ -349,6 +351,7 @@ class TableView(NamedTuple):
     proofs: TableProofs
     problems: list[tuple[str, str, PegReport | None, str]]
     problem_links: dict[tuple[str, str], str]
+    busy: set[tuple[str, str]]  # problems not stored whose job is queued or running (the rest start when opened)
     boards: tuple[str, ...]
     exact: bool
 

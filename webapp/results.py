@@ -174,6 +174,11 @@ def peek(c: Computation[P, R], params: P) -> R | None:
     return stored(app_store(), c, params)
 
 
+def held(c: Computation[P, R], params: P) -> bool:
+    """Whether a job holds the result now (queued or running), without queuing anything."""
+    return app_store().progress(c.key(params)) is not None
+
+
 RETRY_SECONDS = 2
 
 
