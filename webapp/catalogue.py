@@ -365,7 +365,8 @@ def everything(large: bool = False) -> Iterator[Item]:
     """Every stored result the site links to, cheapest first (what precompute fills the store with). Only when
     large (`coin-puzzles precompute`, not the background queue of `make run`: they would hold both cores for long
     on every new install): the Mastermind optima table's games above `optima.AUTOMATIC_SECRETS` secrets (minutes
-    each), the listed peg problems of PRECOMPUTE_ONLY_BOARDS and of LATE_PROBLEMS (most of an hour, resumable),
+    each), the weighing variants' tables (VARIANT_TABLES: a minute to beyond ten each), the listed peg problems
+    of PRECOMPUTE_ONLY_BOARDS and of LATE_PROBLEMS (most of an hour, resumable),
     and Super Mastermind's optimum guessing possible codes only (LARGE_POSSIBLE_ONLY: a minute from its snapshot,
     but 6.6 GB over three processes, too much beside the site's other jobs); the table's sizes not proved yet
     (`optima.FRONTIER`: days) after all of them. A long proof with a snapshot in benchmarks/proofs resumes from it
@@ -399,7 +400,7 @@ def everything(large: bool = False) -> Iterator[Item]:
         for hole, finish in problems:
             if (name, hole, finish) not in LATE_PROBLEMS and (large or name not in PRECOMPUTE_ONLY_BOARDS):
                 yield PEGS_REPORT, pegs_problem(name, hole, finish)
-    for v in VARIANT_TABLES:  # minutes each: last
+    for v in VARIANT_TABLES if large else ():  # a minute to beyond ten each (lies 2, heavier or lighter)
         yield VARIANT_TABLE, VariantParams(v.to_token())
     table = optima.sizes(optima.MAX_SECRETS if large else optima.AUTOMATIC_SECRETS)
     for size in [s for s in table if s not in optima.FRONTIER]:

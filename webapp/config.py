@@ -219,6 +219,7 @@ def job_seconds(queue: str) -> int:
 
 def job_memory_mb() -> int:
     """Each background job's memory budget (COIN_PUZZLES_JOB_MEMORY_MB, default 7,168 MB: the French board's
-    d2 to a3 proof peaks at 5.6 GiB resident, its address space some 0.3 to 0.5 GB above; three job processes
-    then stay within 21 GiB of the machine's 24)."""
+    d2 to a3 proof peaks at 5.6 GiB resident, its address space some 0.3 to 0.5 GB above; the visitors' two job
+    processes then stay within 14 GiB of the machine's 24, and the precomputation's two in `make run` hold no
+    French problem, which is left to `make precompute`)."""
     return setting("COIN_PUZZLES_JOB_MEMORY_MB", 7168)
