@@ -354,10 +354,11 @@ def settled_start(
 # `fewest_meet`); d3 to a5's searches with limits up to 19 were seen to fail on 2026-11-25 (its in-memory search
 # then ran out of room at 20), so it starts at 20 rather than spend an hour on them again.
 LATE_PROBLEMS = {("french", "d3", "a5"): 20}
-# Boards whose listed problems take many minutes each (the French board's: up to 5.6 GB and two hours of one core):
-# only in `make precompute`, not in `make run`'s background queue, which then fills within 15 minutes of start on
-# two cores; a visitor opening one still queues it (the table says which are proved, queued or not computed yet)
-PRECOMPUTE_ONLY_BOARDS = {"french"}
+# The listed problems `make run`'s background queue proves: the centre game only (17 s here). The other 20 English
+# problems (9 minutes of both cores together) and the French board's (minutes to hours each, up to 5.6 GB) are left
+# to `make precompute`, so that the queue fills within 15 minutes of start on two cores (with them all it took 17);
+# a visitor opening one queues it (the table says which are proved, being computed, or not computed yet).
+BACKGROUND_PROBLEMS = {("english", "d4", "d4")}
 Item = tuple[Computation[Any, Any], Params]  # a computation and its parameters
 
 
@@ -366,7 +367,7 @@ def everything(large: bool = False) -> Iterator[Item]:
     large (`coin-puzzles precompute`, not the background queue of `make run`: they would hold both cores for long
     on every new install): the Mastermind optima table's games above `optima.AUTOMATIC_SECRETS` secrets (minutes
     each), the weighing variants' tables (VARIANT_TABLES: a minute to beyond ten each), the listed peg problems
-    of PRECOMPUTE_ONLY_BOARDS and of LATE_PROBLEMS (most of an hour, resumable),
+    but BACKGROUND_PROBLEMS, those of LATE_PROBLEMS last (most of an hour, resumable),
     and Super Mastermind's optimum guessing possible codes only (LARGE_POSSIBLE_ONLY: a minute from its snapshot,
     but 6.6 GB over three processes, too much beside the site's other jobs); the table's sizes not proved yet
     (`optima.FRONTIER`: days) after all of them. A long proof with a snapshot in benchmarks/proofs resumes from it
@@ -396,9 +397,9 @@ def everything(large: bool = False) -> Iterator[Item]:
         yield CODEBREAK, params
     for game in sorted(PRECOMPUTED_POSSIBLE_ONLY):
         yield CODEBREAK, codebreak_params(game, default_sizes(shipped()[game]), "optimal-average", possible_only=True)
-    for name, problems in PROBLEMS.items():  # the English board's: a minute at most each
+    for name, problems in PROBLEMS.items():
         for hole, finish in problems:
-            if (name, hole, finish) not in LATE_PROBLEMS and (large or name not in PRECOMPUTE_ONLY_BOARDS):
+            if (name, hole, finish) not in LATE_PROBLEMS and (large or (name, hole, finish) in BACKGROUND_PROBLEMS):
                 yield PEGS_REPORT, pegs_problem(name, hole, finish)
     for v in VARIANT_TABLES if large else ():  # a minute to beyond ten each (lies 2, heavier or lighter)
         yield VARIANT_TABLE, VariantParams(v.to_token())
