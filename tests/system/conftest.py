@@ -82,6 +82,7 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
             "COIN_PUZZLES_PRECOMPUTE": "0",
             "WORKERS": "2",
             "JOB_WORKERS": "1",
+            "PRECOMPUTE_WORKERS": "1",  # nothing is precomputed unless a test asks (the tour: as make run, two)
         }
         env.pop("COIN_PUZZLES_REDIS_URL", None)
         if redis_url:
