@@ -78,7 +78,7 @@ typecheck: $(VENV)/.test-installed
 
 # Three steps: the fast suite (unit, web, browser) for quick feedback, then the slow checks: the exhaustive ones,
 # then the whole-system ones (servers, nginx, Redis); each step one process per core (pytest-xdist), two for the
-# whole-system tests, which mostly wait on their servers (149 s became 125 s here), the longest tests first
+# whole-system tests, which mostly wait on their servers (171 s became 142 to 155 s here), the longest tests first
 # (tests/conftest.py). One run of all of them together was slower here (536 s of tests against 491 s
 # for the three steps): whole-system tests' servers and proofs beside the browser tests overloaded the two cores.
 # The kernels' compile (warm-up) runs beside the linters and the type checker; the project is byte-compiled first
