@@ -341,8 +341,7 @@ def table() -> str:
 class TableView(NamedTuple):
     """The table of starts: the board, its rows, each start's link (finishing anywhere, and in its own hole), the
     proofs the stored reports give, the classic problems (start, finish, report, link), those being computed, the
-    boards, and whether
-    every position was searched."""
+    boards, and whether every position was searched."""
 
     b: Board
     rows: tuple[Row, ...]
