@@ -3,10 +3,12 @@ and caches the machine code on disk, so that a later process loads it instead of
 
 Numba checks a cached kernel against its own source file only; a kernel that calls kernels (or reads constants and
 types) from other files would keep a stale copy when only those change. So the cache lives in a folder named after
-the sizes and times of every file of the solver packages that hold kernels (`cache_folder`): any change to any of
-them starts a new folder (older ones are removed a week after they were last written: a long proof may still be
-running on one).
-`NUMBA_CACHE_DIR`, when set, is where those folders go; else beside the sources, in `solvers/__pycache__`.
+the contents of every file of the solver packages that hold kernels (`cache_folder`): any change to any of them
+starts a new folder (older ones are removed a week after they were last written: a long proof may still be running
+on one). The folder is found by the sources' contents and their paths inside the project (`SourceTreeLocator`), not
+by where the project lies or when its files were written, so another clone of the same sources loads the kernels
+this one compiled. It lies in the user's cache (`XDG_CACHE_HOME` or ~/.cache, then coin-puzzles/numba), or in
+`NUMBA_CACHE_DIR` when that is set, or beside the sources (solvers/__pycache__) where neither can be written.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import numba
+from numba.core import caching
 
 F = TypeVar("F", bound=Callable[..., Any])
 SOURCES = Path(__file__).resolve().parent
@@ -37,19 +40,37 @@ def kernel_sources(root: Path = SOURCES) -> list[Path]:
     return files
 
 
+def content_digest(path: Path) -> str:
+    """The SHA-256 of a file's bytes."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def source_stamp(root: Path = SOURCES) -> str:
-    """A digest of Numba's version and every kernel source file's path, size and modification time."""
+    """A digest of Numba's version and every kernel source file's path inside the package and contents."""
     digest = hashlib.sha256(numba.__version__.encode())
     for path in kernel_sources(root):
-        stat = path.stat()
-        digest.update(f"{path.relative_to(root)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+        digest.update(f"{path.relative_to(root).as_posix()}:{content_digest(path)}\n".encode())
     return digest.hexdigest()[:16]
 
 
+def cache_base(root: Path = SOURCES) -> Path:
+    """Where the versions' folders go: NUMBA_CACHE_DIR when set, else the user's cache folder (shared by every
+    clone on this machine), else beside the sources when no home folder can be written."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"])
+    try:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "coin-puzzles" / "numba"
+        base.mkdir(parents=True, exist_ok=True)
+        if os.access(base, os.W_OK | os.X_OK):
+            return base
+    except (OSError, RuntimeError):  # no home folder, or one this account cannot write
+        pass
+    return root / "__pycache__"
+
+
 def cache_folder(root: Path = SOURCES) -> Path:
-    """The folder of this version of the sources' compiled kernels (NUMBA_CACHE_DIR or solvers/__pycache__)."""
-    base = Path(os.environ.get("NUMBA_CACHE_DIR") or root / "__pycache__")
-    return base / f"{PREFIX}{source_stamp(root)}"
+    """The folder of this version of the sources' compiled kernels."""
+    return cache_base(root) / f"{PREFIX}{source_stamp(root)}"
 
 
 STALE_SECONDS = 7 * 24 * 3600  # an older version's folder is removed once nothing was written to it for a week
@@ -67,12 +88,46 @@ def prune(base: Path, keep: Path, now: float) -> None:
             shutil.rmtree(old, ignore_errors=True)
 
 
+class SourceTreeLocator(caching._CacheLocator):
+    """Numba's cache locator for the solvers' kernels: a source file's kernels go in the version's folder under
+    the file's path inside the package (its folder on disk does not count), checked against the file's contents
+    (not its modification time, which a fresh clone changes)."""
+
+    def __init__(self, py_func: Callable[..., Any], py_file: str) -> None:
+        self._py_file = Path(py_file)
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = CACHE / self._py_file.resolve().parent.relative_to(SOURCES)
+
+    def get_cache_path(self) -> str:
+        return str(self._cache_path)
+
+    def get_source_stamp(self) -> str:
+        return content_digest(self._py_file)
+
+    def get_disambiguator(self) -> str:
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func: Callable[..., Any], py_file: str) -> SourceTreeLocator | None:
+        """The locator of a kernel of the solver packages (None for any other file: Numba's own locators)."""
+        if not Path(py_file).resolve().is_relative_to(SOURCES):
+            return None
+        locator = cls(py_func, py_file)
+        try:
+            cast(Any, locator).ensure_cache_path()  # the folder made, and found writable
+        except OSError:  # a folder this account cannot write: Numba's own locators
+            return None
+        return locator
+
+
 def _configure() -> Path:
-    """Point Numba's cache at this version's folder and prune the folders of older versions."""
+    """Find this version's folder, prune the folders of older versions, and put this module's locator first."""
     folder = cache_folder()
     if not folder.exists():
         prune(folder.parent, folder, time.time())
-    cast(Any, numba.config).CACHE_DIR = str(folder)
+    locators = caching.CacheImpl._locator_classes
+    if SourceTreeLocator not in locators:
+        locators.insert(0, SourceTreeLocator)
     return folder
 
 

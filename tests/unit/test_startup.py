@@ -4,6 +4,7 @@ kernels from Numba's disk cache instead of compiling them (`make test` and `make
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -97,8 +98,39 @@ def test_the_cache_folder_changes_with_any_kernel_source(tmp_path: Path) -> None
     before = source_stamp(tmp_path)
     (tmp_path / "plain" / "b.py").write_text("Y = 3\n")
     assert source_stamp(tmp_path) == before
+    os.utime(tmp_path / "fast" / "b.py", (1, 1))  # the same contents at another time (a fresh clone's files)
+    assert source_stamp(tmp_path) == before
     (tmp_path / "fast" / "b.py").write_text("Y = 30\n")
     assert source_stamp(tmp_path) != before
+
+
+PEG_KERNELS = (
+    "import sys\n"
+    "from solvers.jit import CACHE, compile_counts\n"
+    "from solvers.pegs import analyse, board\n"
+    "b = board('english')\n"
+    "analyse(b, b.start('d4'), thorough=True, budget=1000)\n"
+    "print(sys.modules['solvers'].__file__, CACHE, *compile_counts())\n"
+)
+
+
+def test_another_clone_loads_the_kernels_this_one_compiled(tmp_path: Path) -> None:
+    """A copy of the solvers in another folder, its files written now (as a fresh clone's are), finds the same
+    cache folder and loads the peg search's kernels that this copy compiled, compiling none."""
+    root = Path(__file__).resolve().parents[2]
+    shutil.copytree(root / "solvers", tmp_path / "solvers", ignore=shutil.ignore_patterns("__pycache__"))
+
+    def run(where: Path) -> list[str]:
+        env = dict(os.environ, PYTHONPATH=str(where))
+        done = subprocess.run(
+            [sys.executable, "-c", PEG_KERNELS], cwd=where, env=env, capture_output=True, text=True, check=True
+        )
+        return done.stdout.split()
+
+    here = run(root)
+    there = run(tmp_path)
+    assert there[0] == str(tmp_path / "solvers" / "__init__.py") and there[1] == here[1] == str(CACHE)
+    assert int(there[2]) > 0 and int(there[3]) == 0
 
 
 @pytest.mark.parametrize(("game", "pegs", "colours"), [("mastermind", 3, 4), ("mastermind-black", 3, 4)])
