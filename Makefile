@@ -96,8 +96,7 @@ test: $(VENV)/.test-installed chromium redis nginx
 	$(MAKE) --no-print-directory -j 2 lint typecheck || { kill $$warm; exit 1; }; \
 	wait $$warm
 	$(BIN)/pytest -m "not slow and not proof" -n $(CORES) --dist worksteal
-	$(BIN)/pytest -m "slow and not proof" -n $(CORES) --dist worksteal tests/unit
-	$(BIN)/pytest -m "slow and not proof" -n $$(( 2 * $(CORES) )) --dist worksteal tests/system
+	$(BIN)/pytest -m "slow and not proof" -n $$(( 2 * $(CORES) )) --dist worksteal tests/unit tests/system
 
 test-fast: $(VENV)/.test-installed chromium warm
 	$(BIN)/pytest -m "not slow and not proof"
