@@ -57,9 +57,9 @@ nginx:
 	fi
 
 # Every compiled solver kernel into Numba's disk cache, once per install (seconds when nothing changed; about
-# 46 s after a change to a solver package that holds kernels), so no command, request or job compiles.
+# 41-53 s here the first time a version's kernels are compiled on this machine), so no command, request or job compiles.
 warm: $(VENV)/.installed
-	@$(BIN)/python -m compileall -q solvers webapp tests
+	@$(BIN)/python -m compileall -q solvers webapp
 	$(BIN)/coin-puzzles warm-up
 
 # gunicorn and the job consumer together; the consumer fills the result store in the background.
