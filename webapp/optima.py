@@ -22,7 +22,7 @@ def _waiting(store: Store, pegs: int, colours: int) -> str:
     if progress is not None and progress.state == "queued":
         return "queued"
     if colours**pegs <= AUTOMATIC_SECRETS:
-        return "not proved yet: queued by the background precomputation"
+        return "not proved yet: not queued now (the background precomputation proves it when it runs)"
     return "not proved yet: left to make precompute (minutes each)"
 
 

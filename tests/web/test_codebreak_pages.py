@@ -202,6 +202,8 @@ def test_optima_table_page(client: FlaskClient) -> None:
     assert plan in html and "2.813 (Goddard" in html and "agrees" in html and "<circle" in html
     assert client.get(plan.replace("&amp;", "&")).status_code == 200
     assert "not proved yet: left to make precompute" in html and "`" not in html and "5 &times; 6" in html
+    # a small size no job holds (this app runs no background precomputation): not claimed to be queued
+    assert "not proved yet: not queued now" in html and "queued by" not in html
     data = client.get("/api/codebreak/optima").get_json()
     row = next(r for r in data["rows"] if (r["pegs"], r["colours"]) == (2, 4))
     assert (row["total"], row["average"]) == (45, "2.812500") and row["worst_of_average"] >= row["optimal_worst"]
