@@ -173,3 +173,18 @@ def test_older_cache_folders_go_only_once_stale(tmp_path: Path) -> None:
     os.utime(busy / "pegs_x" / "k.nbi", (now - 60, now - 60))  # a kernel saved a minute ago
     prune(tmp_path, current, now)
     assert not stale.exists() and busy.exists() and current.exists()
+
+
+def test_the_cache_goes_where_it_can_be_written(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """NUMBA_CACHE_DIR first; else the account's cache folder (XDG_CACHE_HOME, then ~/.cache), coin-puzzles/numba;
+    beside the sources when that folder cannot be made (no home folder, or one this account cannot write)."""
+    from solvers.jit import cache_base
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "chosen"))
+    assert cache_base(tmp_path) == tmp_path / "chosen"
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert cache_base(tmp_path) == tmp_path / "cache" / "coin-puzzles" / "numba"
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # a file where a folder should be: cannot be made
+    assert cache_base(tmp_path) == tmp_path / "__pycache__"
