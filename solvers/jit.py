@@ -125,7 +125,8 @@ def _configure() -> Path:
     folder = cache_folder()
     if not folder.exists():
         prune(folder.parent, folder, time.time())
-    locators = caching.CacheImpl._locator_classes
+    impl = vars(caching).get("CacheImpl") or vars(caching)["_CacheImpl"]  # its name before Numba 0.68
+    locators = impl._locator_classes
     if SourceTreeLocator not in locators:
         locators.insert(0, SourceTreeLocator)
     return folder
