@@ -176,12 +176,53 @@ def _imbalance_split(lt: int, hv: int, g: int, h1: int, l2: int) -> Split | None
     return Split(0, l1, h1, 0, l2, h2)
 
 
+Key = tuple[int, int, int, int, bool]  # a position's fields in order: the memo tables' keys (hashed in C)
+
+
+def _key(p: Position) -> Key:
+    return (p.u, p.l, p.h, p.g, p.fake_unknown)
+
+
+def _made(u: int, l: int, h: int, g: int, fake_unknown: bool) -> Key:  # noqa: E741
+    """Position.make's key."""
+    return (u, l, h, min(g, u + l + h), fake_unknown)
+
+
+def _children(u: int, l: int, h: int, g: int, fake_unknown: bool) -> set[Key]:  # noqa: E741
+    """The positions `moves` leads to, as keys, without building the weighings (the same conditions: a balance
+    needs an even number of coins weighed or a genuine coin to pad; an imbalance keeps h1 heavy and l2 light coins
+    when _imbalance_split finds pans within g of each other)."""
+    out: set[Key] = set()
+    if fake_unknown:
+        out.update(_made(u - m, 0, 0, g + m, True) for m in range(1, u) if m % 2 == 0 or g >= 1)
+        for u1 in range(1, u + 1):
+            out.update(_made(0, u2, u1, g + u - u1 - u2, False) for u2 in range(u - u1 + 1) if abs(u1 - u2) <= g)
+        return out
+    for a in range(l + 1):
+        out.update(_made(0, l - a, h - b, g + a + b, False) for b in range(h) if a + b and ((a + b) % 2 == 0 or g >= 1))
+    for h1 in range(1, h + 1):
+        for l2 in range(l + 1):
+            diff = h1 - l2  # _imbalance_split's test: the pans after padding differ by at most g
+            padded = diff - min(h - h1, diff - g) if diff > g else diff + min(l - l2, -g - diff) if diff < -g else 0
+            if l2 + h1 != l + h and abs(padded) <= g:
+                out.add(_made(0, l2, h1, g + l + h - l2 - h1, False))
+    return out
+
+
+def _reached(k: Key, goal: Goal) -> bool:
+    """Position.goal_reached on a key."""
+    return (goal == "find" and k[0] == 1) if k[4] else k[1] + k[2] == 1
+
+
+@lru_cache(maxsize=MEMO)
+def _options(k: Key, goal: Goal) -> tuple[Key, ...]:
+    return () if _reached(k, goal) else tuple(sorted(_children(*k)))
+
+
 @lru_cache(maxsize=MEMO)
 def options(p: Position, goal: Goal) -> tuple[Position, ...]:
-    """The distinct positions one move leads to (none once the Observer's goal is reached)."""
-    if p.goal_reached(goal):
-        return ()
-    return tuple(sorted({child for child, _ in moves(p)}))
+    """The distinct positions one move leads to (none once the Observer's goal is reached), in order."""
+    return tuple(Position(*k) for k in _options(_key(p), goal))
 
 
 def mex(values: set[int]) -> int:
@@ -193,6 +234,15 @@ def mex(values: set[int]) -> int:
 
 
 @lru_cache(maxsize=MEMO)
+def _grundy(k: Key, goal: Goal, convention: Convention) -> int:
+    opts = _options(k, goal)
+    if convention == "misere-last-mover-loses" and not opts:
+        return 1
+    if convention == "misere-stop-before-reveal":
+        opts = tuple(o for o in opts if not _reached(o, goal))
+    return mex({_grundy(o, goal, convention) for o in opts})
+
+
 def grundy(p: Position, goal: Goal, convention: Convention) -> int:
     """The Grundy value under a play convention.
 
@@ -200,13 +250,9 @@ def grundy(p: Position, goal: Goal, convention: Convention) -> int:
     misere-last-mover-loses: the revealing player loses; the paper's rule G(no options) = 1, else mex.
     misere-stop-before-reveal: the game ends when the next move would surely reveal everything: moves that
     reveal are not played, and a position whose every move reveals has value 0.
+    (Memoised on the positions' fields as plain tuples, whose hashing and ordering run in C.)
     """
-    opts = options(p, goal)
-    if convention == "misere-last-mover-loses" and not opts:
-        return 1
-    if convention == "misere-stop-before-reveal":
-        opts = tuple(o for o in opts if not o.goal_reached(goal))
-    return mex({grundy(o, goal, convention) for o in opts})
+    return _grundy(_key(p), goal, convention)
 
 
 def outcome(p: Position, goal: Goal, convention: Convention) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from solvers.progress import Tick, quiet
 
-from .game import CONVENTIONS, Convention, Goal, Position, grouped_moves, grundy, options, start
+from .game import CONVENTIONS, Convention, Goal, Position, grundy, options, start
 
 GAMES = ("D", "F", "FI")
 
@@ -85,7 +85,8 @@ class Cell:
 
     def certificate(self) -> list[tuple[str, int, bool]]:
         """The position's options with their values: (position, Grundy value, reveals everything)."""
-        return [(c.describe(), v, r) for c, v, _, r in grouped_moves(self.position, self.goal, self.convention)]
+        conv, goal = self.convention, self.goal
+        return [(c.describe(), grundy(c, goal, conv), c.goal_reached(goal)) for c in options(self.position, goal)]
 
 
 def cells(max_coins: int, tick: Tick = quiet) -> list[Cell]:

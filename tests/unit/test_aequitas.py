@@ -228,6 +228,25 @@ def test_flagged_cells_carry_certificates() -> None:
             assert listed <= options_ and bool(listed) == bool(options_)
 
 
+def test_options_are_the_positions_the_weighings_lead_to() -> None:
+    """The memoised options (children computed without building weighings) are exactly the distinct positions
+    that the listed weighings lead to, for every position of up to 12 candidates and 13 genuine coins."""
+    from solvers.aequitas.game import moves
+
+    checked = 0
+    for u, l, h, g in itertools.product(range(13), range(13), range(13), range(14)):  # noqa: E741 - the paper's l
+        if u and (l or h) or not 0 < u + l + h <= 12 or g > u + l + h:
+            continue
+        p = Position(u, l, h, g, u > 0)
+        if u == 0 and h == 0:
+            continue  # the fake is heavy-destined: some coin must be
+        expected = set() if p.goal_reached("find") else {child for child, _ in moves(p)}
+        assert set(options(p, "find")) == expected, p
+        assert list(options(p, "find")) == sorted(expected)
+        checked += 1
+    assert checked > 800
+
+
 def test_concrete_moves_reach_their_positions() -> None:
     """Every abstract move, realised on numbered coins, leads to the position it claims (N <= 7)."""
     for game in ("D", "F", "FI"):
