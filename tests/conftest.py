@@ -49,6 +49,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--disable-gpu",
     "--no-first-run",
+    "--in-process-gpu",
 ]
 
 
