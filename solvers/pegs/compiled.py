@@ -94,10 +94,11 @@ def _dfs(
     finish: np.int64,
     node_limit: np.int64,
     table: NDArray[np.int64],
-) -> tuple[int, np.int64, NDArray[np.int64], int]:  # pragma: no cover - compiled
-    """Iterative depth-first search. Returns (status, nodes, the jump indices of a solution, its length)."""
+    stored: np.int64,
+) -> tuple[int, np.int64, NDArray[np.int64], int, np.int64]:  # pragma: no cover - compiled
+    """Iterative depth-first search from a table holding `stored` dead positions already. Returns (status, nodes,
+    the jump indices of a solution, its length, the dead positions now stored)."""
     capacity = np.int64(table.shape[0] * 7 // 10)
-    stored = np.int64(0)
     depth_max = _popcount(start)
     stack_pos = np.zeros(depth_max + 1, dtype=np.int64)
     stack_next = np.zeros(depth_max + 1, dtype=np.int64)
@@ -113,7 +114,7 @@ def _dfs(
         if stack_next[d] == 0:
             # first visit: goal, dead-table look-up, node budget
             if _popcount(pos) == 1 and (finish < 0 or pos == (np.int64(1) << finish)):
-                return FOUND, nodes, path, d
+                return FOUND, nodes, path, d, stored
             key = _canonical(pos, lut) + 1
             stack_key[d] = key
             if table[_slot(table, key)] == key:
@@ -121,7 +122,7 @@ def _dfs(
                 continue
             nodes += 1
             if nodes > node_limit:
-                return OUT_OF_NODES, nodes, path, 0
+                return OUT_OF_NODES, nodes, path, 0, stored
         j = _next_jump(pos, frm, over, to, stack_next[d])
         if j < n_jumps:
             stack_next[d] = j + 1
@@ -136,9 +137,38 @@ def _dfs(
             table[slot] = stack_key[d]
             stored += 1
             if stored > capacity:
-                return TABLE_FULL, nodes, path, 0
+                return TABLE_FULL, nodes, path, 0, stored
         d -= 1
-    return EXHAUSTED, nodes, path, 0
+    return EXHAUSTED, nodes, path, 0, stored
+
+
+@kernel
+def _rehash(old: NDArray[np.int64], new: NDArray[np.int64]) -> None:  # pragma: no cover - compiled
+    """Every key of one table into another (larger) one."""
+    for key in old:
+        if key != 0:
+            new[_slot(new, key)] = key
+
+
+class DeadTable:
+    """The dead positions found so far for one goal (a finish hole, or anywhere) and its symmetries: a position
+    is dead whatever order the jumps are tried in, so each search of a portfolio starts with the others' dead
+    positions; the table grows (rehashed) to keep room for the next search's."""
+
+    def __init__(self, b: Board, finish: int | None, table_bits: int = 16) -> None:
+        """An empty table for a goal."""
+        self.lut = _lut([p for p in b.symmetries if finish is None or p[finish] == finish], b.size)
+        self.slots = np.zeros(1 << table_bits, dtype=np.int64)
+        self.stored = 0
+
+    def room_for(self, nodes: int) -> None:
+        """Grow, up to 2^TABLE_BITS slots, so that `nodes` more dead positions stay under a load of 0.7 (each node
+        expanded adds at most one)."""
+        need = min(TABLE_BITS, max(16, ((self.stored + nodes) * 10 // 7 + 1).bit_length()))
+        if need > self.slots.size.bit_length() - 1:
+            bigger = np.zeros(1 << need, dtype=np.int64)
+            _rehash(self.slots, bigger)
+            self.slots = bigger
 
 
 @dataclass(frozen=True)
@@ -152,22 +182,29 @@ class DepthFirst:
 
 
 def search(
-    b: Board, pos: int, finish: int | None = None, node_limit: int = 10**9, table_bits: int | None = None
+    b: Board,
+    pos: int,
+    finish: int | None = None,
+    node_limit: int = 10**9,
+    table_bits: int | None = None,
+    dead: DeadTable | None = None,
 ) -> DepthFirst:
     """Any solution from a position (to one coin on `finish`, or anywhere), by the compiled search. The table of
-    dead positions (unless table_bits is given) has room for node_limit of them, at most 2^TABLE_BITS slots: a
-    search of 200,000 nodes clears 4 MiB, not 256."""
-    if table_bits is None:  # each node expanded adds at most one dead position; a load of 0.7 at most
-        table_bits = min(TABLE_BITS, max(16, (node_limit * 10 // 7 + 1).bit_length()))
+    dead positions (a new one unless `dead` is given, the same goal's) gets room for node_limit more of them (or
+    table_bits, if given, for a new one), at most 2^TABLE_BITS slots: a search of 200,000 nodes clears 4 MiB, not
+    256."""
+    if dead is None:
+        dead = DeadTable(b, finish, table_bits or 16)
+    if table_bits is None:
+        dead.room_for(node_limit)
     frm = np.array([f for f, _, _ in b.jumps], dtype=np.int64)
     over = np.array([o for _, o, _ in b.jumps], dtype=np.int64)
     to = np.array([t for _, _, t in b.jumps], dtype=np.int64)
-    keep = [p for p in b.symmetries if finish is None or p[finish] == finish]
-    lut = _lut(keep, b.size)
-    table = np.zeros(1 << table_bits, dtype=np.int64)
-    status, nodes, path, length = _dfs(
-        np.int64(pos), frm, over, to, lut, np.int64(-1 if finish is None else finish), np.int64(node_limit), table
+    goal, limit = np.int64(-1 if finish is None else finish), np.int64(node_limit)
+    status, nodes, path, length, stored = _dfs(
+        np.int64(pos), frm, over, to, dead.lut, goal, limit, dead.slots, np.int64(dead.stored)
     )
+    dead.stored = int(stored)
     names = {FOUND: "found", EXHAUSTED: "exhausted", OUT_OF_NODES: "node limit", TABLE_FULL: "table full"}
     jumps = tuple(b.jumps[int(i)] for i in path[:length]) if status == FOUND else None
     return DepthFirst(jumps, status == EXHAUSTED, int(nodes), names[status])
@@ -186,11 +223,13 @@ def _orderings(b: Board) -> list[Board]:
 
 def solve(b: Board, pos: int, finish: int | None = None, budget: int = 60_000_000) -> DepthFirst:
     """A portfolio of compiled searches: each jump order with a node limit that grows fourfold per round, until
-    one finds a solution or exhausts the position (a proof), or the node budget is spent (unknown)."""
+    one finds a solution or exhausts the position (a proof), or the node budget is spent (unknown); each search
+    skips the dead positions the earlier ones found."""
     limit, spent, last = 200_000, 0, DepthFirst(None, False, 0, "node limit")
+    dead = DeadTable(b, finish)  # shared by every search of the portfolio: the same goal, the same dead positions
     while spent < budget:
         for ordered in _orderings(b):
-            last = search(ordered, pos, finish, min(limit, budget - spent) or 1)
+            last = search(ordered, pos, finish, min(limit, budget - spent) or 1, dead=dead)
             spent += last.nodes
             if last.status in ("found", "exhausted"):
                 return DepthFirst(last.jumps, last.exhausted, spent, last.status)
