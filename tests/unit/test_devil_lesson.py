@@ -63,7 +63,11 @@ def flips(n: int, move: int) -> Table:
     return tuple(move >> i & 1 for i in range(n))
 
 
-@pytest.mark.parametrize(("n", "goal"), [(3, "all-heads"), (4, "all-heads"), (4, "all-equal"), (3, "all-equal")])
+# 4 coins to all heads takes the brute force 11 s: make proofs (4 coins to all equal stays in make test)
+@pytest.mark.parametrize(
+    ("n", "goal"),
+    [(3, "all-heads"), pytest.param(4, "all-heads", marks=pytest.mark.proof), (4, "all-equal"), (3, "all-equal")],
+)
 def test_the_lesson_matches_the_brute_force(n: int, goal: str) -> None:
     """Along 20 random games of 6 moves: before and after each move, the fewest moves still surely winning (none
     ever with 3 coins), the tables still possible, the fewest tables a best move would have left, and the shortest
