@@ -16,9 +16,9 @@ from solvers.errors import InputError
 
 from .cli import whole
 
-# the precomputation's consumer and its jobs run at this niceness: when the cores are busy they get about a tenth
-# of the time of visitors' pages and jobs (Linux's weights: 110 against 1024), and all of it when the site is idle
-PRECOMPUTE_NICENESS = 10
+# the precomputation's consumer and its jobs run at the lowest priority: when the cores are busy they get about
+# 1/70 of the time of visitors' pages and jobs (Linux's weights: 15 against 1024), and all of it when the site is idle
+PRECOMPUTE_NICENESS = 19
 
 
 def serve(args: argparse.Namespace) -> int:
