@@ -88,9 +88,10 @@ typecheck: $(VENV)/.test-installed
 
 # Two steps: the fast suite (unit, web, browser) for quick feedback, one process per core (pytest-xdist), then the
 # slow ones, the exhaustive checks with the whole-system tests (servers, nginx, Redis), two processes per core, the
-# longest tests first (tests/conftest.py): the visitor's tour no longer ends its step alone (209 to 224 s here against
-# 70 s and 150 to 185 s as two steps). One run of all of them together was slower here (536 s of tests against 491 s
-# for separate steps): whole-system tests' servers and proofs beside the browser tests overloaded the two cores.
+# longest tests first (tests/conftest.py), so the visitor's tour does not end its step alone. Here the fast step took
+# 237-268 s and the slow one 142-154 s (2026-11-27). One run of all of them together was slower (536 s of tests
+# against 491 s for separate steps): whole-system tests' servers and proofs beside the browser tests overloaded the
+# two cores. Checks of larger sizes than these, and whole proofs, are in `make proofs`.
 # The kernels' compile (warm-up) runs beside the linters and the type checker; the project is byte-compiled first
 # (where PYTHONDONTWRITEBYTECODE is set, as here, no process would write it and every one would compile it again).
 test: $(VENV)/.test-installed chromium redis nginx
