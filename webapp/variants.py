@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from typing import NamedTuple
 
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from solvers.errors import InputError, LimitError
+from solvers.errors import IllegalMoveError, InputError, LimitError
 from solvers.history import Chain, chain_from_text
 from solvers.variants.adversary import Game, parse_weighings, play, typed_weighing
 from solvers.variants.model import MAX_COINS, MAX_LIES, MAX_PANS, Variant
 from solvers.variants.plan import Plan, Verification
 from solvers.variants.report import Row, bound_name, navigate, runs
 from solvers.weighing import WEIGHTS
+from solvers.weighing.knowledge import typed_pan
 
 from . import params
 from .catalogue import VARIANT_PLAN, VARIANT_TABLE, VARIANT_TABLES, VariantParams, variant_quick
@@ -177,6 +179,12 @@ def play_page() -> ResponseReturnValue:
     typed = [request.args.get(f"pan{i}") for i in range(1, v.pans + 1)]
     if all(t is None for t in typed):
         return _play(v, plan, chain)
+    if not any(typed):  # the picker without JavaScript: each coin's menu names its pan
+        pans = [
+            [str(c) for c in range(1, v.coins + 1) if request.args.get(f"c{c}") == f"pan{i}"]
+            for i in range(1, v.pans + 1)
+        ]
+        typed = [",".join(coins) for coins in pans]
     try:
         step = typed_weighing(v, [t or "" for t in typed])
         play(plan, parse_weighings(v, ";".join((*chain.applied, step))))
@@ -242,6 +250,23 @@ class PlayView(NamedTuple):
     typed: list[str]
     stats_key: str
     fields: dict[str, str]
+
+    @property
+    def sides(self) -> list[tuple[str, str]]:
+        """The pans as the picker names them (field, label): left and right, or pan 1 to pan k."""
+        if self.v.pans == 2:
+            return [("pan1", "Left pan"), ("pan2", "Right pan")]
+        return [(f"pan{i}", f"Pan {i}") for i in range(1, self.v.pans + 1)]
+
+    @property
+    def placed(self) -> dict[str, str]:
+        """A refused weighing's pans as they were entered, by field, and each coin's pan."""
+        out = {side: text for (side, _), text in zip(self.sides, self.typed, strict=True)}
+        names = [str(c) for c in range(1, self.v.coins + 1)]
+        for (side, _), text in zip(self.sides, self.typed, strict=True):
+            with contextlib.suppress(IllegalMoveError):  # a pan that names no coin rightly keeps its coins off
+                out.update(dict.fromkeys(typed_pan(text, names), side))
+        return out
 
 
 def game_id(v: Variant, weighings: tuple[str, ...]) -> str:

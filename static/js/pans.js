@@ -1,16 +1,26 @@
-// Coin picker for the adversary game and Æquitas: click a coin to cycle off -> left -> right, or drag it onto a
-// pan; the pans draw the coins they hold (click one there to take it off) and a line previews the weighing.
+// Coin picker for the adversary game, Æquitas and the weighing variants: click a coin to cycle it off -> each pan
+// in turn (left, right; or pan 1 ... pan k), or drag it onto a pan; the pans draw the coins they hold (click one
+// there to take it off) and a line previews the weighing.
 // Typed pans ("1-4, 9") and "add k coins of a class to a pan" keep the coins' controls in step, so a game of 100
 // coins is set up in a few keys. Progressive enhancement only: every coin also has its own <select> and the typed
 // pans are read by the server, which both work without this file.
 (function () {
   "use strict";
-  var ORDER = ["off", "left", "right"];
   document.documentElement.classList.add("js");
+
+  // The form's pans, in order (their drop zones), each with its label.
+  function pans(form) {
+    var out = [];
+    form.querySelectorAll(".zone.pan[data-drop]").forEach(function (z) {
+      out.push({ side: z.dataset.drop, label: z.dataset.label || z.dataset.drop });
+    });
+    return out;
+  }
 
   function sync(form) {
     if (!form) return;
-    var on = { off: [], left: [], right: [] };
+    var on = { off: [] };
+    pans(form).forEach(function (p) { on[p.side] = []; });
     form.querySelectorAll(".pick").forEach(function (pick) {
       var place = pick.querySelector("select").value;
       pick.dataset.place = place;
@@ -31,7 +41,7 @@
       });
     });
     var preview = form.querySelector("[data-preview]");
-    if (preview) preview.textContent = previewText(on.left, on.right);
+    if (preview) preview.textContent = previewText(pans(form), on);
     form.querySelectorAll(".pan-text").forEach(function (input) {
       if (input !== document.activeElement) input.value = runs(on[input.dataset.side]);
     });
@@ -88,12 +98,18 @@
     return picks.map(function (p) { return p.dataset.coin; }).join(", ");
   }
 
-  function previewText(left, right) {
-    if (!left.length && !right.length) return "Both pans are empty.";
-    if (left.length !== right.length) {
-      return "Left " + left.length + ", right " + right.length + ": both pans must hold the same number of coins.";
+  function previewText(sides, on) {
+    var both = sides.length === 2;
+    var held = sides.map(function (p) { return on[p.side]; });
+    if (held.every(function (h) { return !h.length; })) return both ? "Both pans are empty." : "Every pan is empty.";
+    if (held.some(function (h) { return h.length !== held[0].length; })) {
+      var counts = sides.map(function (p, i) {
+        var name = p.label.replace(/ pan$/, "");
+        return (i ? name.charAt(0).toLowerCase() + name.slice(1) : name) + " " + held[i].length;
+      });
+      return counts.join(", ") + ": " + (both ? "both pans" : "every pan") + " must hold the same number of coins.";
     }
-    return "Ready to weigh " + names(left) + " against " + names(right) + ".";
+    return "Ready to weigh " + held.map(names).join(" against ") + ".";
   }
 
   function place(pick, where) {
@@ -117,8 +133,9 @@
     var face = e.target.closest && e.target.closest(".pick .face");
     if (!face) return;
     var pick = face.closest(".pick");
+    var order = ["off"].concat(pans(pick.closest("form")).map(function (p) { return p.side; }));
     var now = pick.querySelector("select").value;
-    place(pick, ORDER[(ORDER.indexOf(now) + 1) % ORDER.length]);
+    place(pick, order[(order.indexOf(now) + 1) % order.length]);
   });
   document.addEventListener("change", function (e) {
     if (e.target.matches && e.target.matches(".pick select")) sync(e.target.closest("form"));

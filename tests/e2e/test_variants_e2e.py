@@ -77,3 +77,43 @@ def test_weigh_against_the_variants_adversary_like_the_other_games(page: Page, l
     expect(page.get_by_role("heading", name="Found in the fewest weighings")).to_be_visible()
     page.screenshot(path=str(SHOTS / "variants-play-won.png"), full_page=True)
     assert_accessible(page, live_server, ["/variants/play?n=12&lies=1&w=1,2,3,4-5,6,7,8&pan1=1&pan2=2,3"])
+
+
+def test_variants_coins_clicked_dragged_and_chosen_onto_the_pans(page: Page, live_server: str) -> None:
+    """Three pans, a heavier coin among three: coin 1 clicked once goes on pan 1, coin 2 clicked twice on pan 2,
+    coin 3 dragged onto pan 3; the pans draw them, the line above Weigh previews the weighing (or says why it cannot
+    be made) and the typed pans follow; Weigh finds the coin in one weighing. On two pans, coins put on by their
+    menus (the keyboard's way) and refused as unequal stay where they were, with the message beside them."""
+    page.goto(f"{live_server}/variants/play?n=3&weight=heavier&pans=3")
+    face = page.locator(".pick .face")
+    face.nth(0).click()
+    face.nth(1).click()
+    face.nth(1).click()
+    expect(page.locator('[data-pan="pan1"] .chip')).to_have_text(["1"])
+    expect(page.locator('[data-pan="pan2"] .chip')).to_have_text(["2"])
+    expect(page.locator("[data-preview]")).to_have_text(
+        "Pan 1 1, pan 2 1, pan 3 0: every pan must hold the same number of coins."
+    )
+    page.locator('.pick[data-coin="3"]').drag_to(page.locator('.zone[data-drop="pan3"]'))
+    expect(page.locator('[data-pan="pan3"] .chip')).to_have_text(["3"])
+    expect(page.locator("[data-preview]")).to_have_text("Ready to weigh 1 against 2 against 3.")
+    expect(page.get_by_role("textbox", name="Pan 2")).to_have_value("2")
+    page.get_by_role("button", name="Weigh", exact=True).click()
+    expect(page.get_by_role("heading", name="Found in the fewest weighings")).to_be_visible()
+
+    page.goto(f"{live_server}/variants/play?n=12&lies=1")
+    for coin, pan in (("1", "pan1"), ("2", "pan1"), ("3", "pan2")):
+        page.get_by_role("combobox", name=f"Coin {coin} (unknown)").select_option(pan)
+    expect(page.locator("[data-preview]")).to_have_text(
+        "Left 2, right 1: both pans must hold the same number of coins."
+    )
+    expect(page.get_by_role("textbox", name="Left pan")).to_have_value("1, 2")
+    page.get_by_role("button", name="Weigh", exact=True).click()
+    expect(page.get_by_role("alert")).to_contain_text("every pan needs the same number of coins")
+    expect(page.locator('[data-pan="pan1"] .chip')).to_have_text(["1", "2"])
+    expect(page.get_by_role("combobox", name="Coin 3 (unknown)")).to_have_value("pan2")
+    page.screenshot(path=str(SHOTS / "variants-picker-refused.png"), full_page=True)
+    page.get_by_role("combobox", name="Coin 4 (unknown)").select_option("pan2")
+    page.get_by_role("button", name="Weigh", exact=True).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Weighing 2: against the adversary")
+    expect(page.locator("ol.turns")).to_contain_text("1,2 v 3,4")

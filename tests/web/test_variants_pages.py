@@ -113,6 +113,25 @@ def test_adversary_game_pages(client: FlaskClient) -> None:
     assert "Found after 1 weighing" in done and 'role="status"' in done
 
 
+def test_the_coins_menus_weigh_without_javascript(client: FlaskClient) -> None:
+    """Without JavaScript the picker's per-coin menus are the form (the typed pans left empty): the coins each menu
+    puts on a pan are that pan's, checked as typed pans are; a refusal keeps every coin on the pan it was put on."""
+    menus = "&".join(f"c{c}={pan}" for c, pan in ((1, "pan1"), (2, "pan1"), (3, "pan2"), (4, "pan2"), (5, "off")))
+    r = client.get(f"/variants/play?n=5&weight=heavier&lies=1&pan1=&pan2=&{menus}")
+    assert r.status_code == 303 and "w=1,2-3,4" in r.headers["Location"]
+    three = client.get("/variants/play?n=3&weight=heavier&pans=3&pan1=&pan2=&pan3=&c1=pan1&c2=pan2&c3=pan3")
+    assert three.status_code == 303 and "w=1-2-3" in three.headers["Location"]
+    url = "/variants/play?n=5&lies=1&pan1=&pan2=&c1=pan1&c2=pan1&c3=pan2"
+    refused(client, url, "every pan needs the same")
+    page = client.get(url).get_data(as_text=True)
+    assert re.search(r'name="c2"><option value="off">off</option><option value="pan1" selected>', page)
+    assert re.search(
+        r'name="c3"><option value="off">off</option><option value="pan1">left pan</option>'
+        r'<option value="pan2" selected>',
+        page,
+    )
+
+
 def test_large_plan_goes_through_a_job_and_the_store(client: FlaskClient) -> None:
     """41 coins with one lie is past the in-request size: the plan is computed as a job, stored pickled (without
     its nodes), and the navigator rebuilds nodes from the stored search; the adversary game is not offered."""
