@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
@@ -14,7 +14,7 @@ from solvers.history import Chain, chain_from_text
 from solvers.variants.adversary import Game, parse_weighings, play, typed_weighing
 from solvers.variants.model import MAX_COINS, MAX_LIES, MAX_PANS, Variant
 from solvers.variants.plan import Plan, Verification
-from solvers.variants.report import Row, bound_name, navigate, runs
+from solvers.variants.report import NodeView, Row, bound_name, navigate, runs
 from solvers.weighing import WEIGHTS
 from solvers.weighing.knowledge import typed_pan
 
@@ -102,28 +102,38 @@ def _reach() -> list[tuple[str, int]]:
 def plan_page() -> str:
     """One node of a variant's optimal plan: the weighing to make, or the answer."""
     v = variant(request.args)
-    path = _path(v)
     plan, check = plan_for(v)
-    view = navigate(plan, path) if plan.solvable else None
-    genuine: set[int] = set()
-    if view is not None and view.node.pans is not None:
-        suspects = {c for s, _ in view.node.hypotheses for c in s.fakes}
-        genuine = {c for pan in view.node.pans for c in pan} - suspects
     base = query(v)
-    return render_template(
-        "variants/plan.html",
-        v=v,
-        plan=plan,
-        check=check,
-        view=view,
-        genuine=genuine,
-        query=base,
-        bound=bound_name(v),
-        url_for_path=lambda q: link("variants.plan_page", query(v, path=q)),
-        table_url=link("variants.table", table_query(v)),
-        api_url=link("coins_api.coins_json", {**base, "n": str(v.coins)}),
-        play_url=link("variants.play_page", base) if variant_quick(v) and plan.solvable else None,
+    page = PlanPage(
+        v,
+        plan,
+        check,
+        navigate(plan, _path(v)) if plan.solvable else None,
+        base,
+        bound_name(v),
+        lambda q: link("variants.plan_page", query(v, path=q)),
+        link("variants.table", table_query(v)),
+        link("coins_api.coins_json", {**base, "n": str(v.coins)}),
+        link("variants.play_page", base) if variant_quick(v) and plan.solvable else None,
     )
+    return render_template("variants/plan.html", page=page)
+
+
+class PlanPage(NamedTuple):
+    """The plan navigator's page: the variant, its plan and the plan's check, the node shown (none when the variant
+    cannot be solved), the variant's query, the lower bound's name, a node's link by path, and the links to the
+    table, the JSON and (on sizes played within a second) the game against the adversary."""
+
+    v: Variant
+    plan: Plan
+    check: Verification
+    view: NodeView | None
+    query: dict[str, str]
+    bound: str
+    url_for_path: Callable[[str], str]
+    table_url: str
+    api_url: str
+    play_url: str | None
 
 
 def _table_variant() -> Variant:

@@ -180,6 +180,14 @@ class NodeView:
     by_lies: dict[int, int]
     lies_at: tuple[int, ...]  # at an answer: the weighings (from 1) whose readings were lies
 
+    @property
+    def genuine(self) -> frozenset[int]:
+        """The coins on the node's pans that no case still possible makes a fake (drawn as known genuine)."""
+        if self.node.pans is None:
+            return frozenset()
+        suspects = {c for s, _ in self.node.hypotheses for c in s.fakes}
+        return frozenset(c for pan in self.node.pans for c in pan) - suspects
+
 
 def navigate(plan: Plan, path: str) -> NodeView:
     """The node at a path with the steps that led there and the readings possible next."""

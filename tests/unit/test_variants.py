@@ -257,3 +257,34 @@ def test_table_stops_searching_after_the_first_row_beyond_reach(monkeypatch: pyt
     first = next(r for r in rows if r.note.startswith("beyond"))
     later = [r for r in rows if r.coins > first.coins]
     assert later and all(r.weighings is None and r.note.startswith("not searched") for r in later)
+
+
+def test_the_navigator_draws_as_genuine_the_weighed_coins_no_reading_left_suspect() -> None:
+    """At every node of the 12-coin plan (one fake, lighter or heavier, an honest scale), the coins on the pans
+    shown as known genuine are those that no (coin, weight) consistent with the readings so far could be, worked
+    out here by the balance's rule."""
+    from solvers.variants.report import navigate
+
+    plan = make_plan(Variant(12))
+
+    def reading(pans: tuple[tuple[int, ...], ...], coin: int, heavier: bool) -> str:
+        tilt = (1 if heavier else -1) * ((coin in pans[0]) - (coin in pans[1]))
+        return "L" if tilt > 0 else "R" if tilt < 0 else "B"
+
+    checked, paths = 0, [""]
+    while paths:
+        path = paths.pop()
+        view = navigate(plan, path)
+        if view.node.pans is None:
+            continue
+        paths += [path + c.letter for c in view.choices if c.secrets]
+        possible = {
+            (c, h)
+            for c in range(1, 13)
+            for h in (True, False)
+            if all(reading(step.pans, c, h) == step.letter for step in view.steps)
+        }
+        on_pans = {c for pan in view.node.pans for c in pan}
+        assert view.genuine == {c for c in on_pans if all(c != x for x, _ in possible)}, path
+        checked += bool(view.genuine)
+    assert checked > 3
