@@ -9,7 +9,6 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 
 from solvers.aequitas import CONVENTIONS, GAMES, Cell, Convention, options
 from solvers.aequitas.match import Match, Player, Step
-from solvers.aequitas.paper import agreement
 from solvers.aequitas.report import (
     PAPER_MISERE,
     PlayPage,
@@ -18,6 +17,7 @@ from solvers.aequitas.report import (
     play_page,
     position_report,
     start_verdict,
+    table_view,
 )
 from solvers.errors import IllegalMoveError, InputError
 from solvers.history import RESTART, Chain, chain_from_text
@@ -324,24 +324,8 @@ def table() -> str:
 def _table_body(max_coins: int) -> str:
     """The table's body (its rows from the store, or Pending while a job computes them)."""
     rows, _ = computed(AEQUITAS, AequitasParams(max_coins))
-    columns = [("F", False), ("FI", False), ("F", True), ("FI", True), ("D", False), ("D", True)]
-    index = {(c.convention, c.game, c.n, c.extra): c for c in rows if c.game != "D" or (c.light == c.n)}
-    grid = {
-        conv: [(n, [index.get((conv, game, n, extra)) for game, extra in columns]) for n in range(1, max_coins + 1)]
-        for conv in CONVENTIONS
-    }
-    flagged = {
-        conv: [c for c in rows if c.convention == conv and c.game == "D" and not c.agrees] for conv in CONVENTIONS
-    }
-    agree = agreement(list(rows))
     return render_template(
-        "aequitas/table_body.html",
-        grid=grid,
-        flagged=flagged,
-        max_coins=max_coins,
-        agree=agree,
-        names=CONVENTION_NAMES,
-        play_url=cell_url,
+        "aequitas/table_body.html", table=table_view(rows, max_coins), names=CONVENTION_NAMES, play_url=cell_url
     )
 
 

@@ -193,6 +193,43 @@ def table_report(max_coins: int, rows: tuple[Cell, ...] | None = None) -> TableR
     return TableReport(max_coins, PAPER_MISERE, agree, tuple(_table_cell(c) for c in rows))
 
 
+TABLE_COLUMNS: tuple[tuple[str, bool], ...] = (
+    ("F", False),
+    ("FI", False),
+    ("F", True),
+    ("FI", True),
+    ("D", False),
+    ("D", True),
+)  # (game, extra genuine coin): the table's columns; D with every coin light-destined (l = N)
+
+
+@dataclass(frozen=True)
+class TableView:
+    """The comparison table as the site shows it: per convention, a row per N of the cells in TABLE_COLUMNS (None
+    where no cell was computed), the D(l, h) cells that disagree with the paper (listed below the grid), and the
+    agreement counts."""
+
+    max_coins: int
+    grid: dict[Convention, list[tuple[int, list[Cell | None]]]]
+    flagged: dict[Convention, list[Cell]]
+    agree: dict[Convention, tuple[int, int]]
+
+
+def table_view(rows: tuple[Cell, ...], max_coins: int) -> TableView:
+    """The table's view of its cells."""
+    index = {(c.convention, c.game, c.n, c.extra): c for c in rows if c.game != "D" or c.light == c.n}
+    grid = {
+        conv: [
+            (n, [index.get((conv, game, n, extra)) for game, extra in TABLE_COLUMNS]) for n in range(1, max_coins + 1)
+        ]
+        for conv in CONVENTIONS
+    }
+    flagged = {
+        conv: [c for c in rows if c.convention == conv and c.game == "D" and not c.agrees] for conv in CONVENTIONS
+    }
+    return TableView(max_coins, grid, flagged, agreement(list(rows)))
+
+
 @dataclass(frozen=True)
 class MoveHint:
     """A move the player may make: the position it leads to, its Grundy value, whether it reveals everything, and

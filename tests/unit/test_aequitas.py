@@ -320,3 +320,24 @@ def test_the_play_page_model_is_made_without_flask() -> None:
         ws = m.play(ws, realise(t, move, t.position()[1]))
     end = play_page(m, ws, hint=False)
     assert end.first_turn == "you could not force a win against best play from your first turn (Grundy value 0)"
+
+
+def test_the_table_view_places_every_cell_in_its_column() -> None:
+    """The site's table up to 8 coins: per convention a row per N, each cell in the column of its game and extra
+    coin (D with every coin light-destined), every computed cell of those columns placed once; below it, exactly
+    the D(l, h) cells that disagree with the paper."""
+    from solvers.aequitas.report import TABLE_COLUMNS, table_view
+
+    rows = tuple(cells(8))
+    view = table_view(rows, 8)
+    for conv in CONVENTIONS:
+        assert [n for n, _ in view.grid[conv]] == list(range(1, 9))
+        placed = [c for _, row in view.grid[conv] for c in row if c is not None]
+        for n, row in view.grid[conv]:
+            for (game, extra), c in zip(TABLE_COLUMNS, row, strict=True):
+                assert c is None or (c.convention, c.game, c.n, c.extra) == (conv, game, n, extra)
+                assert c is None or c.game != "D" or c.light == n
+        shown = [c for c in rows if c.convention == conv and (c.game != "D" or c.light == c.n)]
+        assert sorted(map(id, placed)) == sorted(map(id, shown))
+        assert view.flagged[conv] == [c for c in rows if c.convention == conv and c.game == "D" and not c.agrees]
+    assert view.agree == agreement(list(rows))
