@@ -103,17 +103,21 @@ def game_page() -> str:
             else:
                 found = _stats_or_progress(name, sizes, s, sizes == default_sizes(spec), only)
                 rows.append(Row(label, s, query, found))
-    pending = any(isinstance(r.stats, Progress) for r in rows)
-    return render_template(
-        "codebreak/game.html",
-        name=name,
-        spec=spec,
-        about=summary(spec),
-        g=g,
-        rows=rows,
-        sizes=sizes_query,
-        pending=pending,
-    )
+    page = GamePage(name, spec, summary(spec), g, rows, sizes_query, any(isinstance(r.stats, Progress) for r in rows))
+    return render_template("codebreak/game.html", page=page)
+
+
+class GamePage(NamedTuple):
+    """A game's page: its name, definition and summary, the game at the sizes asked, a row per strategy, the sizes'
+    query, and whether a row is still being computed (the page then refreshes)."""
+
+    name: str
+    spec: Spec
+    about: str
+    g: Game
+    rows: list[Row]
+    sizes: dict[str, str]
+    pending: bool
 
 
 class Row(NamedTuple):

@@ -11,7 +11,9 @@ from solvers.errors import InputError, PuzzleError
 from solvers.history import RESTART, Chain, chain_from_text
 from solvers.report import as_json
 from solvers.weighing import MAX_SCHEME_COINS, Objective, Problem, make_plan, min_weighings
-from solvers.weighing.plan import Ranges, describe, size
+from solvers.weighing.case import Case
+from solvers.weighing.dyson import Label, Scheme
+from solvers.weighing.plan import Plan, Ranges, describe, size
 from solvers.weighing.report import (
     NodePage,
     check_tree_size,
@@ -21,6 +23,8 @@ from solvers.weighing.report import (
     scheme_for,
     verification,
 )
+from solvers.weighing.search import MinResult
+from solvers.weighing.verify import Verification
 
 from . import params
 from .gamebar import Bar, chain_links
@@ -163,16 +167,25 @@ def tree() -> str:
     p, obj = params.problem(request.args), params.objective(request.args)
     check_tree_size(p, TREE_PAGE_COINS)
     plan = make_plan(p, obj)
-    return render_template(
-        "coins/tree.html",
-        p=p,
-        obj=obj,
-        plan=plan,
-        v=verification(p, obj),
-        root=plan.tree(),
-        url_for_path=lambda q: plan_url("coins.node", p, obj, path=q),
-        back_url=plan_url("coins.node", p, obj),
-    )
+
+    def link_to(q: str) -> str:
+        return plan_url("coins.node", p, obj, path=q)
+
+    page = TreePage(p, obj, plan, verification(p, obj), plan.tree(), link_to, plan_url("coins.node", p, obj))
+    return render_template("coins/tree.html", page=page)
+
+
+class TreePage(NamedTuple):
+    """The whole plan's page: the problem and objective, the plan, its verification, its tree, a node's link by
+    path, and the link back to the navigator."""
+
+    p: Problem
+    obj: Objective
+    plan: Plan
+    v: Verification
+    root: dict[str, object]
+    url_for_path: Callable[[str], str]
+    back_url: str
 
 
 @bp.get("/scheme")
@@ -181,16 +194,23 @@ def scheme() -> str:
     p, obj = params.problem(request.args), params.objective(request.args)
     m = min_weighings(p)
     s, note = scheme_for(p)
+    table = sorted(s.decode().items()) if s else []
     return render_template(
-        "coins/scheme.html",
-        p=p,
-        obj=obj,
-        m=m,
-        s=s,
-        note=note,
-        table=sorted(s.decode().items()) if s else [],
-        back_url=plan_url("coins.node", p, obj),
+        "coins/scheme.html", page=SchemePage(p, obj, m, s, note, table, plan_url("coins.node", p, obj))
     )
+
+
+class SchemePage(NamedTuple):
+    """Dyson's scheme's page: the problem and objective, the fewest weighings, the scheme (or none, with the note
+    saying why), its decoding table (reading -> answer), and the link back to the navigator."""
+
+    p: Problem
+    obj: Objective
+    m: MinResult
+    s: Scheme | None
+    note: str | None
+    table: list[tuple[Label, Case]]
+    back_url: str
 
 
 @api.get("/coins")

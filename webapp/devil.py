@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -23,7 +23,7 @@ from solvers.devil import (
     start_choices,
     won_at,
 )
-from solvers.devil.report import PlayPage, devil_report, line_from, play_page, solution_step
+from solvers.devil.report import Line, PlayPage, SolutionStep, devil_report, line_from, play_page, solution_step
 from solvers.errors import IllegalMoveError, InputError
 from solvers.history import RESTART, TAKE_BACK, Chain, chain_from_text, from_log, log_from_text, taken_back
 from solvers.report import as_json
@@ -318,7 +318,7 @@ def solution() -> str:
         raise InputError("these moves have already won the game: there is nothing left to solve")
     line = line_from(v, sol, played)
     if line is None:
-        return render_template("devil/solution.html", v=v, sol=sol, page=None, nav={})
+        return render_template("devil/solution.html", solution=SolutionPage(v, sol, None, {}, None))
     step = params.whole(request.args, "step", line.first, line.first, max(1, len(line.moves)), "step")
     page = solution_step(v, line, step)
     base = {"n": str(v.n), "goal": v.goal, "reflections": str(int(v.reflections)), "from": moves_to_text(played)}
@@ -326,14 +326,25 @@ def solution() -> str:
     def step_url(k: int) -> str:
         return link("devil.solution", {**base, "step": k})
 
-    nav = {
+    nav: dict[str, str | Callable[[int], str]] = {
         "first": step_url(line.first),
         "prev": step_url(max(line.first, step - 1)),
         "next": step_url(min(page.total, step + 1)),
         "last": step_url(page.total),
         "link": step_url,
     }
-    return render_template("devil/solution.html", v=v, sol=sol, page=page, nav=nav, line=line)
+    return render_template("devil/solution.html", solution=SolutionPage(v, sol, page, nav, line))
+
+
+class SolutionPage(NamedTuple):
+    """The solution's page: the game, its solution, the step shown of the line from the position asked (none when
+    there is none), the step links (first, prev, next, last, and `link` for any step) and that line."""
+
+    v: Variant
+    sol: Solution
+    page: SolutionStep | None
+    nav: dict[str, str | Callable[[int], str]]
+    line: Line | None
 
 
 @api.get("/devil")
