@@ -14,7 +14,7 @@ from solvers.history import Chain, chain_from_text
 from solvers.variants.adversary import Game, parse_weighings, play, typed_weighing
 from solvers.variants.model import MAX_COINS, MAX_LIES, MAX_PANS, Variant
 from solvers.variants.plan import Plan, Verification
-from solvers.variants.report import NodeView, Row, bound_name, navigate, runs
+from solvers.variants.report import NodeView, Row, Run, bound_name, navigate, runs
 from solvers.weighing import WEIGHTS
 from solvers.weighing.knowledge import typed_pan
 
@@ -152,15 +152,24 @@ def table() -> str:
     """Fewest weighings against N, beside the lower bound: a table and a chart."""
     v = _table_variant()
     rows: tuple[Row, ...] = computed(VARIANT_TABLE, VariantParams(v.to_token()))
-    return render_template(
-        "variants/table.html",
-        v=v,
-        rows=rows,
-        groups=runs(rows),
-        bound=bound_name(v),
-        title=v.describe().split(", ", 1)[1],
-        plan_url=lambda n: link("variants.plan_page", query(Variant(n, v.weight, v.lies, v.fakes, v.pans))),
-    )
+
+    def plan_url(n: int) -> str:
+        return link("variants.plan_page", query(Variant(n, v.weight, v.lies, v.fakes, v.pans)))
+
+    title = v.describe().split(", ", 1)[1]
+    return render_template("variants/table.html", page=TablePage(v, rows, runs(rows), bound_name(v), title, plan_url))
+
+
+class TablePage(NamedTuple):
+    """A variant's table page: the variant, its rows (N = 1 to 100), the rows grouped into runs of the same figure,
+    the lower bound's name, the title, and a size's plan link."""
+
+    v: Variant
+    rows: tuple[Row, ...]
+    groups: tuple[Run, ...]
+    bound: str
+    title: str
+    plan_url: Callable[[int], str]
 
 
 @api.get("/variants/table")
