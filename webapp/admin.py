@@ -76,7 +76,10 @@ def serve(args: argparse.Namespace) -> int:
     procs: list[subprocess.Popen[bytes]] = []
     status = 0
     try:
-        procs += [subprocess.Popen(c, start_new_session=True, env=env) for c in commands]
+        procs += [
+            subprocess.Popen(c, start_new_session=True, env=env, preexec_fn=_lowest if c is precompute else None)
+            for c in commands
+        ]
         if nginx is not None and _listening(bind, procs):  # nginx once gunicorn answers: no 502 at the start
             run = config.instance_path() / "nginx"
             conf = write_proxy_config(run, f"{args.host}:{args.port}", bind, None)
@@ -108,6 +111,11 @@ def serve(args: argparse.Namespace) -> int:
                 os.killpg(p.pid, signal.SIGKILL)
             p.wait()
     return status
+
+
+def _lowest() -> None:
+    """This process at the precomputation's niceness (set, not added: a consumer serve started at it keeps it)."""
+    os.setpriority(os.PRIO_PROCESS, 0, PRECOMPUTE_NICENESS)
 
 
 def private_instance() -> None:
@@ -237,7 +245,7 @@ def worker(args: argparse.Namespace) -> int:
     private_instance()
     queues = Queues(config.redis_url(), config.instance_path())
     if args.queue == "precompute":
-        os.nice(PRECOMPUTE_NICENESS)  # the background fill yields the cores to visitors' pages and jobs
+        _lowest()  # the background fill yields the cores to visitors' pages and jobs (serve starts it so already)
         if not args.no_precompute:
             queued = queues.enqueue_missing(default_store(), everything())
             print(f"coin-puzzles worker: {queued} results queued for precomputation", file=sys.stderr)
