@@ -48,6 +48,14 @@ class Game:
         answers = {s for s, _ in self.cases}
         return next(iter(answers)) if len(answers) == 1 else None
 
+    def status(self, coin: int) -> str:
+        """What the cases left say of a coin, in the pan picker's classes: 'genuine' (no case makes it a fake),
+        'maybe-heavy' or 'maybe-light' (every case that makes it a fake says that weight), else 'unknown'."""
+        weights = {s.heavier for s, _ in self.cases if coin in s.fakes}
+        if not weights:
+            return "genuine"
+        return "unknown" if len(weights) == 2 else "maybe-heavy" if True in weights else "maybe-light"
+
     @property
     def on_track(self) -> bool:
         """True while the minimum can still be met."""

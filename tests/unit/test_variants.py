@@ -288,3 +288,26 @@ def test_the_navigator_draws_as_genuine_the_weighed_coins_no_reading_left_suspec
         assert view.genuine == {c for c in on_pans if all(c != x for x, _ in possible)}, path
         checked += bool(view.genuine)
     assert checked > 3
+
+
+def test_the_game_says_what_is_known_of_each_coin() -> None:
+    """12 coins, one lighter or heavier, an honest scale; after 1-4 against 5-8 the picker's classes follow the
+    balance's rule: on a balance 1-8 are genuine and 9-12 unknown; when a pan goes down its coins may be heavy,
+    the other pan's may be light, the coins off the scale are genuine. With lies, a coin stays a suspect."""
+    from solvers.variants.adversary import parse_weighings, play
+
+    for lies in (0, 1):
+        v = Variant(12, lies=lies)
+        game = play(make_plan(v), parse_weighings(v, "1,2,3,4-5,6,7,8"))
+        letter = game.turns[0].reading
+        status = {c: game.status(c) for c in range(1, 13)}
+        if lies:
+            assert all(s != "genuine" for s in status.values())  # one lie can explain any single reading
+            continue
+        if letter == "B":
+            expected = {c: "genuine" if c <= 8 else "unknown" for c in range(1, 13)}
+        else:
+            down, up = (range(1, 5), range(5, 9)) if letter == "L" else (range(5, 9), range(1, 5))
+            kind = {**dict.fromkeys(down, "maybe-heavy"), **dict.fromkeys(up, "maybe-light")}
+            expected = {c: kind.get(c, "genuine") for c in range(1, 13)}
+        assert status == expected, letter
