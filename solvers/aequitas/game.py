@@ -38,7 +38,7 @@ class Position:
     @classmethod
     def make(cls, u: int, l: int, h: int, g: int, fake_unknown: bool) -> Position:  # noqa: E741
         """A position with the genuine count capped where more genuine coins add no move."""
-        return cls(u, l, h, min(g, u + l + h), fake_unknown)
+        return cls(*_made(u, l, h, g, fake_unknown))
 
     @property
     def candidates(self) -> int:
@@ -47,9 +47,7 @@ class Position:
 
     def goal_reached(self, goal: Goal) -> bool:
         """True when the Observer knows what the game asks (the coin; and its weight for identify)."""
-        if self.fake_unknown:
-            return goal == "find" and self.u == 1
-        return self.l + self.h == 1
+        return _reached(_key(self), goal)
 
     def to_token(self) -> str:
         """Canonical compact string, e.g. 'u0.l4.h1.g1.fH'."""
@@ -184,7 +182,7 @@ def _key(p: Position) -> Key:
 
 
 def _made(u: int, l: int, h: int, g: int, fake_unknown: bool) -> Key:  # noqa: E741
-    """Position.make's key."""
+    """The key of a position with the genuine count capped where more genuine coins add no move."""
     return (u, l, h, min(g, u + l + h), fake_unknown)
 
 
@@ -210,7 +208,8 @@ def _children(u: int, l: int, h: int, g: int, fake_unknown: bool) -> set[Key]:  
 
 
 def _reached(k: Key, goal: Goal) -> bool:
-    """Position.goal_reached on a key."""
+    """Whether the Observer knows what the game asks at a position's key: with the fake among the unknown coins,
+    one unknown coin left (find only: its weight is not known); with a heavy-destined fake, one candidate left."""
     return (goal == "find" and k[0] == 1) if k[4] else k[1] + k[2] == 1
 
 
