@@ -23,8 +23,8 @@ from solvers.aequitas.play import realise, setup  # noqa: E402
 
 def clear() -> None:
     """Cold caches."""
-    game_module.options.cache_clear()
-    game_module.grundy.cache_clear()
+    for memo in (game_module.options, game_module._options, game_module._grundy):
+        memo.cache_clear()
 
 
 def concrete_grundy(n: int, fake: int) -> int:
