@@ -36,7 +36,7 @@ from solvers.weighing.knowledge import (
 from solvers.weighing.report import AdversaryPage, adversary_page, adversary_report, game_budget
 
 from . import params
-from .gamebar import Bar, Result, chain_links, split_id
+from .gamebar import Bar, Score, StatsKey, chain_links, split_id
 from .htmx import go, link
 from .secretbox import HONEST_SCALE, Hidden, random_secret
 
@@ -182,25 +182,30 @@ def _page(
     return render_template("adversary/play.html", page=page, view=view)
 
 
-def _result(s: Setup, page: AdversaryPage, undos: int, hints: int, game: str) -> Result | None:
+def _stats(s: Setup) -> StatsKey:
+    """What the browser's statistics count this game under."""
+    return StatsKey(
+        f"adversary:{s.problem.to_token()}:{s.budget}:{s.mode}",
+        f"{s.problem.coins} coins in {s.budget} weighings ({s.mode})",
+    )
+
+
+def _score(s: Setup, page: AdversaryPage) -> Score | None:
     """The end screen once the coin is named (None before)."""
     verdict = page.view.verdict
     if verdict is None:
         return None
     title = "You found the coin!" if verdict.win else "Not proved: the scale could still say otherwise"
-    label = f"{s.problem.coins} coins in {s.budget} weighings ({s.mode})"
-    key = f"adversary:{s.problem.to_token()}:{s.budget}:{s.mode}"
-    return Result(title, verdict.win, len(page.weighings), s.minimum, "weighings", undos, hints, key, game, label)
+    return Score(title, verdict.win, len(page.weighings), s.minimum, "weighings")
 
 
 class PlayLinks(NamedTuple):
-    """What the play page adds to its model: the set-up, its bar and result, the form's fields, the links to the
+    """What the play page adds to its model: the set-up, its bar (with the result), the form's fields, the links to the
     earlier positions and to each hint level, a refusal, the coins as placed, an earlier position's link to the
     latest, whether the last weighing can be taken back, and the weighings taken back in words."""
 
     s: Setup
     bar: Bar
-    result: Result | None
     fields: dict[str, str]
     prefixes: list[str]
     hint_url: Callable[[int], str]
@@ -232,7 +237,9 @@ def _play_links(
     )
     share = s.url(w=pos.w_text(), guess=guess)  # a finished game's link shows its end
     links = chain_links(chain, at, s.mode == "adversary" and not guess)
-    bar = Bar(ident, url_for("adversary.from_id"), share, *links, chain.undos, hints)
+    bar = Bar(
+        ident, url_for("adversary.from_id"), share, *links, chain.undos, hints, stats=_stats(s), end=_score(s, page)
+    )
     if hidden is not None:  # earlier positions of a game played forward: prefixes of its log
         prefixes = [s.url(w=";".join(log[:cut]), **keep) for cut in positions_in_log(log)]
     else:
@@ -240,7 +247,6 @@ def _play_links(
     return PlayLinks(
         s,
         bar,
-        _result(s, page, chain.undos, hints, bar.game_id),
         {**s.query(**(chain.query("w", ";") if s.mode == "adversary" else {"w": pos.w_text()})), **keep},
         prefixes,
         lambda level: s.url(w=pos.w_text(), hint=str(level), h=str(hints + 1)),

@@ -27,7 +27,7 @@ from solvers.weighing.knowledge import UserWeighing, format_weighings, parse_wei
 from . import params
 from .adversary import weighings_arg
 from .catalogue import AEQUITAS, AequitasParams
-from .gamebar import Bar, Result, chain_links, split_id
+from .gamebar import Bar, Score, StatsKey, chain_links, split_id
 from .htmx import go, link
 from .rendered import json_answer, page_body
 from .results import computed
@@ -102,29 +102,25 @@ def verdict() -> str:
     return render_template("aequitas/_verdict.html", verdict=verdict_of(request.args))
 
 
+class SetupPage(NamedTuple):
+    """The set-up page: the form's values, a refusal, and who wins the start they describe."""
+
+    form: Mapping[str, str]
+    error: str | None
+    verdict: StartVerdict | str | None
+    conventions: Mapping[str, str] = CONVENTION_NAMES
+
+
 @bp.route("", methods=["GET", "POST"])
 def setup_page() -> Response | str | tuple[str, int]:
     """Pick a game, told before play who wins its start; a valid POST starts it (the computer moves first if
     asked)."""
     if request.method == "GET":
-        return render_template(
-            "aequitas/setup.html",
-            form=request.args,
-            error=None,
-            conventions=CONVENTION_NAMES,
-            verdict=verdict_of(request.args),
-        )
+        return render_template("aequitas/setup.html", setup=SetupPage(request.args, None, verdict_of(request.args)))
     try:
         m = parse_game(request.form)
     except InputError as e:
-        page = render_template(
-            "aequitas/setup.html",
-            form=request.form,
-            error=e.message,
-            conventions=CONVENTION_NAMES,
-            verdict=None,
-        )
-        return page, 400
+        return render_template("aequitas/setup.html", setup=SetupPage(request.form, e.message, None)), 400
     return go(url(m, w=format_weighings(m.advance(()))))
 
 
@@ -227,11 +223,11 @@ def _play_page(
 
 
 class PlayLinks(NamedTuple):
-    """What the play page adds to its model: its bar and result, the form's fields, each past weighing's link, the
-    rule's name, whether hints are shown and their link, the restart link, a refusal and the coins as placed."""
+    """What the play page adds to its model: its bar (with the result), the form's fields, each past weighing's
+    link, the rule's name, whether hints are shown and their link, the restart link, a refusal and the coins as
+    placed."""
 
     bar: Bar
-    result: Result | None
     fields: dict[str, str]
     history: list[tuple[Step, str]]
     convention_name: str
@@ -243,18 +239,14 @@ class PlayLinks(NamedTuple):
     query: Callable[..., dict[str, str]]
 
 
-def _result(page: PlayPage, undos: int, hints: int, game: str) -> Result | None:
+def _score(page: PlayPage) -> Score | None:
     """The end screen once the match is over (None before)."""
-    m, v = page.match, page.view
+    v = page.view
     if v.over is None:
         return None
     won = v.over.winner == "you"
     title = "Result: you won" if won else "Result: the computer won"
-    label = f"Æquitas {m.game}, {m.n} coins ({m.convention})"
-    key = f"aequitas:{game_id(m, ())}"
-    return Result(
-        title, won, page.your_weighings, None, "your weighings", undos, hints, key, game, label, page.first_turn
-    )
+    return Score(title, won, page.your_weighings, None, "your weighings", page.first_turn)
 
 
 def _play_links(page: PlayPage, chain: Chain, hint: bool, error: str | None, placed: Mapping[str, str]) -> PlayLinks:
@@ -277,11 +269,11 @@ def _play_links(page: PlayPage, chain: Chain, hint: bool, error: str | None, pla
         restart,
         chain.undos,
         hints,
+        stats=StatsKey(f"aequitas:{game_id(m, ())}", f"Æquitas {m.game}, {m.n} coins ({m.convention})"),
+        end=_score(page),
     )
-    result = _result(page, chain.undos, hints, bar.game_id)
     return PlayLinks(
         bar,
-        result,
         query(m, w=format_weighings(ws), **chain_fields(chain), **{k: x for k, x in keep.items() if x}),
         [(step, url(m, w=format_weighings(ws[: i + 1]))) for i, step in enumerate(v.steps)],
         CONVENTION_NAMES[m.convention],

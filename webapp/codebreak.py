@@ -24,7 +24,7 @@ from solvers.report import as_json
 from . import params
 from .catalogue import PRECOMPUTED_OPTIMAL, PRECOMPUTED_POSSIBLE_ONLY
 from .codebreak_results import CODEBREAK, GAME, LESSON, LessonParams, codebreak_params, game_params
-from .gamebar import Bar, Result, chain_links, split_id
+from .gamebar import Bar, Score, StatsKey, chain_links, split_id
 from .games import Sizes, default_sizes, shipped
 from .htmx import go, link
 from .optima import optima_table
@@ -202,14 +202,13 @@ def _guess_chain(g: Game, maker: str, log: tuple[str, ...]) -> Chain:
 
 
 class PlayLinks(NamedTuple):
-    """What the play page adds to its model: the game's name, its bar and result, the form's fields (the game's
+    """What the play page adds to its model: the game's name, its bar (with the result), the form's fields (the game's
     query and the chain's), the hints asked for, the hint's link, the solver's suggestions, the judgement of the
     last guess, an earlier position's link to the latest, whether the last guess can be taken back, the guesses
-    taken back with their scores, and the key of the browser's statistics."""
+    taken back with their scores."""
 
     name: str
     bar: Bar
-    result: Result | None
     base: dict[str, str]
     chain: dict[str, str]
     h: int
@@ -219,7 +218,6 @@ class PlayLinks(NamedTuple):
     latest: str | None
     take_back: bool
     taken_back: list[tuple[str, str]]
-    stats_key: str
 
 
 def _play_links(
@@ -240,12 +238,22 @@ def _play_links(
     g_text = ",".join(g.secrets[e] for e in r.guesses)
     ident = game_id(name, sizes, g_text) if adversarial else f"{name}:{_size_text(sizes)}#{token}"
     share = at(chain) if adversarial else link("codebreak.play", {**base, "g": history})
-    bar = Bar(ident, url_for("codebreak.from_id"), share, *chain_links(chain, at, adversarial), chain.undos, hints)
+    links = chain_links(chain, at, adversarial)
+    score = _score(name, sizes, maker, len(r.guesses)) if r.won else None
+    bar = Bar(
+        ident,
+        url_for("codebreak.from_id"),
+        share,
+        *links,
+        chain.undos,
+        hints,
+        stats=_stats(name, sizes, maker),
+        end=score,
+    )
     earlier = hidden is not None and hidden.standing == "earlier"
     return PlayLinks(
         name,
         bar,
-        _result(name, sizes, maker, len(r.guesses), chain.undos, hints, bar.game_id) if r.won else None,
         {k: v for k, v in base.items() if v},
         chain.query("g") if adversarial else {"g": history},
         hints,
@@ -259,7 +267,6 @@ def _play_links(
         else None,
         bool(hidden is not None and hidden.standing == "live" and r.guesses and not r.won),
         _taken_back(g, log, hidden.secret if hidden is not None else None) if not adversarial else [],
-        _stats_key(name, sizes, maker),
     )
 
 
@@ -314,12 +321,13 @@ def _judged(name: str, sizes: Sizes, g: Game, r: Round) -> Lesson | Progress | s
         return str(e)
 
 
-def _stats_key(name: str, sizes: Sizes, maker: str) -> str:
+def _stats(name: str, sizes: Sizes, maker: str) -> StatsKey:
     """What the browser's statistics are kept per: the game, its sizes and the code maker."""
-    return f"codebreak:{name}:{_size_text(sizes)}:{maker}"
+    label = f"{name} {_size_text(sizes)} against the {maker} code maker".replace("  ", " ")
+    return StatsKey(f"codebreak:{name}:{_size_text(sizes)}:{maker}", label)
 
 
-def _result(name: str, sizes: Sizes, maker: str, guesses: int, take_backs: int, hints: int, gid: str) -> Result:
+def _score(name: str, sizes: Sizes, maker: str, guesses: int) -> Score:
     """The win screen: guesses against the proved best (the least worst case against the adversarial maker, the
     least average against the random one), when the proof is stored."""
     optimum = None
@@ -327,19 +335,7 @@ def _result(name: str, sizes: Sizes, maker: str, guesses: int, take_backs: int, 
         worst = codebreak_params(name, sizes, "optimal-worst")
         found = computed(CODEBREAK, worst) if CODEBREAK.quick(worst) else peek(CODEBREAK, worst)
         optimum = None if found is None else found[1].worst
-    label = f"{name} {_size_text(sizes)} against the {maker} code maker".replace("  ", " ")
-    return Result(
-        "You broke the code!",
-        True,
-        guesses,
-        optimum,
-        "guesses",
-        take_backs,
-        hints,
-        _stats_key(name, sizes, maker),
-        gid,
-        label,
-    )
+    return Score("You broke the code!", True, guesses, optimum, "guesses")
 
 
 _TOPS: dict[str, Node] = {}  # a stored tree's expensive top (`top`), per store key, kept in this process

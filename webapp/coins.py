@@ -157,6 +157,7 @@ def _node_links(page: NodePage, chain: Chain) -> NodeLinks:
             plan_url("coins.node", p, obj, path=path),
             *chain_links(chain, at),
             chain.undos,
+            stats=None,
         ),
     )
 

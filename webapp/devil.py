@@ -30,7 +30,7 @@ from solvers.report import as_json
 
 from . import params
 from .catalogue import DEVIL, devil_params
-from .gamebar import Bar, Result, chain_links, split_id
+from .gamebar import Bar, Score, StatsKey, chain_links, split_id
 from .htmx import go, link
 from .results import computed
 from .secretbox import Hidden, HiddenGame, whole_field
@@ -208,25 +208,22 @@ def _play_page(
     return render_template("devil/play.html", page=page, view=_play_links(g, page, peek, chain, log, hidden, error))
 
 
-def _result(g: DevilGame, page: PlayPage, undos: int, hints: int, game: str) -> Result | None:
+def _score(page: PlayPage) -> Score | None:
     """The win screen once the Devil is beaten (None before)."""
     if page.won is None:
         return None
-    v, sol = g.variant, page.sol
+    sol = page.sol
     best = len(sol.moves) if sol.solvable and sol.moves is not None else None
-    key = f"devil:{v.n}:{v.goal}:{int(v.reflections)}:{g.devil}"
-    label = f"{v.n} coins against the {g.devil} Devil"
-    return Result("The Devil is beaten!", True, page.won, best, "moves", undos, hints, key, game, label)
+    return Score("The Devil is beaten!", True, page.won, best, "moves")
 
 
 class PlayLinks(NamedTuple):
-    """What the play page adds to its model: the game, its bar and result, the form's fields, the links to peek
+    """What the play page adds to its model: the game, its bar (with the result), the form's fields, the links to peek
     and to the solution from here, an earlier position's link to the latest, whether the last move can be taken
     back, and a refusal."""
 
     g: DevilGame
     bar: Bar
-    result: Result | None
     fields: dict[str, str]
     peek: bool
     peek_url: str
@@ -256,13 +253,15 @@ def _play_links(
         *chain_links(chain, lambda c: g.url(**c.query("moves"), peek="1" if peek else ""), adversarial),
         chain.undos,
         hints,
+        stats=StatsKey(
+            f"devil:{v.n}:{v.goal}:{int(v.reflections)}:{g.devil}", f"{v.n} coins against the {g.devil} Devil"
+        ),
+        end=_score(page),
     )
-    result = _result(g, page, chain.undos, hints, bar.game_id)
     earlier = hidden is not None and hidden.standing == "earlier"
     return PlayLinks(
         g,
         bar,
-        result,
         g.query(**moves_field, peek="1" if peek else ""),
         peek,
         g.url(**moves_field, peek="" if peek else "1"),

@@ -31,7 +31,7 @@ def error_response(status: int, title: str, message: str, detail: object = None)
     if _wants_json():
         return jsonify({"error": message, "detail": detail}), status
     back = puzzle_link(request.path)
-    return render_template("error.html", status=status, title=title, message=message, back=back), status
+    return render_template("error.html", title=title, message=message, back=back), status
 
 
 def puzzle_title(e: PuzzleError) -> str:

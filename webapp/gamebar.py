@@ -1,11 +1,12 @@
-"""What every game page shows around the board: undo and redo (buttons and keys), the game's short ID with a
-field to enter one, a share link with its QR code, and the take-backs and hints used; the QR code route."""
+"""What every game page shows around the board, as one model (Bar): undo and redo (buttons and keys), the game's
+short ID with a field to enter one, a share link with its QR code, the take-backs and hints used, the win screen
+once the game ends and the statistics the browser keeps; the QR code route."""
 
 from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from flask import Blueprint, Response, request, url_for
 
@@ -14,6 +15,26 @@ from solvers.history import Chain
 
 bp = Blueprint("gamebar", __name__)
 MAX_SHARED = 2000  # characters of a shared path: a QR code holds up to about 2,300 at this error correction
+
+
+@dataclass(frozen=True)
+class StatsKey:
+    """What the browser's statistics count a game under: a puzzle and its size, and the same in words."""
+
+    key: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Score:
+    """A finished game's verdict and score against the proved best."""
+
+    title: str
+    won: bool
+    score: int
+    optimum: int | None  # the proved best score (None: not known here)
+    unit: str  # what the score counts ("moves", "guesses", "weighings")
+    best_text: str | None = None  # the proved best in words, where it is not a score (a two-player game)
 
 
 @dataclass(frozen=True)
@@ -28,6 +49,9 @@ class Bar:
     restart: str | None = None
     take_backs: int = 0
     hints: int = 0
+    _: KW_ONLY
+    stats: StatsKey | None  # None: a game without statistics (the plan navigator)
+    end: Score | None = None  # the win screen, once the game is over
 
     @property
     def share_url(self) -> str:
@@ -52,24 +76,6 @@ def chain_links(
         at(chain.redo()) if chain.can_redo else None,
         at(chain.restart()) if restart and chain.applied else None,
     )
-
-
-@dataclass(frozen=True)
-class Result:
-    """A finished game: its verdict and score against the proved best, what was used, and what the browser's
-    statistics count it under."""
-
-    title: str
-    won: bool
-    score: int
-    optimum: int | None  # the proved best score (None: not known here)
-    unit: str  # what the score counts ("moves", "guesses", "weighings")
-    take_backs: int
-    hints: int
-    puzzle: str  # the statistics' key: a puzzle and its size
-    game_id: str  # counted once per game
-    label: str  # the statistics' key in words
-    best_text: str | None = None  # the proved best in words, where it is not a score (a two-player game)
 
 
 def split_id(text: str, fields: int, what: str, example: str) -> tuple[list[str], str | None]:

@@ -41,7 +41,7 @@ from .catalogue import (
     pegs_problem,
     settled_start,
 )
-from .gamebar import Bar, Result, chain_links
+from .gamebar import Bar, Score, StatsKey, chain_links
 from .htmx import go, link
 from .results import computed, held, peek
 
@@ -121,8 +121,7 @@ def play() -> str:
 
 class PlayLinks(NamedTuple):
     """What the play page adds to its model: its links (each target's and each coin's, every legal jump's, the
-    hint's, the solution's, the goals'), its bar, the result once the game has ended, the hint and the key of
-    the browser's statistics."""
+    hint's, the solution's, the goals'), its bar (with the result once the game has ended) and the hint."""
 
     targets: dict[int, str]
     select: Callable[[int], str]
@@ -131,9 +130,7 @@ class PlayLinks(NamedTuple):
     solution_url: str
     goals: list[tuple[str, str, bool]]
     bar: Bar
-    result: Result | None
     hint: dict[str, object] | None
-    stats_key: str
 
 
 def _play_links(s: Session, page: PlayPage, hints: int, hint: dict[str, object] | None) -> PlayLinks:
@@ -147,6 +144,8 @@ def _play_links(s: Session, page: PlayPage, hints: int, hint: dict[str, object] 
         *chain_links(s.chain, lambda c: session_url(s.moved(c), **keep)),
         s.chain.undos,
         hints,
+        stats=_stats(g),
+        end=_score(g, len(page.moves)) if page.ended else None,
     )
     return PlayLinks(
         {j[2]: session_url(s.then(j), **keep, sel=b.labels[j[2]] if again else "") for j, again in page.targets},
@@ -156,9 +155,7 @@ def _play_links(s: Session, page: PlayPage, hints: int, hint: dict[str, object] 
         link("pegs.solution", {"board": b.name, "hole": g.hole, "j": g.text(), "finish": g.finish}),
         goals(s, hints),
         bar,
-        _result(g, len(page.moves), s.chain.undos, hints) if page.ended else None,
         hint,
-        _stats_key(g),
     )
 
 
@@ -214,27 +211,18 @@ def _optimum(g: Game) -> int | None:
     return found.min_moves if found is not None else None
 
 
-def _stats_key(g: Game) -> str:
+def _stats(g: Game) -> StatsKey:
     """What the browser's statistics are kept per: the board, start and goal."""
-    return f"pegs:{g.board.name}:{g.hole}>{g.finish or 'any'}"
+    goal = f", finishing on {g.finish}" if g.finish else ""
+    return StatsKey(
+        f"pegs:{g.board.name}:{g.hole}>{g.finish or 'any'}", f"the {g.board.name} board without {g.hole}{goal}"
+    )
 
 
-def _result(g: Game, moves: int, take_backs: int, hints: int) -> Result:
+def _score(g: Game, moves: int) -> Score:
     """The win screen (or the end of a lost game)."""
     title = "Solved!" if g.won else "Dead end: no jump left" if g.dead else f"One coin left, but not on {g.finish}"
-    goal = f", finishing on {g.finish}" if g.finish else ""
-    return Result(
-        title,
-        g.won,
-        moves,
-        _optimum(g),
-        "moves",
-        take_backs,
-        hints,
-        _stats_key(g),
-        game_id(g),
-        f"the {g.board.name} board without {g.hole}{goal}",
-    )
+    return Score(title, g.won, moves, _optimum(g), "moves")
 
 
 def searched(b: Board, finish: str) -> Callable[[int], bool | None]:

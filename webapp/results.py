@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from flask import Flask, Response, current_app, has_request_context, jsonify, render_template, request
 
@@ -31,6 +31,19 @@ class Pending(Exception):  # noqa: N818 - not an error: the answer is on its way
         self.title = title
         self.progress = progress
         self.lane, self.key = lane, key
+
+
+RETRY_SECONDS = 2  # how often a progress page asks again
+
+
+class Waiting(NamedTuple):
+    """The progress page of a job: what it computes, how far it is, its place in the queue (None: not waiting),
+    and how often the page asks again (seconds)."""
+
+    title: str
+    progress: Progress
+    place: int | None
+    retry: int = RETRY_SECONDS
 
 
 R = TypeVar("R")
@@ -179,9 +192,6 @@ def held(c: Computation[P, R], params: P) -> bool:
     return app_store().progress(c.key(params)) is not None
 
 
-RETRY_SECONDS = 2
-
-
 def pending_response(e: Pending) -> tuple[Response | str, int, dict[str, str]]:
     """The progress page (200, polled by htmx, refreshed without JavaScript) or, for the API, 202 Accepted."""
     p = e.progress
@@ -197,7 +207,7 @@ def pending_response(e: Pending) -> tuple[Response | str, int, dict[str, str]]:
             "retry_after": RETRY_SECONDS,
         }
         return jsonify(body), 202, headers
-    page = render_template("progress.html", title=e.title, progress=p, place=place, retry=RETRY_SECONDS)
+    page = render_template("progress.html", job=Waiting(e.title, p, place))
     return page, 200, headers
 
 

@@ -20,7 +20,7 @@ from solvers.weighing.knowledge import typed_pan
 
 from . import params
 from .catalogue import VARIANT_PLAN, VARIANT_TABLE, VARIANT_TABLES, VariantParams, variant_quick
-from .gamebar import Bar, Result, chain_links, split_id
+from .gamebar import Bar, Score, StatsKey, chain_links, split_id
 from .htmx import go, link
 from .results import computed, peek
 
@@ -222,9 +222,14 @@ def _chain(v: Variant, args: Mapping[str, str]) -> Chain:
 
 
 def _play(v: Variant, plan: Plan, chain: Chain, error: str | None = None, typed: list[str] | None = None) -> str:
-    """The play page: the game so far, its bar (undo, redo, ID, share) and, once the answer is known, the result."""
+    """The play page: the game so far, its bar (undo, redo, ID, share, and the result once the answer is known)."""
     game = play(plan, parse_weighings(v, ";".join(chain.applied)))
     hints = params.whole(request.args, "h", 0, 0, 10**6, "h")
+    score = None
+    if game.answer is not None:
+        turns = len(game.turns)
+        title = "Found in the fewest weighings" if turns <= game.minimum else "Found"
+        score = Score(title, turns <= game.minimum, turns, game.minimum, "weighings")
     bar = Bar(
         game_id(v, chain.applied),
         url_for("variants.from_id"),
@@ -232,43 +237,27 @@ def _play(v: Variant, plan: Plan, chain: Chain, error: str | None = None, typed:
         *chain_links(chain, lambda c: link("variants.play_page", query(v, **c.query("w", ";"), h=str(hints or "")))),
         chain.undos,
         hints,
+        stats=StatsKey(f"variants:{v.to_token()}", v.describe()),
+        end=score,
     )
-    key = f"variants:{v.to_token()}"
-    result = None
-    if game.answer is not None:
-        turns = len(game.turns)
-        title = "Found in the fewest weighings" if turns <= game.minimum else "Found"
-        result = Result(
-            title,
-            turns <= game.minimum,
-            turns,
-            game.minimum,
-            "weighings",
-            chain.undos,
-            hints,
-            key,
-            bar.game_id,
-            v.describe(),
-        )
+    fields = query(v, **chain.query("w", ";"))
+    plan_url = link("variants.plan_page", query(v))
     return render_template(
-        "variants/play.html",
-        play=PlayView(v, game, bar, result, error, typed or [""] * v.pans, key, query(v, **chain.query("w", ";"))),
-        plan_url=link("variants.plan_page", query(v)),
+        "variants/play.html", play=PlayView(v, game, bar, error, typed or [""] * v.pans, fields, plan_url)
     )
 
 
 class PlayView(NamedTuple):
-    """The variants' play page: the variant, the game so far, its bar and result, a refusal with the pans as they
-    were typed, the statistics' key, and the fields the next weighing's form carries."""
+    """The variants' play page: the variant, the game so far, its bar (with the result), a refusal with the pans as
+    they were typed, the fields the next weighing's form carries and the link to the whole plan."""
 
     v: Variant
     game: Game
     bar: Bar
-    result: Result | None
     error: str | None
     typed: list[str]
-    stats_key: str
     fields: dict[str, str]
+    plan_url: str
 
     @property
     def sides(self) -> list[tuple[str, str]]:
