@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets as pysecrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
@@ -235,21 +235,8 @@ def _play_links(
         return link("codebreak.play", {**base, **c.query("g"), **keep, **more})
 
     adversarial = maker == "adversarial"
-    g_text = ",".join(g.secrets[e] for e in r.guesses)
-    ident = game_id(name, sizes, g_text) if adversarial else f"{name}:{_size_text(sizes)}#{token}"
     share = at(chain) if adversarial else link("codebreak.play", {**base, "g": history})
-    links = chain_links(chain, at, adversarial)
-    score = _score(name, sizes, maker, len(r.guesses)) if r.won else None
-    bar = Bar(
-        ident,
-        url_for("codebreak.from_id"),
-        share,
-        *links,
-        chain.undos,
-        hints,
-        stats=_stats(name, sizes, maker),
-        end=score,
-    )
+    bar = _bar(name, sizes, page, chain, at, share, hints)
     earlier = hidden is not None and hidden.standing == "earlier"
     return PlayLinks(
         name,
@@ -268,6 +255,21 @@ def _play_links(
         bool(hidden is not None and hidden.standing == "live" and r.guesses and not r.won),
         _taken_back(g, log, hidden.secret if hidden is not None else None) if not adversarial else [],
     )
+
+
+def _bar(
+    name: str, sizes: Sizes, page: PlayPage, chain: Chain, at: Callable[[Chain], str], share: str, hints: int
+) -> Bar:
+    """The game's bar: its ID (the guesses, or the sealed token of a random maker's game), undo and redo against
+    the adversarial maker, and the win screen once the code is broken."""
+    g, r, adversarial = page.game, page.round, page.maker == "adversarial"
+    guesses = ",".join(g.secrets[e] for e in r.guesses)
+    token = request.args.get("t", "")
+    ident = game_id(name, sizes, guesses) if adversarial else f"{name}:{_size_text(sizes)}#{token}"
+    score = _score(name, sizes, page.maker, len(r.guesses)) if r.won else None
+    links = chain_links(chain, at, adversarial)
+    stats = _stats(name, sizes, page.maker)
+    return Bar(ident, url_for("codebreak.from_id"), share, *links, chain.undos, hints, stats=stats, end=score)
 
 
 def _size_text(sizes: Sizes) -> str:
