@@ -21,6 +21,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from . import (
         adversary,
         aequitas,
+        assets,
+        caching,
         codebreak,
         coins,
         config,
@@ -55,6 +57,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["RESULT_STORE"] = config.store_address(Path(app.instance_path))
     results.init_app(app)
     security.init_app(app)
+    caching.init_app(app)
+    assets.init_app(app)
     errors.init_app(app)
     app.register_blueprint(main.bp)
     app.register_blueprint(gamebar.bp)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -189,6 +190,7 @@ def write_proxy_config(run: Path, listen: str, upstream: str, static: Path | Non
     ):
         text = text.replace(name, value)
     (run / "nginx.conf").write_text(text)
+    shutil.rmtree(run / "cache", ignore_errors=True)  # pages kept by an earlier deploy are not served by this one
     return run / "nginx.conf"
 
 

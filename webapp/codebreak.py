@@ -22,6 +22,7 @@ from solvers.history import TAKE_BACK, Chain, chain_from_text, from_log, log_fro
 from solvers.report import as_json
 
 from . import params
+from .caching import changing
 from .catalogue import PRECOMPUTED_OPTIMAL, PRECOMPUTED_POSSIBLE_ONLY
 from .codebreak_results import CODEBREAK, GAME, LESSON, LessonParams, codebreak_params, game_params
 from .gamebar import Bar, Score, StatsKey, chain_links, split_id
@@ -506,10 +507,12 @@ def codebreak_json() -> Response:
 @bp.get("/optima")
 def optima() -> str:
     """The table of proved optima with its chart (read from the result store; the precomputation fills it)."""
+    changing()  # the table grows as the precomputation proves sizes
     return render_template("codebreak/optima.html", r=optima_table(app_store()))
 
 
 @api.get("/codebreak/optima")
 def optima_json() -> Response:
     """The table of proved optima as JSON."""
+    changing()
     return jsonify(as_json(optima_table(app_store())))

@@ -99,6 +99,4 @@ def qr() -> Response:
     out = io.BytesIO()
     code = segno.make(request.url_root.rstrip("/") + path, error="m")
     code.save(out, kind="svg", scale=4, border=4, xmldecl=False, title="QR code of this game's link")
-    response = Response(out.getvalue(), mimetype="image/svg+xml")
-    response.cache_control.max_age = 86400
-    return response
+    return Response(out.getvalue(), mimetype="image/svg+xml")

@@ -290,5 +290,7 @@ def favicon() -> Response:
 
 @bp.get("/healthz")
 def healthz() -> Response:
-    """Liveness check for load balancers."""
-    return jsonify({"status": "ok"})
+    """Liveness check for load balancers (never answered from a cache)."""
+    response = jsonify({"status": "ok"})
+    response.headers["Cache-Control"] = "no-store"
+    return response

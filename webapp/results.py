@@ -16,7 +16,7 @@ from typing import NamedTuple, TypeVar
 
 from flask import Flask, Response, current_app, has_request_context, jsonify, render_template, request
 
-from . import config, jobs
+from . import caching, config, jobs
 from .computations import PRECOMPUTE_NOTE, Computation, P, Wire, read, run, stored, unpack, write
 from .errors import error_response
 from .store import FAILED_SECONDS, NO_LIMITS, Limits, Progress, Store, open_store
@@ -179,16 +179,26 @@ def computed(c: Computation[P, R], params: P) -> R:
     enqueue = app_queues().enqueue
     if not has_request_context():  # a command or a test in the app's context: no visitor to count it against
         return fetch(app_store(), c, params, enqueue)
-    return fetch(app_store(), c, params, enqueue, request.remote_addr or "unknown", app_limits())
+    try:
+        return fetch(app_store(), c, params, enqueue, request.remote_addr or "unknown", app_limits())
+    except (Pending, Busy, JobFailed):
+        caching.changing()  # a page that shows the job's progress inline changes as the job goes on
+        raise
 
 
 def peek(c: Computation[P, R], params: P) -> R | None:
-    """The stored result if it is there (never computing or queuing anything), else None."""
-    return stored(app_store(), c, params)
+    """The stored result if it is there (never computing or queuing anything), else None (and the page that
+    asked may change once it is stored)."""
+    found = stored(app_store(), c, params)
+    if found is None and has_request_context():
+        caching.changing()
+    return found
 
 
 def held(c: Computation[P, R], params: P) -> bool:
     """Whether a job holds the result now (queued or running), without queuing anything."""
+    if has_request_context():
+        caching.changing()
     return app_store().progress(c.key(params)) is not None
 
 

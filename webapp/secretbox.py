@@ -25,6 +25,7 @@ from solvers.errors import IllegalMoveError, InputError
 from solvers.weighing import Problem
 from solvers.weighing.case import Case, all_cases
 
+from . import caching
 from .results import app_keys, app_store
 
 SEAL_BYTES = 320  # every sealed plaintext has exactly this length, whatever it holds
@@ -117,7 +118,9 @@ def _new_game(kind: str, secret: dict[str, object]) -> str:
 
 
 def _open_game(token: str, kind: str, history: str, sep: str) -> Hidden[dict[str, object]]:
-    """Check a token against the position's history and the game's record."""
+    """Check a token against the position's history and the game's record (the page is the visitor's alone: its
+    record moves on, and its token is a key to the game)."""
+    caching.private()
     data = unseal(token, kind)
     game_id, secret = str(data.get("id", "")), data.get("s")
     if data.get("h") != _digest(history) or not isinstance(secret, dict):

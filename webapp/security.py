@@ -26,14 +26,15 @@ CSP = "; ".join(
 
 
 def add_headers(response: Response) -> Response:
-    """Set the security headers on every response, and Vary on HX-Request."""
+    """Set the security headers on every response, and Vary on the headers that choose a fragment."""
     response.headers["Content-Security-Policy"] = CSP
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["X-Frame-Options"] = "DENY"
     response.headers["Referrer-Policy"] = "same-origin"
     response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
     response.headers["Permissions-Policy"] = "camera=(), microphone=(), geolocation=()"
-    response.vary.add("HX-Request")
+    response.vary.add("HX-Request")  # a fragment or the whole page (htmx.wants_fragment)
+    response.vary.add("HX-History-Restore-Request")
     return response
 
 

@@ -64,17 +64,20 @@ def test_heavy_result_is_a_job_with_progress_and_survives_a_restart(
 
 @pytest.mark.slow
 def test_progress_page_then_result_for_people(serve: Callable[..., Served]) -> None:
-    """A page (not the API) answers at once with a progress bar that refreshes, then shows the result."""
+    """A page (not the API) answers at once with a progress bar that refreshes, kept by no cache, then shows the
+    result."""
     app = serve()
     with urllib.request.urlopen(app.url + "/aequitas/table?max=30", timeout=30) as r:
         html = r.read().decode()
     assert r.status == 200 and "<progress" in html and 'http-equiv="refresh"' in html
+    assert r.headers["Cache-Control"] == "no-store"  # kept by no cache (nginx's included): the result replaces it
     deadline = time.monotonic() + 120
     while "<progress" in html and time.monotonic() < deadline:
         time.sleep(0.5)
         with urllib.request.urlopen(app.url + "/aequitas/table?max=30", timeout=30) as r:
             html = r.read().decode()
     assert "<progress" not in html and "1,809" in html
+    assert "public" in r.headers["Cache-Control"]  # the result's page is kept from now on
 
 
 def descendants(pid: int) -> set[int]:

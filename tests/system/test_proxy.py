@@ -5,6 +5,7 @@ security headers. Needs Debian's nginx, which `make test` installs."""
 from __future__ import annotations
 
 import contextlib
+import re
 import shutil
 import socket
 import subprocess
@@ -123,6 +124,52 @@ def test_static_files_from_a_private_directory(tmp_path: Path) -> None:
     try:
         with urllib.request.urlopen(url + "/static/css/site.css", timeout=10) as r:
             assert r.status == 200 and b"{" in r.read()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _get(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    """Status, headers and body of one GET."""
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=30) as r:
+        return int(r.status), {k: v for k, v in r.headers.items()}, r.read()
+
+
+@pytest.mark.slow
+def test_nginx_keeps_the_pages_the_app_marks_and_forgets_them_at_a_restart(
+    serve: Callable[..., Served], tmp_path: Path
+) -> None:
+    """Through deploy/nginx.conf: a page of its address comes from nginx's cache the second time (X-Cache: HIT),
+    gzipped for a client that accepts it, and a conditional GET gets its 304 there; a page with a form token is
+    never kept; a hashed static name is kept and immutable. Writing the configuration again, as `coin-puzzles
+    serve` does at each start (a deploy), empties the cache: nothing from before it is served."""
+    app = serve(COIN_PUZZLES_PROXY="0")
+    upstream = app.url.removeprefix("http://")
+    url, proc = start_nginx(tmp_path, upstream)
+    plan = "/coins/plan?n=12&weight=unknown&goal=identify&extra=0&maybe_none=0&objective=worst&path=LB"
+    try:
+        status, first, body = _get(url + plan)
+        assert status == 200 and first["X-Cache"] == "MISS" and "public" in first["Cache-Control"]
+        assert "X-Accel-Expires" not in first  # nginx's own instruction, not passed on
+        _, second, again = _get(url + plan)
+        assert second["X-Cache"] == "HIT" and again == body and second["ETag"] == first["ETag"]
+        _, gzipped, _ = _get(url + plan, **{"Accept-Encoding": "gzip"})
+        assert gzipped["Content-Encoding"] == "gzip"
+        with pytest.raises(urllib.error.HTTPError) as e:
+            _get(url + plan, **{"If-None-Match": first["ETag"]})
+        e.value.close()
+        assert e.value.code == 304
+        assert [_get(url + "/adversary")[1]["X-Cache"] for _ in range(2)] == ["MISS", "MISS"]
+        css = re.search(r'href="(/static/css/site\.[0-9a-f]{10}\.css)"', body.decode())
+        assert css is not None
+        statuses = [_get(url + css[1])[1] for _ in range(2)]
+        assert [h["X-Cache"] for h in statuses] == ["MISS", "HIT"] and "immutable" in statuses[1]["Cache-Control"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    url, proc = start_nginx(tmp_path, upstream)  # the configuration written again: a new deploy's nginx
+    try:
+        assert _get(url + plan)[1]["X-Cache"] == "MISS"
     finally:
         proc.terminate()
         proc.wait(timeout=10)
