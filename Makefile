@@ -8,7 +8,7 @@ CHROMIUM ?= /usr/bin/chromium
 CORES := $(shell nproc 2>/dev/null || echo 2)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: warm run precompute test test-fast proofs lint typecheck unit e2e bench chromium redis nginx clean
+.PHONY: warm run precompute test test-fast proofs lint typecheck unit e2e bench chromium redis nginx wrk clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,15 @@ nginx:
 	else \
 		echo "installing Debian's nginx-light"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx-light; \
+	fi
+
+# Debian's wrk, the HTTP load generator of benchmarks/web.py (make bench only).
+wrk:
+	@if command -v wrk >/dev/null 2>&1; then \
+		echo "wrk: $$(command -v wrk)"; \
+	else \
+		echo "installing Debian's wrk"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk; \
 	fi
 
 # Every compiled solver kernel into Numba's disk cache, once per install (seconds when nothing changed; about
@@ -115,10 +124,10 @@ unit: $(VENV)/.test-installed warm
 e2e: $(VENV)/.test-installed chromium warm
 	$(BIN)/pytest tests/e2e
 
-bench: $(VENV)/.installed warm
+bench: $(VENV)/.installed nginx wrk warm
 	$(BIN)/python benchmarks/startup.py
+	$(BIN)/python benchmarks/crawl.py
 	$(BIN)/python benchmarks/web.py
-	$(BIN)/python benchmarks/load.py
 	$(BIN)/python benchmarks/coins.py
 	$(BIN)/python benchmarks/adversary.py
 	$(BIN)/python benchmarks/aequitas.py

@@ -12,8 +12,8 @@ from record import FOLDER, ROOT, Row
 
 SCRIPTS = (  # (script, section title), in `make bench` order
     ("startup", "Start-up: whole command-line processes"),
-    ("web", "Web: the site as `make run` serves it"),
-    ("load", "Web under load"),
+    ("crawl", "Web: the site as `make run` serves it"),
+    ("web", "Web under load: every page kind through gunicorn and through nginx, cold and cached"),
     ("coins", "Counterfeit coin"),
     ("adversary", "Weigh against an adversary"),
     ("aequitas", "Æquitas"),
