@@ -9,7 +9,8 @@ the fragment-or-page header and the deploy. What a response may be kept for is d
   (bounded by bytes), so it is rendered once per process per deploy, and a conditional GET is answered 304 before
   any view runs. `coin-puzzles serve` empties nginx's cache when it starts, and a new deploy's ETags differ.
 - **Changing** (`no-cache`, a strong ETag): the page read what the result store does not hold yet (a result still
-  to be computed, a job's place, the table of proved optima), so it can change as the store fills. It is rendered
+  to be computed, a job's place, the table of proved optima), so it can change as the store fills; or the answer
+  says more than its body (htmx's HX-Location after a move sent by GET). It is rendered
   each time, answered 304 when unchanged, and kept by no shared cache.
 - **Private** (`private, no-store`): a page that carries a CSRF token or a sealed game.
 
@@ -104,6 +105,15 @@ def _carries_token() -> bool:
     return g.get(str(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))) is not None
 
 
+PLAIN_HEADERS = {"content-type", "content-length", "content-encoding", "vary", "etag"}
+
+
+def _plain(response: Response) -> bool:
+    """Whether the view's answer is its body alone: no header that says more (htmx's HX-Location after a weighing
+    sent by GET, a Location, a cookie), which a kept copy of the body would lose."""
+    return all(name.lower() in PLAIN_HEADERS for name, _ in response.headers.items())
+
+
 def _kept_headers(response: Response, etag: str) -> Response:
     """A kept page's caching headers."""
     response.headers["Cache-Control"] = KEPT
@@ -139,7 +149,7 @@ def cache_headers(response: Response) -> Response:
         return response
     body = response.get_data()
     etag = response.get_etag()[0] or hashlib.sha256(body).hexdigest()[:32]
-    if g.get("cache_changing"):
+    if g.get("cache_changing") or not _plain(response):
         response.headers["Cache-Control"] = CHANGING
         response.set_etag(etag)
     else:

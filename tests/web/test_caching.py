@@ -83,6 +83,27 @@ def test_a_fragment_and_a_whole_page_are_kept_apart(client: FlaskClient) -> None
         assert {"hx-request", "hx-history-restore-request"} <= {v.lower() for v in r.vary}
 
 
+def test_an_answer_that_sends_htmx_on_is_never_answered_from_a_copy(tmp_path: Path) -> None:
+    """A weighing sent by a GET form answers htmx with an empty body and HX-Location (the next position): a kept
+    body alone would leave the page empty, so it is only revalidated, and the same request gets HX-Location again.
+    The variant's table is in the store (a store of its own, the table written by the test), as once make run's
+    fill has stored it: the page read nothing missing."""
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": TEST_KEY, "RESULT_STORE": f"sqlite:{tmp_path / 'r.db'}"}
+    )  # pragma: allowlist secret
+    table = Variant(1, "heavier", pans=3)
+    with app.app_context():
+        key = VARIANT_TABLE.key(VariantParams(table.to_token()))
+        write(app_store(), VARIANT_TABLE, key, tuple(Row(n, 1, 1, "") for n in range(1, 8)))
+    client = app.test_client()
+    assert kept(client.get("/variants/play?n=3&weight=heavier&pans=3"))
+    url = "/variants/play?n=3&weight=heavier&pans=3&w=&pan1=1&pan2=2&pan3=3"
+    for _ in range(2):
+        r = client.get(url, headers={"HX-Request": "true"})
+        assert r.status_code == 200 and "w=1" in r.headers["HX-Location"], r.headers
+        assert r.headers["Cache-Control"] == CHANGING and "X-Accel-Expires" not in r.headers
+
+
 def test_pages_with_a_form_token_or_a_sealed_game_are_never_shared(client: FlaskClient) -> None:
     """A page carrying a CSRF token, and every page of a game with a hidden secret (its token is a key to the
     game, and its record moves on), are private and not stored: no ETag, nothing for nginx."""
