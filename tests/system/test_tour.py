@@ -89,7 +89,7 @@ def test_a_visitor_gets_every_heavy_answer_while_the_precomputation_runs(
         etag = r.headers["ETag"]
     with urllib.request.urlopen(url, timeout=30) as r:
         assert json.loads(r.read())["max_coins"] == 30
-    request = urllib.request.Request(url, headers={"If-None-Match": etag})
+    request = urllib.request.Request(url, headers={"If-None-Match": etag, "Accept-Encoding": "gzip"})
     with pytest.raises(urllib.error.HTTPError) as e:
         urllib.request.urlopen(request, timeout=30)
     assert e.value.code == 304
