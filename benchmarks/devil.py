@@ -26,7 +26,8 @@ def clear() -> None:
 
 
 def seed_style_search(n: int) -> int | None:
-    """Baseline: the seed's representation, beliefs as frozensets of canonical coin strings, breadth first."""
+    """Baseline: the representation of Norvig's notebook "The Devil and the Coin Flip Game", beliefs as
+    frozensets of canonical coin strings, breadth first."""
 
     def canon(s: str) -> str:
         return min(s[i:] + s[:i] for i in range(n))
@@ -64,7 +65,7 @@ def main() -> None:
     record.row(
         f"shortest sure win for N = 8 ({len(r.moves)} moves, {r.beliefs_explored:,} beliefs)",
         f"{ours * 1e3:.0f} ms",
-        f"{base:.1f} s: the seed's representation (sets of strings), {base_len} moves",
+        f"{base:.1f} s: Norvig's representation (sets of strings), {base_len} moves",
         f"{base / ours:.0f}x",
         "well under 1 s",
     )

@@ -367,7 +367,7 @@ def everything(large: bool = False) -> Iterator[Item]:
     large (`coin-puzzles precompute`, not the background queue of `make run`: they would hold both cores for long
     on every new install): the Mastermind optima table's games above `optima.AUTOMATIC_SECRETS` secrets (minutes
     each), the weighing variants' tables (VARIANT_TABLES: a minute to beyond ten each), the listed peg problems
-    but BACKGROUND_PROBLEMS, those of LATE_PROBLEMS last (most of an hour, resumable),
+    but BACKGROUND_PROBLEMS, those of LATE_PROBLEMS last (the longest, resumable),
     and Super Mastermind's optimum guessing possible codes only (LARGE_POSSIBLE_ONLY: a minute from its snapshot,
     but 6.6 GB over three processes, too much beside the site's other jobs); the table's sizes not proved yet
     (`optima.FRONTIER`: days) after all of them. A long proof with a snapshot in benchmarks/proofs resumes from it

@@ -1,4 +1,5 @@
-"""Æquitas (Burke et al. 2022, the seed): the paper's worked examples and tables against exhaustive search.
+"""Æquitas (Burke et al., "Æquitas: Two-Player Counterfeit Coin Games", 2022): the paper's worked examples and tables
+against exhaustive search.
 
 The search is the source of truth; where the paper's formula differs, the test pins the searched value and
 checks the certificate (the options and their values) by hand.

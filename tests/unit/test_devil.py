@@ -1,4 +1,5 @@
-"""The Devil's blindfold game: the seed's golden values, Lamping's construction, exact verification."""
+"""The Devil's blindfold game: the golden values of Norvig's "The Devil and the Coin Flip Game", Lamping's
+construction, exact verification."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def test_seed_lengths_for_powers_of_two(n: int, length: int) -> None:
 
 @pytest.mark.parametrize("n", [3, 5, 6, 7, 9, 10])
 def test_no_strategy_by_exhaustive_search(n: int) -> None:
-    """No sure win for N = 3, 5, 6, 7 (the seed), and 9, 10: the belief search runs out."""
+    """No sure win for N = 3, 5, 6, 7 (Norvig), and 9, 10: the belief search runs out."""
     r = search(Variant(n))
     assert r.moves is None and r.exhausted
     assert solve(Variant(n)).solvable is False

@@ -1,4 +1,5 @@
-"""Peg solitaire: golden values from the seed and from published sources, checked by an independent replay."""
+"""Peg solitaire: golden values from Dunkerley's "Solving Matt Parker's Coin Puzzle in Alteryx" (2020) and from
+published sources, checked by an independent replay."""
 
 from __future__ import annotations
 
@@ -85,7 +86,7 @@ def brute_triangle_counts(side: int) -> dict[int, int]:
 
 def test_15_hole_board_counts() -> None:
     """15 holes: winning jump sequences from every start (29,760 from the apex, 438,984 over all starts in the
-    docs/puzzles/pegs.md) equal the plain search's counts; the same search gives the seed's 84 on the 10-hole board."""
+    docs/puzzles/pegs.md) equal the plain search's counts; the same search gives Dunkerley's 84 on the 10-hole board."""
     b, ex = board("triangle-5"), exact("triangle-5")
     brute = brute_triangle_counts(5)
     assert {int(label): ex.count(b.start(label)) for label in b.labels} == brute
