@@ -39,10 +39,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.record import FOLDER, Record  # noqa: E402
+from solvers.checkpoint import Entry  # noqa: E402
 from solvers.codebreak import Game, Node, build, build_tree, parse, verify  # noqa: E402
 from solvers.codebreak.optima import MAX_SECRETS, cell, sizes  # noqa: E402
 from solvers.codebreak.optimal.entries import format_entries, parse_entries, snapshot_name  # noqa: E402
-from solvers.codebreak.optimal.rules import Entry  # noqa: E402
 from solvers.codebreak.optimal.search import KEEP_MIN_COST, NoneBelow, Search  # noqa: E402
 from solvers.codebreak.strategy import Strategy, guesses_possible_codes  # noqa: E402
 from solvers.errors import LimitError  # noqa: E402

@@ -9,12 +9,12 @@ import math
 from pathlib import Path
 from typing import ClassVar
 
+from solvers.checkpoint import Checkpoint, Entry
 from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, optima, verify
 from solvers.codebreak import build_tree as codebreak_tree
 from solvers.codebreak.game import TABLE_CELLS
 from solvers.codebreak.lesson import Lesson, alive_after, every_first_alike, lesson
 from solvers.codebreak.optimal.entries import parse_entries, snapshot_name
-from solvers.codebreak.optimal.rules import Checkpoint, Entry
 from solvers.codebreak.strategy import check_options, limit_message, optimal_limit
 from solvers.errors import LimitError, one_of
 from solvers.progress import Tick

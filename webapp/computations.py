@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
+from solvers.checkpoint import Entry
 from solvers.errors import LimitError, PuzzleError
 from solvers.progress import Tick
 
@@ -151,9 +152,6 @@ def stored(store: Store, c: Computation[P, R], params: P) -> R | None:
     """The stored result (a stored refusal raised again), or None when it is not stored."""
     found = read(store, c, c.key(params))
     return None if found is None else unpack(found)
-
-
-Entry = tuple[int, int, int, int]  # one fact a proof settled (the code-breaking search's table entries)
 
 
 class StoreCheckpoint:

@@ -21,7 +21,8 @@ from solvers.progress import Tick, quiet
 from .game import Game
 
 if TYPE_CHECKING:
-    from .optimal.rules import Checkpoint  # Numba only when a search is asked for
+    from solvers.checkpoint import Checkpoint
+
     from .optimal.search import Search
 from .tree import Node
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from solvers.checkpoint import Entry
 from solvers.codebreak import build, build_tree, parse, verify
 from solvers.codebreak.optimal import search as search_module
-from solvers.codebreak.optimal.rules import Entry
 from solvers.codebreak.optimal.search import Search
 
 GAMES = Path(__file__).resolve().parents[2] / "games"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from .rules import Entry
+from solvers.checkpoint import Entry
 
 LINE = 1000  # entries per line of a rewritten file
 

@@ -25,9 +25,10 @@ from typing import NamedTuple, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from solvers.checkpoint import Entry
 from solvers.parallel import forked_pool
 
-from .rules import BIG, Entry
+from .rules import BIG
 
 POLL_SECONDS = 0.005  # how long the parent waits for progress before it looks whether a task is done
 

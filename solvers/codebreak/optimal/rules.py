@@ -11,7 +11,7 @@ for n secrets (`counting_bounds`; for n <= b + 1 it is 2n - 1), and the most sec
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -23,18 +23,6 @@ if TYPE_CHECKING:
 
 BIG = np.int64(1) << 40  # above any cost
 UNCAPPED = 1 << 20  # a depth standing for "no cap on the number of experiments"
-Entry = tuple[int, int, int, int]  # a table entry handed between processes: fingerprint (2), cost, experiment
-
-
-class Checkpoint(Protocol):
-    """Where a long proof keeps what it has proved, so that a restart resumes it: the table entries of every part
-    of a first experiment already settled exactly (each a fact about a set of secrets, whatever the budget)."""
-
-    def known(self) -> list[Entry]:
-        """The entries kept by earlier runs."""
-
-    def keep(self, entries: list[Entry]) -> None:
-        """Keep the entries of one settled part (the set, and every set on its optimal tree)."""
 
 
 COUNTERS = np.dtype([("work", np.int64), ("limit", np.int64), ("stopped", np.bool_)], align=True)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
+from solvers.checkpoint import Checkpoint, Entry
 from solvers.errors import LimitError
 from solvers.parallel import default_jobs
 
@@ -20,8 +21,6 @@ from .candidates import candidates
 from .rules import (
     BIG,
     UNCAPPED,
-    Checkpoint,
-    Entry,
     Optimum,
     Rules,
     Symmetry,

@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 
 from solvers.jit import kernel
 
+from . import rules
 from .rules import UNCAPPED, Memo, Rules
 
 PROBES = 32  # slots tried before a crowded table replaces the home slot
@@ -51,10 +52,7 @@ def keyed(h: tuple[np.uint64, np.uint64], depth: int) -> tuple[np.uint64, np.uin
     return h[0] ^ salt, h[1] ^ mix(salt)
 
 
-@kernel
-def below(depth: int) -> int:  # pragma: no cover - compiled
-    """The depth left to the parts after one experiment (no cap stays no cap)."""
-    return depth if depth >= UNCAPPED else depth - 1
+below = kernel(rules.below)  # the depth left to the parts after one experiment, compiled for the kernels
 
 
 @kernel
