@@ -26,6 +26,7 @@ import pytest
 from tests.system.conftest import Served
 from tests.system.test_jobs import descendants
 from tests.system.test_proxy import start_nginx
+from tests.waiting import until
 
 HEAVY = "/api/variants/table?weight=unknown&lies=2&fakes=1&pans=2"  # minutes of one core, little memory
 SMALL = "/api/devil?n=15"  # a job of about 2-3 s
@@ -43,14 +44,6 @@ def ask(base: str, path: str, source: str = "127.0.0.1") -> Answer:
         return r.status, {k.lower(): v for k, v in r.getheaders()}, json.loads(r.read() or b"{}")
     finally:
         conn.close()
-
-
-def until(check: Callable[[], bool], seconds: float, what: str) -> None:
-    """Wait for a condition (polling), or fail saying what did not happen."""
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.25)
 
 
 def answered(base: str, path: str, source: str, seconds: float = 120) -> Answer:
