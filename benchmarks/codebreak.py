@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.record import Record  # noqa: E402
 from solvers.codebreak import HEURISTICS, Game, build, build_tree, parse, verify  # noqa: E402
 from solvers.codebreak.game import score_table  # noqa: E402
-from solvers.codebreak.optimal import Search  # noqa: E402
+from solvers.codebreak.optimal.search import Search  # noqa: E402
 from solvers.weighing import Problem, min_weighings  # noqa: E402
 
 GAMES = Path(__file__).resolve().parent.parent / "games"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from solvers.errors import InputError
 
-from .cli import whole
+from .arguments import whole
 
 # the precomputation's consumer and its jobs run at the lowest priority: when the cores are busy they get about
 # 1/70 of the time of visitors' pages and jobs (Linux's weights: 15 against 1024), and all of it when the site is idle

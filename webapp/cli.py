@@ -10,13 +10,15 @@ solver), so `--help` imports no solver, no Flask and no Numba.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from solvers.errors import InputError, PuzzleError
+
+from .arguments import whole
 
 if TYPE_CHECKING:
     from solvers.codebreak import Node, Stats
@@ -37,14 +39,6 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         """Raise with argparse's message."""
         raise InputError(message)
-
-
-def whole(raw: str, name: str) -> int:
-    """A whole-number argument (ASCII digits only)."""
-    text = raw.strip()
-    if not text.isascii() or not text.isdigit() or len(text) > 9:
-        raise InputError(f"{name} must be a whole number, not {raw[:20]!r}")
-    return int(text)
 
 
 def _problem(args: argparse.Namespace) -> Problem:
@@ -320,17 +314,17 @@ class Command:
     run: Callable[[argparse.Namespace], Report | int]
 
 
-def _admin(name: str) -> Callable[..., Any]:
-    """A function of `admin`, imported when it is called."""
+def _site() -> ModuleType:
+    """The site's commands (`admin`), imported when one runs: the one lazy import of the command line, so that a
+    puzzle's subcommand and `--help` do not load subprocess, signal and the server's settings."""
+    from . import admin
 
-    def call(*args: Any) -> Any:
-        return getattr(importlib.import_module(".admin", __package__), name)(*args)
-
-    return call
+    return admin
 
 
-def _command(name: str, help_: str) -> Command:
-    return Command(help_, _admin(f"{name}_arguments"), _admin(name))
+def _command(help_: str, arguments: Callable[[ModuleType], Callable[..., None]], run: Callable[..., Any]) -> Command:
+    """A site command: its help, and its functions in `admin` (named there, read when the command is used)."""
+    return Command(help_, lambda p: arguments(_site())(p), lambda a: int(run(_site())(a)))
 
 
 COMMANDS: dict[str, Command] = {
@@ -341,12 +335,36 @@ COMMANDS: dict[str, Command] = {
     "pegs": Command("peg solitaire: solvability, finals, fewest moves, a solution", pegs_arguments, pegs),
     "codebreak": Command("code-breaking games: strategies as verified trees", codebreak_arguments, codebreak),
     "optima": Command("the table of proved Mastermind optima, size by size", optima_arguments, optima),
-    "serve": _command("serve", "serve the web app (gunicorn) and run the job consumer, together"),
-    "worker": _command("worker", "run a background job consumer (serve starts one for each queue)"),
-    "proxy-config": _command("proxy_config", "write the nginx configuration (deploy/nginx.conf) for this machine"),
-    "rotate-key": _command("rotate_key", "make a new secret key; the old one stays accepted for reading"),
-    "precompute": _command("precompute", "compute everything the site links to into the result store"),
-    "warm-up": _command("warm_up", "compile every solver kernel into the disk cache (make run and make test do)"),
+    "serve": _command(
+        "serve the web app (gunicorn) and run the job consumer, together",
+        lambda m: m.serve_arguments,
+        lambda m: m.serve,
+    ),
+    "worker": _command(
+        "run a background job consumer (serve starts one for each queue)",
+        lambda m: m.worker_arguments,
+        lambda m: m.worker,
+    ),
+    "proxy-config": _command(
+        "write the nginx configuration (deploy/nginx.conf) for this machine",
+        lambda m: m.proxy_config_arguments,
+        lambda m: m.proxy_config,
+    ),
+    "rotate-key": _command(
+        "make a new secret key; the old one stays accepted for reading",
+        lambda m: m.rotate_key_arguments,
+        lambda m: m.rotate_key,
+    ),
+    "precompute": _command(
+        "compute everything the site links to into the result store",
+        lambda m: m.precompute_arguments,
+        lambda m: m.precompute,
+    ),
+    "warm-up": _command(
+        "compile every solver kernel into the disk cache (make run and make test do)",
+        lambda m: m.warm_up_arguments,
+        lambda m: m.warm_up,
+    ),
 }
 
 

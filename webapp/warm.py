@@ -13,7 +13,7 @@ from .games import game_spec, load
 
 
 def _codebreak(name: str, pegs: int | None, colours: int | None, coins: int | None = None) -> None:
-    from solvers.codebreak.optimal import Search
+    from solvers.codebreak.optimal.search import Search
 
     game = load(name, pegs, colours, coins)
     for strategy in STRATEGIES:

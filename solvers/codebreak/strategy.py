@@ -215,7 +215,7 @@ def _optimal_tree(
         except LimitError:
             search = None
     if search is None:
-        from .optimal import Search
+        from .optimal.search import Search
 
         search = Search(
             game, worst, limit, cap=max_guesses, checkpoint=checkpoint, possible_only=possible_only, under=under

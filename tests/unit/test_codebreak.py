@@ -14,9 +14,10 @@ import pytest
 
 from solvers.codebreak import Stats, build, build_tree, parse, to_dot, to_json, verify
 from solvers.codebreak.coins import shapes
-from solvers.codebreak.optimal import Search, counting_bounds, symmetries
+from solvers.codebreak.optimal import counting_bounds
 from solvers.codebreak.optimal.candidates import lookahead, splits
-from solvers.codebreak.optimal.symmetry import place_classes
+from solvers.codebreak.optimal.search import Search
+from solvers.codebreak.optimal.symmetry import place_classes, symmetries
 from solvers.codebreak.strategy import play
 from solvers.errors import InputError, LimitError
 from solvers.weighing import Problem, min_weighings

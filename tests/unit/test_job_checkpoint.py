@@ -126,9 +126,9 @@ def test_a_long_proof_starts_from_its_snapshot_in_git(tmp_path: Path, monkeypatc
     strategy other than the optimal average, starts from the job's checkpoint alone."""
     import gzip
 
-    from solvers.codebreak.optimal import Search
     from solvers.codebreak.optimal import search as search_module
     from solvers.codebreak.optimal.entries import format_entries
+    from solvers.codebreak.optimal.search import Search
     from webapp import codebreak_results
 
     class Kept:

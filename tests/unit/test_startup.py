@@ -141,7 +141,8 @@ def test_several_processes_prove_what_one_does(
     optimum and first experiment, and the tree read back from the winner's proof is optimal and verified on every
     secret."""
     from solvers.codebreak import build_tree, verify
-    from solvers.codebreak.optimal import Search, search
+    from solvers.codebreak.optimal import search
+    from solvers.codebreak.optimal.search import Search
     from webapp.games import load
 
     g = load(game, pegs, colours)
