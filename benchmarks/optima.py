@@ -9,7 +9,7 @@ settled parts; the file is removed once the size is recorded. Its entries are ke
 fingerprints: a change to how the search fingerprints or costs a set must delete the files.
 
 A proof longer than a working session (4x9, 5x6) carries its progress to the next clone through a snapshot in git
-(`--snapshot`, into `benchmarks/proofs/`): the entries of the sets that cost at least SNAPSHOT_MIN_COST guesses
+(`--snapshot`, into `webapp/data/proofs/`): the entries of the sets that cost at least SNAPSHOT_MIN_COST guesses
 (about 2% of the entries, every set of more than a dozen secrets), merged with the snapshot before; the smaller
 sets below them are searched again in seconds. A run reads the snapshot beside its own file.
 
@@ -51,7 +51,7 @@ GAME = Path(__file__).resolve().parents[1] / "games" / "mastermind.game"
 SUPER = GAME.with_name("super-mastermind.game")
 SUPER_PUBLISHED = 179_929  # supermastermind.github.io/playonline/optimal_strategy.html: possible codes only, worst 8
 CHECKPOINTS = Path(__file__).resolve().parent / "checkpoints"
-SNAPSHOTS = Path(__file__).resolve().parent / "proofs"
+SNAPSHOTS = Path(__file__).resolve().parents[1] / "webapp" / "data" / "proofs"
 LONG = 10**12  # the search's budget of work: none to speak of (the default budgets are for a visitor's jobs)
 HEURISTIC_BOUND_FROM = 4000  # secrets: the table's proofs this large search below the best heuristic tree's total
 # the heuristics whose trees give that bound (seconds each)

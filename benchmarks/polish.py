@@ -4,7 +4,7 @@ The heuristic's tree (entropy by default) is built, the game's whole outcome tab
 largest node of at most --most secrets searched by the optimal average search with every guess allowed
 (`solvers.codebreak.polish`); each node's result is appended to a checkpoint in benchmarks/checkpoints/ as it is
 settled, so a stopped run resumes. The improved tree is verified on every secret and written to
-benchmarks/proofs/super-mastermind-tree.json.gz (tests/unit/test_super_tree.py replays it with its own scorer).
+webapp/data/proofs/super-mastermind-tree.json.gz (tests/unit/test_super_tree.py replays it with its own scorer).
 What it shows is an upper bound on the optimal total; the best published tree averages 5.4856 (Issue 30's
 figure; about 179,752 guesses in all).
 
@@ -33,7 +33,7 @@ from solvers.codebreak.polish import bound_two_deep, from_nested, frontier, graf
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT / "games" / "super-mastermind.game"
 CHECKPOINTS = Path(__file__).resolve().parent / "checkpoints"
-TREE = Path(__file__).resolve().parent / "proofs" / "super-mastermind-tree.json.gz"
+TREE = Path(__file__).resolve().parents[1] / "webapp" / "data" / "proofs" / "super-mastermind-tree.json.gz"
 PUBLISHED_AVERAGE = 5.4856
 SAVE_SECONDS = 300  # how often a run writes its improved tree
 

@@ -370,7 +370,7 @@ def everything(large: bool = False) -> Iterator[Item]:
     but BACKGROUND_PROBLEMS, those of LATE_PROBLEMS last (the longest, resumable),
     and Super Mastermind's optimum guessing possible codes only (LARGE_POSSIBLE_ONLY: a minute from its snapshot,
     but 6.6 GB over three processes, too much beside the site's other jobs); the table's sizes not proved yet
-    (`optima.FRONTIER`: days) after all of them. A long proof with a snapshot in benchmarks/proofs resumes from it
+    (`optima.FRONTIER`: days) after all of them. A long proof with a snapshot in webapp/data/proofs resumes from it
     (`codebreak_results.shipped_entries`)."""
     for name in sorted(BOARDS, key=lambda k: board(k).size):
         yield PEGS_TABLE, BoardParams(name)

@@ -27,7 +27,7 @@ LONG_PROOF_NODES = 10**12  # the work of the optima table's proofs (precompute j
 # (Super Mastermind's: 32,768 secrets; from its snapshot a minute of both cores, but 6.6 GB over three processes: the
 # 1 GiB outcome table in each and the first guesses' symmetry maps), its work not capped either
 LARGE_POSSIBLE_ONLY = {"super-mastermind"}
-PROOFS = Path(__file__).resolve().parents[1] / "benchmarks" / "proofs"  # the long proofs' snapshots in git
+PROOFS = Path(__file__).resolve().parent / "data" / "proofs"  # the long proofs' snapshots in git
 QUICK_HEURISTIC_SECRETS = 256
 QUICK_OPTIMAL_SECRETS = 30
 
@@ -112,7 +112,7 @@ class Seeded:
 
 
 def shipped_entries(p: StrategyParams) -> list[Entry]:
-    """The table entries of a long proof's snapshot kept in git (benchmarks/proofs, written by
+    """The table entries of a long proof's snapshot kept in git (webapp/data/proofs, written by
     benchmarks/optima.py as its runs settle the parts of first guesses, sessions long): the site's job resumes from
     them instead of proving again from scratch; none if the proof has no snapshot."""
     path = PROOFS / f"{snapshot_name(p.game, p.pegs, p.colours, bool(p.possible_only))}.jsonl.gz"

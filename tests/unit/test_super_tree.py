@@ -20,7 +20,7 @@ import pytest
 from solvers.codebreak import build, parse
 
 ROOT = Path(__file__).resolve().parents[2]
-TREE = ROOT / "benchmarks" / "proofs" / "super-mastermind-tree.json.gz"
+TREE = ROOT / "webapp" / "data" / "proofs" / "super-mastermind-tree.json.gz"
 PUBLISHED = 5.4856
 
 
