@@ -238,8 +238,8 @@ def worker(args: argparse.Namespace) -> int:
     """A job consumer for one queue. The precomputation's consumer first queues everything the site links to
     that is not stored yet (unless --no-precompute)."""
     from . import config
-    from .catalogue import everything
     from .jobs import Queues
+    from .precompute import everything
     from .store import default_store
 
     workers = whole(args.workers, "--workers")
@@ -259,8 +259,8 @@ def precompute(args: argparse.Namespace) -> int:
     """Compute every result the site links to, in the foreground, with a progress bar; resumable."""
     from tqdm import tqdm
 
-    from .catalogue import everything
     from .computations import read, resumable
+    from .precompute import everything
     from .store import default_store
 
     private_instance()

@@ -3,21 +3,16 @@ list that `coin-puzzles precompute` (and `make run`, in the background) fills th
 
 from __future__ import annotations
 
-import errno
-import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from solvers.aequitas.paper import Cell, cells
 from solvers.aequitas.report import TableReport, table_report
-from solvers.codebreak import HEURISTICS, STRATEGIES, optima
 from solvers.devil import Solution, Variant, solve
-from solvers.devil.variant import GOALS, Goal
+from solvers.devil.variant import Goal
 from solvers.errors import LimitError
 from solvers.pegs import (
-    BOARDS,
     EXACT_MAX_HOLES,
-    PROBLEMS,
     Analysis,
     Board,
     analyse,
@@ -28,7 +23,6 @@ from solvers.pegs import (
     pegs,
     quick_exact,
 )
-from solvers.pegs.fewest import Means
 from solvers.pegs.report import PegReport, peg_report, proved_start
 from solvers.pegs.table import Row as PegRow
 from solvers.progress import Tick
@@ -42,34 +36,14 @@ from solvers.variants.report import table as variant_table
 from .codebreak_results import (
     CODEBREAK,
     GAME,
-    LARGE_POSSIBLE_ONLY,
     LESSON,
-    QUICK_OPTIMAL_SECRETS,
-    codebreak_params,
-    game_params,
-    secrets_count,
 )
 from .computations import Computation, Params
-from .games import default_sizes, shipped
 
 QUICK_TABLE_HOLES = 15  # peg tables up to this many holes take well under a second
 QUICK_PEGS = 10  # any board with this few coins left is analysed at once
 QUICK_DEVIL_CONFIGS = 512  # Devil variants up to 2^9 tables
 QUICK_AEQUITAS = 12  # the Æquitas table up to N = 12
-PRECOMPUTED_OPTIMAL = {  # optimal searches proved within minutes at their files' sizes
-    ("mastermind", "optimal-worst"),
-    ("mastermind", "optimal-average"),
-    ("counterfeit-coin", "optimal-worst"),
-    ("counterfeit-coin", "optimal-average"),
-    ("bulls-and-cows", "optimal-worst"),
-    ("bulls-and-cows", "optimal-average"),
-    ("mastermind-black", "optimal-worst"),
-    ("mastermind-black", "optimal-average"),
-}
-LATE_OPTIMAL = {("bulls-and-cows", "optimal-average")}  # minutes: after the quicker results
-# the optimal average guessing possible codes only, at the files' sizes: Mastermind's in a second (Super
-# Mastermind's only by `coin-puzzles precompute`: LARGE_POSSIBLE_ONLY)
-PRECOMPUTED_POSSIBLE_ONLY = {"mastermind"}
 
 
 class BoardParams(Params, frozen=True):
@@ -126,40 +100,18 @@ def _pegs_table(p: BoardParams, tick: Tick) -> tuple[PegRow, ...]:
     return tuple(board_table(p.board, tick))
 
 
-SPILLED_STATES = 3_000_000_000  # states a listed problem's search may build at once, on disk (48 GB of files)
-
-
 def _pegs_report(p: ReportParams, tick: Tick) -> PegReport:
     """The API's thorough analysis of a position. A listed problem's fewest-moves search (PROBLEMS) keeps its
-    levels on disk in the instance folder (webapp/peg_spill.py), up to SPILLED_STATES, so that a stopped job resumes
-    where it was; any other position's search stays in memory within its usual limit (a visitor's job stopped at
-    its time limit leaves no files behind). A full disk ends it with a clear message, its files removed."""
-    from . import config
-    from .peg_spill import spill_for
-
+    levels on disk in the instance folder (`peg_spill.report_on_disk`), so that a stopped job resumes where it was;
+    any other position's search stays in memory within its usual limit (a visitor's job stopped at its time limit
+    leaves no files behind)."""
     b = board(p.board)
     listed = p.hole is not None and p.finish and p.position == b.start(p.hole) and listed_problem(b, p.hole, p.finish)
     if not listed or b.size <= EXACT_MAX_HOLES:
         return peg_report(b, p.position, p.hole, p.count, p.finish or None, tick)
-    spill = spill_for(config.instance_path(), b.name, f"{p.position:x}", str(p.finish))
-    try:
-        start = LATE_PROBLEMS.get((b.name, p.hole or "", str(p.finish)), 0)
-        means = Means(spill, SPILLED_STATES, start)
-        report = peg_report(b, p.position, p.hole, p.count, p.finish, tick, means)
-    except LimitError:  # out of states: nothing to resume
-        spill.clear()
-        raise
-    except OSError as e:
-        if e.errno != errno.ENOSPC:
-            raise
-        spill.clear()
-        free = shutil.disk_usage(config.instance_path()).free
-        raise LimitError(
-            f"this proof needs more disk than the instance folder has ({free / 2**30:.1f} GB free once its "
-            "files were removed; French d3 to a5 needs 13 GB)"
-        ) from None
-    spill.clear()
-    return report
+    from .peg_spill import report_on_disk
+
+    return report_on_disk(b, p.position, p.hole or "", str(p.finish), p.count, tick)
 
 
 def _pegs_analysis(p: PositionParams, tick: Tick) -> Analysis:
@@ -347,74 +299,3 @@ def settled_start(
         except LimitError:  # a stored refusal (out of states): not settled
             reports[f] = None
     return proved_start(b, hole, finish, reports)
-
-
-# Most of an hour of both cores and 13 GB of disk each, resumed after a restart: only in `make precompute`, last
-# (docs/puzzles/pegs.md); each with the limit its search starts from. Any start gives a proof (solvers/pegs/meet.py
-# `fewest_meet`); d3 to a5's searches with limits up to 19 were seen to fail on 2026-11-25 (its in-memory search
-# then ran out of room at 20), so it starts at 20 rather than spend an hour on them again.
-LATE_PROBLEMS = {("french", "d3", "a5"): 20}
-# The listed problems `make run`'s background queue proves: the centre game only (17 s here). The other 20 English
-# problems (9 minutes of both cores together) and the French board's (minutes to hours each, up to 5.6 GB) are left
-# to `make precompute`, so that the queue fills within 15 minutes of start on two cores (with them all it took 17);
-# a visitor opening one queues it (the table says which are proved, being computed, or not computed yet).
-BACKGROUND_PROBLEMS = {("english", "d4", "d4")}
-Item = tuple[Computation[Any, Any], Params]  # a computation and its parameters
-
-
-def everything(large: bool = False) -> Iterator[Item]:
-    """Every stored result the site links to, cheapest first (what precompute fills the store with). Only when
-    large (`coin-puzzles precompute`, not the background queue of `make run`: they would hold both cores for long
-    on every new install): the Mastermind optima table's games above `optima.AUTOMATIC_SECRETS` secrets (minutes
-    each), the weighing variants' tables (VARIANT_TABLES: a minute to beyond ten each), the listed peg problems
-    but BACKGROUND_PROBLEMS, those of LATE_PROBLEMS last (the longest, resumable),
-    and Super Mastermind's optimum guessing possible codes only (LARGE_POSSIBLE_ONLY: a minute from its snapshot,
-    but 6.6 GB over three processes, too much beside the site's other jobs); the table's sizes not proved yet
-    (`optima.FRONTIER`: days) after all of them. A long proof with a snapshot in webapp/data/proofs resumes from it
-    (`codebreak_results.shipped_entries`)."""
-    for name in sorted(BOARDS, key=lambda k: board(k).size):
-        yield PEGS_TABLE, BoardParams(name)
-    for states, top in ((2, 16), (3, 4), (4, 3)):
-        for n in range(1, top + 1):
-            for goal in GOALS:
-                for reflections in (False, True):
-                    if states**n <= 1 << 16:
-                        yield DEVIL, DevilParams(n, goal, reflections, states)
-    for max_coins in (30, 40):
-        yield AEQUITAS, AequitasParams(max_coins)
-    later = []
-    for game, spec in shipped().items():
-        sizes = default_sizes(spec)
-        yield GAME, game_params(game, sizes)
-        for strategy in STRATEGIES:
-            params = codebreak_params(game, sizes, strategy)
-            small = secrets_count(params) <= QUICK_OPTIMAL_SECRETS
-            if (game, strategy) in LATE_OPTIMAL:
-                later.append(params)
-            elif strategy in HEURISTICS or small or (game, strategy) in PRECOMPUTED_OPTIMAL:
-                yield CODEBREAK, params
-    for params in later:
-        yield CODEBREAK, params
-    for game in sorted(PRECOMPUTED_POSSIBLE_ONLY):
-        yield CODEBREAK, codebreak_params(game, default_sizes(shipped()[game]), "optimal-average", possible_only=True)
-    for name, problems in PROBLEMS.items():
-        for hole, finish in problems:
-            if (name, hole, finish) not in LATE_PROBLEMS and (large or (name, hole, finish) in BACKGROUND_PROBLEMS):
-                yield PEGS_REPORT, pegs_problem(name, hole, finish)
-    for v in VARIANT_TABLES if large else ():  # a minute to beyond ten each (lies 2, heavier or lighter)
-        yield VARIANT_TABLE, VariantParams(v.to_token())
-    table = optima.sizes(optima.MAX_SECRETS if large else optima.AUTOMATIC_SECRETS)
-    for size in [s for s in table if s not in optima.FRONTIER]:
-        yield from _optima_cell(size)
-    for name, hole, finish in sorted(LATE_PROBLEMS) if large else ():
-        yield PEGS_REPORT, pegs_problem(name, hole, finish)
-    for game in sorted(LARGE_POSSIBLE_ONLY) if large else ():
-        yield CODEBREAK, codebreak_params(game, default_sizes(shipped()[game]), "optimal-average", possible_only=True)
-    for size in [s for s in table if s in optima.FRONTIER]:  # not proved yet anywhere: after everything else
-        yield from _optima_cell(size)
-
-
-def _optima_cell(size: tuple[int, int]) -> Iterator[Item]:
-    """The two proofs of a cell of the Mastermind optima table."""
-    for strategy in ("optimal-average", "optimal-worst"):
-        yield CODEBREAK, codebreak_params("mastermind", (*size, None), strategy)

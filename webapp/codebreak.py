@@ -23,12 +23,12 @@ from solvers.report import as_json
 
 from . import params
 from .caching import changing
-from .catalogue import PRECOMPUTED_OPTIMAL, PRECOMPUTED_POSSIBLE_ONLY
 from .codebreak_results import CODEBREAK, GAME, LESSON, LessonParams, codebreak_params, game_params
 from .gamebar import Bar, Score, StatsKey, chain_links, split_id
 from .games import Sizes, default_sizes, shipped
 from .htmx import go, link
 from .optima import optima_table
+from .precompute import PRECOMPUTED_OPTIMAL, PRECOMPUTED_POSSIBLE_ONLY
 from .results import Busy, JobFailed, Pending, app_store, computed, peek
 from .secretbox import Hidden, HiddenGame, whole_field
 from .store import Progress

@@ -9,6 +9,7 @@ not name (a level cut short by a stop) are removed when the folder is opened aga
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -21,7 +22,11 @@ from uuid import uuid4
 import numpy as np
 
 from solvers.errors import LimitError
+from solvers.pegs.board import Board
+from solvers.pegs.fewest import Means
 from solvers.pegs.levels import Checkpoint, Held, Ints, Level, Part
+from solvers.pegs.report import PegReport, peg_report
+from solvers.progress import Tick
 
 MANIFEST = "search.json"
 BUFFER_BYTES = 128 * 2**20  # waiting children held in memory before they go to files (the French proofs: 13 GB)
@@ -194,3 +199,36 @@ def _level_record(level: Level) -> dict[str, Any]:
 def spill_for(root: Path, board: str, hole: str, finish: str) -> DiskSpill:
     """The folder of one problem's search under root (the instance folder's `pegs-search`)."""
     return DiskSpill(root / "pegs-search" / f"{board}-{hole}-{finish}")
+
+
+# The limit a listed problem's search starts from, where the smaller limits are known to fail: any start gives a proof
+# (solvers/pegs/meet.py `fewest_meet`); d3 to a5's searches with limits up to 19 fail (its in-memory search ran out
+# of room at 20), so it starts at 20 rather than spend an hour on them again.
+START_LIMITS = {("french", "d3", "a5"): 20}
+SPILLED_STATES = 3_000_000_000  # states a listed problem's search may build at once, on disk (48 GB of files)
+
+
+def report_on_disk(b: Board, position: int, hole: str, finish: str, count: bool, tick: Tick) -> PegReport:
+    """A listed problem's report (solvers/pegs/report.py), its fewest-moves search keeping its levels on disk in
+    the instance folder, up to SPILLED_STATES, so that a stopped job resumes where it was. A full disk ends it with a
+    clear message, its files removed; so does running out of states (nothing to resume)."""
+    from . import config
+
+    spill = spill_for(config.instance_path(), b.name, f"{position:x}", finish)
+    try:
+        means = Means(spill, SPILLED_STATES, START_LIMITS.get((b.name, hole, finish), 0))
+        report = peg_report(b, position, hole, count, finish, tick, means)
+    except LimitError:  # out of states: nothing to resume
+        spill.clear()
+        raise
+    except OSError as e:
+        if e.errno != errno.ENOSPC:
+            raise
+        spill.clear()
+        free = shutil.disk_usage(config.instance_path()).free
+        raise LimitError(
+            f"this proof needs more disk than the instance folder has ({free / 2**30:.1f} GB free once its "
+            "files were removed; French d3 to a5 needs 13 GB)"
+        ) from None
+    spill.clear()
+    return report

@@ -26,13 +26,13 @@ def test_a_stopped_job_resumes_from_its_checkpoint(via: str, tmp_path: Path, mon
     the stored tree verifies at 905; the checkpoint is gone."""
     import argparse
 
-    from webapp import admin, catalogue
+    from webapp import admin, precompute
     from webapp import store as store_module
 
     store = open_store(f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32])
     params = codebreak_params("mastermind", (4, 4, None), "optimal-average")
     key = CODEBREAK.key(params)
-    monkeypatch.setattr(catalogue, "everything", lambda large=False: iter([(CODEBREAK, params)]))
+    monkeypatch.setattr(precompute, "everything", lambda large=False: iter([(CODEBREAK, params)]))
     monkeypatch.setattr(store_module, "default_store", lambda: store)
 
     def run() -> None:

@@ -292,7 +292,7 @@ def test_super_mastermind_possible_only_is_queued_by_precompute_only(
     precompute` (large), after everything but the Mastermind sizes not proved yet (optima.FRONTIER: none now; 5x6
     until 2026-11-26), never by `make run`'s background queue; Mastermind's (a second) by both."""
     from solvers.codebreak import optima
-    from webapp.catalogue import everything
+    from webapp.precompute import everything
 
     monkeypatch.setattr(optima, "FRONTIER", unproved)
 
