@@ -14,7 +14,7 @@ from solvers.pegs import (
     PROBLEMS,
     Analysis,
     Board,
-    Game,
+    PegGame,
     Row,
     board,
     finish_label,
@@ -50,13 +50,13 @@ api = Blueprint("pegs_api", __name__, url_prefix="/api")
 MAX_JUMPS = 40
 
 
-def parse_game(args: Mapping[str, str]) -> Game:
+def parse_game(args: Mapping[str, str]) -> PegGame:
     """Board, start hole, jumps and goal (finish: any, start, centre or a hole) from the URL; every jump is
     checked by the rules."""
     return game_from_text(_board(args), args.get("hole", ""), args.get("j", ""), args.get("finish", ""))
 
 
-def game_url(g: Game, **more: str) -> str:
+def game_url(g: PegGame, **more: str) -> str:
     """The play URL of a position (a fresh undo chain: its jumps)."""
     return link("pegs.play", {"board": g.board.name, "hole": g.hole, "j": g.text(), "finish": g.finish, **more})
 
@@ -164,7 +164,7 @@ def _peek_report(p: ReportParams) -> PegReport | None:
     return peek(PEGS_REPORT, p)
 
 
-def proved_here(g: Game) -> Analysis | None:
+def proved_here(g: PegGame) -> Analysis | None:
     """At a game's start: the proved fewest-move solution the stored proofs of the classic problems give (up to
     symmetry; finishing anywhere once every possible finish is proved), else None."""
     if g.jumps:
@@ -186,7 +186,7 @@ def _fewest(b: Board, finish: str) -> Fewest:
     return fewest
 
 
-def _hint(g: Game) -> dict[str, object]:
+def _hint(g: PegGame) -> dict[str, object]:
     """The hint: solvable or not, the best next move, the fewest moves from here and what the last jump cost."""
     b = g.board
     a: Analysis = proved_here(g) or computed(PEGS_ANALYSIS, PositionParams(b.name, g.position(), g.finish))
@@ -200,7 +200,7 @@ def _hint(g: Game) -> dict[str, object]:
     }
 
 
-def _optimum(g: Game) -> int | None:
+def _optimum(g: PegGame) -> int | None:
     """The proved fewest moves of the game from its start, where known: the exact analysis, or a stored proof of
     a classic problem."""
     b = g.board
@@ -211,7 +211,7 @@ def _optimum(g: Game) -> int | None:
     return found.min_moves if found is not None else None
 
 
-def _stats(g: Game) -> StatsKey:
+def _stats(g: PegGame) -> StatsKey:
     """What the browser's statistics are kept per: the board, start and goal."""
     goal = f", finishing on {g.finish}" if g.finish else ""
     return StatsKey(
@@ -219,7 +219,7 @@ def _stats(g: Game) -> StatsKey:
     )
 
 
-def _score(g: Game, moves: int) -> Score:
+def _score(g: PegGame, moves: int) -> Score:
     """The win screen (or the end of a lost game)."""
     title = "Solved!" if g.won else "Dead end: no jump left" if g.dead else f"One coin left, but not on {g.finish}"
     return Score(title, g.won, moves, _optimum(g), "moves")
@@ -237,7 +237,7 @@ def searched(b: Board, finish: str) -> Callable[[int], bool | None]:
     return solvable
 
 
-def solvable_starts(g: Game) -> list[str] | None:
+def solvable_starts(g: PegGame) -> list[str] | None:
     """The start holes that can be finished (for the game's goal), when the board's table is at hand: computed
     at once on small boards, read from the store on larger ones (None when not yet there, or for a goal the
     table does not cover: a finish hole other than the start)."""
@@ -293,7 +293,7 @@ class SolutionView(NamedTuple):
     """The solution page: the game it starts from, the analysis, the step shown, the coins after it, every move
     as labels and each step's link."""
 
-    g: Game
+    g: PegGame
     a: Analysis
     step: int
     occupied: set[int]

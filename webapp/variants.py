@@ -11,7 +11,7 @@ from flask.typing import ResponseReturnValue
 
 from solvers.errors import IllegalMoveError, InputError, LimitError
 from solvers.history import Chain, chain_from_text
-from solvers.variants.adversary import Game, parse_weighings, play, typed_weighing
+from solvers.variants.adversary import VariantGame, parse_weighings, play, typed_weighing
 from solvers.variants.model import MAX_COINS, MAX_LIES, MAX_PANS, Variant
 from solvers.variants.plan import Plan, Verification
 from solvers.variants.report import NodeView, Row, Run, bound_name, navigate, runs
@@ -252,7 +252,7 @@ class PlayView(NamedTuple):
     they were typed, the fields the next weighing's form carries and the link to the whole plan."""
 
     v: Variant
-    game: Game
+    game: VariantGame
     bar: Bar
     error: str | None
     typed: list[str]

@@ -12,7 +12,7 @@ from .analysis import Analysis, analyse, quick_exact
 from .board import BOARDS, Board, Jump, Move, board
 from .exact import EXACT_MAX_HOLES, Exact, exact
 from .invariant import class_finals, position_class
-from .play import CENTRES, MAX_JUMPS, PROBLEMS, Game, fewest_anywhere, finish_label, game_from_text, listed_problem
+from .play import CENTRES, MAX_JUMPS, PROBLEMS, PegGame, fewest_anywhere, finish_label, game_from_text, listed_problem
 from .rules import (
     apply_jump,
     canonical,
@@ -36,7 +36,7 @@ __all__ = [
     "fewest_anywhere",
     "finish_label",
     "MAX_JUMPS",
-    "Game",
+    "PegGame",
     "game_from_text",
     "Row",
     "board_table",

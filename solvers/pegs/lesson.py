@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .play import Game
+from .play import PegGame
 from .rules import apply_jump, jumps_to_moves, legal_jumps
 
 # The fewest moves from a position with a fresh move (-1: it cannot be finished; None: not known).
@@ -30,7 +30,7 @@ class Lesson:
     best_total_before: int | None
 
 
-def fewest_continuing(g: Game, pos: int, hole: int | None, fewest: Fewest) -> int | None:
+def fewest_continuing(g: PegGame, pos: int, hole: int | None, fewest: Fewest) -> int | None:
     """The fewest moves to finish from pos when the coin on hole (None: no coin) may go on jumping as part of the
     move just made."""
     best = fewest(pos)
@@ -46,7 +46,7 @@ def fewest_continuing(g: Game, pos: int, hole: int | None, fewest: Fewest) -> in
     return best
 
 
-def _standing(g: Game, fewest: Fewest) -> tuple[int | None, int | None]:
+def _standing(g: PegGame, fewest: Fewest) -> tuple[int | None, int | None]:
     """(fewest moves still needed, best total reachable) for a game."""
     last = g.jumps[-1][2] if g.jumps else None
     here = fewest_continuing(g, g.position(), last, fewest)
@@ -55,7 +55,7 @@ def _standing(g: Game, fewest: Fewest) -> tuple[int | None, int | None]:
     return here, len(jumps_to_moves(g.jumps)) + here
 
 
-def lesson(g: Game, fewest: Fewest) -> Lesson:
+def lesson(g: PegGame, fewest: Fewest) -> Lesson:
     """The fewest moves from here and the best total, and what the last jump cost against the best one."""
     here, total = _standing(g, fewest)
     if not g.jumps:

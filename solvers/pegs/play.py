@@ -16,7 +16,7 @@ MAX_JUMPS = 40
 
 
 @dataclass(frozen=True)
-class Game:
+class PegGame:
     """A game: board, starting hole (its label), the jumps made so far, and the goal's finish hole (its label;
     empty: the last coin may be anywhere)."""
 
@@ -37,13 +37,13 @@ class Game:
             pos = apply_jump(pos, j)
         return pos
 
-    def then(self, *jumps: Jump) -> Game:
+    def then(self, *jumps: Jump) -> PegGame:
         """The game with more jumps made."""
-        return Game(self.board, self.hole, (*self.jumps, *jumps), self.finish)
+        return PegGame(self.board, self.hole, (*self.jumps, *jumps), self.finish)
 
-    def back(self, k: int = 1) -> Game:
+    def back(self, k: int = 1) -> PegGame:
         """The game with its last k jumps taken back."""
-        return Game(self.board, self.hole, self.jumps[: max(0, len(self.jumps) - k)], self.finish)
+        return PegGame(self.board, self.hole, self.jumps[: max(0, len(self.jumps) - k)], self.finish)
 
     def text(self) -> str:
         """The jumps as URLs carry them: from-to by hole labels, comma-separated (e.g. '4-1,6-4')."""
@@ -153,7 +153,7 @@ def finish_label(b: Board, hole: str, finish: str) -> str:
     return b.labels[b.index(finish)]
 
 
-def game_from_text(b: Board, hole: str, text: str, finish: str = "") -> Game:
+def game_from_text(b: Board, hole: str, text: str, finish: str = "") -> PegGame:
     """A game from its start hole, jump text and goal (see finish_label); every jump is checked by the rules."""
     start = b.start(hole)
     parts = [x for x in text.split(",") if x.strip()]
@@ -167,14 +167,14 @@ def game_from_text(b: Board, hole: str, text: str, finish: str = "") -> Game:
         j = checked_jump(b, pos, b.index(labels[0]), b.index(labels[1]))
         pos = apply_jump(pos, j)
         jumps.append(j)
-    return Game(b, b.labels[b.index(hole)], tuple(jumps), finish_label(b, hole, finish))
+    return PegGame(b, b.labels[b.index(hole)], tuple(jumps), finish_label(b, hole, finish))
 
 
 @dataclass(frozen=True)
 class Session:
     """A game with its undo chain: the position in effect, and every move and restart behind and ahead of it."""
 
-    game: Game
+    game: PegGame
     chain: Chain
 
     def then(self, *jumps: Jump) -> Session:
@@ -191,7 +191,7 @@ class Session:
 
     def with_goal(self, finish: str) -> Session:
         """The same moves towards another goal."""
-        return Session(Game(self.game.board, self.game.hole, self.game.jumps, finish), self.chain)
+        return Session(PegGame(self.game.board, self.game.hole, self.game.jumps, finish), self.chain)
 
 
 def session_from_text(b: Board, hole: str, text: str, finish: str = "", at: str = "", undos: str = "") -> Session:
@@ -202,14 +202,14 @@ def session_from_text(b: Board, hole: str, text: str, finish: str = "", at: str 
     return Session(game_from_text(b, hole, ",".join(chain.applied), finish), chain)
 
 
-def game_id(g: Game) -> str:
+def game_id(g: PegGame) -> str:
     """The game's short ID, typed or pasted to recreate it: board, start hole (and '>' the finish hole when the
     goal names one) and the jumps in effect, e.g. 'english:d4>d4:d2-d4,d5-d3'."""
     goal = f">{g.finish}" if g.finish else ""
     return f"{g.board.name}:{g.hole}{goal}:{g.text()}"
 
 
-def from_game_id(text: str) -> Game:
+def from_game_id(text: str) -> PegGame:
     """The game an ID describes (see game_id); every jump is checked by the rules."""
     parts = text.strip().split(":")
     if len(parts) not in (2, 3):

@@ -14,7 +14,7 @@ from .board import Board, Jump, Move
 from .exact import EXACT_MAX_HOLES, exact
 from .fewest import IN_MEMORY, Means
 from .invariant import class_finals
-from .play import PROBLEMS, Game, fewest_anywhere, listed_problem
+from .play import PROBLEMS, PegGame, fewest_anywhere, listed_problem
 from .rules import goes_on, jumps_to_moves, legal_jumps, pegs, replay, to_token
 from .table import Row
 
@@ -231,7 +231,7 @@ def settled_report(b: Board, hole: str, finish: str | None, a: Analysis) -> PegR
     )
 
 
-def doomed(g: Game, searched: Callable[[int], bool | None]) -> str | None:
+def doomed(g: PegGame, searched: Callable[[int], bool | None]) -> str | None:
     """Why a position can no longer be finished, when that is known at once (None: it can, or it is not known):
     the jump invariant's class, else `searched` (whether an exhaustive search finds it solvable; None where none
     is run here)."""
@@ -263,7 +263,7 @@ class Verdict:
 
 
 def verdict(
-    g: Game, sel: int | None, can_jump: bool, why_doomed: str | None, solvable_starts: Sequence[str] | None
+    g: PegGame, sel: int | None, can_jump: bool, why_doomed: str | None, solvable_starts: Sequence[str] | None
 ) -> Verdict:
     """The verdict for a position (sel: the selected coin's hole; can_jump: whether it has a jump)."""
     b, moves = g.board, jumps_to_moves(g.jumps)
@@ -306,7 +306,7 @@ class PlayPage:
     or None), every legal jump, the selected coin's jumps each with whether the coin can jump again after it (it
     then stays selected), the moves so far as labels, and the verdict."""
 
-    game: Game
+    game: PegGame
     occupied: frozenset[int]
     sel: int | None
     legal: tuple[Jump, ...]
@@ -331,7 +331,7 @@ class PlayPage:
 
 
 def play_page(
-    g: Game, sel_label: str, searched: Callable[[int], bool | None], starts: Sequence[str] | None
+    g: PegGame, sel_label: str, searched: Callable[[int], bool | None], starts: Sequence[str] | None
 ) -> PlayPage:
     """The play page's model for a game and the coin selected by its label ('' for none; InputError when no coin
     is there); `searched` and `starts` as `doomed` and `verdict` take them."""

@@ -33,7 +33,7 @@ class Turn:
 
 
 @dataclass(frozen=True)
-class Game:
+class VariantGame:
     """A game so far: the turns, the cases left with their lies used, and how it stands."""
 
     variant: Variant
@@ -126,7 +126,7 @@ def needed(plan: Plan, state: State) -> int:
     return plan.search.least(state.belief)  # type: ignore[arg-type]
 
 
-def play(plan: Plan, weighings: list[Pans]) -> Game:
+def play(plan: Plan, weighings: list[Pans]) -> VariantGame:
     """Replay your weighings against the adversarial scale, with a variant's optimal plan (its search and its
     minimum)."""
     v = plan.variant
@@ -151,4 +151,4 @@ def play(plan: Plan, weighings: list[Pans]) -> Game:
         assert best is not None  # the true case always leaves some reading possible
         turns.append(Turn(pans, letter, outcome_label(letter), best[0]))
         state = chosen
-    return Game(v, plan.weighings, tuple(turns), tuple(plan.hypotheses(state)), needed(plan, state))
+    return VariantGame(v, plan.weighings, tuple(turns), tuple(plan.hypotheses(state)), needed(plan, state))

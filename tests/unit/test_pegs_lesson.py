@@ -8,7 +8,7 @@ from functools import cache
 
 import pytest
 
-from solvers.pegs import Game, board, exact, legal_jumps
+from solvers.pegs import PegGame, board, exact, legal_jumps
 from solvers.pegs.lesson import IMPOSSIBLE, lesson
 from solvers.pegs.rules import apply_jump, jumps_to_moves
 
@@ -56,7 +56,7 @@ def test_lesson_matches_the_brute_force_along_random_games(name: str, hole: str,
     rng = random.Random(7)
     costs = set()
     for _ in range(40):
-        g = Game(b, hole, (), finish or "")
+        g = PegGame(b, hole, (), finish or "")
         while True:
             legal = list(legal_jumps(b, g.position()))
             if not legal:
@@ -83,5 +83,5 @@ def test_lesson_matches_the_brute_force_along_random_games(name: str, hole: str,
 def test_no_jump_yet_has_no_cost() -> None:
     """At the start the lesson has the fewest moves and no cost."""
     b = board("triangle-4")
-    l0 = lesson(Game(b, "2"), exact_fewest("triangle-4", None))
+    l0 = lesson(PegGame(b, "2"), exact_fewest("triangle-4", None))
     assert l0.last_cost is None and l0.fewest_here == brute("triangle-4", None)(b.start("2"), None) == 5
