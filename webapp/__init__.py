@@ -72,6 +72,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.filters["num"] = htmx.number
     app.jinja_env.filters["capitalize_first"] = htmx.capitalize_first
     app.jinja_env.globals.update(TILT=htmx.TILT, OUTCOME_WORDS=htmx.OUTCOME_WORDS, THUMB_LABELS=main.THUMB_LABELS)
+    app.jinja_env.globals["OUTCOMES"] = htmx.OUTCOMES
+    app.jinja_env.filters["reading_letter"] = htmx.reading_letter
     app.jinja_env.globals["presets"] = presets.presets
     app.jinja_env.filters["cos"] = math.cos
     app.jinja_env.filters["sin"] = math.sin

@@ -43,6 +43,11 @@ class Outcome(str, Enum):
         return self.words.capitalize()
 
     @classmethod
+    def from_reading(cls, digit: int) -> Outcome:
+        """The outcome a reading digit of Dyson's schemes stands for: +1 left heavier, 0 balance, -1 right heavier."""
+        return cls.LEFT if digit > 0 else cls.RIGHT if digit < 0 else cls.BALANCE
+
+    @classmethod
     def from_letter(cls, letter: str) -> Outcome:
         """The outcome for a path letter (L, B, R)."""
         for outcome in cls:
