@@ -10,16 +10,16 @@ from pathlib import Path
 from typing import ClassVar
 
 from solvers.checkpoint import Checkpoint, Entry
-from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, optima, verify
-from solvers.codebreak import build_tree as codebreak_tree
+from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, optima
 from solvers.codebreak.game import TABLE_CELLS
 from solvers.codebreak.lesson import Lesson, alive_after, every_first_alike, lesson
 from solvers.codebreak.optimal.entries import parse_entries, snapshot_name
+from solvers.codebreak.solve import TreeRequest, solve
 from solvers.codebreak.strategy import check_options, limit_message, optimal_limit
 from solvers.errors import LimitError, one_of
 from solvers.progress import Tick
 
-from .computations import Computation, Params, current_checkpoint
+from .computations import Computation, Params
 from .games import game_spec, load
 
 LONG_PROOF_NODES = 10**12  # the work of the optima table's proofs (precompute jobs of minutes to hours): no cap
@@ -75,40 +75,25 @@ def _game_quick(p: GameParams) -> bool:
     return n <= QUICK_GAME_SECRETS or n * n > TABLE_CELLS
 
 
-def _codebreak(p: StrategyParams, tick: Tick) -> tuple[Node, Stats]:
-    """A strategy's tree and its verified statistics."""
-    if p.strategy not in HEURISTICS and secrets_count(p) > optimal_limit(p.strategy, bool(p.possible_only)):
-        raise LimitError(limit_message(p.strategy, bool(p.possible_only)))
-    g = p.load()
-    strategy = one_of(p.strategy, STRATEGIES, "strategy")
+def _codebreak(p: StrategyParams, tick: Tick, checkpoint: Checkpoint | None = None) -> tuple[Node, Stats]:
+    """A strategy's tree and its verified statistics (`solve`); a job passes its checkpoint in the store. The proofs
+    of the optima table and Super Mastermind's possible-only proof run for hours: their work is not capped, and
+    they resume from their snapshots in git."""
     only = bool(p.possible_only)
     in_table = p.game == "mastermind" and (p.pegs, p.colours) in optima.sizes() and not (p.max_guesses or only)
     long = in_table or (only and p.game in LARGE_POSSIBLE_ONLY and not p.max_guesses)
-    work = LONG_PROOF_NODES if long else None  # the optima table's proofs run for hours: their work is not capped
-    checkpoint: Checkpoint | None = current_checkpoint()
     shipped = shipped_entries(p) if long and p.strategy == "optimal-average" else []
-    if shipped:  # the proof resumes from its snapshot in git
-        checkpoint = Seeded(shipped, checkpoint)
-    tree = codebreak_tree(g, strategy, tick, p.max_guesses, checkpoint=checkpoint, possible_only=only, node_limit=work)
-    return tree, verify(g, tree, possible_only=only)  # a job resumes from its checkpoint
+    strategy = one_of(p.strategy, STRATEGIES, "strategy")
+    request = TreeRequest(p.load(), strategy, p.max_guesses, only, LONG_PROOF_NODES if long else None, tuple(shipped))
+    return solve(request, tick, checkpoint)
 
 
-class Seeded:
-    """A long proof's checkpoint that starts from the sets its snapshot in git settled (`shipped_entries`), then
-    the job's own (its store checkpoint, where what it settles is kept; none outside a job)."""
-
-    def __init__(self, shipped: list[Entry], own: Checkpoint | None) -> None:
-        self.shipped = shipped
-        self.own = own
-
-    def known(self) -> list[Entry]:
-        """The snapshot's entries, then the job's."""
-        return self.shipped + (self.own.known() if self.own else [])
-
-    def keep(self, entries: list[Entry]) -> None:
-        """Kept in the job's checkpoint (the snapshot is benchmarks/optima.py's to write)."""
-        if self.own:
-            self.own.keep(entries)
+def _refuse_large(p: StrategyParams) -> None:
+    """Options a job would refuse, and optimal searches of games past their sizes, refused before a job is queued
+    (the game's size from its file, without building it)."""
+    check_options(p.strategy, p.max_guesses, bool(p.possible_only))
+    if p.strategy not in HEURISTICS and secrets_count(p) > optimal_limit(p.strategy, bool(p.possible_only)):
+        raise LimitError(limit_message(p.strategy, bool(p.possible_only)))
 
 
 def shipped_entries(p: StrategyParams) -> list[Entry]:
@@ -193,7 +178,8 @@ CODEBREAK = Computation(
     _codebreak_quick,
     lambda p: f"the {p.strategy} strategy for {p.game}" + (f" within {p.max_guesses} guesses" if p.max_guesses else ""),
     tuple[Node, Stats],
-    check=lambda p: check_options(p.strategy, p.max_guesses, bool(p.possible_only)),
+    check=_refuse_large,
+    resume=_codebreak,
 )
 GAME = Computation(
     "codebreak.game",

@@ -10,14 +10,13 @@ import json
 import sys
 import time
 from collections.abc import Callable, Mapping
-from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from solvers.checkpoint import Entry
+from solvers.checkpoint import Checkpoint, Entry
 from solvers.errors import LimitError, PuzzleError
 from solvers.progress import Tick
 
@@ -61,6 +60,8 @@ class Computation(Generic[P, R]):
     lane: Callable[[P], str] = lambda p: "visitors"  # "quick": work a visitor waits on with the page open,
     # estimated at seconds, never queued behind long jobs (webapp/jobs.py) and counted apart from the visitor's
     # long jobs (webapp/results.py)
+    resume: Callable[[P, Tick, Checkpoint | None], R] | None = None  # a run that keeps what it settles in a
+    # checkpoint and resumes from it (a job's, in the store): used instead of `run` where given
 
     @cached_property
     def schema(self) -> str:
@@ -93,10 +94,11 @@ class Failed:
     message: str
 
 
-def run(c: Computation[P, R], params: P, tick: Tick) -> R | Failed:
-    """Compute a result; a solver's refusal or running out of the job's memory becomes a stored Failed."""
+def run(c: Computation[P, R], params: P, tick: Tick, checkpoint: Checkpoint | None = None) -> R | Failed:
+    """Compute a result (a resumable computation with the checkpoint given); a solver's refusal or running out of
+    the job's memory becomes a stored Failed."""
     try:
-        return c.run(params, tick)
+        return c.resume(params, tick, checkpoint) if c.resume is not None else c.run(params, tick)
     except LimitError as e:
         return Failed("limit", e.message)
     except PuzzleError as e:
@@ -192,19 +194,10 @@ class StoreCheckpoint:
         self.store.delete(self.key)
 
 
-_CHECKPOINT: ContextVar[StoreCheckpoint | None] = ContextVar("checkpoint", default=None)
-
-
-def current_checkpoint() -> StoreCheckpoint | None:
-    """The checkpoint of the job running in this context, for a computation that can resume (None outside a
-    job: a web request's quick computation)."""
-    return _CHECKPOINT.get()
-
-
 def work(store: Store, c: Computation[P, Any], params: P) -> None:
-    """A job's work: report progress (at most twice a second), compute with a checkpoint in the store (which a
-    resumable computation reads with `current_checkpoint`), store the result and drop the checkpoint (the claim
-    is left to whoever runs the job)."""
+    """A job's work: report progress (at most twice a second), compute with a checkpoint in the store (given to a
+    resumable computation), store the result and drop the checkpoint (the claim is left to whoever runs the
+    job)."""
     key = c.key(params)
     last = [0.0]
 
@@ -220,15 +213,11 @@ def work(store: Store, c: Computation[P, Any], params: P) -> None:
 
 
 def resumable(store: Store, c: Computation[P, Any], params: P, tick: Tick) -> None:
-    """Compute a result with a checkpoint in the store (which a resumable computation reads with
-    `current_checkpoint`, so that a run stopped part-way resumes), store it and drop the checkpoint."""
+    """Compute a result with a checkpoint in the store (given to a resumable computation, so that a run stopped
+    part-way resumes), store it and drop the checkpoint."""
     key = c.key(params)
     checkpoint = StoreCheckpoint(store, key)
-    token = _CHECKPOINT.set(checkpoint)
-    try:
-        result = run(c, params, tick)
-    finally:
-        _CHECKPOINT.reset(token)
+    result = run(c, params, tick, checkpoint)
     write(store, c, key, result)
     checkpoint.clear()
 

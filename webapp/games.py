@@ -5,7 +5,8 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from solvers.codebreak import Game, Node, Spec, Stats, Strategy, build, build_tree, parse, verify
+from solvers.codebreak import Game, Node, Spec, Stats, Strategy, build, parse
+from solvers.codebreak.solve import TreeRequest, solve
 from solvers.errors import InputError
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
@@ -55,6 +56,4 @@ def analysis(
 ) -> tuple[Node, Stats]:
     """A strategy tree and its verified statistics (cached); the optimal average within max_guesses if given, the
     optimal strategy among those guessing only possible codes if asked."""
-    g = load(name, pegs, colours, coins)
-    tree = build_tree(g, strategy, max_guesses=max_guesses, possible_only=possible_only)
-    return tree, verify(g, tree, possible_only=possible_only)
+    return solve(TreeRequest(load(name, pegs, colours, coins), strategy, max_guesses, possible_only))

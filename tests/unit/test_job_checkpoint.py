@@ -94,18 +94,19 @@ def test_the_optima_tables_proofs_have_no_work_cap(tmp_path: Path, monkeypatch: 
     visitor's capped or possible-codes-only search, and any other game, keep the default budget; a budget the
     search passes is refused with the search's own message."""
     from solvers.codebreak import build_tree
+    from solvers.codebreak import solve as solve_module
     from solvers.errors import LimitError
     from webapp import codebreak_results
 
     store = open_store(f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32])
     limits: list[int | None] = []
-    real = codebreak_results.codebreak_tree
+    real = solve_module.build_tree
 
     def spy(*args: object, node_limit: int | None = None, **kw: object) -> object:
         limits.append(node_limit)
         return real(*args, node_limit=node_limit, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(codebreak_results, "codebreak_tree", spy)
+    monkeypatch.setattr(solve_module, "build_tree", spy)
     for params in (
         codebreak_params("mastermind", (3, 3, None), "optimal-average"),
         codebreak_params("mastermind", (3, 3, None), "optimal-average", max_guesses=4),
@@ -126,6 +127,7 @@ def test_a_long_proof_starts_from_its_snapshot_in_git(tmp_path: Path, monkeypatc
     strategy other than the optimal average, starts from the job's checkpoint alone."""
     import gzip
 
+    from solvers.codebreak import solve as solve_module
     from solvers.codebreak.optimal import search as search_module
     from solvers.codebreak.optimal.entries import format_entries
     from solvers.codebreak.optimal.search import Search
@@ -152,13 +154,13 @@ def test_a_long_proof_starts_from_its_snapshot_in_git(tmp_path: Path, monkeypatc
     shipped = snapshot.read_bytes()
     monkeypatch.setattr(codebreak_results, "PROOFS", proofs)
     started: list[list[computations.Entry]] = []
-    real = codebreak_results.codebreak_tree
+    real = solve_module.build_tree
 
     def spy(*args: object, checkpoint: Any = None, **kw: object) -> object:
         started.append(checkpoint.known() if checkpoint else [])
         return real(*args, checkpoint=checkpoint, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(codebreak_results, "codebreak_tree", spy)
+    monkeypatch.setattr(solve_module, "build_tree", spy)
     store = open_store(f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32])
     work(store, CODEBREAK, params)
     found = stored(store, CODEBREAK, params)

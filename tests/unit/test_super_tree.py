@@ -61,11 +61,12 @@ def test_super_mastermind_guessing_possible_codes_only_needs_179929_guesses() ->
     published total plus one, so it fails if no strategy reaches it, and finds a better one if there is one), its
     tree replayed here with the test's own scorer, every guess checked to be a code still possible."""
     from solvers.codebreak import Node, build_tree, verify
-    from webapp.codebreak_results import Seeded, codebreak_params, shipped_entries
+    from solvers.codebreak.solve import Seeded
+    from webapp.codebreak_results import codebreak_params, shipped_entries
 
     # the search resumes from the sets its snapshot in git settled, as make precompute's job does (days from nothing)
     params = codebreak_params("super-mastermind", (None, None, None), "optimal-average", possible_only=True)
-    snapshot = Seeded(shipped_entries(params), None)
+    snapshot = Seeded(tuple(shipped_entries(params)), None)
     assert snapshot.known()  # the snapshot is there: without it this would search for days
     g = build(parse((ROOT / "games" / "super-mastermind.game").read_text())).tabled()
     tree = build_tree(g, "optimal-average", possible_only=True, node_limit=10**12, checkpoint=snapshot, under=179_930)
