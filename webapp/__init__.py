@@ -24,6 +24,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         assets,
         caching,
         codebreak,
+        codebreak_plan,
         coins,
         config,
         devil,
@@ -65,6 +66,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     for area in (coins, adversary, aequitas, devil, pegs, codebreak, variants):  # each: pages and a JSON API
         app.register_blueprint(area.bp)
         app.register_blueprint(area.api)
+    app.register_blueprint(codebreak_plan.bp)  # the plan page and the optima table: code-breaking's too
     app.context_processor(htmx.layout)
     app.after_request(htmx.keep_posts_out_of_history)
     app.context_processor(main.footer)

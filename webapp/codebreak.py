@@ -7,14 +7,13 @@ import time
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
-from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
-from flask.typing import ResponseReturnValue
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
 from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Spec, Stats, Strategy
 from solvers.codebreak.coins import MAX_GENERATED_COINS
 from solvers.codebreak.game import summary
 from solvers.codebreak.lesson import Lesson
-from solvers.codebreak.play import PlayPage, Round, code_index, follow, play_page, play_round, refusal, suggestions, top
+from solvers.codebreak.play import PlayPage, Round, code_index, play_page, play_round, refusal, suggestions, top
 from solvers.codebreak.report import codebreak_report
 from solvers.codebreak.strategy import OPTIMAL, not_offered
 from solvers.errors import IllegalMoveError, InputError, LimitError
@@ -47,7 +46,7 @@ def _sizes(args: Mapping[str, str], spec: Spec) -> Sizes:
     return pegs, colours, None
 
 
-def _game(args: Mapping[str, str]) -> tuple[str, Spec, Game, Sizes]:
+def game_args(args: Mapping[str, str]) -> tuple[str, Spec, Game, Sizes]:
     """The shipped game named in the query, built; 400 on anything out of range."""
     name = args.get("game", "mastermind")
     spec = shipped().get(name)
@@ -70,12 +69,12 @@ def built(name: str, sizes: Sizes) -> Game:
     return _BUILT[key]
 
 
-def _size_query(sizes: Sizes) -> dict[str, str]:
+def size_query(sizes: Sizes) -> dict[str, str]:
     """The sizes a URL carries."""
     return {k: str(v) for k, v in zip(("pegs", "colours", "coins"), sizes, strict=True) if v is not None}
 
 
-def _strategy(args: Mapping[str, str]) -> Strategy:
+def strategy_arg(args: Mapping[str, str]) -> Strategy:
     """The strategy named in the query (knuth by default)."""
     return params.choice(args, "strategy", STRATEGIES)
 
@@ -91,11 +90,11 @@ def index() -> str:
 def game_page() -> str:
     """A game's definition file beside its strategies' statistics (and, where a guess is a code, the optimal
     average among strategies guessing only codes still possible)."""
-    name, spec, g, sizes = _game(request.args)
+    name, spec, g, sizes = game_args(request.args)
     rows: list[Row] = []
-    sizes_query = _size_query(sizes)
+    sizes_query = size_query(sizes)
     for s in STRATEGIES:
-        for only in (False, True) if s == "optimal-average" and possible_only_applies(g) else (False,):
+        for only in (False, True) if s == "optimal-average" and g.guesses_are_codes else (False,):
             label = f"{s}, possible codes only" if only else s
             query = {**sizes_query, "possible_only": "1"} if only else sizes_query
             refused = not_offered(g, s, only)
@@ -128,11 +127,6 @@ class Row(NamedTuple):
     strategy: Strategy
     query: dict[str, str]  # the plan link's query beside game and strategy
     stats: Stats | Progress | str | None
-
-
-def possible_only_applies(g: Game) -> bool:
-    """Whether a guess is a code and guessing the secret wins (the searches guessing possible codes only)."""
-    return g.must_hit and g.experiments == g.secrets
 
 
 def _stats_or_progress(
@@ -172,7 +166,7 @@ def _game_key(name: str, sizes: Sizes) -> str:
 def play() -> str:
     """A Mastermind game: guesses in the URL; the code maker random (sealed) or adversarial. Against the
     adversarial maker the guesses are an undo chain (g: every guess and restart, at: how many are in effect)."""
-    name, spec, g, sizes = _game(request.args)
+    name, spec, g, sizes = game_args(request.args)
     maker = params.choice(request.args, "maker", ("adversarial", "random"))
     log = log_from_text(request.args.get("g", ""))
     chain = _guess_chain(g, maker, log)
@@ -229,7 +223,7 @@ def _play_links(
     hints = params.whole(request.args, "h", 0, 0, 10**6, "h")
     history = ",".join(log)
     token = request.args.get("t", "") if maker == "random" else ""
-    base = {"game": name, "maker": maker, "t": token, **_size_query(sizes)}
+    base = {"game": name, "maker": maker, "t": token, **size_query(sizes)}
     keep = {"h": hints or ""}
 
     def at(c: Chain, **more: object) -> str:
@@ -300,7 +294,7 @@ def from_id() -> Response:
         query["pegs"], _, query["colours"] = sizes_text.partition("x")
     elif sizes_text:
         query["coins"] = sizes_text
-    name, spec, g, sizes = _game(query)
+    name, spec, g, sizes = game_args(query)
     if token is not None:
         record = RANDOM_CODE.latest(token, _game_key(name, sizes))
         return go(link("codebreak.play", {**query, "maker": "random", "t": record.token, "g": record.history}))
@@ -367,12 +361,12 @@ def _suggest(name: str, sizes: Sizes, g: Game, r: Round) -> dict[str, str | None
 @bp.post("/start")
 def start() -> Response:
     """Start a Mastermind game (a random secret is sealed into the URL)."""
-    name, spec, g, sizes = _game(request.form)
+    name, spec, g, sizes = game_args(request.form)
     maker = params.choice(request.form, "maker", ("adversarial", "random"))
     token = ""
     if maker == "random":
         token = RANDOM_CODE.start(_game_key(name, sizes), pysecrets.randbelow(len(g.secrets)))
-    return go(link("codebreak.play", {"game": name, "maker": maker, "t": token, **_size_query(sizes)}))
+    return go(link("codebreak.play", {"game": name, "maker": maker, "t": token, **size_query(sizes)}))
 
 
 @bp.post("/guess")
@@ -380,7 +374,7 @@ def guess() -> Response:
     """Add a guess made of one colour per peg (against the adversarial maker: to the undo chain, dropping what
     could have been redone). A guess that is not a code of the game (a peg left empty, a colour repeated where
     codes never repeat one) changes nothing: the game comes back with the reason beside the guess row."""
-    name, spec, g, sizes = _game(request.form)
+    name, spec, g, sizes = game_args(request.form)
     length = len(g.secrets[0])
     code = "".join((request.form.get(f"p{i}", "") or "?")[:1] for i in range(length)).upper()
     q = {k: v for k, v in request.form.items() if k in ("game", "maker", "t", "pegs", "colours", "coins", "h")}
@@ -406,7 +400,7 @@ def guess() -> Response:
 def take_back() -> Response:
     """Against the random code maker: take the last guess back. It stays in the game's log (its score was seen),
     is counted, and the sealed record moves on, so the position before it cannot be played from again."""
-    name, spec, g, sizes = _game(request.form)
+    name, spec, g, sizes = game_args(request.form)
     q = {k: v for k, v in request.form.items() if k in ("game", "maker", "t", "pegs", "colours", "coins", "h")}
     if q.get("maker") != "random":
         raise InputError("take-backs by this form are for the random code maker; the adversarial maker's are links")
@@ -430,70 +424,11 @@ def _taken_back(g: Game, log: tuple[str, ...], secret: int | None) -> list[tuple
 # ---------------------------------------------------------------- plan navigator
 
 
-def _contradiction(g: Game, node: Node | None, entered: str) -> str | None:
-    """Why feedback entered at a node of a strategy's tree cannot be (no secret still possible gives it), or None."""
-    if not entered or node is None or node.experiment is None:
-        return None
-    try:
-        follow(g, node, [entered])
-    except IllegalMoveError:
-        return (
-            f"{entered[:20]} contradicts the feedback so far: no secret still possible gives it to "
-            f"{g.experiments[node.experiment]}. Check the last score you entered."
-        )
-    return None
-
-
-@bp.get("/plan")
-def plan() -> ResponseReturnValue:
-    """Follow a strategy's tree by entering the feedback from a real game."""
-    name, spec, g, sizes = _game(request.args)
-    strategy = _strategy(request.args)
-    only = params.flag(request.args, "possible_only")
-    root, stats = computed(CODEBREAK, codebreak_params(name, sizes, strategy, possible_only=only))
-    path = [x for x in request.args.get("path", "").split(",") if x]
-    node = follow(g, root, path)
-    base = {"game": name, "strategy": strategy, **_size_query(sizes), **({"possible_only": "1"} if only else {})}
-
-    def extend(o: int) -> str:
-        return link("codebreak.plan", {**base, "path": ",".join([*path, g.outcome_names[o]])})
-
-    options = []
-    if node is not None and node.experiment is not None:
-        options = [(g.outcome_names[o], extend(o)) for o in sorted(node.children)]
-    entered = request.args.get("next", "")
-    error = _contradiction(g, node, entered)
-    if entered and error is None and node is not None and node.experiment is not None:
-        return redirect(extend(g.outcome_names.index(entered)), code=303)
-    back = link("codebreak.plan", {**base, "path": ",".join(path[:-1])}) if path else None
-    view = PlanView(g, name, strategy, only, stats, node, path, options, base, error, back)
-    page = render_template("codebreak/plan.html", view=view)
-    return (page, 400) if error else page
-
-
-class PlanView(NamedTuple):
-    """A strategy's plan page: the game and its name, the strategy (guessing possible codes only or not), its
-    figures, the node reached by the feedback entered (the path), each score's link from there, the query the
-    links share, why the feedback just entered cannot be, and the link one step back."""
-
-    g: Game
-    name: str
-    strategy: Strategy
-    possible_only: bool
-    stats: Stats
-    node: Node | None
-    path: list[str]
-    options: list[tuple[str, str]]
-    base: dict[str, str]
-    error: str | None
-    back: str | None
-
-
 @api.get("/codebreak")
 def codebreak_json() -> Response:
     """Strategy statistics (and tree) for a shipped game."""
-    name, spec, g, sizes = _game(request.args)
-    strategy = _strategy(request.args)
+    name, spec, g, sizes = game_args(request.args)
+    strategy = strategy_arg(request.args)
     cap = params.whole(request.args, "max_guesses", 0, 1, 30, "max_guesses") or None
     only = params.flag(request.args, "possible_only")
     root, stats = computed(CODEBREAK, codebreak_params(name, sizes, strategy, cap, only))
@@ -502,13 +437,6 @@ def codebreak_json() -> Response:
 
 
 # ---------------------------------------------------------------- the table of proved Mastermind optima
-
-
-@bp.get("/optima")
-def optima() -> str:
-    """The table of proved optima with its chart (read from the result store; the precomputation fills it)."""
-    changing()  # the table grows as the precomputation proves sizes
-    return render_template("codebreak/optima.html", r=optima_table(app_store()))
 
 
 @api.get("/codebreak/optima")

@@ -278,7 +278,7 @@ FOOTERS = {
 def footer() -> dict[str, str]:
     """The footer of the page's own puzzle (a general one elsewhere)."""
     default = "Classic coin puzzles, solved exactly: every answer shown is checked before it is shown."
-    area = (request.blueprint or "").removesuffix("_api")
+    area = (request.blueprint or "").partition("_")[0]  # codebreak_api, codebreak_plan: the code-breaking area
     return {"footer_text": FOOTERS.get(area, default)}
 
 

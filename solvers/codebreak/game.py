@@ -61,6 +61,12 @@ class Game:
     place_symmetric: bool = False
 
     @property
+    def guesses_are_codes(self) -> bool:
+        """Whether a guess is a code and guessing the secret wins (its experiments are its secrets, in order): the
+        games where the searches may guess only codes still possible."""
+        return self.must_hit and self.experiments == self.secrets
+
+    @property
     def name(self) -> str:
         """The game's name."""
         return self.spec.name

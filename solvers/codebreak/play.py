@@ -224,3 +224,17 @@ def play_page(g: Game, maker: str, r: Round, secret: int | None, symbols: int, r
     colours = tuple((chr(65 + i), words.names[i]) for i in range(symbols))
     shown = g.secrets[secret] if secret is not None and r.won else None
     return PlayPage(g, maker, r, rows, len(g.secrets[0]), colours, words, shown, refused_guess(g, refused))
+
+
+def contradiction(g: Game, node: Node | None, entered: str) -> str | None:
+    """Why a score entered at a node of a strategy's tree cannot be (no secret still possible gives it), or None."""
+    if not entered or node is None or node.experiment is None:
+        return None
+    try:
+        follow(g, node, [entered])
+    except IllegalMoveError:
+        return (
+            f"{entered[:20]} contradicts the feedback so far: no secret still possible gives it to "
+            f"{g.experiments[node.experiment]}. Check the last score you entered."
+        )
+    return None

@@ -122,7 +122,7 @@ def capacity(depth: int, branches: int, must_hit: bool) -> int:
 def possible_only_game(game: Game) -> None:
     """InputError unless guessing only codes still possible makes sense: a guess-the-secret game whose experiments
     are its secrets, in the same order."""
-    if not game.must_hit or game.experiments != game.secrets:
+    if not game.guesses_are_codes:
         raise InputError("possible codes only is for games where a guess is a code and guessing the secret wins")
 
 
