@@ -24,8 +24,8 @@ import numpy as np
 from solvers.errors import LimitError
 from solvers.pegs.board import Board
 from solvers.pegs.fewest import Means
-from solvers.pegs.levels import Checkpoint, Held, Ints, Level, Part
 from solvers.pegs.report import PegReport, peg_report
+from solvers.pegs.storage import Held, Ints, Level, Part, SearchState
 from solvers.progress import Tick
 
 MANIFEST = "search.json"
@@ -123,7 +123,7 @@ class DiskSpill:
                 (self.folder / f"{part.name}.pos").unlink(missing_ok=True)
                 (self.folder / f"{part.name}.info").unlink(missing_ok=True)
 
-    def save(self, checkpoint: Checkpoint) -> None:
+    def save(self, checkpoint: SearchState) -> None:
         """The manifest, replaced at once (written beside, then renamed)."""
         record = {
             "limit": checkpoint.limit,
@@ -136,13 +136,13 @@ class DiskSpill:
         temporary.write_text(json.dumps(record), encoding="utf-8")
         os.replace(temporary, self.folder / MANIFEST)
 
-    def restore(self) -> Checkpoint | None:
+    def restore(self) -> SearchState | None:
         """The search the manifest records, if any."""
         path = self.folder / MANIFEST
         if not path.exists():
             return None
         record = json.loads(path.read_text(encoding="utf-8"))
-        return Checkpoint(
+        return SearchState(
             record["limit"],
             record["earlier"],
             record["states"],

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from .board import Board, Move
 
 if TYPE_CHECKING:  # the compiled search's module is imported only where it runs
-    from .levels import Spill
+    from .storage import Spill
 
 MAX_REGION = 4  # Merson regions of up to this many holes are searched for
 

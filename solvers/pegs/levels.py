@@ -15,19 +15,19 @@ of a chain starts on a hole that was empty when the move began); the last of tho
 position's first move goes on from, so one is subtracted. (Subtracting one at every forward state is also
 admissible but weaker; `sharp=False` keeps that form for the test that compares the two.)
 
-Positions are stored as a bijective scramble of their bits (multiplication by an odd number modulo 2^50), so the
-top bits spread them over 256 buckets. A level is built in two passes: every parent is expanded once, a slice of
-parents at a time, its children handed to a `Spill` by bucket; then a few buckets at a time are taken back, sorted
-and reduced to the level's parts, which come out in key order, so the two sides meet by a merge, part by part. The
-spill decides where children and parts wait: in memory (`Memory`), or on disk (webapp/peg_spill.py), where memory no
-longer grows with the levels and a stopped search resumes from its last level. (Until 2026-11-26 the parents were
-expanded again for every batch of buckets, up to dozens of times on the French board's largest levels.)
+Positions are stored as a bijective scramble of their bits (multiplication by an odd number modulo 2^50), so the top
+bits spread them over 256 buckets. A level is built in two passes: every parent is expanded once, a slice of parents
+at a time, its children handed to a `Spill` (solvers/pegs/storage.py) by bucket; then a few buckets at a time are
+taken back, sorted and reduced to the level's parts, which come out in key order, so the two sides meet by a merge,
+part by part. The spill decides where children and parts wait: in memory (`Memory`), or on disk
+(webapp/peg_spill.py), where memory no longer grows with the levels and a stopped search resumes from its last
+level.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import prange
@@ -36,6 +36,8 @@ from numpy.typing import NDArray
 from solvers.errors import LimitError
 from solvers.jit import kernel, parallel_kernel
 
+from .storage import Ints, Level, Memory, Part, Spill
+
 BITS = 50  # positions and masks of boards up to 50 holes
 KEY_MASK = (1 << BITS) - 1
 ODD = 0x2545F4914F6CDD1D & KEY_MASK | 1  # key = position * ODD mod 2^50, a bijection
@@ -43,7 +45,6 @@ ODD_INV = pow(ODD, -1, 1 << BITS)
 BUCKET_BITS = 8
 BATCH = 1 << 25  # children sorted at a time (256 MiB)
 CHUNKS = 64  # each level's states are expanded in this many parallel chunks
-Ints = NDArray[np.int64]
 D_SHIFT = 52  # a state's info: its moves above bit 52, the holes its last move can go on from below
 
 
@@ -248,130 +249,6 @@ def _reduce(s: NDArray[np.int64], info: NDArray[np.int64], inv: np.int64) -> int
         elif c == info[m] >> 52:
             info[m] |= np.int64(1) << t
     return m + 1
-
-
-class Part(Protocol):
-    """Some of a level's states: the positions of the key buckets [lo, hi), sorted by key, and their infos."""
-
-    @property
-    def lo(self) -> int:
-        """The first bucket."""
-        ...
-
-    @property
-    def hi(self) -> int:
-        """The bucket after the last."""
-        ...
-
-    @property
-    def size(self) -> int:
-        """Number of states."""
-        ...
-
-    def load(self) -> tuple[Ints, Ints]:
-        """The positions and infos."""
-        ...
-
-
-@dataclass(frozen=True)
-class Held:
-    """A part held in memory."""
-
-    lo: int
-    hi: int
-    pos: Ints
-    info: Ints
-
-    @property
-    def size(self) -> int:
-        """Number of states."""
-        return len(self.pos)
-
-    def load(self) -> tuple[Ints, Ints]:
-        """The positions and infos."""
-        return self.pos, self.info
-
-
-@dataclass
-class Level:
-    """One side's states with this many coins, in parts that follow each other in key order."""
-
-    coins: int
-    parts: list[Part]
-
-    @property
-    def size(self) -> int:
-        """Number of states."""
-        return sum(p.size for p in self.parts)
-
-
-@dataclass(frozen=True)
-class Checkpoint:
-    """A bidirectional search under way: its limit, the states built for earlier limits and for this one, and
-    the two sides' latest levels."""
-
-    limit: int
-    earlier: int
-    states: int
-    forward: Level
-    backward: Level
-
-
-class Spill(Protocol):
-    """Where a level's children wait, bucket by bucket, while the level is built; where levels are kept; and
-    where a search under way is saved so that a restart resumes it (`Memory`: in memory, nothing saved; the web
-    app's disk spill keeps them in files, so that memory bounds neither the levels nor the children)."""
-
-    def add(self, bucket: int, children: Ints) -> None:
-        """Children (packed, see `_children`) that fall in a bucket."""
-
-    def take(self, bucket: int) -> Ints:
-        """Every child added to a bucket since it was last taken, in any order."""
-        ...
-
-    def keep(self, lo: int, hi: int, pos: Ints, info: Ints) -> Part:
-        """A part of a new level."""
-        ...
-
-    def drop(self, level: Level) -> None:
-        """A level no longer needed."""
-
-    def save(self, checkpoint: Checkpoint) -> None:
-        """The search so far (its levels are kept until dropped)."""
-
-    def restore(self) -> Checkpoint | None:
-        """The search last saved, if any."""
-        ...
-
-
-class Memory:
-    """The spill that keeps everything in memory and saves nothing."""
-
-    def __init__(self) -> None:
-        self.waiting: dict[int, list[Ints]] = {}
-
-    def add(self, bucket: int, children: Ints) -> None:
-        """Children that fall in a bucket."""
-        self.waiting.setdefault(bucket, []).append(children)
-
-    def take(self, bucket: int) -> Ints:
-        """The children of a bucket."""
-        got = self.waiting.pop(bucket, [])
-        return np.concatenate(got) if got else np.zeros(0, dtype=np.int64)
-
-    def keep(self, lo: int, hi: int, pos: Ints, info: Ints) -> Part:
-        """A part held in memory."""
-        return Held(lo, hi, pos, info)
-
-    def drop(self, level: Level) -> None:
-        """Nothing to release but the references."""
-
-    def save(self, checkpoint: Checkpoint) -> None:
-        """Nothing is saved."""
-
-    def restore(self) -> Checkpoint | None:
-        """Nothing was saved."""
-        return None
 
 
 def _expand_slice(pos: Ints, info: Ints, side: Side) -> Ints:

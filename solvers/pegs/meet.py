@@ -26,8 +26,9 @@ from .board import Board, Jump, Move
 from .compiled import _lut
 from .fewest import Fewest, lower_bound, merson_regions
 from .invariant import class_finals
-from .levels import BITS, BUCKET_BITS, D_SHIFT, KEY_MASK, ODD, Checkpoint, Held, Level, Meet, Memory, Spill
+from .levels import BITS, BUCKET_BITS, D_SHIFT, KEY_MASK, ODD, Meet
 from .rules import image, jumps_to_moves, pegs
+from .storage import Held, Level, Memory, SearchState, Spill
 
 
 @kernel
@@ -145,7 +146,7 @@ def meet(
             f, old = search.step(f, False, fwd, limit, spill=spill), f
         else:
             k, old = search.step(k, True, bwd, limit, spill=spill), k
-        spill.save(Checkpoint(limit, earlier, search.states, f, k))
+        spill.save(SearchState(limit, earlier, search.states, f, k))
         spill.drop(old)
     best, where, finfo, binfo, shared = _meet_sides(f, k)
     low = (1 << D_SHIFT) - 1

@@ -12,8 +12,8 @@ import pytest
 import solvers.pegs.levels as levels
 from solvers.errors import LimitError
 from solvers.pegs import board, exact, replay
-from solvers.pegs.levels import Checkpoint, Ints, Part
 from solvers.pegs.meet import fewest_meet
+from solvers.pegs.storage import Ints, Part, SearchState
 from webapp.peg_spill import MANIFEST, DiskSpill, spill_for
 
 # (board, start, finish), solvable; the answers come from the exact layers (solvers/pegs/exact.py)
@@ -81,7 +81,7 @@ class StopAfter(DiskSpill):
             raise Stopped
         return super().keep(lo, hi, pos, info)
 
-    def save(self, checkpoint: Checkpoint) -> None:
+    def save(self, checkpoint: SearchState) -> None:
         self.steps += 1
         super().save(checkpoint)
 
@@ -142,7 +142,7 @@ def test_a_listed_problems_job_keeps_its_levels_on_disk_then_removes_them(
     folders: list[Path] = []
     save = DiskSpill.save
 
-    def spy(self: DiskSpill, checkpoint: Checkpoint) -> None:
+    def spy(self: DiskSpill, checkpoint: SearchState) -> None:
         folders.append(self.folder)
         save(self, checkpoint)
 
