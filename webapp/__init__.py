@@ -14,8 +14,6 @@ ROOT = Path(__file__).resolve().parent.parent
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: config, security, error pages and one blueprint per puzzle. (Flask and the blueprints are
     imported here, not with the package: the command line imports `webapp.cli` without them.)"""
-    import math
-
     from flask import Flask
 
     from . import (
@@ -33,9 +31,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         htmx,
         main,
         pegs,
-        presets,
         results,
-        rotation,
         security,
         variants,
     )
@@ -46,16 +42,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(ROOT / "static"),
         instance_path=str(config.instance_path()),
     )
-    app.config.from_mapping(MAX_CONTENT_LENGTH=64 * 1024, WTF_CSRF_TIME_LIMIT=None)
-    if test_config:
-        app.config.from_mapping(test_config)
-    if not app.config.get("SECRET_KEY"):
-        rotation.use(app, config.keys(Path(app.instance_path)))
-        app.before_request(rotation.follow)  # `rotate-key` takes effect without a restart
-    elif app.config.get("SECRET_KEY_FALLBACKS"):  # CSRF tokens signed with an older key still validate
-        app.config["WTF_CSRF_SECRET_KEY"] = [*app.config["SECRET_KEY_FALLBACKS"], app.config["SECRET_KEY"]]
-    if not app.config.get("RESULT_STORE"):
-        app.config["RESULT_STORE"] = config.store_address(Path(app.instance_path))
+    _configure(app, test_config)
     results.init_app(app)
     security.init_app(app)
     caching.init_app(app)
@@ -67,17 +54,49 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(area.bp)
         app.register_blueprint(area.api)
     app.register_blueprint(codebreak_plan.bp)  # the plan page and the optima table: code-breaking's too
-    app.context_processor(htmx.layout)
     app.after_request(htmx.keep_posts_out_of_history)
-    app.context_processor(main.footer)
-    app.jinja_env.filters["ord"] = ord
-    app.jinja_env.filters["num"] = htmx.number
-    app.jinja_env.filters["capitalize_first"] = htmx.capitalize_first
-    app.jinja_env.globals.update(TILT=htmx.TILT, OUTCOME_WORDS=htmx.OUTCOME_WORDS, THUMB_LABELS=main.THUMB_LABELS)
-    app.jinja_env.globals["OUTCOMES"] = htmx.OUTCOMES
-    app.jinja_env.filters["reading_letter"] = htmx.reading_letter
-    app.jinja_env.globals["presets"] = presets.presets
-    app.jinja_env.filters["cos"] = math.cos
-    app.jinja_env.filters["sin"] = math.sin
+    _templates(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     return app
+
+
+def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
+    """The app's settings: the test's, the keys (followed when `rotate-key` changes them, unless set) and the result
+    store's address."""
+    from . import config, rotation
+
+    app.config.from_mapping(MAX_CONTENT_LENGTH=64 * 1024, WTF_CSRF_TIME_LIMIT=None)
+    if test_config:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        rotation.use(app, config.keys(Path(app.instance_path)))
+        app.before_request(rotation.follow)  # `rotate-key` takes effect without a restart
+    elif app.config.get("SECRET_KEY_FALLBACKS"):  # CSRF tokens signed with an older key still validate
+        app.config["WTF_CSRF_SECRET_KEY"] = [*app.config["SECRET_KEY_FALLBACKS"], app.config["SECRET_KEY"]]
+    if not app.config.get("RESULT_STORE"):
+        app.config["RESULT_STORE"] = config.store_address(Path(app.instance_path))
+
+
+def _templates(app: Flask) -> None:
+    """What every template sees: the layout (page or fragment), the footer, the filters and the shared tables."""
+    import math
+
+    from . import htmx, main, presets
+
+    app.context_processor(htmx.layout)
+    app.context_processor(main.footer)
+    app.jinja_env.filters.update(
+        ord=ord,
+        num=htmx.number,
+        capitalize_first=htmx.capitalize_first,
+        reading_letter=htmx.reading_letter,
+        cos=math.cos,
+        sin=math.sin,
+    )
+    app.jinja_env.globals.update(
+        TILT=htmx.TILT,
+        OUTCOME_WORDS=htmx.OUTCOME_WORDS,
+        OUTCOMES=htmx.OUTCOMES,
+        THUMB_LABELS=main.THUMB_LABELS,
+        presets=presets.presets,
+    )

@@ -31,7 +31,6 @@ def serve(args: argparse.Namespace) -> int:
 
     config.keys(config.instance_path())  # ConfigError (exit status 2) for a published or weak key
     private_instance()
-    bin_dir = os.path.dirname(sys.executable)
     nginx = None if args.no_proxy else nginx_binary()
     bind = f"{args.host}:{args.port}"
     env = dict(os.environ)
@@ -44,29 +43,7 @@ def serve(args: argparse.Namespace) -> int:
             "`make run` installs Debian's nginx",
             file=sys.stderr,
         )
-    gunicorn = [
-        os.path.join(bin_dir, "gunicorn"),
-        "--bind",
-        bind,
-        "--umask",
-        "0o077",
-        "--workers",
-        str(args.workers),
-        "--timeout",
-        "60",
-        "--graceful-timeout",
-        "10",
-        "--preload",
-        "--access-logfile",
-        "-",
-        "webapp:create_app()",
-    ]
-    command = os.path.join(bin_dir, "coin-puzzles")
-    visitors = [command, "worker", "--queue", "visitors", "--workers", str(args.job_workers)]
-    quick = [command, "worker", "--queue", "quick", "--workers", "1"]
-    precompute = [command, "worker", "--queue", "precompute", "--workers", str(args.precompute_workers)]
-    # each in a process group of its own, so that a stop reaches the job processes a consumer has started too
-    commands = [visitors, quick, precompute, gunicorn]
+    commands, precompute = _commands(args, bind)
     names = ["the visitors' consumer", "the quick lane's consumer", "the precomputation's consumer", "gunicorn"]
     signals = [signal.SIGTERM, signal.SIGTERM, signal.SIGTERM, signal.SIGTERM]  # gunicorn's: requests in flight end
 
@@ -96,22 +73,56 @@ def serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        # a consumer's SIGTERM interrupts its running jobs (each ends its claim as it stops, so the next start
-        # queues it again); gunicorn's SIGTERM lets the requests in flight finish (at most 10 s)
-        for p, sig in zip(procs, signals, strict=False):
-            if p.poll() is None:
-                p.send_signal(sig)
-        deadline = time.monotonic() + 15  # one deadline for all of them, not 15 s each
-        for p in procs:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                p.wait(timeout=max(0.1, deadline - time.monotonic()))
-        # then whatever is left of each group: a job deep in compiled code does not see the interrupt, and a job of
-        # an hour must not outlive the server (its claim lapses in 10 minutes)
-        for p in procs:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(p.pid, signal.SIGKILL)
-            p.wait()
+        _stop_all(procs, signals)
     return status
+
+
+def _commands(args: argparse.Namespace, bind: str) -> tuple[list[list[str]], list[str]]:
+    """The processes serve runs, each in a process group of its own (so that a stop reaches the job processes a
+    consumer has started too): the visitors' consumer, the quick lane's, the precomputation's (also returned: it
+    runs at the lowest priority) and gunicorn on `bind`."""
+    bin_dir = os.path.dirname(sys.executable)
+    gunicorn = [
+        os.path.join(bin_dir, "gunicorn"),
+        "--bind",
+        bind,
+        "--umask",
+        "0o077",
+        "--workers",
+        str(args.workers),
+        "--timeout",
+        "60",
+        "--graceful-timeout",
+        "10",
+        "--preload",
+        "--access-logfile",
+        "-",
+        "webapp:create_app()",
+    ]
+    command = os.path.join(bin_dir, "coin-puzzles")
+    visitors = [command, "worker", "--queue", "visitors", "--workers", str(args.job_workers)]
+    quick = [command, "worker", "--queue", "quick", "--workers", "1"]
+    precompute = [command, "worker", "--queue", "precompute", "--workers", str(args.precompute_workers)]
+    return [visitors, quick, precompute, gunicorn], precompute
+
+
+def _stop_all(procs: list[subprocess.Popen[bytes]], signals: list[signal.Signals]) -> None:
+    """Stop serve's processes: each its own signal, one deadline for all, then whatever is left of each group."""
+    # a consumer's SIGTERM interrupts its running jobs (each ends its claim as it stops, so the next start
+    # queues it again); gunicorn's SIGTERM lets the requests in flight finish (at most 10 s)
+    for p, sig in zip(procs, signals, strict=False):
+        if p.poll() is None:
+            p.send_signal(sig)
+    deadline = time.monotonic() + 15  # one deadline for all of them, not 15 s each
+    for p in procs:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            p.wait(timeout=max(0.1, deadline - time.monotonic()))
+    # then whatever is left of each group: a job deep in compiled code does not see the interrupt, and a job of
+    # an hour must not outlive the server (its claim lapses in 10 minutes)
+    for p in procs:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
 
 
 def _lowest() -> None:
