@@ -154,6 +154,7 @@ def _stored(c: Computation[P, R], params: P) -> R | None:
 def codebreak(args: argparse.Namespace) -> Report:
     """A code-breaking strategy's verified statistics (and tree)."""
     from solvers.codebreak.report import codebreak_report
+    from solvers.codebreak.solve import TreeRequest
 
     from .codebreak_results import LARGE_POSSIBLE_ONLY
     from .games import analysis, load
@@ -177,7 +178,8 @@ def codebreak(args: argparse.Namespace) -> Report:
             "stores it (resumable), then this command reads it"
         )
     root, stats = found or analysis(args.game, pegs_, colours, coins, args.strategy, cap, only)
-    return codebreak_report(args.game, g, args.strategy, root, stats, args.tree, args.dot, cap, only)
+    asked = TreeRequest(g, args.strategy, cap, only)
+    return codebreak_report(args.game, asked, (root, stats), args.tree, args.dot)
 
 
 def _stored_tree(

@@ -15,6 +15,7 @@ from solvers.codebreak.game import summary
 from solvers.codebreak.lesson import Lesson
 from solvers.codebreak.play import PlayPage, Round, code_index, play_page, play_round, refusal, suggestions, top
 from solvers.codebreak.report import codebreak_report
+from solvers.codebreak.solve import TreeRequest
 from solvers.codebreak.strategy import OPTIMAL, not_offered
 from solvers.errors import IllegalMoveError, InputError, LimitError
 from solvers.history import TAKE_BACK, Chain, chain_from_text, from_log, log_from_text, taken_back
@@ -433,7 +434,8 @@ def codebreak_json() -> Response:
     only = params.flag(request.args, "possible_only")
     root, stats = computed(CODEBREAK, codebreak_params(name, sizes, strategy, cap, only))
     tree, dot = params.flag(request.args, "tree"), params.flag(request.args, "dot")
-    return jsonify(as_json(codebreak_report(name, g, strategy, root, stats, tree, dot, cap, only)))
+    report = codebreak_report(name, TreeRequest(g, strategy, cap, only), (root, stats), tree, dot)
+    return jsonify(as_json(report))
 
 
 # ---------------------------------------------------------------- the table of proved Mastermind optima

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from solvers.report import optional
 
-from .game import Game
+from .solve import TreeRequest
 from .strategy import OPTIMAL, Stats, to_dot, to_json
 from .tree import Node
 
@@ -41,29 +41,22 @@ class CodebreakReport:
 
 
 def codebreak_report(
-    name: str,
-    g: Game,
-    strategy: str,
-    root: Node,
-    stats: Stats,
-    tree: bool = False,
-    dot: bool = False,
-    max_guesses: int | None = None,
-    possible_only: bool = False,
+    name: str, asked: TreeRequest, solved: tuple[Node, Stats], tree: bool = False, dot: bool = False
 ) -> CodebreakReport:
-    """The report for a built game and its verified strategy tree (the optimal average within max_guesses, or
-    among strategies guessing possible codes only)."""
+    """The report for what was asked (the game, the strategy, a cap on the guesses, possible codes only) and its
+    verified strategy tree, with the tree itself (as JSON, or as a Graphviz graph) when asked."""
+    g, (root, stats) = asked.game, solved
     return CodebreakReport(
         name,
         len(g.secrets),
-        strategy,
+        asked.strategy,
         stats.worst,
         stats.total,
         str(stats.average),
         stats.verified,
-        strategy in OPTIMAL,
-        max_guesses,
-        possible_only or None,
+        asked.strategy in OPTIMAL,
+        asked.max_guesses,
+        asked.possible_only or None,
         to_json(g, root) if tree else None,
         to_dot(g, root) if dot else None,
     )
