@@ -8,11 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solvers.checkpoint import Checkpoint, Entry
-from solvers.errors import LimitError
 from solvers.progress import Tick, quiet
 
 from .game import Game
-from .strategy import HEURISTICS, Stats, Strategy, build_tree, limit_message, optimal_limit, verify
+from .strategy import Stats, Strategy, build_tree, verify
 from .tree import Node
 
 
@@ -50,10 +49,8 @@ class Seeded:
 
 def solve(r: TreeRequest, tick: Tick = quiet, checkpoint: Checkpoint | None = None) -> tuple[Node, Stats]:
     """The strategy's tree and its statistics, verified on every secret. tick: progress; checkpoint: where a long
-    proof keeps what it settles, so that a stopped run resumes (LimitError past the optimal searches' sizes or
-    their budget of work)."""
-    if r.strategy not in HEURISTICS and len(r.game.secrets) > optimal_limit(r.strategy, r.possible_only):
-        raise LimitError(limit_message(r.strategy, r.possible_only))
+    proof keeps what it settles, so that a stopped run resumes (LimitError past the optimal searches' sizes, which
+    `build_tree` checks, or their budget of work)."""
     if r.shipped:
         checkpoint = Seeded(r.shipped, checkpoint)
     tree = build_tree(

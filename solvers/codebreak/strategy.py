@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -148,11 +148,9 @@ def build_tree(
         return _heuristic(game, alive, strategy, counted)
     if len(game.secrets) > optimal_limit(strategy, possible_only):
         raise LimitError(limit_message(strategy, possible_only))
-    worst = strategy == "optimal-worst"
     tabled = game.tabled()  # the search reads a whole table; the tree keeps indices, the same in either game
-    return _optimal_tree(
-        tabled, alive, worst, tick, max_guesses, checkpoint, compiled, possible_only, node_limit, under
-    )
+    asked = Optimal(strategy == "optimal-worst", max_guesses, possible_only, node_limit, under, compiled)
+    return _optimal_tree(tabled, alive, asked, tick, checkpoint)
 
 
 def _heuristic(
@@ -184,23 +182,28 @@ def _expand(game: Game, alive: NDArray[np.int64], e: int, grow: Callable[[NDArra
 # ---------------------------------------------------------------- optimal search (small games)
 
 
+class Optimal(NamedTuple):
+    """What an optimal search is asked (see `build_tree`): the worst case or the total, a cap on the guesses,
+    possible codes only, its budget of work, a total it must be below, and the plain or compiled search."""
+
+    worst: bool
+    max_guesses: int | None
+    possible_only: bool
+    node_limit: int | None
+    under: int | None
+    compiled: bool | None
+
+
 def _optimal_tree(
-    game: Game,
-    alive: NDArray[np.int64],
-    worst: bool,
-    tick: Tick = quiet,
-    max_guesses: int | None = None,
-    checkpoint: Checkpoint | None = None,
-    compiled: bool | None = None,
-    possible_only: bool = False,
-    node_limit: int | None = None,
-    under: int | None = None,
+    game: Game, alive: NDArray[np.int64], asked: Optimal, tick: Tick, checkpoint: Checkpoint | None
 ) -> Node:
     """The optimal tree (fewest experiments in the worst case, or in total, within max_guesses experiments when
     given), by the exhaustive branch-and-bound of `optimal` (LimitError past its budget of sets searched; imported
     here, with Numba, only when asked for), or its plain-Python twin `optimal.plain` for small games."""
     from .optimal.plain import PLAIN_MAX, PLAIN_WORK, PlainSearch
     from .optimal.rules import BIG
+
+    worst, max_guesses, possible_only, node_limit, under, compiled = asked
 
     limit = node_limit or (OPTIMAL_MAX_NODES if worst else OPTIMAL_AVERAGE_MAX_NODES)
     search: PlainSearch | Search | None = None
