@@ -14,7 +14,8 @@ the fragment-or-page header and the deploy. What a response may be kept for is d
   each time, answered 304 when unchanged, and kept by no shared cache.
 - **Private** (`private, no-store`): a page that carries a CSRF token or a sealed game.
 
-A view (or the store's way in, `results`) says what it read by calling `changing()` or `private()`.
+The ways into the store (`results.computed`, `peek`, `held`, `optima.optima_table`) and the sealed games
+(`secretbox`) say what a response read by calling `changing()` or `private()`, so no view has to.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import threading
 from typing import NamedTuple
 
 from cachetools import LRUCache
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, current_app, g, has_request_context, request
 
 from .htmx import wants_fragment
 
@@ -74,13 +75,16 @@ class Pages:
 
 
 def changing() -> None:
-    """The response being made read something that may still change (it is never kept, only revalidated)."""
-    g.cache_changing = True
+    """The response being made read something that may still change (it is never kept, only revalidated); outside
+    a request (a command), nothing to mark."""
+    if has_request_context():
+        g.cache_changing = True
 
 
 def private() -> None:
     """The response being made holds something for this visitor alone (a sealed game): never stored anywhere."""
-    g.cache_private = True
+    if has_request_context():
+        g.cache_private = True
 
 
 def _key() -> tuple[str, ...]:

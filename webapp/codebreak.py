@@ -22,7 +22,6 @@ from solvers.history import TAKE_BACK, Chain, chain_from_text, from_log, log_fro
 from solvers.report import as_json
 
 from . import params
-from .caching import changing
 from .codebreak_results import CODEBREAK, GAME, LESSON, LessonParams, codebreak_params, game_params
 from .gamebar import Bar, Score, StatsKey, chain_links, split_id
 from .games import Sizes, default_sizes, shipped
@@ -444,5 +443,4 @@ def codebreak_json() -> Response:
 @api.get("/codebreak/optima")
 def optima_json() -> Response:
     """The table of proved optima as JSON."""
-    changing()
     return jsonify(as_json(optima_table(app_store())))

@@ -12,7 +12,6 @@ from solvers.codebreak import Game, Node, Stats, Strategy
 from solvers.codebreak.play import contradiction, follow
 
 from . import params
-from .caching import changing
 from .codebreak import game_args, size_query, strategy_arg
 from .codebreak_results import CODEBREAK, codebreak_params
 from .htmx import link
@@ -70,5 +69,4 @@ class PlanView(NamedTuple):
 @bp.get("/optima")
 def optima() -> str:
     """The table of proved optima with its chart (read from the result store; the precomputation fills it)."""
-    changing()  # the table grows as the precomputation proves sizes
     return render_template("codebreak/optima.html", r=optima_table(app_store()))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from solvers.codebreak.optima import AUTOMATIC_SECRETS, Cell, OptimaReport, cell, report, sizes
 from solvers.errors import LimitError
 
+from .caching import changing
 from .codebreak_results import CODEBREAK, codebreak_params
 from .computations import stored
 from .store import Store
@@ -46,5 +47,6 @@ def optima_cell(store: Store, pegs: int, colours: int, compute_up_to: int = 0) -
 
 
 def optima_table(store: Store, compute_up_to: int = 0) -> OptimaReport:
-    """Every size of the table, proved or not yet."""
+    """Every size of the table, proved or not yet (a page showing it changes as the precomputation proves sizes)."""
+    changing()
     return report([optima_cell(store, p, c, compute_up_to) for p, c in sizes()])

@@ -190,15 +190,14 @@ def peek(c: Computation[P, R], params: P) -> R | None:
     """The stored result if it is there (never computing or queuing anything), else None (and the page that
     asked may change once it is stored)."""
     found = stored(app_store(), c, params)
-    if found is None and has_request_context():
+    if found is None:
         caching.changing()
     return found
 
 
 def held(c: Computation[P, R], params: P) -> bool:
     """Whether a job holds the result now (queued or running), without queuing anything."""
-    if has_request_context():
-        caching.changing()
+    caching.changing()
     return app_store().progress(c.key(params)) is not None
 
 
