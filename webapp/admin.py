@@ -45,7 +45,6 @@ def serve(args: argparse.Namespace) -> int:
         )
     commands, precompute = _commands(args, bind)
     names = ["the visitors' consumer", "the quick lane's consumer", "the precomputation's consumer", "gunicorn"]
-    signals = [signal.SIGTERM, signal.SIGTERM, signal.SIGTERM, signal.SIGTERM]  # gunicorn's: requests in flight end
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
@@ -64,7 +63,6 @@ def serve(args: argparse.Namespace) -> int:
             nginx_run = [nginx, "-p", str(run), "-c", str(conf), "-g", "daemon off;"]
             procs.append(subprocess.Popen(nginx_run, start_new_session=True))
             names.append("nginx")
-            signals.append(signal.SIGTERM)
         while all(p.poll() is None for p in procs):
             time.sleep(0.5)
         name, ended = next((n, p) for n, p in zip(names, procs, strict=True) if p.poll() is not None)
@@ -73,7 +71,7 @@ def serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        _stop_all(procs, signals)
+        _stop_all(procs)
     return status
 
 
@@ -106,13 +104,13 @@ def _commands(args: argparse.Namespace, bind: str) -> tuple[list[list[str]], lis
     return [visitors, quick, precompute, gunicorn], precompute
 
 
-def _stop_all(procs: list[subprocess.Popen[bytes]], signals: list[signal.Signals]) -> None:
-    """Stop serve's processes: each its own signal, one deadline for all, then whatever is left of each group."""
+def _stop_all(procs: list[subprocess.Popen[bytes]]) -> None:
+    """Stop serve's processes: SIGTERM to each, one deadline for all, then whatever is left of each group."""
     # a consumer's SIGTERM interrupts its running jobs (each ends its claim as it stops, so the next start
-    # queues it again); gunicorn's SIGTERM lets the requests in flight finish (at most 10 s)
-    for p, sig in zip(procs, signals, strict=False):
+    # queues it again); gunicorn's SIGTERM lets the requests in flight finish (at most 10 s); nginx's stops it
+    for p in procs:
         if p.poll() is None:
-            p.send_signal(sig)
+            p.send_signal(signal.SIGTERM)
     deadline = time.monotonic() + 15  # one deadline for all of them, not 15 s each
     for p in procs:
         with contextlib.suppress(subprocess.TimeoutExpired):
