@@ -5,8 +5,8 @@ and never change once stored, so a rendering is valid for as long as the code an
 build stamp (the sizes and times of the files under webapp/, solvers/ and templates/) changes with them.
 
 An API answer carries a strong ETag (`caching` answers a conditional GET with 304 and sets its Cache-Control) and
-is sent gzip-compressed to a client that accepts it. A page is never kept whole (every page carries the visitor's CSRF
-token): only its body, which the view places in the page."""
+is sent gzip-compressed to a client that accepts it. For a page only its heavy body is kept here, shared by every
+process and host on the store; the whole page is kept by each process and nginx (`caching`)."""
 
 from __future__ import annotations
 
