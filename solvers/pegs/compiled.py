@@ -11,6 +11,7 @@ says so instead of claiming anything.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -21,6 +22,14 @@ from .board import Board, Jump
 
 TABLE_BITS = 25  # 2^25 slots = 256 MiB: room for about 23 million dead positions at a load of 0.7
 FOUND, EXHAUSTED, OUT_OF_NODES, TABLE_FULL = 0, 1, 2, 3
+
+
+class Moves(NamedTuple):
+    """A board's jumps as the kernel reads them: jump j takes the coin on frm[j] over over[j] to to[j]."""
+
+    frm: NDArray[np.int64]
+    over: NDArray[np.int64]
+    to: NDArray[np.int64]
 
 
 @kernel
@@ -73,10 +82,9 @@ def _slot(table: NDArray[np.int64], key: np.int64) -> np.int64:  # pragma: no co
 
 
 @kernel
-def _next_jump(
-    pos: np.int64, frm: NDArray[np.int64], over: NDArray[np.int64], to: NDArray[np.int64], j: np.int64
-) -> np.int64:  # pragma: no cover - compiled
+def _next_jump(pos: np.int64, moves: Moves, j: np.int64) -> np.int64:  # pragma: no cover - compiled
     """The first jump from index j on that pos allows (the number of jumps when there is none)."""
+    frm, over, to = moves
     while j < frm.shape[0]:
         if (pos >> frm[j]) & 1 and (pos >> over[j]) & 1 and not (pos >> to[j]) & 1:
             return j
@@ -87,9 +95,7 @@ def _next_jump(
 @kernel
 def _dfs(
     start: np.int64,
-    frm: NDArray[np.int64],
-    over: NDArray[np.int64],
-    to: NDArray[np.int64],
+    moves: Moves,
     lut: NDArray[np.int64],
     finish: np.int64,
     node_limit: np.int64,
@@ -104,6 +110,7 @@ def _dfs(
     stack_next = np.zeros(depth_max + 1, dtype=np.int64)
     stack_key = np.zeros(depth_max + 1, dtype=np.int64)
     path = np.zeros(depth_max + 1, dtype=np.int64)
+    frm, over, to = moves
     n_jumps = frm.shape[0]
     nodes = np.int64(0)
     d = 0
@@ -123,7 +130,7 @@ def _dfs(
             nodes += 1
             if nodes > node_limit:
                 return OUT_OF_NODES, nodes, path, 0, stored
-        j = _next_jump(pos, frm, over, to, stack_next[d])
+        j = _next_jump(pos, moves, stack_next[d])
         if j < n_jumps:
             stack_next[d] = j + 1
             path[d] = j
@@ -197,12 +204,10 @@ def search(
         dead = DeadTable(b, finish, table_bits or 16)
     if table_bits is None:
         dead.room_for(node_limit)
-    frm = np.array([f for f, _, _ in b.jumps], dtype=np.int64)
-    over = np.array([o for _, o, _ in b.jumps], dtype=np.int64)
-    to = np.array([t for _, _, t in b.jumps], dtype=np.int64)
+    moves = Moves(*(np.array(column, dtype=np.int64).reshape(-1) for column in zip(*b.jumps, strict=True)))
     goal, limit = np.int64(-1 if finish is None else finish), np.int64(node_limit)
     status, nodes, path, length, stored = _dfs(
-        np.int64(pos), frm, over, to, dead.lut, goal, limit, dead.slots, np.int64(dead.stored)
+        np.int64(pos), moves, dead.lut, goal, limit, dead.slots, np.int64(dead.stored)
     )
     dead.stored = int(stored)
     names = {FOUND: "found", EXHAUSTED: "exhausted", OUT_OF_NODES: "node limit", TABLE_FULL: "table full"}

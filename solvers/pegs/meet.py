@@ -14,6 +14,7 @@ position, and from it to the finish.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -108,6 +109,13 @@ class Meeting:
     shared: int
 
 
+class Resumable(NamedTuple):
+    """Where a search's levels are kept (`spill`), and the states built for earlier limits, saved with them."""
+
+    spill: Spill
+    earlier: int = 0
+
+
 def meet(
     b: Board,
     pos: int,
@@ -116,15 +124,14 @@ def meet(
     max_states: int,
     tick: Tick = quiet,
     sharp: bool = True,
-    spill: Spill | None = None,
-    earlier: int = 0,
+    kept: Resumable | None = None,
 ) -> Meeting:
     """One bidirectional search for solutions of at most `limit` moves (the best total met is exact when it is
     at most the limit; None or a larger total means there is none within it). sharp=False: the former forward
-    bound (one subtracted at every state), kept for the benchmark's baseline. spill: where the levels are kept;
-    the search is saved there after every level (with `earlier`, the states built for earlier limits) and
-    resumes from a saved search of the same limit."""
-    spill = spill if spill is not None else Memory()
+    bound (one subtracted at every state), kept for the benchmark's baseline. kept: where the levels are kept
+    (default: in memory); the search is saved there after every level and resumes from a saved search of the same
+    limit."""
+    spill, earlier = kept if kept is not None else Resumable(Memory())
     goal = 1 << finish
     regions = [r for r in merson_regions(b) if r != {finish}]
     fwd = np.array([sum(1 << h for h in r) for r in regions], dtype=np.int64)
@@ -256,7 +263,7 @@ def fewest_meet(
     begin, states = (max(first, start_limit, saved.limit), saved.earlier) if saved else (max(first, start_limit), 0)
     for limit in range(begin, pegs(pos)):
         try:
-            m = meet(b, pos, finish, limit, max_states, tick, sharp, spill, states)
+            m = meet(b, pos, finish, limit, max_states, tick, sharp, Resumable(spill, states))
         except LimitError:
             return Fewest(None, [], False, first, states, "out of nodes")
         states += m.states
