@@ -96,13 +96,13 @@ def rss_peaks(root_pid: int) -> list[tuple[str, float]]:
 def baseline() -> list[tuple[str, float]]:
     """What heavy pages cost inside a request before: their results computed in this process."""
     from solvers.aequitas.paper import cells
-    from solvers.devil import Variant, solve
+    from solvers.devil import DevilVariant, solve
     from solvers.pegs import board_table
 
     out = []
     for name, run in (
         ("/pegs/table?board=triangle-6", lambda: board_table("triangle-6")),
-        ("/devil/play?n=16", lambda: solve(Variant(16))),
+        ("/devil/play?n=16", lambda: solve(DevilVariant(16))),
         ("/aequitas/table (N <= 30)", lambda: cells(30)),
     ):
         t = time.perf_counter()

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.baselines import breadth_first  # noqa: E402
 from benchmarks.record import Record  # noqa: E402
 from solvers import devil  # noqa: E402
-from solvers.devil import Variant, lamping, search, verify  # noqa: E402
+from solvers.devil import DevilVariant, lamping, search, verify  # noqa: E402
 from solvers.devil import variant as devil_variant  # noqa: E402
 
 
@@ -56,7 +56,7 @@ def main() -> None:
     record = Record("devil")
     clear()
     t = time.perf_counter()
-    r = search(Variant(8))
+    r = search(DevilVariant(8))
     ours = time.perf_counter() - t
     assert r.moves is not None
     t = time.perf_counter()
@@ -75,11 +75,11 @@ def main() -> None:
             continue
         clear()
         t = time.perf_counter()
-        sol = devil.solve(Variant(n))
+        sol = devil.solve(DevilVariant(n))
         took = time.perf_counter() - t
         how = "exhaustive belief search" if sol.method == "search" else "Lamping's argument, checked on p coins"
         t = time.perf_counter()
-        full = devil.exhaust_configs(Variant(n))
+        full = devil.exhaust_configs(DevilVariant(n))
         took_full = time.perf_counter() - t
         assert full.exhausted and full.moves is None
         worst = max(worst, took_full)
@@ -93,7 +93,7 @@ def main() -> None:
     )
     moves = lamping(16)
     t = time.perf_counter()
-    check = verify(Variant(16), moves)
+    check = verify(DevilVariant(16), moves)
     took = time.perf_counter() - t
     assert check.ok
     record.row(

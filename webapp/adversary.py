@@ -127,7 +127,7 @@ def kind(s: Setup) -> str:
     return f"adversary/{s.problem.to_token()}/{s.budget}"
 
 
-class Position(NamedTuple):
+class AdversaryPosition(NamedTuple):
     """A position named by a request's fields: the setup, the undo chain (or an honest game's log as a chain),
     the honest game's log and sealed secret, and the replay of the weighings in effect."""
 
@@ -147,17 +147,19 @@ class Position(NamedTuple):
         return ";".join(self.log) if self.hidden is not None else format_weighings(self.ws)
 
 
-def position(args: Mapping[str, str]) -> Position:
+def position(args: Mapping[str, str]) -> AdversaryPosition:
     """The game named by a request's fields: on the honest scale, its sealed secret checked against its log."""
     s = parse_setup(args)
     chain = chain_arg(args, s)
     ws = parse_weighings(";".join(chain.applied))
     if s.mode != "honest":
-        return Position(s, chain, (), None, replay(s.problem, s.budget, ws))
+        return AdversaryPosition(s, chain, (), None, replay(s.problem, s.budget, ws))
     log = honest_log(args.get("w", ""))
     hidden = HONEST_SCALE.open(s.token, kind(s), ";".join(log))
     secret = hidden.secret
-    return Position(s, chain, log, hidden, replay(s.problem, s.budget, ws, lambda c, w: honest_outcome(w, secret)))
+    return AdversaryPosition(
+        s, chain, log, hidden, replay(s.problem, s.budget, ws, lambda c, w: honest_outcome(w, secret))
+    )
 
 
 def _chosen(form: Mapping[str, str], s: Setup) -> dict[str, str]:
@@ -167,7 +169,7 @@ def _chosen(form: Mapping[str, str], s: Setup) -> dict[str, str]:
 
 
 def _page(
-    pos: Position,
+    pos: AdversaryPosition,
     guess: str = "",
     hint_level: int = 0,
     error: str | None = None,
@@ -199,7 +201,7 @@ def _score(s: Setup, page: AdversaryPage) -> Score | None:
     return Score(title, verdict.win, len(page.weighings), s.minimum, "weighings")
 
 
-class PlayLinks(NamedTuple):
+class AdversaryPlayLinks(NamedTuple):
     """What the play page adds to its model: the set-up, its bar (with the result), the form's fields, the links to the
     earlier positions and to each hint level, a refusal, the coins as placed, an earlier position's link to the
     latest, whether the last weighing can be taken back, and the weighings taken back in words."""
@@ -217,8 +219,8 @@ class PlayLinks(NamedTuple):
 
 
 def _play_links(
-    pos: Position, page: AdversaryPage, guess: str, error: str | None, placed: Mapping[str, str]
-) -> PlayLinks:
+    pos: AdversaryPosition, page: AdversaryPage, guess: str, error: str | None, placed: Mapping[str, str]
+) -> AdversaryPlayLinks:
     """The play page's links, bar and result."""
     s, chain, log, hidden, _ = pos
     ws = page.weighings
@@ -244,7 +246,7 @@ def _play_links(
         prefixes = [s.url(w=";".join(log[:cut]), **keep) for cut in positions_in_log(log)]
     else:
         prefixes = [s.url(w=format_weighings(ws[:i])) for i in range(len(ws) + 1)]
-    return PlayLinks(
+    return AdversaryPlayLinks(
         s,
         bar,
         {**s.query(**(chain.query("w", ";") if s.mode == "adversary" else {"w": pos.w_text()})), **keep},

@@ -7,11 +7,11 @@ from typing import NamedTuple
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 
-from solvers.aequitas import CONVENTIONS, GAMES, Cell, Convention, options
-from solvers.aequitas.match import Match, Player, Step
+from solvers.aequitas import CONVENTIONS, GAMES, Convention, PaperCell, options
+from solvers.aequitas.match import Match, MatchStep, Player
 from solvers.aequitas.report import (
     PAPER_MISERE,
-    PlayPage,
+    AequitasPlayPage,
     PositionReport,
     StartVerdict,
     play_page,
@@ -222,14 +222,14 @@ def _play_page(
     return render_template("aequitas/play.html", page=page, view=view)
 
 
-class PlayLinks(NamedTuple):
+class AequitasPlayLinks(NamedTuple):
     """What the play page adds to its model: its bar (with the result), the form's fields, each past weighing's
     link, the rule's name, whether hints are shown and their link, the restart link, a refusal and the coins as
     placed."""
 
     bar: Bar
     fields: dict[str, str]
-    history: list[tuple[Step, str]]
+    history: list[tuple[MatchStep, str]]
     convention_name: str
     hint: bool
     hint_url: str
@@ -239,7 +239,7 @@ class PlayLinks(NamedTuple):
     query: Callable[..., dict[str, str]]
 
 
-def _score(page: PlayPage) -> Score | None:
+def _score(page: AequitasPlayPage) -> Score | None:
     """The end screen once the match is over (None before)."""
     v = page.view
     if v.over is None:
@@ -249,7 +249,9 @@ def _score(page: PlayPage) -> Score | None:
     return Score(title, won, page.your_weighings, None, "your weighings", page.first_turn)
 
 
-def _play_links(page: PlayPage, chain: Chain, hint: bool, error: str | None, placed: Mapping[str, str]) -> PlayLinks:
+def _play_links(
+    page: AequitasPlayPage, chain: Chain, hint: bool, error: str | None, placed: Mapping[str, str]
+) -> AequitasPlayLinks:
     """The play page's links, bar and result."""
     m, ws, v = page.match, page.weighings, page.view
     hints = params.whole(request.args, "h", 0, 0, 10**6, "h") if request.method == "GET" else 0
@@ -272,7 +274,7 @@ def _play_links(page: PlayPage, chain: Chain, hint: bool, error: str | None, pla
         stats=StatsKey(f"aequitas:{game_id(m, ())}", f"Æquitas {m.game}, {m.n} coins ({m.convention})"),
         end=_score(page),
     )
-    return PlayLinks(
+    return AequitasPlayLinks(
         bar,
         query(m, w=format_weighings(ws), **chain_fields(chain), **{k: x for k, x in keep.items() if x}),
         [(step, url(m, w=format_weighings(ws[: i + 1]))) for i, step in enumerate(v.steps)],
@@ -321,7 +323,7 @@ def _table_body(max_coins: int) -> str:
     )
 
 
-def cell_url(c: Cell) -> str | None:
+def cell_url(c: PaperCell) -> str | None:
     """A playable position for a table cell, with hints (its certificate) shown; None when nothing can be played."""
     if not options(c.position, c.goal):
         return None

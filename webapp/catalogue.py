@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from solvers.aequitas.paper import Cell, cells
+from solvers.aequitas.paper import PaperCell, cells
 from solvers.aequitas.report import TableReport, table_report
-from solvers.devil import Solution, Variant, solve
-from solvers.devil.variant import Goal
+from solvers.devil import DevilVariant, Solution, solve
+from solvers.devil.variant import DevilGoal
 from solvers.errors import LimitError
 from solvers.pegs import (
     EXACT_MAX_HOLES,
@@ -24,13 +24,13 @@ from solvers.pegs import (
     quick_exact,
 )
 from solvers.pegs.report import PegReport, peg_report, proved_start
-from solvers.pegs.table import Row as PegRow
+from solvers.pegs.table import PegRow
 from solvers.progress import Tick
 from solvers.variants import model as variant_model
-from solvers.variants.plan import Plan, StoredPlan, Verification, restored, stored
+from solvers.variants.plan import StoredPlan, VariantPlan, VariantVerification, restored, stored
 from solvers.variants.plan import make_plan as variant_plan
 from solvers.variants.plan import verify as verify_variant
-from solvers.variants.report import Row
+from solvers.variants.report import VariantRow
 from solvers.variants.report import table as variant_table
 
 from .codebreak_results import (
@@ -74,7 +74,7 @@ class DevilParams(Params, frozen=True):
     """A variant of the Devil's game."""
 
     n: int
-    goal: Goal
+    goal: DevilGoal
     reflections: bool
     states: int
 
@@ -135,7 +135,7 @@ def _pegs_analysis_quick(p: PositionParams) -> bool:
 
 def _devil(p: DevilParams, tick: Tick) -> Solution:
     """The shortest sure win for a variant, or why there is none."""
-    return solve(Variant(p.n, p.goal, p.reflections, p.states), tick)
+    return solve(DevilVariant(p.n, p.goal, p.reflections, p.states), tick)
 
 
 def _devil_quick(p: DevilParams) -> bool:
@@ -143,7 +143,7 @@ def _devil_quick(p: DevilParams) -> bool:
     return int(p.states**p.n) <= QUICK_DEVIL_CONFIGS
 
 
-def _aequitas(p: AequitasParams, tick: Tick) -> tuple[tuple[Cell, ...], TableReport]:
+def _aequitas(p: AequitasParams, tick: Tick) -> tuple[tuple[PaperCell, ...], TableReport]:
     """The comparison table with the paper, and its report with the certificates of every disagreement."""
     rows = tuple(cells(p.max, tick))
     return rows, table_report(p.max, rows)
@@ -191,11 +191,11 @@ AEQUITAS = Computation(
     _aequitas,
     lambda p: p.max <= QUICK_AEQUITAS,
     lambda p: f"the Æquitas table up to {p.max} coins",
-    tuple[tuple[Cell, ...], TableReport],
+    tuple[tuple[PaperCell, ...], TableReport],
 )
 
 
-def _variant_plan(p: VariantParams, tick: Tick) -> tuple[Plan, Verification]:
+def _variant_plan(p: VariantParams, tick: Tick) -> tuple[VariantPlan, VariantVerification]:
     """A variant's optimal plan, verified on every secret and every way the scale may lie."""
     plan = variant_plan(p.model(), tick)
     check = verify_variant(plan)
@@ -211,7 +211,7 @@ def variant_quick(v: variant_model.Variant) -> bool:
     return v.coins <= QUICK_VARIANT[key]
 
 
-def _variant_table(p: VariantParams, tick: Tick) -> tuple[Row, ...]:
+def _variant_table(p: VariantParams, tick: Tick) -> tuple[VariantRow, ...]:
     """A variant's table for N = 1..100, each figure proved and its plan verified."""
     return variant_table(p.model(), tick)
 
@@ -222,7 +222,7 @@ VARIANT_PLAN = Computation(
     _variant_plan,
     lambda p: variant_quick(p.model()),
     lambda p: f"the plan for {p.model().describe()}",
-    tuple[StoredPlan, Verification],
+    tuple[StoredPlan, VariantVerification],
     lambda r: (stored(r[0]), r[1]),
     lambda r: (restored(r[0]), r[1]),
 )
@@ -232,7 +232,7 @@ VARIANT_TABLE = Computation(
     _variant_table,
     lambda p: False,
     lambda p: f"the table for {p.model().describe().split(', ', 1)[1]}, N = 1 to 100",
-    tuple[Row, ...],
+    tuple[VariantRow, ...],
 )
 COMPUTATIONS: tuple[Computation[Any, Any], ...] = (
     PEGS_TABLE,
@@ -272,7 +272,7 @@ VARIANT_TABLES = (
 )
 
 
-def devil_params(v: Variant) -> DevilParams:
+def devil_params(v: DevilVariant) -> DevilParams:
     """The store's parameters for a Devil variant."""
     return DevilParams(v.n, v.goal, v.reflections, v.states)
 

@@ -95,10 +95,10 @@ def aequitas(args: argparse.Namespace) -> Report:
 
 def devil(args: argparse.Namespace) -> Report:
     """The Devil's game: the shortest sure win, or why there is none."""
-    from solvers.devil import Variant
+    from solvers.devil import DevilVariant
     from solvers.devil.report import devil_report
 
-    v = Variant(whole(args.n, "N"), args.goal, args.reflections, whole(args.states, "--states"))
+    v = DevilVariant(whole(args.n, "N"), args.goal, args.reflections, whole(args.states, "--states"))
     return devil_report(v, args.moves)
 
 

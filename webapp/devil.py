@@ -12,8 +12,8 @@ from flask import Blueprint, Response, jsonify, render_template, request, url_fo
 from solvers.devil import (
     GOALS,
     MAX_COINS,
+    DevilVariant,
     Solution,
-    Variant,
     adversarial_sizes,
     flip_mask,
     moves_from_text,
@@ -23,7 +23,7 @@ from solvers.devil import (
     start_choices,
     won_at,
 )
-from solvers.devil.report import Line, PlayPage, SolutionStep, devil_report, line_from, play_page, solution_step
+from solvers.devil.report import DevilPlayPage, Line, SolutionStep, devil_report, line_from, play_page, solution_step
 from solvers.errors import IllegalMoveError, InputError
 from solvers.history import RESTART, TAKE_BACK, Chain, chain_from_text, from_log, log_from_text, taken_back
 from solvers.report import as_json
@@ -45,7 +45,7 @@ DEVILS = ("adversarial", "random")
 class DevilGame:
     """A game's settings as the URL carries them."""
 
-    variant: Variant
+    variant: DevilVariant
     devil: str
     token: str
 
@@ -60,12 +60,12 @@ class DevilGame:
         return link(endpoint, self.query(**more))
 
 
-def parse_variant(args: Mapping[str, str], states: bool = False) -> Variant:
+def parse_variant(args: Mapping[str, str], states: bool = False) -> DevilVariant:
     """The variant from the query; 400 when out of range."""
     n = params.whole(args, "n", None, 1, MAX_COINS, "The number of coins (n)")
     m = params.whole(args, "states", 2, 2, 6, "states") if states else 2
     try:
-        return Variant(n, params.choice(args, "goal", GOALS), params.flag(args, "reflections"), m)
+        return DevilVariant(n, params.choice(args, "goal", GOALS), params.flag(args, "reflections"), m)
     except InputError as e:
         raise InputError(str(e)) from e
 
@@ -80,38 +80,38 @@ def parse_game(args: Mapping[str, str]) -> DevilGame:
     return DevilGame(v, devil, token)
 
 
-def _game_key(v: Variant) -> str:
+def _game_key(v: DevilVariant) -> str:
     """What a random Devil's token is bound to."""
     return f"devil/{v.n}/{v.goal}/{int(v.reflections)}"
 
 
-class Table(NamedTuple):
+class DevilTable(NamedTuple):
     """The random Devil's secret: the starting table, and the seed of its turns."""
 
     table: int
     seed: str
 
 
-def _table(data: dict[str, object]) -> Table:
+def _table(data: dict[str, object]) -> DevilTable:
     """A sealed Table back."""
-    return Table(whole_field(data, "table"), str(data.get("seed", "")))
+    return DevilTable(whole_field(data, "table"), str(data.get("seed", "")))
 
 
-RANDOM_DEVIL = HiddenGame[Table](",", Table._asdict, _table)
+RANDOM_DEVIL = HiddenGame[DevilTable](",", DevilTable._asdict, _table)
 
 
-def _new_random_game(v: Variant) -> str:
+def _new_random_game(v: DevilVariant) -> str:
     """A recorded game against the random Devil: a hidden starting table (not already won), a seed for its turns."""
-    return RANDOM_DEVIL.start(_game_key(v), Table(secrets.choice(start_choices(v)), secrets.token_hex(8)))
+    return RANDOM_DEVIL.start(_game_key(v), DevilTable(secrets.choice(start_choices(v)), secrets.token_hex(8)))
 
 
-def _hidden(g: DevilGame, log: tuple[str, ...]) -> Hidden[Table] | None:
+def _hidden(g: DevilGame, log: tuple[str, ...]) -> Hidden[DevilTable] | None:
     """The random Devil's sealed table, checked against the game's log of moves and take-backs (None: the
     adversarial Devil)."""
     return RANDOM_DEVIL.open(g.token, _game_key(g.variant), ",".join(log)) if g.devil == "random" else None
 
 
-def _random_play(g: DevilGame, hidden: Hidden[Table], moves: tuple[int, ...]) -> tuple[int | None, int]:
+def _random_play(g: DevilGame, hidden: Hidden[DevilTable], moves: tuple[int, ...]) -> tuple[int | None, int]:
     """Play the moves against the random Devil sealed in the game's token."""
     table, seed = hidden.secret
     return random_play(g.variant, table, moves, seeded_turns(seed, g.variant))
@@ -208,7 +208,7 @@ def _play_page(
     return render_template("devil/play.html", page=page, view=_play_links(g, page, peek, chain, log, hidden, error))
 
 
-def _score(page: PlayPage) -> Score | None:
+def _score(page: DevilPlayPage) -> Score | None:
     """The win screen once the Devil is beaten (None before)."""
     if page.won is None:
         return None
@@ -217,7 +217,7 @@ def _score(page: PlayPage) -> Score | None:
     return Score("The Devil is beaten!", True, page.won, best, "moves")
 
 
-class PlayLinks(NamedTuple):
+class DevilPlayLinks(NamedTuple):
     """What the play page adds to its model: the game, its bar (with the result), the form's fields, the links to peek
     and to the solution from here, an earlier position's link to the latest, whether the last move can be taken
     back, and a refusal."""
@@ -235,13 +235,13 @@ class PlayLinks(NamedTuple):
 
 def _play_links(
     g: DevilGame,
-    page: PlayPage,
+    page: DevilPlayPage,
     peek: bool,
     chain: Chain,
     log: tuple[str, ...],
-    hidden: Hidden[Table] | None,
+    hidden: Hidden[DevilTable] | None,
     error: str | None,
-) -> PlayLinks:
+) -> DevilPlayLinks:
     """The play page's links, bar and result."""
     v, moves, adversarial = g.variant, page.moves, g.devil == "adversarial"
     hints = params.whole(request.args, "h", 0, 0, 10**6, "h") if request.method == "GET" else 0
@@ -259,7 +259,7 @@ def _play_links(
         end=_score(page),
     )
     earlier = hidden is not None and hidden.standing == "earlier"
-    return PlayLinks(
+    return DevilPlayLinks(
         g,
         bar,
         g.query(**moves_field, peek="1" if peek else ""),
@@ -339,7 +339,7 @@ class SolutionPage(NamedTuple):
     """The solution's page: the game, its solution, the step shown of the line from the position asked (none when
     there is none), the step links (first, prev, next, last, and `link` for any step) and that line."""
 
-    v: Variant
+    v: DevilVariant
     sol: Solution
     page: SolutionStep | None
     nav: dict[str, str | Callable[[int], str]]

@@ -15,7 +15,7 @@ from solvers.pegs import (
     Analysis,
     Board,
     PegGame,
-    Row,
+    PegRow,
     board,
     finish_label,
     from_token,
@@ -23,9 +23,9 @@ from solvers.pegs import (
     quick_exact,
     replay,
 )
-from solvers.pegs.lesson import IMPOSSIBLE, Fewest, lesson
+from solvers.pegs.lesson import IMPOSSIBLE, FewestMoves, lesson
 from solvers.pegs.play import Session, from_game_id, game_id, session_from_text
-from solvers.pegs.report import PegReport, PlayPage, TableProofs, labels, play_page, settled_report, table_proofs
+from solvers.pegs.report import PegPlayPage, PegReport, TableProofs, labels, play_page, settled_report, table_proofs
 from solvers.report import as_json
 
 from . import params
@@ -119,7 +119,7 @@ def play() -> str:
     return render_template("pegs/play.html", page=page, view=_play_links(s, page, hints, hint))
 
 
-class PlayLinks(NamedTuple):
+class PegPlayLinks(NamedTuple):
     """What the play page adds to its model: its links (each target's and each coin's, every legal jump's, the
     hint's, the solution's, the goals'), its bar (with the result once the game has ended) and the hint."""
 
@@ -133,7 +133,7 @@ class PlayLinks(NamedTuple):
     hint: dict[str, object] | None
 
 
-def _play_links(s: Session, page: PlayPage, hints: int, hint: dict[str, object] | None) -> PlayLinks:
+def _play_links(s: Session, page: PegPlayPage, hints: int, hint: dict[str, object] | None) -> PegPlayLinks:
     """The play page's links, bar and result for a session."""
     g, b = s.game, page.board
     keep = {"h": hints or ""}
@@ -147,7 +147,7 @@ def _play_links(s: Session, page: PlayPage, hints: int, hint: dict[str, object] 
         stats=_stats(g),
         end=_score(g, len(page.moves)) if page.ended else None,
     )
-    return PlayLinks(
+    return PegPlayLinks(
         {j[2]: session_url(s.then(j), **keep, sel=b.labels[j[2]] if again else "") for j, again in page.targets},
         lambda h: session_url(s, sel=b.labels[h], **keep),
         [(b.labels[f], b.labels[o], b.labels[t], session_url(s.then((f, o, t)), **keep)) for f, o, t in page.legal],
@@ -172,7 +172,7 @@ def proved_here(g: PegGame) -> Analysis | None:
     return settled_start(g.board, g.hole, g.finish or None, _peek_report)
 
 
-def _fewest(b: Board, finish: str) -> Fewest:
+def _fewest(b: Board, finish: str) -> FewestMoves:
     """The fewest moves from a position (a fresh move) where the exact analysis is quick; -1 when it cannot be
     finished; None when not known in a request."""
 
@@ -322,17 +322,17 @@ def table() -> str:
     busy = {(h, f) for h, f, r, _ in problems if r is None and held(PEGS_REPORT, pegs_problem(b.name, h, f))}
     proofs = table_proofs(b, rows, settled)
     exact = quick_exact(b, b.start(b.labels[0]))
-    view = TableView(b, rows, links, home_links, proofs, problems, problem_links, busy, tuple(BOARDS), exact)
+    view = PegTableView(b, rows, links, home_links, proofs, problems, problem_links, busy, tuple(BOARDS), exact)
     return render_template("pegs/table.html", view=view)
 
 
-class TableView(NamedTuple):
+class PegTableView(NamedTuple):
     """The table of starts: the board, its rows, each start's link (finishing anywhere, and in its own hole), the
     proofs the stored reports give, the classic problems (start, finish, report, link), those being computed, the
     boards, and whether every position was searched."""
 
     b: Board
-    rows: tuple[Row, ...]
+    rows: tuple[PegRow, ...]
     links: dict[str, str]
     home_links: dict[str, str]
     proofs: TableProofs

@@ -13,8 +13,8 @@ from solvers.errors import IllegalMoveError, InputError, LimitError
 from solvers.history import Chain, chain_from_text
 from solvers.variants.adversary import VariantGame, parse_weighings, play, typed_weighing
 from solvers.variants.model import MAX_COINS, MAX_LIES, MAX_PANS, Variant
-from solvers.variants.plan import Plan, Verification
-from solvers.variants.report import NodeView, Row, Run, bound_name, navigate, runs
+from solvers.variants.plan import VariantPlan, VariantVerification
+from solvers.variants.report import Run, VariantNodeView, VariantRow, bound_name, navigate, runs
 from solvers.weighing import WEIGHTS
 from solvers.weighing.knowledge import typed_pan
 
@@ -44,7 +44,7 @@ def query(v: Variant, **more: str) -> dict[str, str]:
     return {**base, **more}
 
 
-def plan_for(v: Variant) -> tuple[Plan, Verification]:
+def plan_for(v: Variant) -> tuple[VariantPlan, VariantVerification]:
     """The verified plan, from the result store (computed by a job when large). Refused at once, with the largest
     number of coins within reach, where the variant's stored table shows this one beyond the search's reach (a job
     would run for many minutes to the same refusal)."""
@@ -125,9 +125,9 @@ class PlanPage(NamedTuple):
     table, the JSON and (on sizes played within a second) the game against the adversary."""
 
     v: Variant
-    plan: Plan
-    check: Verification
-    view: NodeView | None
+    plan: VariantPlan
+    check: VariantVerification
+    view: VariantNodeView | None
     query: dict[str, str]
     bound: str
     url_for_path: Callable[[str], str]
@@ -151,7 +151,7 @@ def table_query(v: Variant) -> dict[str, str]:
 def table() -> str:
     """Fewest weighings against N, beside the lower bound: a table and a chart."""
     v = _table_variant()
-    rows: tuple[Row, ...] = computed(VARIANT_TABLE, VariantParams(v.to_token()))
+    rows: tuple[VariantRow, ...] = computed(VARIANT_TABLE, VariantParams(v.to_token()))
 
     def plan_url(n: int) -> str:
         return link("variants.plan_page", query(Variant(n, v.weight, v.lies, v.fakes, v.pans)))
@@ -165,7 +165,7 @@ class TablePage(NamedTuple):
     the lower bound's name, the title, and a size's plan link."""
 
     v: Variant
-    rows: tuple[Row, ...]
+    rows: tuple[VariantRow, ...]
     groups: tuple[Run, ...]
     bound: str
     title: str
@@ -176,7 +176,7 @@ class TablePage(NamedTuple):
 def table_json() -> Response:
     """A variant's table as JSON: each N with its fewest weighings (null: none or beyond reach) and bound."""
     v = _table_variant()
-    rows: tuple[Row, ...] = computed(VARIANT_TABLE, VariantParams(v.to_token()))
+    rows: tuple[VariantRow, ...] = computed(VARIANT_TABLE, VariantParams(v.to_token()))
     body = {
         "variant": v.describe().split(", ", 1)[1],
         "bound": bound_name(v),
@@ -221,7 +221,7 @@ def _chain(v: Variant, args: Mapping[str, str]) -> Chain:
     return chain
 
 
-def _play(v: Variant, plan: Plan, chain: Chain, error: str | None = None, typed: list[str] | None = None) -> str:
+def _play(v: Variant, plan: VariantPlan, chain: Chain, error: str | None = None, typed: list[str] | None = None) -> str:
     """The play page: the game so far, its bar (undo, redo, ID, share, and the result once the answer is known)."""
     game = play(plan, parse_weighings(v, ";".join(chain.applied)))
     hints = params.whole(request.args, "h", 0, 0, 10**6, "h")
@@ -243,11 +243,11 @@ def _play(v: Variant, plan: Plan, chain: Chain, error: str | None = None, typed:
     fields = query(v, **chain.query("w", ";"))
     plan_url = link("variants.plan_page", query(v))
     return render_template(
-        "variants/play.html", play=PlayView(v, game, bar, error, typed or [""] * v.pans, fields, plan_url)
+        "variants/play.html", play=VariantPlayView(v, game, bar, error, typed or [""] * v.pans, fields, plan_url)
     )
 
 
-class PlayView(NamedTuple):
+class VariantPlayView(NamedTuple):
     """The variants' play page: the variant, the game so far, its bar (with the result), a refusal with the pans as
     they were typed, the fields the next weighing's form carries and the link to the whole plan."""
 

@@ -1,10 +1,11 @@
 """Æquitas: two-player counterfeit-coin games with an Observer, and their Grundy values."""
 
+from solvers.weighing.problem import Goal
+
 from .game import (
     CONVENTIONS,
+    AequitasMove,
     Convention,
-    Goal,
-    Move,
     Position,
     best_move,
     grouped_moves,
@@ -14,15 +15,15 @@ from .game import (
     playable,
     start,
 )
-from .paper import GAMES, Cell, agreement, cells, paper_value
+from .paper import GAMES, PaperCell, agreement, cells, paper_value
 
 __all__ = [
     "CONVENTIONS",
     "GAMES",
-    "Cell",
+    "PaperCell",
     "Convention",
     "Goal",
-    "Move",
+    "AequitasMove",
     "Position",
     "agreement",
     "best_move",

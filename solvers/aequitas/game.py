@@ -16,9 +16,8 @@ from functools import lru_cache
 from typing import Literal
 
 from solvers.errors import InputError
-from solvers.weighing.problem import Split
+from solvers.weighing.problem import Goal, Split
 
-Goal = Literal["find", "identify"]
 Convention = Literal["normal", "misere-last-mover-loses", "misere-stop-before-reveal"]
 CONVENTIONS: tuple[Convention, ...] = ("normal", "misere-last-mover-loses", "misere-stop-before-reveal")
 FakeSide = Literal["left", "right", "off"]
@@ -85,7 +84,7 @@ class Position:
 
 
 @dataclass(frozen=True)
-class Move:
+class AequitasMove:
     """A weighing (abstract counts per class and pan) and where the fake sits."""
 
     split: Split
@@ -118,7 +117,7 @@ def _balanced(parts: list[tuple[str, int]], g: int) -> tuple[dict[str, int], dic
     return left, right
 
 
-def moves(p: Position) -> Iterator[tuple[Position, Move]]:
+def moves(p: Position) -> Iterator[tuple[Position, AequitasMove]]:
     """Every informative weighing as (position it leads to, a representative move)."""
     if p.fake_unknown:
         yield from _unknown_moves(p)
@@ -126,22 +125,22 @@ def moves(p: Position) -> Iterator[tuple[Position, Move]]:
         yield from _destined_moves(p)
 
 
-def _unknown_moves(p: Position) -> Iterator[tuple[Position, Move]]:
+def _unknown_moves(p: Position) -> Iterator[tuple[Position, AequitasMove]]:
     """Moves from unknown coins: a balance excludes the weighed coins; an imbalance gives destinies."""
     u, g = p.u, p.g
     for m in range(1, u):  # balance: the fake stays off the scale
         pans = _balanced([("u", m)], g)
         if pans:
             s = Split(pans[0]["u"], 0, 0, pans[1]["u"], 0, 0)
-            yield Position.make(u - m, 0, 0, g + m, True), Move(s, "off")
+            yield Position.make(u - m, 0, 0, g + m, True), AequitasMove(s, "off")
     for u1 in range(1, u + 1):  # imbalance: the fake (heavier) on the left pan
         for u2 in range(0, u - u1 + 1):
             if abs(u1 - u2) <= g:
                 child = Position.make(0, u2, u1, g + u - u1 - u2, False)
-                yield child, Move(Split(u1, 0, 0, u2, 0, 0), "left")
+                yield child, AequitasMove(Split(u1, 0, 0, u2, 0, 0), "left")
 
 
-def _destined_moves(p: Position) -> Iterator[tuple[Position, Move]]:
+def _destined_moves(p: Position) -> Iterator[tuple[Position, AequitasMove]]:
     """Moves from destined coins (the fake heavy-destined)."""
     lt, hv, g = p.l, p.h, p.g
     for a in range(lt + 1):  # balance: a light and b heavy coins weighed, the fake off
@@ -151,14 +150,14 @@ def _destined_moves(p: Position) -> Iterator[tuple[Position, Move]]:
             pans = _balanced([("l", a), ("h", b)], g)
             if pans:
                 s = Split(0, pans[0]["l"], pans[0]["h"], 0, pans[1]["l"], pans[1]["h"])
-                yield Position.make(0, lt - a, hv - b, g + a + b, False), Move(s, "off")
+                yield Position.make(0, lt - a, hv - b, g + a + b, False), AequitasMove(s, "off")
     for h1 in range(1, hv + 1):  # imbalance: fake on the left; h1 heavy left and l2 light right stay
         for l2 in range(lt + 1):
             if l2 + h1 == lt + hv:
                 continue  # nothing excluded: no new information
             weighing = _imbalance_split(lt, hv, g, h1, l2)
             if weighing is not None:
-                yield Position.make(0, l2, h1, g + lt + hv - l2 - h1, False), Move(weighing, "left")
+                yield Position.make(0, l2, h1, g + lt + hv - l2 - h1, False), AequitasMove(weighing, "left")
 
 
 def _imbalance_split(lt: int, hv: int, g: int, h1: int, l2: int) -> Split | None:
@@ -259,16 +258,16 @@ def outcome(p: Position, goal: Goal, convention: Convention) -> str:
     return "P" if grundy(p, goal, convention) == 0 else "N"
 
 
-def grouped_moves(p: Position, goal: Goal, convention: Convention) -> list[tuple[Position, int, Move, bool]]:
+def grouped_moves(p: Position, goal: Goal, convention: Convention) -> list[tuple[Position, int, AequitasMove, bool]]:
     """Each position reachable in one move, its Grundy value, a move that gets there, and if it reveals all."""
-    seen: dict[Position, Move] = {}
+    seen: dict[Position, AequitasMove] = {}
     if not p.goal_reached(goal):
         for child, move in moves(p):
             seen.setdefault(child, move)
     return [(c, grundy(c, goal, convention), m, c.goal_reached(goal)) for c, m in sorted(seen.items())]
 
 
-def playable(p: Position, goal: Goal, convention: Convention) -> list[tuple[Position, Move]]:
+def playable(p: Position, goal: Goal, convention: Convention) -> list[tuple[Position, AequitasMove]]:
     """Moves a player may make under the convention (stop-before-reveal forbids revealing everything)."""
     out = [(c, m) for c, _, m, reveals in grouped_moves(p, goal, convention)]
     if convention == "misere-stop-before-reveal":
@@ -276,7 +275,7 @@ def playable(p: Position, goal: Goal, convention: Convention) -> list[tuple[Posi
     return out
 
 
-def best_move(p: Position, goal: Goal, convention: Convention) -> tuple[Position, Move] | None:
+def best_move(p: Position, goal: Goal, convention: Convention) -> tuple[Position, AequitasMove] | None:
     """A move to a Grundy-0 position if there is one, otherwise the first legal move; None if none."""
     legal = playable(p, goal, convention)
     winning = [(c, m) for c, m in legal if grundy(c, goal, convention) == 0]

@@ -11,20 +11,20 @@ from solvers.weighing.knowledge import UserWeighing, honest_outcome, learned
 from solvers.weighing.problem import Outcome
 
 from .game import Convention, best_move, playable
-from .play import Table, realise, setup
+from .play import AequitasTable, realise, setup
 
 Player = Literal["you", "computer"]
 OTHER: dict[Player, Player] = {"you": "computer", "computer": "you"}
 
 
-class Verdict(NamedTuple):
+class MatchVerdict(NamedTuple):
     """The end of a match: who won and why."""
 
     winner: Player
     why: str
 
 
-class Step(NamedTuple):
+class MatchStep(NamedTuple):
     """One weighing of a match: who made it, what the scale showed, and what the Observer learned."""
 
     mover: Player
@@ -48,7 +48,7 @@ class Match:
     convention: Convention
     first: Player
 
-    def start(self) -> Table:
+    def start(self) -> AequitasTable:
         """The table before any weighing."""
         return setup(self.game, self.n, self.extra, self.light, self.fake, self.heavier)
 
@@ -56,7 +56,7 @@ class Match:
         """Who makes the i-th (0-based) weighing."""
         return self.first if i % 2 == 0 else OTHER[self.first]
 
-    def replay(self, ws: tuple[UserWeighing, ...]) -> list[Table]:
+    def replay(self, ws: tuple[UserWeighing, ...]) -> list[AequitasTable]:
         """The tables after each weighing; IllegalMoveError if a weighing is not a legal move."""
         tables = [self.start()]
         for i, w in enumerate(ws, 1):
@@ -69,11 +69,11 @@ class Match:
             tables.append(tables[-1].after(w))
         return tables
 
-    def steps(self, ws: tuple[UserWeighing, ...]) -> list[Step]:
+    def steps(self, ws: tuple[UserWeighing, ...]) -> list[MatchStep]:
         """Each weighing with its mover, the scale's outcome (forced by the fake) and the Observer's lesson."""
         tables = self.replay(ws)
         return [
-            Step(
+            MatchStep(
                 self.mover(i),
                 w,
                 honest_outcome(w, tables[i].fake),
@@ -84,7 +84,7 @@ class Match:
             for i, w in enumerate(ws)
         ]
 
-    def verdict(self, t: Table, moves_made: int) -> Verdict | None:
+    def verdict(self, t: AequitasTable, moves_made: int) -> MatchVerdict | None:
         """The winner and why once the game is over; None while it goes on."""
         pos, _ = t.position()
         to_move = self.mover(moves_made)
@@ -96,11 +96,11 @@ class Match:
                 if self.convention == "normal"
                 else "revealed everything, and under misère play the revealing player loses"
             )
-            return Verdict(winner, f"{'You' if last == 'you' else 'The computer'} {why}.")
+            return MatchVerdict(winner, f"{'You' if last == 'you' else 'The computer'} {why}.")
         if playable(pos, t.goal, self.convention):
             return None
         if self.convention == "misere-last-mover-loses":
-            return Verdict(
+            return MatchVerdict(
                 to_move,
                 "No weighing gives the Observer anything new: the player to move cannot move, which under misère "
                 "play wins.",
@@ -110,9 +110,11 @@ class Match:
             if self.convention == "misere-stop-before-reveal"
             else "no weighing gives the Observer anything new"
         )
-        return Verdict(OTHER[to_move], f"{'You are' if to_move == 'you' else 'The computer is'} to move, but {why}.")
+        return MatchVerdict(
+            OTHER[to_move], f"{'You are' if to_move == 'you' else 'The computer is'} to move, but {why}."
+        )
 
-    def reply(self, t: Table) -> UserWeighing | None:
+    def reply(self, t: AequitasTable) -> UserWeighing | None:
         """The computer's weighing: to a Grundy-0 position when it can, else the first legal move."""
         pos, mirrored = t.position()
         choice = best_move(pos, t.goal, self.convention)

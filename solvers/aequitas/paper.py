@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solvers.progress import Tick, quiet
+from solvers.weighing.problem import Goal
 
-from .game import CONVENTIONS, Convention, Goal, Position, grundy, options, start
+from .game import CONVENTIONS, Convention, Position, grundy, options, start
 
 GAMES = ("D", "F", "FI")
 
@@ -53,7 +54,7 @@ def paper_value(game: str, n: int, extra: bool, misere: bool, light: int = 0) ->
 
 
 @dataclass(frozen=True)
-class Cell:
+class PaperCell:
     """One cell of the comparison: a game position, the searched value and the paper's."""
 
     game: str
@@ -89,7 +90,7 @@ class Cell:
         return [(c.describe(), grundy(c, goal, conv), c.goal_reached(goal)) for c in options(self.position, goal)]
 
 
-def cells(max_coins: int, tick: Tick = quiet) -> list[Cell]:
+def cells(max_coins: int, tick: Tick = quiet) -> list[PaperCell]:
     """Every game, N = 1..max_coins, with and without the extra coin, under every convention."""
     out = []
     for n in range(1, max_coins + 1):
@@ -103,17 +104,19 @@ def cells(max_coins: int, tick: Tick = quiet) -> list[Cell]:
                             continue  # the fake must have a coin of its destiny
                         pos = start("D", n, extra, light, fake_light)
                         value, src = paper_value("D", n, extra, misere, light)
-                        out.append(Cell("D", n, extra, light, fake_light, conv, grundy(pos, "find", conv), value, src))
+                        out.append(
+                            PaperCell("D", n, extra, light, fake_light, conv, grundy(pos, "find", conv), value, src)
+                        )
                 for game in ("F", "FI"):
                     goal: Goal = "identify" if game == "FI" else "find"
                     value, src = paper_value(game, n, extra, misere)
                     out.append(
-                        Cell(game, n, extra, 0, False, conv, grundy(start(game, n, extra), goal, conv), value, src)
+                        PaperCell(game, n, extra, 0, False, conv, grundy(start(game, n, extra), goal, conv), value, src)
                     )
     return out
 
 
-def agreement(table: list[Cell]) -> dict[Convention, tuple[int, int]]:
+def agreement(table: list[PaperCell]) -> dict[Convention, tuple[int, int]]:
     """For each convention: (cells agreeing with the paper, cells compared)."""
     out: dict[Convention, tuple[int, int]] = {}
     for conv in CONVENTIONS:

@@ -7,11 +7,12 @@ from dataclasses import dataclass
 from solvers.weighing.case import Case
 from solvers.weighing.knowledge import UserWeighing, apply, check_weighing, honest_outcome
 from solvers.weighing.plan import Coins, Ranges, numbers, take
+from solvers.weighing.problem import Goal
 
-from .game import Convention, Goal, Move, Position
+from .game import AequitasMove, Convention, Position
 
 
-def setup(game: str, n: int, extra: bool, light: int, fake: int, heavier: bool) -> Table:
+def setup(game: str, n: int, extra: bool, light: int, fake: int, heavier: bool) -> AequitasTable:
     """The start of a game on numbered coins: D puts coins 1..light light-destined, the rest heavy-destined."""
     every: Ranges = ((1, n + 1),)
     if game == "D":
@@ -21,11 +22,11 @@ def setup(game: str, n: int, extra: bool, light: int, fake: int, heavier: bool) 
         heavier = fake > light
     else:
         coins = Coins(n, int(extra), every, (), (), False)
-    return Table(coins, Case(fake, heavier), "identify" if game == "FI" else "find")
+    return AequitasTable(coins, Case(fake, heavier), "identify" if game == "FI" else "find")
 
 
 @dataclass(frozen=True)
-class Table:
+class AequitasTable:
     """A game in progress: what the Observer knows and where the fake really is."""
 
     coins: Coins
@@ -42,9 +43,9 @@ class Table:
         fake_unknown = self.fake.coin in numbers(c.unknown)
         return Position.make(u, lt, hv, c.n + c.extra - u - lt - hv, fake_unknown), mirrored
 
-    def after(self, w: UserWeighing) -> Table:
+    def after(self, w: UserWeighing) -> AequitasTable:
         """The game after a weighing (its result is forced by the fake)."""
-        return Table(apply(self.coins, w, honest_outcome(w, self.fake)), self.fake, self.goal)
+        return AequitasTable(apply(self.coins, w, honest_outcome(w, self.fake)), self.fake, self.goal)
 
     def refusal(self, w: UserWeighing, convention: Convention) -> str | None:
         """Why a weighing is not a move here (IllegalMoveError for a malformed one), or None if it is one."""
@@ -63,7 +64,7 @@ class Table:
         return self.coins.abstract().cases
 
 
-def realise(t: Table, move: Move, mirrored: bool) -> UserWeighing:
+def realise(t: AequitasTable, move: AequitasMove, mirrored: bool) -> UserWeighing:
     """A concrete weighing for an abstract move: lowest-numbered coins, the fake where the move puts it."""
     c, fake = t.coins, t.fake.coin or 0
     light, heavy = list(numbers(t.coins.light)), list(numbers(t.coins.heavy))

@@ -10,9 +10,9 @@ from solvers.report import optional
 from solvers.weighing.knowledge import UserPan, UserWeighing, pans
 
 from .game import CONVENTIONS, Convention, Position, grouped_moves, grundy, playable
-from .match import Match, Step, Verdict
-from .paper import GAMES, Cell, agreement, cells
-from .play import Table, realise
+from .match import Match, MatchStep, MatchVerdict
+from .paper import GAMES, PaperCell, agreement, cells
+from .play import AequitasTable, realise
 
 MAX_COINS = 40
 PAPER_MISERE: Convention = "misere-stop-before-reveal"  # the reading the paper's tables follow
@@ -162,12 +162,12 @@ class TableReport:
 
 
 @lru_cache(maxsize=4)
-def table_cells(max_coins: int) -> tuple[Cell, ...]:
+def table_cells(max_coins: int) -> tuple[PaperCell, ...]:
     """The comparison table (cached: it is the same for everyone)."""
     return tuple(cells(max_coins))
 
 
-def _table_cell(c: Cell) -> TableCell:
+def _table_cell(c: PaperCell) -> TableCell:
     """A cell as reported, with its certificate when it disagrees with the paper."""
     d = c.game == "D"
     cert = None if c.agrees else tuple(Certificate(p, v, r) for p, v, r in c.certificate())
@@ -186,7 +186,7 @@ def _table_cell(c: Cell) -> TableCell:
     )
 
 
-def table_report(max_coins: int, rows: tuple[Cell, ...] | None = None) -> TableReport:
+def table_report(max_coins: int, rows: tuple[PaperCell, ...] | None = None) -> TableReport:
     """The whole comparison table (from its cells when already computed)."""
     rows = table_cells(max_coins) if rows is None else rows
     agree = {k: Agreement(a, n) for k, (a, n) in agreement(list(rows)).items()}
@@ -204,18 +204,18 @@ TABLE_COLUMNS: tuple[tuple[str, bool], ...] = (
 
 
 @dataclass(frozen=True)
-class TableView:
+class AequitasTableView:
     """The comparison table as the site shows it: per convention, a row per N of the cells in TABLE_COLUMNS (None
     where no cell was computed), the D(l, h) cells that disagree with the paper (listed below the grid), and the
     agreement counts."""
 
     max_coins: int
-    grid: dict[Convention, list[tuple[int, list[Cell | None]]]]
-    flagged: dict[Convention, list[Cell]]
+    grid: dict[Convention, list[tuple[int, list[PaperCell | None]]]]
+    flagged: dict[Convention, list[PaperCell]]
     agree: dict[Convention, tuple[int, int]]
 
 
-def table_view(rows: tuple[Cell, ...], max_coins: int) -> TableView:
+def table_view(rows: tuple[PaperCell, ...], max_coins: int) -> AequitasTableView:
     """The table's view of its cells."""
     index = {(c.convention, c.game, c.n, c.extra): c for c in rows if c.game != "D" or c.light == c.n}
     grid = {
@@ -227,7 +227,7 @@ def table_view(rows: tuple[Cell, ...], max_coins: int) -> TableView:
     flagged = {
         conv: [c for c in rows if c.convention == conv and c.game == "D" and not c.agrees] for conv in CONVENTIONS
     }
-    return TableView(max_coins, grid, flagged, agreement(list(rows)))
+    return AequitasTableView(max_coins, grid, flagged, agreement(list(rows)))
 
 
 @dataclass(frozen=True)
@@ -242,22 +242,22 @@ class MoveHint:
 
 
 @dataclass(frozen=True)
-class PlayView:
+class AequitasPlayView:
     """A position of a match as the play page shows it: the table, the position (and whether it is mirrored), the
     verdict once it is over, every step so far, the last weighing or two (the player's and the computer's reply,
     numbered, with their pans), the position's Grundy value and, when asked, a hint for every move."""
 
-    table: Table
+    table: AequitasTable
     position: Position
     mirrored: bool
-    over: Verdict | None
-    steps: tuple[Step, ...]
-    recent: tuple[tuple[int, Step, tuple[UserPan, UserPan]], ...]
+    over: MatchVerdict | None
+    steps: tuple[MatchStep, ...]
+    recent: tuple[tuple[int, MatchStep, tuple[UserPan, UserPan]], ...]
     value: int
     hints: tuple[MoveHint, ...]
 
 
-def play_view(m: Match, ws: tuple[UserWeighing, ...], hint: bool) -> PlayView:
+def play_view(m: Match, ws: tuple[UserWeighing, ...], hint: bool) -> AequitasPlayView:
     """The play page's model after the weighings ws."""
     t = m.replay(ws)[-1]
     pos, mirrored = t.position()
@@ -271,7 +271,9 @@ def play_view(m: Match, ws: tuple[UserWeighing, ...], hint: bool) -> PlayView:
             w = realise(t, move, mirrored)
             weighing = f"{', '.join(map(str, w[0]))} against {', '.join(map(str, w[1]))}"
             hints.append(MoveHint(child.plain(mirrored), value, reveals, weighing))
-    return PlayView(t, pos, mirrored, over, tuple(steps), recent, grundy(pos, t.goal, m.convention), tuple(hints))
+    return AequitasPlayView(
+        t, pos, mirrored, over, tuple(steps), recent, grundy(pos, t.goal, m.convention), tuple(hints)
+    )
 
 
 @dataclass(frozen=True)
@@ -309,21 +311,21 @@ def start_verdict(m: Match) -> StartVerdict:
 
 
 @dataclass(frozen=True)
-class PlayPage:
+class AequitasPlayPage:
     """The Æquitas play page, without its links: the match, the weighings in effect, the position's view (with the
     hints when asked), who moves next, the Grundy values before and after the player's last weighing, and, once
     the match is over, the player's weighings and the end screen's word on the first turn."""
 
     match: Match
     weighings: tuple[UserWeighing, ...]
-    view: PlayView
+    view: AequitasPlayView
     to_move: str
     grundy_step: tuple[int, int] | None
     your_weighings: int
     first_turn: str | None
 
 
-def play_page(m: Match, ws: tuple[UserWeighing, ...], hint: bool) -> PlayPage:
+def play_page(m: Match, ws: tuple[UserWeighing, ...], hint: bool) -> AequitasPlayPage:
     """The play page's model after the weighings ws."""
     v = play_view(m, ws, hint)
     mine = [i for i in range(len(ws)) if m.mover(i) == "you"]
@@ -331,4 +333,4 @@ def play_page(m: Match, ws: tuple[UserWeighing, ...], hint: bool) -> PlayPage:
     if mine:
         step = (play_view(m, ws[: mine[-1]], False).value, play_view(m, ws[: mine[-1] + 1], False).value)
     first = first_turn_sentence(m, play_view(m, m.advance(()), False).value) if v.over is not None else None
-    return PlayPage(m, ws, v, m.mover(len(ws)), step, len(mine), first)
+    return AequitasPlayPage(m, ws, v, m.mover(len(ws)), step, len(mine), first)

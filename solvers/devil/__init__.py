@@ -23,8 +23,8 @@ from .play import (
 )
 from .search import belief_classes, classes, exhaust_configs, search, searchable
 from .solve import Solution, solve
-from .variant import GOALS, MAX_COINS, Variant, digits, encode, goal_configs, positions, symmetries
-from .verify import Verification, brute_force_wins, verify
+from .variant import GOALS, MAX_COINS, DevilVariant, digits, encode, goal_configs, positions, symmetries
+from .verify import DevilVerification, brute_force_wins, verify
 
 __all__ = [
     "GOALS",
@@ -32,8 +32,8 @@ __all__ = [
     "MAX_MOVES",
     "RING_LIMIT",
     "Solution",
-    "Variant",
-    "Verification",
+    "DevilVariant",
+    "DevilVerification",
     "adversarial_sizes",
     "belief_classes",
     "brute_force_wins",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from solvers.errors import InputError
 
-from .variant import Variant
+from .variant import DevilVariant
 
 
 def lamping(n: int) -> list[int]:
@@ -72,7 +72,7 @@ def devil_keeps_unequal(p: int) -> bool:
     return True
 
 
-def no_strategy_reason(v: Variant) -> str | None:
+def no_strategy_reason(v: DevilVariant) -> str | None:
     """Lamping's argument for this N when it applies (coins, any goal), checked exhaustively on p coins."""
     p = odd_prime_factor(v.n)
     if v.states != 2 or p is None:

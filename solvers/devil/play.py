@@ -9,12 +9,12 @@ from collections.abc import Callable, Iterable, Sequence
 from solvers.errors import InputError, LimitError
 
 from .search import belief_classes, searchable
-from .variant import Variant, digits, goal_configs, symmetries
+from .variant import DevilVariant, digits, goal_configs, symmetries
 from .verify import verify
 
 MAX_MOVES = 300
 RING_LIMIT = 64
-Turn = Callable[[int], int]  # the random Devil: move number (1-based) -> index of the symmetry it applies
+DevilTurn = Callable[[int], int]  # the random Devil: move number (1-based) -> index of the symmetry it applies
 
 
 def moves_to_text(moves: Iterable[int]) -> str:
@@ -22,7 +22,7 @@ def moves_to_text(moves: Iterable[int]) -> str:
     return ",".join(f"{m:x}" for m in moves)
 
 
-def moves_from_text(v: Variant, text: str) -> tuple[int, ...]:
+def moves_from_text(v: DevilVariant, text: str) -> tuple[int, ...]:
     """Parse moves from their text; InputError on anything that is not a move of this variant."""
     parts = text.split(",") if text else []
     if len(parts) > MAX_MOVES:
@@ -38,7 +38,7 @@ def moves_from_text(v: Variant, text: str) -> tuple[int, ...]:
     return tuple(out)
 
 
-def flip_mask(v: Variant, places: Iterable[str]) -> int:
+def flip_mask(v: DevilVariant, places: Iterable[str]) -> int:
     """The move that flips the named places (ASCII place numbers 0 to N-1)."""
     mask = 0
     for p in places:
@@ -48,19 +48,19 @@ def flip_mask(v: Variant, places: Iterable[str]) -> int:
     return mask
 
 
-def start_choices(v: Variant) -> list[int]:
+def start_choices(v: DevilVariant) -> list[int]:
     """The tables the random Devil may start from: every configuration not already won."""
     won = set(goal_configs(v))
     return [c for c in range(v.configs) if c not in won] or [0]
 
 
-def seeded_turns(seed: str, v: Variant) -> Turn:
+def seeded_turns(seed: str, v: DevilVariant) -> DevilTurn:
     """A reproducible random Devil: the symmetry for move i depends only on the seed and i."""
     count = len(symmetries(v))
     return lambda i: random.Random(f"{seed}:{i}").randrange(count)
 
 
-def random_play(v: Variant, table: int, moves: Sequence[int], turn: Turn) -> tuple[int | None, int]:
+def random_play(v: DevilVariant, table: int, moves: Sequence[int], turn: DevilTurn) -> tuple[int | None, int]:
     """Play against the random Devil from a hidden table: (the move after which it is won, or None), final table."""
     perms = symmetries(v)
     goals = set(goal_configs(v))
@@ -76,7 +76,7 @@ def random_play(v: Variant, table: int, moves: Sequence[int], turn: Turn) -> tup
     return None, table
 
 
-def adversarial_sizes(v: Variant, moves: Sequence[int]) -> tuple[int, ...]:
+def adversarial_sizes(v: DevilVariant, moves: Sequence[int]) -> tuple[int, ...]:
     """Configurations still possible after each move (the adversarial Devil keeps them all alive)."""
     return verify(v, moves).sizes
 
@@ -86,7 +86,7 @@ def won_at(sizes: Sequence[int]) -> int | None:
     return next((i for i, s in enumerate(sizes, 1) if s == 0), None)
 
 
-def rings(v: Variant, moves: Sequence[int]) -> list[tuple[int, ...]] | None:
+def rings(v: DevilVariant, moves: Sequence[int]) -> list[tuple[int, ...]] | None:
     """The rotation classes still possible, as coin tuples, when few enough to draw."""
     if not searchable(v):
         return None

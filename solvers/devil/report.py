@@ -10,7 +10,7 @@ from solvers.report import optional
 from .play import RING_LIMIT, adversarial_sizes, rings, won_at
 from .search import DevilLesson, belief_classes, devil_lesson, search_from, searchable
 from .solve import Solution, solve
-from .variant import Variant, digits, goal_configs, positions
+from .variant import DevilVariant, digits, goal_configs, positions
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class DevilReport:
         return "\n".join(lines)
 
 
-def devil_report(v: Variant, with_moves: bool = False, sol: Solution | None = None) -> DevilReport:
+def devil_report(v: DevilVariant, with_moves: bool = False, sol: Solution | None = None) -> DevilReport:
     """The variant solved (or its given solution); moves are the places flipped (coins) or [place, amount] pairs
     (dials)."""
     sol = solve(v) if sol is None else sol
@@ -84,7 +84,7 @@ class Line:
     restart: bool = False  # a construction followed again from its first move, from the player's position
 
 
-def line_from(v: Variant, sol: Solution, played: tuple[int, ...]) -> Line | None:
+def line_from(v: DevilVariant, sol: Solution, played: tuple[int, ...]) -> Line | None:
     """The sure win from the position after the player's moves: the solution itself at the start; from a later
     position the shortest sure win from what is known there (breadth-first search, small N), or, where only a
     construction is known, the construction again (it wins from any table). Verified against every table and every
@@ -104,7 +104,7 @@ def line_from(v: Variant, sol: Solution, played: tuple[int, ...]) -> Line | None
     return Line(moves, sizes, len(played) + 1)
 
 
-def solution_step(v: Variant, line: Line, step: int) -> SolutionStep:
+def solution_step(v: DevilVariant, line: Line, step: int) -> SolutionStep:
     """The page model of step `step` (1-based, counted from the start of the game) of a sure win."""
     moves, sizes = line.moves, line.sizes
     start = max((step - 1) // SOLUTION_PAGE * SOLUTION_PAGE, line.first - 1)
@@ -132,13 +132,13 @@ def solution_step(v: Variant, line: Line, step: int) -> SolutionStep:
 
 
 @dataclass(frozen=True)
-class PlayPage:
+class DevilPlayPage:
     """The Devil's play page, without its links: the variant, the moves in effect, the move after which the game
     was won (None: not yet), the tables still possible, the solution, what the last move was worth, the rotation
     classes to draw when peeking, each move's places, the random Devil's table once beaten, and the places of the
     moves taken back."""
 
-    variant: Variant
+    variant: DevilVariant
     moves: tuple[int, ...]
     won: int | None
     possible: int
@@ -151,20 +151,20 @@ class PlayPage:
 
 
 def play_page(
-    v: Variant,
+    v: DevilVariant,
     moves: tuple[int, ...],
     sol: Solution,
     played: tuple[int | None, int | None],
     peek: bool,
     taken_back: tuple[int, ...] = (),
-) -> PlayPage:
+) -> DevilPlayPage:
     """The play page's model; played: the move that won against the random Devil and its table (its sealed game
     replayed), or (None, None) against the adversarial Devil, whose win is read from the tables left."""
     sizes = adversarial_sizes(v, moves)
     won, table = played if played != (None, None) else (won_at(sizes), None)
     if won is not None and won < len(moves):
         raise InputError(f"the game was already won after move {won}")
-    return PlayPage(
+    return DevilPlayPage(
         v,
         moves,
         won,

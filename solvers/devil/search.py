@@ -12,7 +12,7 @@ import numpy as np
 from solvers.errors import InputError, LimitError
 from solvers.progress import Tick, quiet
 
-from .variant import Variant, add, goal_configs, tables
+from .variant import DevilVariant, add, goal_configs, tables
 
 SEARCH_MAX_CONFIGS = 1024  # coins: beliefs are searched exhaustively up to this many configurations
 
@@ -27,7 +27,7 @@ EXHAUST_MAX_CONFIGS = 1 << 15  # coins: whole-table search for "no strategy" up 
 
 
 @lru_cache(maxsize=64)
-def classes(v: Variant) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def classes(v: DevilVariant) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Canonical representative of each class (smallest member), and each configuration's class number."""
     _, maps, _ = tables(v)
     canon = maps.min(axis=0)
@@ -36,7 +36,7 @@ def classes(v: Variant) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return reps, tuple(number[int(x)] for x in canon)
 
 
-def _transitions(v: Variant) -> list[list[int]]:
+def _transitions(v: DevilVariant) -> list[list[int]]:
     """For each canonical move and class: the classes it can become (as bits), goal classes dropped."""
     reps, cls = classes(v)
     _, maps, _ = tables(v)
@@ -94,32 +94,32 @@ class SearchResult:
     exhausted: bool
 
 
-def searchable(v: Variant) -> bool:
+def searchable(v: DevilVariant) -> bool:
     """True when the belief search is run for this variant."""
     return v.configs <= (SEARCH_MAX_CONFIGS if v.states == 2 else SEARCH_MAX_DIAL_CONFIGS)
 
 
-def _searchable(v: Variant) -> None:
+def _searchable(v: DevilVariant) -> None:
     """LimitError unless the belief search is run for this variant."""
     if not searchable(v):
         raise LimitError(f"search is limited to {SEARCH_MAX_CONFIGS} configurations")
 
 
 @lru_cache(maxsize=64)
-def search(v: Variant) -> SearchResult:
+def search(v: DevilVariant) -> SearchResult:
     """Breadth-first search over beliefs (sets of classes) for the shortest sure win."""
     _searchable(v)
     return _search(v, _belief_bits(v, ())[0])
 
 
-def search_from(v: Variant, moves: Sequence[int]) -> SearchResult:
+def search_from(v: DevilVariant, moves: Sequence[int]) -> SearchResult:
     """The shortest sure win from the position after `moves` (what the blind player knows there is the same,
     whatever the Devil did); its moves do not include those already made."""
     _searchable(v)
     return _search(v, _belief_bits(v, moves)[-1])
 
 
-def _search(v: Variant, start: int) -> SearchResult:
+def _search(v: DevilVariant, start: int) -> SearchResult:
     """Breadth-first search over beliefs (sets of classes) from a belief to the empty one."""
     reps, _ = classes(v)
     rows = [_tables(row) for row in _transitions(v)]
@@ -152,7 +152,7 @@ def _path(parent: dict[int, tuple[int, int]], reps: tuple[int, ...]) -> tuple[in
     return tuple(reversed(moves))
 
 
-def exhaust_configs(v: Variant, tick: Tick = quiet) -> SearchResult:
+def exhaust_configs(v: DevilVariant, tick: Tick = quiet) -> SearchResult:
     """The same breadth-first search on whole configuration sets (NumPy), for coins beyond the class search.
 
     Beliefs are boolean arrays over all 2^N tables, closed under the Devil's symmetries; a move a maps B to
@@ -189,7 +189,7 @@ def exhaust_configs(v: Variant, tick: Tick = quiet) -> SearchResult:
 
 
 @lru_cache(maxsize=64)
-def _class_sizes(v: Variant) -> tuple[int, ...]:
+def _class_sizes(v: DevilVariant) -> tuple[int, ...]:
     """How many configurations each class holds."""
     reps, cls = classes(v)
     sizes = [0] * len(reps)
@@ -198,7 +198,7 @@ def _class_sizes(v: Variant) -> tuple[int, ...]:
     return tuple(sizes)
 
 
-def _configurations(v: Variant, belief: int) -> int:
+def _configurations(v: DevilVariant, belief: int) -> int:
     """How many configurations (tables) a belief holds."""
     return sum(size for k, size in enumerate(_class_sizes(v)) if belief >> k & 1)
 
@@ -225,7 +225,7 @@ def _best_moves(rows: list[list[list[int]]], belief: int) -> tuple[int, ...]:
     return tuple(mi for mi in range(len(rows)) if first >> mi & 1)
 
 
-def _belief_bits(v: Variant, moves: Sequence[int]) -> list[int]:
+def _belief_bits(v: DevilVariant, moves: Sequence[int]) -> list[int]:
     """The classes still possible (bits of class numbers) before and after each move (small N only)."""
     reps, cls = classes(v)
     rows = _transitions(v)  # tables built only for the moves made (a few, not every move as in `search`)
@@ -239,7 +239,7 @@ def _belief_bits(v: Variant, moves: Sequence[int]) -> list[int]:
     return out
 
 
-def belief_classes(v: Variant, moves: Sequence[int]) -> list[list[int]]:
+def belief_classes(v: DevilVariant, moves: Sequence[int]) -> list[list[int]]:
     """The classes (as canonical configurations) still possible before and after each move (small N only)."""
     reps, _ = classes(v)
     return [[reps[k] for k in range(len(reps)) if belief >> k & 1] for belief in _belief_bits(v, moves)]
@@ -292,7 +292,7 @@ class DevilLesson:
         return self.before is not None and self.after is None
 
 
-def devil_lesson(v: Variant, moves: Sequence[int]) -> DevilLesson | None:
+def devil_lesson(v: DevilVariant, moves: Sequence[int]) -> DevilLesson | None:
     """The fewest moves that surely win against any Devil from the tables still possible before and after the last
     move (the player is blind, so the tables still possible are the same whatever the Devil did); None before a
     move, or where the belief search is too large."""

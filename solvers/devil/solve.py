@@ -9,7 +9,7 @@ from solvers.progress import Tick, quiet
 
 from .lamping import is_power_of_two, lamping, no_strategy_reason
 from .search import EXHAUST_MAX_CONFIGS, exhaust_configs, search, searchable
-from .variant import Variant
+from .variant import DevilVariant
 from .verify import verify
 
 
@@ -17,7 +17,7 @@ from .verify import verify
 class Solution:
     """The shortest sure win (or a construction), or why there is none."""
 
-    variant: Variant
+    variant: DevilVariant
     solvable: bool | None
     moves: tuple[int, ...] | None
     method: str | None
@@ -32,7 +32,7 @@ class Solution:
 
 
 @lru_cache(maxsize=64)
-def solve(v: Variant, tick: Tick = quiet) -> Solution:
+def solve(v: DevilVariant, tick: Tick = quiet) -> Solution:
     """Search when small, Lamping's construction for large powers of two, the Devil's argument otherwise."""
     if searchable(v):
         r = search(v)

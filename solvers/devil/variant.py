@@ -13,10 +13,10 @@ from numpy.typing import NDArray
 
 from solvers.errors import InputError, LimitError
 
-Goal = Literal["all-heads", "all-equal"]
+DevilGoal = Literal["all-heads", "all-equal"]
 
 
-GOALS: tuple[Goal, ...] = ("all-heads", "all-equal")
+GOALS: tuple[DevilGoal, ...] = ("all-heads", "all-equal")
 
 
 MAX_COINS = 16
@@ -29,11 +29,11 @@ VERIFY_MAX_CONFIGS = 1 << 16  # exact verification up to this many configuration
 
 
 @dataclass(frozen=True)
-class Variant:
+class DevilVariant:
     """Which game: number of coins, goal, whether the Devil may also turn the table over, states per coin."""
 
     n: int
-    goal: Goal = "all-heads"
+    goal: DevilGoal = "all-heads"
     reflections: bool = False
     states: int = 2
 
@@ -54,17 +54,17 @@ class Variant:
         return int(self.states**self.n)
 
 
-def digits(v: Variant, c: int) -> tuple[int, ...]:
+def digits(v: DevilVariant, c: int) -> tuple[int, ...]:
     """A configuration's positions, 12 o'clock first."""
     return tuple((c // v.states**i) % v.states for i in range(v.n))
 
 
-def encode(v: Variant, ds: Sequence[int]) -> int:
+def encode(v: DevilVariant, ds: Sequence[int]) -> int:
     """The configuration with these positions."""
     return sum(d * v.states**i for i, d in enumerate(ds))
 
 
-def symmetries(v: Variant) -> list[tuple[int, ...]]:
+def symmetries(v: DevilVariant) -> list[tuple[int, ...]]:
     """The Devil's table moves as position permutations: rotations, and reflections if allowed."""
     perms = [tuple((i + k) % v.n for i in range(v.n)) for k in range(v.n)]
     if v.reflections:
@@ -73,7 +73,7 @@ def symmetries(v: Variant) -> list[tuple[int, ...]]:
 
 
 @lru_cache(maxsize=64)
-def tables(v: Variant) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+def tables(v: DevilVariant) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
     """Digits of every configuration, each symmetry as a map on configurations, and place values."""
     idx = np.arange(v.configs, dtype=np.int64)
     place = np.array([v.states**i for i in range(v.n)], dtype=np.int64)
@@ -82,18 +82,18 @@ def tables(v: Variant) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np
     return ds, maps, place
 
 
-def goal_configs(v: Variant) -> list[int]:
+def goal_configs(v: DevilVariant) -> list[int]:
     """Configurations that win."""
     if v.goal == "all-heads":
         return [0]
     return [encode(v, [d] * v.n) for d in range(v.states)]
 
 
-def add(v: Variant, c: int, a: int) -> int:
+def add(v: DevilVariant, c: int, a: int) -> int:
     """Turn each position of c by the amounts in a."""
     return encode(v, [(x + y) % v.states for x, y in zip(digits(v, c), digits(v, a), strict=True)])
 
 
-def positions(v: Variant, move: int) -> list[int]:
+def positions(v: DevilVariant, move: int) -> list[int]:
     """The positions a move touches (coins: those flipped)."""
     return [i for i, d in enumerate(digits(v, move)) if d]

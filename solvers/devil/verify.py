@@ -11,18 +11,18 @@ import numpy as np
 
 from solvers.progress import Tick, quiet
 
-from .variant import Variant, digits, encode, goal_configs, symmetries, tables
+from .variant import DevilVariant, digits, encode, goal_configs, symmetries, tables
 
 
 @dataclass(frozen=True)
-class Verification:
+class DevilVerification:
     """A strategy replayed on every start and every choice of the Devil, at once."""
 
     ok: bool
     sizes: tuple[int, ...]  # configurations still possible after each move
 
 
-def verify(v: Variant, moves: Sequence[int], tick: Tick = quiet) -> Verification:
+def verify(v: DevilVariant, moves: Sequence[int], tick: Tick = quiet) -> DevilVerification:
     """Propagate the whole belief through the moves; the strategy wins iff nothing is left at the end."""
     ds, maps, place = tables(v)
     belief = np.ones(v.configs, dtype=bool)
@@ -43,10 +43,10 @@ def verify(v: Variant, moves: Sequence[int], tick: Tick = quiet) -> Verification
         out[goal_configs(v)] = False
         belief = out
         sizes.append(int(belief.sum()))
-    return Verification(not belief.any(), tuple(sizes))
+    return DevilVerification(not belief.any(), tuple(sizes))
 
 
-def brute_force_wins(v: Variant, moves: Sequence[int]) -> bool:
+def brute_force_wins(v: DevilVariant, moves: Sequence[int]) -> bool:
     """Play every start against every sequence of Devil choices, one path at a time (small cases only)."""
     perms = symmetries(v)
 

@@ -26,7 +26,7 @@ from .rules import (
     replay,
     to_token,
 )
-from .table import Row, board_table
+from .table import PegRow, board_table
 
 __all__ = [
     "goes_on",
@@ -38,7 +38,7 @@ __all__ = [
     "MAX_JUMPS",
     "PegGame",
     "game_from_text",
-    "Row",
+    "PegRow",
     "board_table",
     "checked_jump",
     "BOARDS",

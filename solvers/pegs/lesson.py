@@ -3,7 +3,7 @@
 A move is a chain of jumps by one coin, so the jump just made may be continued for free: the fewest moves from a
 position after a jump is the least of a fresh start from there and of going on with the same coin
 (`fewest_continuing`). The last jump's cost is how much it raised the best total the game can still reach (moves
-made plus fewest moves still needed): 0 for a best jump. Both need the fewest moves of positions (`Fewest`: None
+made plus fewest moves still needed): 0 for a best jump. Both need the fewest moves of positions (`FewestMoves`: None
 when unknown), which the exact analysis gives on small boards and late positions."""
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from .play import PegGame
 from .rules import apply_jump, jumps_to_moves, legal_jumps
 
 # The fewest moves from a position with a fresh move (-1: it cannot be finished; None: not known).
-Fewest = Callable[[int], "int | None"]
+FewestMoves = Callable[[int], "int | None"]
 IMPOSSIBLE = -1
 
 
 @dataclass(frozen=True)
-class Lesson:
+class PegLesson:
     """The fewest moves still needed from here (None: unknown, -1: cannot be finished), and the last jump's cost
     in moves against the best jump (None: no jump yet, or unknown; -1: it made a solvable game unsolvable)."""
 
@@ -30,7 +30,7 @@ class Lesson:
     best_total_before: int | None
 
 
-def fewest_continuing(g: PegGame, pos: int, hole: int | None, fewest: Fewest) -> int | None:
+def fewest_continuing(g: PegGame, pos: int, hole: int | None, fewest: FewestMoves) -> int | None:
     """The fewest moves to finish from pos when the coin on hole (None: no coin) may go on jumping as part of the
     move just made."""
     best = fewest(pos)
@@ -46,7 +46,7 @@ def fewest_continuing(g: PegGame, pos: int, hole: int | None, fewest: Fewest) ->
     return best
 
 
-def _standing(g: PegGame, fewest: Fewest) -> tuple[int | None, int | None]:
+def _standing(g: PegGame, fewest: FewestMoves) -> tuple[int | None, int | None]:
     """(fewest moves still needed, best total reachable) for a game."""
     last = g.jumps[-1][2] if g.jumps else None
     here = fewest_continuing(g, g.position(), last, fewest)
@@ -55,11 +55,11 @@ def _standing(g: PegGame, fewest: Fewest) -> tuple[int | None, int | None]:
     return here, len(jumps_to_moves(g.jumps)) + here
 
 
-def lesson(g: PegGame, fewest: Fewest) -> Lesson:
+def lesson(g: PegGame, fewest: FewestMoves) -> PegLesson:
     """The fewest moves from here and the best total, and what the last jump cost against the best one."""
     here, total = _standing(g, fewest)
     if not g.jumps:
-        return Lesson(here, total, None, None)
+        return PegLesson(here, total, None, None)
     before_here, before = _standing(g.back(), fewest)
     if before_here is None or here is None:
         cost = None
@@ -70,4 +70,4 @@ def lesson(g: PegGame, fewest: Fewest) -> Lesson:
     else:
         assert total is not None and before is not None
         cost = total - before
-    return Lesson(here, total, cost, before)
+    return PegLesson(here, total, cost, before)

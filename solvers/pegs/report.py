@@ -16,7 +16,7 @@ from .fewest import IN_MEMORY, Means
 from .invariant import class_finals
 from .play import PROBLEMS, PegGame, fewest_anywhere, listed_problem
 from .rules import goes_on, jumps_to_moves, legal_jumps, pegs, replay, to_token
-from .table import Row
+from .table import PegRow
 
 
 def labels(b: Board, move: Move) -> tuple[str, ...]:
@@ -131,7 +131,7 @@ class TableProofs:
     finishes: dict[str, tuple[FinishCell, ...]] = field(default_factory=dict)
 
 
-def table_proofs(b: Board, rows: Sequence[Row], settled: Mapping[tuple[str, str], int | None]) -> TableProofs:
+def table_proofs(b: Board, rows: Sequence[PegRow], settled: Mapping[tuple[str, str], int | None]) -> TableProofs:
     """The table's additions from the settled problems (start, finish) -> fewest moves (None: impossible)."""
     proved = {pair: m for pair, m in settled.items() if m is not None}
     anywhere = {
@@ -151,7 +151,7 @@ def table_proofs(b: Board, rows: Sequence[Row], settled: Mapping[tuple[str, str]
 
 
 def finish_cells(
-    b: Board, rows: Sequence[Row], settled: Mapping[tuple[str, str], int | None]
+    b: Board, rows: Sequence[PegRow], settled: Mapping[tuple[str, str], int | None]
 ) -> dict[str, tuple[FinishCell, ...]]:
     """Per solvable start, each finish its position class allows with the fewest moves of its listed problem where
     settled; nothing on a board without listed problems."""
@@ -254,7 +254,7 @@ def doomed(g: PegGame, searched: Callable[[int], bool | None]) -> str | None:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class PegVerdict:
     """The play page's one-line verdict: what the position is and what to do next; `table` when it ends with a
     pointer to the board's table of starts."""
 
@@ -264,44 +264,44 @@ class Verdict:
 
 def verdict(
     g: PegGame, sel: int | None, can_jump: bool, why_doomed: str | None, solvable_starts: Sequence[str] | None
-) -> Verdict:
+) -> PegVerdict:
     """The verdict for a position (sel: the selected coin's hole; can_jump: whether it has a jump)."""
     b, moves = g.board, jumps_to_moves(g.jumps)
     if g.missed:
         (last,) = (h for h in range(b.size) if g.position() >> h & 1)
-        return Verdict(
+        return PegVerdict(
             f"One coin left, but on {b.labels[last]}, not on {g.finish}: not solved for this goal. Undo, "
             "or change the goal."
         )
     if g.won:
         n = len(moves)
         on = f" on {g.finish}" if g.finish else ""
-        return Verdict(f"Solved: one coin left{on}, in {n} move{'' if n == 1 else 's'} ({len(g.jumps)} jumps).")
+        return PegVerdict(f"Solved: one coin left{on}, in {n} move{'' if n == 1 else 's'} ({len(g.jumps)} jumps).")
     if g.dead:
-        return Verdict(f"Dead end: no jump is possible and {pegs(g.position())} coins remain.")
+        return PegVerdict(f"Dead end: no jump is possible and {pegs(g.position())} coins remain.")
     if why_doomed:
         if g.jumps:
-            return Verdict(f"This position cannot be finished: {why_doomed}. Undo, or start again.")
+            return PegVerdict(f"This position cannot be finished: {why_doomed}. Undo, or start again.")
         others = ""
         if solvable_starts:
             can = "be finished in their own hole" if g.finish else "be solved"
             others = f": {', '.join(solvable_starts)} can {can}"
-        return Verdict(
+        return PegVerdict(
             f"This position cannot be finished: {why_doomed}. Undo, or start again from another hole{others}",
             table=True,
         )
     if sel is None:
-        return Verdict("Choose a coin to jump.")
+        return PegVerdict("Choose a coin to jump.")
     here = b.labels[sel]
     if not can_jump:
-        return Verdict(f"The coin on {here} cannot jump from here: choose another coin.")
+        return PegVerdict(f"The coin on {here} cannot jump from here: choose another coin.")
     if moves and moves[-1][-1] == sel:
-        return Verdict(f"The coin on {here} can jump again: choose where, or choose another coin.")
-    return Verdict(f"Coin on {here} selected: choose where it jumps.")
+        return PegVerdict(f"The coin on {here} can jump again: choose where, or choose another coin.")
+    return PegVerdict(f"Coin on {here} selected: choose where it jumps.")
 
 
 @dataclass(frozen=True)
-class PlayPage:
+class PegPlayPage:
     """The peg board's play page, without its links: the game, the coins on the board, the selected coin (a hole,
     or None), every legal jump, the selected coin's jumps each with whether the coin can jump again after it (it
     then stays selected), the moves so far as labels, and the verdict."""
@@ -312,7 +312,7 @@ class PlayPage:
     legal: tuple[Jump, ...]
     targets: tuple[tuple[Jump, bool], ...]
     moves: tuple[tuple[str, ...], ...]
-    verdict: Verdict
+    verdict: PegVerdict
 
     @property
     def board(self) -> Board:
@@ -332,7 +332,7 @@ class PlayPage:
 
 def play_page(
     g: PegGame, sel_label: str, searched: Callable[[int], bool | None], starts: Sequence[str] | None
-) -> PlayPage:
+) -> PegPlayPage:
     """The play page's model for a game and the coin selected by its label ('' for none; InputError when no coin
     is there); `searched` and `starts` as `doomed` and `verdict` take them."""
     b, pos = g.board, g.position()
@@ -344,4 +344,4 @@ def play_page(
     said = verdict(g, sel, bool(targets), doomed(g, searched), starts)
     moves = tuple(labels(b, m) for m in jumps_to_moves(g.jumps))
     occupied = frozenset(h for h in range(b.size) if pos >> h & 1)
-    return PlayPage(g, occupied, sel, legal, targets, moves, said)
+    return PegPlayPage(g, occupied, sel, legal, targets, moves, said)

@@ -11,7 +11,7 @@ from .board import board
 from .rules import canonical, image
 
 
-class Row(NamedTuple):
+class PegRow(NamedTuple):
     """One start hole: solvable (None: unknown), fewest moves (None: not proved), reachable finals, and the same
     for finishing in the start hole itself (the classic goal on the English and French boards)."""
 
@@ -23,11 +23,11 @@ class Row(NamedTuple):
     home_moves: int | None
 
 
-def board_table(name: str, tick: Tick = quiet) -> tuple[Row, ...]:
+def board_table(name: str, tick: Tick = quiet) -> tuple[PegRow, ...]:
     """Every start hole of a board; symmetric starts share one analysis, their finals mapped by the symmetry."""
     b = board(name)
-    rows: list[Row] = []
-    first: dict[int, tuple[int, Row]] = {}  # canonical start -> (start, its row)
+    rows: list[PegRow] = []
+    first: dict[int, tuple[int, PegRow]] = {}  # canonical start -> (start, its row)
     for i, label in enumerate(b.labels):
         tick(i, b.size)
         pos = b.start(label)
@@ -42,12 +42,12 @@ def board_table(name: str, tick: Tick = quiet) -> tuple[Row, ...]:
                 h = analyse(b, pos, thorough=True, finish=start)
                 home, home_moves = h.solvable, h.min_moves
             finals = tuple(b.labels[x] for x in sorted(a.finals or {}))
-            row = Row(label, a.solvable, a.min_moves, finals, home, home_moves)
+            row = PegRow(label, a.solvable, a.min_moves, finals, home, home_moves)
             first[key] = (pos, row)
         else:
             other_pos, other = first[key]
             perm = next(p for p in b.symmetries if image(p, other_pos) == pos)
             finals = tuple(sorted((b.labels[perm[b.index(x)]] for x in other.finals), key=b.labels.index))
-            row = Row(label, other.solvable, other.min_moves, finals, other.home, other.home_moves)
+            row = PegRow(label, other.solvable, other.min_moves, finals, other.home, other.home_moves)
         rows.append(row)
     return tuple(rows)

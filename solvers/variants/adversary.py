@@ -16,14 +16,14 @@ from solvers.errors import IllegalMoveError, InputError
 from solvers.weighing.knowledge import typed_pan
 
 from .model import Pans, Secret, Variant, outcome_label
-from .plan import Plan, State
+from .plan import PlanState, VariantPlan
 
 MAX_TURNS = 30
 _COINS = re.compile(r"[0-9]{1,3}(,[0-9]{1,3})*")
 
 
 @dataclass(frozen=True)
-class Turn:
+class VariantTurn:
     """A weighing you made, the reading the scale gave, and the weighings still needed after it."""
 
     pans: Pans
@@ -38,7 +38,7 @@ class VariantGame:
 
     variant: Variant
     minimum: int
-    turns: tuple[Turn, ...]
+    turns: tuple[VariantTurn, ...]
     cases: tuple[tuple[Secret, int], ...]
     needed: int  # weighings still needed against this scale, whatever you do (0: you know the answer)
 
@@ -121,12 +121,12 @@ def typed_weighing(v: Variant, typed: Sequence[str]) -> str:
     return text
 
 
-def needed(plan: Plan, state: State) -> int:
+def needed(plan: VariantPlan, state: PlanState) -> int:
     """The fewest weighings that still finish from this knowledge, by the exact search."""
     return plan.search.least(state.belief)  # type: ignore[arg-type]
 
 
-def play(plan: Plan, weighings: list[Pans]) -> VariantGame:
+def play(plan: VariantPlan, weighings: list[Pans]) -> VariantGame:
     """Replay your weighings against the adversarial scale, with a variant's optimal plan (its search and its
     minimum)."""
     v = plan.variant
@@ -149,6 +149,6 @@ def play(plan: Plan, weighings: list[Pans]) -> VariantGame:
             if best is None or key > best:
                 best, chosen, letter = key, after, o
         assert best is not None  # the true case always leaves some reading possible
-        turns.append(Turn(pans, letter, outcome_label(letter), best[0]))
+        turns.append(VariantTurn(pans, letter, outcome_label(letter), best[0]))
         state = chosen
     return VariantGame(v, plan.weighings, tuple(turns), tuple(plan.hypotheses(state)), needed(plan, state))

@@ -27,7 +27,7 @@ Hyp = tuple[int, int, bool]  # classes i <= j and whether the counterfeits are h
 
 
 @dataclass(frozen=True)
-class Belief:
+class PairBelief:
     """Classes of interchangeable suspect coins, the hypotheses between them, and the genuine coins."""
 
     sizes: tuple[int, ...]
@@ -45,7 +45,7 @@ class Belief:
         return sum(self.count(h) for h in self.hyps)
 
 
-Split = tuple[tuple[int, int], ...]  # coins of each class on the left and on the right
+PairSplit = tuple[tuple[int, int], ...]  # coins of each class on the left and on the right
 POSITIONS = ("L", "R", "O")  # left pan, right pan, off the scale
 
 
@@ -57,7 +57,7 @@ def reading(a: int, b: int, heavier: bool) -> int:
     return 0 if load > 0 else 2 if load < 0 else 1
 
 
-def canonical(b: Belief) -> tuple[Belief, tuple[int, ...]]:
+def canonical(b: PairBelief) -> tuple[PairBelief, tuple[int, ...]]:
     """The belief with unused classes dropped (their coins genuine) and the rest relabelled; and for each new
     class, the old one it was."""
     hyps = [h for h in b.hyps if b.count(h) > 0]
@@ -75,10 +75,10 @@ def canonical(b: Belief) -> tuple[Belief, tuple[int, ...]]:
         a, c = sorted((new[i], new[j]))
         relabelled.append((a, c, d))
     sizes = tuple(b.sizes[i] for i in order)
-    return Belief(sizes, tuple(sorted(relabelled)), min(b.genuine + dropped, sum(sizes))), order
+    return PairBelief(sizes, tuple(sorted(relabelled)), min(b.genuine + dropped, sum(sizes))), order
 
 
-def child(b: Belief, split: Split, outcome: int) -> Belief:
+def child(b: PairBelief, split: PairSplit, outcome: int) -> PairBelief:
     """The belief after a weighing gives a reading (not yet canonical): class i becomes classes 3i (left),
     3i + 1 (right) and 3i + 2 (off)."""
     sizes: list[int] = []
@@ -90,10 +90,10 @@ def child(b: Belief, split: Split, outcome: int) -> Belief:
             for c in range(a if i == j else 0, 3):
                 if reading(a, c, d) == outcome:
                     hyps.append((3 * i + a, 3 * j + c, d))
-    return Belief(tuple(sizes), tuple(hyps), b.genuine)
+    return PairBelief(tuple(sizes), tuple(hyps), b.genuine)
 
 
-class PairSearch(DepthSearch[Belief, Split]):
+class PairSearch(DepthSearch[PairBelief, PairSplit]):
     """Fewest weighings in the worst case for two counterfeit coins, with the weighing at each (canonical)
     belief."""
 
@@ -106,24 +106,24 @@ class PairSearch(DepthSearch[Belief, Split]):
         super().__init__(tick)
         self.v = v
 
-    def root(self) -> Belief:
+    def root(self) -> PairBelief:
         """No weighing yet: one class of all the coins."""
-        return Belief((self.v.coins,), tuple((0, 0, d) for d in self.v.directions), 0)
+        return PairBelief((self.v.coins,), tuple((0, 0, d) for d in self.v.directions), 0)
 
-    def settled(self, b: Belief) -> bool:
+    def settled(self, b: PairBelief) -> bool:
         """One pair (or none) left."""
         return b.cases <= 1
 
-    def feasible(self, b: Belief, w: int) -> bool:
+    def feasible(self, b: PairBelief, w: int) -> bool:
         """The counting bound: 3^w readings must tell every pair apart."""
         cap: int = 3**w
         return b.cases <= cap
 
-    def children(self, b: Belief, split: Split, w: int) -> list[Belief]:
+    def children(self, b: PairBelief, split: PairSplit, w: int) -> list[PairBelief]:
         """The canonical beliefs after each reading, the most pairs first."""
         return sorted((canonical(child(b, split, o))[0] for o in range(3)), key=lambda c: -c.cases)
 
-    def splits(self, b: Belief, w: int) -> Iterator[Split]:
+    def splits(self, b: PairBelief, w: int) -> Iterator[PairSplit]:
         """Every weighing, one of each mirror pair, whose readings each keep at most 3^(w-1) pairs."""
         cap = 3 ** (w - 1)
         n = len(b.sizes)
@@ -146,7 +146,9 @@ class PairSearch(DepthSearch[Belief, Split]):
                             out[reading(a, c, d)] += m
             return out
 
-        def place(i: int, counts: list[int], diff: int, tied: bool, chosen: list[tuple[int, int]]) -> Iterator[Split]:
+        def place(
+            i: int, counts: list[int], diff: int, tied: bool, chosen: list[tuple[int, int]]
+        ) -> Iterator[PairSplit]:
             if i == n:
                 if abs(diff) <= b.genuine and any(x + y for x, y in chosen):
                     yield tuple(chosen)

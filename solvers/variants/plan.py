@@ -23,7 +23,7 @@ Hypothesis = tuple[Secret, int]  # a secret still possible and the lies it has u
 
 
 @dataclass(frozen=True)
-class State:
+class PlanState:
     """The concrete knowledge at a node: coins by search state (single) or by class (pairs), genuine coins."""
 
     groups: tuple[tuple[int, ...], ...]
@@ -48,7 +48,7 @@ class PlanNode:
 
 
 @dataclass
-class Plan:
+class VariantPlan:
     """A worst-case optimal plan: the fewest weighings (proved), the lower bound, and the nodes by path."""
 
     variant: Variant
@@ -56,7 +56,7 @@ class Plan:
     bound: int
     reason: str | None
     search: single.SingleSearch | pairs.PairSearch
-    nodes: dict[str, tuple[PlanNode, State]] = field(default_factory=dict)
+    nodes: dict[str, tuple[PlanNode, PlanState]] = field(default_factory=dict)
     # the weighing chosen for each (belief, weighings left), fixed at first use: the search may later find another
     # for the same belief, and a stored plan must rebuild exactly the nodes that were verified
     chosen: dict[tuple[object, int], object] = field(default_factory=dict)
@@ -66,16 +66,16 @@ class Plan:
         """True when a plan exists."""
         return self.weighings is not None
 
-    def start(self) -> State:
+    def start(self) -> PlanState:
         """The knowledge before any weighing."""
         coins = tuple(range(1, self.variant.coins + 1))
         if isinstance(self.search, single.SingleSearch):
             b = self.search.root()
             groups: list[tuple[int, ...]] = [()] * len(b)
             groups[b.index(self.variant.coins)] = coins
-            return State(tuple(groups), (), b)
+            return PlanState(tuple(groups), (), b)
         root, _ = pairs.canonical(self.search.root())
-        return State((coins,), (), root)
+        return PlanState((coins,), (), root)
 
     def node(self, path: str) -> PlanNode:
         """The node a path of readings leads to; InputError for a path the plan does not have."""
@@ -103,7 +103,7 @@ class Plan:
         self.nodes[path] = (node, state)
         return node
 
-    def _pans(self, state: State, left: int) -> Pans:
+    def _pans(self, state: PlanState, left: int) -> Pans:
         """The coins on each pan for the search's weighing at this knowledge."""
         k = self.variant.pans
         loads: list[list[int]] = [[] for _ in range(k)]
@@ -111,7 +111,7 @@ class Plan:
         if key not in self.chosen:
             self.chosen[key] = self.search.split_at(state.belief, left)  # type: ignore[arg-type]
         if isinstance(self.search, single.SingleSearch):
-            split: single.Split = self.chosen[key]  # type: ignore[assignment]
+            split: single.SingleSplit = self.chosen[key]  # type: ignore[assignment]
             assert split is not None  # more than one answer: a weighing is needed
             for s, on in split:
                 coins = list(state.groups[s])
@@ -119,7 +119,7 @@ class Plan:
                     loads[p] += coins[:m]
                     del coins[:m]
         else:
-            split2: pairs.Split = self.chosen[key]  # type: ignore[assignment]
+            split2: pairs.PairSplit = self.chosen[key]  # type: ignore[assignment]
             for (x, y), coins2 in zip(split2, state.groups, strict=True):
                 loads[0] += coins2[:x]
                 loads[1] += coins2[x : x + y]
@@ -130,7 +130,7 @@ class Plan:
                 pan.append(spare.pop(0))
         return tuple(tuple(sorted(pan)) for pan in loads)
 
-    def after(self, state: State, pans: Pans, letter: str) -> State:
+    def after(self, state: PlanState, pans: Pans, letter: str) -> PlanState:
         """The knowledge after the weighing at a node gives a reading."""
         v = self.variant
         if letter not in v.outcomes:
@@ -146,8 +146,8 @@ class Plan:
             genuine = tuple(sorted(set(state.genuine) | set(groups[-1])))
             groups[-1] = list(genuine)
             b = tuple(len(g) for g in groups)
-            return State(tuple(tuple(g) for g in groups), genuine, b)
-        b2: pairs.Belief = state.belief  # type: ignore[assignment]
+            return PlanState(tuple(tuple(g) for g in groups), genuine, b)
+        b2: pairs.PairBelief = state.belief  # type: ignore[assignment]
         split = tuple(
             (sum(1 for c in g if where.get(c) == 1), sum(1 for c in g if where.get(c) == 2)) for g in state.groups
         )
@@ -162,9 +162,9 @@ class Plan:
         canon, order = pairs.canonical(raw)
         kept = [fine[i] for i in order]
         genuine2 = tuple(sorted(set(range(1, v.coins + 1)) - {c for g in kept for c in g}))
-        return State(tuple(kept), genuine2, canon)
+        return PlanState(tuple(kept), genuine2, canon)
 
-    def hypotheses(self, state: State) -> list[Hypothesis]:
+    def hypotheses(self, state: PlanState) -> list[Hypothesis]:
         """The secrets still possible, with the lies each has used."""
         out: list[Hypothesis] = []
         if isinstance(self.search, single.SingleSearch):
@@ -175,7 +175,7 @@ class Plan:
                         if e is not None:
                             out.append((Secret((c,), heavier), e))
             return sorted(out)
-        b: pairs.Belief = state.belief  # type: ignore[assignment]
+        b: pairs.PairBelief = state.belief  # type: ignore[assignment]
         for i, j, d in b.hyps:
             if i == j:
                 found = list(combinations(state.groups[i], 2))
@@ -196,21 +196,21 @@ class Plan:
         return pans
 
 
-def make_plan(v: Variant, tick: Tick = quiet) -> Plan:
+def make_plan(v: Variant, tick: Tick = quiet) -> VariantPlan:
     """The proved fewest weighings for a variant and its optimal plan (nodes built as they are visited)."""
     if v.fakes == 2:
         w, bound, search = pairs.fewest_pairs(v, tick)
         reason = pairs.PAIR_UNSOLVABLE.format(n=v.coins, h=v.coins // 2) if w is None else None
-        return Plan(v, w, bound, reason, search)
+        return VariantPlan(v, w, bound, reason, search)
     w1, bound1, search1 = single.fewest(v, tick)
     reason1 = None if w1 is not None else single.TOO_FEW if v.coins < v.pans and v.coins > 2 else single.UNSOLVABLE
     if w1 is None and v.weight != "unknown":
         reason1 = single.TOO_FEW
-    return Plan(v, w1, bound1, reason1, search1)
+    return VariantPlan(v, w1, bound1, reason1, search1)
 
 
 @dataclass(frozen=True)
-class Verification:
+class VariantVerification:
     """What replaying every secret through a plan showed."""
 
     ok: bool
@@ -223,13 +223,13 @@ class Verification:
 MAX_VERIFY_PATHS = 5_000_000
 
 
-def verify(plan: Plan) -> Verification:
+def verify(plan: VariantPlan) -> VariantVerification:
     """Play every secret through the plan, the scale lying in every way it may; every leaf must name it."""
     from .model import secrets
 
     v = plan.variant
     if plan.weighings is None:
-        return Verification(True, 0, 0, 0, "no plan exists; nothing to replay")
+        return VariantVerification(True, 0, 0, 0, "no plan exists; nothing to replay")
     count = worst = 0
     all_secrets = secrets(v)
     for s in all_secrets:
@@ -243,7 +243,9 @@ def verify(plan: Plan) -> Verification:
                 if count > MAX_VERIFY_PATHS:
                     raise LimitError("too many paths to replay")
                 if node.answer != s:
-                    return Verification(False, len(all_secrets), count, worst, f"{s.sentence()} ends at {path!r}")
+                    return VariantVerification(
+                        False, len(all_secrets), count, worst, f"{s.sentence()} ends at {path!r}"
+                    )
                 continue
             honest = reading(v, node.pans, s)
             for o in v.outcomes:
@@ -252,7 +254,9 @@ def verify(plan: Plan) -> Verification:
                     stack.append((path + o, spent))
     ok = worst <= plan.weighings
     how = f", the scale lying in every way it may (up to {v.lies})" if v.lies else ""
-    return Verification(ok, len(all_secrets), count, worst, f"{len(all_secrets):,} secrets{how}: {count:,} paths")
+    return VariantVerification(
+        ok, len(all_secrets), count, worst, f"{len(all_secrets):,} secrets{how}: {count:,} paths"
+    )
 
 
 @dataclass(frozen=True)
@@ -264,25 +268,25 @@ class StoredPlan:
     weighings: int | None
     bound: int
     reason: str | None
-    counts: tuple[tuple[single.Belief, int, single.Split], ...] = ()  # one counterfeit: beliefs as counts
-    pairs: tuple[tuple[pairs.Belief, int, pairs.Split], ...] = ()  # two counterfeits: classes and pairs
+    counts: tuple[tuple[single.SingleBelief, int, single.SingleSplit], ...] = ()  # one counterfeit: beliefs as counts
+    pairs: tuple[tuple[pairs.PairBelief, int, pairs.PairSplit], ...] = ()  # two counterfeits: classes and pairs
 
 
-def stored(plan: Plan) -> StoredPlan:
+def stored(plan: VariantPlan) -> StoredPlan:
     """The plan's stored form (its search's tables are dropped: the chosen weighings are all it needs)."""
     chosen = tuple((b, left, split) for (b, left), split in plan.chosen.items())
     if isinstance(plan.search, single.SingleSearch):
-        counts = cast(tuple[tuple[single.Belief, int, single.Split], ...], chosen)
+        counts = cast(tuple[tuple[single.SingleBelief, int, single.SingleSplit], ...], chosen)
         return StoredPlan(plan.variant, plan.weighings, plan.bound, plan.reason, counts=counts)
-    by_pairs = cast(tuple[tuple[pairs.Belief, int, pairs.Split], ...], chosen)
+    by_pairs = cast(tuple[tuple[pairs.PairBelief, int, pairs.PairSplit], ...], chosen)
     return StoredPlan(plan.variant, plan.weighings, plan.bound, plan.reason, pairs=by_pairs)
 
 
-def restored(s: StoredPlan) -> Plan:
+def restored(s: StoredPlan) -> VariantPlan:
     """A plan from its stored form: a fresh search (consulted only for a belief no stored weighing covers)."""
     v = s.variant
     search: single.SingleSearch | pairs.PairSearch = pairs.PairSearch(v) if v.fakes == 2 else single.SingleSearch(v)
-    plan = Plan(v, s.weighings, s.bound, s.reason, search)
+    plan = VariantPlan(v, s.weighings, s.bound, s.reason, search)
     for b, left, split in (*s.counts, *s.pairs):
         plan.chosen[(b, left)] = split
     return plan

@@ -10,7 +10,7 @@ from solvers.report import optional
 from solvers.weighing.report import Choice
 
 from .model import MAX_COINS, Variant, outcome_label
-from .plan import Plan, PlanNode, Verification, make_plan, verify
+from .plan import PlanNode, VariantPlan, VariantVerification, make_plan, verify
 
 MAX_TREE_NODES = 20_000  # whole plans in the JSON up to this many nodes
 
@@ -56,7 +56,7 @@ class VariantReport:
         return "\n".join(lines)
 
 
-def tree_json(plan: Plan, path: str = "") -> dict[str, object]:
+def tree_json(plan: VariantPlan, path: str = "") -> dict[str, object]:
     """A plan node and everything below it: pans and readings, or the answer and the readings that were lies."""
     node = plan.node(path)
     if node.pans is None:
@@ -79,7 +79,7 @@ def variant_report(v: Variant, tree: bool = False, tick: Tick = quiet) -> Varian
     return report_of(plan, verify(plan), tree)
 
 
-def report_of(plan: Plan, check: Verification, tree: bool = False) -> VariantReport:
+def report_of(plan: VariantPlan, check: VariantVerification, tree: bool = False) -> VariantReport:
     """The report of a plan and its verification."""
     v = plan.variant
     first = plan.node("").pans if plan.solvable else None
@@ -109,7 +109,7 @@ def report_of(plan: Plan, check: Verification, tree: bool = False) -> VariantRep
 
 
 @dataclass(frozen=True)
-class Row:
+class VariantRow:
     """One line of a variant's table: N, the fewest weighings (None: impossible or beyond reach), the bound."""
 
     coins: int
@@ -118,25 +118,25 @@ class Row:
     note: str  # '' when proved and verified; otherwise why there is no figure
 
 
-def table(base: Variant, tick: Tick = quiet, top: int = MAX_COINS) -> tuple[Row, ...]:
+def table(base: Variant, tick: Tick = quiet, top: int = MAX_COINS) -> tuple[VariantRow, ...]:
     """Every N from the smallest to `top` for a variant's settings, each plan verified before it is listed."""
-    rows: list[Row] = []
+    rows: list[VariantRow] = []
     beyond = 0  # the first N past the search's budget: the rows after it are not searched
     for n in range(base.fakes, top + 1):
         v = Variant(n, base.weight, base.lies, base.fakes, base.pans)
         if beyond:
-            rows.append(Row(n, None, _bound(v), f"not searched: {beyond} coins were already beyond reach"))
+            rows.append(VariantRow(n, None, _bound(v), f"not searched: {beyond} coins were already beyond reach"))
             continue
         try:
             plan = make_plan(v)
         except LimitError as e:
-            rows.append(Row(n, None, _bound(v), f"beyond this search's reach ({e.message})"))
+            rows.append(VariantRow(n, None, _bound(v), f"beyond this search's reach ({e.message})"))
             beyond = n
         else:
-            check = verify(plan) if plan.solvable else Verification(True, 0, 0, 0, "")
+            check = verify(plan) if plan.solvable else VariantVerification(True, 0, 0, 0, "")
             if not check.ok:  # never listed: a figure is only shown once its plan is verified
                 raise LimitError(f"the plan for {n} coins failed verification: {check.message}")
-            rows.append(Row(n, plan.weighings, plan.bound, plan.reason or ""))
+            rows.append(VariantRow(n, plan.weighings, plan.bound, plan.reason or ""))
         tick(n, top)
     return tuple(rows)
 
@@ -152,7 +152,7 @@ def _bound(v: Variant) -> int:
     return s.lower(s.root())
 
 
-def node_lies(plan: Plan, node: PlanNode) -> dict[int, int]:
+def node_lies(plan: VariantPlan, node: PlanNode) -> dict[int, int]:
     """The hypotheses at a node counted by the lies they have used."""
     out: dict[int, int] = {}
     for _, e in node.hypotheses:
@@ -161,7 +161,7 @@ def node_lies(plan: Plan, node: PlanNode) -> dict[int, int]:
 
 
 @dataclass(frozen=True)
-class Step:
+class VariantStep:
     """A weighing made on the way to a node, its reading, and how many of the node's secrets say it was a lie."""
 
     pans: tuple[tuple[int, ...], ...]
@@ -171,11 +171,11 @@ class Step:
 
 
 @dataclass(frozen=True)
-class NodeView:
+class VariantNodeView:
     """Everything the navigator shows at a node."""
 
     node: PlanNode
-    steps: tuple[Step, ...]
+    steps: tuple[VariantStep, ...]
     choices: tuple[Choice, ...]
     by_lies: dict[int, int]
     lies_at: tuple[int, ...]  # at an answer: the weighings (from 1) whose readings were lies
@@ -189,7 +189,7 @@ class NodeView:
         return frozenset(c for pan in self.node.pans for c in pan) - suspects
 
 
-def navigate(plan: Plan, path: str) -> NodeView:
+def navigate(plan: VariantPlan, path: str) -> VariantNodeView:
     """The node at a path with the steps that led there and the readings possible next."""
     node = plan.node(path)
     lied = [0] * len(path)  # per reading: the secrets still possible for which it was a lie
@@ -200,7 +200,7 @@ def navigate(plan: Plan, path: str) -> NodeView:
     for i, letter in enumerate(path):
         above = plan.node(path[:i])
         assert above.pans is not None  # a path only continues below weighings
-        steps.append(Step(above.pans, letter, outcome_label(letter), lied[i]))
+        steps.append(VariantStep(above.pans, letter, outcome_label(letter), lied[i]))
     choices = []
     if node.pans is not None:
         for o in plan.variant.outcomes:
@@ -212,7 +212,7 @@ def navigate(plan: Plan, path: str) -> NodeView:
     lies_at: tuple[int, ...] = ()
     if node.answer is not None:
         lies_at = tuple(i + 1 for i, lie in enumerate(plan.lies_on_path(path, node.answer)) if lie)
-    return NodeView(node, tuple(steps), tuple(choices), node_lies(plan, node), lies_at)
+    return VariantNodeView(node, tuple(steps), tuple(choices), node_lies(plan, node), lies_at)
 
 
 @dataclass(frozen=True)
@@ -226,7 +226,7 @@ class Run:
     note: str
 
 
-def runs(rows: tuple[Row, ...]) -> tuple[Run, ...]:
+def runs(rows: tuple[VariantRow, ...]) -> tuple[Run, ...]:
     """A table's rows grouped into runs of equal figures (what the page lists; the chart shows every N)."""
     out: list[Run] = []
     for r in rows:

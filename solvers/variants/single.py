@@ -22,12 +22,12 @@ from solvers.progress import Tick, quiet
 from .model import LIGHTER_LETTERS, PAN_NAMES, Variant, volume
 from .search import DepthSearch
 
-Belief = tuple[int, ...]  # coins in each state, the genuine ones last
-Split = tuple[tuple[int, tuple[int, ...]], ...]  # (state, coins on each pan) for each state that is weighed
+SingleBelief = tuple[int, ...]  # coins in each state, the genuine ones last
+SingleSplit = tuple[tuple[int, tuple[int, ...]], ...]  # (state, coins on each pan) for each state that is weighed
 
 
 @dataclass(frozen=True)
-class Rules:
+class SingleRules:
     """The precomputed moves of the state machine for one variant."""
 
     lies: int
@@ -43,7 +43,7 @@ class Rules:
         return len(self.alive)
 
 
-def rules(v: Variant) -> Rules:
+def rules(v: Variant) -> SingleRules:
     """The states and their moves for a single-counterfeit variant."""
     dead = v.lies + 1
     side = v.lies + 2
@@ -63,7 +63,7 @@ def rules(v: Variant) -> Rules:
             rows.append(tuple(row))
         after.append(tuple(rows))
     alive = tuple(int(h is not None) + int(lt is not None) for h, lt in used)
-    return Rules(v.lies, v.pans, letters, alive, tuple(used), tuple(after))
+    return SingleRules(v.lies, v.pans, letters, alive, tuple(used), tuple(after))
 
 
 def predicted(v: Variant, position: int, heavier: bool) -> str:
@@ -76,7 +76,7 @@ def predicted(v: Variant, position: int, heavier: bool) -> str:
     return PAN_NAMES[i] if heavier else LIGHTER_LETTERS[i]
 
 
-class SingleSearch(DepthSearch[Belief, Split]):
+class SingleSearch(DepthSearch[SingleBelief, SingleSplit]):
     """Fewest weighings in the worst case for a single-counterfeit variant, with the weighing at each belief."""
 
     what = "the variant search"
@@ -92,7 +92,7 @@ class SingleSearch(DepthSearch[Belief, Split]):
         # readings that can occur: an honest scale never shows a known-heavier coin's pan lighter
         self.q_bound = v.pans + 1 if v.lies == 0 and v.weight != "unknown" else self.q
 
-    def root(self) -> Belief:
+    def root(self) -> SingleBelief:
         """Every coin unweighed: no lies used by either hypothesis (or the weight known)."""
         side = self.v.lies + 2
         dead = self.v.lies + 1
@@ -101,7 +101,7 @@ class SingleSearch(DepthSearch[Belief, Split]):
         b[start] = self.v.coins
         return tuple(b)
 
-    def answers(self, b: Belief) -> int:
+    def answers(self, b: SingleBelief) -> int:
         """Hypotheses (coin and weight) still possible."""
         return sum(n * a for n, a in zip(b, self.r.alive, strict=True))
 
@@ -109,24 +109,24 @@ class SingleSearch(DepthSearch[Belief, Split]):
         """The volume of one coin in a state with w weighings left."""
         return sum(volume(self.v.lies - e, w, self.q) for e in self.r.lies_used[state] if e is not None)
 
-    def volume(self, b: Belief, w: int) -> int:
+    def volume(self, b: SingleBelief, w: int) -> int:
         """The belief's Berlekamp volume with w weighings left."""
         return sum(n * self.state_volume(s, w) for s, n in enumerate(b) if n)
 
-    def settled(self, b: Belief) -> bool:
+    def settled(self, b: SingleBelief) -> bool:
         """One hypothesis (or none) left."""
         return self.answers(b) <= 1
 
-    def feasible(self, b: Belief, w: int) -> bool:
+    def feasible(self, b: SingleBelief, w: int) -> bool:
         """Berlekamp's volume bound (plain counting without lies)."""
         cap: int = self.q_bound**w
         return self.volume(b, w) <= cap
 
-    def children(self, b: Belief, split: Split, w: int) -> list[Belief]:
+    def children(self, b: SingleBelief, split: SingleSplit, w: int) -> list[SingleBelief]:
         """The belief after each reading, the largest volume first."""
         return sorted((self.child(b, split, o) for o in range(self.q)), key=lambda c: -self.volume(c, w - 1))
 
-    def child(self, b: Belief, split: Split, outcome: int) -> Belief:
+    def child(self, b: SingleBelief, split: SingleSplit, outcome: int) -> SingleBelief:
         """The belief after a weighing gives a reading (outcome: its index in the variant's letters)."""
         weighed = dict(split)
         out = [0] * len(b)
@@ -137,7 +137,7 @@ class SingleSearch(DepthSearch[Belief, Split]):
             out[self.r.after[s][0][outcome]] += n - sum(on)
         return tuple(out)
 
-    def splits(self, b: Belief, w: int) -> Iterator[Split]:
+    def splits(self, b: SingleBelief, w: int) -> Iterator[SingleSplit]:
         """Every weighing up to pan order whose readings each keep a volume within q^(w-1)."""
         k = self.v.pans
         cap = self.q_bound ** (w - 1)
@@ -162,7 +162,7 @@ class SingleSearch(DepthSearch[Belief, Split]):
             sizes: tuple[int, ...],
             tied: tuple[bool, ...],
             chosen: list[tuple[int, tuple[int, ...]]],
-        ) -> Iterator[Split]:
+        ) -> Iterator[SingleSplit]:
             if i == len(active):
                 split = tuple((s, on) for s, on in chosen if any(on))
                 if split and self._balanced(split, genuine):
@@ -189,7 +189,7 @@ class SingleSearch(DepthSearch[Belief, Split]):
 
         yield from place(0, [0] * self.q, (0,) * k, (True,) * (k - 1), [])
 
-    def _balanced(self, split: Split, genuine: int) -> bool:
+    def _balanced(self, split: SingleSplit, genuine: int) -> bool:
         """Pans listed in non-increasing order (one of each rearrangement) and padded with the genuine coins."""
         k = self.v.pans
         pans = [tuple(on[p] for _, on in split) for p in range(k)]

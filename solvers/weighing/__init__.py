@@ -1,7 +1,7 @@
 """Counterfeit-coin weighing: problems, optimal plans, verification and Dyson's non-adaptive schemes."""
 
 from .dyson import MAX_SCHEME_COINS, Scheme, build_scheme, check_scheme, no_scheme_reason
-from .plan import MAX_AVERAGE_COINS, MAX_TREE_COINS, OBJECTIVES, Node, Objective, Plan, make_plan
+from .plan import MAX_AVERAGE_COINS, MAX_TREE_COINS, OBJECTIVES, Objective, Plan, WeighingNode, make_plan
 from .problem import GOALS, MAX_COINS, OUTCOMES, WEIGHTS, Belief, Outcome, Problem, Split
 from .search import MinResult, lower_bound, min_weighings
 from .verify import Verification, verify
@@ -17,7 +17,7 @@ __all__ = [
     "WEIGHTS",
     "Belief",
     "MinResult",
-    "Node",
+    "WeighingNode",
     "Objective",
     "Outcome",
     "InputError",

@@ -52,7 +52,7 @@ def adversary_outcome(c: Coins, w: UserWeighing, find: bool) -> Outcome:
 
 
 @dataclass(frozen=True)
-class Step:
+class AdversaryStep:
     """One weighing of the game and what followed."""
 
     weighing: UserWeighing
@@ -68,7 +68,7 @@ class Replay:
     problem: Problem
     budget: int
     start: Coins
-    steps: tuple[Step, ...]
+    steps: tuple[AdversaryStep, ...]
 
     @property
     def coins(self) -> Coins:
@@ -135,7 +135,7 @@ def replay(
         if after.abstract().cases == 0:
             raise IllegalMoveError(f"weighing {i}: no coin fits the answer {o.value}")
         c = after
-        steps.append(Step(w, o, c, need(c, p.find)))
+        steps.append(AdversaryStep(w, o, c, need(c, p.find)))
     return Replay(p, budget, c0, tuple(steps))
 
 

@@ -228,7 +228,7 @@ def conclude(c: Coins) -> Case | None:
 
 
 @dataclass(frozen=True)
-class Node:
+class WeighingNode:
     """One node of a plan: the belief there, and its weighing or its answer."""
 
     path: str
@@ -275,7 +275,7 @@ class Plan:
         s = self.split(c.abstract(), depth)
         return None if s is None else realise(c, s)
 
-    def node(self, path: str = "") -> Node:
+    def node(self, path: str = "") -> WeighingNode:
         """The node reached by a path of outcome letters (L, B, R); InputError if there is none."""
         if len(path) > MAX_PATH or any(ch not in "LBR" for ch in path):
             raise InputError("a plan path is a string of the letters L, B and R")
@@ -289,7 +289,7 @@ class Plan:
                 raise InputError(f"outcome {letter} after {depth + 1} weighings cannot happen in this plan")
             c = after
         w = self.step(c, len(path))
-        return Node(path, c, budget - len(path), w, None if w else conclude(c))
+        return WeighingNode(path, c, budget - len(path), w, None if w else conclude(c))
 
     def tree(self, path: str = "") -> dict[str, object]:
         """The plan below a node as nested JSON-ready dicts (N up to MAX_TREE_COINS)."""
@@ -298,7 +298,7 @@ class Plan:
         return _tree(self, self.node(path))
 
 
-def _tree(plan: Plan, node: Node) -> dict[str, object]:
+def _tree(plan: Plan, node: WeighingNode) -> dict[str, object]:
     """A node and everything below it, as JSON-ready dicts."""
     if node.weighing is None:
         return node.answer.to_json() if node.answer else {"impossible": True}

@@ -13,7 +13,7 @@ from .adversary import Ending, Replay, cases_of, end_game, hint
 from .case import Case
 from .dyson import MAX_SCHEME_COINS, Scheme, build_scheme, no_scheme_reason
 from .knowledge import UserPan, UserWeighing, apply, pans
-from .plan import MAX_TREE_COINS, Coins, Node, Objective, Plan, Weighing, make_plan
+from .plan import MAX_TREE_COINS, Coins, Objective, Plan, Weighing, WeighingNode, make_plan
 from .problem import OUTCOMES, Outcome, Problem, children
 from .search import all_splits, min_weighings
 from .verify import Verification, verify
@@ -273,18 +273,18 @@ class Choice:
 
 
 @dataclass(frozen=True)
-class NodeView:
+class WeighingNodeView:
     """A plan node as its page shows it: the node, the path to it as crumbs (number, the weighing in words, the
     reading's words, the path prefix), the last weighing with the coins before it and its reading, and the readings
     possible from here."""
 
-    here: Node
+    here: WeighingNode
     crumbs: tuple[tuple[int, str, str, str], ...]
     last: tuple[Weighing, Coins, str] | None  # the reading as Outcome.value
     outcomes: tuple[Choice, ...]
 
 
-def node_view(plan: Plan, path: str) -> NodeView:
+def node_view(plan: Plan, path: str) -> WeighingNodeView:
     """The page model of the plan node at path (an InputError for a path the plan does not have)."""
     here = plan.node(path)
     crumbs = []
@@ -301,7 +301,7 @@ def node_view(plan: Plan, path: str) -> NodeView:
     if here.weighing is not None:
         cases = here.outcome_cases()
         outcomes = tuple(Choice(o.letter, o.label, cases[o]) for o in OUTCOMES)
-    return NodeView(here, tuple(crumbs), last, outcomes)
+    return WeighingNodeView(here, tuple(crumbs), last, outcomes)
 
 
 @dataclass(frozen=True)
@@ -344,7 +344,7 @@ class NodePage:
     objective: Objective
     plan: Plan
     verification: Verification
-    view: NodeView
+    view: WeighingNodeView
     best_worst: int | None
     show_grid: bool
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from solvers.devil import Variant, positions, solve
+from solvers.devil import DevilVariant, positions, solve
 from tests.e2e.axe_check import assert_accessible
 from tests.e2e.test_layout_e2e import SHOTS
 
 
 def play_solution(page: Page, n: int) -> None:
     """Enter the solver's moves by ticking places and pressing Flip."""
-    v = Variant(n)
+    v = DevilVariant(n)
     moves = solve(v).moves
     assert moves is not None
     for k, a in enumerate(moves, 1):

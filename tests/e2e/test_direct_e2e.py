@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from solvers.devil import Variant, positions, solve
+from solvers.devil import DevilVariant, positions, solve
 
 
 def test_devil_places_are_clicked_on_the_table(page: Page, live_server: str) -> None:
     """N = 4: each of the solver's moves is entered by clicking the places drawn around the table (a second
     click takes a place back); the game is won, and the focus stays on Flip after each move."""
-    v = Variant(4)
+    v = DevilVariant(4)
     moves = solve(v).moves
     assert moves is not None
     page.goto(f"{live_server}/devil/play?n=4")

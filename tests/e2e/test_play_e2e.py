@@ -478,12 +478,12 @@ def test_devil_undo_redo_id_and_win_screen(browser: Browser, live_server: str, w
     """Against the adversarial Devil (4 coins): two moves of the proved shortest win, taken back by keys to the
     start and made again; the ID opens the same position; the rest of the win shows the win screen with the proved
     fewest moves (the solver's shortest sure win, checked by its own exhaustive verification) and the statistics."""
-    from solvers.devil import Variant, positions, solve
+    from solvers.devil import DevilVariant, positions, solve
     from tests.e2e.test_devil_e2e import play_solution
     from tests.unit.test_devil_lesson import brute as devil_brute
     from tests.unit.test_devil_lesson import flips
 
-    v = Variant(4)
+    v = DevilVariant(4)
     moves = solve(v).moves
     assert moves is not None
     page = browser.new_context(viewport={"width": width, "height": 900}).new_page()

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solvers.devil import (
-    Variant,
+    DevilVariant,
     brute_force_wins,
     exhaust_configs,
     lamping,
@@ -27,16 +27,16 @@ from solvers.devil.solve import Solution
 @pytest.mark.parametrize(("n", "length"), [(1, 1), (2, 3), (4, 15), (8, 255)])
 def test_seed_lengths_for_powers_of_two(n: int, length: int) -> None:
     """Norvig's notebook: shortest sure wins of 1, 3, 15 and 255 moves for N = 1, 2, 4, 8."""
-    sol = solve(Variant(n))
+    sol = solve(DevilVariant(n))
     assert sol.solvable and sol.length == length and sol.method == "search" and sol.verified
 
 
 @pytest.mark.parametrize("n", [3, 5, 6, 7, 9, 10])
 def test_no_strategy_by_exhaustive_search(n: int) -> None:
     """No sure win for N = 3, 5, 6, 7 (Norvig), and 9, 10: the belief search runs out."""
-    r = search(Variant(n))
+    r = search(DevilVariant(n))
     assert r.moves is None and r.exhausted
-    assert solve(Variant(n)).solvable is False
+    assert solve(DevilVariant(n)).solvable is False
 
 
 @pytest.mark.parametrize("n", [3, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15])
@@ -44,7 +44,7 @@ def test_lampings_argument_for_odd_prime_factors(n: int) -> None:
     """For N with an odd prime factor p, the Devil keeps p equally spaced coins unequal (checked on p coins)."""
     p = odd_prime_factor(n)
     assert p is not None and n % p == 0 and devil_keeps_unequal(p)
-    reason = no_strategy_reason(Variant(n))
+    reason = no_strategy_reason(DevilVariant(n))
     assert reason and f"odd prime factor {p}" in reason
 
 
@@ -54,15 +54,15 @@ def test_no_strategy_by_whole_table_search(n: int) -> None:
     """N = 11 to 15: the breadth-first search over sets of all 2^N tables runs out without a win (the search
     itself for N = 11; the solver, which runs it, for every N)."""
     if n == 11:
-        r = exhaust_configs(Variant(n))
+        r = exhaust_configs(DevilVariant(n))
         assert r.exhausted and r.moves is None
-    sol = solve(Variant(n))
+    sol = solve(DevilVariant(n))
     assert sol.solvable is False and sol.method == "search" and "Exhaustive search over all" in (sol.reason or "")
 
 
 def test_whole_table_search_sees_a_win() -> None:
     """For N = 4 the same search reaches the empty belief (it does not claim 'no strategy')."""
-    assert not exhaust_configs(Variant(4)).exhausted
+    assert not exhaust_configs(DevilVariant(4)).exhausted
 
 
 def test_the_devils_check_can_fail() -> None:
@@ -74,14 +74,14 @@ def test_the_devils_check_can_fail() -> None:
 def test_lamping_construction_is_verified(n: int) -> None:
     """Lamping's construction: 2^N - 1 moves; it verifies, and so does its move-by-index form."""
     moves = lamping(n)
-    assert len(moves) == 2**n - 1 and verify(Variant(n), moves).ok
+    assert len(moves) == 2**n - 1 and verify(DevilVariant(n), moves).ok
     assert [lamping_move(n, i) for i in range(len(moves))] == moves
 
 
 @pytest.mark.proof  # half a minute: make proofs (N = 8's construction is verified in make test)
 def test_lamping_16_verified_exactly() -> None:
     """N = 16: 65,535 moves, propagated on all 65,536 tables and every turn of the Devil."""
-    sol = solve(Variant(16))
+    sol = solve(DevilVariant(16))
     assert sol.solvable and sol.length == 65_535 and sol.method == "construction" and sol.verified
     assert sol.sizes[-1] == 0 and sol.sizes[-2] > 0
     assert lamping_move(16, 40_000) == sol.moves[40_000]  # type: ignore[index]
@@ -89,17 +89,17 @@ def test_lamping_16_verified_exactly() -> None:
 
 def test_verifier_rejects_a_short_strategy() -> None:
     """Dropping the last move of a winning strategy leaves tables alive: the verifier says no."""
-    moves = solve(Variant(4)).moves
+    moves = solve(DevilVariant(4)).moves
     assert moves is not None
-    assert not verify(Variant(4), moves[:-1]).ok
-    assert not verify(Variant(4), list(moves[:7]) + list(moves[8:])).ok
+    assert not verify(DevilVariant(4), moves[:-1]).ok
+    assert not verify(DevilVariant(4), list(moves[:7]) + list(moves[8:])).ok
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from([1, 2, 3, 4]), st.lists(st.integers(0, 15), max_size=16))
 def test_verifier_agrees_with_brute_force(n: int, raw: list[int]) -> None:
     """Any move sequence the verifier accepts wins against every start and every Devil (and vice versa)."""
-    v = Variant(n)
+    v = DevilVariant(n)
     moves = [m % (1 << n) for m in raw]
     assert verify(v, moves).ok == brute_force_wins(v, moves)
 
@@ -117,31 +117,31 @@ def test_variant_golden_values(goal: str, reflections: bool, expected: dict[int,
     pairs opposite, so Lamping's argument still works); 'all equal' ignores a global flip, which halves the
     state space: 2^(N-1) - 1 moves."""
     for n, length in expected.items():
-        sol = solve(Variant(n, goal, reflections))  # type: ignore[arg-type]
+        sol = solve(DevilVariant(n, goal, reflections))  # type: ignore[arg-type]
         assert sol.solvable and sol.length == length and sol.verified
     for n in (3, 5, 6, 7):
-        assert solve(Variant(n, goal, reflections)).solvable is False  # type: ignore[arg-type]
+        assert solve(DevilVariant(n, goal, reflections)).solvable is False  # type: ignore[arg-type]
 
 
 def test_dials_golden_values() -> None:
     """Dials with m positions: a sure win of m^N - 1 moves when N and m are powers of one prime, else none."""
-    assert solve(Variant(1, states=3)).length == 2
-    assert solve(Variant(3, states=3)).length == 26
-    assert solve(Variant(2, states=4)).length == 15
-    assert solve(Variant(1, states=5)).length == 4
+    assert solve(DevilVariant(1, states=3)).length == 2
+    assert solve(DevilVariant(3, states=3)).length == 26
+    assert solve(DevilVariant(2, states=4)).length == 15
+    assert solve(DevilVariant(1, states=5)).length == 4
     for n, m in ((2, 3), (4, 3), (3, 4), (2, 5), (2, 6)):
-        assert solve(Variant(n, states=m)).solvable is False
-    assert brute_force_wins(Variant(2, states=4), solve(Variant(2, states=4)).moves or ())
+        assert solve(DevilVariant(n, states=m)).solvable is False
+    assert brute_force_wins(DevilVariant(2, states=4), solve(DevilVariant(2, states=4)).moves or ())
 
 
 def test_solution_page_model() -> None:
     """The solution page's model for N = 4 (15 moves): every move on one page, the tables possible before the
     first move are all but the goal, each step's 'after' is the next step's 'before', and the last move leaves
     nothing (rings shown: N is small)."""
-    from solvers.devil import Variant, solve
+    from solvers.devil import DevilVariant, solve
     from solvers.devil.report import Line, solution_step
 
-    v = Variant(4)
+    v = DevilVariant(4)
     sol = solve(v)
     assert sol.moves is not None
     steps = [solution_step(v, Line(sol.moves, sol.sizes), k) for k in range(1, len(sol.moves) + 1)]
@@ -153,7 +153,7 @@ def test_solution_page_model() -> None:
 def test_beyond_the_search_the_construction_is_followed_again() -> None:
     """16 coins are beyond the belief search: from a position in mid-game the solution is Lamping's construction
     again from its first move (it wins from any table), marked as a restart, and the game's start has no restart."""
-    v = Variant(16)
+    v = DevilVariant(16)
     assert not searchable(v)
     moves = tuple(lamping(16))
     sol = Solution(v, True, moves, "construction", True, None, (1,) * len(moves))
@@ -170,7 +170,7 @@ def test_the_play_page_model_is_made_without_flask() -> None:
     from solvers.devil.report import play_page
     from solvers.errors import InputError
 
-    v = Variant(4)
+    v = DevilVariant(4)
     sol = solve(v)
     assert sol.moves is not None
     first = play_page(v, (0xF,), sol, (None, None), peek=True)

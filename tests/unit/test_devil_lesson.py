@@ -9,7 +9,7 @@ from functools import cache
 
 import pytest
 
-from solvers.devil import Variant
+from solvers.devil import DevilVariant
 from solvers.devil.search import devil_lesson, search_from
 
 Table = tuple[int, ...]
@@ -73,7 +73,7 @@ def test_the_lesson_matches_the_brute_force(n: int, goal: str) -> None:
     ever with 3 coins), the tables still possible, the fewest tables a best move would have left, and the shortest
     sure win from the position (as long as the brute force's fewest, and winning against every table)."""
     fewest, step, start = brute(n, goal)
-    v = Variant(n, goal)
+    v = DevilVariant(n, goal)
     rng = random.Random(n)
     seen_costs = set()
     for _ in range(20):

@@ -49,10 +49,10 @@ def test_table_proofs_carry_a_proved_problem_to_its_symmetric_starts() -> None:
     home (the eight images of c1 on the cross), nothing else; with nothing settled the table gets nothing."""
     from solvers.pegs import board
     from solvers.pegs.report import table_proofs
-    from solvers.pegs.table import Row
+    from solvers.pegs.table import PegRow
 
     b = board("english")
-    rows = [Row(h, True, None, (h,), True, None) for h in b.labels]
+    rows = [PegRow(h, True, None, (h,), True, None) for h in b.labels]
     empty = table_proofs(b, rows, {})
     assert (empty.anywhere, empty.home) == ({}, {}) and not any(c.settled for r in empty.finishes.values() for c in r)
     images = {b.labels[p[b.index("c1")]] for p in b.symmetries}
@@ -67,10 +67,10 @@ def test_each_start_lists_every_possible_finish_with_its_problem() -> None:
     cells."""
     from solvers.pegs import board, class_finals, listed_problem
     from solvers.pegs.report import finish_cells
-    from solvers.pegs.table import Row
+    from solvers.pegs.table import PegRow
 
     b = board("english")
-    rows = [Row(h, True, None, (h,), True, None) for h in b.labels]
+    rows = [PegRow(h, True, None, (h,), True, None) for h in b.labels]
     settled = {("c1", "c1"): 16, ("c1", "c4"): None}
     cells = finish_cells(b, rows, settled)
     assert set(cells) == set(b.labels)
@@ -83,6 +83,6 @@ def test_each_start_lists_every_possible_finish_with_its_problem() -> None:
     assert e1["e1"].moves == 16 and e1["e1"].problem == ("c1", "c1")
     assert sum(c.settled and c.moves is None for row in cells.values() for c in row) == 8  # c1 to c4's images
     french = board("french")
-    d3 = {c.finish: c for c in finish_cells(french, [Row("d3", True, None, (), False, None)], {})["d3"]}
+    d3 = {c.finish: c for c in finish_cells(french, [PegRow("d3", True, None, (), False, None)], {})["d3"]}
     assert d3["a5"].problem == ("d3", "a5") and not d3["a5"].settled
-    assert finish_cells(board("triangle-5"), [Row("1", True, 10, ("1",), True, 10)], {}) == {}
+    assert finish_cells(board("triangle-5"), [PegRow("1", True, 10, ("1",), True, 10)], {}) == {}

@@ -11,7 +11,7 @@ from solvers.aequitas.match import Match
 from solvers.codebreak import Game, build, parse
 from solvers.codebreak.play import adversary_score, code_index, follow, play_round, suggestions
 from solvers.codebreak.strategy import build_tree
-from solvers.devil import Variant, adversarial_sizes, flip_mask, lamping, random_play, won_at
+from solvers.devil import DevilVariant, adversarial_sizes, flip_mask, lamping, random_play, won_at
 from solvers.errors import IllegalMoveError, InputError, LimitError
 from solvers.pegs import board, game_from_text
 from solvers.weighing import Problem
@@ -23,7 +23,7 @@ from webapp.games import GAMES_DIR
 
 def test_random_devil_that_never_turns_is_plain_xor() -> None:
     """With the identity turn every time, the hidden table is just flipped by each move."""
-    v = Variant(4)
+    v = DevilVariant(4)
     won, table = random_play(v, 0b0110, (0b0010, 0b0100), lambda i: 0)
     assert won == 2 and table == 0
     won, table = random_play(v, 0b0110, (0b0001,), lambda i: 0)
@@ -32,7 +32,7 @@ def test_random_devil_that_never_turns_is_plain_xor() -> None:
 
 def test_lamping_beats_every_random_devil() -> None:
     """Lamping's 15 moves for N = 4 win from every hidden table whatever the Devil turns."""
-    v = Variant(4)
+    v = DevilVariant(4)
     moves = tuple(lamping(4))
     for table in range(1, 16):
         for shift in range(4):
@@ -42,7 +42,7 @@ def test_lamping_beats_every_random_devil() -> None:
 
 def test_adversarial_devil_keeps_tables_alive_until_the_end() -> None:
     """Against the adversarial Devil the game is won exactly after the last move of a sure win."""
-    sizes = adversarial_sizes(Variant(2), (3, 1, 3))
+    sizes = adversarial_sizes(DevilVariant(2), (3, 1, 3))
     assert won_at(sizes) == 3 and all(s > 0 for s in sizes[:-1])
 
 
@@ -50,7 +50,7 @@ def test_adversarial_devil_keeps_tables_alive_until_the_end() -> None:
 def test_flip_places_must_exist(places: list[str]) -> None:
     """Places are ASCII numbers 0..N-1."""
     with pytest.raises(InputError):
-        flip_mask(Variant(4), places)
+        flip_mask(DevilVariant(4), places)
 
 
 def test_aequitas_turns_alternate_and_the_computer_replies() -> None:

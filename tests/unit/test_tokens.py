@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from solvers.aequitas import Position
-from solvers.devil import Variant, moves_from_text, moves_to_text
+from solvers.devil import DevilVariant, moves_from_text, moves_to_text
 from solvers.errors import InputError, PuzzleError
 from solvers.pegs import BOARDS, board, from_token, game_from_text, to_token
 from solvers.weighing import GOALS, WEIGHTS, Belief, Problem
@@ -64,7 +64,7 @@ def test_peg_position_round_trips(name: str, data: st.DataObject) -> None:
 @given(st.integers(1, 16), st.data())
 def test_devil_moves_round_trip(n: int, data: st.DataObject) -> None:
     """Devil move lists."""
-    v = Variant(n)
+    v = DevilVariant(n)
     moves = tuple(data.draw(st.lists(st.integers(0, (1 << n) - 1), max_size=20)))
     assert moves_from_text(v, moves_to_text(moves)) == moves
 
@@ -108,8 +108,8 @@ def test_bad_ranges_are_refused(text: str) -> None:
         (Case.from_token, "\u00b7"),
         (lambda t: from_token(board("triangle-4"), t), "fffff"),
         (lambda t: from_token(board("triangle-4"), t), "\u0661"),
-        (lambda t: moves_from_text(Variant(4), t), "10"),
-        (lambda t: moves_from_text(Variant(4), t), "\u00b2"),
+        (lambda t: moves_from_text(DevilVariant(4), t), "10"),
+        (lambda t: moves_from_text(DevilVariant(4), t), "\u00b2"),
     ],
 )
 def test_bad_tokens_are_refused(parse: Callable[[str], object], token: str) -> None:

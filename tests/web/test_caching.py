@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from solvers.variants.model import Variant
-from solvers.variants.report import Row
+from solvers.variants.report import VariantRow
 from tests.conftest import TEST_KEY
 from tests.web.forms import form_token
 from webapp import create_app
@@ -94,7 +94,7 @@ def test_an_answer_that_sends_htmx_on_is_never_answered_from_a_copy(tmp_path: Pa
     table = Variant(1, "heavier", pans=3)
     with app.app_context():
         key = VARIANT_TABLE.key(VariantParams(table.to_token()))
-        write(app_store(), VARIANT_TABLE, key, tuple(Row(n, 1, 1, "") for n in range(1, 8)))
+        write(app_store(), VARIANT_TABLE, key, tuple(VariantRow(n, 1, 1, "") for n in range(1, 8)))
     client = app.test_client()
     assert kept(client.get("/variants/play?n=3&weight=heavier&pans=3"))
     url = "/variants/play?n=3&weight=heavier&pans=3&w=&pan1=1&pan2=2&pan3=3"
@@ -158,7 +158,7 @@ def test_a_page_that_read_a_missing_result_is_not_kept_and_changes_once_it_is_st
     assert client.get("/variants", headers={"If-None-Match": before.headers["ETag"]}).status_code == 304
     assert "up to 5 coins" not in before.get_data(as_text=True)
     base = Variant(1, "unknown", lies=2)
-    rows = tuple(Row(n, 3 if n <= 5 else None, 3, "" if n <= 5 else "beyond reach (test)") for n in range(1, 8))
+    rows = tuple(VariantRow(n, 3 if n <= 5 else None, 3, "" if n <= 5 else "beyond reach (test)") for n in range(1, 8))
     with app.app_context():
         write(app_store(), VARIANT_TABLE, VARIANT_TABLE.key(VariantParams(base.to_token())), rows)
     after = client.get("/variants")

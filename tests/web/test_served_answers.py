@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 from flask.testing import FlaskClient
 
 from solvers.variants.model import Variant
-from solvers.variants.report import Row
+from solvers.variants.report import VariantRow
 from tests.conftest import TEST_KEY
 from tests.web.forms import form_token, refusal
 from webapp import create_app
@@ -111,7 +111,8 @@ def test_a_variant_beyond_its_tables_reach_is_refused_at_once(tmp_path: Path) ->
     )
     base = Variant(1, "unknown", lies=2)
     rows = tuple(
-        Row(n, 3 if n <= 5 else None, 3, "" if n <= 5 else "beyond this search's reach (test)") for n in range(1, 8)
+        VariantRow(n, 3 if n <= 5 else None, 3, "" if n <= 5 else "beyond this search's reach (test)")
+        for n in range(1, 8)
     )
     with app.app_context():
         store = app_store()
