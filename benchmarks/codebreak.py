@@ -28,7 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.record import Record  # noqa: E402
 from solvers.codebreak import HEURISTICS, Game, build, build_tree, parse, verify  # noqa: E402
 from solvers.codebreak.game import score_table  # noqa: E402
-from solvers.codebreak.optimal.search import Search  # noqa: E402
+from solvers.codebreak.optimal.average_search import AverageSearch  # noqa: E402
+from solvers.codebreak.optimal.table import Tuning  # noqa: E402
+from solvers.codebreak.optimal.worst_search import WorstSearch  # noqa: E402
 from solvers.weighing import Problem, min_weighings  # noqa: E402
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
@@ -246,7 +248,7 @@ def bulls_and_cows() -> None:
         part = np.nonzero(outcomes == int(np.nonzero(sizes == size)[0][0]))[0].astype(np.int32)
         took = []
         for lookahead in (True, False):
-            search = Search(g, worst=False, node_limit=10**12, lookahead=lookahead)
+            search = AverageSearch(g, Tuning(node_limit=10**12, lookahead=lookahead))
             search.average(part[:40], 10**9)  # compiled, and the symmetries built, before the clock
             t = time.perf_counter()
             cost = search.average(part, 10**9)
@@ -268,7 +270,7 @@ def bulls_and_cows() -> None:
     RECORD.save()
 
 
-def with_and_without(search: Callable[[bool], Search]) -> tuple[tuple[int, float, int], ...]:
+def with_and_without(search: Callable[[bool], AverageSearch | WorstSearch]) -> tuple[tuple[int, float, int], ...]:
     """(cost, seconds, work) of a fresh search with a feature on, then off: the quicker of two alternated runs."""
     took: dict[bool, tuple[int, float, int]] = {}
     for on in (False, True, False, True):
@@ -290,11 +292,11 @@ def worst_cases() -> None:
         ("black-peg Mastermind 4x4", "mastermind-black", {"length": 4, "colours": 4}),
         ("black-peg Mastermind 3x6", "mastermind-black", {"length": 3, "colours": 6}),
     )
-    Search(build(parse((GAMES / "mastermind.game").read_text()), {"length": 2, "colours": 3}), worst=True).solve()
+    WorstSearch(build(parse((GAMES / "mastermind.game").read_text()), {"length": 2, "colours": 3})).solve()
     for label, name, sizes in games:
         g = build(parse((GAMES / f"{name}.game").read_text()), sizes)
         (a, ta, wa), (b, tb, wb) = with_and_without(
-            lambda on, g=g: Search(g, worst=True, node_limit=10**12, lookahead=on)
+            lambda on, g=g: WorstSearch(g, Tuning(node_limit=10**12, lookahead=on))
         )
         assert a == b
         RECORD.row(
@@ -313,13 +315,15 @@ def place_symmetries() -> None:
     (the baseline is not run there: it took more than ten minutes on 4x5, and without these symmetries 4x6's eight
     guesses were unsettled after 34 minutes)."""
     black = parse((GAMES / "mastermind-black.game").read_text())
-    Search(build(black, {"length": 2, "colours": 3}), worst=True).solve()
-    Search(build(black, {"length": 2, "colours": 3}), worst=False).solve()
+    WorstSearch(build(black, {"length": 2, "colours": 3})).solve()
+    AverageSearch(build(black, {"length": 2, "colours": 3})).solve()
     for sizes in ({"length": 4, "colours": 4}, {"length": 3, "colours": 6}):
         g = build(black, sizes)
         for worst in (False, True):
             (a, ta, wa), (b, tb, wb) = with_and_without(
-                lambda on, g=g, worst=worst: Search(g, worst=worst, node_limit=10**12, places=on)
+                lambda on, g=g, worst=worst: (WorstSearch if worst else AverageSearch)(
+                    g, Tuning(node_limit=10**12, places=on)
+                )
             )
             what = "worst case" if worst else "total"
             assert a == b
@@ -348,15 +352,15 @@ def by_columns() -> None:
     """Optimal averages proved with the bound one guess deeper counted along the table's columns (`rules.columns`),
     after the set's own members (`rules.apart`), beside the same search counting along its rows (the baseline), from
     a fresh search each time (one process, compiled before the clock; one run each, as each takes seconds)."""
-    from solvers.codebreak.optimal import search as search_module
+    from solvers.codebreak.optimal import table as table_module
 
-    Search(build(parse((GAMES / "mastermind.game").read_text()), {"length": 2, "colours": 3}), worst=False).solve()
+    AverageSearch(build(parse((GAMES / "mastermind.game").read_text()), {"length": 2, "colours": 3})).solve()
     for pegs, colours in ((4, 7), (5, 5)):
         g = build(parse((GAMES / "mastermind.game").read_text()), {"length": pegs, "colours": colours}).tabled()
         took = {}
         for wide in (False, True):
-            search_module.COLUMNS_FROM = 1000 if wide else 1 << 30
-            s = Search(g, worst=False, node_limit=10**12)
+            table_module.COLUMNS_FROM = 1000 if wide else 1 << 30
+            s = AverageSearch(g, Tuning(node_limit=10**12))
             t = time.perf_counter()
             found = s.solve()
             took[wide] = (found.cost, time.perf_counter() - t)

@@ -40,10 +40,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.record import FOLDER, Record  # noqa: E402
 from solvers.checkpoint import Entry  # noqa: E402
-from solvers.codebreak import Game, Node, build, build_tree, parse, verify  # noqa: E402
+from solvers.codebreak import Game, Node, Proving, build, build_tree, parse, verify  # noqa: E402
 from solvers.codebreak.optima import MAX_SECRETS, cell, sizes  # noqa: E402
+from solvers.codebreak.optimal.average_search import KEEP_MIN_COST, AverageSearch, NoneBelow  # noqa: E402
 from solvers.codebreak.optimal.entries import format_entries, parse_entries, snapshot_name  # noqa: E402
-from solvers.codebreak.optimal.search import KEEP_MIN_COST, NoneBelow, Search  # noqa: E402
+from solvers.codebreak.optimal.table import Tuning  # noqa: E402
 from solvers.codebreak.strategy import Strategy, guesses_possible_codes  # noqa: E402
 from solvers.errors import LimitError  # noqa: E402
 
@@ -147,8 +148,7 @@ def proved_tree(g: Game, checkpoint: FileCheckpoint, possible_only: bool = False
         progress(),
         checkpoint=checkpoint,
         possible_only=possible_only,
-        node_limit=LONG,
-        under=under,
+        proving=Proving(node_limit=LONG, under=under),
     )
 
 
@@ -224,7 +224,7 @@ def main() -> None:
         average = time.perf_counter() - t
         st = verify(g, tree)
         t = time.perf_counter()
-        worst = verify(g, build_tree(g, "optimal-worst", node_limit=LONG))
+        worst = verify(g, build_tree(g, "optimal-worst", proving=Proving(node_limit=LONG)))
         took = time.perf_counter() - t
         c = cell(pegs, colours, (tree.experiment, st), worst)
         verdict = {True: "agrees with", False: "DISAGREES with", None: "published as"}[c.agrees]
@@ -253,7 +253,7 @@ def possible_only(up_to: int, again: bool, worst_case: bool = True) -> None:
             continue
         g = build(parse(GAME.read_text()), {"length": pegs, "colours": colours})
         t = time.perf_counter()
-        tree = build_tree(g, "optimal-average", possible_only=True, node_limit=LONG)
+        tree = build_tree(g, "optimal-average", possible_only=True, proving=Proving(node_limit=LONG))
         average = time.perf_counter() - t
         st = verify(g, tree)
         assert st.verified and guesses_possible_codes(g, tree)
@@ -379,8 +379,8 @@ def status(size: str) -> None:
         pegs, colours = (int(x) for x in size.split("x"))
         g = build(parse(GAME.read_text()), {"length": pegs, "colours": colours}).tabled()
         name, only = snapshot_name("mastermind", pegs, colours, False), False
-    search = Search(
-        g, False, LONG, jobs=1, checkpoint=FileCheckpoint(CHECKPOINTS / f"{name}.jsonl"), possible_only=only
+    search = AverageSearch(
+        g, Tuning(node_limit=LONG), jobs=1, checkpoint=FileCheckpoint(CHECKPOINTS / f"{name}.jsonl"), possible_only=only
     )
     for e, total, parts in search.standing():
         settled = sum(1 for _, _, done in parts if done)

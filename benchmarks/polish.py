@@ -27,7 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.record import Record  # noqa: E402
 from solvers.codebreak import Game, Node, Stats, build, build_tree, parse, verify  # noqa: E402
-from solvers.codebreak.optimal.search import Search  # noqa: E402
+from solvers.codebreak.optimal.average_search import AverageSearch  # noqa: E402
+from solvers.codebreak.optimal.table import Tuning  # noqa: E402
 from solvers.codebreak.polish import bound_two_deep, from_nested, frontier, graft, improve, nested  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,7 +60,7 @@ def main() -> None:
     before = verify(g, tree)
     assert before.verified
     print(f"{start}: total {before.total:,} in {time.perf_counter() - t:.1f} s", flush=True)
-    search = Search(tabled, worst=False, jobs=1, node_limit=10**12)
+    search = AverageSearch(tabled, Tuning(node_limit=10**12), jobs=1)
     path = CHECKPOINTS / f"super-mastermind-polish-{start}-{args.most}.jsonl"
     done = {}
     if path.exists():
@@ -127,7 +128,7 @@ def lower_bound(g: Game) -> None:
     """The least total any strategy can have, bounded two experiments deep, for each first guess."""
     t = time.perf_counter()
     tabled = g.tabled()
-    bounds = bound_two_deep(tabled, Search(tabled, worst=False, jobs=1, node_limit=10**12))
+    bounds = bound_two_deep(tabled, AverageSearch(tabled, Tuning(node_limit=10**12), jobs=1))
     took = time.perf_counter() - t
     each = ", ".join(f"{tabled.experiments[e]} {b:,}" for e, b in sorted(bounds.items(), key=lambda x: x[1]))
     low = min(bounds.values())

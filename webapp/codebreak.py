@@ -12,8 +12,8 @@ from flask import Blueprint, Response, jsonify, render_template, request, url_fo
 from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Spec, Stats, Strategy
 from solvers.codebreak.coins import MAX_GENERATED_COINS
 from solvers.codebreak.game import summary
-from solvers.codebreak.lesson import Lesson
-from solvers.codebreak.play import PlayPage, Round, code_index, play_page, play_round, refusal, suggestions, top
+from solvers.codebreak.lesson import CodeLesson
+from solvers.codebreak.play import CodePlayPage, Round, code_index, play_page, play_round, refusal, suggestions, top
 from solvers.codebreak.report import codebreak_report
 from solvers.codebreak.solve import TreeRequest
 from solvers.codebreak.strategy import OPTIMAL, not_offered
@@ -91,7 +91,7 @@ def game_page() -> str:
     """A game's definition file beside its strategies' statistics (and, where a guess is a code, the optimal
     average among strategies guessing only codes still possible)."""
     name, spec, g, sizes = game_args(request.args)
-    rows: list[Row] = []
+    rows: list[StrategyRow] = []
     sizes_query = size_query(sizes)
     for s in STRATEGIES:
         for only in (False, True) if s == "optimal-average" and g.guesses_are_codes else (False,):
@@ -99,10 +99,10 @@ def game_page() -> str:
             query = {**sizes_query, "possible_only": "1"} if only else sizes_query
             refused = not_offered(g, s, only)
             if refused:
-                rows.append(Row(label, s, query, refused))
+                rows.append(StrategyRow(label, s, query, refused))
             else:
                 found = _stats_or_progress(name, sizes, s, sizes == default_sizes(spec), only)
-                rows.append(Row(label, s, query, found))
+                rows.append(StrategyRow(label, s, query, found))
     page = GamePage(name, spec, summary(spec), g, rows, sizes_query, any(isinstance(r.stats, Progress) for r in rows))
     return render_template("codebreak/game.html", page=page)
 
@@ -115,12 +115,12 @@ class GamePage(NamedTuple):
     spec: Spec
     about: str
     g: Game
-    rows: list[Row]
+    rows: list[StrategyRow]
     sizes: dict[str, str]
     pending: bool
 
 
-class Row(NamedTuple):
+class StrategyRow(NamedTuple):
     """A strategy's row on a game's page."""
 
     label: str
@@ -196,7 +196,7 @@ def _guess_chain(g: Game, maker: str, log: tuple[str, ...]) -> Chain:
     return chain
 
 
-class PlayLinks(NamedTuple):
+class CodePlayLinks(NamedTuple):
     """What the play page adds to its model: the game's name, its bar (with the result), the form's fields (the game's
     query and the chain's), the hints asked for, the hint's link, the solver's suggestions, the judgement of the
     last guess, an earlier position's link to the latest, whether the last guess can be taken back, the guesses
@@ -209,15 +209,15 @@ class PlayLinks(NamedTuple):
     h: int
     hint_url: str
     suggest: dict[str, str | None]
-    judged: Lesson | Progress | str | None
+    judged: CodeLesson | Progress | str | None
     latest: str | None
     take_back: bool
     taken_back: list[tuple[str, str]]
 
 
 def _play_links(
-    name: str, sizes: Sizes, page: PlayPage, chain: Chain, log: tuple[str, ...], hidden: Hidden[int] | None
-) -> PlayLinks:
+    name: str, sizes: Sizes, page: CodePlayPage, chain: Chain, log: tuple[str, ...], hidden: Hidden[int] | None
+) -> CodePlayLinks:
     """The play page's links, bar, result, suggestions and judgement."""
     g, r, maker = page.game, page.round, page.maker
     hints = params.whole(request.args, "h", 0, 0, 10**6, "h")
@@ -233,7 +233,7 @@ def _play_links(
     share = at(chain) if adversarial else link("codebreak.play", {**base, "g": history})
     bar = _bar(name, sizes, page, chain, at, share, hints)
     earlier = hidden is not None and hidden.standing == "earlier"
-    return PlayLinks(
+    return CodePlayLinks(
         name,
         bar,
         {k: v for k, v in base.items() if v},
@@ -253,7 +253,7 @@ def _play_links(
 
 
 def _bar(
-    name: str, sizes: Sizes, page: PlayPage, chain: Chain, at: Callable[[Chain], str], share: str, hints: int
+    name: str, sizes: Sizes, page: CodePlayPage, chain: Chain, at: Callable[[Chain], str], share: str, hints: int
 ) -> Bar:
     """The game's bar: its ID (the guesses, or the sealed token of a random maker's game), undo and redo against
     the adversarial maker, and the win screen once the code is broken."""
@@ -303,7 +303,7 @@ def from_id() -> Response:
     return go(link("codebreak.play", {**query, "maker": "adversarial", "g": ",".join(g.secrets[e] for e in guesses)}))
 
 
-def _judged(name: str, sizes: Sizes, g: Game, r: Round) -> Lesson | Progress | str | None:
+def _judged(name: str, sizes: Sizes, g: Game, r: Round) -> CodeLesson | Progress | str | None:
     """The last guess's worth against the best guess (a background job when the codes still possible before it
     are many; a refusal when too many); None for games that are not guess-the-code."""
     scores = ",".join(g.outcome_names[o] for o in r.outcomes[:-1])

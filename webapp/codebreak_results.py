@@ -12,7 +12,7 @@ from typing import ClassVar
 from solvers.checkpoint import Checkpoint, Entry
 from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, optima
 from solvers.codebreak.game import TABLE_CELLS
-from solvers.codebreak.lesson import Lesson, alive_after, every_first_alike, lesson
+from solvers.codebreak.lesson import CodeLesson, alive_after, every_first_alike, lesson
 from solvers.codebreak.optimal.entries import parse_entries, snapshot_name
 from solvers.codebreak.solve import TreeRequest, solve
 from solvers.codebreak.strategy import check_options, limit_message, optimal_limit
@@ -141,7 +141,7 @@ def _lesson_limit(p: LessonParams) -> int:
     return 10**9 if every_first_alike(p.load()) else FIRST_LESSON_MAX_SECRETS
 
 
-def _lesson(p: LessonParams, tick: Tick) -> Lesson:
+def _lesson(p: LessonParams, tick: Tick) -> CodeLesson:
     """The last guess against the best one, by the optimal search on the codes still possible."""
     left, limit = _codes_before(p), _lesson_limit(p)
     if left > limit:
@@ -195,7 +195,7 @@ LESSON = Computation(
     _lesson,
     _lesson_quick,
     lambda p: f"the worth of the guess {p.guesses.rsplit(',', 1)[-1]}",
-    Lesson,
+    CodeLesson,
     lane=lambda p: "quick" if "," not in p.guesses or _codes_before(p) <= QUICK_LANE_LESSON_SECRETS else "visitors",
 )
 

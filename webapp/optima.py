@@ -4,7 +4,7 @@ page, the API and the command line alike."""
 
 from __future__ import annotations
 
-from solvers.codebreak.optima import AUTOMATIC_SECRETS, Cell, OptimaReport, cell, report, sizes
+from solvers.codebreak.optima import AUTOMATIC_SECRETS, OptimaCell, OptimaReport, cell, report, sizes
 from solvers.errors import LimitError
 
 from .caching import changing
@@ -27,7 +27,7 @@ def _waiting(store: Store, pegs: int, colours: int) -> str:
     return "not proved yet: left to make precompute (minutes each)"
 
 
-def optima_cell(store: Store, pegs: int, colours: int, compute_up_to: int = 0) -> Cell:
+def optima_cell(store: Store, pegs: int, colours: int, compute_up_to: int = 0) -> OptimaCell:
     """One size: its two proofs from the store, or proved here when it has at most compute_up_to secrets."""
     found = []
     try:

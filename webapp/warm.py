@@ -7,20 +7,20 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from solvers.codebreak import STRATEGIES, build, build_tree, verify
+from solvers.codebreak import STRATEGIES, Proving, build, build_tree, verify
 
 from .games import game_spec, load
 
 
 def _codebreak(name: str, pegs: int | None, colours: int | None, coins: int | None = None) -> None:
-    from solvers.codebreak.optimal.search import Search
+    from solvers.codebreak.optimal.average_search import AverageSearch
 
     game = load(name, pegs, colours, coins)
     for strategy in STRATEGIES:
         verify(game, build_tree(game, strategy))
         if strategy.startswith("optimal"):  # small games are searched in plain Python: the compiled search too
-            verify(game, build_tree(game, strategy, compiled=True))
-    Search(game, worst=False, jobs=1).load_kernels()  # those only a search on several processes calls
+            verify(game, build_tree(game, strategy, proving=Proving(compiled=True)))
+    AverageSearch(game, jobs=1).load_kernels()  # those only a search on several processes calls
 
 
 def _untabled() -> None:

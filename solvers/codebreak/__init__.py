@@ -1,7 +1,7 @@
 """A general engine for code-breaking games (after Klimoš's COBRA): games as data, strategies as trees."""
 
 from .game import COLOUR_NAMES, Game, Spec, build, parse
-from .strategy import HEURISTICS, STRATEGIES, Stats, Strategy, build_tree, choose, to_dot, to_json, verify
+from .strategy import HEURISTICS, STRATEGIES, Proving, Stats, Strategy, build_tree, choose, to_dot, to_json, verify
 from .tree import Node
 
 __all__ = [
@@ -11,6 +11,7 @@ __all__ = [
     "Game",
     "InputError",
     "Node",
+    "Proving",
     "Spec",
     "Stats",
     "Strategy",

@@ -26,7 +26,7 @@ from .tree import Node
 MAX_GENERATED_COINS = 40
 SCALE = {Outcome.RIGHT: 0, Outcome.BALANCE: 1, Outcome.LEFT: 2}  # outcome numbers, as the game's names
 
-Weighing = tuple[tuple[int, ...], tuple[int, ...]]
+CoinWeighing = tuple[tuple[int, ...], tuple[int, ...]]
 Shape = tuple[int, ...]  # coins of each class (may-be-either, heavy, light, genuine) on the left, then the right
 
 
@@ -63,7 +63,7 @@ def shapes(sizes: tuple[int, int, int, int]) -> Iterator[Shape]:
                             yield shape
 
 
-def concrete(shape: Shape, groups: tuple[list[int], ...]) -> Weighing:
+def concrete(shape: Shape, groups: tuple[list[int], ...]) -> CoinWeighing:
     """The representative weighing of a shape: the first coins of each class on the left, the next on the right."""
     left: list[int] = []
     right: list[int] = []
@@ -85,7 +85,7 @@ class CoinSearch:
         self.memo: dict[tuple[tuple[int, int, int, int], int], Shape | None] = {}
         self.sets = 0
 
-    def split(self, alive: tuple[int, ...], w: Weighing) -> dict[int, tuple[int, ...]]:
+    def split(self, alive: tuple[int, ...], w: CoinWeighing) -> dict[int, tuple[int, ...]]:
         """The secrets by the scale's outcome."""
         parts: dict[int, list[int]] = {}
         for i in alive:
@@ -119,7 +119,7 @@ class CoinSearch:
         self.memo[key] = found
         return found
 
-    def solve(self) -> tuple[int, list[Weighing], Node]:
+    def solve(self) -> tuple[int, list[CoinWeighing], Node]:
         """The fewest weighings in the worst case (proved), the weighings of an optimal tree and the tree."""
         alive = tuple(range(len(self.secrets)))
         depth = 0
@@ -127,7 +127,7 @@ class CoinSearch:
             depth += 1
         while self.fits(alive, depth) is None:
             depth += 1
-        used: dict[Weighing, int] = {}
+        used: dict[CoinWeighing, int] = {}
 
         def grow(s: tuple[int, ...], d: int) -> Node:
             if len(s) <= 1:
@@ -145,6 +145,6 @@ class CoinSearch:
 
 
 @lru_cache(maxsize=8)
-def coin_tree(n: int) -> tuple[int, list[Weighing], Node]:
+def coin_tree(n: int) -> tuple[int, list[CoinWeighing], Node]:
     """The proved optimal worst-case tree for n coins, its weighings (the tree's experiment numbers index them)."""
     return CoinSearch(n).solve()

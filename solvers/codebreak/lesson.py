@@ -13,14 +13,14 @@ from numpy.typing import NDArray
 from .game import Game
 
 if TYPE_CHECKING:
-    from .optimal.search import Search
+    from .optimal.average_search import AverageSearch
 
 
 LESSON_CACHE_BITS = 20  # a million table slots (about 30 MB): ample for the few hundred codes a lesson searches
 
 
 @dataclass(frozen=True)
-class Lesson:
+class CodeLesson:
     """One guess against the best one at the same moment (the codes still possible before it)."""
 
     secrets: int  # codes still possible before the guess
@@ -64,8 +64,12 @@ def most_left(table: NDArray[np.uint8], s: NDArray[np.int32], outcomes: int) -> 
 
 
 def lesson(
-    g: Game, guesses: tuple[int, ...], outcomes: tuple[int, ...], search: Search | None = None, large: bool = False
-) -> Lesson:
+    g: Game,
+    guesses: tuple[int, ...],
+    outcomes: tuple[int, ...],
+    search: AverageSearch | None = None,
+    large: bool = False,
+) -> CodeLesson:
     """The last guess's worth: the codes still possible before it, its total and worst case against the best (large:
     the proofs' table size, for a background job on many codes; else a small table, for a web request)."""
     if not g.must_hit:
@@ -73,11 +77,12 @@ def lesson(
     history, e = guesses[:-1], guesses[-1]
     if not history and every_first_alike(g):
         most = int(np.bincount(g.outcomes(e, np.arange(len(g.secrets)))).max())
-        return Lesson(len(g.secrets), g.experiments[e], None, None, g.experiments[e], most, most)
+        return CodeLesson(len(g.secrets), g.experiments[e], None, None, g.experiments[e], most, most)
     if search is None:
-        from .optimal.search import CACHE_BITS, Search  # compiled kernels: imported by the job that judges a guess
+        from .optimal.average_search import AverageSearch  # compiled kernels: imported by the job that judges a guess
+        from .optimal.table import Tuning
 
-        search = Search(g, worst=False, jobs=1, cache_bits=CACHE_BITS if large else LESSON_CACHE_BITS)
+        search = AverageSearch(g, Tuning(cache_bits=None if large else LESSON_CACHE_BITS), jobs=1)
     s = alive_after(g, history, outcomes[:-1])
     table = search.rules.table
     total = search.with_first(s, history, e)
@@ -85,6 +90,6 @@ def lesson(
     if total == best_total:
         best_guess = e
     worst = most_left(table, s, search.rules.outcomes)
-    return Lesson(
+    return CodeLesson(
         len(s), g.experiments[e], total, best_total, g.experiments[best_guess], int(worst[e]), int(worst.min())
     )

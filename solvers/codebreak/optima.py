@@ -100,18 +100,18 @@ def code_label(index: int, pegs: int, colours: int) -> str:
     return "".join(reversed(digits))
 
 
-State = Literal["proved", "pending", "refused"]
+CellState = Literal["proved", "pending", "refused"]
 
 
 @dataclass(frozen=True)
-class Cell:
+class OptimaCell:
     """One size: the proved optimal total (its average and the worst case of that tree), the optimal worst case,
     the first guess of the optimal-average tree, and what has been published."""
 
     pegs: int
     colours: int
     secrets: int
-    state: State
+    state: CellState
     total: int | None
     average: str | None  # total / secrets to six decimals
     worst_of_average: int | None
@@ -130,7 +130,7 @@ def cell(
     average: tuple[int | None, Stats] | None,
     worst: Stats | None,
     note: str = "",
-) -> Cell:
+) -> OptimaCell:
     """A cell from its optimal-average result (first guess, statistics) and its optimal-worst statistics, either
     missing while it is computed (note: its progress) or refused (note: why)."""
     n = colours**pegs
@@ -138,12 +138,12 @@ def cell(
     shown = None if pub is None else (f"{pub.total:,}" if pub.total is not None else pub.average or "formula")
     source = None if pub is None else pub.source
     if average is None:
-        state: State = "refused" if note.startswith("refused") else "pending"
-        return Cell(pegs, colours, n, state, None, None, None, None, None, source, shown, None, False, note)
+        state: CellState = "refused" if note.startswith("refused") else "pending"
+        return OptimaCell(pegs, colours, n, state, None, None, None, None, None, source, shown, None, False, note)
     first, st = average
     assert st.verified, "only verified trees are shown"
     agrees = None if pub is None else pub.agrees(st.total, n)
-    return Cell(
+    return OptimaCell(
         pegs,
         colours,
         n,
@@ -182,7 +182,7 @@ class Series:
 class OptimaReport:
     """The table and its chart."""
 
-    rows: tuple[Cell, ...]
+    rows: tuple[OptimaCell, ...]
     sources: dict[str, str]  # the short names used by the rows -> the full references
     chart: tuple[Series, ...]
     x_ticks: tuple[Point, ...]  # secrets 10, 100, 1,000 along the bottom
@@ -215,7 +215,7 @@ class OptimaReport:
 WIDTH, HEIGHT, MARGIN = 640.0, 320.0, 40.0  # the chart's drawing area (SVG user units)
 
 
-def report(rows: list[Cell]) -> OptimaReport:
+def report(rows: list[OptimaCell]) -> OptimaReport:
     """The table's rows and the chart of average guesses against the number of secrets (a log scale)."""
     proved = [r for r in rows if r.total is not None]
     top = max((math.log10(r.secrets) for r in proved), default=1.0) or 1.0

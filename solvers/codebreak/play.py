@@ -186,7 +186,7 @@ def follow(g: Game, root: Node, feedback: list[str]) -> Node | None:
 
 
 @dataclass(frozen=True)
-class PlayPage:
+class CodePlayPage:
     """A code-breaking game's play page, without its links: the game and its code maker, the round so far (each
     guess with its score), the codes still possible, whether it is won, the code's length, the symbols offered
     with their names, the game's own words, the secret once found (random maker), and why the last guess entered
@@ -217,13 +217,13 @@ def refused_guess(g: Game, code: str) -> str | None:
     return refusal(g, code)
 
 
-def play_page(g: Game, maker: str, r: Round, secret: int | None, symbols: int, refused: str) -> PlayPage:
+def play_page(g: Game, maker: str, r: Round, secret: int | None, symbols: int, refused: str) -> CodePlayPage:
     """The play page's model after the round r (symbols: how many the guess row offers)."""
     words = terms(g)
     rows = tuple((g.secrets[e], g.outcome_names[o]) for e, o in zip(r.guesses, r.outcomes, strict=True))
     colours = tuple((chr(65 + i), words.names[i]) for i in range(symbols))
     shown = g.secrets[secret] if secret is not None and r.won else None
-    return PlayPage(g, maker, r, rows, len(g.secrets[0]), colours, words, shown, refused_guess(g, refused))
+    return CodePlayPage(g, maker, r, rows, len(g.secrets[0]), colours, words, shown, refused_guess(g, refused))
 
 
 def contradiction(g: Game, node: Node | None, entered: str) -> str | None:

@@ -19,7 +19,7 @@ from .strategy import read_back
 from .tree import Node
 
 if TYPE_CHECKING:
-    from .optimal.search import Search
+    from .optimal.average_search import AverageSearch
 
 Path = tuple[int, ...]  # the outcomes from the root to a node
 
@@ -55,7 +55,7 @@ def frontier(game: Game, tree: Node, most: int) -> list[Frontier]:
     return sorted(out, key=lambda f: (len(f.secrets), f.path))
 
 
-def improve(game: Game, search: Search, node: Frontier) -> tuple[int, Node | None]:
+def improve(game: Game, search: AverageSearch, node: Frontier) -> tuple[int, Node | None]:
     """The least total of the node's secrets (every guess allowed) and its optimal subtree, when below what the
     tree spends there; else (that spend, None)."""
     v = search.average(node.secrets, node.cost)
@@ -105,7 +105,7 @@ def from_nested(game: Game, data: object) -> Node:
     return grow(data, np.arange(len(game.secrets), dtype=np.int64))
 
 
-def bound_two_deep(game: Game, search: Search) -> dict[int, int]:
+def bound_two_deep(game: Game, search: AverageSearch) -> dict[int, int]:
     """A lower bound on the optimal total with each first experiment (one per class, as the search tries them):
     the secrets plus, for each part it leaves open, the least over every second experiment of that part plus the
     counting bounds of the parts the second leaves (`optimal.candidates.lookahead`). The least of them bounds the game's

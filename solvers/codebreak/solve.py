@@ -11,7 +11,7 @@ from solvers.checkpoint import Checkpoint, Entry
 from solvers.progress import Tick, quiet
 
 from .game import Game
-from .strategy import Stats, Strategy, build_tree, verify
+from .strategy import Proving, Stats, Strategy, build_tree, verify
 from .tree import Node
 
 
@@ -60,6 +60,6 @@ def solve(r: TreeRequest, tick: Tick = quiet, checkpoint: Checkpoint | None = No
         r.max_guesses,
         checkpoint=checkpoint,
         possible_only=r.possible_only,
-        node_limit=r.node_limit,
+        proving=Proving(node_limit=r.node_limit),
     )
     return tree, verify(r.game, tree, possible_only=r.possible_only)

@@ -19,12 +19,15 @@ from solvers.errors import InputError, LimitError
 from solvers.progress import Tick, quiet
 
 from .game import Game
+from .optimal.plain import PLAIN_MAX, PLAIN_WORK, PlainSearch
+from .optimal.rules import BIG, UNCAPPED, below
+from .tree import Node
 
 if TYPE_CHECKING:
     from solvers.checkpoint import Checkpoint
 
-    from .optimal.search import Search
-from .tree import Node
+    from .optimal.average_search import AverageSearch
+    from .optimal.worst_search import WorstSearch
 
 Strategy = Literal["knuth", "expected", "entropy", "parts", "optimal-worst", "optimal-average"]
 HEURISTICS: tuple[Strategy, ...] = ("knuth", "expected", "entropy", "parts")
@@ -36,7 +39,17 @@ POSSIBLE_ONLY_MAX_SECRETS = 32_768  # the average guessing possible codes only: 
 OPTIMAL_MAX_NODES = 20_000_000  # the worst-case search's work: secrets in the sets searched
 OPTIMAL_AVERAGE_MAX_NODES = 3_000_000  # the average search's (Bulls and Cows' proof needs 899,625)
 OPTIMAL: tuple[Strategy, ...] = ("optimal-worst", "optimal-average")
-UNCAPPED = 1 << 20  # no cap on the experiments (`optimal.rules.UNCAPPED`, not imported: it would load Numba)
+
+
+class Proving(NamedTuple):
+    """How an optimal search runs: compiled, or in plain Python for games of at most `PLAIN_MAX` secrets (None:
+    plain first for those, unless a checkpoint or `under` is given); its budget of work (None: OPTIMAL_MAX_NODES
+    for the worst case, OPTIMAL_AVERAGE_MAX_NODES for the average; the optima table's long proofs are given more);
+    under: the average search looks only below this total (`NoneBelow` if no strategy is)."""
+
+    compiled: bool | None = None
+    node_limit: int | None = None
+    under: int | None = None
 
 
 def optimal_limit(strategy: str, possible_only: bool = False) -> int:
@@ -115,18 +128,13 @@ def build_tree(
     tick: Tick = quiet,
     max_guesses: int | None = None,
     checkpoint: Checkpoint | None = None,
-    compiled: bool | None = None,
     possible_only: bool = False,
-    node_limit: int | None = None,
-    under: int | None = None,
+    proving: Proving | None = None,
 ) -> Node:
     """The whole strategy tree from the start (tick: secrets settled, or first experiments searched); the optimal
     average may be asked within at most max_guesses experiments, and may keep what it proves in a checkpoint (and
-    resume from it). The optimal searches run compiled, or in plain Python for games of at most `PLAIN_MAX`
-    secrets (compiled: True or False chooses). possible_only: the optimal strategies among those that guess only codes
-    still possible. node_limit: the optimal search's budget of work (default: OPTIMAL_MAX_NODES for the worst case,
-    OPTIMAL_AVERAGE_MAX_NODES for the average; the long proofs of the optima table are given more). under: the
-    compiled average search looks only below this total (`optimal.search.NoneBelow` if no strategy is)."""
+    resume from it). possible_only: the optimal strategies among those that guess only codes still possible.
+    proving: how an optimal search runs (`Proving`; None: the defaults)."""
     check_options(strategy, max_guesses, possible_only)
     if game.generated:
         from .coins import coin_tree
@@ -149,7 +157,7 @@ def build_tree(
     if len(game.secrets) > optimal_limit(strategy, possible_only):
         raise LimitError(limit_message(strategy, possible_only))
     tabled = game.tabled()  # the search reads a whole table; the tree keeps indices, the same in either game
-    asked = Optimal(strategy == "optimal-worst", max_guesses, possible_only, node_limit, under, compiled)
+    asked = Optimal(strategy == "optimal-worst", max_guesses, possible_only, proving or Proving())
     return _optimal_tree(tabled, alive, asked, tick, checkpoint)
 
 
@@ -184,14 +192,12 @@ def _expand(game: Game, alive: NDArray[np.int64], e: int, grow: Callable[[NDArra
 
 class Optimal(NamedTuple):
     """What an optimal search is asked (see `build_tree`): the worst case or the total, a cap on the guesses,
-    possible codes only, its budget of work, a total it must be below, and the plain or compiled search."""
+    possible codes only, and how it runs."""
 
     worst: bool
     max_guesses: int | None
     possible_only: bool
-    node_limit: int | None
-    under: int | None
-    compiled: bool | None
+    proving: Proving
 
 
 def _optimal_tree(
@@ -200,13 +206,9 @@ def _optimal_tree(
     """The optimal tree (fewest experiments in the worst case, or in total, within max_guesses experiments when
     given), by the exhaustive branch-and-bound of `optimal` (LimitError past its budget of sets searched; imported
     here, with Numba, only when asked for), or its plain-Python twin `optimal.plain` for small games."""
-    from .optimal.plain import PLAIN_MAX, PLAIN_WORK, PlainSearch
-    from .optimal.rules import BIG
-
-    worst, max_guesses, possible_only, node_limit, under, compiled = asked
-
+    worst, max_guesses, possible_only, (compiled, node_limit, under) = asked
     limit = node_limit or (OPTIMAL_MAX_NODES if worst else OPTIMAL_AVERAGE_MAX_NODES)
-    search: PlainSearch | Search | None = None
+    search: PlainSearch | AverageSearch | WorstSearch | None = None
     if compiled is False:
         search = PlainSearch(game, worst, limit, cap=max_guesses, possible_only=possible_only)
         cost = search.solve(tick).cost
@@ -218,11 +220,7 @@ def _optimal_tree(
         except LimitError:
             search = None
     if search is None:
-        from .optimal.search import Search
-
-        search = Search(
-            game, worst, limit, cap=max_guesses, checkpoint=checkpoint, possible_only=possible_only, under=under
-        )
+        search = _compiled(game, asked, limit, checkpoint)
         cost = search.solve(tick).cost
     if cost >= BIG:
         raise InputError(f"no strategy finds every secret within {max_guesses} guesses")
@@ -230,8 +228,29 @@ def _optimal_tree(
     return read_back(game, search, alive.astype(np.int32), cost, worst, search.root_choice, search.cap)
 
 
+def _compiled(game: Game, asked: Optimal, limit: int, checkpoint: Checkpoint | None) -> AverageSearch | WorstSearch:
+    """The compiled search asked for (the one place the optimal kernels are imported from, with Numba)."""
+    from .optimal.table import Tuning
+
+    tuning = Tuning(node_limit=limit)
+    if asked.worst:
+        from .optimal.worst_search import WorstSearch
+
+        return WorstSearch(game, tuning, possible_only=asked.possible_only)
+    from .optimal.average_search import AverageSearch
+
+    return AverageSearch(
+        game,
+        tuning,
+        cap=asked.max_guesses,
+        under=asked.proving.under,
+        checkpoint=checkpoint,
+        possible_only=asked.possible_only,
+    )
+
+
 class Proved(Protocol):
-    """What reading an optimal tree back needs of a search (`optimal.Search`, `optimal.plain.PlainSearch`)."""
+    """What reading an optimal tree back needs of a search (`AverageSearch`, `WorstSearch`, `PlainSearch`)."""
 
     def best_of(self, s: NDArray[np.int32], budget: int, depth: int = ...) -> tuple[int, int]:
         """(cost, experiment) on the optimal tree for a set whose cost (or depth) is at most budget."""
@@ -242,8 +261,7 @@ def read_back(
 ) -> Node:
     """The optimal tree of a set whose optimal cost (worst: depth) `search` proved, read back from its table, with
     at most depth experiments (the average under a cap); first: the top experiment when the search chose it
-    itself (`Search.root_choice`)."""
-    from .optimal.rules import below
+    itself (`root_choice`)."""
 
     def grow(s: NDArray[np.int32], budget: int, e: int, depth: int) -> Node:
         if not game.must_hit and len(s) <= 1:

@@ -12,12 +12,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solvers.codebreak import Stats, build, build_tree, parse, to_dot, to_json, verify
+from solvers.codebreak import Proving, Stats, build, build_tree, parse, to_dot, to_json, verify
 from solvers.codebreak.coins import shapes
 from solvers.codebreak.optimal import counting_bounds
+from solvers.codebreak.optimal.average_search import AverageSearch
 from solvers.codebreak.optimal.candidates import lookahead, splits
-from solvers.codebreak.optimal.search import Search
 from solvers.codebreak.optimal.symmetry import place_classes, symmetries
+from solvers.codebreak.optimal.table import Tuning
+from solvers.codebreak.optimal.worst_search import WorstSearch
 from solvers.codebreak.strategy import play
 from solvers.errors import InputError, LimitError
 from solvers.weighing import Problem, min_weighings
@@ -211,9 +213,9 @@ def test_optimal_average_small_games(pegs: int, colours: int) -> None:
     """Optimal average on small Mastermind games equals an independent exhaustive search, from the compiled search
     and from the plain-Python one, and no heuristic does better."""
     g = build(spec("mastermind"), {"length": pegs, "colours": colours})
-    st = verify(g, build_tree(g, "optimal-average", compiled=True))
+    st = verify(g, build_tree(g, "optimal-average", proving=Proving(compiled=True)))
     assert st.verified and st.total == brute_optimal_total(pegs, colours)
-    assert verify(g, build_tree(g, "optimal-average", compiled=False)).total == st.total
+    assert verify(g, build_tree(g, "optimal-average", proving=Proving(compiled=False))).total == st.total
     for h in ("knuth", "expected", "entropy", "parts"):
         assert verify(g, build_tree(g, h)).total >= st.total
 
@@ -342,7 +344,7 @@ def test_search_bounds_and_refutations_agree_with_plain_search() -> None:
     for game, pegs, colours in (("mastermind", 2, 3), ("mastermind", 3, 3), ("mastermind-black", 3, 3)):
         g = build(spec(game), {"length": pegs, "colours": colours})
         codes, total, depth = plain_costs(pegs, colours, black_only=game == "mastermind-black")
-        average, worst = Search(g, worst=False), Search(g, worst=True)
+        average, worst = AverageSearch(g), WorstSearch(g)
         for _ in range(40):
             size = int(rng.integers(1, min(len(codes), 11) + 1))
             chosen = np.sort(rng.choice(len(codes), size=size, replace=False)).astype(np.int32)
@@ -392,7 +394,7 @@ def test_candidate_bounds_survive_their_packing(worst: bool) -> None:
     """The first experiments' bounds as the search reads them back from its packed scores equal the bound computed
     plainly (Bulls and Cows: totals above 2^13, where a wider packing would overflow), best first."""
     g = build(spec("bulls-and-cows"))
-    search = Search(g, worst=worst)
+    search = (WorstSearch if worst else AverageSearch)(g)
     s = np.arange(len(g.secrets), dtype=np.int32)
     rows = search.root_candidates(s, search.root_allowed())
     for bound, e in rows[:: max(1, len(rows) // 20)]:
@@ -507,11 +509,11 @@ def test_black_peg_4x6_needs_nine_guesses() -> None:
     exhaustive search's worst case on 3x3 and 2x4. Past its budget, the refusal says what was proved."""
     assert product_lower_bound(4, 6) == 8
     game = build(spec("mastermind-black"))
-    assert not Search(game, worst=True).fits_from_start(8)
+    assert not WorstSearch(game).fits_from_start(8)
     st = verify(game, build_tree(game, "optimal-worst"))
     assert (st.worst, st.verified) == (9, True)
     with pytest.raises(LimitError, match="proved so far: at least 8 experiments"):  # the refusal says so
-        Search(game, worst=True, node_limit=5_000).solve()
+        WorstSearch(game, Tuning(node_limit=5_000)).solve()
     for pegs, colours in ((3, 3), (2, 4)):
         codes, _, depth = plain_costs(pegs, colours, black_only=True)
         assert product_lower_bound(pegs, colours) <= depth(frozenset(codes))
@@ -544,7 +546,7 @@ def test_black_peg_4x6_optimal_average_is_proved() -> None:
     g = build(spec("mastermind-black"))
     st = verify(g, build_tree(g, "optimal-average"))
     best_heuristic = min(verify(g, build_tree(g, h)).total for h in ("knuth", "expected", "parts", "entropy"))
-    assert st.verified and st.total == Search(g, worst=False).solve().cost
+    assert st.verified and st.total == AverageSearch(g).solve().cost
     assert st.total < best_heuristic and st.worst == 9
 
 
@@ -555,7 +557,9 @@ def test_place_symmetries_keep_black_peg_optima(pegs: int, colours: int) -> None
     g = build(spec("mastermind-black"), {"length": pegs, "colours": colours})
     assert g.place_symmetric
     for worst in (False, True):
-        assert Search(g, worst).solve().cost == Search(g, worst, places=False).solve().cost
+        assert (WorstSearch if worst else AverageSearch)(g).solve().cost == (WorstSearch if worst else AverageSearch)(
+            g, Tuning(places=False)
+        ).solve().cost
 
 
 @pytest.mark.parametrize(
@@ -571,7 +575,9 @@ def test_the_deeper_bound_changes_no_optimum(name: str, sizes: dict[str, int]) -
     optimal total and worst case are the same."""
     g = build(spec(name), sizes)
     for worst in (False, True):
-        assert Search(g, worst).solve().cost == Search(g, worst, lookahead=False).solve().cost
+        assert (WorstSearch if worst else AverageSearch)(g).solve().cost == (WorstSearch if worst else AverageSearch)(
+            g, Tuning(lookahead=False)
+        ).solve().cost
 
 
 def black_peg_group(pegs: int, colours: int) -> np.ndarray:
@@ -597,7 +603,7 @@ def test_place_classes_are_the_orbits_fixing_the_history(pegs: int, colours: int
     t = g.table
     assert t is not None
     assert all((t[np.ix_(row, row)] == t).all() for row in group[:: max(1, len(group) // 50)])
-    places = Search(g, worst=True).places
+    places = WorstSearch(g).places
     rng = np.random.default_rng(3)
     for size in (0, 1, 1, 2, 2, 3, 3, 4):
         hist = rng.integers(0, len(g.secrets), size=size).astype(np.int64)
@@ -647,7 +653,7 @@ def test_the_search_stops_at_its_budget_with_a_clear_refusal() -> None:
     g = build(spec("mastermind"), {"length": 3, "colours": 4})
     for worst in (False, True):
         with pytest.raises(LimitError, match="budget"):
-            Search(g, worst, node_limit=20).solve()
+            (WorstSearch if worst else AverageSearch)(g, Tuning(node_limit=20)).solve()
 
 
 @pytest.mark.parametrize("n", [3, 9, 12, 13, 14, 27, 40])
@@ -759,12 +765,12 @@ def test_the_bound_one_deeper_tries_one_experiment_per_class(pegs: int, colours:
     from solvers.codebreak.optimal.candidates import representatives
 
     g = build(spec("mastermind"), {"length": pegs, "colours": colours})
-    search = Search(g, worst=False)
+    search = AverageSearch(g)
     everything = search.rules.everything
     secrets = np.arange(len(g.secrets), dtype=np.int32)
     for first in sorted(set(g.orbit)):
         e = g.orbit.index(first)
-        reps = representatives(search._after(e), everything)
+        reps = representatives(search.first_symmetries(e), everything)
         if len(set(g.experiments[e])) < colours:
             assert reps.sum() < len(everything)
         outcomes = search.rules.table[e]
@@ -788,12 +794,12 @@ def test_the_deeper_bound_read_by_columns_equals_the_bound_read_by_rows(
     """Games of 1,000 experiments or more count the parts one experiment deeper secret by secret along the table's
     columns (`rules.columns`): on random sets, and on every part of every first experiment, it gives the bound the
     row-by-row loop gives; a proof with it finds the optimum the proof without it finds."""
-    from solvers.codebreak.optimal import search as search_module
+    from solvers.codebreak.optimal import table as table_module
 
     g = build(spec(name), sizes)
-    rows = Search(g, worst=False)
-    monkeypatch.setattr(search_module, "COLUMNS_FROM", 1)
-    columns = Search(g, worst=False)
+    rows = AverageSearch(g)
+    monkeypatch.setattr(table_module, "COLUMNS_FROM", 1)
+    columns = AverageSearch(g)
     assert rows.rules.columns.shape[0] == 0 and columns.rules.columns.shape == rows.rules.table.T.shape
     everything = rows.rules.everything
     n = len(g.secrets)

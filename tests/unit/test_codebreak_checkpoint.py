@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from solvers.checkpoint import Entry
-from solvers.codebreak import build, build_tree, parse, verify
-from solvers.codebreak.optimal import search as search_module
-from solvers.codebreak.optimal.search import Search
+from solvers.codebreak import Proving, build, build_tree, parse, verify
+from solvers.codebreak.optimal import average_search as search_module
+from solvers.codebreak.optimal.average_search import AverageSearch
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 
@@ -38,13 +38,14 @@ def test_a_resumed_proof_gives_the_same_optimum_with_less_work(jobs: int, monkey
     trees verify."""
     monkeypatch.setattr(search_module, "PARALLEL_FROM", 100)  # the forked workers on a small game
     monkeypatch.setattr(search_module, "KEEP_MIN_COST", 0)  # every set kept
+    monkeypatch.setattr(search_module, "KEEP_WORK", 0)  # kept after every part
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
     first = Kept()
-    s1 = Search(g, worst=False, jobs=jobs, checkpoint=first)
+    s1 = AverageSearch(g, jobs=jobs, checkpoint=first)
     proved = s1.solve()
     assert proved.cost == 905 and len(first.batches) >= 3
     for kept in (first.batches, first.batches[: len(first.batches) // 2]):
-        again = Search(g, worst=False, jobs=jobs, checkpoint=Kept(kept))
+        again = AverageSearch(g, jobs=jobs, checkpoint=Kept(kept))
         found = again.solve()
         assert found.cost == 905 and (jobs > 1 or found.work < proved.work)  # two processes' work depends on timing
     tree = build_tree(g, "optimal-average", checkpoint=Kept(first.batches))
@@ -54,31 +55,40 @@ def test_a_resumed_proof_gives_the_same_optimum_with_less_work(jobs: int, monkey
 
 def test_capped_and_worst_case_searches_keep_nothing() -> None:
     """The checkpoint is for uncapped average proofs: capped ones (whose table keys carry the depth) and the worst
-    case neither read nor keep entries."""
+    case (its search takes none) neither read nor keep entries, and their trees verify."""
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 3, "colours": 3})
-    for kw in ({"worst": True}, {"worst": False, "cap": 4}):
-        kept = Kept()
-        s = Search(g, jobs=1, checkpoint=kept, **kw)  # type: ignore[arg-type]
-        s.solve()
-        assert kept.batches == [] and s.keep is None
+    kept = Kept()
+    s = AverageSearch(g, jobs=1, checkpoint=kept, cap=4)
+    s.solve()
+    assert kept.batches == [] and s.keep is None
+    for strategy, cap in (("optimal-worst", None), ("optimal-average", 4)):
+        tree = build_tree(g, strategy, checkpoint=kept, max_guesses=cap, proving=Proving(compiled=True))
+        assert verify(g, tree).verified and kept.batches == []
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_a_part_searched_one_level_down_keeps_the_parts_below_it(jobs: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With large parts searched one level down from Python (FINE_FROM lowered to 20 secrets), Mastermind 4x4 is
-    proved at 905 (Goddard 2004) as by the kernel alone, more parts are kept (those below the large ones), and a
-    run from the first third of them (a run stopped inside a part) proves 905 again, with less work, to a tree
-    that verifies."""
+def test_a_large_part_searched_in_slices_keeps_what_each_slice_proved(
+    jobs: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With parts of 20 secrets or more searched in slices of 20 secrets' work (FINE_FROM, SLICE_WORK lowered),
+    Mastermind 4x4 is proved at 905 (Goddard 2004) as by the kernel alone, in more batches (one per slice that
+    proved something), and a run from the first third of them (a run stopped inside a part) proves 905 again,
+    with less work, to a tree that verifies."""
     monkeypatch.setattr(search_module, "PARALLEL_FROM", 100)
     monkeypatch.setattr(search_module, "KEEP_MIN_COST", 0)  # every set kept
+    monkeypatch.setattr(search_module, "KEEP_WORK", 0)  # kept after every part
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
     coarse = Kept()
-    Search(g, worst=False, jobs=jobs, checkpoint=coarse).solve()
+    whole = AverageSearch(g, jobs=jobs, checkpoint=coarse)
+    assert whole.solve().cost == 905 and whole.slices == 0
     monkeypatch.setattr(search_module, "FINE_FROM", 20)
+    monkeypatch.setattr(search_module, "SLICE_WORK", 20)  # slices of a small game's parts
     fine = Kept()
-    proved = Search(g, worst=False, jobs=jobs, checkpoint=fine).solve()
+    sliced = AverageSearch(g, jobs=jobs, checkpoint=fine)
+    proved = sliced.solve()
     assert proved.cost == 905 and len(fine.batches) > len(coarse.batches)
-    again = Search(g, worst=False, jobs=jobs, checkpoint=Kept(fine.batches[: len(fine.batches) // 3]))
+    assert jobs > 1 or sliced.slices > 0  # on two processes the slices are the workers'
+    again = AverageSearch(g, jobs=jobs, checkpoint=Kept(fine.batches[: len(fine.batches) // 3]))
     found = again.solve()
     # on two processes the work depends on when each learns the other's best, so only one process's is compared
     assert found.cost == 905 and (jobs > 1 or found.work < proved.work)
@@ -88,13 +98,14 @@ def test_a_part_searched_one_level_down_keeps_the_parts_below_it(jobs: int, monk
 
 
 @pytest.mark.parametrize(("pegs", "colours", "total"), [(3, 4, 206), (3, 5, 451), (4, 3, 246), (5, 3, 816)])
-def test_one_level_down_gives_the_published_optima(
-    pegs: int, colours: int, total: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Every part of 8 secrets or more searched one level down: the optimal averages Goddard (2004) published."""
+def test_slices_give_the_published_optima(pegs: int, colours: int, total: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every part of 8 secrets or more searched in slices of 5 secrets' work, each slice's end a stop of the kernel
+    in mid-search: the optimal averages Goddard (2004) published."""
     monkeypatch.setattr(search_module, "FINE_FROM", 8)
+    monkeypatch.setattr(search_module, "SLICE_WORK", 5)
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": pegs, "colours": colours})
-    assert Search(g, worst=False, jobs=1, checkpoint=Kept()).solve().cost == total
+    search = AverageSearch(g, jobs=1, checkpoint=Kept())
+    assert search.solve().cost == total and search.slices > 0
 
 
 def test_a_proof_resumes_from_its_large_sets_alone(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -102,16 +113,18 @@ def test_a_proof_resumes_from_its_large_sets_alone(monkeypatch: pytest.MonkeyPat
     git does. Mastermind 4x4 resumed from them (the small sets below them searched again) proves 905 (Goddard 2004)
     with less work, to a tree that verifies; they are under a quarter of every set's entries."""
     monkeypatch.setattr(search_module, "FINE_FROM", 20)
+    monkeypatch.setattr(search_module, "SLICE_WORK", 20)  # slices of a small game's parts
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
     kept = Kept()
-    proved = Search(g, worst=False, jobs=1, checkpoint=kept).solve()
+    proved = AverageSearch(g, jobs=1, checkpoint=kept).solve()
     assert all(e[2] >= search_module.KEEP_MIN_COST == 50 for batch in kept.batches for e in batch)
     monkeypatch.setattr(search_module, "KEEP_MIN_COST", 0)
+    monkeypatch.setattr(search_module, "KEEP_WORK", 0)  # kept after every part
     every = Kept()
-    Search(g, worst=False, jobs=1, checkpoint=every).solve()
+    AverageSearch(g, jobs=1, checkpoint=every).solve()
     count = sum(map(len, kept.batches))
     assert 0 < count < sum(map(len, every.batches)) // 4
-    again = Search(g, worst=False, jobs=1, checkpoint=Kept(kept.batches))
+    again = AverageSearch(g, jobs=1, checkpoint=Kept(kept.batches))
     found = again.solve()
     assert found.cost == 905 and found.work < proved.work
     st = verify(g, build_tree(g, "optimal-average", checkpoint=Kept(kept.batches)))
@@ -157,13 +170,14 @@ def test_a_proof_guessing_possible_codes_only_resumes_from_its_checkpoint(monkey
     optimum (the kept costs are those guessing possible codes only), to a tree that verifies and guesses only
     possible codes."""
     monkeypatch.setattr(search_module, "FINE_FROM", 50)
+    monkeypatch.setattr(search_module, "SLICE_WORK", 20)  # slices of a small game's parts
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 5})
     first = Kept()
-    proved = Search(g, worst=False, jobs=1, checkpoint=first, possible_only=True).solve()
-    free = Search(g, worst=False, jobs=1).solve().cost
+    proved = AverageSearch(g, jobs=1, checkpoint=first, possible_only=True).solve()
+    free = AverageSearch(g, jobs=1).solve().cost
     assert len(first.batches) >= 3 and proved.cost > free
     half = Kept(first.batches[: len(first.batches) // 2])
-    found = Search(g, worst=False, jobs=1, checkpoint=half, possible_only=True).solve()
+    found = AverageSearch(g, jobs=1, checkpoint=half, possible_only=True).solve()
     assert found.cost == proved.cost and found.work < proved.work
     tree = build_tree(g, "optimal-average", checkpoint=Kept(first.batches), possible_only=True)
     st = verify(g, tree, possible_only=True)
@@ -189,14 +203,15 @@ def test_where_a_proof_stands_from_its_checkpoint(monkeypatch: pytest.MonkeyPatc
     total 905 (Goddard 2004); from none, no part is settled. Every first guess's figure is at most its exact total
     (a bound), the exact one when all its parts are settled."""
     monkeypatch.setattr(search_module, "KEEP_MIN_COST", 0)  # every set kept
+    monkeypatch.setattr(search_module, "KEEP_WORK", 0)  # kept after every part
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
     first = Kept()
-    best = Search(g, worst=False, jobs=1, checkpoint=first)
+    best = AverageSearch(g, jobs=1, checkpoint=first)
     assert best.solve().cost == 905
     s = np.arange(len(g.secrets), dtype=np.int32)
-    exact = Search(g, worst=False, jobs=1)
+    exact = AverageSearch(g, jobs=1)
     for kept in (Kept(first.batches), None):
-        stands = Search(g, worst=False, jobs=1, checkpoint=kept).standing()
+        stands = AverageSearch(g, jobs=1, checkpoint=kept).standing()
         assert {e for e, _, _ in stands} == set(np.flatnonzero(exact.root_allowed()).tolist())
         for e, total, parts in stands:
             true = exact.with_first(s, [], e)
@@ -212,25 +227,26 @@ def test_a_resumed_proof_looks_below_the_best_first_guess_it_settled(monkeypatch
     where it proves 905 again; with only a worse first guess settled, below that guess's exact total plus one, and
     905 still; from an empty checkpoint, no bound (it searches as a fresh proof)."""
     monkeypatch.setattr(search_module, "KEEP_MIN_COST", 0)  # every set kept
+    monkeypatch.setattr(search_module, "KEEP_WORK", 0)  # kept after every part
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
     first = Kept()
-    assert Search(g, worst=False, jobs=1, checkpoint=first).solve().cost == 905
-    resumed = Search(g, worst=False, jobs=1, checkpoint=Kept(first.batches))
+    assert AverageSearch(g, jobs=1, checkpoint=first).solve().cost == 905
+    resumed = AverageSearch(g, jobs=1, checkpoint=Kept(first.batches))
     assert resumed.settled_under() == 906
     assert resumed.solve().cost == 905 and resumed.under == 906
     s = np.arange(len(g.secrets), dtype=np.int32)
     worse = g.experiments.index("AAAA")
     other = Kept()
-    alone = Search(g, worst=False, jobs=1, checkpoint=other)
+    alone = AverageSearch(g, jobs=1, checkpoint=other)
     exact = alone.with_first(s, [], worse)
     outcomes = g.outcomes(worse, s)
     for o in np.unique(outcomes):
         part = s[outcomes == o]
         if o != g.win_outcome and len(part) > 2:  # smaller parts are exact without a search, never kept
             other.keep(alone.part_proof(part, alone.average(part, 10**9)))
-    partial = Search(g, worst=False, jobs=1, checkpoint=Kept(other.batches))
+    partial = AverageSearch(g, jobs=1, checkpoint=Kept(other.batches))
     assert exact > 905 and partial.settled_under() == exact + 1 and partial.solve().cost == 905
-    assert Search(g, worst=False, jobs=1, checkpoint=Kept()).settled_under() > 10**9
+    assert AverageSearch(g, jobs=1, checkpoint=Kept()).settled_under() > 10**9
 
 
 def test_a_resumed_proof_completes_a_first_guess_whose_open_parts_are_small(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -240,10 +256,11 @@ def test_a_resumed_proof_completes_a_first_guess_whose_open_parts_are_small(monk
     kept the bound is AAAA's exact total plus one (computed by a search of its own), and with the 54 open too (66
     codes: more than 256 / 16) there is no bound; the optimum is 905 either way (Goddard 2004)."""
     monkeypatch.setattr(search_module, "KEEP_MIN_COST", 0)  # every set kept
+    monkeypatch.setattr(search_module, "KEEP_WORK", 0)  # kept after every part
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
     s = np.arange(len(g.secrets), dtype=np.int32)
     worse = g.experiments.index("AAAA")
-    alone = Search(g, worst=False, jobs=1)
+    alone = AverageSearch(g, jobs=1)
     exact = alone.with_first(s, [], worse)
     outcomes = g.outcomes(worse, s)
     parts = [s[outcomes == o] for o in np.unique(outcomes) if o != g.win_outcome]
@@ -253,7 +270,7 @@ def test_a_resumed_proof_completes_a_first_guess_whose_open_parts_are_small(monk
         for part in parts:
             if len(part) >= smallest_kept:
                 kept.keep(alone.part_proof(part, alone.average(part, 10**9)))
-        resumed = Search(g, worst=False, jobs=1, checkpoint=Kept(kept.batches))
+        resumed = AverageSearch(g, jobs=1, checkpoint=Kept(kept.batches))
         assert not any(all(done for _, _, done in p) for _, _, p in resumed.standing())  # no guess fully settled
         under = resumed.settled_under()
         assert under == bound if bound else under > 10**9

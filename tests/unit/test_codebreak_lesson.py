@@ -11,7 +11,7 @@ import pytest
 
 from solvers.codebreak import build, parse
 from solvers.codebreak.lesson import alive_after, lesson
-from solvers.codebreak.optimal.search import Search
+from solvers.codebreak.optimal.average_search import AverageSearch
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 
@@ -55,7 +55,7 @@ def test_lesson_matches_the_brute_force(name: str, pegs: int, colours: int) -> N
     step."""
     g = build(parse((GAMES / f"{name}.game").read_text()), {"length": pegs, "colours": colours})
     best, with_first, parts = brute(g)
-    search = Search(g, worst=False, jobs=1)
+    search = AverageSearch(g, jobs=1)
     n = len(g.secrets)
     rng = random.Random(5)
     histories = [(e,) for e in range(n)] + [(rng.randrange(n), rng.randrange(n)) for _ in range(30)]

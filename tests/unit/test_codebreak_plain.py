@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solvers.codebreak import build, build_tree, parse, verify
+from solvers.codebreak import Proving, build, build_tree, parse, verify
 from solvers.codebreak.game import Game
 from solvers.codebreak.optima import sizes
 from solvers.codebreak.optimal.plain import PLAIN_MAX, PlainSearch
@@ -46,8 +46,8 @@ def test_plain_and_compiled_searches_agree(name: str, sizes_: dict[str, int]) ->
     g = game(name, **sizes_)
     assert len(g.secrets) <= PLAIN_MAX
     for strategy in ("optimal-average", "optimal-worst"):
-        plain = verify(g, build_tree(g, strategy, compiled=False))
-        compiled = verify(g, build_tree(g, strategy, compiled=True))
+        plain = verify(g, build_tree(g, strategy, proving=Proving(compiled=False)))
+        compiled = verify(g, build_tree(g, strategy, proving=Proving(compiled=True)))
         assert plain.verified and compiled.verified
         assert (plain.total, plain.worst) == (compiled.total, compiled.worst)
 
@@ -69,14 +69,14 @@ def test_a_cap_on_the_guesses_is_kept_by_both(pegs: int, colours: int, cap: int)
     """Within at most cap guesses: the same optimal total from both searches (above the uncapped one where the cap
     binds), every secret found within the cap; below the least worst case, both refuse."""
     g = game("mastermind", length=pegs, colours=colours)
-    trees = [build_tree(g, "optimal-average", max_guesses=cap, compiled=c) for c in (False, True)]
+    trees = [build_tree(g, "optimal-average", max_guesses=cap, proving=Proving(compiled=c)) for c in (False, True)]
     plain, compiled = (verify(g, t) for t in trees)
     assert plain.verified and plain.worst <= cap and compiled.worst <= cap
     assert plain.total == compiled.total >= verify(g, build_tree(g, "optimal-average")).total
     least = verify(g, build_tree(g, "optimal-worst")).worst
     for c in (False, True):
         with pytest.raises(InputError, match="within"):
-            build_tree(g, "optimal-average", max_guesses=least - 1, compiled=c)
+            build_tree(g, "optimal-average", max_guesses=least - 1, proving=Proving(compiled=c))
 
 
 def test_capped_costs_of_random_sets_equal_an_exhaustive_search() -> None:
@@ -133,10 +133,10 @@ def test_the_plain_search_refuses_past_its_budget() -> None:
 def test_the_tree_is_read_back_from_any_set() -> None:
     """best_of answers for sets off the search's path too (searched again), with a cost the compiled search
     agrees with."""
-    from solvers.codebreak.optimal.search import Search
+    from solvers.codebreak.optimal.average_search import AverageSearch
 
     g = game("mastermind", length=3, colours=4)
-    plain, compiled = PlainSearch(g, False, 10**9), Search(g, False)
+    plain, compiled = PlainSearch(g, False, 10**9), AverageSearch(g)
     rng = np.random.default_rng(3)
     for _ in range(20):
         s = np.sort(rng.choice(len(g.secrets), size=int(rng.integers(3, 20)), replace=False)).astype(np.int32)
@@ -153,7 +153,10 @@ def test_a_game_needing_more_work_goes_to_the_compiled_search() -> None:
     with pytest.raises(LimitError):
         PlainSearch(black, False, PLAIN_WORK).solve()
     auto = verify(black, build_tree(black, "optimal-average"))
-    assert auto.verified and auto.total == verify(black, build_tree(black, "optimal-average", compiled=True)).total
+    assert (
+        auto.verified
+        and auto.total == verify(black, build_tree(black, "optimal-average", proving=Proving(compiled=True))).total
+    )
     small = game("mastermind", length=3, colours=4)
     assert PlainSearch(small, False, PLAIN_WORK).solve().work < PLAIN_WORK // 10
 
@@ -196,8 +199,8 @@ def test_possible_codes_only_equal_an_exhaustive_search(pegs: int, colours: int)
     g = game("mastermind", length=pegs, colours=colours)
     total, depth = possible_only_costs(pegs, colours)
     for compiled in (False, True):
-        average = build_tree(g, "optimal-average", compiled=compiled, possible_only=True)
-        worst = build_tree(g, "optimal-worst", compiled=compiled, possible_only=True)
+        average = build_tree(g, "optimal-average", possible_only=True, proving=Proving(compiled=compiled))
+        worst = build_tree(g, "optimal-worst", possible_only=True, proving=Proving(compiled=compiled))
         assert guesses_possible_codes(g, average) and guesses_possible_codes(g, worst)
         st, wst = verify(g, average), verify(g, worst)
         assert st.verified and wst.verified and (st.total, wst.worst) == (total, depth)
@@ -242,7 +245,7 @@ def test_a_game_scored_on_demand_is_tabled_for_the_search() -> None:
     on_demand = build(parse(text), {"length": 3, "colours": 5}, untabled=True)
     assert on_demand.table is None and on_demand.tabled().table is not None
     assert (on_demand.tabled().dense() == tabled.dense()).all() and tabled.tabled() is tabled
-    st = verify(on_demand, build_tree(on_demand, "optimal-average", compiled=True, possible_only=True))
+    st = verify(on_demand, build_tree(on_demand, "optimal-average", possible_only=True, proving=Proving(compiled=True)))
     assert st.verified and st.total == verify(tabled, build_tree(tabled, "optimal-average", possible_only=True)).total
 
 

@@ -1,4 +1,4 @@
-"""A search told to look below a total (`Search(under=)`): a reachable total plus one, or a published figure plus
+"""A search told to look below a total (`AverageSearch(under=)`): a reachable total plus one, or a published figure plus
 one, cuts first experiments off from the start. It proves the optimum when it lies below, the same optimum with a
 tree that verifies; and when none lies below it says so (`NoneBelow`) instead of returning a worse tree."""
 
@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solvers.codebreak import build, build_tree, parse, verify
+from solvers.codebreak import Proving, build, build_tree, parse, verify
 from solvers.codebreak.game import Game
-from solvers.codebreak.optimal import search as search_module
-from solvers.codebreak.optimal.search import NoneBelow, Search
+from solvers.codebreak.optimal import average_search as search_module
+from solvers.codebreak.optimal.average_search import AverageSearch, NoneBelow
 from solvers.codebreak.strategy import guesses_possible_codes, read_back
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
@@ -28,8 +28,8 @@ def test_below_one_more_than_the_optimum_the_search_proves_it(jobs: int, monkeyp
     without the bound on one process, and its tree verifies; below 905 it proves that none exists."""
     monkeypatch.setattr(search_module, "PARALLEL_FROM", 100)  # the forked workers on a small game
     g = mastermind(4, 4)
-    free = Search(g, worst=False, jobs=jobs).solve()
-    bounded = Search(g, worst=False, jobs=jobs, under=906)
+    free = AverageSearch(g, jobs=jobs).solve()
+    bounded = AverageSearch(g, jobs=jobs, under=906)
     found = bounded.solve()
     assert found.cost == free.cost == 905
     assert jobs > 1 or found.work <= free.work  # two processes' work depends on when each learns the other's best
@@ -37,7 +37,7 @@ def test_below_one_more_than_the_optimum_the_search_proves_it(jobs: int, monkeyp
     st = verify(g, read_back(g, bounded, s, found.cost, False, bounded.root_choice))
     assert st.verified and st.total == 905
     with pytest.raises(NoneBelow, match="fewer than 905"):
-        Search(g, worst=False, jobs=jobs, under=905).solve()
+        AverageSearch(g, jobs=jobs, under=905).solve()
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
@@ -48,7 +48,7 @@ def test_a_published_possible_only_optimum_reproduced_below_itself_plus_one(
     proof is run below its published figure plus one: proved, and none below 5,660."""
     monkeypatch.setattr(search_module, "PARALLEL_FROM", 100)
     g = mastermind(4, 6)
-    bounded = Search(g, worst=False, jobs=jobs, possible_only=True, under=5661)
+    bounded = AverageSearch(g, jobs=jobs, possible_only=True, under=5661)
     found = bounded.solve()
     assert found.cost == 5660
     s = np.arange(len(g.secrets), dtype=np.int32)
@@ -56,20 +56,22 @@ def test_a_published_possible_only_optimum_reproduced_below_itself_plus_one(
     st = verify(g, tree)
     assert st.verified and st.total == 5660 and guesses_possible_codes(g, tree)
     with pytest.raises(NoneBelow):
-        Search(g, worst=False, jobs=jobs, possible_only=True, under=5660).solve()
+        AverageSearch(g, jobs=jobs, possible_only=True, under=5660).solve()
 
 
 def test_the_worst_case_ignores_it() -> None:
-    """The bound is on totals: the worst-case search gives the same depth with it as without it."""
+    """The bound is on totals: the worst-case tree, verified, is as deep with it as without it."""
     g = mastermind(3, 3)
-    assert Search(g, worst=True, jobs=1, under=1).solve().cost == Search(g, worst=True, jobs=1).solve().cost
+    free = verify(g, build_tree(g, "optimal-worst", proving=Proving(compiled=True)))
+    bounded = verify(g, build_tree(g, "optimal-worst", proving=Proving(compiled=True, under=1)))
+    assert free.verified and bounded.verified and bounded.worst == free.worst
 
 
 def test_build_tree_passes_it_to_the_compiled_search() -> None:
     """build_tree(under=): the tree of 4x4's optimum (905, Goddard 2004) below 906, verified; NoneBelow below 905,
     even for a game the plain-Python search would otherwise take."""
     g = mastermind(4, 4)
-    st = verify(g, build_tree(g, "optimal-average", under=906))
+    st = verify(g, build_tree(g, "optimal-average", proving=Proving(under=906)))
     assert st.verified and st.total == 905
     with pytest.raises(NoneBelow):
-        build_tree(g, "optimal-average", under=905)
+        build_tree(g, "optimal-average", proving=Proving(under=905))

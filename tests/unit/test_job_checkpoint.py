@@ -26,6 +26,7 @@ def test_a_stopped_job_resumes_from_its_checkpoint(via: str, tmp_path: Path, mon
     the stored tree verifies at 905; the checkpoint is gone."""
     import argparse
 
+    from solvers.codebreak.optimal import average_search
     from webapp import admin, precompute
     from webapp import store as store_module
 
@@ -34,6 +35,7 @@ def test_a_stopped_job_resumes_from_its_checkpoint(via: str, tmp_path: Path, mon
     key = CODEBREAK.key(params)
     monkeypatch.setattr(precompute, "everything", lambda large=False: iter([(CODEBREAK, params)]))
     monkeypatch.setattr(store_module, "default_store", lambda: store)
+    monkeypatch.setattr(average_search, "KEEP_WORK", 0)  # 4x4 is small: kept after every part, as a long proof is
 
     def run() -> None:
         if via == "job":
@@ -93,7 +95,7 @@ def test_the_optima_tables_proofs_have_no_work_cap(tmp_path: Path, monkeypatch: 
     """A job proving a cell of the optima table (hours for 4x9) is given a budget of work it cannot reach; a
     visitor's capped or possible-codes-only search, and any other game, keep the default budget; a budget the
     search passes is refused with the search's own message."""
-    from solvers.codebreak import build_tree
+    from solvers.codebreak import Proving, build_tree
     from solvers.codebreak import solve as solve_module
     from solvers.errors import LimitError
     from webapp import codebreak_results
@@ -102,9 +104,9 @@ def test_the_optima_tables_proofs_have_no_work_cap(tmp_path: Path, monkeypatch: 
     limits: list[int | None] = []
     real = solve_module.build_tree
 
-    def spy(*args: object, node_limit: int | None = None, **kw: object) -> object:
-        limits.append(node_limit)
-        return real(*args, node_limit=node_limit, **kw)  # type: ignore[arg-type]
+    def spy(*args: object, proving: Proving, **kw: object) -> object:
+        limits.append(proving.node_limit)
+        return real(*args, proving=proving, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(solve_module, "build_tree", spy)
     for params in (
@@ -117,7 +119,7 @@ def test_the_optima_tables_proofs_have_no_work_cap(tmp_path: Path, monkeypatch: 
     assert limits == [codebreak_results.LONG_PROOF_NODES, None, None, None]
     g = codebreak_params("mastermind", (2, 8, None), "optimal-average").load()
     with pytest.raises(LimitError, match="budget"):
-        build_tree(g, "optimal-average", node_limit=50, compiled=True)
+        build_tree(g, "optimal-average", proving=Proving(compiled=True, node_limit=50))
 
 
 def test_a_long_proof_starts_from_its_snapshot_in_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -128,9 +130,9 @@ def test_a_long_proof_starts_from_its_snapshot_in_git(tmp_path: Path, monkeypatc
     import gzip
 
     from solvers.codebreak import solve as solve_module
-    from solvers.codebreak.optimal import search as search_module
+    from solvers.codebreak.optimal import average_search as search_module
+    from solvers.codebreak.optimal.average_search import AverageSearch
     from solvers.codebreak.optimal.entries import format_entries
-    from solvers.codebreak.optimal.search import Search
     from webapp import codebreak_results
 
     class Kept:
@@ -144,9 +146,10 @@ def test_a_long_proof_starts_from_its_snapshot_in_git(tmp_path: Path, monkeypatc
             self.entries += entries
 
     monkeypatch.setattr(search_module, "KEEP_MIN_COST", 0)
+    monkeypatch.setattr(search_module, "KEEP_WORK", 0)
     params = codebreak_params("mastermind", (4, 4, None), "optimal-average")
     earlier = Kept()
-    assert Search(params.load(), worst=False, jobs=1, checkpoint=earlier).solve().cost == 905
+    assert AverageSearch(params.load(), jobs=1, checkpoint=earlier).solve().cost == 905
     proofs = tmp_path / "proofs"
     proofs.mkdir()
     snapshot = proofs / "mastermind-4x4.jsonl.gz"

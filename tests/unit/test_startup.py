@@ -57,7 +57,7 @@ def test_heuristics_on_tabled_games_import_no_compiler() -> None:
         assert "solvers.codebreak.optimal.plain" in small and not {m for m in small if m.startswith("numba")}
     assert PLAIN_MAX < 125
     optimal = loaded_modules("codebreak", "mastermind", "--pegs", "3", "--colours", "5", "--strategy", "optimal-worst")
-    assert "numba" in optimal and "solvers.codebreak.optimal.search" in optimal
+    assert "numba" in optimal and "solvers.codebreak.optimal.worst_search" in optimal
 
 
 def compile_report(*argv: str) -> tuple[int, int]:
@@ -141,15 +141,15 @@ def test_several_processes_prove_what_one_does(
     optimum and first experiment, and the tree read back from the winner's proof is optimal and verified on every
     secret."""
     from solvers.codebreak import build_tree, verify
-    from solvers.codebreak.optimal import search
-    from solvers.codebreak.optimal.search import Search
+    from solvers.codebreak.optimal import average_search
+    from solvers.codebreak.optimal.average_search import AverageSearch
     from webapp.games import load
 
     g = load(game, pegs, colours)
-    alone = Search(g, worst=False, jobs=1)
+    alone = AverageSearch(g, jobs=1)
     expected = alone.solve()
-    monkeypatch.setattr(search, "PARALLEL_FROM", 1)
-    shared = Search(g, worst=False, jobs=2)
+    monkeypatch.setattr(average_search, "PARALLEL_FROM", 1)
+    shared = AverageSearch(g, jobs=2)
     found = shared.solve()
     assert (found.cost, shared.root_choice) == (expected.cost, alone.root_choice)
     monkeypatch.setenv("COIN_PUZZLES_JOBS", "2")

@@ -60,7 +60,7 @@ def test_super_mastermind_guessing_possible_codes_only_needs_179929_guesses() ->
     (playonline/optimal_strategy.html; OEIS A231205 cites it): proved by the search (told to look below the
     published total plus one, so it fails if no strategy reaches it, and finds a better one if there is one), its
     tree replayed here with the test's own scorer, every guess checked to be a code still possible."""
-    from solvers.codebreak import Node, build_tree, verify
+    from solvers.codebreak import Node, Proving, build_tree, verify
     from solvers.codebreak.solve import Seeded
     from webapp.codebreak_results import codebreak_params, shipped_entries
 
@@ -69,7 +69,9 @@ def test_super_mastermind_guessing_possible_codes_only_needs_179929_guesses() ->
     snapshot = Seeded(tuple(shipped_entries(params)), None)
     assert snapshot.known()  # the snapshot is there: without it this would search for days
     g = build(parse((ROOT / "games" / "super-mastermind.game").read_text())).tabled()
-    tree = build_tree(g, "optimal-average", possible_only=True, node_limit=10**12, checkpoint=snapshot, under=179_930)
+    tree = build_tree(
+        g, "optimal-average", possible_only=True, checkpoint=snapshot, proving=Proving(node_limit=10**12, under=179_930)
+    )
     st = verify(g, tree, possible_only=True)
     assert st.verified and st.total == 179_929
     codes = list(product(range(8), repeat=5))

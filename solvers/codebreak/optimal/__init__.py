@@ -1,12 +1,16 @@
-"""Optimal code-breaking strategies proved by exhaustive branch-and-bound, compiled with Numba.
+"""Optimal code-breaking strategies proved by exhaustive branch-and-bound.
 
-`Search` drives the compiled search of the average case (`average`) or the worst case (`worst`) over a game's
-`rules`, with `candidates` choosing and ordering the experiments tried, `symmetry` the classes tried once, and
-`sets` the table of proved costs. The tree built from the search is played against every secret by
+One branch and bound per case, each in one compiled kernel (Numba): `average` (the least total) and `worst` (the
+fewest experiments), over a game's arrays and one table of proved facts (`rules`, `sets`), with `candidates`
+choosing and ordering the experiments tried and `symmetry` the classes tried once. From Python, `table.SearchTable`
+holds what both searches share; `average_search.AverageSearch` and `worst_search.WorstSearch` search the first
+experiments (progress, checkpoints, several processes by `parallel`) and read the optimal tree back. `plain` is the
+same search in plain Python: small games, and the tests' oracle. The tree is played against every secret by
 `strategy.verify` before it is reported.
 
-This package's own namespace holds only what needs neither NumPy's tables nor Numba (the counting bounds): import
-the search from `optimal.search`, which loads the compiled kernels.
+This package's own namespace holds only what needs neither Numba nor the kernels (the counting bounds): import a
+search from its module, which loads the compiled kernels (`strategy._compiled` is the one place that does it
+lazily, so that heuristics and small games start without Numba).
 """
 
 from __future__ import annotations

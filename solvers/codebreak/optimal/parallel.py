@@ -5,7 +5,7 @@ search (`solvers.parallel`), each with the best cost known when it starts as its
 across the experiments it is given. The result is the serial search's: the least cost, and among the experiments
 achieving it the first in the order (an experiment started before the best was known is searched exactly, one
 started after it ties at best and loses to the earlier one). The winner's process hands back the table entries
-of every set on its optimal tree (`Search.proof_below`), so the tree is read back without searching again.
+of every set on its optimal tree (`AverageSearch.proof_below`), so the tree is read back without searching again.
 
 The worst case stays in one process: its depths are searched one after another, each reusing the table of the
 ones before, a reuse that processes with tables of their own would lose (docs/decisions.md).
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from multiprocessing.pool import AsyncResult, Pool
 from multiprocessing.queues import Queue
 from multiprocessing.sharedctypes import Synchronized
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -30,32 +30,10 @@ from solvers.parallel import forked_pool
 
 from .rules import BIG
 
+if TYPE_CHECKING:
+    from .average_search import AverageSearch
+
 POLL_SECONDS = 0.005  # how long the parent waits for progress before it looks whether a task is done
-
-
-class Searcher(Protocol):
-    """What the workers need of a search (`search.Search`)."""
-
-    @property
-    def work(self) -> int:
-        """The secrets of every set searched so far."""
-
-    @property
-    def secrets(self) -> int:
-        """How many secrets the game has."""
-
-    def load_kernels(self) -> None:
-        """Load every kernel before forking."""
-
-    def first_total(
-        self, s: NDArray[np.int32], g: int, best: int, told: Callable[[int], None], cap: Callable[[], int] | None = None
-    ) -> int:
-        """The total with experiment g first if below best, else a lower bound."""
-
-    def proof_below(self, s: NDArray[np.int32], g: int, budget: int) -> list[Entry]:
-        """The table entries of the optimal tree below experiment g."""
-
-    keep: Callable[[list[Entry]], None] | None  # where settled parts' entries go (a checkpoint), if anywhere
 
 
 class Found(NamedTuple):
@@ -69,7 +47,7 @@ class Found(NamedTuple):
 
 INDEX_BITS = 20  # the shared best: total << INDEX_BITS | the index of its first experiment (BIG << 20 fits)
 
-_search: Searcher | None = None  # the search the workers were forked from (each has its own copy)
+_search: AverageSearch | None = None  # the search the workers were forked from (each has its own copy)
 _progress: Queue[tuple[int, int, list[Entry]]] | None = None
 _shared: Synchronized[int] | None = None  # the best total known so far, and its experiment's index
 
@@ -86,20 +64,21 @@ def _average_task(i: int, g: int, budget: int) -> Found:
         limit[0] = min(limit[0], best + (1 if i < index else 0))
         return limit[0]
 
-    s = np.arange(search.secrets, dtype=np.int32)
+    s = search.everyone()
     before = search.work
     if search.keep is not None:  # a settled part's entries go to the parent, which keeps them
         search.keep = lambda entries: progress.put((i, -1, entries))
     total = search.first_total(s, g, budget, lambda done: progress.put((i, done, [])), cap)
+    search.keep_new(every=True)
     exact = total < limit[0]
-    proof = search.proof_below(s, g, total) if exact else []
+    proof = search.proof_below(s, g) if exact else []
     return Found(total if exact else max(total, limit[0]), exact, proof, search.work - before)
 
 
 class Workers:
     """The forked processes of one search, and the progress they report."""
 
-    def __init__(self, search: Searcher, jobs: int) -> None:
+    def __init__(self, search: AverageSearch, jobs: int) -> None:
         global _search, _progress, _shared
         search.load_kernels()
         context = multiprocessing.get_context("fork")

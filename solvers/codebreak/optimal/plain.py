@@ -1,12 +1,14 @@
-"""The optimal search of small games in plain Python, with no compiler: a process that proves a game of a few
-dozen secrets (Mastermind 3x4) finishes before Numba would have loaded its kernels (about 0.4 s here).
+"""The optimal search of small games in plain Python, with no compiler, and the tests' oracle for the compiled one:
+a process that proves a game of a few dozen secrets (Mastermind 3x4) finishes before Numba would have loaded its
+kernels (see docs/decisions.md).
 
 The same branch and bound as the compiled search (`average`, `worst`), over sets held as Python integers (bit x
 set: secret x is possible): an experiment's parts are the set ANDed with its outcome classes. Experiments making
 the same partition are tried once, and at the start one per class of the game's symmetries (`Game.orbit`); the
-counting bounds (`rules.counting_bounds`, `rules.capacity`) prune, best bound first, and a part is searched with
-the budget the best cost found leaves. Proved costs and bounds are kept per set. Its trees are verified on every
-secret as the compiled search's are (`strategy.verify`), and the tests compare both searches on every small size.
+counting bounds (`rules.counting`, as the compiled search reads them) prune, best bound first, and a part is
+searched with the budget the best cost found leaves. Proved costs and bounds are kept per set. Its trees are
+verified on every secret as the compiled search's are (`strategy.verify`), and the tests compare both searches on
+every small size.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from solvers.errors import LimitError
 
 from ..game import Game
 from .rules import BIG as _BIG
-from .rules import UNCAPPED, Optimum, capacity, counting_bounds
+from .rules import UNCAPPED, Optimum, counting, possible_only_game
 
 PLAIN_MAX = 100  # secrets: games up to this size are searched here first (the compiled search's start-up costs more)
 PLAIN_WORK = 20_000  # ... within this much work (about a quarter of a second here); past it, the compiled search
@@ -39,15 +41,13 @@ class _Candidate:
 
 class PlainSearch:
     """One optimal search over a small game (average or worst case; the average within cap experiments when
-    given), its table kept so that the tree can be read back (`best_of`), with the interface `strategy` uses of the
-    compiled `Search`."""
+    given), its table kept so that the tree can be read back (`best_of`), read as `strategy.read_back` reads the
+    compiled searches (`AverageSearch`, `WorstSearch`)."""
 
     def __init__(
         self, game: Game, worst: bool, node_limit: int, cap: int | None = None, possible_only: bool = False
     ) -> None:
         if possible_only:
-            from .rules import possible_only_game
-
             possible_only_game(game)
         self.possible_only = possible_only
         table = game.dense()
@@ -67,14 +67,10 @@ class PlainSearch:
                 masks[o] = masks.get(o, 0) | (1 << x)
             self.classes.append(sorted(masks.items()))
         self.win = win
-        present = np.unique(table)
-        branches = len(present) - (1 if game.must_hit and win in present else 0)
-        self.bound: list[int] = counting_bounds(n, branches, game.must_hit).tolist()
-        top = 1
-        while capacity(top, branches, game.must_hit) < n:
-            top += 1
-        self.lowest_depth = top
-        self.caps = [capacity(d, branches, game.must_hit) for d in range(top + 40)]
+        count = counting(table, game.must_hit, win)
+        self.bound: list[int] = count.bound.tolist()
+        self.lowest_depth = count.lowest_depth
+        self.caps: list[int] = count.caps.tolist()
         self.outcomes = int(table.max()) + 1
         self.limit = node_limit
         self.work = 0

@@ -119,6 +119,27 @@ def capacity(depth: int, branches: int, must_hit: bool) -> int:
     return int(min(most, branches**depth))
 
 
+class Counting(NamedTuple):
+    """A game's bounds by counting, as both searches read them (`counting_bounds`, `capacity`)."""
+
+    branches: int  # outcomes that leave the game open
+    bound: NDArray[np.int64]  # bound[k]: the least total cost of k secrets
+    caps: NDArray[np.int64]  # caps[d]: the most secrets finished within d experiments
+    lowest_depth: int  # the fewest experiments that could finish every secret
+
+
+def counting(table: NDArray[np.uint8], must_hit: bool, win: int) -> Counting:
+    """The bounds by counting of a game's outcome table (win: the outcome that ends a guess-the-secret game)."""
+    n = table.shape[1]
+    present = np.unique(table)
+    branches = len(present) - (1 if must_hit and win in present else 0)
+    top = 1
+    while capacity(top, branches, must_hit) < n:
+        top += 1
+    caps = np.array([capacity(d, branches, must_hit) for d in range(top + 40)], dtype=np.int64)
+    return Counting(branches, counting_bounds(n, branches, must_hit), caps, top)
+
+
 def possible_only_game(game: Game) -> None:
     """InputError unless guessing only codes still possible makes sense: a guess-the-secret game whose experiments
     are its secrets, in the same order."""

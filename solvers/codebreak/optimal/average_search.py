@@ -1,0 +1,319 @@
+"""The average case driven from Python: `AverageSearch.solve` tries the first experiments (one per symmetry class,
+best bound first) and searches each one's parts with the compiled kernel (`average`), so that progress is told
+part by part, the first experiments can go to several processes (`parallel`), and a long proof's checkpoint keeps
+what each part settles. The branch and bound itself is the kernel's alone."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+
+from solvers.checkpoint import Checkpoint, Entry
+from solvers.errors import LimitError
+from solvers.parallel import default_jobs
+
+from ..game import Game
+from .average import average, open_parts
+from .rules import BIG, UNCAPPED, Optimum, Symmetry, below
+from .sets import perfect_member, shortcut
+from .symmetry import place_classes
+from .table import SearchTable, Tuning
+
+if TYPE_CHECKING:
+    from .parallel import Workers
+
+PARALLEL_FROM = 1000  # secrets: smaller games are searched in one process (forking costs more than it saves)
+KEEP_MIN_COST = 50  # guesses: a checkpoint keeps the sets that cost at least this (a set of n secrets costs at least
+# 2n - 1); the smaller sets below them are searched again in seconds (Super Mastermind's possible-only proof settled
+# 16 million sets in its first 7 minutes, 259,000 of them costing 50 or more)
+COMPLETE_OPEN_SHARE = 16  # a resumed proof completes a first experiment whose unsettled parts hold at most 1/16 of
+# the secrets (the parts a checkpoint or snapshot never kept: searched again in seconds; `settled_under`)
+FINE_FROM = 500  # secrets: when a checkpoint is kept, a part this large below a first experiment is searched in
+# slices of SLICE_WORK work, the sets proved in each slice kept as it ends (a part of 4x9 takes hours) ...
+SLICE_WORK = 50_000_000  # ... (about half a minute here): a slice stopped mid-way is resumed by the next, which
+# reads every set the earlier slices settled back from the table
+KEEP_WORK = 2_000_000  # work: a checkpoint is looked over for new proved sets (a pass over the whole table) after
+# this much work since the last time (less is searched again in a second or two)
+
+
+class NoneBelow(LimitError):
+    """A search told to look below a total (`AverageSearch(under=)`) proved that no strategy totals less."""
+
+
+class AverageSearch(SearchTable):
+    """The least total number of experiments over every secret (within at most cap experiments when given),
+    proved. jobs: processes for the first experiments (`parallel`; default `solvers.parallel.default_jobs`), each
+    with its own table; under: a total known to be reachable, or published, plus one: the search looks only below
+    it (NoneBelow if none is); checkpoint: where an uncapped proof keeps the sets it settles, and resumes from."""
+
+    def __init__(
+        self,
+        game: Game,
+        tuning: Tuning | None = None,
+        *,
+        cap: int | None = None,
+        under: int | None = None,
+        checkpoint: Checkpoint | None = None,
+        possible_only: bool = False,
+        jobs: int | None = None,
+    ) -> None:
+        super().__init__(game, tuning, possible_only)
+        self.cap = UNCAPPED if cap is None else cap
+        self.under = int(BIG) if under is None else under
+        self.jobs = default_jobs() if jobs is None else jobs
+        self.keep: Callable[[list[Entry]], None] | None = None  # where settled sets' entries go, if anywhere
+        self.resumed = 0  # entries read back from the checkpoint
+        self._kept: set[tuple[int, int]] = set()  # the keys of the entries kept or read back
+        self._kept_at = 0  # the work done when the table was last looked over (`keep_new`)
+        self.slices = 0  # slices of large parts ended before the part was settled (`_part`)
+        if checkpoint is not None and self.cap >= UNCAPPED:
+            known = checkpoint.known()
+            self.adopt(known)
+            self.keep = checkpoint.keep
+            self.resumed = len(known)
+            self._kept = {(h1, h2) for h1, h2, _, _ in known}
+
+    def average(
+        self, s: NDArray[np.int32], beta: int, allowed: NDArray[np.bool_] | None = None, depth: int | None = None
+    ) -> int:
+        """The least total cost of s (below beta) within depth experiments (default: the search's cap), else a lower
+        bound at least beta."""
+        a = self.rules.everything if allowed is None else allowed
+        d = self.cap if depth is None else depth
+        v = average(s, np.int64(beta), a, self.rules, self.memo, self.plain, d)
+        self.check()
+        return int(v)
+
+    def with_first(self, s: NDArray[np.int32], history: Sequence[int], e: int, best: int = int(BIG)) -> int:
+        """The least total cost of s (the set the experiments of history left) with experiment e next, if below
+        best; else a lower bound at least best. A first experiment (no history: s is every secret) is searched under
+        the symmetries that fix it, as `solve` searches it."""
+        sym = self.after((*history, e)) if history else self.first_symmetries(e)
+        outcomes = self.rules.table[e, s]
+        total = len(s)
+        for o in np.unique(outcomes):
+            if total >= best:
+                return total
+            if not (self.game.must_hit and o == self.rules.win):
+                part = s[outcomes == o]
+                total += int(
+                    average(part, np.int64(best - total), self.rules.everything, self.rules, self.memo, sym, self.cap)
+                )
+                self.check()
+        return total
+
+    def best_at(self, s: NDArray[np.int32], history: Sequence[int]) -> tuple[int, int]:
+        """(the least total cost of s, an experiment achieving it) in the middle of a game (s: the set the
+        experiments of history left): one experiment per class under the symmetries fixing history (at the start:
+        one per class of first experiments), in the order of their bounds, as `solve` searches the start."""
+        if not history:
+            allowed = self.root_allowed()
+        elif self.places.shape[0]:
+            allowed = place_classes(self.places, np.array(history, dtype=np.int64))
+        else:
+            allowed = self.rules.everything
+        best, choice = int(BIG), -1
+        for low, e in self.root_candidates(s, allowed):
+            if low >= best:
+                break
+            total = self.with_first(s, history, int(e), best)
+            if total < best:
+                best, choice = total, int(e)
+        return best, choice
+
+    def solve(self, tick: Callable[[int, int], None] | None = None) -> Optimum:
+        """The optimal total from the start, proved (on several processes for large games: `parallel`)."""
+        workers = None
+        if self.jobs > 1 and self.secrets >= PARALLEL_FROM:
+            from .parallel import Workers
+
+            workers = Workers(self, self.jobs)
+        try:
+            return self._solve(tick, workers)
+        finally:
+            if workers is not None:
+                workers.close()
+
+    def _solve(self, tick: Callable[[int, int], None] | None, workers: Workers | None) -> Optimum:
+        s = self.everyone()
+        if self.resumed and self.under >= BIG:  # a resumed proof looks below the best first experiment it settled
+            self.under = self.settled_under()
+        cands = self.root_candidates(s, self.root_allowed())
+        done = np.zeros(len(cands), dtype=np.int64)
+
+        def told(i: int, settled: int) -> None:
+            done[i] = settled
+            if tick:
+                tick(int(done.sum()), len(cands) * len(s))
+
+        work = 0
+        if workers is not None:
+            best, i, proof = workers.average(cands, told, self.under)
+            work = workers.work
+            if i >= 0:
+                self.root_choice = int(cands[i][1])
+                self.adopt(proof)
+        else:
+            best = self.under
+            for i, (low, g) in enumerate(cands):
+                if low >= best:
+                    break
+                total = self.first_total(s, int(g), best, partial(told, i))
+                if total < best:
+                    best, self.root_choice = total, int(g)
+        self.keep_new(every=True)
+        if self.root_choice < 0 and self.under < BIG:
+            raise NoneBelow(f"no strategy totals fewer than {self.under:,} experiments (proved)")
+        return Optimum(best, self.work + work)  # BIG and no choice: no strategy at all (within a cap)
+
+    def first_total(
+        self, s: NDArray[np.int32], g: int, best: int, told: Callable[[int], None], cap: Callable[[], int] | None = None
+    ) -> int:
+        """The total cost of s with experiment g first if below best, else a lower bound at least best: as
+        `average` does for one experiment, with the parts searched one by one from here so that progress is told
+        after each (secrets whose part is settled). cap(), when given, may lower best before each part (another
+        process found a better first experiment)."""
+        after = self.first_symmetries(g)
+        members, start, lows, total, order = open_parts(s, g, np.int64(best), self.rules, self.memo, self.cap, after)
+        total = int(total)
+        done = len(s) - sum(int(start[o + 1] - start[o]) for o in order)
+        for o in order:
+            best = min(best, cap()) if cap else best
+            if total >= best:
+                return total
+            told(done)
+            part = members[start[o] : start[o + 1]]
+            total += self._part(part, best - (total - int(lows[o])), after) - int(lows[o])
+            done += len(part)
+        told(done)
+        return total
+
+    def _part(self, part: NDArray[np.int32], left: int, sym: Symmetry) -> int:
+        """The kernel's `average` of one part of a first experiment (below left, else a bound at least left). With a
+        checkpoint, a part of FINE_FROM secrets or more is searched in slices of SLICE_WORK work, and what each
+        slice proved is kept as it ends; so is what the part proved once settled."""
+        counters = self.memo.counters
+        limit = int(counters["limit"][0])
+        sliced = self.keep is not None and len(part) >= FINE_FROM
+        size = SLICE_WORK
+        while True:
+            if sliced:
+                counters["limit"][0] = min(limit, self.work + size)
+            v = int(average(part, np.int64(left), self.rules.everything, self.rules, self.memo, sym, below(self.cap)))
+            if not (sliced and counters["stopped"][0] and int(counters["limit"][0]) < limit):
+                break
+            counters["stopped"][0] = False  # the slice's end, not the budget's: keep what it proved, then go on
+            self.slices += 1
+            # a slice that proved nothing new to keep is doubled, so that one is at last larger than the part's
+            # whole search: the slices always end
+            size = SLICE_WORK if self.keep_new(every=True) else 2 * size
+        counters["limit"][0] = limit
+        self.check()
+        if self.keep is not None and v < left and not self.proved(part, below(self.cap))[0]:
+            self.adopt(self.part_proof(part, v)[:1])  # settled by a shortcut, which the kernel does not record
+        self.keep_new()
+        return v
+
+    def keep_new(self, every: bool = False) -> int:
+        """Keep the table's proved sets costing at least KEEP_MIN_COST that are not kept yet (with a checkpoint), if
+        KEEP_WORK work was done since the last look (every: whatever the work); how many were kept."""
+        if self.keep is None or not (every or self.work - self._kept_at >= KEEP_WORK):
+            return 0
+        self._kept_at = self.work
+        m = self.memo
+        at = np.flatnonzero(m.exact & (m.value >= KEEP_MIN_COST) & (m.choice >= 0))
+        new = [
+            (h1, h2, v, c)
+            for h1, h2, v, c in zip(
+                m.k1[at].tolist(), m.k2[at].tolist(), m.value[at].tolist(), m.choice[at].tolist(), strict=True
+            )
+            if (h1, h2) not in self._kept
+        ]
+        if new:
+            self._kept.update((h1, h2) for h1, h2, _, _ in new)
+            self.keep(new)
+        return len(new)
+
+    def standing(self) -> list[tuple[int, int, list[tuple[int, int, bool]]]]:
+        """Where an average proof stands, from what its table holds (a checkpoint's settled parts): for each first
+        experiment in the order `solve` tries them, (the experiment, the least total it can still have: its parts'
+        settled costs and the others' bounds one experiment deeper, each part as (secrets, cost or bound, settled)),
+        largest part first."""
+        s = self.everyone()
+        out = []
+        for _, g in self.root_candidates(s, self.root_allowed()):
+            sym = self.first_symmetries(int(g), keep=False)
+            members, start, lows, total, order = open_parts(
+                s, int(g), np.int64(BIG), self.rules, self.memo, self.cap, sym
+            )
+            parts = []
+            for o in order:
+                part = members[start[o] : start[o + 1]]
+                parts.append((len(part), int(lows[o]), self.proved(part, below(self.cap))[0]))
+            out.append((int(g), int(total), parts))
+        return out
+
+    def settled_under(self) -> int:
+        """One more than the least total of a strategy the table knows (a resumed proof's checkpoint), so that the
+        optimum lies below it; BIG if none. Each first experiment whose parts are all settled has one. Else the
+        first experiment with the least bound whose unsettled parts hold at most 1/COMPLETE_OPEN_SHARE of the
+        secrets (the small sets a checkpoint and a snapshot do not keep) has those parts searched now, exactly."""
+        stands = self.standing()
+        totals = [total for _, total, parts in stands if all(done for _, _, done in parts)]
+        if totals:
+            return min(totals) + 1
+        nearly = [
+            (total, e)
+            for e, total, parts in stands
+            if COMPLETE_OPEN_SHARE * sum(n for n, _, done in parts if not done) <= self.secrets
+        ]
+        if not nearly:
+            return int(BIG)
+        _, e = min(nearly)
+        return self.first_total(self.everyone(), e, int(BIG), lambda _: None) + 1
+
+    def proof_below(self, s: NDArray[np.int32], g: int) -> list[Entry]:
+        """The table entries of every set on the optimal tree below experiment g at s (as `best_of` reads them),
+        so that another process's search can read the tree back without searching (`adopt`)."""
+        out: list[Entry] = []
+        stack = [(s, g, self.cap)]
+        while stack:
+            alive, e, depth = stack.pop()
+            outcomes = self.rules.table[e, alive]
+            for o in np.unique(outcomes):
+                part = alive[outcomes == o]
+                if (self.game.must_hit and o == self.rules.win) or (not self.game.must_hit and len(part) <= 1):
+                    continue
+                cost, choice = self.best_of(part, int(BIG), below(depth))
+                h1, h2 = self.key(part, below(depth))
+                out.append((int(h1), int(h2), cost, choice))
+                stack.append((part, choice, below(depth)))
+        return out
+
+    def part_proof(self, part: NDArray[np.int32], cost: int) -> list[Entry]:
+        """The entries of a set whose least cost is proved (uncapped): its own, then every set's on its optimal
+        tree, so that another run reads its cost and tree back without searching."""
+        choice = self.best_of(part, cost)[1]
+        h1, h2 = self.key(part, UNCAPPED)
+        return [(int(h1), int(h2), cost, choice), *self.proof_below(part, choice)]
+
+    def best_of(self, s: NDArray[np.int32], budget: int, depth: int = UNCAPPED) -> tuple[int, int]:
+        """(cost, experiment) on the optimal tree for a set whose cost is at most budget, with at most depth
+        experiments left (the average under a cap): read back from the table, or searched again if it was crowded
+        out."""
+        if self.game.must_hit and len(s) <= 2:
+            return 2 * len(s) - 1, int(s[0])
+        if depth >= 3 and int(shortcut(s, self.rules)) >= 0:  # the shortcuts `average` takes
+            perfect = int(perfect_member(s, self.rules))
+            return (2 * len(s) - 1, perfect) if perfect >= 0 else (6, int(s[0]))
+        for again in (False, True):
+            if again:
+                self.average(s, budget + 1, depth=depth)
+            ok, cost, choice = self.proved(s, depth)
+            if ok:
+                return cost, choice
+        raise AssertionError("a set on the optimal tree has no proved experiment on a second search")
