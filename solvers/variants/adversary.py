@@ -123,7 +123,7 @@ def typed_weighing(v: Variant, typed: Sequence[str]) -> str:
 
 def needed(plan: VariantPlan, state: PlanState) -> int:
     """The fewest weighings that still finish from this knowledge, by the exact search."""
-    return plan.search.least(state.belief)  # type: ignore[arg-type]
+    return plan.least(state)
 
 
 def play(plan: VariantPlan, weighings: list[Pans]) -> VariantGame:

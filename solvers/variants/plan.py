@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import cast
 
 from solvers.errors import InputError, LimitError
 from solvers.progress import Tick, quiet
@@ -28,7 +27,7 @@ class PlanState:
 
     groups: tuple[tuple[int, ...], ...]
     genuine: tuple[int, ...]
-    belief: object  # the search's own belief (a count tuple, or a pairs.Belief)
+    belief: single.SingleBelief | pairs.PairBelief  # the search's own: counts per state, or classes and pairs
 
 
 @dataclass(frozen=True)
@@ -58,13 +57,24 @@ class VariantPlan:
     search: single.SingleSearch | pairs.PairSearch
     nodes: dict[str, tuple[PlanNode, PlanState]] = field(default_factory=dict)
     # the weighing chosen for each (belief, weighings left), fixed at first use: the search may later find another
-    # for the same belief, and a stored plan must rebuild exactly the nodes that were verified
-    chosen: dict[tuple[object, int], object] = field(default_factory=dict)
+    # for the same belief, and a stored plan must rebuild exactly the nodes that were verified (one counterfeit:
+    # beliefs as counts; two: classes and pairs)
+    by_counts: dict[tuple[single.SingleBelief, int], single.SingleSplit] = field(default_factory=dict)
+    by_pairs: dict[tuple[pairs.PairBelief, int], pairs.PairSplit] = field(default_factory=dict)
 
     @property
     def solvable(self) -> bool:
         """True when a plan exists."""
         return self.weighings is not None
+
+    def least(self, state: PlanState) -> int:
+        """The fewest weighings that still finish from this knowledge, by the exact search."""
+        search, b = self.search, state.belief
+        if isinstance(search, single.SingleSearch):
+            assert isinstance(b, tuple)
+            return search.least(b)
+        assert isinstance(b, pairs.PairBelief)
+        return search.least(b)
 
     def start(self) -> PlanState:
         """The knowledge before any weighing."""
@@ -107,11 +117,12 @@ class VariantPlan:
         """The coins on each pan for the search's weighing at this knowledge."""
         k = self.variant.pans
         loads: list[list[int]] = [[] for _ in range(k)]
-        key = (state.belief, left)
-        if key not in self.chosen:
-            self.chosen[key] = self.search.split_at(state.belief, left)  # type: ignore[arg-type]
-        if isinstance(self.search, single.SingleSearch):
-            split: single.SingleSplit = self.chosen[key]  # type: ignore[assignment]
+        search, b = self.search, state.belief
+        if isinstance(search, single.SingleSearch):
+            assert isinstance(b, tuple)
+            if (b, left) not in self.by_counts:
+                self.by_counts[(b, left)] = search.split_at(b, left)
+            split = self.by_counts[(b, left)]
             assert split is not None  # more than one answer: a weighing is needed
             for s, on in split:
                 coins = list(state.groups[s])
@@ -119,7 +130,10 @@ class VariantPlan:
                     loads[p] += coins[:m]
                     del coins[:m]
         else:
-            split2: pairs.PairSplit = self.chosen[key]  # type: ignore[assignment]
+            assert isinstance(b, pairs.PairBelief)
+            if (b, left) not in self.by_pairs:
+                self.by_pairs[(b, left)] = search.split_at(b, left)
+            split2 = self.by_pairs[(b, left)]
             for (x, y), coins2 in zip(split2, state.groups, strict=True):
                 loads[0] += coins2[:x]
                 loads[1] += coins2[x : x + y]
@@ -147,7 +161,8 @@ class VariantPlan:
             groups[-1] = list(genuine)
             b = tuple(len(g) for g in groups)
             return PlanState(tuple(tuple(g) for g in groups), genuine, b)
-        b2: pairs.PairBelief = state.belief  # type: ignore[assignment]
+        b2 = state.belief
+        assert isinstance(b2, pairs.PairBelief)
         split = tuple(
             (sum(1 for c in g if where.get(c) == 1), sum(1 for c in g if where.get(c) == 2)) for g in state.groups
         )
@@ -175,7 +190,8 @@ class VariantPlan:
                         if e is not None:
                             out.append((Secret((c,), heavier), e))
             return sorted(out)
-        b: pairs.PairBelief = state.belief  # type: ignore[assignment]
+        b = state.belief
+        assert isinstance(b, pairs.PairBelief)
         for i, j, d in b.hyps:
             if i == j:
                 found = list(combinations(state.groups[i], 2))
@@ -274,12 +290,9 @@ class StoredPlan:
 
 def stored(plan: VariantPlan) -> StoredPlan:
     """The plan's stored form (its search's tables are dropped: the chosen weighings are all it needs)."""
-    chosen = tuple((b, left, split) for (b, left), split in plan.chosen.items())
-    if isinstance(plan.search, single.SingleSearch):
-        counts = cast(tuple[tuple[single.SingleBelief, int, single.SingleSplit], ...], chosen)
-        return StoredPlan(plan.variant, plan.weighings, plan.bound, plan.reason, counts=counts)
-    by_pairs = cast(tuple[tuple[pairs.PairBelief, int, pairs.PairSplit], ...], chosen)
-    return StoredPlan(plan.variant, plan.weighings, plan.bound, plan.reason, pairs=by_pairs)
+    counts = tuple((b, left, split) for (b, left), split in plan.by_counts.items())
+    by_pairs = tuple((b, left, split) for (b, left), split in plan.by_pairs.items())
+    return StoredPlan(plan.variant, plan.weighings, plan.bound, plan.reason, counts=counts, pairs=by_pairs)
 
 
 def restored(s: StoredPlan) -> VariantPlan:
@@ -287,6 +300,6 @@ def restored(s: StoredPlan) -> VariantPlan:
     v = s.variant
     search: single.SingleSearch | pairs.PairSearch = pairs.PairSearch(v) if v.fakes == 2 else single.SingleSearch(v)
     plan = VariantPlan(v, s.weighings, s.bound, s.reason, search)
-    for b, left, split in (*s.counts, *s.pairs):
-        plan.chosen[(b, left)] = split
+    plan.by_counts.update(((b, left), split) for b, left, split in s.counts)
+    plan.by_pairs.update(((b, left), split) for b, left, split in s.pairs)
     return plan
