@@ -12,6 +12,14 @@ from tests.e2e.test_layout_e2e import SHOTS
 COLOUR = {k: f"colour {v}" for k, v in zip("ABCDEF", ("red", "blue", "green", "yellow", "white", "black"), strict=True)}
 
 
+def won(page: Page) -> bool:
+    """Whether the page says You win, read once it has settled: it shows either the win or an empty guess row (a
+    condition Playwright waits for, so the answer never comes from a page still being swapped)."""
+    win = page.get_by_role("status").filter(has_text="You win")
+    expect(win.or_(page.locator(".guess-row .peg.empty").first)).to_be_visible()
+    return win.is_visible()
+
+
 def test_win_against_the_adversary_with_hints(page: Page, live_server: str) -> None:
     """Take the knuth suggestion each turn, clicking colours into the row, and win against the adversarial code
     maker (2 pegs, 3 colours); the scores are drawn as key pegs."""
@@ -27,7 +35,7 @@ def test_win_against_the_adversary_with_hints(page: Page, live_server: str) -> N
         page.get_by_role("button", name="Guess", exact=True).click()
         expect(page.locator("table.moves tbody tr .keys").nth(k - 1)).to_be_visible()
         expect(page.locator("table.moves tbody tr")).to_have_count(k)
-        if page.get_by_role("status").filter(has_text="You win").count():
+        if won(page):
             break
     expect(page.get_by_role("status").filter(has_text="You win")).to_be_visible()
 
@@ -37,7 +45,7 @@ def test_keyboard_only_game_to_the_end(page: Page, live_server: str) -> None:
     against the adversary (2 pegs, 2 colours) every code is tried in turn until the game is won."""
     page.goto(f"{live_server}/codebreak/play?game=mastermind&maker=adversarial&pegs=2&colours=2")
     for code in ("AA", "AB", "BA", "BB"):
-        if page.get_by_role("status").filter(has_text="You win").count():
+        if won(page):
             break
         for letter in code:
             button = page.get_by_role("button", name=COLOUR[letter], exact=True)
@@ -48,8 +56,7 @@ def test_keyboard_only_game_to_the_end(page: Page, live_server: str) -> None:
         ).to_be_focused()  # focus moved there when the row filled
         page.keyboard.press("Enter")
         page.wait_for_load_state()
-        expect(page.locator(".guess-row .peg.empty").first.or_(page.get_by_text("You win"))).to_be_visible()
-        if not page.get_by_role("status").filter(has_text="You win").count():
+        if not won(page):
             # once the new page has settled, Guess is disabled (an empty row sends nothing) and focus is on the first
             # colour: only then is the next key a keyboard player's next key (one pressed while it settles could go
             # either way)

@@ -17,6 +17,7 @@ from solvers.pegs import board, exact
 from solvers.pegs.rules import jumps_to_moves
 from tests.e2e.axe_check import serious
 from tests.e2e.test_adversary_e2e import place as place_coins
+from tests.e2e.test_codebreak_e2e import won
 from tests.e2e.test_layout_e2e import SHOTS
 from tests.unit.test_pegs_lesson import INF, brute
 
@@ -591,7 +592,7 @@ def test_random_code_maker_take_back_by_key(browser: Browser, live_server: str, 
         )
         page.goto(live_server + r.headers["location"])
         guess(page, "AAB", 1)
-        if not page.get_by_role("status").filter(has_text="You win").count():
+        if not won(page):
             break
     expect(page.locator("#main [data-key=undo]")).to_be_attached()  # the take-back the key presses
     page.keyboard.press("u")
