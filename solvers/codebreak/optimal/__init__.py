@@ -9,8 +9,8 @@ same search in plain Python: small games, and the tests' oracle. The tree is pla
 `strategy.verify` before it is reported.
 
 This package's own namespace holds only what needs neither Numba nor the kernels (the counting bounds): import a
-search from its module, which loads the compiled kernels (`strategy._compiled` is the one place that does it
-lazily, so that heuristics and small games start without Numba).
+search from its module, which loads the compiled kernels. Its users import it inside the function that needs it
+(`strategy._compiled`, `lesson.lesson`), so that heuristics and small games start without Numba.
 """
 
 from __future__ import annotations

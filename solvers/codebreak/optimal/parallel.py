@@ -20,7 +20,7 @@ from collections.abc import Callable
 from multiprocessing.pool import AsyncResult, Pool
 from multiprocessing.queues import Queue
 from multiprocessing.sharedctypes import Synchronized
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -30,10 +30,34 @@ from solvers.parallel import forked_pool
 
 from .rules import BIG
 
-if TYPE_CHECKING:
-    from .average_search import AverageSearch
-
 POLL_SECONDS = 0.005  # how long the parent waits for progress before it looks whether a task is done
+
+
+class Searcher(Protocol):
+    """What the workers need of a search (`average_search.AverageSearch`, which imports this module)."""
+
+    keep: Callable[[list[Entry]], None] | None  # where proved sets' entries go (a checkpoint), if anywhere
+
+    @property
+    def work(self) -> int:
+        """The secrets of every set searched so far."""
+
+    def everyone(self) -> NDArray[np.int32]:
+        """Every secret."""
+
+    def load_kernels(self) -> None:
+        """Load every kernel before forking."""
+
+    def first_total(
+        self, s: NDArray[np.int32], g: int, best: int, told: Callable[[int], None], cap: Callable[[], int] | None = None
+    ) -> int:
+        """The total with experiment g first if below best, else a lower bound."""
+
+    def keep_new(self, every: bool = False) -> int:
+        """Keep the newly proved sets (with a checkpoint)."""
+
+    def proof_below(self, s: NDArray[np.int32], g: int) -> list[Entry]:
+        """The table entries of the optimal tree below experiment g."""
 
 
 class Found(NamedTuple):
@@ -47,7 +71,7 @@ class Found(NamedTuple):
 
 INDEX_BITS = 20  # the shared best: total << INDEX_BITS | the index of its first experiment (BIG << 20 fits)
 
-_search: AverageSearch | None = None  # the search the workers were forked from (each has its own copy)
+_search: Searcher | None = None  # the search the workers were forked from (each has its own copy)
 _progress: Queue[tuple[int, int, list[Entry]]] | None = None
 _shared: Synchronized[int] | None = None  # the best total known so far, and its experiment's index
 
@@ -78,7 +102,7 @@ def _average_task(i: int, g: int, budget: int) -> Found:
 class Workers:
     """The forked processes of one search, and the progress they report."""
 
-    def __init__(self, search: AverageSearch, jobs: int) -> None:
+    def __init__(self, search: Searcher, jobs: int) -> None:
         global _search, _progress, _shared
         search.load_kernels()
         context = multiprocessing.get_context("fork")
