@@ -86,8 +86,8 @@ def test_a_large_part_searched_in_slices_keeps_what_each_slice_proved(
     fine = Kept()
     sliced = AverageSearch(g, jobs=jobs, checkpoint=fine)
     proved = sliced.solve()
-    assert proved.cost == 905 and len(fine.batches) > len(coarse.batches)
-    assert jobs > 1 or sliced.slices > 0  # on two processes the slices are the workers'
+    # on two processes the batches depend on which process searches what, and the slices are the workers'
+    assert proved.cost == 905 and (jobs > 1 or (len(fine.batches) > len(coarse.batches) and sliced.slices > 0))
     again = AverageSearch(g, jobs=jobs, checkpoint=Kept(fine.batches[: len(fine.batches) // 3]))
     found = again.solve()
     # on two processes the work depends on when each learns the other's best, so only one process's is compared
