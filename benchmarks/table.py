@@ -22,6 +22,7 @@ SCRIPTS = (  # (script, section title), in `make bench` order
     ("codebreak", "Code-breaking"),
     ("hints", "Code-breaking hints"),
     ("lessons", "What a guess was worth (the hint that teaches)"),
+    ("scaling", "Proofs on several processes: measured on two, simulated on more"),
     ("variants", "Weighing variants"),
     ("store", "Result store"),
     ("optima", "Mastermind's proved optima, size by size (hours: run on its own, not by `make bench`)"),

@@ -24,7 +24,7 @@ from .symmetry import place_classes
 from .table import SearchTable, Tuning
 
 if TYPE_CHECKING:
-    from .parallel import Workers
+    from .parallel import Task, Workers
 
 PARALLEL_FROM = 1000  # secrets: smaller games are searched in one process (forking costs more than it saves)
 KEEP_MIN_COST = 50  # guesses: a checkpoint keeps the sets that cost at least this (a set of n secrets costs at least
@@ -70,6 +70,7 @@ class AverageSearch(SearchTable):
         self._kept: set[tuple[int, int]] = set()  # the keys of the entries kept or read back
         self._kept_at = 0  # the work done when the table was last looked over (`keep_new`)
         self.slices = 0  # slices of large parts ended before the part was settled (`_part`)
+        self.tasks: list[Task] = []  # the first experiments' searches on several processes, as they ran (`parallel`)
         if checkpoint is not None and self.cap >= UNCAPPED:
             known = checkpoint.known()
             self.adopt(known)
@@ -153,7 +154,7 @@ class AverageSearch(SearchTable):
         work = 0
         if workers is not None:
             best, i, proof = workers.average(cands, told, self.under)
-            work = workers.work
+            work, self.tasks = workers.work, workers.log
             if i >= 0:
                 self.root_choice = int(cands[i][1])
                 self.adopt(proof)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import queue
+import time
 from collections.abc import Callable
 from multiprocessing.pool import AsyncResult, Pool
 from multiprocessing.queues import Queue
@@ -67,6 +68,21 @@ class Found(NamedTuple):
     exact: bool
     entries: list[Entry]  # an exact result's proof: its tree's table entries
     work: int
+    seconds: float  # the worker's CPU time on it
+
+
+class Task(NamedTuple):
+    """One first experiment's search as it ran, for the scaling benchmark (`benchmarks/scaling.py`): its index
+    in the order, the budget it started with, whether it was settled exactly, its work and CPU seconds, and when
+    it was handed out and its result arrived (seconds from the search's start)."""
+
+    first: int
+    budget: int
+    exact: bool
+    work: int
+    seconds: float
+    sent: float
+    done: float
 
 
 INDEX_BITS = 20  # the shared best: total << INDEX_BITS | the index of its first experiment (BIG << 20 fits)
@@ -89,14 +105,15 @@ def _average_task(i: int, g: int, budget: int) -> Found:
         return limit[0]
 
     s = search.everyone()
-    before = search.work
+    before, clock = search.work, time.process_time()
     if search.keep is not None:  # a settled part's entries go to the parent, which keeps them
         search.keep = lambda entries: progress.put((i, -1, entries))
     total = search.first_total(s, g, budget, lambda done: progress.put((i, done, [])), cap)
     search.keep_new(every=True)
     exact = total < limit[0]
     proof = search.proof_below(s, g) if exact else []
-    return Found(total if exact else max(total, limit[0]), exact, proof, search.work - before)
+    seconds = time.process_time() - clock
+    return Found(total if exact else max(total, limit[0]), exact, proof, search.work - before, seconds)
 
 
 class Workers:
@@ -114,6 +131,7 @@ class Workers:
         self.pool: Pool = forked_pool(jobs)
         self.jobs = jobs
         self.work = 0
+        self.log: list[Task] = []  # every task, as it ran
 
     def close(self) -> None:
         """Stop every worker (one still searching an experiment no longer needed included)."""
@@ -140,12 +158,15 @@ class Workers:
         """(the least total below under, the index of the first experiment achieving it (-1: none is below), its
         proof); told(i, done) as each experiment's parts are settled."""
         running: dict[int, AsyncResult[Found]] = {}
+        sent: dict[int, tuple[int, float]] = {}
+        start = time.perf_counter()
         best, best_i, proof, following = under, -1, [], 0
         if under < BIG:  # every task's budget is under: as if an experiment after them all had found under - 1
             self.shared.value = (under - 1) << INDEX_BITS | ((1 << INDEX_BITS) - 1)
         while running or following < len(cands):
             while len(running) < self.jobs and following < len(cands) and cands[following][0] < best:
                 running[following] = self.pool.apply_async(_average_task, (following, int(cands[following][1]), best))
+                sent[following] = (best, time.perf_counter() - start)
                 following += 1
             if following < len(cands) and cands[following][0] >= best:
                 following = len(cands)  # in bound order: no later experiment can do better
@@ -154,6 +175,8 @@ class Workers:
             i = self._wait(running, told)
             found = running.pop(i).get()
             self.work += found.work
+            budget, at = sent[i]
+            self.log.append(Task(i, budget, found.exact, found.work, found.seconds, at, time.perf_counter() - start))
             if found.exact and (found.value < best or (found.value == best and i < best_i)):
                 best, best_i, proof = found.value, i, found.entries
                 self.shared.value = best << INDEX_BITS | best_i

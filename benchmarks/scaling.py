@@ -1,0 +1,121 @@
+"""How the optimal-average proof scales with processes, as it splits its work today (by first guess).
+
+For each size, in a fresh process each (kernels loaded from the cache before the clock): the serial search (one
+process, the baseline), then the search on two processes, twice in turn, the quicker of each kept. Each prints its
+wall time, the CPU seconds of every process summed (the parent's and its workers'), and its work (the secrets of
+every set searched). From the two processes' task log (each first guess's CPU seconds, in the order they were handed
+out) it then simulates the same schedule on 4, 8, 16, 64 and 256 processes: list scheduling of the recorded tasks,
+each on the first free process. The simulation assumes a task costs what it cost here; it does not (a task started
+before a best total is known has no bound), so it is an estimate, and its floor is exact: no schedule of these tasks
+ends before the longest.
+
+Run with `python benchmarks/scaling.py` (about two minutes here; `--large` adds 4x8, minutes). Not part of `make
+test`.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.record import Record  # noqa: E402
+
+SIZES = ((4, 7), (5, 5))
+LARGE = ((4, 8),)
+SIMULATED = (4, 8, 16, 64, 256)
+
+
+class Figures(NamedTuple):
+    """One proof's optimum, work, wall and CPU seconds, and its first-guess tasks' CPU seconds (several processes:
+    in the order handed out)."""
+
+    cost: int
+    work: int
+    wall: float
+    cpu: float
+    tasks: list[float]
+
+
+def one(pegs: int, colours: int, jobs: int) -> Figures:
+    """One proof in this process: its figures and, on several processes, its task log."""
+    from solvers.codebreak import build, parse
+    from solvers.codebreak.optimal.average_search import AverageSearch
+
+    spec = parse((ROOT / "games" / "mastermind.game").read_text())
+    AverageSearch(build(spec, {"length": 2, "colours": 3}), jobs=1).load_kernels()
+    g = build(spec, {"length": pegs, "colours": colours}).tabled()
+    before, t = os.times(), time.perf_counter()
+    search = AverageSearch(g, jobs=jobs)
+    found = search.solve()
+    wall, after = time.perf_counter() - t, os.times()
+    cpu = sum(getattr(after, k) - getattr(before, k) for k in ("user", "system", "children_user", "children_system"))
+    tasks = [task.seconds for task in sorted(search.tasks, key=lambda task: task.sent)]
+    return Figures(found.cost, found.work, wall, cpu, tasks)
+
+
+def measured(pegs: int, colours: int, jobs: int) -> Figures:
+    """`one` in a fresh process (the workers fork from it and are its children, so their CPU time is counted)."""
+    done = subprocess.run(
+        [sys.executable, __file__, "--one", str(pegs), str(colours), str(jobs)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ, COIN_PUZZLES_JOBS=str(jobs)),
+    )
+    return Figures(*json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def makespan(seconds: list[float], workers: int) -> float:
+    """The end of a list schedule: each task, in order, on the first process free."""
+    free = [0.0] * workers
+    for s in seconds:
+        heapq.heappush(free, heapq.heappop(free) + s)
+    return max(free)
+
+
+def main(sizes: tuple[tuple[int, int], ...]) -> None:
+    """Measure, simulate, print and record."""
+    record = Record("scaling")
+    for pegs, colours in sizes:
+        # the quicker of two runs of each, alternated (a fresh process's timing varies by 10-30% here)
+        runs = [measured(pegs, colours, jobs) for _ in range(2) for jobs in (1, 2)]
+        serial = min(runs[0::2], key=lambda r: r.wall)
+        two = min(runs[1::2], key=lambda r: r.wall)
+        assert serial.cost == two.cost
+        name = f"Mastermind {pegs}x{colours} optimal average ({serial.cost:,}), proved"
+        record.row(
+            f"{name}, on 2 processes",
+            f"{two.wall:.1f} s wall, {two.cpu:.1f} CPU s, work {two.work:,}",
+            f"{serial.wall:.1f} s wall, {serial.cpu:.1f} CPU s, work {serial.work:,}: one process",
+            f"{serial.wall / two.wall:.2f}x wall, {two.cpu / serial.cpu:.2f}x the CPU seconds",
+        )
+        longest = max(two.tasks)
+        simulated = ", ".join(
+            f"{w}: {makespan(two.tasks, w):.1f} s ({serial.wall / makespan(two.tasks, w):.1f}x)" for w in SIMULATED
+        )
+        record.row(
+            f"{name}: its {len(two.tasks)} first-guess tasks (the 2-process run's) scheduled on more processes "
+            "(simulated)",
+            f"{simulated}; none ends before the longest task, {longest:.1f} s "
+            f"(at most {serial.wall / longest:.1f}x the one-process time)",
+            f"{serial.wall:.1f} s: one process",
+        )
+    record.save()
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--one"]:
+        print(json.dumps(one(*(int(x) for x in sys.argv[2:5]))))
+    else:
+        started = time.perf_counter()
+        main(SIZES + (LARGE if "--large" in sys.argv else ()))
+        print(f"({time.perf_counter() - started:.0f} s)")
