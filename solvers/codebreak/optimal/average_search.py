@@ -69,7 +69,7 @@ class AverageSearch(SearchTable):
         self.resumed = 0  # entries read back from the checkpoint
         self._kept: set[tuple[int, int]] = set()  # the keys of the entries kept or read back
         self._kept_at = 0  # the work done when the table was last looked over (`keep_new`)
-        self.slices = 0  # slices of large parts ended before the part was settled (`_part`)
+        self.slices = 0  # slices of large parts ended before the part was settled (`settle_part`)
         self.tasks: list[Task] = []  # the first experiments' searches on several processes, as they ran (`parallel`)
         if checkpoint is not None and self.cap >= UNCAPPED:
             known = checkpoint.known()
@@ -188,12 +188,12 @@ class AverageSearch(SearchTable):
                 return total
             told(done)
             part = members[start[o] : start[o + 1]]
-            total += self._part(part, best - (total - int(lows[o])), after) - int(lows[o])
+            total += self.settle_part(part, best - (total - int(lows[o])), after) - int(lows[o])
             done += len(part)
         told(done)
         return total
 
-    def _part(self, part: NDArray[np.int32], left: int, sym: Symmetry) -> int:
+    def settle_part(self, part: NDArray[np.int32], left: int, sym: Symmetry) -> int:
         """The kernel's `average` of one part of a first experiment (below left, else a bound at least left). With a
         checkpoint, a part of FINE_FROM secrets or more is searched in slices of SLICE_WORK work, and what each
         slice proved is kept as it ends; so is what the part proved once settled."""
