@@ -23,7 +23,7 @@ SCRIPTS = (  # (script, section title), in `make bench` order
     ("hints", "Code-breaking hints"),
     ("lessons", "What a guess was worth (the hint that teaches)"),
     ("scaling", "Proofs on several processes: measured on two, simulated on more"),
-    ("engines", "Distributed engines on the proof's tasks (Ray, Dask distributed; not run by `make bench`)"),
+    ("engines", "Distributed engines on the proof's tasks (the `engines` extra; not in `make bench`)"),
     ("variants", "Weighing variants"),
     ("store", "Result store"),
     ("optima", "Mastermind's proved optima, size by size (hours: run on its own, not by `make bench`)"),
@@ -35,7 +35,6 @@ COMMANDS = {  # rows written by another script, or by a script's option
     "optima-possible": "benchmarks/optima.py --possible-only",
     "optima-site": "benchmarks/optima.py --site-job PxC|super",
     "super-tree": "benchmarks/polish.py",
-    "engines": "benchmarks/engines.py (after `.venv/bin/pip install -e '.[engines]'`)",
 }
 INTRO = """# Performance
 
