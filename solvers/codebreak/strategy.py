@@ -229,7 +229,7 @@ def _optimal_tree(
 
 
 def _compiled(game: Game, asked: Optimal, limit: int, checkpoint: Checkpoint | None) -> AverageSearch | WorstSearch:
-    """The compiled search asked for (the one place the optimal kernels are imported from, with Numba)."""
+    """The compiled search asked for (its module, and with it Numba, imported only then)."""
     from .optimal.table import Tuning
 
     tuning = Tuning(node_limit=limit)

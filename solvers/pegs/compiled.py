@@ -32,6 +32,11 @@ class Moves(NamedTuple):
     to: NDArray[np.int64]
 
 
+def jump_rows(b: Board) -> NDArray[np.int64]:
+    """The board's jumps as rows (from, over, to)."""
+    return np.array(b.jumps, dtype=np.int64).reshape(-1, 3)
+
+
 @kernel
 def _canonical(pos: np.int64, lut: NDArray[np.int64]) -> np.int64:  # pragma: no cover - compiled
     """The smallest image of a position under the symmetries: lut[s, k, b] is the image under symmetry s of byte
@@ -204,7 +209,8 @@ def search(
         dead = DeadTable(b, finish, table_bits or 16)
     if table_bits is None:
         dead.room_for(node_limit)
-    moves = Moves(*(np.array(column, dtype=np.int64).reshape(-1) for column in zip(*b.jumps, strict=True)))
+    rows = jump_rows(b)
+    moves = Moves(*(np.ascontiguousarray(rows[:, k]) for k in range(3)))
     goal, limit = np.int64(-1 if finish is None else finish), np.int64(node_limit)
     status, nodes, path, length, stored = _dfs(
         np.int64(pos), moves, dead.lut, goal, limit, dead.slots, np.int64(dead.stored)

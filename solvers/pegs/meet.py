@@ -24,7 +24,7 @@ from solvers.jit import kernel
 from solvers.progress import Tick, quiet
 
 from .board import Board, Jump, Move
-from .compiled import _lut
+from .compiled import _lut, jump_rows
 from .fewest import Fewest, lower_bound, merson_regions
 from .invariant import class_finals
 from .levels import BITS, BUCKET_BITS, D_SHIFT, KEY_MASK, ODD, Meet
@@ -137,7 +137,7 @@ def meet(
     fwd = np.array([sum(1 << h for h in r) for r in regions], dtype=np.int64)
     bwd = np.array([m for m in fwd if pos & m == m], dtype=np.int64)
     perms = [p for p in b.symmetries if image(p, pos) == pos and p[finish] == finish]
-    search = Meet(_jumps(b), fwd, _lut(perms, b.size), max_states, sharp)
+    search = Meet(jump_rows(b), fwd, _lut(perms, b.size), max_states, sharp)
     saved = spill.restore()
     if saved is not None and saved.limit == limit:
         f, k, search.states = saved.forward, saved.backward, saved.states
@@ -162,16 +162,11 @@ def meet(
     return Meeting(best, where, (finfo >> D_SHIFT, finfo & low), (binfo >> D_SHIFT, binfo & low), search.states, shared)
 
 
-def _jumps(b: Board) -> NDArray[np.int64]:
-    """The board's jumps as rows (from, over, to)."""
-    return np.array(b.jumps, dtype=np.int64).reshape(-1, 3)
-
-
 def _one_way(
     b: Board, start: Level, masks: NDArray[np.int64], target: int, limit: int, stop: int, max_states: int
 ) -> dict[int, tuple[NDArray[np.int64], NDArray[np.int64]]]:
     """Forward levels from a state down to `stop` coins, every level kept (by coins: positions sorted, infos)."""
-    search = Meet(_jumps(b), masks, _lut([tuple(range(b.size))], b.size), max_states)
+    search = Meet(jump_rows(b), masks, _lut([tuple(range(b.size))], b.size), max_states)
     levels = {}
     level = start
     while True:

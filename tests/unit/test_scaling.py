@@ -26,7 +26,8 @@ def test_the_task_log_has_one_task_per_first_guess_handed_out(monkeypatch: pytes
     assert sum(t.work for t in tasks) == found.work - search.work
     cands = search.root_candidates(search.everyone(), search.root_allowed())
     assert any(t.exact for t in tasks if int(cands[t.first][1]) == search.root_choice)
-    assert AverageSearch(g, jobs=1).tasks == []  # one process: no tasks
+    alone = AverageSearch(g, jobs=1)
+    assert alone.solve().cost == 905 and alone.tasks == []  # one process: no tasks
 
 
 def test_the_simulated_schedule() -> None:

@@ -216,7 +216,7 @@ class AverageSearch(SearchTable):
         counters["limit"][0] = limit
         self.check()
         if self.keep is not None and v < left and not self.proved(part, below(self.cap))[0]:
-            self.adopt(self.part_proof(part, v)[:1])  # settled by a shortcut, which the kernel does not record
+            self.adopt([self.entry(part, v)])  # settled by a shortcut, which the kernel does not record
         self.keep_new()
         return v
 
@@ -278,9 +278,10 @@ class AverageSearch(SearchTable):
         _, e = min(nearly)
         return self.first_total(self.everyone(), e, int(BIG), lambda _: None) + 1
 
-    def proof_below(self, s: NDArray[np.int32], g: int) -> list[Entry]:
-        """The table entries of every set on the optimal tree below experiment g at s (as `best_of` reads them),
-        so that another process's search can read the tree back without searching (`adopt`)."""
+    def proof_below(self, s: NDArray[np.int32], g: int, budget: int) -> list[Entry]:
+        """The table entries of every set on the optimal tree below experiment g at s, whose cost is at most budget
+        (as `best_of` reads them: a set crowded out of the table is searched again below it), so that another
+        process's search can read the tree back without searching (`adopt`)."""
         out: list[Entry] = []
         stack = [(s, g, self.cap)]
         while stack:
@@ -290,18 +291,22 @@ class AverageSearch(SearchTable):
                 part = alive[outcomes == o]
                 if (self.game.must_hit and o == self.rules.win) or (not self.game.must_hit and len(part) <= 1):
                     continue
-                cost, choice = self.best_of(part, int(BIG), below(depth))
-                h1, h2 = self.key(part, below(depth))
-                out.append((int(h1), int(h2), cost, choice))
-                stack.append((part, choice, below(depth)))
+                entry = self.entry(part, budget, below(depth))
+                out.append(entry)
+                stack.append((part, entry[3], below(depth)))
         return out
+
+    def entry(self, s: NDArray[np.int32], budget: int, depth: int = UNCAPPED) -> Entry:
+        """A proved set's table entry (its key, cost and experiment), its cost at most budget."""
+        cost, choice = self.best_of(s, budget, depth)
+        h1, h2 = self.key(s, depth)
+        return int(h1), int(h2), cost, choice
 
     def part_proof(self, part: NDArray[np.int32], cost: int) -> list[Entry]:
         """The entries of a set whose least cost is proved (uncapped): its own, then every set's on its optimal
         tree, so that another run reads its cost and tree back without searching."""
-        choice = self.best_of(part, cost)[1]
-        h1, h2 = self.key(part, UNCAPPED)
-        return [(int(h1), int(h2), cost, choice), *self.proof_below(part, choice)]
+        own = self.entry(part, cost)
+        return [own, *self.proof_below(part, own[3], cost)]
 
     def best_of(self, s: NDArray[np.int32], budget: int, depth: int = UNCAPPED) -> tuple[int, int]:
         """(cost, experiment) on the optimal tree for a set whose cost is at most budget, with at most depth

@@ -57,7 +57,7 @@ class Searcher(Protocol):
     def keep_new(self, every: bool = False) -> int:
         """Keep the newly proved sets (with a checkpoint)."""
 
-    def proof_below(self, s: NDArray[np.int32], g: int) -> list[Entry]:
+    def proof_below(self, s: NDArray[np.int32], g: int, budget: int) -> list[Entry]:
         """The table entries of the optimal tree below experiment g."""
 
 
@@ -111,7 +111,7 @@ def _average_task(i: int, g: int, budget: int) -> Found:
     total = search.first_total(s, g, budget, lambda done: progress.put((i, done, [])), cap)
     search.keep_new(every=True)
     exact = total < limit[0]
-    proof = search.proof_below(s, g) if exact else []
+    proof = search.proof_below(s, g, total) if exact else []
     seconds = time.process_time() - clock
     return Found(total if exact else max(total, limit[0]), exact, proof, search.work - before, seconds)
 

@@ -150,7 +150,7 @@ class SearchTable:
         per experiment, unless keep is False: Super Mastermind's AAAAB has 17,280, 2.3 GB), or in black-peg games
         their place-by-place symmetries, which include them."""
         if self.places.shape[0]:
-            return self.plain._replace(places=self.places, hist=np.array([g], dtype=np.int64))
+            return self.after((g,))
         if g in self._symmetries:
             return self._symmetries[g]
         perm = symmetries(self.game, g)
