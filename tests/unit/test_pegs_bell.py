@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 from solvers.pegs.board import board
-from solvers.pegs.compiled import _lut
+from solvers.pegs.compiled import _lut, jump_rows
 from solvers.pegs.levels import D_SHIFT, Meet
-from solvers.pegs.meet import _flat, _jumps, _state
+from solvers.pegs.meet import _flat, _state
 from solvers.pegs.rules import image
 
 FORWARD = [1, 1, 2, 9, 47, 263, 1_452, 7_772, 38_150]  # Bell's |B_n|, n = 0..8
@@ -34,7 +34,7 @@ def level_sizes(back: bool, most: int) -> list[int]:
     symmetries = [p for p in b.symmetries if image(p, pos) == pos]
     assert len(symmetries) == 8
     no_regions = np.zeros(0, dtype=np.int64)
-    search = Meet(_jumps(b), no_regions, _lut(symmetries, b.size), 10**9)
+    search = Meet(jump_rows(b), no_regions, _lut(symmetries, b.size), 10**9)
     level, counts = _state(pos, 0, 0), Counter[int]()
     while level.size:
         positions, info = _flat(level)
