@@ -70,7 +70,7 @@ def part_cost(pegs: int, colours: int, g: int, o: int) -> tuple[int, float]:
     every = s.everyone()
     part = every[s.rules.table[g, every] == o]
     clock = time.process_time()
-    return s.settle_part(part, 1 << 40, s.first_symmetries(g)), time.process_time() - clock
+    return s.settle_part(part, 1 << 40, s.first_symmetries(g), s.depth_at(1)), time.process_time() - clock
 
 
 def serial() -> tuple[float, int, float]:

@@ -20,11 +20,12 @@ from ..game import Game
 from .average import average, open_parts
 from .rules import BIG, UNCAPPED, Optimum, Symmetry, below
 from .sets import perfect_member, shortcut
-from .symmetry import place_classes
+from .symmetry import narrowed, place_classes
 from .table import SearchTable, Tuning
 
 if TYPE_CHECKING:
-    from .parallel import Task, Workers
+    from .parallel import Workers
+    from .tasks import Task
 
 PARALLEL_FROM = 1000  # secrets: smaller games are searched in one process (forking costs more than it saves)
 KEEP_MIN_COST = 50  # guesses: a checkpoint keeps the sets that cost at least this (a set of n secrets costs at least
@@ -37,6 +38,7 @@ FINE_FROM = 500  # secrets: when a checkpoint is kept, a part this large below a
 SLICE_WORK = 300_000  # ... (half a minute or so here: Mastermind 4x7's whole proof is 138,576 in about 12 s, 5x5's
 # 50,654 in about 8 s): a slice stopped mid-way is resumed by the next, which reads every set the earlier slices
 # settled back from the table
+PATHS_KEPT = 4096  # the symmetries after this many sequences of experiments are kept (`sym_of`)
 KEEP_WORK = 50_000  # work: a checkpoint is looked over for new proved sets (a pass over the whole table) after this
 # much work since the last time (less is searched again in a few seconds)
 
@@ -69,6 +71,7 @@ class AverageSearch(SearchTable):
         self.keep: Callable[[list[Entry]], None] | None = None  # where settled sets' entries go, if anywhere
         self.resumed = 0  # entries read back from the checkpoint
         self._kept: set[tuple[int, int]] = set()  # the keys of the entries kept or read back
+        self._paths: dict[tuple[int, ...], Symmetry] = {}  # the symmetries after a few experiments (`sym_of`)
         self._kept_at = 0  # the work done when the table was last looked over (`keep_new`)
         self.slices = 0  # slices of large parts ended before the part was settled (`settle_part`)
         self.tasks: list[Task] = []  # the first experiments' searches on several processes, as they ran (`parallel`)
@@ -154,17 +157,15 @@ class AverageSearch(SearchTable):
 
         work = 0
         if workers is not None:
-            best, i, proof = workers.average(cands, told, self.under)
+            best, choice = workers.average(told, self.under)
             work, self.tasks = workers.work, workers.log
-            if i >= 0:
-                self.root_choice = int(cands[i][1])
-                self.adopt(proof)
+            best, self.root_choice = (best, choice) if choice >= 0 else (self.under, -1)
         else:
             best = self.under
             for i, (low, g) in enumerate(cands):
                 if low >= best:
                     break
-                total = self.first_total(s, int(g), best, partial(told, i))
+                total = self.guess_total(s, (), int(g), best, partial(told, i))
                 if total < best:
                     best, self.root_choice = total, int(g)
         self.keep_new(every=True)
@@ -172,15 +173,41 @@ class AverageSearch(SearchTable):
             raise NoneBelow(f"no strategy totals fewer than {self.under:,} experiments (proved)")
         return Optimum(best, self.work + work)  # BIG and no choice: no strategy at all (within a cap)
 
-    def first_total(
-        self, s: NDArray[np.int32], g: int, best: int, told: Callable[[int], None], cap: Callable[[], int] | None = None
+    def depth_at(self, made: int) -> int:
+        """The depth left after `made` experiments (the search's cap less them; no cap stays no cap)."""
+        depth = self.cap
+        for _ in range(made):
+            depth = below(depth)
+        return depth
+
+    def sym_of(self, path: tuple[int, ...]) -> Symmetry:
+        """The symmetries in force after the experiments of path, as the kernel narrows them down a tree from the
+        first experiment's (`first_symmetries`); none before any experiment."""
+        if not path:
+            return self.plain
+        if len(path) == 1:
+            return self.first_symmetries(path[0])
+        if path not in self._paths:
+            if len(self._paths) >= PATHS_KEPT:
+                self._paths.clear()
+            self._paths[path] = narrowed(self.sym_of(path[:-1]), path[-1])
+        return self._paths[path]
+
+    def guess_total(
+        self,
+        s: NDArray[np.int32],
+        path: tuple[int, ...],
+        g: int,
+        best: int,
+        told: Callable[[int], None],
+        cap: Callable[[], int] | None = None,
     ) -> int:
-        """The total cost of s with experiment g first if below best, else a lower bound at least best: as
-        `average` does for one experiment, with the parts searched one by one from here so that progress is told
-        after each (secrets whose part is settled). cap(), when given, may lower best before each part (another
-        process found a better first experiment)."""
-        after = self.first_symmetries(g)
-        members, start, lows, total, order = open_parts(s, g, np.int64(best), self.rules, self.memo, self.cap, after)
+        """The total cost of s (the set the experiments of path left) with experiment g next if below best, else a
+        lower bound at least best: as `average` does for one experiment, with the parts searched one by one from
+        here so that progress is told after each (secrets whose part is settled). cap(), when given, may lower best
+        before each part (another process found a better experiment)."""
+        after, depth = self.sym_of((*path, g)), self.depth_at(len(path))
+        members, start, lows, total, order = open_parts(s, g, np.int64(best), self.rules, self.memo, depth, after)
         total = int(total)
         done = len(s) - sum(int(start[o + 1] - start[o]) for o in order)
         for o in order:
@@ -189,15 +216,16 @@ class AverageSearch(SearchTable):
                 return total
             told(done)
             part = members[start[o] : start[o + 1]]
-            total += self.settle_part(part, best - (total - int(lows[o])), after) - int(lows[o])
+            total += self.settle_part(part, best - (total - int(lows[o])), after, below(depth)) - int(lows[o])
             done += len(part)
         told(done)
         return total
 
-    def settle_part(self, part: NDArray[np.int32], left: int, sym: Symmetry) -> int:
+    def settle_part(self, part: NDArray[np.int32], left: int, sym: Symmetry, depth: int) -> int:
         """The kernel's `average` of one part of a first experiment (below left, else a bound at least left). With a
         checkpoint, a part of FINE_FROM secrets or more is searched in slices of SLICE_WORK work, and what each
-        slice proved is kept as it ends; so is what the part proved once settled."""
+        slice proved is kept as it ends; so is what the part proved once settled. depth: the experiments left to
+        the part."""
         counters = self.memo.counters
         limit = int(counters["limit"][0])
         sliced = self.keep is not None and len(part) >= FINE_FROM
@@ -205,7 +233,7 @@ class AverageSearch(SearchTable):
         while True:
             if sliced:
                 counters["limit"][0] = min(limit, self.work + size)
-            v = int(average(part, np.int64(left), self.rules.everything, self.rules, self.memo, sym, below(self.cap)))
+            v = int(average(part, np.int64(left), self.rules.everything, self.rules, self.memo, sym, depth))
             if not (sliced and counters["stopped"][0] and int(counters["limit"][0]) < limit):
                 break
             counters["stopped"][0] = False  # the slice's end, not the budget's: keep what it proved, then go on
@@ -215,8 +243,8 @@ class AverageSearch(SearchTable):
             size = SLICE_WORK if self.keep_new(every=True) else 2 * size
         counters["limit"][0] = limit
         self.check()
-        if self.keep is not None and v < left and not self.proved(part, below(self.cap))[0]:
-            self.adopt([self.entry(part, v)])  # settled by a shortcut, which the kernel does not record
+        if self.keep is not None and v < left and not self.proved(part, depth)[0]:
+            self.adopt([self.entry(part, v, depth)])  # settled by a shortcut, which the kernel does not record
         self.keep_new()
         return v
 
@@ -276,14 +304,15 @@ class AverageSearch(SearchTable):
         if not nearly:
             return int(BIG)
         _, e = min(nearly)
-        return self.first_total(self.everyone(), e, int(BIG), lambda _: None) + 1
+        return self.guess_total(self.everyone(), (), e, int(BIG), lambda _: None) + 1
 
-    def proof_below(self, s: NDArray[np.int32], g: int, budget: int) -> list[Entry]:
-        """The table entries of every set on the optimal tree below experiment g at s, whose cost is at most budget
-        (as `best_of` reads them: a set crowded out of the table is searched again below it), so that another
-        process's search can read the tree back without searching (`adopt`)."""
+    def proof_below(self, s: NDArray[np.int32], g: int, budget: int, depth: int | None = None) -> list[Entry]:
+        """The table entries of every set on the optimal tree below experiment g at s (with depth experiments left:
+        default the search's cap), whose cost is at most budget (as `best_of` reads them: a set crowded out of the
+        table is searched again below it), so that another process's search can read the tree back without
+        searching (`adopt`)."""
         out: list[Entry] = []
-        stack = [(s, g, self.cap)]
+        stack = [(s, g, self.cap if depth is None else depth)]
         while stack:
             alive, e, depth = stack.pop()
             outcomes = self.rules.table[e, alive]
@@ -302,11 +331,11 @@ class AverageSearch(SearchTable):
         h1, h2 = self.key(s, depth)
         return int(h1), int(h2), cost, choice
 
-    def part_proof(self, part: NDArray[np.int32], cost: int) -> list[Entry]:
-        """The entries of a set whose least cost is proved (uncapped): its own, then every set's on its optimal
-        tree, so that another run reads its cost and tree back without searching."""
-        own = self.entry(part, cost)
-        return [own, *self.proof_below(part, own[3], cost)]
+    def part_proof(self, part: NDArray[np.int32], cost: int, depth: int = UNCAPPED) -> list[Entry]:
+        """The entries of a set whose least cost is proved (with depth experiments left): its own, then every set's
+        on its optimal tree, so that another run reads its cost and tree back without searching."""
+        own = self.entry(part, cost, depth)
+        return [own, *self.proof_below(part, own[3], cost, depth)]
 
     def best_of(self, s: NDArray[np.int32], budget: int, depth: int = UNCAPPED) -> tuple[int, int]:
         """(cost, experiment) on the optimal tree for a set whose cost is at most budget, with at most depth

@@ -1,11 +1,33 @@
-"""A proof's first experiments searched on several cores.
+"""A proof split on several processes all the way down its tree, in the serial search's order (young brothers
+wait).
 
-The first experiments (one per symmetry class) are handed out in their order to processes forked from the
-search (`solvers.parallel`), each with the best cost known when it starts as its budget; each keeps its own table
-across the experiments it is given. The result is the serial search's: the least cost, and among the experiments
-achieving it the first in the order (an experiment started before the best was known is searched exactly, one
-started after it ties at best and loses to the earlier one). The winner's process hands back the table entries
-of every set on its optimal tree (`AverageSearch.proof_below`), so the tree is read back without searching again.
+The search's tree: at a set S the least total over S's experiments; an experiment's total is |S| plus its open
+parts' costs. The kernel tries S's experiments best bound first: the first (the eldest) with the budget S was
+given, each later one (a younger brother) with the best total found so far. Here the parent (`Workers`) settles
+the large sets itself and hands the rest out as tasks to processes forked from it (`tasks`):
+
+- a set of at least `Tuning.split_from` secrets is opened in the parent (`OpenSet`). Its eldest experiment's parts
+  are searched at once when its budget is unbounded (at the start, and on the eldest's eldest and so on: as in the
+  serial search, every such part is searched exactly, so nothing is lost by searching them together), else one
+  after another, largest first, each with the budget the serial search gives it. Each part is opened here again
+  if it is that large, else it is one task (`tasks.settle`: the kernel's search of the part in a worker);
+- once the eldest is settled, every younger brother whose bound is below the best total is a task of its own
+  (`tasks.brother`), all at once. Each reads S's best total so far from memory shared by every process before each
+  of its parts, so it stops as soon as another process found better. One whose largest part is that large hands
+  its parts back, and the parent searches them one after another, each part opened or a task. Among equal totals
+  the earliest in the order wins, as in the serial search (a brother caps itself one above the best found by a
+  later one);
+- a set with no total below its budget hands a lower bound up, which settles the experiment above it as too
+  costly; what still runs below that experiment is no longer waited for.
+
+The result is the serial search's: the least total, and among the experiments achieving it at the start the first
+in the order. Each worker keeps its own table, so a set searched in two processes is searched twice. A task that
+settles a set exactly hands back the table entries of its optimal tree (`AverageSearch.part_proof`, `proof_below`),
+and the parent records each set it settles, so its table holds the whole optimal tree, read back without searching
+again.
+
+Every task is logged (`tasks.Task`: its size, budget, CPU seconds and the tasks it waited for), so that the scaling
+benchmark replays the same schedule on more processes (`benchmarks/scaling.py`).
 
 The worst case stays in one process: its depths are searched one after another, each reusing the table of the
 ones before, a reuse that processes with tables of their own would lose (docs/decisions.md).
@@ -14,14 +36,15 @@ ones before, a reuse that processes with tables of their own would lose (docs/de
 from __future__ import annotations
 
 import contextlib
+import heapq
 import multiprocessing
 import queue
 import time
 from collections.abc import Callable
-from multiprocessing.pool import AsyncResult, Pool
+from dataclasses import dataclass, field
+from multiprocessing.pool import Pool
 from multiprocessing.queues import Queue
-from multiprocessing.sharedctypes import Synchronized
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,166 +52,332 @@ from numpy.typing import NDArray
 from solvers.checkpoint import Entry
 from solvers.parallel import forked_pool
 
-from .rules import BIG
+from .average import open_parts
+from .candidates import candidates
+from .rules import BIG, below
+from .sets import feasible, record, split
+from .tasks import INDEX_BITS, NO_INDEX, Found, Task, brother, settle, share
 
-POLL_SECONDS = 0.005  # how long the parent waits for progress before it looks whether a task is done
+if TYPE_CHECKING:
+    from .average_search import AverageSearch
 
-
-class Searcher(Protocol):
-    """What the workers need of a search (`average_search.AverageSearch`, which imports this module)."""
-
-    keep: Callable[[list[Entry]], None] | None  # where proved sets' entries go (a checkpoint), if anywhere
-
-    @property
-    def work(self) -> int:
-        """The secrets of every set searched so far."""
-
-    def everyone(self) -> NDArray[np.int32]:
-        """Every secret."""
-
-    def load_kernels(self) -> None:
-        """Load every kernel before forking."""
-
-    def first_total(
-        self, s: NDArray[np.int32], g: int, best: int, told: Callable[[int], None], cap: Callable[[], int] | None = None
-    ) -> int:
-        """The total with experiment g first if below best, else a lower bound."""
-
-    def keep_new(self, every: bool = False) -> int:
-        """Keep the newly proved sets (with a checkpoint)."""
-
-    def proof_below(self, s: NDArray[np.int32], g: int, budget: int) -> list[Entry]:
-        """The table entries of the optimal tree below experiment g."""
+POLL_SECONDS = 0.005  # how long the parent waits for a result before it passes on the settled parts' entries
+AHEAD = 2  # tasks handed to each process at once (one running, the next waiting: no process idles between tasks)
+SLOTS = 1 << 16  # the sets whose best total is shared (each set with younger brothers out takes one)
+UNBOUNDED = int(BIG) // 2  # a budget this large bounds nothing: the eldest's parts are searched exactly, at once
 
 
-class Found(NamedTuple):
-    """What a worker found for one first experiment."""
+@dataclass(eq=False)
+class OpenSet:
+    """A set being settled in the parent: the least total over its experiments below its budget."""
 
-    value: int  # the total, or a lower bound when not exact
-    exact: bool
-    entries: list[Entry]  # an exact result's proof: its tree's table entries
-    work: int
-    seconds: float  # the worker's CPU time on it
-
-
-class Task(NamedTuple):
-    """One first experiment's search as it ran, for the scaling benchmark (`benchmarks/scaling.py`): its index
-    in the order, the budget it started with, whether it was settled exactly, its work and CPU seconds, and when
-    it was handed out and its result arrived (seconds from the search's start)."""
-
-    first: int
+    s: NDArray[np.int32]
+    path: tuple[int, ...]  # the experiments that left it
     budget: int
-    exact: bool
-    work: int
-    seconds: float
-    sent: float
-    done: float
+    up: Experiment | None  # the experiment it is a part of (None: the start)
+    outcome: int  # its outcome there
+    gate: tuple[int, ...]  # the tasks that had to finish before it was opened
+    slot: int = 0
+    cands: NDArray[np.int64] = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
+    best: int = int(BIG)
+    choice: int = -1
+    index: int = NO_INDEX
+    low: int = 0  # a lower bound before any search: counting, or the table's
+    floor: int = int(BIG)  # the least bound of an experiment that did not get below the budget
+    waiting: int = 0  # younger brothers not settled yet
+    issued: list[int] = field(default_factory=list)  # the tasks handed out below it
+
+    def dead(self) -> bool:
+        """Whether an experiment above it was settled without it (as too costly)."""
+        return any(node.up is not None and node.up.done for node in self.above())
+
+    def above(self) -> list[OpenSet]:
+        """It and every set above it."""
+        out = [self]
+        while (up := out[-1].up) is not None:
+            out.append(up.node)
+        return out
+
+    def cap(self, i: int) -> int:
+        """The budget of its i-th experiment now: below the best total found (or one above it for an experiment
+        before the best's, which wins a tie), and the set's budget."""
+        return min(self.budget, self.best + (1 if i < self.index else 0))
 
 
-INDEX_BITS = 20  # the shared best: total << INDEX_BITS | the index of its first experiment (BIG << 20 fits)
+@dataclass(eq=False)
+class Experiment:
+    """An experiment at a set settled in the parent: its parts all at once (together: an eldest with an unbounded
+    budget), else one after another, largest first."""
 
-_search: Searcher | None = None  # the search the workers were forked from (each has its own copy)
-_progress: Queue[tuple[int, int, list[Entry]]] | None = None
-_shared: Synchronized[int] | None = None  # the best total known so far, and its experiment's index
+    node: OpenSet
+    i: int  # its place in the set's order
+    g: int
+    total: int  # |S| + the parts' costs where settled, their bounds elsewhere
+    parts: list[tuple[NDArray[np.int32], int, int]]  # the parts not handed out yet: (secrets, bound, outcome)
+    together: bool
+    lows: dict[int, int] = field(default_factory=dict)  # the parts handed out and not settled: outcome -> bound
+    settled: int = 0  # secrets whose part is settled
+    done: bool = False
+    issued: list[int] = field(default_factory=list)  # the tasks handed out for it (a brother's: its own first)
 
 
-def _average_task(i: int, g: int, budget: int) -> Found:
-    """Experiment i (g) first: its total if below the budget (lowered while it runs as other processes find
-    better: to their best, or one above it for an experiment before theirs, which wins a tie); else a bound."""
-    assert _search is not None and _progress is not None and _shared is not None
-    search, progress, shared = _search, _progress, _shared
-    limit = [budget]
+class Handout(NamedTuple):
+    """A task handed out or waiting to be: what runs it, with what, and what to do with its result."""
 
-    def cap() -> int:
-        best, index = shared.value >> INDEX_BITS, shared.value & ((1 << INDEX_BITS) - 1)
-        limit[0] = min(limit[0], best + (1 if i < index else 0))
-        return limit[0]
+    kind: str
+    fn: Callable[..., Found]
+    args: tuple[Any, ...]
+    node: OpenSet
+    up: Experiment | None  # the experiment whose part it searches (its result is dropped once that is settled)
+    on: Callable[[Found], None]
+    budget: int
+    after: tuple[int, ...]
 
-    s = search.everyone()
-    before, clock = search.work, time.process_time()
-    if search.keep is not None:  # a settled part's entries go to the parent, which keeps them
-        search.keep = lambda entries: progress.put((i, -1, entries))
-    total = search.first_total(s, g, budget, lambda done: progress.put((i, done, [])), cap)
-    search.keep_new(every=True)
-    exact = total < limit[0]
-    proof = search.proof_below(s, g, total) if exact else []
-    seconds = time.process_time() - clock
-    return Found(total if exact else max(total, limit[0]), exact, proof, search.work - before, seconds)
+    def wanted(self) -> bool:
+        """Whether its result still counts."""
+        return not (self.node.dead() or (self.up is not None and self.up.done))
 
 
 class Workers:
-    """The forked processes of one search, and the progress they report."""
+    """The forked processes of one search, and the parent's side of the split: the sets opened here, the tasks
+    waiting for a process, the ones handed out, and the log."""
 
-    def __init__(self, search: Searcher, jobs: int) -> None:
-        global _search, _progress, _shared
+    def __init__(self, search: AverageSearch, jobs: int) -> None:
         search.load_kernels()
         context = multiprocessing.get_context("fork")
-        _search = search
-        self.progress: Queue[tuple[int, int, list[Entry]]] = context.Queue()
+        self.search, self.jobs, self.split_from = search, jobs, search.split_from
         self.keep = search.keep
-        self.shared: Synchronized[int] = context.Value("q", int(BIG) << INDEX_BITS | ((1 << INDEX_BITS) - 1))
-        _progress, _shared = self.progress, self.shared
+        self.progress: Queue[list[Entry]] = context.Queue()
+        self.best = context.Array("q", SLOTS, lock=False)
+        share(search, self.progress, self.best)
         self.pool: Pool = forked_pool(jobs)
-        self.jobs = jobs
+        self.results: queue.SimpleQueue[tuple[int, Found | BaseException]] = queue.SimpleQueue()
+        self.waiting: list[tuple[int, int, Handout]] = []  # (priority, number, task)
+        self.running: dict[int, tuple[Handout, float]] = {}
+        self.numbers = 0
+        self.slots = 0
+        self.start = time.perf_counter()
         self.work = 0
         self.log: list[Task] = []  # every task, as it ran
+        self.told: Callable[[int, int], None] = lambda i, done: None
+        self.root: tuple[int, int] | None = None  # the start's (total or bound, first experiment or -1)
 
     def close(self) -> None:
-        """Stop every worker (one still searching an experiment no longer needed included)."""
+        """Stop every worker (one still searching what is no longer needed included)."""
         self.pool.terminate()
         self.pool.join()
 
-    def _wait(self, running: dict[int, AsyncResult[Found]], told: Callable[[int, int], None]) -> int:
-        """Pass on progress until one running task is done; its index."""
-        while True:
-            for i, result in running.items():
-                if result.ready():
-                    return i
+    def average(self, told: Callable[[int, int], None], under: int = int(BIG)) -> tuple[int, int]:
+        """(the least total below under, its first experiment; or a bound at least under and -1), told(i, done)
+        as the i-th first experiment's secrets are settled."""
+        self.told = told
+        self._open(OpenSet(self.search.everyone(), (), under, None, -1, ()))
+        while self.root is None:
+            self._send()
+            if not self.running:
+                raise AssertionError("the split proof has nothing left to run and no result")
             with contextlib.suppress(queue.Empty):
-                i, done, entries = self.progress.get(timeout=POLL_SECONDS)
-                if done < 0:
-                    if self.keep is not None:
-                        self.keep(entries)
-                else:
-                    told(i, done)
+                self._arrived(*self.results.get(timeout=POLL_SECONDS))
+            self._pass_on()
+        return self.root
 
-    def average(
-        self, cands: NDArray[np.int64], told: Callable[[int, int], None], under: int = int(BIG)
-    ) -> tuple[int, int, list[Entry]]:
-        """(the least total below under, the index of the first experiment achieving it (-1: none is below), its
-        proof); told(i, done) as each experiment's parts are settled."""
-        running: dict[int, AsyncResult[Found]] = {}
-        sent: dict[int, tuple[int, float]] = {}
-        start = time.perf_counter()
-        best, best_i, proof, following = under, -1, [], 0
-        if under < BIG:  # every task's budget is under: as if an experiment after them all had found under - 1
-            self.shared.value = (under - 1) << INDEX_BITS | ((1 << INDEX_BITS) - 1)
-        while running or following < len(cands):
-            while len(running) < self.jobs and following < len(cands) and cands[following][0] < best:
-                running[following] = self.pool.apply_async(_average_task, (following, int(cands[following][1]), best))
-                sent[following] = (best, time.perf_counter() - start)
-                following += 1
-            if following < len(cands) and cands[following][0] >= best:
-                following = len(cands)  # in bound order: no later experiment can do better
-            if not running:
-                break
-            i = self._wait(running, told)
-            found = running.pop(i).get()
-            self.work += found.work
-            budget, at = sent[i]
-            self.log.append(Task(i, budget, found.exact, found.work, found.seconds, at, time.perf_counter() - start))
-            if found.exact and (found.value < best or (found.value == best and i < best_i)):
-                best, best_i, proof = found.value, i, found.entries
-                self.shared.value = best << INDEX_BITS | best_i
-        self._drain()
-        return best, best_i, proof
+    def _arrived(self, number: int, found: Found | BaseException) -> None:
+        """A task's result: logged, then acted on if it still counts."""
+        if isinstance(found, BaseException):
+            raise found
+        task, sent = self.running.pop(number)
+        self.work += found.work
+        done = time.perf_counter() - self.start
+        size = len(task.node.s) if task.kind == "brother" else len(task.args[0])
+        exact = found.exact
+        self.log.append(
+            Task(number, task.kind, size, task.budget, exact, found.work, found.seconds, sent, done, task.after)
+        )
+        if task.wanted():
+            task.on(found)
 
-    def _drain(self) -> None:
-        """Keep the settled parts still in the queue (the last tasks' entries may arrive after their results)."""
-        while self.keep is not None:
+    def _pass_on(self) -> None:
+        """Keep the settled parts' entries the workers sent (with a checkpoint)."""
+        while True:
             try:
-                _, done, entries = self.progress.get(timeout=POLL_SECONDS)
+                entries = self.progress.get_nowait()
             except queue.Empty:
                 return
-            if done < 0:
+            if self.keep is not None:
                 self.keep(entries)
+
+    def _send(self) -> None:
+        """Hand out waiting tasks, most urgent first, while a process has room (tasks whose result no longer counts
+        are dropped)."""
+        while self.waiting and len(self.running) < self.jobs * AHEAD:
+            _, number, task = heapq.heappop(self.waiting)
+            if not task.wanted():
+                continue
+            self.pool.apply_async(task.fn, task.args, callback=self._to(number), error_callback=self._to(number))
+            self.running[number] = (task, time.perf_counter() - self.start)
+
+    def _to(self, number: int) -> Callable[[Found | BaseException], None]:
+        """Where the pool's thread puts task number's result (or what it raised)."""
+        results = self.results
+        return lambda found: results.put((number, found))
+
+    def _number(self, node: OpenSet, e: Experiment | None = None) -> int:
+        """A new task's number, which joins every set and experiment above it (what a younger brother, or a
+        brother's next part, waits for)."""
+        number = self.numbers
+        self.numbers += 1
+        for up in node.above():
+            up.issued.append(number)
+            if up.up is not None:
+                up.up.issued.append(number)
+        if e is not None:
+            e.issued.append(number)
+        return number
+
+    def _task(self, task: Handout, number: int, priority: int) -> None:
+        """Queue a task: the eldest experiments' parts first (every one is needed), younger brothers after."""
+        heapq.heappush(self.waiting, (priority, number, task))
+
+    def _open(self, node: OpenSet) -> None:
+        """Settle a large set here: at once if the table or the bounds do, else from its eldest experiment."""
+        search, clock = self.search, time.process_time()
+        depth, n = search.depth_at(len(node.path)), len(node.s)
+        if not feasible(n, depth, search.rules):
+            return self._finish(node, int(BIG))
+        node.low = int(search.rules.bound[n])
+        held, value, exact, choice = search.held(node.s, depth)
+        if held and exact and choice >= 0 and value < node.budget:
+            node.best, node.choice = value, choice
+            return self._finish(node)
+        node.low = max(node.low, value) if held else node.low
+        if node.low >= node.budget:
+            return self._finish(node, node.low)
+        assert self.slots < SLOTS, "more large sets opened than the shared best totals have room for"
+        node.slot, self.slots = self.slots, self.slots + 1
+        self.best[node.slot] = (node.budget - 1) << INDEX_BITS | NO_INDEX
+        self.work += n
+        allowed = search.root_allowed() if node.up is None else search.rules.everything
+        node.cands = candidates(node.s, allowed, search.rules, False, search.sym_of(node.path))
+        if not len(node.cands) or node.cands[0, 0] >= node.budget:
+            return self._finish(node, int(node.cands[0, 0]) if len(node.cands) else int(BIG))
+        g = int(node.cands[0, 1])
+        members, start, lows, total, order = open_parts(
+            node.s, g, np.int64(node.budget), search.rules, search.memo, depth, search.sym_of((*node.path, g))
+        )
+        parts = [(members[start[o] : start[o + 1]], int(lows[o]), int(o)) for o in order]
+        eldest = Experiment(
+            node, 0, g, int(total), parts, node.budget >= UNBOUNDED, settled=n - sum(len(p) for p, _, _ in parts)
+        )
+        now = time.perf_counter() - self.start
+        seconds = time.process_time() - clock
+        self.log.append(Task(self._number(node), "open", n, node.budget, True, 0, seconds, now, now, node.gate))
+        return self._go_on(eldest)
+
+    def _go_on(self, e: Experiment) -> None:
+        """Hand out an experiment's parts (all of them, or the next one), or settle it when it is done."""
+        node = e.node
+        while e.parts and not e.done:
+            if e.total >= node.cap(e.i):
+                break
+            part, low, o = e.parts.pop(0)
+            left = node.cap(e.i) - (e.total - low)
+            e.lows[o] = low
+            path, gate = (*node.path, e.g), tuple(e.issued) if not e.together and e.issued else node.gate
+            if len(part) >= self.split_from:
+                self._open(OpenSet(part, path, left, e, o, gate))
+            else:
+                on = self._on_part(e, o, len(part))
+                args = (part, left, path, below(self.search.depth_at(len(node.path))))
+                self._task(Handout("part", settle, args, node, e, on, left, gate), self._number(node, e), e.i > 0)
+            if not e.together:
+                return None
+        if not e.done and (not e.lows or e.total >= node.cap(e.i)):
+            e.done = True
+            self._settled(e)
+        return None
+
+    def _on_part(self, e: Experiment, o: int, size: int) -> Callable[[Found], None]:
+        """What to do with a part's result (from a task)."""
+        return lambda found: self._part_done(e, o, found.value, found.exact, size, found.entries)
+
+    def _part_done(self, e: Experiment, o: int, value: int, exact: bool, size: int, entries: list[Entry]) -> None:
+        """A part of an experiment settled (exact: its cost; else a bound at least its budget)."""
+        if e.done:
+            return
+        self.search.adopt(entries)
+        e.total += value - e.lows.pop(o)
+        e.settled += size
+        if e.node.up is None:
+            self.told(e.i, e.settled)
+        if not exact:
+            e.total = max(e.total, e.node.cap(e.i))
+            e.done = True
+            return self._settled(e)
+        return self._go_on(e)
+
+    def _settled(self, e: Experiment) -> None:
+        """An experiment settled: its total (exact if below the set's cap for it) or a bound."""
+        node = e.node
+        if not e.lows and not e.parts and e.total < node.cap(e.i):
+            node.best, node.choice, node.index = e.total, e.g, e.i
+            self.best[node.slot] = node.best << INDEX_BITS | e.i
+        else:
+            node.floor = min(node.floor, e.total)
+        if e.i == 0:
+            self._brothers(node)
+        else:
+            self._brother_done(node)
+
+    def _brothers(self, node: OpenSet) -> None:
+        """The eldest settled: every younger brother below the best total a task, all at once."""
+        after = tuple(node.issued) or node.gate
+        for i in range(1, len(node.cands)):
+            bound, g = int(node.cands[i, 0]), int(node.cands[i, 1])
+            limit = node.cap(i)
+            if bound >= limit:
+                node.floor = min(node.floor, bound)
+                break
+            node.waiting += 1
+            args, number = (node.slot, i, node.s, node.path, g, limit), self._number(node)
+            on = self._on_brother(node, i, g, number)
+            self._task(Handout("brother", brother, args, node, None, on, limit, after), number, 1)
+        node.waiting += 1
+        self._brother_done(node)
+
+    def _on_brother(self, node: OpenSet, i: int, g: int, number: int) -> Callable[[Found], None]:
+        """What to do with a younger brother's result (task number): settled, or its parts to search from here."""
+
+        def on(found: Found) -> None:
+            if found.parts:
+                members, start = split(node.s, g, self.search.rules)
+                parts = [(members[start[o] : start[o + 1]], low, o) for o, low in found.parts]
+                return self._go_on(Experiment(node, i, g, found.value, parts, False, issued=[number]))
+            if node.up is None:
+                self.told(i, len(node.s))
+            if found.exact and found.value < node.cap(i):
+                self.search.adopt(found.entries)
+                node.best, node.choice, node.index = found.value, g, i
+                self.best[node.slot] = node.best << INDEX_BITS | i
+            elif not found.exact:
+                node.floor = min(node.floor, found.value)
+            return self._brother_done(node)
+
+        return on
+
+    def _brother_done(self, node: OpenSet) -> None:
+        """One younger brother fewer to wait for; the set settled when none is left."""
+        node.waiting -= 1
+        if not node.waiting:
+            self._finish(node)
+
+    def _finish(self, node: OpenSet, bound: int | None = None) -> None:
+        """A set settled: its least total (recorded, with its experiment) or a lower bound, handed up."""
+        search = self.search
+        exact = bound is None and node.choice >= 0 and node.best < node.budget
+        value = node.best if exact else bound if bound is not None else max(node.floor, node.low)
+        h1, h2 = search.key(node.s, search.depth_at(len(node.path)))
+        record(search.memo, h1, h2, np.int64(value), exact, node.choice if exact else -1)
+        if node.up is None:
+            self.root = (value, node.choice if exact else -1)
+        else:
+            self._part_done(node.up, node.outcome, value, exact, len(node.s), [])

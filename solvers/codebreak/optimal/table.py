@@ -29,19 +29,22 @@ MEDIUM_CACHE_BITS = 20  # games of at most MEDIUM_GAME secrets: 1 million sets (
 LARGE_GAME, MEDIUM_GAME, SMALL_GAME = 2000, 1296, 256
 NODE_LIMIT = 400_000_000  # work (the secrets of every set searched) before the search gives up (LimitError)
 SEED = 20261122  # the random numbers of the fingerprints
+SPLIT_FROM = 200  # secrets: on several processes, a set this large is split into tasks, a smaller one is one task
 COLUMNS_FROM = 1000  # experiments: the bound one experiment deeper reads the table by columns (`rules.columns`) ...
 COLUMNS_MAX_CELLS = 8000 * 8000  # ... a copy of at most this many outcomes (5x6: 60 MB; not Super Mastermind's 1 GiB)
 
 
 class Tuning(NamedTuple):
     """How a search runs, never what it proves: its budget of work (LimitError past it), its table's size (default:
-    by the game's size), and two switches the tests turn off to check that they change no result: the bound one
-    experiment deeper (`lookahead`) and black-peg games' place-by-place symmetries (`places`)."""
+    by the game's size), the least set a proof on several processes splits (`parallel`), and two switches the tests
+    turn off to check that they change no result: the bound one experiment deeper (`lookahead`) and black-peg games'
+    place-by-place symmetries (`places`)."""
 
     node_limit: int = NODE_LIMIT
     cache_bits: int | None = None
     lookahead: bool = True
     places: bool = True
+    split_from: int = SPLIT_FROM
 
 
 def rules_of(game: Game, lookahead: bool = True, possible_only: bool = False) -> tuple[Rules, int]:
@@ -105,6 +108,7 @@ class SearchTable:
             else self.plain.places
         )
         self.root_choice = -1  # the first experiment `solve` chose
+        self.split_from = tuning.split_from
         self._symmetries: dict[int, Symmetry] = {}
 
     @property
@@ -179,6 +183,14 @@ class SearchTable:
         at = slot(self.memo, h1, h2)
         ok = bool(holds(self.memo, at, h1, h2) and self.memo.exact[at] and self.memo.choice[at] >= 0)
         return ok, int(self.memo.value[at]), int(self.memo.choice[at])
+
+    def held(self, s: NDArray[np.int32], depth: int) -> tuple[bool, int, bool, int]:
+        """(whether the table holds s at a depth cap, its value there: a cost or a lower bound, whether exact, its
+        experiment)."""
+        h1, h2 = self.key(s, depth)
+        at = slot(self.memo, h1, h2)
+        m = self.memo
+        return bool(holds(m, at, h1, h2)), int(m.value[at]), bool(m.exact[at]), int(m.choice[at])
 
     def adopt(self, entries: list[Entry]) -> None:
         """Keep proved entries (another process's, or a checkpoint's) in this search's table."""

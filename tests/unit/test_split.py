@@ -1,0 +1,85 @@
+"""The proof split all the way down on several processes (`optimal.parallel`): with sets as small as 20 secrets split
+into tasks, it proves what the search on one process proves (the same optimum and first guess, capped, guessing
+possible codes only, or looking below a total), and the tree read back from the parent's table verifies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solvers.codebreak import build, parse, verify
+from solvers.codebreak.game import Game
+from solvers.codebreak.optimal import average_search as search_module
+from solvers.codebreak.optimal.average_search import AverageSearch, NoneBelow
+from solvers.codebreak.optimal.table import Tuning
+from solvers.codebreak.strategy import guesses_possible_codes, read_back
+
+GAMES = Path(__file__).resolve().parents[2] / "games"
+
+
+def game(name: str, pegs: int, colours: int) -> Game:
+    return build(parse((GAMES / f"{name}.game").read_text()), {"length": pegs, "colours": colours})
+
+
+CASES = [
+    ("mastermind", 4, 4, {}),  # 905 (Goddard 2004)
+    ("mastermind", 4, 5, {}),
+    ("mastermind", 5, 3, {}),
+    ("mastermind-black", 4, 4, {}),  # place-by-place symmetries
+    ("mastermind", 4, 5, {"cap": 5}),
+    ("mastermind", 4, 4, {"possible_only": True}),
+]
+
+
+@pytest.mark.parametrize(("name", "pegs", "colours", "asked"), CASES)
+@pytest.mark.parametrize("split_from", [20, 60])
+def test_the_split_proof_is_the_serial_one(
+    name: str, pegs: int, colours: int, asked: dict[str, object], split_from: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(search_module, "PARALLEL_FROM", 1)
+    g = game(name, pegs, colours).tabled()
+    alone = AverageSearch(g, jobs=1, **asked)  # type: ignore[arg-type]
+    expected = alone.solve()
+    split = AverageSearch(g, Tuning(split_from=split_from), jobs=2, **asked)  # type: ignore[arg-type]
+    found = split.solve()
+    assert (found.cost, split.root_choice) == (expected.cost, alone.root_choice)
+    kinds = {t.kind for t in split.tasks}
+    assert {"open", "part", "brother"} <= kinds  # split below the start, with younger brothers as tasks
+    below = any(t.kind == "open" and t.size < len(g.secrets) for t in split.tasks)  # a set below the start opened
+    assert below or split_from > 20
+    s = np.arange(len(g.secrets), dtype=np.int32)
+    tree = read_back(g, split, s, found.cost, False, split.root_choice, split.cap)
+    stats = verify(g, tree)
+    assert stats.verified and stats.total == found.cost
+    assert not asked.get("possible_only") or guesses_possible_codes(g, tree)
+    assert "cap" not in asked or stats.worst <= 5
+
+
+def test_the_split_proof_below_a_total(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mastermind 4x4 below 906 proves 905; below 905 it proves that none exists (`NoneBelow`)."""
+    monkeypatch.setattr(search_module, "PARALLEL_FROM", 1)
+    g = game("mastermind", 4, 4)
+    assert AverageSearch(g, Tuning(split_from=20), jobs=2, under=906).solve().cost == 905
+    with pytest.raises(NoneBelow, match="fewer than 905"):
+        AverageSearch(g, Tuning(split_from=20), jobs=2, under=905).solve()
+
+
+def test_the_task_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every task is logged once, waits only for tasks handed out before it, and the tasks' work adds up to the
+    workers' share of the proof's."""
+    monkeypatch.setattr(search_module, "PARALLEL_FROM", 1)
+    g = game("mastermind", 4, 5)
+    search = AverageSearch(g, Tuning(split_from=40), jobs=2)
+    found = search.solve()
+    numbers = [t.number for t in search.tasks]
+    assert len(numbers) == len(set(numbers))
+    sent = {t.number: t.sent for t in search.tasks}
+    assert all(sent.get(a, -1.0) <= t.sent for t in search.tasks for a in t.after if a in sent)
+    assert all(a < t.number for t in search.tasks for a in t.after)
+    assert all(t.seconds >= 0 and t.done >= t.sent >= 0 for t in search.tasks)
+    opened = sum(t.size for t in search.tasks if t.kind == "open")
+    assert sum(t.work for t in search.tasks) + opened == found.work - search.work
+    alone = AverageSearch(g, jobs=1)
+    assert alone.solve().cost == found.cost and alone.tasks == []  # one process: no tasks
