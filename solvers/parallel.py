@@ -12,7 +12,7 @@ import ctypes
 import multiprocessing
 import os
 import signal
-from multiprocessing.pool import Pool
+from concurrent.futures import ProcessPoolExecutor
 
 PR_SET_PDEATHSIG = 1
 
@@ -36,6 +36,16 @@ def _start_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which stops its workers
 
 
-def forked_pool(jobs: int) -> Pool:
-    """A pool of `jobs` processes forked from this one now: state set before this call is theirs."""
-    return multiprocessing.get_context("fork").Pool(jobs, initializer=_start_worker)
+def forked_executor(jobs: int) -> ProcessPoolExecutor:
+    """`jobs` processes forked from this one when the first task is submitted (state set before it is theirs). A
+    worker that dies (killed, out of memory) breaks the executor: every task not done raises BrokenProcessPool
+    instead of never ending, so the caller can start another and hand the lost tasks out again."""
+    return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker)
+
+
+def kill(executor: ProcessPoolExecutor) -> None:
+    """Stop an executor's workers now, a task still running included (`shutdown` alone waits for it)."""
+    for process in list((executor._processes or {}).values()):  # the executor's own record of its workers
+        with contextlib.suppress(OSError):
+            process.kill()
+    executor.shutdown(wait=True, cancel_futures=True)

@@ -83,3 +83,32 @@ def test_the_task_log(monkeypatch: pytest.MonkeyPatch) -> None:
     assert sum(t.work for t in search.tasks) + opened == found.work - search.work
     alone = AverageSearch(g, jobs=1)
     assert alone.solve().cost == found.cost and alone.tasks == []  # one process: no tasks
+
+
+def test_a_worker_killed_mid_proof(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker process killed (SIGKILL) after ten results: the tasks that were out are handed out again on fresh
+    processes, and the proof ends with the one-process optimum and a tree that verifies."""
+    import os
+    import signal
+
+    from solvers.codebreak.optimal import parallel
+
+    monkeypatch.setattr(search_module, "PARALLEL_FROM", 1)
+    arrived = parallel.Workers._arrived
+    seen: list[int] = []
+
+    def arrive_and_kill(self: parallel.Workers, number: int, future: object) -> None:
+        seen.append(number)
+        if len(seen) == 10:
+            os.kill(next(iter(self.pool._processes.values())).pid or 0, signal.SIGKILL)
+        arrived(self, number, future)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(parallel.Workers, "_arrived", arrive_and_kill)
+    g = game("mastermind", 4, 5).tabled()
+    expected = AverageSearch(g, jobs=1).solve().cost
+    search = AverageSearch(g, Tuning(split_from=20), jobs=2)
+    found = search.solve()
+    assert found.cost == expected and search.restarts == 1
+    s = np.arange(len(g.secrets), dtype=np.int32)
+    stats = verify(g, read_back(g, search, s, found.cost, False, search.root_choice))
+    assert stats.verified and stats.total == expected

@@ -74,7 +74,8 @@ class AverageSearch(SearchTable):
         self._paths: dict[tuple[int, ...], Symmetry] = {}  # the symmetries after a few experiments (`sym_of`)
         self._kept_at = 0  # the work done when the table was last looked over (`keep_new`)
         self.slices = 0  # slices of large parts ended before the part was settled (`settle_part`)
-        self.tasks: list[Task] = []  # the first experiments' searches on several processes, as they ran (`parallel`)
+        self.tasks: list[Task] = []  # the tasks of a proof on several processes, as they ran (`parallel`)
+        self.restarts = 0  # times a proof on several processes lost a worker and handed its tasks out again
         if checkpoint is not None and self.cap >= UNCAPPED:
             known = checkpoint.known()
             self.adopt(known)
@@ -158,7 +159,7 @@ class AverageSearch(SearchTable):
         work = 0
         if workers is not None:
             best, choice = workers.average(told, self.under)
-            work, self.tasks = workers.work, workers.log
+            work, self.tasks, self.restarts = workers.work, workers.log, workers.restarts
             best, self.root_choice = (best, choice) if choice >= 0 else (self.under, -1)
         else:
             best = self.under

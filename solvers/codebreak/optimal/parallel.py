@@ -26,6 +26,10 @@ settles a set exactly hands back the table entries of its optimal tree (`Average
 and the parent records each set it settles, so its table holds the whole optimal tree, read back without searching
 again.
 
+A worker that dies (killed, out of memory) breaks the executor (`solvers.parallel.forked_executor`): the parent
+starts another and hands every task that was out again (a task's result depends only on what it is given), up to
+RESTARTS times, after which the proof fails (`WorkersLost`) rather than wait for a result that will never come.
+
 Every task is logged (`tasks.Task`: its size, budget, CPU seconds and the tasks it waited for), so that the scaling
 benchmark replays the same schedule on more processes (`benchmarks/scaling.py`).
 
@@ -41,8 +45,9 @@ import multiprocessing
 import queue
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from multiprocessing.pool import Pool
 from multiprocessing.queues import Queue
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -50,7 +55,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from solvers.checkpoint import Entry
-from solvers.parallel import forked_pool
+from solvers.parallel import forked_executor, kill
 
 from .average import open_parts
 from .candidates import candidates
@@ -64,7 +69,12 @@ if TYPE_CHECKING:
 POLL_SECONDS = 0.005  # how long the parent waits for a result before it passes on the settled parts' entries
 AHEAD = 2  # tasks handed to each process at once (one running, the next waiting: no process idles between tasks)
 SLOTS = 1 << 16  # the sets whose best total is shared (each set with younger brothers out takes one)
+RESTARTS = 3  # workers lost (killed, out of memory) that a proof survives: its lost tasks are handed out again
 UNBOUNDED = int(BIG) // 2  # a budget this large bounds nothing: the eldest's parts are searched exactly, at once
+
+
+class WorkersLost(RuntimeError):
+    """The proof's worker processes died more often than it restarts them (RESTARTS)."""
 
 
 @dataclass(eq=False)
@@ -150,8 +160,10 @@ class Workers:
         self.progress: Queue[list[Entry]] = context.Queue()
         self.best = context.Array("q", SLOTS, lock=False)
         share(search, self.progress, self.best)
-        self.pool: Pool = forked_pool(jobs)
-        self.results: queue.SimpleQueue[tuple[int, Found | BaseException]] = queue.SimpleQueue()
+        self.pool = forked_executor(jobs)
+        self.generation = 0  # the executor's: results of an earlier (broken) one are dropped
+        self.restarts = 0
+        self.results: queue.SimpleQueue[tuple[int, int, Future[Found]]] = queue.SimpleQueue()
         self.waiting: list[tuple[int, int, Handout]] = []  # (priority, number, task)
         self.running: dict[int, tuple[Handout, float]] = {}
         self.numbers = 0
@@ -164,8 +176,18 @@ class Workers:
 
     def close(self) -> None:
         """Stop every worker (one still searching what is no longer needed included)."""
-        self.pool.terminate()
-        self.pool.join()
+        kill(self.pool)
+
+    def _restart(self) -> None:
+        """A worker was lost: a new executor, and every task that was out handed out again, first."""
+        self.restarts += 1
+        if self.restarts > RESTARTS:
+            raise WorkersLost(f"the proof's worker processes died {self.restarts} times (killed, or out of memory?)")
+        kill(self.pool)
+        self.pool, self.generation = forked_executor(self.jobs), self.generation + 1
+        lost, self.running = self.running, {}
+        for number, (task, _) in lost.items():
+            heapq.heappush(self.waiting, (-1, number, task))
 
     def average(self, told: Callable[[int, int], None], under: int = int(BIG)) -> tuple[int, int]:
         """(the least total below under, its first experiment; or a bound at least under and -1), told(i, done)
@@ -177,14 +199,18 @@ class Workers:
             if not self.running:
                 raise AssertionError("the split proof has nothing left to run and no result")
             with contextlib.suppress(queue.Empty):
-                self._arrived(*self.results.get(timeout=POLL_SECONDS))
+                generation, number, future = self.results.get(timeout=POLL_SECONDS)
+                if generation == self.generation:
+                    self._arrived(number, future)
             self._pass_on()
         return self.root
 
-    def _arrived(self, number: int, found: Found | BaseException) -> None:
-        """A task's result: logged, then acted on if it still counts."""
-        if isinstance(found, BaseException):
-            raise found
+    def _arrived(self, number: int, future: Future[Found]) -> None:
+        """A task's result: logged, then acted on if it still counts (a lost worker: `_restart`)."""
+        try:
+            found = future.result()
+        except BrokenProcessPool:
+            return self._restart()
         task, sent = self.running.pop(number)
         self.work += found.work
         done = time.perf_counter() - self.start
@@ -213,13 +239,19 @@ class Workers:
             _, number, task = heapq.heappop(self.waiting)
             if not task.wanted():
                 continue
-            self.pool.apply_async(task.fn, task.args, callback=self._to(number), error_callback=self._to(number))
+            try:
+                future = self.pool.submit(task.fn, *task.args)
+            except BrokenProcessPool:  # a worker died since the last result
+                heapq.heappush(self.waiting, (-1, number, task))
+                self._restart()
+                continue
+            future.add_done_callback(self._to(number))
             self.running[number] = (task, time.perf_counter() - self.start)
 
-    def _to(self, number: int) -> Callable[[Found | BaseException], None]:
-        """Where the pool's thread puts task number's result (or what it raised)."""
-        results = self.results
-        return lambda found: results.put((number, found))
+    def _to(self, number: int) -> Callable[[Future[Found]], None]:
+        """Where the executor's thread puts task number's result (or what it raised)."""
+        results, generation = self.results, self.generation
+        return lambda future: results.put((generation, number, future))
 
     def _number(self, node: OpenSet, e: Experiment | None = None) -> int:
         """A new task's number, which joins every set and experiment above it (what a younger brother, or a
