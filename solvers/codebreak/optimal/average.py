@@ -21,7 +21,7 @@ from solvers.jit import kernel
 
 from .candidates import candidates, lookahead, representatives
 from .rules import BIG, Memo, Rules, Symmetry
-from .sets import below, feasible, fingerprint, holds, keyed, open_by_size, record, shortcut, slot, spend, split
+from .sets import below, feasible, fingerprint, free_for, keyed, look, open_by_size, record, shortcut, spend, split
 from .symmetry import narrowed
 
 
@@ -50,10 +50,10 @@ def open_parts(
             lows[o], known[o] = BIG, True
         elif size > small:
             hs1[o], hs2[o] = keyed(fingerprint(members[start[o] : start[o + 1]], rules), below(depth))
-            at = slot(memo, hs1[o], hs2[o])
-            if holds(memo, at, hs1[o], hs2[o]):
-                lows[o] = max(lows[o], memo.value[at])
-                known[o] = memo.exact[at] or memo.value[at] > rules.bound[size]
+            held, value, exact, _ = look(memo, hs1[o], hs2[o])
+            if held:
+                lows[o] = max(lows[o], value)
+                known[o] = exact or value > rules.bound[size]
         total += lows[o]
     order = open_by_size(start, small, rules)
     reps = rules.everything
@@ -67,8 +67,7 @@ def open_parts(
         if lo > lows[o]:
             total += lo - lows[o]
             lows[o] = lo
-            at = slot(memo, hs1[o], hs2[o])
-            if (memo.k1[at] == 0 and memo.k2[at] == 0) or holds(memo, at, hs1[o], hs2[o]):  # never crowd out a proof
+            if free_for(memo, hs1[o], hs2[o]):
                 record(memo, hs1[o], hs2[o], lo, False, -1)
             if total >= beta:
                 break
@@ -99,11 +98,11 @@ def average(
     if lb >= beta:
         return lb
     h1, h2 = keyed(fingerprint(s, rules), depth)
-    at = slot(memo, h1, h2)
-    if holds(memo, at, h1, h2):
-        if memo.exact[at] or memo.value[at] >= beta:
-            return memo.value[at]
-        lb = max(lb, memo.value[at])
+    held, value, exact, _ = look(memo, h1, h2)
+    if held:
+        if exact or value >= beta:
+            return value
+        lb = max(lb, value)
     exact = shortcut(s, rules) if depth >= 3 else np.int64(-1)  # its trees take at most three experiments
     if exact >= 0:
         return exact

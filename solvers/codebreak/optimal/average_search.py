@@ -19,7 +19,7 @@ from solvers.parallel import default_jobs
 from ..game import Game
 from .average import average, open_parts
 from .rules import BIG, UNCAPPED, Optimum, Symmetry, below
-from .sets import perfect_member, shortcut
+from .sets import perfect_member, seals, shortcut
 from .symmetry import narrowed, place_classes
 from .table import SearchTable, Tuning
 
@@ -64,10 +64,10 @@ class AverageSearch(SearchTable):
         possible_only: bool = False,
         jobs: int | None = None,
     ) -> None:
-        super().__init__(game, tuning, possible_only)
+        self.jobs = default_jobs() if jobs is None else jobs
+        super().__init__(game, tuning, possible_only, shared=self.jobs > 1 and len(game.secrets) >= PARALLEL_FROM)
         self.cap = UNCAPPED if cap is None else cap
         self.under = int(BIG) if under is None else under
-        self.jobs = default_jobs() if jobs is None else jobs
         self.keep: Callable[[list[Entry]], None] | None = None  # where settled sets' entries go, if anywhere
         self.resumed = 0  # entries read back from the checkpoint
         self._kept: set[tuple[int, int]] = set()  # the keys of the entries kept or read back
@@ -82,6 +82,11 @@ class AverageSearch(SearchTable):
             self.keep = checkpoint.keep
             self.resumed = len(known)
             self._kept = {(h1, h2) for h1, h2, _, _ in known}
+
+    @property
+    def split(self) -> bool:
+        """Whether `solve` splits the proof over several processes, which share the table (`parallel`)."""
+        return self.jobs > 1 and self.secrets >= PARALLEL_FROM
 
     def average(
         self, s: NDArray[np.int32], beta: int, allowed: NDArray[np.bool_] | None = None, depth: int | None = None
@@ -134,10 +139,10 @@ class AverageSearch(SearchTable):
     def solve(self, tick: Callable[[int, int], None] | None = None) -> Optimum:
         """The optimal total from the start, proved (on several processes for large games: `parallel`)."""
         workers = None
-        if self.jobs > 1 and self.secrets >= PARALLEL_FROM:
+        if self.split:
             from .parallel import Workers
 
-            workers = Workers(self, self.jobs)
+            workers = Workers(self, self.jobs, KEEP_WORK)
         try:
             return self._solve(tick, workers)
         finally:
@@ -257,12 +262,14 @@ class AverageSearch(SearchTable):
         self._kept_at = self.work
         m = self.memo
         at = np.flatnonzero(m.exact & (m.value >= KEEP_MIN_COST) & (m.choice >= 0))
+        k1, k2, value, exact, choice, check = m.k1[at], m.k2[at], m.value[at], m.exact[at], m.choice[at], m.check[at]
+        whole = seals(k1, k2, value, exact, choice) == check  # not two processes' entries mixed
         new = [
             (h1, h2, v, c)
-            for h1, h2, v, c in zip(
-                m.k1[at].tolist(), m.k2[at].tolist(), m.value[at].tolist(), m.choice[at].tolist(), strict=True
+            for h1, h2, v, c, w, e in zip(
+                k1.tolist(), k2.tolist(), value.tolist(), choice.tolist(), whole.tolist(), exact.tolist(), strict=True
             )
-            if (h1, h2) not in self._kept
+            if w and e and c >= 0 and v >= KEEP_MIN_COST and (h1, h2) not in self._kept
         ]
         if new:
             self._kept.update((h1, h2) for h1, h2, _, _ in new)

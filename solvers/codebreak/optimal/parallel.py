@@ -21,10 +21,12 @@ the large sets itself and hands the rest out as tasks to processes forked from i
   costly; what still runs below that experiment is no longer waited for.
 
 The result is the serial search's: the least total, and among the experiments achieving it at the start the first
-in the order. Each worker keeps its own table, so a set searched in two processes is searched twice. A task that
-settles a set exactly hands back the table entries of its optimal tree (`AverageSearch.part_proof`, `proof_below`),
-and the parent records each set it settles, so its table holds the whole optimal tree, read back without searching
-again.
+in the order. The parent and its workers share one table of proved sets (`rules.new_memo(shared=True)`: memory
+mapped before the workers are forked), so a set proved by one process is read by all (a set reached by two orders
+of the same experiments, say, is searched once) and the optimal tree is read back from it when the proof ends.
+Each entry is sealed with a hash of its fields (`sets.seal`): an entry two processes wrote at once fails it and
+reads as absent, so that no process ever reads one set's key with another's cost. The parent keeps what the table
+proved in the checkpoint as the work goes on (`AverageSearch.keep_new`).
 
 A worker that dies (killed, out of memory) breaks the executor (`solvers.parallel.forked_executor`): the parent
 starts another and hands every task that was out again (a task's result depends only on what it is given), up to
@@ -48,23 +50,18 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from multiprocessing.queues import Queue
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from solvers.checkpoint import Entry
 from solvers.parallel import forked_executor, kill
 
 from .average import open_parts
 from .candidates import candidates
 from .rules import BIG, below
 from .sets import feasible, record, split
-from .tasks import INDEX_BITS, NO_INDEX, Found, Task, brother, settle, share
-
-if TYPE_CHECKING:
-    from .average_search import AverageSearch
+from .tasks import INDEX_BITS, NO_INDEX, Found, Searcher, Task, brother, settle, share
 
 POLL_SECONDS = 0.005  # how long the parent waits for a result before it passes on the settled parts' entries
 AHEAD = 2  # tasks handed to each process at once (one running, the next waiting: no process idles between tasks)
@@ -152,14 +149,15 @@ class Workers:
     """The forked processes of one search, and the parent's side of the split: the sets opened here, the tasks
     waiting for a process, the ones handed out, and the log."""
 
-    def __init__(self, search: AverageSearch, jobs: int) -> None:
+    def __init__(self, search: Searcher, jobs: int, keep_every: int) -> None:
         search.load_kernels()
         context = multiprocessing.get_context("fork")
         self.search, self.jobs, self.split_from = search, jobs, search.split_from
-        self.keep = search.keep
-        self.progress: Queue[list[Entry]] = context.Queue()
+        self.keep = search.keep is not None
+        self.kept_at, self.keep_every = 0, keep_every  # the work done when the shared table was last looked over
+        # for the checkpoint, and how much more before the next look
         self.best = context.Array("q", SLOTS, lock=False)
-        share(search, self.progress, self.best)
+        share(search, self.best)
         self.pool = forked_executor(jobs)
         self.generation = 0  # the executor's: results of an earlier (broken) one are dropped
         self.restarts = 0
@@ -202,7 +200,6 @@ class Workers:
                 generation, number, future = self.results.get(timeout=POLL_SECONDS)
                 if generation == self.generation:
                     self._arrived(number, future)
-            self._pass_on()
         return self.root
 
     def _arrived(self, number: int, future: Future[Found]) -> None:
@@ -219,18 +216,11 @@ class Workers:
         self.log.append(
             Task(number, task.kind, size, task.budget, exact, found.work, found.seconds, sent, done, task.after)
         )
+        if self.keep and self.work - self.kept_at >= self.keep_every:  # what the workers proved, into the checkpoint
+            self.kept_at = self.work
+            self.search.keep_new(every=True)
         if task.wanted():
             task.on(found)
-
-    def _pass_on(self) -> None:
-        """Keep the settled parts' entries the workers sent (with a checkpoint)."""
-        while True:
-            try:
-                entries = self.progress.get_nowait()
-            except queue.Empty:
-                return
-            if self.keep is not None:
-                self.keep(entries)
 
     def _send(self) -> None:
         """Hand out waiting tasks, most urgent first, while a process has room (tasks whose result no longer counts
@@ -330,13 +320,12 @@ class Workers:
 
     def _on_part(self, e: Experiment, o: int, size: int) -> Callable[[Found], None]:
         """What to do with a part's result (from a task)."""
-        return lambda found: self._part_done(e, o, found.value, found.exact, size, found.entries)
+        return lambda found: self._part_done(e, o, found.value, found.exact, size)
 
-    def _part_done(self, e: Experiment, o: int, value: int, exact: bool, size: int, entries: list[Entry]) -> None:
+    def _part_done(self, e: Experiment, o: int, value: int, exact: bool, size: int) -> None:
         """A part of an experiment settled (exact: its cost; else a bound at least its budget)."""
         if e.done:
             return
-        self.search.adopt(entries)
         e.total += value - e.lows.pop(o)
         e.settled += size
         if e.node.up is None:
@@ -387,7 +376,6 @@ class Workers:
             if node.up is None:
                 self.told(i, len(node.s))
             if found.exact and found.value < node.cap(i):
-                self.search.adopt(found.entries)
                 node.best, node.choice, node.index = found.value, g, i
                 self.best[node.slot] = node.best << INDEX_BITS | i
             elif not found.exact:
@@ -412,4 +400,4 @@ class Workers:
         if node.up is None:
             self.root = (value, node.choice if exact else -1)
         else:
-            self._part_done(node.up, node.outcome, value, exact, len(node.s), [])
+            self._part_done(node.up, node.outcome, value, exact, len(node.s))

@@ -10,8 +10,9 @@ for n secrets (`counting_bounds`; for n <= b + 1 it is 2n - 1), and the most sec
 
 from __future__ import annotations
 
+import mmap
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -55,6 +56,7 @@ class Memo(NamedTuple):
     value: NDArray[np.int64]  # average: the cost or a lower bound; worst case: a depth that fits or does not
     exact: NDArray[np.bool_]  # value is proved exact (worst case: the depth fits)
     choice: NDArray[np.int32]  # the experiment that achieves it, or -1
+    check: NDArray[np.uint64]  # each entry's seal (`sets.seal`): an entry that fails it reads as absent
     counters: NDArray[np.void]  # one COUNTERS record
 
 
@@ -67,18 +69,23 @@ class Symmetry(NamedTuple):
     hist: NDArray[np.int64]  # the experiments made so far
 
 
-def new_memo(size: int, limit: int) -> Memo:
-    """An empty table of `size` slots (a power of two) and a work limit."""
+def _field(room: mmap.mmap | None, size: int, kind: type[np.generic], at: int) -> Any:
+    """One field of a table: `size` values of a kind, zeros, in room from byte at (else in memory of its own)."""
+    return np.zeros(size, dtype=kind) if room is None else np.frombuffer(room, dtype=kind, count=size, offset=at)
+
+
+def new_memo(size: int, limit: int, shared: bool = False) -> Memo:
+    """An empty table of `size` slots (a power of two) and a work limit. shared: the table (not the work counters)
+    lives in memory that processes forked later share with this one (an anonymous shared mapping), so that a
+    proof's workers read each other's proved sets (`optimal.parallel`); each entry is sealed (`sets.seal`)."""
     counters = np.zeros(1, dtype=COUNTERS)
     counters[0]["limit"] = limit
-    return Memo(
-        np.zeros(size, dtype=np.uint64),
-        np.zeros(size, dtype=np.uint64),
-        np.zeros(size, dtype=np.int64),
-        np.zeros(size, dtype=np.bool_),
-        np.full(size, -1, dtype=np.int32),
-        counters,
-    )
+    kinds = (np.uint64, np.uint64, np.int64, np.bool_, np.int32, np.uint64)
+    room = mmap.mmap(-1, sum(size * np.dtype(k).itemsize for k in kinds)) if shared else None  # MAP_SHARED
+    starts = np.cumsum([0] + [size * np.dtype(k).itemsize for k in kinds]).tolist()
+    k1, k2, value, exact, choice, check = (_field(room, size, k, at) for k, at in zip(kinds, starts, strict=False))
+    choice[:] = -1
+    return Memo(k1, k2, value, exact, choice, check, counters)
 
 
 def counting_bounds(n: int, branches: int, must_hit: bool) -> NDArray[np.int64]:

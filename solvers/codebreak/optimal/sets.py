@@ -75,22 +75,54 @@ def slot(memo: Memo, h1: np.uint64, h2: np.uint64) -> Any:  # pragma: no cover -
 
 
 @kernel
-def holds(memo: Memo, at: int, h1: np.uint64, h2: np.uint64) -> bool:  # pragma: no cover - compiled
-    """Whether slot `at` holds the set with fingerprint (h1, h2)."""
-    return bool(memo.k1[at] == h1 and memo.k2[at] == h2)
+def seal(h1: np.uint64, h2: np.uint64, value: np.int64, exact: bool, choice: int) -> np.uint64:  # pragma: no cover
+    """An entry's check: a hash of all its fields, so that an entry two processes wrote at once (a table shared by a
+    proof's workers) reads as a mixture that fails it, and so as absent."""
+    x = mix(h1 ^ mix(h2 ^ np.uint64(value)))
+    return mix(x ^ (np.uint64(np.uint32(choice)) << np.uint64(1)) ^ np.uint64(1 if exact else 0))
+
+
+@kernel
+def seals(
+    k1: NDArray[np.uint64], k2: NDArray[np.uint64], value: NDArray[np.int64], exact: NDArray[np.bool_], choice: Any
+) -> NDArray[np.uint64]:  # pragma: no cover - compiled
+    """The seals of entries read out of a table (copies of its fields at some slots), to check them by."""
+    out = np.empty(k1.shape[0], dtype=np.uint64)
+    for i in range(k1.shape[0]):
+        out[i] = seal(k1[i], k2[i], value[i], exact[i], choice[i])
+    return out
+
+
+@kernel
+def look(memo: Memo, h1: np.uint64, h2: np.uint64) -> Any:  # pragma: no cover - compiled
+    """(whether the table holds the set with fingerprint (h1, h2), its value, whether exact, its experiment), each
+    field read once and checked against the entry's seal."""
+    at = slot(memo, h1, h2)
+    k1, k2, value, exact, choice = memo.k1[at], memo.k2[at], memo.value[at], memo.exact[at], memo.choice[at]
+    ok = k1 == h1 and k2 == h2 and memo.check[at] == seal(k1, k2, value, exact, choice)
+    return ok, value, exact, choice
+
+
+@kernel
+def free_for(memo: Memo, h1: np.uint64, h2: np.uint64) -> bool:  # pragma: no cover - compiled
+    """Whether a bound for the set (h1, h2) may be kept: its slot is empty or already the set's (never crowd out
+    another set's proof)."""
+    at = slot(memo, h1, h2)
+    return bool((memo.k1[at] == 0 and memo.k2[at] == 0) or (memo.k1[at] == h1 and memo.k2[at] == h2))
 
 
 @kernel
 def record(
     memo: Memo, h1: np.uint64, h2: np.uint64, value: np.int64, exact: bool, choice: int
 ) -> None:  # pragma: no cover - compiled
-    """Keep a set's cost (or bound) and its experiment."""
+    """Keep a set's cost (or bound) and its experiment, sealed last."""
     at = slot(memo, h1, h2)
     memo.k1[at] = h1
     memo.k2[at] = h2
     memo.value[at] = value
     memo.exact[at] = exact
     memo.choice[at] = choice
+    memo.check[at] = seal(h1, h2, value, exact, choice)
 
 
 @kernel

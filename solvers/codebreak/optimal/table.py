@@ -17,7 +17,7 @@ from ..game import Game
 from .average import average, open_parts
 from .candidates import candidates
 from .rules import UNCAPPED, Rules, Symmetry, apart, counting, new_memo, possible_only_game
-from .sets import fingerprint, holds, keyed, perfect_member, record, shortcut, slot
+from .sets import fingerprint, free_for, keyed, look, perfect_member, record, seals, shortcut
 from .symmetry import place_classes, symmetries
 from .worst import fits
 
@@ -89,15 +89,18 @@ def table_bits(n: int, asked: int | None) -> int:
 
 class SearchTable:
     """A game's rules and one table of proved costs (or depths), with the symmetries and the work budget that
-    both searches use. WORST: which kernel's facts the table holds (the candidates' order follows it)."""
+    both searches use. WORST: which kernel's facts the table holds (the candidates' order follows it); shared: the
+    table is shared with processes forked later (`rules.new_memo`)."""
 
     WORST = False
 
-    def __init__(self, game: Game, tuning: Tuning | None = None, possible_only: bool = False) -> None:
+    def __init__(
+        self, game: Game, tuning: Tuning | None = None, possible_only: bool = False, shared: bool = False
+    ) -> None:
         tuning = tuning or Tuning()
         self.game = game
         self.rules, self.lowest_depth = rules_of(game, tuning.lookahead, possible_only)
-        self.memo = new_memo(1 << table_bits(len(game.secrets), tuning.cache_bits), tuning.node_limit)
+        self.memo = new_memo(1 << table_bits(len(game.secrets), tuning.cache_bits), tuning.node_limit, shared)
         e = self.rules.table.shape[0]
         no_hist = np.zeros(0, dtype=np.int64)
         self.plain = Symmetry(np.zeros((1, e), dtype=np.int32), no_hist, np.zeros((0, 1), dtype=np.int8), no_hist)
@@ -179,18 +182,14 @@ class SearchTable:
 
     def proved(self, s: NDArray[np.int32], depth: int) -> tuple[bool, int, int]:
         """(whether the table proves s's value, the value, its experiment) at a depth cap."""
-        h1, h2 = self.key(s, depth)
-        at = slot(self.memo, h1, h2)
-        ok = bool(holds(self.memo, at, h1, h2) and self.memo.exact[at] and self.memo.choice[at] >= 0)
-        return ok, int(self.memo.value[at]), int(self.memo.choice[at])
+        held, value, exact, choice = self.held(s, depth)
+        return held and exact and choice >= 0, value, choice
 
     def held(self, s: NDArray[np.int32], depth: int) -> tuple[bool, int, bool, int]:
         """(whether the table holds s at a depth cap, its value there: a cost or a lower bound, whether exact, its
         experiment)."""
-        h1, h2 = self.key(s, depth)
-        at = slot(self.memo, h1, h2)
-        m = self.memo
-        return bool(holds(m, at, h1, h2)), int(m.value[at]), bool(m.exact[at]), int(m.choice[at])
+        held, value, exact, choice = look(self.memo, *self.key(s, depth))
+        return bool(held), int(value), bool(exact), int(choice)
 
     def adopt(self, entries: list[Entry]) -> None:
         """Keep proved entries (another process's, or a checkpoint's) in this search's table."""
@@ -206,7 +205,10 @@ class SearchTable:
         fits(s, 1, e, self.rules, self.memo, self.plain)
         open_parts(s, 0, np.int64(0), self.rules, self.memo, UNCAPPED, self.plain)
         h1, h2 = (np.uint64(h) for h in fingerprint(s, self.rules))
-        holds(self.memo, slot(self.memo, h1, h2), h1, h2)
+        look(self.memo, h1, h2)
+        free_for(self.memo, h1, h2)
+        m = self.memo
+        seals(m.k1[:0], m.k2[:0], m.value[:0], m.exact[:0], m.choice[:0])
         record(self.memo, h1, h2, np.int64(0), True, -1)  # the empty set's cost: never looked up
         keyed((h1, h2), 1)
         shortcut(s, self.rules)

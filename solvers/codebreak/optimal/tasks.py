@@ -4,8 +4,8 @@ brother's experiment (`brother`), and what each hands back (`Found`); and the lo
 from __future__ import annotations
 
 import time
-from multiprocessing.queues import Queue
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -13,12 +13,61 @@ from numpy.typing import NDArray
 from solvers.checkpoint import Entry
 
 from .average import open_parts
-
-if TYPE_CHECKING:
-    from .average_search import AverageSearch
+from .rules import Memo, Rules, Symmetry
 
 INDEX_BITS = 20  # a shared best: total << INDEX_BITS | the index of its experiment (BIG << 20 fits)
 NO_INDEX = (1 << INDEX_BITS) - 1
+
+
+class Searcher(Protocol):
+    """What a split proof needs of its search (`average_search.AverageSearch`, which imports `parallel`)."""
+
+    keep: Callable[[list[Entry]], None] | None  # where proved sets' entries go (a checkpoint), if anywhere
+    split_from: int
+    rules: Rules
+    memo: Memo
+
+    @property
+    def work(self) -> int:
+        """The secrets of every set searched so far."""
+
+    def everyone(self) -> NDArray[np.int32]:
+        """Every secret."""
+
+    def load_kernels(self) -> None:
+        """Load every kernel before forking."""
+
+    def root_allowed(self) -> NDArray[np.bool_]:
+        """One experiment per symmetry class at the start."""
+
+    def depth_at(self, made: int) -> int:
+        """The depth left after `made` experiments."""
+
+    def sym_of(self, path: tuple[int, ...]) -> Symmetry:
+        """The symmetries in force after the experiments of path."""
+
+    def held(self, s: NDArray[np.int32], depth: int) -> tuple[bool, int, bool, int]:
+        """What the table holds of s."""
+
+    def key(self, s: NDArray[np.int32], depth: int) -> tuple[np.uint64, np.uint64]:
+        """A set's table key."""
+
+    def keep_new(self, every: bool = False) -> int:
+        """Keep the newly proved sets (with a checkpoint)."""
+
+    def settle_part(self, part: NDArray[np.int32], left: int, sym: Symmetry, depth: int) -> int:
+        """The kernel's search of one part."""
+
+    def guess_total(
+        self,
+        s: NDArray[np.int32],
+        path: tuple[int, ...],
+        g: int,
+        best: int,
+        told: Callable[[int], None],
+        cap: Callable[[], int] | None = None,
+    ) -> int:
+        """The total of s with experiment g next, if below best."""
 
 
 class Found(NamedTuple):
@@ -28,7 +77,6 @@ class Found(NamedTuple):
 
     value: int
     exact: bool
-    entries: list[Entry]  # an exact result's proof: its tree's table entries
     work: int
     seconds: float  # the worker's CPU time on it
     parts: tuple[tuple[int, int], ...] = ()
@@ -53,33 +101,29 @@ class Task(NamedTuple):
     after: tuple[int, ...]
 
 
-_search: AverageSearch | None = None  # the search the workers were forked from (each has its own copy)
-_progress: Queue[list[Entry]] | None = None  # settled parts' entries, for the parent's checkpoint
+_search: Searcher | None = None  # the search the workers were forked from (its table shared with them)
 _best: Any = None  # the shared best totals (a multiprocessing array of int64)
 
 
-def share(search: AverageSearch, progress: Queue[list[Entry]], best: Any) -> None:
-    """What the workers forked after this call find: the search, where settled parts' entries go, the best totals."""
-    global _search, _progress, _best
-    _search, _progress, _best = search, progress, best
+def share(search: Searcher, best: Any) -> None:
+    """What the workers forked after this call find: the search (whose table they share) and the best totals."""
+    global _search, _best
+    _search, _best = search, best
 
 
-def _ready() -> AverageSearch:
-    """The worker's search, its settled parts' entries sent to the parent (which keeps them) when checkpointed."""
-    assert _search is not None and _progress is not None
-    if _search.keep is not None:
-        _search.keep = _progress.put
+def _ready() -> Searcher:
+    """The worker's search; what it proves goes to the shared table, which the parent keeps (with a checkpoint)."""
+    assert _search is not None
+    _search.keep = None
     return _search
 
 
 def settle(part: NDArray[np.int32], left: int, path: tuple[int, ...], depth: int) -> Found:
-    """The kernel's search of one part below the experiments of path: its cost if below left, with its proof."""
+    """The kernel's search of one part below the experiments of path: its cost if below left, else a bound."""
     search = _ready()
     before, clock = search.work, time.process_time()
     v = search.settle_part(part, left, search.sym_of(path), depth)
-    search.keep_new(every=True)
-    proof = search.part_proof(part, v, depth) if v < left else []
-    return Found(v, v < left, proof, search.work - before, time.process_time() - clock)
+    return Found(v, v < left, search.work - before, time.process_time() - clock)
 
 
 def brother(slot: int, i: int, s: NDArray[np.int32], path: tuple[int, ...], g: int, limit: int) -> Found:
@@ -96,13 +140,11 @@ def brother(slot: int, i: int, s: NDArray[np.int32], path: tuple[int, ...], g: i
     depth, after = search.depth_at(len(path)), search.sym_of((*path, g))
     _, start, lows, total, order = open_parts(s, g, np.int64(limit), search.rules, search.memo, depth, after)
     if total >= cap():
-        return Found(max(int(total), cap()), False, [], search.work - before, time.process_time() - clock)
+        return Found(max(int(total), cap()), False, search.work - before, time.process_time() - clock)
     if len(order) and start[order[0] + 1] - start[order[0]] >= search.split_from:
         parts = tuple((int(o), int(lows[o])) for o in order)
-        return Found(int(total), False, [], search.work - before, time.process_time() - clock, parts)
+        return Found(int(total), False, search.work - before, time.process_time() - clock, parts)
     total = search.guess_total(s, path, g, limit, lambda _: None, cap)
-    search.keep_new(every=True)
     final = cap()
-    proof = search.proof_below(s, g, total, depth) if total < final else []
     seconds = time.process_time() - clock
-    return Found(total if total < final else max(total, final), total < final, proof, search.work - before, seconds)
+    return Found(total if total < final else max(total, final), total < final, search.work - before, seconds)

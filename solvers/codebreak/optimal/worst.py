@@ -19,7 +19,7 @@ from solvers.jit import kernel
 
 from .candidates import candidates, splits
 from .rules import Memo, Rules, Symmetry
-from .sets import fingerprint, holds, open_by_size, record, slot, spend, split
+from .sets import fingerprint, look, open_by_size, record, spend, split
 from .symmetry import narrowed
 
 
@@ -51,11 +51,11 @@ def fits(
     if memo.counters[0].stopped:
         return False
     h1, h2 = fingerprint(s, rules)
-    at = slot(memo, h1, h2)
-    if holds(memo, at, h1, h2):
-        if memo.exact[at] and memo.value[at] <= depth:
+    held, value, exact, _ = look(memo, h1, h2)
+    if held:
+        if exact and value <= depth:
             return True
-        if not memo.exact[at] and memo.value[at] >= depth:
+        if not exact and value >= depth:
             return False
     if not spend(memo, n):
         return False
