@@ -1,16 +1,17 @@
 """How the optimal-average proof scales with processes, split all the way down (`optimal/parallel.py`).
 
 For each size, in a fresh process each (kernels loaded from the cache before the clock): the serial search (one
-process, the baseline), then the split search on two processes, twice in turn, the quicker of each kept. Each prints
-its wall time, the CPU seconds of every process summed (the parent's and its workers'), and its work (the secrets of
-every set searched). From the two processes' task log (each task's CPU seconds and the tasks it waited for) it then
-simulates the same tasks on 4, 8, 16, 64 and 256 processes (`makespan`): each task, in the order handed out, on the
-first process free, once every task it waited for is done; the parent's own work on a large set counts where it
-ran, in the parent. The simulation assumes a task costs what it cost here, where the budgets it got depended on
+process, the baseline), then the split search on two processes as it runs there (`table.split_size`), twice in turn,
+the quicker of each kept. Each prints its wall time, the CPU seconds of every process summed (the parent's and its
+workers'), and its work (the secrets of every set searched). Then the split as it runs on many processes (every set
+of 200 secrets or more opened), recorded on two; from its task log (each task's CPU seconds and the tasks it waited
+for) it simulates the same tasks on 4, 8, 16, 64 and 256 processes (`makespan`): each task, in the order handed out,
+on the first process free, once every task it waited for is done; the parent's own work on a large set counts
+where it ran, in the parent. The simulation assumes a task costs what it cost here, where the budgets it got depended on
 which results came back first; on more processes they would come back in another order, so it is an estimate. Its
 floor, the critical path (the longest chain of tasks each waiting for the one before), is exact for these tasks.
 
-Run with `python benchmarks/scaling.py` (about two minutes here; `--large` adds 4x8, minutes). Not part of `make
+Run with `python benchmarks/scaling.py` (about three minutes here; `--large` adds 4x8, about ten). Not part of `make
 test`.
 """
 
@@ -29,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.record import Record  # noqa: E402
+from solvers.codebreak.optimal.table import split_size  # noqa: E402
 
 SIZES = ((4, 7), (5, 5))
 LARGE = ((4, 8),)
@@ -56,16 +58,17 @@ class Figures(NamedTuple):
     tasks: list[Logged]
 
 
-def one(pegs: int, colours: int, jobs: int) -> Figures:
+def one(pegs: int, colours: int, jobs: int, split: int) -> Figures:
     """One proof in this process: its figures and, on several processes, its task log."""
     from solvers.codebreak import build, parse
     from solvers.codebreak.optimal.average_search import AverageSearch
+    from solvers.codebreak.optimal.table import Tuning
 
     spec = parse((ROOT / "games" / "mastermind.game").read_text())
     AverageSearch(build(spec, {"length": 2, "colours": 3}), jobs=1).load_kernels()
     g = build(spec, {"length": pegs, "colours": colours}).tabled()
     before, t = os.times(), time.perf_counter()
-    search = AverageSearch(g, jobs=jobs)
+    search = AverageSearch(g, Tuning(split_from=split or None), jobs=jobs)
     found = search.solve()
     wall, after = time.perf_counter() - t, os.times()
     cpu = sum(getattr(after, k) - getattr(before, k) for k in ("user", "system", "children_user", "children_system"))
@@ -74,10 +77,10 @@ def one(pegs: int, colours: int, jobs: int) -> Figures:
     return Figures(found.cost, found.work, wall, cpu, tasks)
 
 
-def measured(pegs: int, colours: int, jobs: int) -> Figures:
+def measured(pegs: int, colours: int, jobs: int, split: int = 0) -> Figures:
     """`one` in a fresh process (the workers fork from it and are its children, so their CPU time is counted)."""
     done = subprocess.run(
-        [sys.executable, __file__, "--one", str(pegs), str(colours), str(jobs)],
+        [sys.executable, __file__, "--one", str(pegs), str(colours), str(jobs), str(split)],
         capture_output=True,
         text=True,
         check=True,
@@ -123,13 +126,17 @@ def main(sizes: tuple[tuple[int, int], ...]) -> None:
             f"{serial.wall:.1f} s wall, {serial.cpu:.1f} CPU s, work {serial.work:,}: one process",
             f"{serial.wall / two.wall:.2f}x wall, {two.cpu / serial.cpu:.2f}x the CPU seconds",
         )
-        path = makespan(two.tasks, 0)
+        split = split_size(colours**pegs, max(SIMULATED))
+        fine = measured(pegs, colours, 2, split)
+        assert fine.cost == serial.cost
+        path = makespan(fine.tasks, 0)
         simulated = ", ".join(
-            f"{w}: {makespan(two.tasks, w):.2f} s ({serial.wall / makespan(two.tasks, w):.1f}x)" for w in SIMULATED
+            f"{w}: {makespan(fine.tasks, w):.2f} s ({serial.wall / makespan(fine.tasks, w):.1f}x)" for w in SIMULATED
         )
         record.row(
-            f"{name}: its {len(two.tasks):,} tasks (the 2-process run's) scheduled on more processes (simulated)",
-            f"{simulated}; none ends before the critical path, {path:.2f} s "
+            f"{name}: the tasks of its split as on many processes (sets from {split} secrets), recorded on 2 "
+            "processes, scheduled on more (simulated)",
+            f"{len(fine.tasks):,} tasks; {simulated}; none ends before the critical path, {path:.2f} s "
             f"(at most {serial.wall / path:.1f}x the one-process time)",
             f"{serial.wall:.1f} s: one process",
         )
@@ -138,7 +145,7 @@ def main(sizes: tuple[tuple[int, int], ...]) -> None:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--one"]:
-        print(json.dumps(one(*(int(x) for x in sys.argv[2:5]))))
+        print(json.dumps(one(*(int(x) for x in sys.argv[2:6]))))
     else:
         started = time.perf_counter()
         main(SIZES + (LARGE if "--large" in sys.argv else ()))

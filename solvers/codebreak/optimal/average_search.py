@@ -21,7 +21,7 @@ from .average import average, open_parts
 from .rules import BIG, UNCAPPED, Optimum, Symmetry, below
 from .sets import perfect_member, seals, shortcut
 from .symmetry import narrowed, place_classes
-from .table import SearchTable, Tuning
+from .table import SearchTable, Tuning, split_size
 
 if TYPE_CHECKING:
     from .parallel import Workers
@@ -68,6 +68,8 @@ class AverageSearch(SearchTable):
         super().__init__(game, tuning, possible_only, shared=self.jobs > 1 and len(game.secrets) >= PARALLEL_FROM)
         self.cap = UNCAPPED if cap is None else cap
         self.under = int(BIG) if under is None else under
+        if tuning is None or tuning.split_from is None:
+            self.split_from = split_size(self.secrets, self.jobs)
         self.keep: Callable[[list[Entry]], None] | None = None  # where settled sets' entries go, if anywhere
         self.resumed = 0  # entries read back from the checkpoint
         self._kept: set[tuple[int, int]] = set()  # the keys of the entries kept or read back

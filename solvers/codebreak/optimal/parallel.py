@@ -139,10 +139,16 @@ class Handout(NamedTuple):
     on: Callable[[Found], None]
     budget: int
     after: tuple[int, ...]
+    low: int = -1  # a younger brother's bound (its place in its set's order: i)
+    i: int = 0
 
     def wanted(self) -> bool:
         """Whether its result still counts."""
         return not (self.node.dead() or (self.up is not None and self.up.done))
+
+    def outdone(self) -> bool:
+        """Whether it is a younger brother whose bound is no longer below its set's best total."""
+        return self.low >= 0 and self.low >= self.node.cap(self.i)
 
 
 class Workers:
@@ -228,6 +234,9 @@ class Workers:
         while self.waiting and len(self.running) < self.jobs * AHEAD:
             _, number, task = heapq.heappop(self.waiting)
             if not task.wanted():
+                continue
+            if task.outdone():  # settled by its bound, as the kernel's loop stops there
+                task.on(Found(task.low, False, 0, 0.0))
                 continue
             try:
                 future = self.pool.submit(task.fn, *task.args)
@@ -361,7 +370,7 @@ class Workers:
             node.waiting += 1
             args, number = (node.slot, i, node.s, node.path, g, limit), self._number(node)
             on = self._on_brother(node, i, g, number)
-            self._task(Handout("brother", brother, args, node, None, on, limit, after), number, 1)
+            self._task(Handout("brother", brother, args, node, None, on, limit, after, bound, i), number, 1)
         node.waiting += 1
         self._brother_done(node)
 

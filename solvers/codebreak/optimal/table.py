@@ -29,22 +29,25 @@ MEDIUM_CACHE_BITS = 20  # games of at most MEDIUM_GAME secrets: 1 million sets (
 LARGE_GAME, MEDIUM_GAME, SMALL_GAME = 2000, 1296, 256
 NODE_LIMIT = 400_000_000  # work (the secrets of every set searched) before the search gives up (LimitError)
 SEED = 20261122  # the random numbers of the fingerprints
-SPLIT_FROM = 200  # secrets: on several processes, a set this large is split into tasks, a smaller one is one task
+SPLIT_FROM = 200  # secrets: on several processes, a set this large may be split into tasks, a smaller one is one task
+SPLIT_SHARE = 4  # ... and by default only sets of at least 1/(4 x processes) of the secrets are: on two processes a
+# finer split costs more CPU than it balances (Mastermind 5x5 in one process, its tasks run one after another: 8.0 s
+# unsplit, 9.6 s split from 400 secrets, 13.7 s from 200), while on many every set of 200 secrets is split
 COLUMNS_FROM = 1000  # experiments: the bound one experiment deeper reads the table by columns (`rules.columns`) ...
 COLUMNS_MAX_CELLS = 8000 * 8000  # ... a copy of at most this many outcomes (5x6: 60 MB; not Super Mastermind's 1 GiB)
 
 
 class Tuning(NamedTuple):
     """How a search runs, never what it proves: its budget of work (LimitError past it), its table's size (default:
-    by the game's size), the least set a proof on several processes splits (`parallel`), and two switches the tests
-    turn off to check that they change no result: the bound one experiment deeper (`lookahead`) and black-peg games'
-    place-by-place symmetries (`places`)."""
+    by the game's size), the least set a proof on several processes splits (`parallel`; default `split_size`), and two
+    switches the tests turn off to check that they change no result: the bound one experiment deeper (`lookahead`)
+    and black-peg games' place-by-place symmetries (`places`)."""
 
     node_limit: int = NODE_LIMIT
     cache_bits: int | None = None
     lookahead: bool = True
     places: bool = True
-    split_from: int = SPLIT_FROM
+    split_from: int | None = None
 
 
 def rules_of(game: Game, lookahead: bool = True, possible_only: bool = False) -> tuple[Rules, int]:
@@ -79,6 +82,11 @@ def rules_of(game: Game, lookahead: bool = True, possible_only: bool = False) ->
     return rules, count.lowest_depth
 
 
+def split_size(secrets: int, jobs: int) -> int:
+    """The least set a proof of a game of that many secrets on `jobs` processes splits by default."""
+    return max(SPLIT_FROM, secrets // (SPLIT_SHARE * jobs))
+
+
 def table_bits(n: int, asked: int | None) -> int:
     """The table's size (log 2) for a game of n secrets: as asked, else by the game's size; small games' at most
     SMALL_CACHE_BITS."""
@@ -111,7 +119,7 @@ class SearchTable:
             else self.plain.places
         )
         self.root_choice = -1  # the first experiment `solve` chose
-        self.split_from = tuning.split_from
+        self.split_from = tuning.split_from or SPLIT_FROM
         self._symmetries: dict[int, Symmetry] = {}
 
     @property

@@ -138,7 +138,7 @@ def brother(slot: int, i: int, s: NDArray[np.int32], path: tuple[int, ...], g: i
 
     before, clock = search.work, time.process_time()
     depth, after = search.depth_at(len(path)), search.sym_of((*path, g))
-    _, start, lows, total, order = open_parts(s, g, np.int64(limit), search.rules, search.memo, depth, after)
+    _, start, lows, total, order = open_parts(s, g, np.int64(cap()), search.rules, search.memo, depth, after)
     if total >= cap():
         return Found(max(int(total), cap()), False, search.work - before, time.process_time() - clock)
     if len(order) and start[order[0] + 1] - start[order[0]] >= search.split_from:
