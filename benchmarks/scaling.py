@@ -6,8 +6,8 @@ the quicker of each kept. Each prints its wall time, the CPU seconds of every pr
 workers'), and its work (the secrets of every set searched). Then the split as it runs on many processes (every set
 of 200 secrets or more opened), recorded on two; from its task log (each task's CPU seconds and the tasks it waited
 for) it simulates the same tasks on 4, 8, 16, 64 and 256 processes (`makespan`): each task, in the order handed out,
-on the first process free, once every task it waited for is done; the parent's own work on a large set counts
-where it ran, in the parent. The simulation assumes a task costs what it cost here, where the budgets it got depended on
+on the first process free, once every task it waited for is done (the parent's bookkeeping between tasks is not
+counted). The simulation assumes a task costs what it cost here, where the budgets it got depended on
 which results came back first; on more processes they would come back in another order, so it is an estimate. Its
 floor, the critical path (the longest chain of tasks each waiting for the one before), is exact for these tasks.
 
@@ -38,11 +38,9 @@ SIMULATED = (4, 8, 16, 64, 256)
 
 
 class Logged(NamedTuple):
-    """A task of the log, as the simulation reads it: its number, whether the parent ran it, its CPU seconds, and
-    the tasks it waited for."""
+    """A task of the log, as the simulation reads it: its number, its CPU seconds, and the tasks it waited for."""
 
     number: int
-    parent: bool
     seconds: float
     after: list[int]
 
@@ -73,7 +71,7 @@ def one(pegs: int, colours: int, jobs: int, split: int) -> Figures:
     wall, after = time.perf_counter() - t, os.times()
     cpu = sum(getattr(after, k) - getattr(before, k) for k in ("user", "system", "children_user", "children_system"))
     order = sorted(search.tasks, key=lambda task: (task.sent, task.number))
-    tasks = [Logged(task.number, task.kind == "open", task.seconds, list(task.after)) for task in order]
+    tasks = [Logged(task.number, task.seconds, list(task.after)) for task in order]
     return Figures(found.cost, found.work, wall, cpu, tasks)
 
 
@@ -92,17 +90,12 @@ def measured(pegs: int, colours: int, jobs: int, split: int = 0) -> Figures:
 
 def makespan(tasks: list[Logged], workers: int) -> float:
     """The end of a list schedule: each task, in order, on the first process free once every task it waited for
-    is done (the parent's own tasks in the parent, one after another); workers 0: as many processes as tasks (the
-    critical path)."""
+    is done; workers 0: as many processes as tasks (the critical path)."""
     end: dict[int, float] = {}
     free = [0.0] * workers
-    parent = 0.0
     for task in tasks:
         ready = max((end[a] for a in task.after if a in end), default=0.0)
-        if task.parent:
-            parent = max(parent, ready) + task.seconds
-            end[task.number] = parent
-        elif workers:
+        if workers:
             end[task.number] = max(heapq.heappop(free), ready) + task.seconds
             heapq.heappush(free, end[task.number])
         else:

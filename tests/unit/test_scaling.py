@@ -4,23 +4,17 @@ from __future__ import annotations
 
 
 def test_the_simulated_schedule() -> None:
-    """List scheduling: each task on the first process free once the tasks it waited for are done; the parent's own
-    tasks one after another in the parent; with no limit on processes, the critical path."""
+    """List scheduling: each task on the first process free once the tasks it waited for are done; with no limit on
+    processes, the critical path."""
     from benchmarks.scaling import Logged, makespan
 
     def free(*seconds: float) -> list[Logged]:
-        return [Logged(i, False, s, []) for i, s in enumerate(seconds)]
+        return [Logged(i, s, []) for i, s in enumerate(seconds)]
 
     assert makespan(free(3.0, 1.0, 1.0, 1.0), 1) == 6.0
     assert makespan(free(3.0, 1.0, 1.0, 1.0), 2) == 3.0
     assert makespan(free(1.0, 1.0, 1.0, 3.0), 2) == 4.0  # the order handed out matters
     assert makespan(free(1.0, 2.0), 8) == 2.0
-    chain = [
-        Logged(0, True, 0.5, []),
-        Logged(1, False, 1.0, [0]),
-        Logged(2, False, 1.0, [0]),
-        Logged(3, False, 2.0, [1]),
-    ]
+    chain = [Logged(0, 0.5, []), Logged(1, 1.0, [0]), Logged(2, 1.0, [0]), Logged(3, 2.0, [1])]
     assert makespan(chain, 8) == makespan(chain, 0) == 3.5  # 0, then 1, then 3
-    assert makespan(chain, 1) == 4.5  # 0, then 1, 2 and 3 one after another
-    assert makespan([Logged(0, True, 1.0, []), Logged(1, True, 1.0, [])], 8) == 2.0  # one parent
+    assert makespan(chain, 1) == 4.5  # one after another

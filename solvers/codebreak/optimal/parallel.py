@@ -6,7 +6,8 @@ parts' costs. The kernel tries S's experiments best bound first: the first (the 
 given, each later one (a younger brother) with the best total found so far. Here the parent (`Workers`) settles
 the large sets itself and hands the rest out as tasks to processes forked from it (`tasks`):
 
-- a set of at least `Tuning.split_from` secrets is opened in the parent (`OpenSet`). Its eldest experiment's parts
+- a set of at least `Tuning.split_from` secrets is settled by the parent (`OpenSet`), once a worker opened it (its
+  experiments in order, its eldest's parts: `tasks.opening`). Its eldest experiment's parts
   are searched at once when its budget is unbounded (at the start, and on the eldest's eldest and so on: as in the
   serial search, every such part is searched exactly, so nothing is lost by searching them together), else one
   after another, largest first, each with the budget the serial search gives it. Each part is opened here again
@@ -17,6 +18,8 @@ the large sets itself and hands the rest out as tasks to processes forked from i
   its parts back, and the parent searches them one after another, each part opened or a task. Among equal totals
   the earliest in the order wins, as in the serial search (a brother caps itself one above the best found by a
   later one);
+- at a bounded start (a resumed proof, or one told to look below a total) the younger brothers go out with the
+  eldest, as the budget already bounds them;
 - a set with no total below its budget hands a lower bound up, which settles the experiment above it as too
   costly; what still runs below that experiment is no longer waited for.
 
@@ -57,11 +60,9 @@ from numpy.typing import NDArray
 
 from solvers.parallel import forked_executor, kill
 
-from .average import open_parts
-from .candidates import candidates
 from .rules import BIG, below
 from .sets import feasible, record, split
-from .tasks import INDEX_BITS, NO_INDEX, Found, Searcher, Task, brother, settle, share
+from .tasks import INDEX_BITS, NO_INDEX, Found, Searcher, Task, brother, opening, settle, share
 
 POLL_SECONDS = 0.005  # how long the parent waits for a result before it passes on the settled parts' entries
 AHEAD = 2  # tasks handed to each process at once (one running, the next waiting: no process idles between tasks)
@@ -92,6 +93,7 @@ class OpenSet:
     low: int = 0  # a lower bound before any search: counting, or the table's
     floor: int = int(BIG)  # the least bound of an experiment that did not get below the budget
     waiting: int = 0  # younger brothers not settled yet
+    early: bool = False  # its younger brothers went out with the eldest (a bounded start: `Workers._open`)
     issued: list[int] = field(default_factory=list)  # the tasks handed out below it
 
     def dead(self) -> bool:
@@ -270,8 +272,8 @@ class Workers:
         heapq.heappush(self.waiting, (priority, number, task))
 
     def _open(self, node: OpenSet) -> None:
-        """Settle a large set here: at once if the table or the bounds do, else from its eldest experiment."""
-        search, clock = self.search, time.process_time()
+        """Settle a large set here: at once if the table or the bounds do, else have it opened (`tasks.opening`)."""
+        search = self.search
         depth, n = search.depth_at(len(node.path)), len(node.s)
         if not feasible(n, depth, search.rules):
             return self._finish(node, int(BIG))
@@ -287,22 +289,29 @@ class Workers:
         node.slot, self.slots = self.slots, self.slots + 1
         self.best[node.slot] = (node.budget - 1) << INDEX_BITS | NO_INDEX
         self.work += n
-        allowed = search.root_allowed() if node.up is None else search.rules.everything
-        node.cands = candidates(node.s, allowed, search.rules, False, search.sym_of(node.path))
-        if not len(node.cands) or node.cands[0, 0] >= node.budget:
-            return self._finish(node, int(node.cands[0, 0]) if len(node.cands) else int(BIG))
-        g = int(node.cands[0, 1])
-        members, start, lows, total, order = open_parts(
-            node.s, g, np.int64(node.budget), search.rules, search.memo, depth, search.sym_of((*node.path, g))
-        )
-        parts = [(members[start[o] : start[o + 1]], int(lows[o]), int(o)) for o in order]
-        eldest = Experiment(
-            node, 0, g, int(total), parts, node.budget >= UNBOUNDED, settled=n - sum(len(p) for p, _, _ in parts)
-        )
-        now = time.perf_counter() - self.start
-        seconds = time.process_time() - clock
-        self.log.append(Task(self._number(node), "open", n, node.budget, True, 0, seconds, now, now, node.gate))
-        return self._go_on(eldest)
+        args, on = (node.s, node.path, node.budget, node.up is None), self._on_open(node)
+        self._task(Handout("open", opening, args, node, None, on, node.budget, node.gate), self._number(node), -2)
+        return None
+
+    def _on_open(self, node: OpenSet) -> Callable[[Found], None]:
+        """What to do once a set is opened (its experiments in order, its eldest's parts): settle it from there."""
+
+        def on(found: Found) -> None:
+            assert found.cands is not None
+            node.cands = found.cands
+            if not len(node.cands) or node.cands[0, 0] >= node.budget:
+                return self._finish(node, int(node.cands[0, 0]) if len(node.cands) else int(BIG))
+            g = int(node.cands[0, 1])
+            members, start = split(node.s, g, self.search.rules)
+            parts = [(members[start[o] : start[o + 1]], low, o) for o, low in found.parts]
+            settled = len(node.s) - sum(len(p) for p, _, _ in parts)
+            eldest = Experiment(node, 0, g, found.value, parts, node.budget >= UNBOUNDED, settled=settled)
+            if node.up is None and node.budget < UNBOUNDED:  # a bounded start (a resumed proof, `under`): the
+                node.early = True  # budget already bounds the younger brothers, so they need not wait for the eldest
+                self._brothers(node)
+            return self._go_on(eldest)
+
+        return on
 
     def _go_on(self, e: Experiment) -> None:
         """Hand out an experiment's parts (all of them, or the next one), or settle it when it is done."""
@@ -353,14 +362,15 @@ class Workers:
             self.best[node.slot] = node.best << INDEX_BITS | e.i
         else:
             node.floor = min(node.floor, e.total)
-        if e.i == 0:
+        if e.i == 0 and not node.early:
             self._brothers(node)
         else:
             self._brother_done(node)
 
     def _brothers(self, node: OpenSet) -> None:
-        """The eldest settled: every younger brother below the best total a task, all at once."""
-        after = tuple(node.issued) or node.gate
+        """Every younger brother below the best total a task, all at once: once the eldest settled, or with it (early:
+        the eldest counts as one more to wait for)."""
+        after = node.gate if node.early else tuple(node.issued) or node.gate
         for i in range(1, len(node.cands)):
             bound, g = int(node.cands[i, 0]), int(node.cands[i, 1])
             limit = node.cap(i)
@@ -372,7 +382,8 @@ class Workers:
             on = self._on_brother(node, i, g, number)
             self._task(Handout("brother", brother, args, node, None, on, limit, after, bound, i), number, 1)
         node.waiting += 1
-        self._brother_done(node)
+        if not node.early:
+            self._brother_done(node)
 
     def _on_brother(self, node: OpenSet, i: int, g: int, number: int) -> Callable[[Found], None]:
         """What to do with a younger brother's result (task number): settled, or its parts to search from here."""

@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 from solvers.checkpoint import Entry
 
 from .average import open_parts
+from .candidates import candidates
 from .rules import Memo, Rules, Symmetry
 
 INDEX_BITS = 20  # a shared best: total << INDEX_BITS | the index of its experiment (BIG << 20 fits)
@@ -73,13 +74,15 @@ class Searcher(Protocol):
 class Found(NamedTuple):
     """What a worker found: a total (exact when below its budget, else a lower bound at least the budget); or, for
     a younger brother whose largest part is to be split, its parts' bounds (outcome, bound), largest first, the
-    search of its parts left to the parent."""
+    search of its parts left to the parent; or, for a set opened, its experiments in order and its eldest's parts
+    and total (`opening`)."""
 
     value: int
     exact: bool
     work: int
     seconds: float  # the worker's CPU time on it
     parts: tuple[tuple[int, int], ...] = ()
+    cands: NDArray[np.int64] | None = None  # a set opened (`opening`): its experiments in order, with their bounds
 
 
 class Task(NamedTuple):
@@ -148,3 +151,20 @@ def brother(slot: int, i: int, s: NDArray[np.int32], path: tuple[int, ...], g: i
     final = cap()
     seconds = time.process_time() - clock
     return Found(total if total < final else max(total, final), total < final, search.work - before, seconds)
+
+
+def opening(s: NDArray[np.int32], path: tuple[int, ...], budget: int, root: bool) -> Found:
+    """A large set opened for the parent (which settles it): its experiments, one per class, best bound first, and,
+    if the best bound is below the budget, its eldest's total and parts' bounds (outcome, bound), largest first."""
+    search = _ready()
+    clock = time.process_time()
+    depth = search.depth_at(len(path))
+    allowed = search.root_allowed() if root else search.rules.everything
+    cands = candidates(s, allowed, search.rules, False, search.sym_of(path))
+    if not len(cands) or cands[0, 0] >= budget:
+        return Found(0, False, 0, time.process_time() - clock, (), cands)
+    g = int(cands[0, 1])
+    rules, memo = search.rules, search.memo
+    _, start, lows, total, order = open_parts(s, g, np.int64(budget), rules, memo, depth, search.sym_of((*path, g)))
+    parts = tuple((int(o), int(lows[o])) for o in order)
+    return Found(int(total), False, 0, time.process_time() - clock, parts, cands)
