@@ -88,9 +88,9 @@ class Found(NamedTuple):
 class Task(NamedTuple):
     """One task as it ran, for the scaling benchmark: its number, what it was ("part": a set searched by the kernel;
     "brother": a younger brother at a set, its parts searched one by one or handed back to be split; "open": a large
-    set opened in the parent), the secrets of its set, its budget, whether it was settled exactly, its work and CPU
-    seconds, when it was handed out and when its result arrived (seconds from the search's start), and the tasks
-    whose results it had to wait for."""
+    set opened for the parent, `opening`), the secrets of its set, its budget, whether it was settled exactly, its
+    work and CPU seconds, when it was handed out and when its result arrived (seconds from the search's start), and
+    the tasks whose results it had to wait for."""
 
     number: int
     kind: str
