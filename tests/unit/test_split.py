@@ -58,7 +58,7 @@ def test_the_split_proof_is_the_serial_one(
 
 
 def test_the_split_proof_below_a_total(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Mastermind 4x4 below 906 proves 905; below 905 it proves that none exists (`NoneBelow`)."""
+    """Mastermind 4x4 (905, Goddard 2004) below 906 proves 905; below 905 it proves that none exists (`NoneBelow`)."""
     monkeypatch.setattr(search_module, "PARALLEL_FROM", 1)
     g = game("mastermind", 4, 4)
     assert AverageSearch(g, Tuning(split_from=20), jobs=2, under=906).solve().cost == 905

@@ -18,7 +18,7 @@ from solvers.parallel import default_jobs
 
 from ..game import Game
 from .average import average, open_parts
-from .rules import BIG, UNCAPPED, Optimum, Symmetry, below
+from .rules import BIG, UNCAPPED, Opened, Optimum, Symmetry, below
 from .sets import perfect_member, seals, shortcut
 from .symmetry import narrowed, place_classes
 from .table import SearchTable, Tuning, split_size
@@ -65,11 +65,12 @@ class AverageSearch(SearchTable):
         jobs: int | None = None,
     ) -> None:
         self.jobs = default_jobs() if jobs is None else jobs
-        super().__init__(game, tuning, possible_only, shared=self.jobs > 1 and len(game.secrets) >= PARALLEL_FROM)
+        self.split = self.jobs > 1 and len(game.secrets) >= PARALLEL_FROM  # `solve` splits the proof (`parallel`)
+        super().__init__(game, tuning, possible_only, shared=self.split)  # over processes that share the table
         self.cap = UNCAPPED if cap is None else cap
         self.under = int(BIG) if under is None else under
-        if tuning is None or tuning.split_from is None:
-            self.split_from = split_size(self.secrets, self.jobs)
+        asked = tuning.split_from if tuning is not None else None
+        self.split_from = asked or split_size(self.secrets, self.jobs)  # the least set split into tasks
         self.keep: Callable[[list[Entry]], None] | None = None  # where settled sets' entries go, if anywhere
         self.resumed = 0  # entries read back from the checkpoint
         self._kept: set[tuple[int, int]] = set()  # the keys of the entries kept or read back
@@ -84,11 +85,6 @@ class AverageSearch(SearchTable):
             self.keep = checkpoint.keep
             self.resumed = len(known)
             self._kept = {(h1, h2) for h1, h2, _, _ in known}
-
-    @property
-    def split(self) -> bool:
-        """Whether `solve` splits the proof over several processes, which share the table (`parallel`)."""
-        return self.jobs > 1 and self.secrets >= PARALLEL_FROM
 
     def average(
         self, s: NDArray[np.int32], beta: int, allowed: NDArray[np.bool_] | None = None, depth: int | None = None
@@ -201,23 +197,36 @@ class AverageSearch(SearchTable):
             self._paths[path] = narrowed(self.sym_of(path[:-1]), path[-1])
         return self._paths[path]
 
+    def open_guess(self, s: NDArray[np.int32], path: tuple[int, ...], g: int, best: int) -> Opened:
+        """Experiment g next at s (the set the experiments of path left): its parts and their bounds, one experiment
+        deeper (`average.open_parts`, bounding stopped once the total reaches best)."""
+        after, depth = self.sym_of((*path, g)), self.depth_at(len(path))
+        return Opened(*open_parts(s, g, np.int64(best), self.rules, self.memo, depth, after))
+
     def guess_total(
+        self, s: NDArray[np.int32], path: tuple[int, ...], g: int, best: int, told: Callable[[int], None]
+    ) -> int:
+        """The total cost of s with experiment g next if below best, else a lower bound at least best
+        (`settle_guess`)."""
+        return self.settle_guess(path, g, self.open_guess(s, path, g, best), best, told)
+
+    def settle_guess(
         self,
-        s: NDArray[np.int32],
         path: tuple[int, ...],
         g: int,
+        opened: Opened,
         best: int,
         told: Callable[[int], None],
         cap: Callable[[], int] | None = None,
     ) -> int:
-        """The total cost of s (the set the experiments of path left) with experiment g next if below best, else a
-        lower bound at least best: as `average` does for one experiment, with the parts searched one by one from
-        here so that progress is told after each (secrets whose part is settled). cap(), when given, may lower best
-        before each part (another process found a better experiment)."""
+        """The total of an experiment opened (`open_guess`) if below best, else a lower bound at least best: as
+        `average` does for one experiment, with the parts searched one by one from here so that progress is told
+        after each (secrets whose part is settled). cap(), when given, may lower best before each part (another
+        process found a better experiment)."""
         after, depth = self.sym_of((*path, g)), self.depth_at(len(path))
-        members, start, lows, total, order = open_parts(s, g, np.int64(best), self.rules, self.memo, depth, after)
+        members, start, lows, total, order = opened
         total = int(total)
-        done = len(s) - sum(int(start[o + 1] - start[o]) for o in order)
+        done = int(start[-1]) - sum(int(start[o + 1] - start[o]) for o in order)
         for o in order:
             best = min(best, cap()) if cap else best
             if total >= best:
@@ -316,13 +325,12 @@ class AverageSearch(SearchTable):
         _, e = min(nearly)
         return self.guess_total(self.everyone(), (), e, int(BIG), lambda _: None) + 1
 
-    def proof_below(self, s: NDArray[np.int32], g: int, budget: int, depth: int | None = None) -> list[Entry]:
-        """The table entries of every set on the optimal tree below experiment g at s (with depth experiments left:
-        default the search's cap), whose cost is at most budget (as `best_of` reads them: a set crowded out of the
-        table is searched again below it), so that another process's search can read the tree back without
-        searching (`adopt`)."""
+    def proof_below(self, s: NDArray[np.int32], g: int, budget: int) -> list[Entry]:
+        """The table entries of every set on the optimal tree below experiment g at s, whose cost is at most budget
+        (as `best_of` reads them: a set crowded out of the table is searched again below it), so that another run
+        can read the tree back without searching (`adopt`)."""
         out: list[Entry] = []
-        stack = [(s, g, self.cap if depth is None else depth)]
+        stack = [(s, g, self.cap)]
         while stack:
             alive, e, depth = stack.pop()
             outcomes = self.rules.table[e, alive]
@@ -341,11 +349,11 @@ class AverageSearch(SearchTable):
         h1, h2 = self.key(s, depth)
         return int(h1), int(h2), cost, choice
 
-    def part_proof(self, part: NDArray[np.int32], cost: int, depth: int = UNCAPPED) -> list[Entry]:
-        """The entries of a set whose least cost is proved (with depth experiments left): its own, then every set's
-        on its optimal tree, so that another run reads its cost and tree back without searching."""
-        own = self.entry(part, cost, depth)
-        return [own, *self.proof_below(part, own[3], cost, depth)]
+    def part_proof(self, part: NDArray[np.int32], cost: int) -> list[Entry]:
+        """The entries of a set whose least cost is proved (uncapped): its own, then every set's on its optimal
+        tree, so that another run reads its cost and tree back without searching."""
+        own = self.entry(part, cost)
+        return [own, *self.proof_below(part, own[3], cost)]
 
     def best_of(self, s: NDArray[np.int32], budget: int, depth: int = UNCAPPED) -> tuple[int, int]:
         """(cost, experiment) on the optimal tree for a set whose cost is at most budget, with at most depth

@@ -220,10 +220,8 @@ class Workers:
         self.work += found.work
         done = time.perf_counter() - self.start
         size = len(task.node.s) if task.kind == "brother" else len(task.args[0])
-        exact = found.exact
-        self.log.append(
-            Task(number, task.kind, size, task.budget, exact, found.work, found.seconds, sent, done, task.after)
-        )
+        row = (found.exact, found.work, found.seconds, sent, done, task.after)
+        self.log.append(Task(number, task.kind, size, task.budget, *row))
         if self.keep and self.work - self.kept_at >= self.keep_every:  # what the workers proved, into the checkpoint
             self.kept_at = self.work
             self.search.keep_new(every=True)

@@ -60,6 +60,17 @@ class Memo(NamedTuple):
     counters: NDArray[np.void]  # one COUNTERS record
 
 
+class Opened(NamedTuple):
+    """An experiment opened at a set (`average.open_parts`): the set sorted by outcome, each outcome's start, each
+    open part's bound, their total with the set's size, and the parts to search, largest first."""
+
+    members: NDArray[np.int32]
+    start: NDArray[np.int64]
+    lows: NDArray[np.int64]
+    total: int
+    order: NDArray[np.int64]
+
+
 class Symmetry(NamedTuple):
     """The symmetries that fix every experiment made so far (and so map the set of secrets onto itself)."""
 

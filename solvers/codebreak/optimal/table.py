@@ -119,7 +119,6 @@ class SearchTable:
             else self.plain.places
         )
         self.root_choice = -1  # the first experiment `solve` chose
-        self.split_from = tuning.split_from or SPLIT_FROM
         self._symmetries: dict[int, Symmetry] = {}
 
     @property

@@ -12,9 +12,10 @@ from numpy.typing import NDArray
 
 from solvers.checkpoint import Entry
 
-from .average import open_parts
 from .candidates import candidates
-from .rules import Memo, Rules, Symmetry
+from .rules import Memo, Opened, Rules, Symmetry
+
+Capped = Callable[[], int] | None  # a live budget, read before each part (`AverageSearch.settle_guess`)
 
 INDEX_BITS = 20  # a shared best: total << INDEX_BITS | the index of its experiment (BIG << 20 fits)
 NO_INDEX = (1 << INDEX_BITS) - 1
@@ -59,16 +60,13 @@ class Searcher(Protocol):
     def settle_part(self, part: NDArray[np.int32], left: int, sym: Symmetry, depth: int) -> int:
         """The kernel's search of one part."""
 
-    def guess_total(
-        self,
-        s: NDArray[np.int32],
-        path: tuple[int, ...],
-        g: int,
-        best: int,
-        told: Callable[[int], None],
-        cap: Callable[[], int] | None = None,
+    def open_guess(self, s: NDArray[np.int32], path: tuple[int, ...], g: int, best: int) -> Opened:
+        """Experiment g next at s: its parts and their bounds."""
+
+    def settle_guess(
+        self, path: tuple[int, ...], g: int, opened: Opened, best: int, told: Callable[[int], None], cap: Capped
     ) -> int:
-        """The total of s with experiment g next, if below best."""
+        """An opened experiment's total, if below best."""
 
 
 class Found(NamedTuple):
@@ -140,14 +138,14 @@ def brother(slot: int, i: int, s: NDArray[np.int32], path: tuple[int, ...], g: i
         return min(limit, (best >> INDEX_BITS) + (1 if i < best & NO_INDEX else 0))
 
     before, clock = search.work, time.process_time()
-    depth, after = search.depth_at(len(path)), search.sym_of((*path, g))
-    _, start, lows, total, order = open_parts(s, g, np.int64(cap()), search.rules, search.memo, depth, after)
+    opened = search.open_guess(s, path, g, cap())
+    _, start, lows, total, order = opened
     if total >= cap():
         return Found(max(int(total), cap()), False, search.work - before, time.process_time() - clock)
     if len(order) and start[order[0] + 1] - start[order[0]] >= search.split_from:
         parts = tuple((int(o), int(lows[o])) for o in order)
         return Found(int(total), False, search.work - before, time.process_time() - clock, parts)
-    total = search.guess_total(s, path, g, limit, lambda _: None, cap)
+    total = search.settle_guess(path, g, opened, limit, lambda _: None, cap)
     final = cap()
     seconds = time.process_time() - clock
     return Found(total if total < final else max(total, final), total < final, search.work - before, seconds)
@@ -158,13 +156,10 @@ def opening(s: NDArray[np.int32], path: tuple[int, ...], budget: int, root: bool
     if the best bound is below the budget, its eldest's total and parts' bounds (outcome, bound), largest first."""
     search = _ready()
     clock = time.process_time()
-    depth = search.depth_at(len(path))
     allowed = search.root_allowed() if root else search.rules.everything
     cands = candidates(s, allowed, search.rules, False, search.sym_of(path))
     if not len(cands) or cands[0, 0] >= budget:
         return Found(0, False, 0, time.process_time() - clock, (), cands)
-    g = int(cands[0, 1])
-    rules, memo = search.rules, search.memo
-    _, start, lows, total, order = open_parts(s, g, np.int64(budget), rules, memo, depth, search.sym_of((*path, g)))
+    _, _, lows, total, order = search.open_guess(s, path, int(cands[0, 1]), budget)
     parts = tuple((int(o), int(lows[o])) for o in order)
     return Found(int(total), False, 0, time.process_time() - clock, parts, cands)
