@@ -3,6 +3,9 @@ compiled kernels), each dying with it, however it ends.
 
 How many: COIN_PUZZLES_JOBS when set (1 keeps a search in its own process), else every core this process may
 run on.
+
+A cluster instead, when the application installed one (`use_cluster`; `webapp.cluster`, when COIN_PUZZLES_CLUSTER
+is set): an `Engine` whose workers, on other machines too, run the same tasks. Nothing here imports it.
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ import ctypes
 import multiprocessing
 import os
 import signal
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, Protocol
 
 PR_SET_PDEATHSIG = 1
 
@@ -49,3 +54,52 @@ def kill(executor: ProcessPoolExecutor) -> None:
         with contextlib.suppress(OSError):
             process.kill()
     executor.shutdown(wait=True, cancel_futures=True)
+
+
+class Shared(Protocol):
+    """Numbers the parent writes and every worker reads (a split proof's best totals)."""
+
+    def __getitem__(self, slot: int) -> int:
+        """The number in a slot."""
+
+    def __setitem__(self, slot: int, value: int) -> None:
+        """Write a slot."""
+
+
+class Pool(Protocol):
+    """Where tasks run: `submit` as concurrent.futures has it."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any) -> Future[Any]:
+        """Run fn(*args) on a worker; its result (or what it raised) in the future."""
+
+
+class Engine(Protocol):
+    """A cluster's side of a split proof (`webapp.cluster`): how many tasks it runs at once, and for one search
+    the numbers its workers share and the pool that runs its tasks, each task with the search rebuilt (once per
+    worker process) from what `start` was given, its table its own. A worker lost mid-task is the engine's to
+    retry; one it could not raises one of `lost`."""
+
+    jobs: int
+    lost: tuple[type[BaseException], ...]
+
+    def start(self, game: Any, recipe: Callable[[Any], Any], slots: int) -> tuple[Shared, Pool]:
+        """A search's shared numbers (slots of them) and its pool: its game kept where the workers read it, and
+        recipe(the engine's handle to it) what rebuilds the search there."""
+
+    def stop(self) -> None:
+        """Drop the search's workers' state (its shared numbers; tasks still running are abandoned)."""
+
+
+_cluster: Callable[[], Engine] | None = None
+
+
+def use_cluster(connect: Callable[[], Engine] | None) -> None:
+    """Hand split proofs to a cluster from now on: connect() joins it (called once a proof needs it); None: forked
+    processes again."""
+    global _cluster
+    _cluster = connect
+
+
+def cluster() -> Engine | None:
+    """The cluster installed (`use_cluster`), joined; None when there is none."""
+    return None if _cluster is None else _cluster()

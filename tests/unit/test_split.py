@@ -15,6 +15,7 @@ from solvers.codebreak.optimal import average_search as search_module
 from solvers.codebreak.optimal.average_search import AverageSearch, NoneBelow
 from solvers.codebreak.optimal.table import Tuning
 from solvers.codebreak.strategy import guesses_possible_codes, read_back
+from solvers.codebreak.tree import Node
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 
@@ -112,3 +113,42 @@ def test_a_worker_killed_mid_proof(monkeypatch: pytest.MonkeyPatch) -> None:
     s = np.arange(len(g.secrets), dtype=np.int32)
     stats = verify(g, read_back(g, search, s, found.cost, False, search.root_choice))
     assert stats.verified and stats.total == expected
+
+
+def tree_total(node: Node | None) -> int:
+    """The guesses a tree of a must-hit game makes over its secrets (each secret counts the guesses up to and
+    including the one that hits it)."""
+    if node is None:
+        return 0
+    return node.secrets + sum(tree_total(child) for child in node.children.values())
+
+
+def test_a_cluster_task_hands_back_the_optimal_tree_of_what_it_settled() -> None:
+    """A cluster's worker has a table of its own, so what it settles exactly comes back as entries (`tasks.share`
+    with entries): a part of Mastermind 4x4's first guess, and a younger brother's experiment at the start. A fresh
+    search that adopts them reads back their costs and a tree of that total without searching anything."""
+    from solvers.codebreak.optimal import tasks
+    from solvers.codebreak.optimal.rules import BIG, UNCAPPED, below
+
+    g = game("mastermind", 4, 4).tabled()
+    worker = AverageSearch(g, jobs=1)
+    s = worker.everyone()
+    tasks.share(worker, [int(BIG) << tasks.INDEX_BITS | tasks.NO_INDEX], entries=True)
+    try:
+        first = g.experiments.index("AABB")
+        outcomes = worker.rules.table[first, s]
+        part = s[outcomes == np.bincount(outcomes).argmax()]  # the largest part
+        found = tasks.settle(part, int(BIG), (first,), below(UNCAPPED))
+        brother = tasks.brother(0, 1, s, (), g.experiments.index("AABC"), int(BIG))
+    finally:
+        tasks.share(worker, None)
+    assert found.exact and found.entries and brother.exact and brother.entries and not brother.parts
+    parent = AverageSearch(g, jobs=1)
+    parent.adopt([*found.entries, *brother.entries])
+    cost, _ = parent.best_of(part, found.value, below(UNCAPPED))
+    assert cost == found.value
+    tree = read_back(g, parent, part, cost, False)
+    assert tree_total(tree) == found.value
+    whole = read_back(g, parent, s, brother.value, False, g.experiments.index("AABC"))
+    assert tree_total(whole) == brother.value and verify(g, whole).verified
+    assert parent.work == 0  # read back from the entries alone

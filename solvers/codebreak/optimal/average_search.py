@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from solvers.checkpoint import Checkpoint, Entry
 from solvers.errors import LimitError
-from solvers.parallel import default_jobs
+from solvers.parallel import cluster, default_jobs
 
 from ..game import Game
 from .average import average, open_parts
@@ -22,6 +22,7 @@ from .rules import BIG, UNCAPPED, Opened, Optimum, Symmetry, below
 from .sets import perfect_member, seals, shortcut
 from .symmetry import narrowed, place_classes
 from .table import SearchTable, Tuning, split_size
+from .tasks import Recipe
 
 if TYPE_CHECKING:
     from .parallel import Workers
@@ -64,9 +65,12 @@ class AverageSearch(SearchTable):
         possible_only: bool = False,
         jobs: int | None = None,
     ) -> None:
-        self.jobs = default_jobs() if jobs is None else jobs
-        self.split = self.jobs > 1 and len(game.secrets) >= PARALLEL_FROM  # `solve` splits the proof (`parallel`)
-        super().__init__(game, tuning, possible_only, shared=self.split)  # over processes that share the table
+        large = len(game.secrets) >= PARALLEL_FROM
+        self.engine = cluster() if jobs is None and large else None  # a cluster's, when one is installed
+        self.jobs = self.engine.jobs if self.engine else default_jobs() if jobs is None else jobs
+        self.split = large and (self.jobs > 1 or self.engine is not None)  # `solve` splits the proof (`parallel`)
+        super().__init__(game, tuning, possible_only, shared=self.split and self.engine is None)  # over processes
+        # forked from this one, which share the table
         self.cap = UNCAPPED if cap is None else cap
         self.under = int(BIG) if under is None else under
         asked = tuning.split_from if tuning is not None else None
@@ -140,7 +144,7 @@ class AverageSearch(SearchTable):
         if self.split:
             from .parallel import Workers
 
-            workers = Workers(self, self.jobs, KEEP_WORK)
+            workers = Workers(self, self.jobs, KEEP_WORK, self.engine)
         try:
             return self._solve(tick, workers)
         finally:
@@ -176,6 +180,10 @@ class AverageSearch(SearchTable):
         if self.root_choice < 0 and self.under < BIG:
             raise NoneBelow(f"no strategy totals fewer than {self.under:,} experiments (proved)")
         return Optimum(best, self.work + work)  # BIG and no choice: no strategy at all (within a cap)
+
+    def recipe(self, game: object) -> Recipe:
+        """What rebuilds this search in a cluster's worker (`rebuilt`), the game given as the engine holds it."""
+        return Recipe(game, self.tuning._replace(split_from=self.split_from), self.cap, self.possible_only)
 
     def depth_at(self, made: int) -> int:
         """The depth left after `made` experiments (the search's cap less them; no cap stays no cap)."""
@@ -325,22 +333,22 @@ class AverageSearch(SearchTable):
         _, e = min(nearly)
         return self.guess_total(self.everyone(), (), e, int(BIG), lambda _: None) + 1
 
-    def proof_below(self, s: NDArray[np.int32], g: int, budget: int) -> list[Entry]:
-        """The table entries of every set on the optimal tree below experiment g at s, whose cost is at most budget
-        (as `best_of` reads them: a set crowded out of the table is searched again below it), so that another run
-        can read the tree back without searching (`adopt`)."""
+    def tree_entries(self, s: NDArray[np.int32], g: int, budget: int, depth: int) -> list[Entry]:
+        """The table entries of every set on the optimal tree below experiment g at s (with depth experiments left
+        at s), whose cost is at most budget (as `best_of` reads them: a set crowded out of the table is searched
+        again below it), so that another run or process can read the tree back without searching (`adopt`)."""
         out: list[Entry] = []
-        stack = [(s, g, self.cap)]
+        stack = [(s, g, depth)]
         while stack:
-            alive, e, depth = stack.pop()
+            alive, e, left = stack.pop()
             outcomes = self.rules.table[e, alive]
             for o in np.unique(outcomes):
                 part = alive[outcomes == o]
                 if (self.game.must_hit and o == self.rules.win) or (not self.game.must_hit and len(part) <= 1):
                     continue
-                entry = self.entry(part, budget, below(depth))
+                entry = self.entry(part, budget, below(left))
                 out.append(entry)
-                stack.append((part, entry[3], below(depth)))
+                stack.append((part, entry[3], below(left)))
         return out
 
     def entry(self, s: NDArray[np.int32], budget: int, depth: int = UNCAPPED) -> Entry:
@@ -349,11 +357,11 @@ class AverageSearch(SearchTable):
         h1, h2 = self.key(s, depth)
         return int(h1), int(h2), cost, choice
 
-    def part_proof(self, part: NDArray[np.int32], cost: int) -> list[Entry]:
-        """The entries of a set whose least cost is proved (uncapped): its own, then every set's on its optimal
-        tree, so that another run reads its cost and tree back without searching."""
-        own = self.entry(part, cost)
-        return [own, *self.proof_below(part, own[3], cost)]
+    def part_proof(self, part: NDArray[np.int32], cost: int, depth: int = UNCAPPED) -> list[Entry]:
+        """The entries of a set whose least cost is proved (with depth experiments left): its own, then every set's
+        on its optimal tree, so that another run reads its cost and tree back without searching."""
+        own = self.entry(part, cost, depth)
+        return [own, *self.tree_entries(part, own[3], cost, depth)]
 
     def best_of(self, s: NDArray[np.int32], budget: int, depth: int = UNCAPPED) -> tuple[int, int]:
         """(cost, experiment) on the optimal tree for a set whose cost is at most budget, with at most depth
@@ -371,3 +379,8 @@ class AverageSearch(SearchTable):
             if ok:
                 return cost, choice
         raise AssertionError("a set on the optimal tree has no proved experiment on a second search")
+
+
+def rebuilt(recipe: Recipe, game: Game) -> AverageSearch:
+    """A split proof's search as a cluster's worker runs its tasks: in one process, with a table of its own."""
+    return AverageSearch(game, recipe.tuning, cap=recipe.cap, possible_only=recipe.possible_only, jobs=1)

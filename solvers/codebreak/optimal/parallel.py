@@ -50,7 +50,7 @@ import multiprocessing
 import queue
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -58,7 +58,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from solvers.parallel import forked_executor, kill
+from solvers.errors import LimitError
+from solvers.parallel import Engine, Pool, Shared, forked_executor, kill
 
 from .rules import BIG, below
 from .sets import feasible, record, split
@@ -71,8 +72,9 @@ RESTARTS = 3  # workers lost (killed, out of memory) that a proof survives: its 
 UNBOUNDED = int(BIG) // 2  # a budget this large bounds nothing: the eldest's parts are searched exactly, at once
 
 
-class WorkersLost(RuntimeError):
-    """The proof's worker processes died more often than it restarts them (RESTARTS)."""
+class WorkersLost(LimitError):
+    """The proof's worker processes died more often than it restarts them (RESTARTS), or a cluster's more often
+    than it retries a task: the proof fails with this message."""
 
 
 @dataclass(eq=False)
@@ -157,16 +159,21 @@ class Workers:
     """The forked processes of one search, and the parent's side of the split: the sets opened here, the tasks
     waiting for a process, the ones handed out, and the log."""
 
-    def __init__(self, search: Searcher, jobs: int, keep_every: int) -> None:
+    def __init__(self, search: Searcher, jobs: int, keep_every: int, engine: Engine | None = None) -> None:
         search.load_kernels()
-        context = multiprocessing.get_context("fork")
         self.search, self.jobs, self.split_from = search, jobs, search.split_from
         self.keep = search.keep is not None
         self.kept_at, self.keep_every = 0, keep_every  # the work done when the shared table was last looked over
         # for the checkpoint, and how much more before the next look
-        self.best = context.Array("q", SLOTS, lock=False)
-        share(search, self.best)
-        self.pool = forked_executor(jobs)
+        self.engine = engine  # a cluster's (its workers' tables their own: their results carry their entries)
+        self.best: Shared
+        self.pool: Pool
+        if engine is None:
+            self.best = multiprocessing.get_context("fork").Array("q", SLOTS, lock=False)
+            share(search, self.best)
+            self.pool = forked_executor(jobs)
+        else:
+            self.best, self.pool = engine.start(search.game, search.recipe, SLOTS)
         self.generation = 0  # the executor's: results of an earlier (broken) one are dropped
         self.restarts = 0
         self.results: queue.SimpleQueue[tuple[int, int, Future[Found]]] = queue.SimpleQueue()
@@ -181,14 +188,19 @@ class Workers:
         self.root: tuple[int, int] | None = None  # the start's (total or bound, first experiment or -1)
 
     def close(self) -> None:
-        """Stop every worker (one still searching what is no longer needed included)."""
-        kill(self.pool)
+        """Stop every worker (one still searching what is no longer needed included); a cluster's workers are
+        only told that the search is over."""
+        if self.engine is not None:
+            return self.engine.stop()
+        assert isinstance(self.pool, ProcessPoolExecutor)
+        return kill(self.pool)
 
     def _restart(self) -> None:
         """A worker was lost: a new executor, and every task that was out handed out again, first."""
         self.restarts += 1
         if self.restarts > RESTARTS:
             raise WorkersLost(f"the proof's worker processes died {self.restarts} times (killed, or out of memory?)")
+        assert isinstance(self.pool, ProcessPoolExecutor)
         kill(self.pool)
         self.pool, self.generation = forked_executor(self.jobs), self.generation + 1
         lost, self.running = self.running, {}
@@ -212,12 +224,17 @@ class Workers:
 
     def _arrived(self, number: int, future: Future[Found]) -> None:
         """A task's result: logged, then acted on if it still counts (a lost worker: `_restart`)."""
+        lost = self.engine.lost if self.engine is not None else ()
         try:
             found = future.result()
         except BrokenProcessPool:
             return self._restart()
+        except lost as e:  # a cluster's worker lost more often than it retries a task
+            raise WorkersLost(f"the proofs' cluster lost a task's workers: {str(e).splitlines()[0][:200]}") from e
         task, sent = self.running.pop(number)
         self.work += found.work
+        if found.entries:  # a cluster's worker: the optimal tree of what it settled, kept here
+            self.search.adopt(list(found.entries))
         done = time.perf_counter() - self.start
         size = len(task.node.s) if task.kind == "brother" else len(task.args[0])
         row = (found.exact, found.work, found.seconds, sent, done, task.after)

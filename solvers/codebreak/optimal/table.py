@@ -106,7 +106,7 @@ class SearchTable:
         self, game: Game, tuning: Tuning | None = None, possible_only: bool = False, shared: bool = False
     ) -> None:
         tuning = tuning or Tuning()
-        self.game = game
+        self.game, self.tuning, self.possible_only = game, tuning, possible_only
         self.rules, self.lowest_depth = rules_of(game, tuning.lookahead, possible_only)
         self.memo = new_memo(1 << table_bits(len(game.secrets), tuning.cache_bits), tuning.node_limit, shared)
         e = self.rules.table.shape[0]

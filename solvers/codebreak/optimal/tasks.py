@@ -1,5 +1,10 @@
-"""What the forked workers of a split proof run (`parallel`): a part searched by the kernel (`settle`), a younger
-brother's experiment (`brother`), and what each hands back (`Found`); and the log of every task (`Task`)."""
+"""What the workers of a split proof run (`parallel`): a part searched by the kernel (`settle`), a younger brother's
+experiment (`brother`), a large set opened (`opening`), and what each hands back (`Found`); the log of every task
+(`Task`); and what rebuilds the search in a cluster's worker (`Recipe`).
+
+Forked workers share the parent's table, so what they prove is read there. A cluster's workers each have a table
+of their own: a task settled exactly there hands back the entries of its optimal tree (`Found.entries`), which the
+parent keeps in its table (and its checkpoint)."""
 
 from __future__ import annotations
 
@@ -36,6 +41,16 @@ class Searcher(Protocol):
     def everyone(self) -> NDArray[np.int32]:
         """Every secret."""
 
+    @property
+    def game(self) -> Any:
+        """The game searched."""
+
+    def recipe(self, game: Any) -> Recipe:
+        """What rebuilds the search in a cluster's worker, the game given as the engine holds it."""
+
+    def adopt(self, entries: list[Entry]) -> None:
+        """Keep proved entries in the table."""
+
     def load_kernels(self) -> None:
         """Load every kernel before forking."""
 
@@ -56,6 +71,12 @@ class Searcher(Protocol):
 
     def keep_new(self, every: bool = False) -> int:
         """Keep the newly proved sets (with a checkpoint)."""
+
+    def tree_entries(self, s: NDArray[np.int32], g: int, budget: int, depth: int) -> list[Entry]:
+        """The entries of every set on the optimal tree below experiment g at s."""
+
+    def part_proof(self, part: NDArray[np.int32], cost: int, depth: int) -> list[Entry]:
+        """The entries of a proved set and of every set on its optimal tree."""
 
     def settle_part(self, part: NDArray[np.int32], left: int, sym: Symmetry, depth: int) -> int:
         """The kernel's search of one part."""
@@ -81,6 +102,7 @@ class Found(NamedTuple):
     seconds: float  # the worker's CPU time on it
     parts: tuple[tuple[int, int], ...] = ()
     cands: NDArray[np.int64] | None = None  # a set opened (`opening`): its experiments in order, with their bounds
+    entries: tuple[Entry, ...] = ()  # a cluster's worker: the optimal tree of what it settled exactly, as entries
 
 
 class Task(NamedTuple):
@@ -102,14 +124,27 @@ class Task(NamedTuple):
     after: tuple[int, ...]
 
 
+class Recipe(NamedTuple):
+    """What rebuilds a split proof's search in a cluster's worker (`average_search.rebuilt`): the game (or the
+    engine's handle to it), how the search runs (its split size included), its cap, and whether only possible codes
+    are guessed."""
+
+    game: Any
+    tuning: Any  # a `table.Tuning`
+    cap: int
+    possible_only: bool
+
+
 _search: Searcher | None = None  # the search the workers were forked from (its table shared with them)
-_best: Any = None  # the shared best totals (a multiprocessing array of int64)
+_best: Any = None  # the shared best totals (a multiprocessing array of int64, or a cluster's `parallel.Shared`)
+_entries = False  # whether a settled task hands back its optimal tree's entries (a cluster's worker)
 
 
-def share(search: Searcher, best: Any) -> None:
-    """What the workers forked after this call find: the search (whose table they share) and the best totals."""
-    global _search, _best
-    _search, _best = search, best
+def share(search: Searcher, best: Any, entries: bool = False) -> None:
+    """What the workers forked after this call (or a cluster's worker, before each task) find: the search (whose
+    table they share, or its own) and the best totals; entries: hand back what was settled exactly."""
+    global _search, _best, _entries
+    _search, _best, _entries = search, best, entries
 
 
 def _ready() -> Searcher:
@@ -124,7 +159,8 @@ def settle(part: NDArray[np.int32], left: int, path: tuple[int, ...], depth: int
     search = _ready()
     before, clock = search.work, time.process_time()
     v = search.settle_part(part, left, search.sym_of(path), depth)
-    return Found(v, v < left, search.work - before, time.process_time() - clock)
+    entries = tuple(search.part_proof(part, v, depth)) if _entries and v < left else ()
+    return Found(v, v < left, search.work - before, time.process_time() - clock, entries=entries)
 
 
 def brother(slot: int, i: int, s: NDArray[np.int32], path: tuple[int, ...], g: int, limit: int) -> Found:
@@ -147,8 +183,10 @@ def brother(slot: int, i: int, s: NDArray[np.int32], path: tuple[int, ...], g: i
         return Found(int(total), False, search.work - before, time.process_time() - clock, parts)
     total = search.settle_guess(path, g, opened, limit, lambda _: None, cap)
     final = cap()
+    exact = total < final
+    entries = tuple(search.tree_entries(s, g, total, search.depth_at(len(path)))) if _entries and exact else ()
     seconds = time.process_time() - clock
-    return Found(total if total < final else max(total, final), total < final, search.work - before, seconds)
+    return Found(total if exact else max(total, final), exact, search.work - before, seconds, entries=entries)
 
 
 def opening(s: NDArray[np.int32], path: tuple[int, ...], budget: int, root: bool) -> Found:
