@@ -10,6 +10,7 @@ solver), so `--help` imports no solver, no Flask and no Numba.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -385,6 +386,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, run, print; a solver's refusal is one line on stderr and exit status 2."""
     argv = list(sys.argv[1:] if argv is None else argv)
     chosen = next((a for a in argv if not a.startswith("-")), None)
+    if os.environ.get("COIN_PUZZLES_CLUSTER", "").strip():  # split proofs go to this cluster (`cluster`)
+        from .cluster import install
+
+        install()
     try:
         args = _parser(chosen).parse_args(argv)
         result = COMMANDS[args.command].run(args)

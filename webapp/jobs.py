@@ -88,13 +88,16 @@ def make_huey(queue: str, redis_url: str | None, folder: Path) -> Huey:
 
 def limit_memory(queue: str) -> Callable[[], None]:
     """Each job process of a queue gets its memory budget (the configured one; the quick lane's at most
-    QUICK_MEMORY_MB); a job past it fails with a clear message."""
+    QUICK_MEMORY_MB); a job past it fails with a clear message. The budget is the soft limit, which a job that
+    hands its proof to a cluster lifts (`cluster.RayEngine`: the cluster's object store, mapped into it, is
+    shared memory of its own size)."""
 
     def limit() -> None:
         mb = config.job_memory_mb()
         if queue == "quick":
             mb = min(mb, QUICK_MEMORY_MB)
-        resource.setrlimit(resource.RLIMIT_AS, (mb * 1024 * 1024, mb * 1024 * 1024))
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        resource.setrlimit(resource.RLIMIT_AS, (mb * 1024 * 1024, hard))
 
     return limit
 

@@ -1,0 +1,240 @@
+"""The proofs' cluster: Ray (docs/decisions.md), when COIN_PUZZLES_CLUSTER names one.
+
+Without it a split proof runs on processes forked from the one proving (`solvers.parallel`), which share its table.
+With it, the split's tasks go to the cluster's workers, on every machine that joined it:
+- COIN_PUZZLES_CLUSTER=host:port: the cluster whose head listens there (`ray start --head --port=...`, and
+  `ray start --address=host:port` on each other machine: docs/operations.md);
+- COIN_PUZZLES_CLUSTER=local: a Ray of its own on this machine, started by the proof and ended with it.
+
+Each worker process rebuilds the search once per proof (`average_search.rebuilt`, the game read from Ray's object
+store, once per machine) with a table of its own, and hands back the optimal tree of each task it settles exactly,
+as table entries; the proving process keeps them in its table and in its checkpoint (the result store: Redis when
+shared), so a restarted proof resumes from them. A brother reads its set's best total from an actor that lives
+beside the proving process. Ray hands a task out again when its worker or machine is lost (RETRIES times), and a
+proof past that fails with a message (`WorkersLost`).
+
+Ray is imported only when a split proof first needs the cluster: a command or a page never waits for it.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import os
+import resource
+import socket
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any
+
+import numpy as np
+
+from solvers.errors import LimitError
+from solvers.parallel import Shared, use_cluster
+
+VARIABLE = "COIN_PUZZLES_CLUSTER"
+LOCAL = "local"  # the variable's value for a Ray of the proof's own on this machine
+RETRIES = 3  # times Ray hands a task out again after its worker process or machine was lost
+NAMESPACE = "coin-puzzles"
+REACH_SECONDS = 5  # a cluster's head that does not answer this soon is not there
+FRESH_SECONDS = 0.02  # a worker reads a set's best total from the actor at most this often
+
+
+class ClusterError(LimitError):
+    """The cluster named by COIN_PUZZLES_CLUSTER cannot be joined (or has no CPU): the proof fails, saying so."""
+
+
+def install() -> None:
+    """Hand split proofs to the cluster COIN_PUZZLES_CLUSTER names, if it names one (joined at the first proof
+    that needs it)."""
+    address = os.environ.get(VARIABLE, "").strip()
+    if address:
+        use_cluster(lambda: joined(address))
+
+
+_engine: RayEngine | None = None  # this process's connection to the cluster
+
+
+def joined(address: str) -> RayEngine:
+    """This process's connection to the cluster at address (made once)."""
+    global _engine
+    if _engine is None:
+        _engine = RayEngine(address)
+    return _engine
+
+
+def reachable(address: str) -> None:
+    """ClusterError unless something listens at address (host:port) within REACH_SECONDS."""
+    host, _, port = address.rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_SECONDS).close()
+    except (OSError, ValueError) as e:
+        why = "not host:port" if isinstance(e, ValueError) else str(e) or type(e).__name__
+        raise ClusterError(f"the proofs' cluster at {address!r} ({VARIABLE}) cannot be reached: {why}") from e
+
+
+class RayEngine:
+    """A split proof's tasks on a Ray cluster (`solvers.parallel.Engine`)."""
+
+    def __init__(self, address: str) -> None:
+        import ray
+
+        # a job's memory budget (`jobs.limit_memory`) does not hold here: Ray maps the cluster's whole object store
+        # (shared memory, 30% of a machine's by default) into every process that joins it, while the proof that
+        # joins keeps only its game and its table of proved sets
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
+        if address != LOCAL:
+            reachable(address)  # Ray itself would retry for minutes
+        try:
+            ray.init(
+                address=None if address == LOCAL else address,
+                namespace=NAMESPACE,
+                log_to_driver=False,
+                logging_level=logging.ERROR,
+                include_dashboard=False if address == LOCAL else None,
+            )
+        except (ConnectionError, RuntimeError, ValueError) as e:
+            first = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
+            raise ClusterError(f"the proofs' cluster at {address!r} ({VARIABLE}) cannot be joined: {first}") from e
+        resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
+        cpus = int(resources.get("CPU", 0))
+        if cpus < 1:
+            raise ClusterError(f"the proofs' cluster at {address!r} ({VARIABLE}) has no CPU to run a task on")
+        self.jobs = cpus
+        print(f"coin-puzzles: split proofs go to the cluster at {address} ({cpus} CPUs)", file=sys.stderr, flush=True)
+        self.lost: tuple[type[BaseException], ...] = (
+            ray.exceptions.WorkerCrashedError,
+            ray.exceptions.NodeDiedError,
+            ray.exceptions.ObjectLostError,
+            ray.exceptions.OwnerDiedError,
+            ray.exceptions.RayActorError,
+            ray.exceptions.LocalRayletDiedError,
+            ray.exceptions.TaskCancelledError,
+        )
+        self._bests: Any = None
+        self._pool: RayPool | None = None
+
+    def start(self, game: Any, recipe: Callable[[Any], Any], slots: int) -> tuple[Shared, RayPool]:
+        """A proof's best totals (an actor on this machine) and its pool; the game put in the object store once."""
+        import ray
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        here = NodeAffinitySchedulingStrategy(node_id=ray.get_runtime_context().get_node_id(), soft=False)
+        self._bests = ray.remote(Bests).options(num_cpus=0, scheduling_strategy=here).remote(slots)
+        # the handles inside lists, so that Ray hands a task the handles, not what they name (read once a process)
+        proof = ray.put((recipe([ray.put(game)]), self._bests))
+        self._pool = RayPool(uuid.uuid4().hex, [proof])
+        return Written(self._bests), self._pool
+
+    def stop(self) -> None:
+        """Cancel the proof's tasks still out and end its actor."""
+        import ray
+
+        if self._pool is not None:
+            self._pool.cancel()
+        if self._bests is not None:
+            ray.kill(self._bests)
+        self._bests, self._pool = None, None
+
+
+class Bests:
+    """The best totals of a proof's sets, read by its workers (a Ray actor: one process, calls one at a time)."""
+
+    def __init__(self, slots: int) -> None:
+        self.values = [0] * slots
+
+    def set(self, slot: int, value: int) -> None:
+        """The proving process's new best at a set."""
+        self.values[slot] = value
+
+    def get(self, slot: int) -> int:
+        """A set's best as a worker reads it."""
+        return self.values[slot]
+
+
+class Written:
+    """The proving process's side of the best totals (`solvers.parallel.Shared`): written without waiting."""
+
+    def __init__(self, actor: Any) -> None:
+        self.actor = actor
+
+    def __getitem__(self, slot: int) -> int:
+        import ray
+
+        return int(ray.get(self.actor.get.remote(slot)))
+
+    def __setitem__(self, slot: int, value: int) -> None:
+        self.actor.set.remote(slot, value)  # the actor takes one caller's calls in the order made
+
+
+class Read(Written):
+    """A worker's side of the best totals: a read asks the actor, unless it did less than FRESH_SECONDS ago (a
+    stale best only prunes less: the proving process compares every result with the best it knows)."""
+
+    def __init__(self, actor: Any) -> None:
+        super().__init__(actor)
+        self.read: dict[int, tuple[float, int]] = {}  # slot -> (when, value)
+
+    def __getitem__(self, slot: int) -> int:
+        now = time.monotonic()
+        when, value = self.read.get(slot, (-FRESH_SECONDS, 0))
+        if now - when >= FRESH_SECONDS:
+            value = super().__getitem__(slot)
+            self.read[slot] = (now, value)
+        return value
+
+
+class RayPool:
+    """A proof's tasks as Ray tasks (`solvers.parallel.Pool`), each run by `run` with the proof's recipe."""
+
+    def __init__(self, key: str, proof: list[Any]) -> None:
+        import ray
+
+        self.key, self.proof = key, proof
+        self.remote = ray.remote(run).options(
+            num_cpus=1, max_retries=RETRIES, retry_exceptions=False, scheduling_strategy="SPREAD"
+        )
+        self.out: dict[Any, None] = {}  # tasks handed out, not answered yet
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any) -> Future[Any]:
+        ref = self.remote.remote(self.key, self.proof, fn, args)
+        self.out[ref] = None
+        future: Future[Any] = ref.future()
+        future.add_done_callback(lambda _: self.out.pop(ref, None))
+        return future
+
+    def cancel(self) -> None:
+        """Cancel every task still out (one running stops at its next check)."""
+        import ray
+
+        for ref in list(self.out):
+            ray.cancel(ref)
+        self.out.clear()
+
+
+_held: tuple[str, Any, Read] | None = None  # a worker process's search: (its proof's key, the search, its bests)
+
+
+def run(key: str, proof: list[Any], fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """One task in a cluster's worker process: the proof's search rebuilt at its first task here (an earlier
+    proof's dropped first) from its recipe and best totals (proof: their handle), then fn(*args) with it."""
+    global _held
+    if _held is None or _held[0] != key:
+        import ray
+
+        from solvers.codebreak.optimal.average_search import rebuilt
+
+        _held = None
+        recipe, bests = ray.get(proof[0])
+        # copies: the object store's arrays are read-only, which the kernels were not compiled for
+        search = rebuilt(recipe, copy.deepcopy(ray.get(recipe.game[0])))
+        search.load_kernels()
+        _held = (key, search, Read(bests))
+    from solvers.codebreak.optimal.tasks import share
+
+    share(_held[1], _held[2], entries=True)
+    return fn(*(copy.copy(a) if isinstance(a, np.ndarray) else a for a in args))  # writable, as above
