@@ -1,0 +1,112 @@
+"""Split proofs on a real two-node Ray cluster on this machine: a head and a second node joined by its address, one
+CPU each (`ray start`, as docs/operations.md has it on several hosts). Proofs through it give the published optima
+with verified trees, survive a worker process killed mid-proof, and a visitor's job on `coin-puzzles serve` with
+COIN_PUZZLES_CLUSTER set hands its proof to it."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from .conftest import BIN, Served, free_port
+from .test_jobs import until_done
+
+pytestmark = pytest.mark.slow
+
+DRIVER = Path(__file__).with_name("cluster_proof.py")
+KOYAMA_LAI_4X6 = 5625  # Koyama and Lai 1993: 5,625 guesses over the 1,296 secrets of Mastermind 4x6
+GODDARD_4X5 = "3.941"  # Goddard 2004: the optimal average of Mastermind 4x5 (625 secrets), to three decimals
+
+
+def tree_of(root: str) -> set[int]:
+    """Every process whose command line names root (the cluster's temporary folder), and their descendants."""
+    parents: dict[int, int] = {}
+    named: set[int] = set()
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            parents[int(proc.name)] = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            if root.encode() in (proc / "cmdline").read_bytes():
+                named.add(int(proc.name))
+    found, grew = set(named), True
+    while grew:
+        more = {pid for pid, ppid in parents.items() if ppid in found} - found
+        found |= more
+        grew = bool(more)
+    return found
+
+
+def raylets(root: str) -> set[int]:
+    """The cluster's raylets (one per node)."""
+    out = set()
+    for pid in tree_of(root):
+        with contextlib.suppress(OSError):
+            if b"/raylet/raylet" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                out.add(pid)
+    return out
+
+
+@pytest.fixture
+def cluster() -> Iterator[tuple[str, str]]:
+    """A head and a second node on this machine (one CPU each): (the head's address, the cluster's folder); every
+    process of it killed at the end (`ray stop` would stop any other Ray on the machine too)."""
+    root = tempfile.mkdtemp(prefix="cp-ray-", dir="/tmp")  # short: Ray's sockets live under it
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    port = free_port()
+    address = f"127.0.0.1:{port}"
+    common = ["--num-cpus=1", "--disable-usage-stats", f"--temp-dir={root}"]
+    ray = str(BIN / "ray")
+    try:
+        head = [ray, "start", "--head", f"--port={port}", "--include-dashboard=false", *common]
+        subprocess.run(head, env=env, check=True, capture_output=True, timeout=120)
+        subprocess.run([ray, "start", f"--address={address}", *common], env=env, check=True, capture_output=True)
+        deadline = time.monotonic() + 60
+        while len(raylets(root)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(raylets(root)) == 2
+        yield address, root
+    finally:
+        for pid in tree_of(root):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_proofs_on_a_two_node_cluster_survive_a_killed_worker(
+    cluster: tuple[str, str], serve: Callable[..., Served]
+) -> None:
+    address, root = cluster
+    nodes = raylets(root)
+    env = {**os.environ, "COIN_PUZZLES_CLUSTER": address}
+    done = subprocess.run(
+        [sys.executable, str(DRIVER)], env=env, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    assert "Traceback" not in done.stderr, done.stderr[-4000:]
+    assert f"split proofs go to the cluster at {address} (2 CPUs)" in done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert len(rows) == 3, done.stdout[-4000:]
+    small, large, again = rows
+    assert small["verified"] and f"{small['total'] / 625:.3f}" == GODDARD_4X5
+    assert large["verified"] and large["total"] == KOYAMA_LAI_4X6
+    assert set(large["parents"]) == nodes  # both nodes' workers ran its tasks
+    # a worker process killed while it ran a task, mid-proof: the same verified optimum and first guess
+    assert again["killed"] is not None and again["killed_mid_proof"]
+    assert again["verified"] and (again["total"], again["first"]) == (large["total"], large["first"])
+
+    # a visitor's job on the server, with the cluster set: its proof goes to the cluster
+    served = serve(COIN_PUZZLES_CLUSTER=address)
+    url = f"{served.url}/api/codebreak?game=mastermind&pegs=4&colours=6&strategy=optimal-average"
+    body = until_done(url)
+    assert body.get("total") == KOYAMA_LAI_4X6 and body.get("verified") and body.get("proved"), body
+    assert f"split proofs go to the cluster at {address}" in served.output()
