@@ -73,8 +73,9 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The longest tests first, so that pytest-xdist's processes share out the short ones at the end instead of
-    one process finishing a long one alone: the visitor's tour and the two-node cluster's, the other whole-system tests (servers, mostly
-    waiting), then the slow checks, the browser tests, the rest (each group in its collection order)."""
+    one process finishing a long one alone: the visitor's tour and the two-node cluster's, the other whole-system
+    tests (servers, mostly waiting), then the slow checks, the browser tests, the rest (each group in its collection
+    order)."""
 
     def rank(item: pytest.Item) -> int:
         path = Path(str(item.fspath)).as_posix()
