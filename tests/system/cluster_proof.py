@@ -1,8 +1,9 @@
 """Proofs through a real Ray cluster, in a process of its own that joins the cluster COIN_PUZZLES_CLUSTER names (run
-by test_cluster.py): Mastermind 4x5 and 4x6 by the site's own call (`solve`), each tree verified on every secret;
-then 4x6 again with a worker process SIGKILLed as soon as one runs a task. One JSON line per proof: the proved
-total, whether the tree verified, its first guess, the parents (raylets) of every worker process seen running a
-task, and the worker killed (with whether the proof was still running then)."""
+by test_cluster.py): Mastermind 4x5 by the site's own call (`solve`), its tree verified on every secret; 4x6 with a
+worker process SIGKILLed as soon as one runs a task, keeping a checkpoint; and 4x6 once more, resumed from it. One
+JSON line per proof: the proved total, whether the tree verified, its first guess, the parents (raylets) of every
+worker process seen running a task, and the worker killed (with whether the proof was still running then); the
+last line adds the checkpoint's entries and the serial search's first guess."""
 
 from __future__ import annotations
 
@@ -14,13 +15,19 @@ import threading
 import time
 from pathlib import Path
 
-from solvers.codebreak import build, parse
+import numpy as np
+
+from solvers.checkpoint import Entry
+from solvers.codebreak import build, parse, verify
+from solvers.codebreak.game import Game
 from solvers.codebreak.optimal import average_search
+from solvers.codebreak.optimal.average_search import AverageSearch
 from solvers.codebreak.solve import TreeRequest, solve
+from solvers.codebreak.strategy import read_back
 from webapp.cluster import install
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
-SAMPLE_SECONDS = 0.02
+SAMPLE_SECONDS = 0.2  # the workers run tasks throughout a proof (a scan of /proc costs milliseconds)
 
 
 def running_tasks() -> list[tuple[int, int]]:
@@ -49,32 +56,67 @@ def watch(parents: set[int], kill: bool, killed: list[tuple[int, float]], done: 
         time.sleep(SAMPLE_SECONDS)
 
 
+class Kept:
+    """A proof's checkpoint in memory (the site's is in its result store)."""
+
+    def __init__(self) -> None:
+        self.entries: list[Entry] = []
+
+    def known(self) -> list[Entry]:
+        return list(self.entries)
+
+    def keep(self, entries: list[Entry]) -> None:
+        self.entries += entries
+
+
 def main() -> None:
     install()
     average_search.PARALLEL_FROM = 1  # 4x5 (625 secrets) is split too: the site splits games from 1,000
     spec = parse((GAMES / "mastermind.game").read_text())
-    for pegs, colours, kill in [(4, 5, False), (4, 6, False), (4, 6, True)]:
+    kept = Kept()
+    for pegs, colours, kill in [(4, 5, False), (4, 6, True)]:
         game = build(spec, {"length": pegs, "colours": colours}).tabled()
         parents: set[int] = set()
         killed: list[tuple[int, float]] = []
         done = threading.Event()
         watcher = threading.Thread(target=watch, args=(parents, kill, killed, done), daemon=True)
         watcher.start()
-        tree, stats = solve(TreeRequest(game, "optimal-average"))
+        began = time.monotonic()
+        if kill:  # with a checkpoint, which the site's call keeps in its store
+            row = prove(game, kept)
+        else:
+            tree, stats = solve(TreeRequest(game, "optimal-average"))
+            first = game.experiments[tree.experiment] if tree.experiment is not None else None
+            row = {"total": stats.total, "verified": stats.verified, "first": first}
         ended = time.monotonic()
         done.set()
         watcher.join()
-        row = {
+        row |= {
             "pegs": pegs,
             "colours": colours,
-            "total": stats.total,
-            "verified": stats.verified,
-            "first": game.experiments[tree.experiment] if tree.experiment is not None else None,
             "parents": sorted(parents),
             "killed": killed[0][0] if killed else None,
             "killed_mid_proof": bool(killed) and killed[0][1] < ended,
+            "seconds": round(ended - began, 1),
         }
         print(json.dumps(row), flush=True)
+    # a run resumed from what the killed run kept (sent back by the cluster's workers): the same optimum
+    began = time.monotonic()
+    row = prove(game, kept) | {"kept": len(kept.entries), "seconds": round(time.monotonic() - began, 1)}
+    alone = AverageSearch(game, jobs=1)  # the serial search, in this process
+    alone.solve()
+    print(json.dumps(row | {"serial_first": game.experiments[alone.root_choice]}), flush=True)
+
+
+def prove(game: Game, kept: Kept) -> dict[str, object]:
+    """The optimal average proved on the cluster with a checkpoint (resumed from what it holds): the total of the
+    tree read back, whether it verified, its first guess, and the proof's work (secrets of every set searched)."""
+    search = AverageSearch(game, checkpoint=kept)
+    found = search.solve()
+    s = np.arange(len(game.secrets), dtype=np.int32)
+    stats = verify(game, read_back(game, search, s, found.cost, False, search.root_choice))
+    first = game.experiments[search.root_choice]
+    return {"total": stats.total, "verified": stats.verified, "first": first, "work": found.work}
 
 
 if __name__ == "__main__":

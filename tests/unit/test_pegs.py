@@ -329,16 +329,15 @@ def test_large_board_tables_have_no_unknown(name: str) -> None:
     [
         ("triangle-4", True),
         ("triangle-5", True),
-        pytest.param("triangle-6", False, marks=pytest.mark.slow),
+        pytest.param("triangle-6", False, marks=pytest.mark.proof),  # 40 s here: `make proofs`
         pytest.param("triangle-6", True, marks=pytest.mark.proof),
     ],
 )
 def test_bidirectional_fewest_moves_equal_the_exact_layers(name: str, every_start: bool) -> None:
     """The bidirectional search, every (start, finish) pair: the same fewest moves as the exhaustive breadth-first
     layers, or none when the layers reach no such final; each solution replays onto the finish in that many moves.
-    Starts on an axis of the triangle exercise the symmetry that fixes the start and the finish. (Triangle-6 in
-    `make test`: every fourth class of starts under the board's symmetries, every finish; every start in
-    `make proofs`.)"""
+    Starts on an axis of the triangle exercise the symmetry that fixes the start and the finish. (Triangle-6, in
+    `make proofs`: every fourth class of starts under the board's symmetries, every finish; or every start.)"""
     b, ex = board(name), exact(name)
     classes = list({canonical(b, b.start(label)): label for label in b.labels}.values())
     labels = b.labels if every_start else classes[:: 4 if b.size > 15 else 1]
