@@ -128,7 +128,7 @@ class RayEngine:
         # the handles inside lists, so that Ray hands a task the handles, not what they name (read once a process)
         proof = ray.put((recipe([ray.put(game)]), self._bests))
         self._pool = RayPool(uuid.uuid4().hex, [proof])
-        return Written(self._bests), self._pool
+        return Totals(self._bests), self._pool
 
     def stop(self) -> None:
         """Cancel the proof's tasks still out and end its actor."""
@@ -156,36 +156,28 @@ class Bests:
         return self.values[slot]
 
 
-class Written:
-    """The proving process's side of the best totals (`solvers.parallel.Shared`): written without waiting."""
+class Totals:
+    """A proof's best totals as a process sees them (`solvers.parallel.Shared`): the proving process writes without
+    waiting (the actor takes one caller's calls in the order made); a worker reads from the actor, unless it did
+    less than FRESH_SECONDS ago (a stale best only prunes less: the proving process compares every result with the
+    best it knows)."""
 
     def __init__(self, actor: Any) -> None:
         self.actor = actor
+        self.read: dict[int, tuple[float, int]] = {}  # slot -> (when, value)
 
     def __getitem__(self, slot: int) -> int:
         import ray
 
-        return int(ray.get(self.actor.get.remote(slot)))
-
-    def __setitem__(self, slot: int, value: int) -> None:
-        self.actor.set.remote(slot, value)  # the actor takes one caller's calls in the order made
-
-
-class Read(Written):
-    """A worker's side of the best totals: a read asks the actor, unless it did less than FRESH_SECONDS ago (a
-    stale best only prunes less: the proving process compares every result with the best it knows)."""
-
-    def __init__(self, actor: Any) -> None:
-        super().__init__(actor)
-        self.read: dict[int, tuple[float, int]] = {}  # slot -> (when, value)
-
-    def __getitem__(self, slot: int) -> int:
         now = time.monotonic()
         when, value = self.read.get(slot, (-FRESH_SECONDS, 0))
         if now - when >= FRESH_SECONDS:
-            value = super().__getitem__(slot)
+            value = int(ray.get(self.actor.get.remote(slot)))
             self.read[slot] = (now, value)
         return value
+
+    def __setitem__(self, slot: int, value: int) -> None:
+        self.actor.set.remote(slot, value)
 
 
 class RayPool:
@@ -208,7 +200,7 @@ class RayPool:
         return future
 
     def cancel(self) -> None:
-        """Cancel every task still out (one running stops at its next check)."""
+        """Cancel every task still out (one running is interrupted once its kernel is back in Python)."""
         import ray
 
         for ref in list(self.out):
@@ -216,7 +208,7 @@ class RayPool:
         self.out.clear()
 
 
-_held: tuple[str, Any, Read] | None = None  # a worker process's search: (its proof's key, the search, its bests)
+_held: tuple[str, Any, Totals] | None = None  # a worker process's search: (its proof's key, the search, its bests)
 
 
 def run(key: str, proof: list[Any], fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
@@ -233,7 +225,7 @@ def run(key: str, proof: list[Any], fn: Callable[..., Any], args: tuple[Any, ...
         # copies: the object store's arrays are read-only, which the kernels were not compiled for
         search = rebuilt(recipe, copy.deepcopy(ray.get(recipe.game[0])))
         search.load_kernels()
-        _held = (key, search, Read(bests))
+        _held = (key, search, Totals(bests))
     from solvers.codebreak.optimal.tasks import share
 
     share(_held[1], _held[2], entries=True)

@@ -19,6 +19,7 @@ from solvers.checkpoint import Entry
 
 from .candidates import candidates
 from .rules import Memo, Opened, Rules, Symmetry
+from .table import Tuning
 
 Capped = Callable[[], int] | None  # a live budget, read before each part (`AverageSearch.settle_guess`)
 
@@ -130,7 +131,7 @@ class Recipe(NamedTuple):
     are guessed."""
 
     game: Any
-    tuning: Any  # a `table.Tuning`
+    tuning: Tuning
     cap: int
     possible_only: bool
 
