@@ -11,8 +11,13 @@ counted). The simulation assumes a task costs what it cost here, where the budge
 which results came back first; on more processes they would come back in another order, so it is an estimate. Its
 floor, the critical path (the longest chain of tasks each waiting for the one before), is exact for these tasks.
 
-Run with `python benchmarks/scaling.py` (about three minutes here; `--large` adds 4x8, about ten). Not part of `make
-test`.
+With `--cluster`, instead, each size is proved on a Ray cluster of this machine's own (`COIN_PUZZLES_CLUSTER=local`,
+`webapp/cluster.py`), beside the two forked processes, twice in turn: its wall time (Ray's start not counted: the
+clock starts once the cluster is joined) and the CPU seconds of its tasks (Ray's workers are not this process's
+children, so their whole CPU time is not counted), recorded apart (`cluster`).
+
+Run with `python benchmarks/scaling.py` (about three minutes here; `--large` adds 4x8, about ten; `--cluster` about
+two). Not part of `make test`.
 """
 
 from __future__ import annotations
@@ -57,16 +62,22 @@ class Figures(NamedTuple):
 
 
 def one(pegs: int, colours: int, jobs: int, split: int) -> Figures:
-    """One proof in this process: its figures and, on several processes, its task log."""
+    """One proof in this process: its figures and, on several processes, its task log (jobs 0: on the cluster
+    COIN_PUZZLES_CLUSTER names, joined before the clock starts)."""
     from solvers.codebreak import build, parse
     from solvers.codebreak.optimal.average_search import AverageSearch
     from solvers.codebreak.optimal.table import Tuning
+    from solvers.parallel import cluster
+    from webapp.cluster import install
 
     spec = parse((ROOT / "games" / "mastermind.game").read_text())
     AverageSearch(build(spec, {"length": 2, "colours": 3}), jobs=1).load_kernels()
     g = build(spec, {"length": pegs, "colours": colours}).tabled()
+    if not jobs:
+        install()
+        cluster()
     before, t = os.times(), time.perf_counter()
-    search = AverageSearch(g, Tuning(split_from=split or None), jobs=jobs)
+    search = AverageSearch(g, Tuning(split_from=split or None), jobs=jobs or None)
     found = search.solve()
     wall, after = time.perf_counter() - t, os.times()
     cpu = sum(getattr(after, k) - getattr(before, k) for k in ("user", "system", "children_user", "children_system"))
@@ -85,6 +96,20 @@ def measured(pegs: int, colours: int, jobs: int, split: int = 0) -> Figures:
         env=dict(os.environ, COIN_PUZZLES_JOBS=str(jobs)),
     )
     cost, work, wall, cpu, tasks = json.loads(done.stdout.strip().splitlines()[-1])
+    return Figures(cost, work, wall, cpu, [Logged(*task) for task in tasks])
+
+
+def on_cluster(pegs: int, colours: int) -> Figures:
+    """`one` in a fresh process, on a Ray cluster of its own on this machine (`COIN_PUZZLES_CLUSTER=local`)."""
+    done = subprocess.run(
+        [sys.executable, __file__, "--one", str(pegs), str(colours), "0", "0"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ, COIN_PUZZLES_CLUSTER="local", RAY_USAGE_STATS_ENABLED="0"),
+    )
+    cost, work, wall, _, tasks = json.loads(done.stdout.strip().splitlines()[-1])
+    cpu = sum(task[1] for task in tasks)  # the tasks' own CPU seconds
     return Figures(cost, work, wall, cpu, [Logged(*task) for task in tasks])
 
 
@@ -136,10 +161,31 @@ def main(sizes: tuple[tuple[int, int], ...]) -> None:
     record.save()
 
 
+def on_ray(sizes: tuple[tuple[int, int], ...]) -> None:
+    """Each size on a Ray cluster of this machine's own beside two forked processes, twice in turn: print and
+    record (as `cluster`)."""
+    record = Record("cluster")
+    for pegs, colours in sizes:
+        runs = [run for _ in range(2) for run in (measured(pegs, colours, 2), on_cluster(pegs, colours))]
+        forked = min(runs[0::2], key=lambda r: r.wall)
+        ray = min(runs[1::2], key=lambda r: r.wall)
+        assert forked.cost == ray.cost
+        record.row(
+            f"Mastermind {pegs}x{colours} optimal average ({ray.cost:,}), proved on a Ray cluster of this machine "
+            "(2 CPUs)",
+            f"{ray.wall:.1f} s wall, {ray.cpu:.1f} CPU s in its {len(ray.tasks):,} tasks, work {ray.work:,}",
+            f"{forked.wall:.1f} s wall, {sum(t.seconds for t in forked.tasks):.1f} CPU s in its "
+            f"{len(forked.tasks):,} tasks, work {forked.work:,}: 2 forked processes",
+            f"{forked.wall / ray.wall:.2f}x",
+        )
+    record.save()
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--one"]:
         print(json.dumps(one(*(int(x) for x in sys.argv[2:6]))))
     else:
         started = time.perf_counter()
-        main(SIZES + (LARGE if "--large" in sys.argv else ()))
+        sizes = SIZES + (LARGE if "--large" in sys.argv else ())
+        on_ray(sizes) if "--cluster" in sys.argv else main(sizes)
         print(f"({time.perf_counter() - started:.0f} s)")

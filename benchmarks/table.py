@@ -23,6 +23,7 @@ SCRIPTS = (  # (script, section title), in `make bench` order
     ("hints", "Code-breaking hints"),
     ("lessons", "What a guess was worth (the hint that teaches)"),
     ("scaling", "Proofs on several processes: measured on two, simulated on more"),
+    ("cluster", "Proofs on a Ray cluster of this machine, beside forked processes (not in `make bench`)"),
     ("engines", "Distributed engines on the proof's tasks (the `engines` extra; not in `make bench`)"),
     ("variants", "Weighing variants"),
     ("store", "Result store"),
@@ -35,6 +36,7 @@ COMMANDS = {  # rows written by another script, or by a script's option
     "optima-possible": "benchmarks/optima.py --possible-only",
     "optima-site": "benchmarks/optima.py --site-job PxC|super",
     "super-tree": "benchmarks/polish.py",
+    "cluster": "benchmarks/scaling.py --cluster",
 }
 INTRO = """# Performance
 
