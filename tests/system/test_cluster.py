@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -58,20 +59,25 @@ def raylets(root: str) -> set[int]:
     return out
 
 
+AUTH = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32)}  # the cluster's token, made for this run
+
+
 @pytest.fixture
 def cluster() -> Iterator[tuple[str, str]]:
-    """A head and a second node on this machine (one CPU each): (the head's address, the cluster's folder); every
-    process of it killed at the end (`ray stop` would stop any other Ray on the machine too)."""
+    """A head and a second node on this machine (one CPU each), which admit only the processes that hold the
+    token (AUTH, as docs/operations.md has it; whatever ~/.ray holds is not read): (the head's address, the
+    cluster's folder); every process of it killed at the end (`ray stop` would stop any other Ray here too)."""
     root = tempfile.mkdtemp(prefix="cp-ray-", dir="/tmp")  # short: Ray's sockets live under it
-    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", **AUTH}
     port = free_port()
     address = f"127.0.0.1:{port}"
     common = ["--num-cpus=1", "--disable-usage-stats", "--include-log-monitor=false", f"--temp-dir={root}"]
     ray = str(BIN / "ray")
     try:
         head = [ray, "start", "--head", f"--port={port}", "--include-dashboard=false", *common]
-        subprocess.run(head, env=env, check=True, capture_output=True, timeout=120)
-        subprocess.run([ray, "start", f"--address={address}", *common], env=env, check=True, capture_output=True)
+        for command in (head, [ray, "start", f"--address={address}", *common]):
+            started = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120, check=False)
+            assert started.returncode == 0, started.stderr[-4000:]
         deadline = time.monotonic() + 60
         while len(raylets(root)) < 2 and time.monotonic() < deadline:
             time.sleep(0.2)
@@ -88,7 +94,7 @@ def test_proofs_on_a_two_node_cluster_survive_a_killed_worker(
 ) -> None:
     address, root = cluster
     nodes = raylets(root)
-    env = {**os.environ, "COIN_PUZZLES_CLUSTER": address}
+    env = {**os.environ, "COIN_PUZZLES_CLUSTER": address, **AUTH}
     done = subprocess.run(
         [sys.executable, str(DRIVER)], env=env, capture_output=True, text=True, timeout=300, check=False
     )
@@ -109,7 +115,7 @@ def test_proofs_on_a_two_node_cluster_survive_a_killed_worker(
     assert resumed["work"] < large["work"] / 2, (resumed, large)
 
     # a visitor's job on the server, with the cluster set: its proof goes to the cluster
-    served = serve(COIN_PUZZLES_CLUSTER=address)
+    served = serve(COIN_PUZZLES_CLUSTER=address, **AUTH)
     url = f"{served.url}/api/codebreak?game=mastermind&pegs=4&colours=6&strategy=optimal-average"
     body = until_done(url)
     assert body.get("total") == KOYAMA_LAI_4X6 and body.get("verified") and body.get("proved"), body
