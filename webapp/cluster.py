@@ -203,7 +203,7 @@ class RayPool:
         """Cancel every task still out (one running is interrupted once its kernel is back in Python)."""
         import ray
 
-        for ref in list(self.out):
+        for ref in self.out.copy():  # a copy made at once (Ray's thread drops the answered ones meanwhile)
             ray.cancel(ref)
         self.out.clear()
 
