@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import BIN, Served, free_port
-from .test_jobs import until_done
+from .test_jobs import descendants, until_done
 
 pytestmark = pytest.mark.slow
 
@@ -32,21 +32,12 @@ GODDARD_4X5 = "3.941"  # Goddard 2004: the optimal average of Mastermind 4x5 (62
 
 def tree_of(root: str) -> set[int]:
     """Every process whose command line names root (the cluster's temporary folder), and their descendants."""
-    parents: dict[int, int] = {}
-    named: set[int] = set()
+    named = set()
     for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            parents[int(proc.name)] = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            if root.encode() in (proc / "cmdline").read_bytes():
+        with contextlib.suppress(OSError):
+            if proc.name.isdigit() and root.encode() in (proc / "cmdline").read_bytes():
                 named.add(int(proc.name))
-    found, grew = set(named), True
-    while grew:
-        more = {pid for pid, ppid in parents.items() if ppid in found} - found
-        found |= more
-        grew = bool(more)
-    return found
+    return named.union(*(descendants(pid) for pid in named))
 
 
 def raylets(root: str) -> set[int]:
