@@ -21,7 +21,20 @@ from solvers.jit import kernel
 
 from .candidates import candidates, lookahead, representatives
 from .rules import BIG, Memo, Rules, Symmetry
-from .sets import below, feasible, fingerprint, free_for, keyed, look, open_by_size, record, shortcut, spend, split
+from .sets import (
+    below,
+    feasible,
+    fingerprint,
+    free_for,
+    keyed,
+    look,
+    note,
+    open_by_size,
+    record,
+    shortcut,
+    spend,
+    split,
+)
 from .symmetry import narrowed
 
 
@@ -132,4 +145,6 @@ def average(
     if best_g < 0:
         best = max(floor, lb)
     record(memo, h1, h2, best, best_g >= 0, best_g)
+    if memo.log.shape[0]:
+        note(memo, s, best, sym)
     return best

@@ -26,7 +26,10 @@ BIG = np.int64(1) << 40  # above any cost
 UNCAPPED = 1 << 20  # a depth standing for "no cap on the number of experiments"
 
 
-COUNTERS = np.dtype([("work", np.int64), ("limit", np.int64), ("stopped", np.bool_)], align=True)
+COUNTERS = np.dtype(
+    [("work", np.int64), ("limit", np.int64), ("stopped", np.bool_), ("logged", np.int64), ("overflow", np.bool_)],
+    align=True,
+)
 
 
 class Rules(NamedTuple):
@@ -58,6 +61,9 @@ class Memo(NamedTuple):
     choice: NDArray[np.int32]  # the experiment that achieves it, or -1
     check: NDArray[np.uint64]  # each entry's seal (`sets.seal`): an entry that fails it reads as absent
     counters: NDArray[np.void]  # one COUNTERS record
+    log: NDArray[np.int64]  # no values: off; else every set's cost or bound as the search proves it, for a
+    # certificate (`sets.note`, `certificate`): (size, value, experiments made before it, the set, those experiments)
+    # one after another, `logged` values used (overflow: it did not fit)
 
 
 class Opened(NamedTuple):
@@ -85,10 +91,11 @@ def _field(room: mmap.mmap | None, size: int, kind: type[np.generic], at: int) -
     return np.zeros(size, dtype=kind) if room is None else np.frombuffer(room, dtype=kind, count=size, offset=at)
 
 
-def new_memo(size: int, limit: int, shared: bool = False) -> Memo:
+def new_memo(size: int, limit: int, shared: bool = False, log: int = 0) -> Memo:
     """An empty table of `size` slots (a power of two) and a work limit. shared: the table (not the work counters)
     lives in memory that processes forked later share with this one (an anonymous shared mapping), so that a
-    proof's workers read each other's proved sets (`optimal.parallel`); each entry is sealed (`sets.seal`)."""
+    proof's workers read each other's proved sets (`optimal.parallel`); each entry is sealed (`sets.seal`). log: the
+    values of the log of proved sets (`Memo.log`; 0: none kept)."""
     counters = np.zeros(1, dtype=COUNTERS)
     counters[0]["limit"] = limit
     kinds = (np.uint64, np.uint64, np.int64, np.bool_, np.int32, np.uint64)
@@ -96,7 +103,7 @@ def new_memo(size: int, limit: int, shared: bool = False) -> Memo:
     starts = np.cumsum([0] + [size * np.dtype(k).itemsize for k in kinds]).tolist()
     k1, k2, value, exact, choice, check = (_field(room, size, k, at) for k, at in zip(kinds, starts, strict=False))
     choice[:] = -1
-    return Memo(k1, k2, value, exact, choice, check, counters)
+    return Memo(k1, k2, value, exact, choice, check, counters, np.zeros(log, dtype=np.int64))
 
 
 def counting_bounds(n: int, branches: int, must_hit: bool) -> NDArray[np.int64]:

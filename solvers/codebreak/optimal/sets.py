@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 from solvers.jit import kernel
 
 from . import rules
-from .rules import UNCAPPED, Memo, Rules
+from .rules import UNCAPPED, Memo, Rules, Symmetry
 
 PROBES = 32  # slots tried before a crowded table replaces the home slot
 
@@ -123,6 +123,25 @@ def record(
     memo.exact[at] = exact
     memo.choice[at] = choice
     memo.check[at] = seal(h1, h2, value, exact, choice)
+
+
+@kernel
+def note(memo: Memo, s: NDArray[np.int32], value: np.int64, sym: Symmetry) -> None:  # pragma: no cover
+    """Log a set's proved cost or lower bound with the experiments made before it, whose symmetries the search
+    used there (`Memo.log`; -1 experiments: it used none); overflow once the log is full."""
+    counters = memo.counters[0]
+    at = counters.logged
+    hist = sym.hist if sym.stab.shape[0] > 1 else sym.hist[:0]
+    end = at + 3 + s.shape[0] + hist.shape[0]
+    if end > memo.log.shape[0]:
+        counters.overflow = True
+        return
+    memo.log[at] = s.shape[0]
+    memo.log[at + 1] = value
+    memo.log[at + 2] = hist.shape[0] if sym.stab.shape[0] > 1 else -1
+    memo.log[at + 3 : at + 3 + s.shape[0]] = s
+    memo.log[at + 3 + s.shape[0] : end] = hist
+    counters.logged = end
 
 
 @kernel

@@ -168,7 +168,9 @@ class SearchTable:
         if g in self._symmetries:
             return self._symmetries[g]
         perm = symmetries(self.game, g)
-        after = self.plain._replace(perm=perm, stab=np.arange(len(perm), dtype=np.int64))
+        after = self.plain._replace(
+            perm=perm, stab=np.arange(len(perm), dtype=np.int64), hist=np.array([g], dtype=np.int64)
+        )
         if keep:
             self._symmetries[g] = after
         return after
