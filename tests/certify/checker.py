@@ -1,0 +1,286 @@
+"""An independent checker of Mastermind optimal-average certificates (`solvers.codebreak.optimal.certificate` makes
+them). It imports nothing from the project: its scores, bounds and symmetries are its own, written from the rules
+of the game, with numpy alone, so that a fault in the search cannot hide in a fault shared with its checker.
+
+What it confirms, for a game of `pegs` places and `colours` colours (colours may repeat; black and white pegs; the
+game ends when the secret is guessed), the total T being the sum over every secret of the guesses made:
+
+1. Upper bound. The certificate gives each secret's guesses. They must end on the secret (and not meet it before),
+   form one strategy (two secrets that got the same answers so far get the same next guess) and total T.
+2. Lower bound. Every claim (S, v) says that no strategy finds the secrets of S in fewer than v guesses in all. A
+   claim holds when, for every guess g that tells something about S, |S| plus, over the parts of S that g leaves
+   open, the most that is known of each part (its own claim; the counting bound of its size; or, one guess deeper,
+   the least over every guess of |P| plus the counting bounds of its parts) is at least v. Guesses that tell
+   nothing are never on an optimal strategy (they only add |S|). By induction on |S| (every part of an informative
+   guess is smaller than S), every claim is then true, and the whole game's claim is T.
+3. Symmetry. A claim may name the guesses made before it (history). The permutations of places and colours that
+   fix each of them keep every score, so, once the checker has seen that each maps S onto itself, guesses of one
+   orbit under them cost the same at S, and one per orbit (its least code) is checked.
+
+Counting bound: a strategy makes one first guess; each guess has at most b answers other than "all black" that
+leave the game open, so at most b^(d-1) secrets can be found with the d-th guess; the least total for n secrets
+fills the depths in order.
+"""
+
+from __future__ import annotations
+
+from itertools import permutations, product
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+CHUNK = 256  # guesses scored at a time
+
+
+class Rejected(Exception):
+    """The certificate does not prove what it claims."""
+
+
+def all_codes(pegs: int, colours: int) -> NDArray[np.int64]:
+    """Every code, numbered in this order: the first place most significant."""
+    return np.array(list(product(range(colours), repeat=pegs)), dtype=np.int64).reshape(-1, pegs)
+
+
+def answers(pegs: int, colours: int) -> NDArray[np.uint8]:
+    """answers[g, x]: the answer to guess g when the secret is x, as blacks * (pegs + 1) + whites."""
+    c = all_codes(pegs, colours)
+    tally = np.stack([(c == k).sum(axis=1) for k in range(colours)], axis=1)  # how many of each colour
+    n = len(c)
+    out = np.empty((n, n), dtype=np.uint8)
+    for lo in range(0, n, CHUNK):
+        g = c[lo : lo + CHUNK]
+        blacks = (g[:, None, :] == c[None, :, :]).sum(axis=2)
+        common = np.minimum(tally[lo : lo + CHUNK, None, :], tally[None, :, :]).sum(axis=2)
+        out[lo : lo + CHUNK] = blacks * (pegs + 1) + (common - blacks)
+    return out
+
+
+def counting(n: int, branches: int) -> NDArray[np.int64]:
+    """bound[k] for k = 0..n: the least total number of guesses to find k secrets (see the module's note)."""
+    out = np.zeros(n + 1, dtype=np.int64)
+    for k in range(1, n + 1):
+        left, depth, width, total = k, 1, 1, 0
+        while left > 0:
+            here = min(left, width)
+            total += depth * here
+            left -= here
+            depth, width = depth + 1, width * branches
+        out[k] = total
+    return out
+
+
+class Checker:
+    """The checks of one game's certificates."""
+
+    def __init__(self, pegs: int, colours: int) -> None:
+        self.pegs, self.colours = pegs, colours
+        self.codes = all_codes(pegs, colours)
+        self.n = len(self.codes)
+        scored = answers(pegs, colours)
+        present = np.unique(scored)  # the answers that occur, numbered 0, 1, ... in their order
+        number = np.zeros(int(present.max()) + 1, dtype=np.uint8)
+        number[present] = np.arange(len(present))
+        self.answers = number[scored]
+        self.by_secret = np.ascontiguousarray(self.answers.T)  # by_secret[x, g]: one secret's answers to every guess
+        self.win = int(number[pegs * (pegs + 1)])
+        self.kinds = len(present)
+        self.bound = counting(self.n, self.kinds - 1)  # every answer but "all black" leaves the game open
+        self.weights = colours ** np.arange(pegs - 1, -1, -1, dtype=np.int64)
+        self._orbits: dict[tuple[int, ...], NDArray[np.bool_]] = {}
+        self._deeper: dict[bytes, int] = {}
+
+    # ------------------------------------------------------------------ the optimal tree
+
+    def check_strategy(self, lengths: NDArray[Any], guesses: NDArray[Any], total: int) -> None:
+        """Each secret's guesses end on it, are one strategy, and total `total`."""
+        if len(lengths) != self.n or int(np.sum(lengths)) != len(guesses):
+            raise Rejected("the guesses do not cover every secret once")
+        if int(np.sum(lengths)) != total:
+            raise Rejected(f"the strategy totals {int(np.sum(lengths))}, not {total}")
+        nodes: dict[tuple[int, ...], int] = {}
+        at = 0
+        for x in range(self.n):
+            seq = [int(g) for g in guesses[at : at + int(lengths[x])]]
+            at += int(lengths[x])
+            if not seq or seq[-1] != x or x in seq[:-1]:
+                raise Rejected(f"the guesses for secret {x} do not end on it")
+            heard: tuple[int, ...] = ()
+            for g in seq:
+                if nodes.setdefault(heard, g) != g:
+                    raise Rejected(f"two guesses after the same answers {heard}")
+                heard = (*heard, int(self.answers[g, x]))
+
+    # ------------------------------------------------------------------ the lower bounds
+
+    def check_claims(
+        self,
+        sizes: NDArray[Any],
+        values: NDArray[Any],
+        members: NDArray[Any],
+        made: NDArray[Any],
+        history: NDArray[Any],
+        total: int,
+    ) -> int:
+        """Every claim holds (see the module's note) and the whole game's claim is at least total; how many claims."""
+        claims: dict[bytes, int] = {}
+        sets, hists = [], []
+        at = h = 0
+        for size, value, m in zip(sizes.tolist(), values.tolist(), made.tolist(), strict=True):
+            s = np.asarray(members[at : at + size], dtype=np.int64)
+            at += size
+            if size < 1 or s[0] < 0 or s[-1] >= self.n or (size > 1 and not (np.diff(s) > 0).all()):
+                raise Rejected("a claim's set is not a sorted set of codes")
+            hist = None if m < 0 else tuple(int(g) for g in history[h : h + m])
+            h += max(m, 0)
+            key = s.tobytes()
+            claims[key] = max(claims.get(key, 0), int(value))
+            sets.append((s, int(value)))
+            hists.append(hist)
+        if at != len(members) or h != len(history):
+            raise Rejected("the claims' arrays do not add up")
+        if claims.get(np.arange(self.n, dtype=np.int64).tobytes(), -1) < total:
+            raise Rejected("no claim that the whole game needs the total")
+        for (s, value), hist in zip(sets, hists, strict=True):
+            self._check_claim(s, value, hist, claims)
+        return len(sets)
+
+    def _check_claim(
+        self, s: NDArray[np.int64], v: int, hist: tuple[int, ...] | None, claims: dict[bytes, int]
+    ) -> None:
+        n = len(s)
+        if v <= self.bound[n]:
+            return
+        tried = self._representatives(s, hist)
+        a = self.answers[np.ix_(tried, s)].astype(np.int64)
+        opened = self._tally(a)
+        useless = (opened == n).any(axis=1)
+        low = n + self.bound[opened].sum(axis=1)
+        for i in np.flatnonzero(~useless & (low < v)):
+            if self._guess_total(s, a[i], claims, v) < v:
+                raise Rejected(f"guess {int(tried[i])} at a set of {n} is not shown to need {v} guesses")
+
+    def _guess_total(self, s: NDArray[np.int64], answer: NDArray[np.int64], claims: dict[bytes, int], v: int) -> int:
+        """|S| plus the most known of each part the guess leaves open: its claim or its counting bound, then, while
+        the total is below v, the one-guess-deeper bound of the largest parts first."""
+        parts = [s[answer == o] for o in np.unique(answer) if o != self.win]
+        known = [max(int(self.bound[len(p)]), claims.get(p.tobytes(), 0)) for p in parts]
+        total = len(s) + sum(known)
+        for i in sorted(range(len(parts)), key=lambda i: -len(parts[i])):
+            if total >= v or len(parts[i]) < 3:  # two secrets cost 3 whatever is guessed: their counting bound
+                break
+            total += max(0, self._one_deeper(parts[i]) - known[i])
+        return total
+
+    def _one_deeper(self, part: NDArray[np.int64]) -> int:
+        """The least over every informative guess of |P| plus the counting bounds of its open parts."""
+        key = part.tobytes()
+        if key not in self._deeper:
+            n = len(part)
+            counts = self._tally(self.by_secret[part], by_guess=False)
+            useful = ~(counts == n).any(axis=1)
+            self._deeper[key] = int((n + self.bound[counts].sum(axis=1))[useful].min())
+        return self._deeper[key]
+
+    def _tally(self, a: NDArray[Any], by_guess: bool = True) -> NDArray[np.int64]:
+        """Per guess (a row of a, or a column when not by_guess): how many secrets give each answer, "all black"
+        left out."""
+        guesses = a.shape[0] if by_guess else a.shape[1]
+        at = self.kinds * np.arange(guesses, dtype=np.int64)
+        flat = a.astype(np.int64) + (at[:, None] if by_guess else at[None, :])
+        counts = np.bincount(flat.ravel(), minlength=guesses * self.kinds).reshape(guesses, self.kinds)
+        counts[:, self.win] = 0
+        return counts
+
+    # ------------------------------------------------------------------ symmetries
+
+    def _representatives(self, s: NDArray[np.int64], hist: tuple[int, ...] | None) -> NDArray[np.int64]:
+        """The guesses to check at S: every code, or with a history the least code of each orbit of the
+        permutations fixing its guesses, once each is seen to map S onto itself."""
+        if hist is None:
+            return np.arange(self.n, dtype=np.int64)
+        key = tuple(sorted(set(hist)))
+        gens = self._generators(key)
+        for g in gens:
+            if not np.array_equal(np.sort(g[s]), s):
+                raise Rejected("a claim's history has a symmetry that does not map its set onto itself")
+        if key not in self._orbits:
+            least = np.arange(self.n, dtype=np.int64)
+            while True:
+                before = least.copy()
+                for g in gens:
+                    np.minimum(least, least[g], out=least)
+                    least[g] = np.minimum(least[g], least)
+                if np.array_equal(before, least):
+                    break
+            self._orbits[key] = least == np.arange(self.n)
+        return np.flatnonzero(self._orbits[key])
+
+    def _generators(self, hist: tuple[int, ...]) -> list[NDArray[np.int64]]:
+        """Permutations of the codes (image of each code) that generate the group of place-and-colour permutations
+        fixing every guess of hist: for each place permutation, the colour map it forces on the colours hist uses
+        (when it is one-to-one), the other colours left alone; and two that permute the unused colours."""
+        guesses = self.codes[list(hist)]
+        used = sorted({int(c) for c in guesses.ravel()})
+        out = []
+        for places in permutations(range(self.pegs)):
+            colour: dict[int, int] = {}
+            fits = all(
+                colour.setdefault(int(g[places[i]]), int(g[i])) == int(g[i]) for g in guesses for i in range(self.pegs)
+            )
+            if fits and len(set(colour.values())) == len(colour):
+                full = np.arange(self.colours)
+                for a, b in colour.items():
+                    full[a] = b
+                out.append(self._image(list(places), full))
+        unused = [c for c in range(self.colours) if c not in used]
+        if len(unused) >= 2:
+            swap = np.arange(self.colours)
+            swap[unused[0]], swap[unused[1]] = unused[1], unused[0]
+            turn = np.arange(self.colours)
+            turn[unused] = unused[1:] + unused[:1]
+            out += [self._image(list(range(self.pegs)), swap), self._image(list(range(self.pegs)), turn)]
+        return out
+
+    def _image(self, places: list[int], colour: NDArray[np.int64]) -> NDArray[np.int64]:
+        """Each code's image: place i of the image holds the colour map's image of the code's place places[i]."""
+        image: NDArray[np.int64] = colour[self.codes[:, places]] @ self.weights
+        return image
+
+
+def check(cert: dict[str, Any]) -> int:
+    """Check a certificate (its arrays by name); how many claims it holds. Rejected if it proves nothing."""
+    pegs, colours, total = int(cert["pegs"]), int(cert["colours"]), int(cert["total"])
+    checker = Checker(pegs, colours)
+    checker.check_strategy(cert["lengths"], cert["guesses"], total)
+    return checker.check_claims(cert["sizes"], cert["values"], cert["members"], cert["made"], cert["history"], total)
+
+
+def main(argv: list[str]) -> int:
+    """python -m tests.certify.checker FILE...: check certificate files; exit status 1 if one is rejected."""
+    import time
+
+    status = 0
+    for path in argv:
+        started = time.monotonic()
+        with np.load(path) as f:
+            cert = dict(f)
+        try:
+            claims = check(cert)
+        except Rejected as e:
+            print(f"{path}: REJECTED: {e}")
+            status = 1
+            continue
+        pegs, colours, total = int(cert["pegs"]), int(cert["colours"]), int(cert["total"])
+        print(
+            f"{path}: Mastermind {pegs}x{colours}: the optimal total is {total:,} (average "
+            f"{total / colours**pegs:.6f}): {claims:,} claims and the strategy checked in "
+            f"{time.monotonic() - started:.1f} s"
+        )
+    return status
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main(sys.argv[1:]))

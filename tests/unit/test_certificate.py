@@ -1,0 +1,196 @@
+"""Certificates of optimal averages (`solvers.codebreak.optimal.certificate`) and their independent checker
+(`tests/certify/checker.py`): the checker's scores and bounds against brute force written here, whole games
+against an exhaustive search written here, the certificates kept in docs/certificates, and certificates altered so
+that they no longer prove anything, which the checker must refuse."""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from solvers.codebreak import build
+from solvers.codebreak.optimal.certificate import Certificate, certify
+from tests.certify.checker import Checker, Rejected, all_codes, answers, check, counting
+from webapp.games import game_spec
+
+KEPT = Path(__file__).resolve().parents[2] / "docs" / "certificates"
+
+
+def mastermind(pegs: int, colours: int) -> Any:
+    return build(game_spec("mastermind"), {"length": pegs, "colours": colours})
+
+
+def score(guess: tuple[int, ...], secret: tuple[int, ...]) -> tuple[int, int]:
+    """Blacks and whites, counted as a player does."""
+    blacks = sum(a == b for a, b in zip(guess, secret, strict=True))
+    common = sum((Counter(guess) & Counter(secret)).values())
+    return blacks, common - blacks
+
+
+@pytest.mark.parametrize(("pegs", "colours"), [(3, 4), (4, 3), (2, 6)])
+def test_checker_scores_as_a_player_counts(pegs: int, colours: int) -> None:
+    table = answers(pegs, colours)
+    codes = [tuple(int(c) for c in code) for code in all_codes(pegs, colours)]
+    assert codes == list(product(range(colours), repeat=pegs))
+    for g, guess in enumerate(codes):
+        for x, secret in enumerate(codes):
+            b, w = score(guess, secret)
+            assert table[g, x] == b * (pegs + 1) + w
+
+
+def test_checker_score_examples() -> None:
+    """Examples worked by hand (colours A=0, B=1, ...)."""
+    table = answers(4, 6)
+
+    def at(guess: str, secret: str) -> int:
+        number = {code: i for i, code in enumerate(product(range(6), repeat=4))}
+        return int(table[number[tuple(ord(c) - 65 for c in guess)], number[tuple(ord(c) - 65 for c in secret)]])
+
+    assert at("AABB", "ABAB") == 2 * 5 + 2
+    assert at("AABB", "CCDD") == 0
+    assert at("ABCD", "DCBA") == 4
+    assert at("AAAA", "ABCA") == 2 * 5
+    assert at("ABCD", "ABCD") == 4 * 5
+
+
+def test_counting_bound_by_hand() -> None:
+    # b = 2: one secret found by the first guess, two by the second, four by the third
+    assert counting(7, 2).tolist() == [0, 1, 3, 5, 8, 11, 14, 17]
+    assert counting(4, 13)[4] == 1 + 2 * 3
+
+
+@cache
+def brute_total(pegs: int, colours: int) -> int:
+    """The optimal total by exhaustive search over every guess at every set (no bounds, no symmetries)."""
+    codes = list(product(range(colours), repeat=pegs))
+
+    @cache
+    def best(s: frozenset[int]) -> int:
+        if len(s) == 1:
+            return 1
+        out = None
+        for g in range(len(codes)):
+            parts: dict[tuple[int, int], set[int]] = {}
+            for x in s:
+                if x != g:
+                    parts.setdefault(score(codes[g], codes[x]), set()).add(x)
+            if any(len(p) == len(s) for p in parts.values()):
+                continue  # tells nothing
+            total = len(s) + sum(best(frozenset(p)) for p in parts.values())
+            out = total if out is None else min(out, total)
+        assert out is not None
+        return out
+
+    return best(frozenset(range(len(codes))))
+
+
+@pytest.mark.parametrize(("pegs", "colours"), [(2, 2), (2, 3), (3, 2), (2, 4)])
+def test_tiny_games_against_brute_force(pegs: int, colours: int) -> None:
+    cert = certify(mastermind(pegs, colours))
+    assert check(cert._asdict()) >= 1
+    assert cert.total == brute_total(pegs, colours)
+
+
+def test_published_games() -> None:
+    """Goddard 2004 gives 3x4 3.219 and 4x4 3.535 to three decimals: 206 / 64 and 905 / 256."""
+    for pegs, colours, total in ((3, 4, 206), (4, 4, 905)):
+        cert = certify(mastermind(pegs, colours))
+        assert check(cert._asdict()) > 1
+        assert cert.total == total
+
+
+KEPT_TOTALS = {  # (pegs, colours): the total, and where it was published ("new": nowhere we know of)
+    (4, 5): (2463, "Goddard 2004: 3.941"),
+    (4, 6): (5625, "Koyama and Lai 1993"),
+    (5, 4): (3954, "new"),
+    (6, 3): (2649, "new"),
+}
+
+
+@pytest.mark.parametrize(("pegs", "colours"), sorted(KEPT_TOTALS))
+def test_kept_certificates(pegs: int, colours: int) -> None:
+    """The certificates in docs/certificates that check in seconds (the larger ones: tests marked proof)."""
+    with np.load(KEPT / f"mastermind-{pegs}x{colours}.npz") as f:
+        cert = dict(f)
+    assert check(cert) > 1
+    assert int(cert["total"]) == KEPT_TOTALS[pegs, colours][0]
+
+
+# ---------------------------------------------------------------------- certificates that prove nothing
+
+
+@pytest.fixture(scope="module")
+def cert45() -> Certificate:
+    return certify(mastermind(4, 5))
+
+
+def claims_of(cert: Certificate, **changed: Any) -> tuple[Any, ...]:
+    c = cert._replace(**changed)
+    return c.sizes, c.values, c.members, c.made, c.history, c.total
+
+
+def test_the_unaltered_certificate_checks(cert45: Certificate) -> None:
+    assert check(cert45._asdict()) == len(cert45.sizes)
+
+
+def test_claims_raised_by_one_are_refused(cert45: Certificate) -> None:
+    checker = Checker(4, 5)
+    with pytest.raises(Rejected):
+        checker.check_claims(*claims_of(cert45, values=cert45.values + 1, total=cert45.total + 1))
+
+
+def test_the_whole_games_claim_alone_is_refused(cert45: Certificate) -> None:
+    whole = int(np.flatnonzero(cert45.sizes == 625)[0])
+    start = int(cert45.sizes[:whole].sum())
+    h = int(np.maximum(cert45.made[:whole], 0).sum())
+    alone = {
+        "sizes": cert45.sizes[whole : whole + 1],
+        "values": cert45.values[whole : whole + 1],
+        "members": cert45.members[start : start + 625],
+        "made": cert45.made[whole : whole + 1],
+        "history": cert45.history[h : h + max(int(cert45.made[whole]), 0)],
+    }
+    with pytest.raises(Rejected, match="not shown to need"):
+        Checker(4, 5).check_claims(*claims_of(cert45, **alone))
+
+
+def test_a_missing_claim_for_the_total_is_refused(cert45: Certificate) -> None:
+    with pytest.raises(Rejected, match="whole game"):
+        Checker(4, 5).check_claims(*claims_of(cert45, total=cert45.total + 1))
+
+
+def test_a_history_whose_symmetries_move_the_set_is_refused(cert45: Certificate) -> None:
+    """A claim may only use the symmetries of guesses that fix its set: AAAB is fixed by swapping the first two
+    places, which moves a set such as {ABCD}."""
+    aaab = 0 * 125 + 0 * 25 + 0 * 5 + 1
+    abcd = 0 * 125 + 1 * 25 + 2 * 5 + 3
+    sizes = np.array([*cert45.sizes, 2])
+    values = np.array([*cert45.values, 4])  # above the counting bound of two secrets (3): checked
+    members = np.array([*cert45.members, abcd, abcd + 1])
+    made = np.array([*cert45.made, 1])
+    history = np.array([*cert45.history, aaab])
+    with pytest.raises(Rejected, match="does not map"):
+        Checker(4, 5).check_claims(sizes, values, members, made, history, cert45.total)
+
+
+def test_strategies_that_are_not_one_are_refused(cert45: Certificate) -> None:
+    checker = Checker(4, 5)
+    lengths, guesses = cert45.lengths, cert45.guesses
+    checker.check_strategy(lengths, guesses, cert45.total)
+    with pytest.raises(Rejected, match="totals"):
+        checker.check_strategy(lengths, guesses, cert45.total - 1)
+    second = int(lengths[0])  # secret 1's first guess: another first guess than secret 0's
+    other = guesses.copy()
+    other[second] = (other[0] + 1) % 625
+    with pytest.raises(Rejected, match="same answers"):
+        checker.check_strategy(lengths, other, cert45.total)
+    wrong_end = guesses.copy()
+    wrong_end[int(lengths[0]) - 1] = 7  # secret 0 "found" by guessing code 7
+    with pytest.raises(Rejected, match="end on it"):
+        checker.check_strategy(lengths, wrong_end, cert45.total)

@@ -1,0 +1,45 @@
+"""make proofs: the certificates in docs/certificates that take minutes to check, and every kept certificate made
+again by the search as it is now and checked (tests/certify/checker.py, which shares no code with the search)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solvers.codebreak import build
+from solvers.codebreak.optimal.certificate import certify
+from tests.certify.checker import check
+from webapp.games import game_spec
+
+KEPT = Path(__file__).resolve().parents[2] / "docs" / "certificates"
+LONG = {  # (pegs, colours): the total, and where it was published ("new": nowhere we know of)
+    (4, 7): (11228, "Ville 2013"),
+    (5, 5): (13496, "new"),
+    (6, 4): (17281, "new"),
+}
+ALL = sorted(
+    tuple(int(n) for n in path.stem.removeprefix("mastermind-").split("x")) for path in KEPT.glob("mastermind-*.npz")
+)
+
+
+@pytest.mark.proof
+@pytest.mark.parametrize(("pegs", "colours"), sorted(LONG))
+def test_long_certificates(pegs: int, colours: int) -> None:
+    """About 40 s (5x5) to several minutes (6x4) each here."""
+    with np.load(KEPT / f"mastermind-{pegs}x{colours}.npz") as f:
+        cert = dict(f)
+    assert check(cert) > 1
+    assert int(cert["total"]) == LONG[pegs, colours][0]
+
+
+@pytest.mark.proof
+@pytest.mark.parametrize(("pegs", "colours"), ALL)
+def test_certificates_made_again(pegs: int, colours: int) -> None:
+    """The search as it is now makes a certificate of the same total as the kept one, and it checks."""
+    with np.load(KEPT / f"mastermind-{pegs}x{colours}.npz") as f:
+        kept = int(f["total"])
+    cert = certify(build(game_spec("mastermind"), {"length": pegs, "colours": colours}))
+    assert cert.total == kept
+    assert check(cert._asdict()) > 1
