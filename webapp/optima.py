@@ -4,6 +4,9 @@ page, the API and the command line alike."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+from pathlib import Path
+
 from solvers.codebreak.optima import AUTOMATIC_SECRETS, OptimaCell, OptimaReport, cell, report, sizes
 from solvers.errors import LimitError
 
@@ -13,6 +16,20 @@ from .computations import stored
 from .store import Store
 
 STRATEGIES = ("optimal-average", "optimal-worst")
+CERTIFICATES = Path(__file__).resolve().parent.parent / "docs" / "certificates"  # `coin-puzzles certify` made them
+
+
+@lru_cache(maxsize=1)
+def certificates() -> dict[tuple[int, int], tuple[str, int]]:
+    """The certificates kept in the project, (pegs, colours) -> (file name, the total each certifies), read once per
+    process (the total alone: numpy reads one array of the file)."""
+    import numpy as np
+
+    out = {}
+    for path in sorted(CERTIFICATES.glob("mastermind-*x*.npz")):
+        with np.load(path) as f:
+            out[int(f["pegs"]), int(f["colours"])] = (path.name, int(f["total"]))
+    return out
 
 
 def _waiting(store: Store, pegs: int, colours: int) -> str:
@@ -43,7 +60,13 @@ def optima_cell(store: Store, pegs: int, colours: int, compute_up_to: int = 0) -
     average, worst = found
     if average is None:
         return cell(pegs, colours, None, None, _waiting(store, pegs, colours))
-    return cell(pegs, colours, (average[0].experiment, average[1]), None if worst is None else worst[1])
+    return cell(
+        pegs,
+        colours,
+        (average[0].experiment, average[1]),
+        None if worst is None else worst[1],
+        certified=certificates(),
+    )
 
 
 def optima_table(store: Store, compute_up_to: int = 0) -> OptimaReport:

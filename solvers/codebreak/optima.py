@@ -122,6 +122,7 @@ class OptimaCell:
     agrees: bool | None  # None: nothing published, published as an unchecked formula, or not proved yet
     new: bool  # proved, and not in the publications this project checked
     note: str = ""  # why a cell is refused or still pending
+    certificate: str | None = None  # the file name of its certificate of the same total (docs/certificates), if any
 
 
 def cell(
@@ -130,9 +131,11 @@ def cell(
     average: tuple[int | None, Stats] | None,
     worst: Stats | None,
     note: str = "",
+    certified: dict[tuple[int, int], tuple[str, int]] | None = None,
 ) -> OptimaCell:
     """A cell from its optimal-average result (first guess, statistics) and its optimal-worst statistics, either
-    missing while it is computed (note: its progress) or refused (note: why)."""
+    missing while it is computed (note: its progress) or refused (note: why); certified: the certificates kept,
+    (pegs, colours) -> (file name, total), a cell showing its own when the totals agree."""
     n = colours**pegs
     pub = PUBLISHED.get((pegs, colours))
     shown = None if pub is None else (f"{pub.total:,}" if pub.total is not None else pub.average or "formula")
@@ -158,7 +161,14 @@ def cell(
         agrees,
         pub is None,
         note,
+        _certificate(certified or {}, pegs, colours, st.total),
     )
+
+
+def _certificate(certified: dict[tuple[int, int], tuple[str, int]], pegs: int, colours: int, total: int) -> str | None:
+    """The certificate file of a size whose total it certifies, if one is kept."""
+    name, certified_total = certified.get((pegs, colours), (None, None))
+    return name if certified_total == total else None
 
 
 @dataclass(frozen=True)
@@ -190,10 +200,14 @@ class OptimaReport:
     proved: int
     new: int
     disagreements: int
+    certified: int  # proved sizes whose certificate is kept
 
     def text(self) -> str:
         """The table in words, one size a line."""
-        lines = [f"{self.proved} of {len(self.rows)} sizes proved, {self.new} new, {self.disagreements} disagreements"]
+        lines = [
+            f"{self.proved} of {len(self.rows)} sizes proved, {self.new} new, {self.disagreements} disagreements, "
+            f"{self.certified} with a certificate"
+        ]
         for c in self.rows:
             size = f"{c.pegs}x{c.colours} ({c.secrets:,} secrets)"
             if c.total is None:
@@ -208,6 +222,7 @@ class OptimaReport:
             lines.append(
                 f"{size}: total {c.total:,}, average {c.average}, worst of that tree {c.worst_of_average}, least worst "
                 f"case {worst}, first guess {c.first_guess}; {known}"
+                + (f"; certificate {c.certificate}" if c.certificate else "")
             )
         return "\n".join(lines)
 
@@ -249,4 +264,5 @@ def report(rows: list[OptimaCell]) -> OptimaReport:
         len(proved),
         sum(r.new for r in proved),
         sum(r.agrees is False for r in proved),
+        sum(r.certificate is not None for r in proved),
     )

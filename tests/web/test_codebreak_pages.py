@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from flask.testing import FlaskClient
 
+from solvers.codebreak.optima import cell
+from solvers.codebreak.strategy import Stats
 from tests.web.forms import form_token, refusal
 
 
@@ -304,3 +308,25 @@ def test_super_mastermind_possible_only_is_queued_by_precompute_only(
     at = next(i for i, p in enumerate(listed) if getattr(p, "possible_only", None) and p.game == "super-mastermind")
     assert len([p for p in listed if getattr(p, "pegs", 0) == 5 and p.colours == 6]) == 2  # listed once either way
     assert {(p.pegs, p.colours) for p in listed[at + 1 :]} == set(unproved)
+
+
+def test_optima_link_their_certificates(client: FlaskClient) -> None:
+    """A proved size whose certificate is kept (docs/certificates) links to it; the file is served as it is kept
+    and says the same total; names not kept are 404s. A certificate of another total is never shown."""
+    url = "/api/codebreak?game=mastermind&pegs=4&colours=5&strategy=optimal-average"
+    assert client.get(url).get_json()["total"] == 2463
+    html = client.get("/codebreak/optima").get_data(as_text=True)
+    link = "/api/codebreak/optima/certificates/mastermind-4x5.npz"
+    assert f'href="{link}"' in html and "tests/certify/checker.py" in html
+    row = next(r for r in client.get("/api/codebreak/optima").get_json()["rows"] if (r["pegs"], r["colours"]) == (4, 5))
+    assert row["certificate"] == "mastermind-4x5.npz"
+    got = client.get(link)
+    data = got.data
+    got.close()  # the file the response streamed from
+    assert got.status_code == 200 and "attachment" in got.headers["Content-Disposition"]
+    with np.load(io.BytesIO(data)) as f:
+        assert int(f["total"]) == 2463
+    for name in ("mastermind-9x9.npz", "..%2Fpyproject.toml", "README.md"):
+        assert client.get(f"/api/codebreak/optima/certificates/{name}").status_code == 404
+    stats = Stats(worst=6, total=2464, secrets=625, verified=True)
+    assert cell(4, 5, (0, stats), None, certified={(4, 5): ("mastermind-4x5.npz", 2463)}).certificate is None
