@@ -17,7 +17,7 @@ from solvers.codebreak.coins import shapes
 from solvers.codebreak.optimal import counting_bounds
 from solvers.codebreak.optimal.average_search import AverageSearch
 from solvers.codebreak.optimal.candidates import lookahead, splits
-from solvers.codebreak.optimal.symmetry import place_classes, symmetries
+from solvers.codebreak.optimal.symmetry import elements, place_classes
 from solvers.codebreak.optimal.table import Tuning
 from solvers.codebreak.optimal.worst_search import WorstSearch
 from solvers.codebreak.strategy import play
@@ -640,13 +640,14 @@ def test_symmetries_keep_every_score_and_fix_the_guess() -> None:
     keeps every score (checked on the whole outcome table) and fixes the guess made; the identity is among them."""
     for game, sizes in (("mastermind", {"length": 3, "colours": 3}), ("bulls-and-cows", {"length": 3, "colours": 5})):
         g = build(spec(game), sizes)
+        search = AverageSearch(g.tabled())
         for guess in (0, len(g.secrets) // 2, len(g.secrets) - 1):
-            rows = symmetries(g, guess)
+            rows = elements(search.first_symmetries(guess))
             assert len(rows) >= 1 and any((r == np.arange(len(g.secrets))).all() for r in rows)
             for r in rows:
                 assert sorted(r) == list(range(len(g.secrets))) and r[guess] == guess
                 assert (g.table[np.ix_(r, r)] == g.table).all()
-    assert len(symmetries(build(spec("counterfeit-coin"), {"count": 4}), 0)) == 0
+    assert len(elements(AverageSearch(build(spec("counterfeit-coin"), {"count": 4})).first_symmetries(0))) == 0
 
 
 def test_the_search_stops_at_its_budget_with_a_clear_refusal() -> None:

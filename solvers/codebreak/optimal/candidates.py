@@ -17,7 +17,7 @@ from solvers.jit import kernel
 
 from .rules import BIG, Rules, Symmetry
 from .sets import mix
-from .symmetry import first_of_classes
+from .symmetry import classes, first_of_classes, in_force
 
 SPREAD_SHIFT = 50  # worst case: a candidate's score keeps its sum of squared part sizes in bits 24-49 ...
 SPREAD_MAX = 1 << 13  # ... for sets of fewer secrets than this (the largest part then fits in bits 50-62)
@@ -127,14 +127,10 @@ def candidates(
 @kernel
 def representatives(sym: Symmetry, everything: NDArray[np.bool_]) -> NDArray[np.bool_]:  # pragma: no cover
     """The first experiment of each class under the permutations in force (every experiment when none)."""
-    if sym.stab.shape[0] <= 1:
+    if not in_force(sym):
         return everything
     ok = everything.copy()
-    for g in range(ok.shape[0]):
-        for j in sym.stab:
-            if sym.perm[j, g] < g:
-                ok[g] = False
-                break
+    classes(ok, sym)
     return ok
 
 

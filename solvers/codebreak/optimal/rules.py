@@ -78,12 +78,19 @@ class Opened(NamedTuple):
 
 
 class Symmetry(NamedTuple):
-    """The symmetries that fix every experiment made so far (and so map the set of secrets onto itself)."""
+    """The symmetries that fix every experiment made so far (and so map the set of secrets onto itself): in sequence
+    games, the place-and-colour permutations of the maps in force, each combined with every permutation of the free
+    colours (`symmetry`); in black-peg games, the place-by-place ones."""
 
-    perm: NDArray[np.int32]  # rows: permutations of the experiments
+    maps: NDArray[np.int64]  # rows: a place permutation (pegs values), then a colour map (colours values)
     stab: NDArray[np.int64]  # the rows in force
     places: NDArray[np.int8]  # black-peg games: the codes (no rows: no place-by-place symmetries)
     hist: NDArray[np.int64]  # the experiments made so far
+    codes: NDArray[np.int8]  # each code's colours (no rows: no place-and-colour symmetries)
+    free: NDArray[np.bool_]  # the colours no experiment so far used, which any permutation of them keeps
+    where: NDArray[np.int64]  # where[v]: the code whose colours read v in base colours (-1: not a code)
+    first: NDArray[np.bool_]  # the first code of each class (`symmetry.classes`), once known ...
+    known: NDArray[np.bool_]  # ... (one value): the parts of an experiment share its symmetries, found once
 
 
 def _field(room: mmap.mmap | None, size: int, kind: type[np.generic], at: int) -> Any:

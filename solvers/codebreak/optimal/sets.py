@@ -131,14 +131,15 @@ def note(memo: Memo, s: NDArray[np.int32], value: np.int64, sym: Symmetry) -> No
     used there (`Memo.log`; -1 experiments: it used none); overflow once the log is full."""
     counters = memo.counters[0]
     at = counters.logged
-    hist = sym.hist if sym.stab.shape[0] > 1 else sym.hist[:0]
+    used = sym.codes.shape[0] > 0 and (sym.stab.shape[0] > 1 or np.count_nonzero(sym.free) > 1)  # `in_force`
+    hist = sym.hist if used else sym.hist[:0]
     end = at + 3 + s.shape[0] + hist.shape[0]
     if end > memo.log.shape[0]:
         counters.overflow = True
         return
     memo.log[at] = s.shape[0]
     memo.log[at + 1] = value
-    memo.log[at + 2] = hist.shape[0] if sym.stab.shape[0] > 1 else -1
+    memo.log[at + 2] = hist.shape[0] if used else -1
     memo.log[at + 3 : at + 3 + s.shape[0]] = s
     memo.log[at + 3 + s.shape[0] : end] = hist
     counters.logged = end

@@ -2,16 +2,24 @@
 
 At the start all colour and position permutations of a guess-the-secret sequence game map the whole game to
 itself; below it, those that also fix every experiment made so far map the set of secrets still possible onto
-itself (`symmetries`, `narrowed`). Black-peg games whose codes are every sequence have more: a colour permutation
-of its own at each place keeps every score, so every first guess is alike, and below it one experiment per class
-under those that fix the experiments made so far is tried (`place_classes`; black-peg Mastermind 4x6's eight
-guesses are refuted in about a second with them, unsettled after 34 minutes without).
+itself (`symmetries`, `narrowed`). They are kept factored: the group is the product of a few place-and-colour
+permutations (`Symmetry.maps`: at most one per place permutation, each leaving the free colours, those no
+experiment so far used, where they are) with every permutation of the free colours, which commute. So the least
+code of a class is the least, over the maps, of the code's image with its free colours renamed in order of first
+appearance to the least free colours (`classes`); and fixing one more experiment keeps the maps that, followed by
+the one renaming of the free colours that experiment forces, fix it (`narrowed`). No table of images: Mastermind
+3x10's AAB has 2 x 8! = 80,640 symmetries, 3x20's AAB 2 x 18!, held in 2 rows.
+
+Black-peg games whose codes are every sequence have more: a colour permutation of its own at each place keeps every
+score, so every first guess is alike, and below it one experiment per class under those that fix the experiments
+made so far is tried (`place_classes`; black-peg Mastermind 4x6's eight guesses are refuted in about a second with
+them, unsettled after 34 minutes without).
 """
 
 from __future__ import annotations
 
-from itertools import islice, permutations
-from math import factorial
+from itertools import permutations
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -21,10 +29,7 @@ from solvers.jit import kernel
 from ..game import Game
 from .rules import Symmetry
 
-MAX_SYMMETRIES = 50_000  # more: search without them. Bulls and Cows' first guess has 17,280 (a 348 MB table);
-# Mastermind 4x9's AABB 40,320 (1.1 GB), AAAB 30,240: without them a part of 2,401 secrets below either had every
-# one of 5,040 colour relabellings of each guess searched apart (hours); its AAAA's 967,680 stay out
-CHUNK = 1024  # colour maps turned into rows at a time
+MAX_PEGS = 8  # longer codes: no place-and-colour symmetries (their place permutations are too many to list)
 
 
 @kernel
@@ -98,19 +103,113 @@ def place_classes(places: NDArray[np.int8], hist: NDArray[np.int64]) -> NDArray[
 
 
 @kernel
+def in_force(sym: Symmetry) -> bool:  # pragma: no cover - compiled
+    """Whether any place-and-colour symmetry besides the identity is in force."""
+    return bool(sym.codes.shape[0] > 0 and (sym.stab.shape[0] > 1 or np.count_nonzero(sym.free) > 1))
+
+
+@kernel
+def image(sym: Symmetry, j: int, x: int) -> int:  # pragma: no cover - compiled
+    """The code that row j of the maps sends code x to: place i of the image holds the colour map's image of x's
+    colour at place maps[j, i]."""
+    pegs = sym.codes.shape[1]
+    colours = sym.free.shape[0]
+    v = np.int64(0)
+    for i in range(pegs):
+        v = v * colours + sym.maps[j, pegs + sym.codes[x, sym.maps[j, i]]]
+    return int(sym.where[v])
+
+
+@kernel
+def least_renamed(sym: Symmetry, x: int, name: NDArray[np.int64]) -> int:  # pragma: no cover - compiled
+    """The least code of x's class under the permutations of the free colours: its free colours renamed, in order of
+    first appearance, to the least free colours (name: room for one colour map)."""
+    pegs = sym.codes.shape[1]
+    colours = sym.free.shape[0]
+    name[:] = -1
+    spare = 0
+    v = np.int64(0)
+    for i in range(pegs):
+        c = np.int64(sym.codes[x, i])
+        if sym.free[c]:
+            if name[c] < 0:
+                while not sym.free[spare]:
+                    spare += 1
+                name[c] = spare
+                spare += 1
+            c = name[c]
+        v = v * colours + c
+    return int(sym.where[v])
+
+
+@kernel
+def classes(ok: NDArray[np.bool_], sym: Symmetry) -> None:  # pragma: no cover - compiled
+    """Keep in ok only the first (least) code of each class under the symmetries in force (found for every code
+    the first time, kept in the symmetries)."""
+    if not in_force(sym):
+        return
+    if not sym.known[0]:
+        renamed = np.count_nonzero(sym.free) > 1
+        name = np.empty(sym.free.shape[0], dtype=np.int64)
+        for g in range(sym.first.shape[0]):
+            sym.first[g] = not (renamed and least_renamed(sym, g, name) != g)
+            if sym.first[g]:
+                for j in sym.stab:
+                    y = image(sym, j, g)
+                    if renamed:
+                        y = least_renamed(sym, y, name)
+                    if y < g:
+                        sym.first[g] = False
+                        break
+        sym.known[0] = True
+    ok &= sym.first
+
+
+@kernel
 def narrowed(sym: Symmetry, g: int) -> Symmetry:  # pragma: no cover - compiled
-    """The symmetries in force once experiment g is made too: the rows that also fix g, and g added to the
-    history."""
-    stab = np.empty(sym.stab.shape[0], dtype=np.int64)
-    m = 0
-    for j in sym.stab:
-        if sym.perm[j, g] == g:
-            stab[m] = j
-            m += 1
+    """The symmetries in force once experiment g is made too, and g added to the history. A map followed by a
+    permutation of the free colours fixes g only when the map sends g to a code that differs from g in free colours
+    alone, one free colour for one; that permutation is then forced on the colours of g (the map's image of g holds
+    the same free colours as g), and the product is kept as the map, the other free colours left where they are."""
     hist = np.empty(sym.hist.shape[0] + 1, dtype=np.int64)
     hist[: sym.hist.shape[0]] = sym.hist
     hist[sym.hist.shape[0]] = g
-    return Symmetry(sym.perm, stab[:m], sym.places, hist)
+    if not in_force(sym):
+        return Symmetry(sym.maps, sym.stab, sym.places, hist, sym.codes, sym.free, sym.where, sym.first, sym.known)
+    pegs = sym.codes.shape[1]
+    colours = sym.free.shape[0]
+    maps = np.empty((sym.stab.shape[0], pegs + colours), dtype=np.int64)
+    to = np.empty(colours, dtype=np.int64)
+    back = np.empty(colours, dtype=np.int64)
+    m = 0
+    for j in sym.stab:
+        to[:] = -1
+        back[:] = -1
+        fits = True
+        for i in range(pegs):
+            y = sym.maps[j, pegs + sym.codes[g, sym.maps[j, i]]]
+            c = np.int64(sym.codes[g, i])
+            if sym.free[y] and sym.free[c]:
+                if (to[y] >= 0 and to[y] != c) or (back[c] >= 0 and back[c] != y):
+                    fits = False
+                    break
+                to[y] = c
+                back[c] = y
+            elif y != c:
+                fits = False
+                break
+        if fits:
+            maps[m, :pegs] = sym.maps[j, :pegs]
+            for k in range(colours):
+                t = sym.maps[j, pegs + k]
+                maps[m, pegs + k] = to[t] if to[t] >= 0 else t
+            m += 1
+    free = sym.free.copy()
+    for i in range(pegs):
+        free[sym.codes[g, i]] = False
+    stab = np.arange(m, dtype=np.int64)
+    first = np.empty(sym.first.shape[0], dtype=np.bool_)
+    return Symmetry(maps[:m].copy(), stab, sym.places, hist, sym.codes, free, sym.where, first, np.zeros(1, np.bool_))
 
 
 @kernel
@@ -119,55 +218,72 @@ def first_of_classes(allowed: NDArray[np.bool_], sym: Symmetry) -> NDArray[np.bo
     ok = allowed.copy()
     if sym.places.shape[0] > 0:
         ok &= place_classes(sym.places, sym.hist)
-    if sym.stab.shape[0] > 1:
-        for g in range(ok.shape[0]):
-            if ok[g]:
-                for j in sym.stab:
-                    if sym.perm[j, g] < g:
-                        ok[g] = False
-                        break
+    classes(ok, sym)
     return ok
 
 
-def symmetries(game: Game, g: int) -> NDArray[np.int32]:
-    """The colour-and-position permutations of a guess-the-secret sequence game that fix experiment g, each as the
-    image of every code (rows; the identity included). Such a permutation keeps every score, so it maps the set of
-    secrets left after g and any outcome onto itself. Other games: none (no rows)."""
+class Space(NamedTuple):
+    """A sequence game's codes as the symmetries read them: each code's colours, and the code of each sequence
+    read as a number in base colours (-1: not a code)."""
+
+    codes: NDArray[np.int8]
+    where: NDArray[np.int64]
+
+
+def space(game: Game) -> Space | None:
+    """The codes of a guess-the-secret game whose experiments are its codes, sequences closed under renaming colours
+    and permuting places (every sequence, or those without repeats); None for other games."""
     e = len(game.experiments)
     if game.spec.secrets[0] != "sequences" or not game.must_hit or game.experiments != game.secrets:
-        return np.zeros((0, e), dtype=np.int32)
-    codes = np.array([[ord(ch) - ord("A") for ch in label] for label in game.experiments], dtype=np.int64)
+        return None
+    codes = np.array([[ord(ch) - ord("A") for ch in label] for label in game.experiments], dtype=np.int8)
     pegs, colours = codes.shape[1], int(codes.max()) + 1
+    if pegs > MAX_PEGS:
+        return None
     weights = colours ** np.arange(pegs - 1, -1, -1, dtype=np.int64)
     where = np.full(colours**pegs, -1, dtype=np.int64)
-    where[codes @ weights] = np.arange(e)
+    where[codes.astype(np.int64) @ weights] = np.arange(e)
+    return Space(codes, where)
+
+
+def symmetries(codes: NDArray[np.int8], colours: int, g: int) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+    """The colour-and-position permutations of a sequence game (its codes' colours; `space`) that fix experiment g,
+    factored (see the module's note): (the maps, one per place permutation that can fix g: that permutation, then the
+    colour map it forces on g's colours, every other colour left where it is; the free colours, those g does not
+    use). Every such permutation keeps every score, so it maps the set of secrets left after g and any outcome onto
+    itself."""
+    pegs = codes.shape[1]
     target = [int(c) for c in codes[g]]
-    maps = []  # (places, the colours g's colours go to) of every place permutation that can fix g
+    rows = []
     for places in permutations(range(pegs)):
         # the image of a code c is colour[c[places[i]]] at each place i; it fixes g when colour[g[places[i]]] = g[i]
         colour: dict[int, int] = {}
         if any(colour.setdefault(target[places[i]], target[i]) != target[i] for i in range(pegs)):
             continue
         if len(set(colour.values())) == len(colour):
-            maps.append((places, colour))
-    count = len(maps) * factorial(colours - len(set(target)))
-    if count > MAX_SYMMETRIES:
-        return np.zeros((0, e), dtype=np.int32)
-    out = np.empty((count, e), dtype=np.int32)  # filled in place: no second copy (AAAAB of Super Mastermind: 2.3 GB)
-    done = 0
-    weights32 = weights.astype(np.int32)
-    for places, colour in maps:
-        spare_from = [c for c in range(colours) if c not in colour]
-        spare_to = [c for c in range(colours) if c not in colour.values()]
-        images = permutations(spare_to)
-        while chunk := list(islice(images, CHUNK)):  # CHUNK colour maps at a time, each as a row
-            full = np.empty((len(chunk), colours), dtype=np.int32)
-            full[:, list(colour)] = list(colour.values())
-            full[:, spare_from] = np.array(chunk, dtype=np.int32).reshape(len(chunk), len(spare_from))
-            rows = np.zeros((len(chunk), e), dtype=np.int32)
-            for i in range(pegs):  # the image's place i holds the colour map's image of the code's place places[i]
-                rows += full[:, codes[:, places[i]]] * weights32[i]
-            out[done : done + len(chunk)] = where[rows]
-            done += len(chunk)
-    assert done == count
-    return out
+            full = list(range(colours))
+            for a, b in colour.items():
+                full[a] = b
+            rows.append([*places, *full])
+    free = np.ones(colours, dtype=np.bool_)
+    free[list(set(target))] = False
+    return np.array(rows, dtype=np.int64).reshape(-1, pegs + colours), free
+
+
+def elements(sym: Symmetry) -> NDArray[np.int64]:
+    """Every permutation of the symmetries in force, as the image of every code (rows; small games only: the tests
+    compare them with a brute force)."""
+    if sym.codes.shape[0] == 0:
+        return np.zeros((0, 0), dtype=np.int64)
+    pegs, colours = sym.codes.shape[1], sym.free.shape[0]
+    free = [int(c) for c in np.flatnonzero(sym.free)]
+    weights = colours ** np.arange(pegs - 1, -1, -1, dtype=np.int64)
+    out = []
+    for j in sym.stab:
+        for renamed in permutations(free):
+            colour = sym.maps[j, pegs:].copy()
+            rename = np.arange(colours)
+            rename[free] = renamed
+            colour = rename[colour]
+            out.append(sym.where[colour[sym.codes[:, sym.maps[j, :pegs]].astype(np.int64)] @ weights])
+    return np.array(out, dtype=np.int64)

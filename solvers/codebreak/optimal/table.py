@@ -18,7 +18,7 @@ from .average import average, open_parts
 from .candidates import candidates
 from .rules import UNCAPPED, Rules, Symmetry, apart, counting, new_memo, possible_only_game
 from .sets import fingerprint, free_for, keyed, look, perfect_member, record, seals, shortcut
-from .symmetry import place_classes, symmetries
+from .symmetry import place_classes, space, symmetries
 from .worst import fits
 
 CACHE_BITS = 22  # 4 million sets in the table (about 120 MB)
@@ -109,9 +109,11 @@ class SearchTable:
         self.game, self.tuning, self.possible_only = game, tuning, possible_only
         self.rules, self.lowest_depth = rules_of(game, tuning.lookahead, possible_only)
         self.memo = new_memo(1 << table_bits(len(game.secrets), tuning.cache_bits), tuning.node_limit, shared)
-        e = self.rules.table.shape[0]
-        no_hist = np.zeros(0, dtype=np.int64)
-        self.plain = Symmetry(np.zeros((1, e), dtype=np.int32), no_hist, np.zeros((0, 1), dtype=np.int8), no_hist)
+        none = np.zeros(0, dtype=np.int64)
+        no_codes = np.zeros((0, 1), dtype=np.int8)
+        no = np.zeros(0, dtype=np.bool_)
+        self.plain = Symmetry(np.zeros((1, 1), dtype=np.int64), none, no_codes, none, no_codes, no, none, no, no)
+        self.space = space(game)  # the codes as the symmetries read them (None: no place-and-colour symmetries)
         # black-peg games: the codes, for the place-by-place symmetries (`place_classes`)
         self.places = (
             np.array([[ord(c) - ord("A") for c in label] for label in game.experiments], dtype=np.int8)
@@ -160,16 +162,26 @@ class SearchTable:
         return candidates(s, allowed, self.rules, self.WORST, self.plain)
 
     def first_symmetries(self, g: int, keep: bool = True) -> Symmetry:
-        """The symmetries in force once experiment g is made first: those of `symmetries` that fix g (built once
-        per experiment, unless keep is False: Super Mastermind's AAAAB has 17,280, 2.3 GB), or in black-peg games
-        their place-by-place symmetries, which include them."""
+        """The symmetries in force once experiment g is made first: the colour and position permutations that fix g
+        (`symmetries`, factored; kept per experiment unless keep is False), or in black-peg games their
+        place-by-place symmetries, which include them."""
         if self.places.shape[0]:
             return self.after((g,))
         if g in self._symmetries:
             return self._symmetries[g]
-        perm = symmetries(self.game, g)
+        hist = np.array([g], dtype=np.int64)
+        if self.space is None:
+            return self.plain._replace(hist=hist)
+        maps, free = symmetries(self.space.codes, int(self.space.codes.max()) + 1, g)
         after = self.plain._replace(
-            perm=perm, stab=np.arange(len(perm), dtype=np.int64), hist=np.array([g], dtype=np.int64)
+            maps=maps,
+            stab=np.arange(len(maps), dtype=np.int64),
+            hist=hist,
+            codes=self.space.codes,
+            free=free,
+            where=self.space.where,
+            first=np.empty(len(self.space.codes), dtype=np.bool_),
+            known=np.zeros(1, dtype=np.bool_),
         )
         if keep:
             self._symmetries[g] = after
