@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 R = TypeVar("R")
 API_MAX_COINS = 10_000  # the adversary game through the CLI and API
 STORED_FROM_SECRETS = 1000  # code-breaking games this large are looked up in the result store first
+CERTIFY_SECRETS = 20_000  # `certify`: the largest Mastermind proved in one process here (Mastermind 3x26: 17,576)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -319,13 +320,15 @@ def certify(args: argparse.Namespace) -> int:
     import time
 
     from solvers.codebreak import build
-    from solvers.codebreak.optima import MAX_SECRETS
+    from solvers.codebreak.game import PROOF_COLOURS
 
     from .games import game_spec
 
     pegs, colours = whole(args.pegs, "--pegs"), whole(args.colours, "--colours")
-    if not (2 <= pegs <= 6 and 2 <= colours <= 9) or colours**pegs > MAX_SECRETS:
-        raise InputError(f"certificates are made for 2 to 6 pegs and 2 to 9 colours, {MAX_SECRETS:,} codes at most")
+    if not (2 <= pegs <= 6 and 2 <= colours <= PROOF_COLOURS) or colours**pegs > CERTIFY_SECRETS:
+        raise InputError(
+            f"certificates are made for 2 to 6 pegs and 2 to {PROOF_COLOURS} colours, {CERTIFY_SECRETS:,} codes at most"
+        )
     if not args.out.endswith(".npz"):
         raise InputError("--out must name a .npz file")
     import numpy as np
@@ -333,7 +336,7 @@ def certify(args: argparse.Namespace) -> int:
     from solvers.codebreak.optimal.certificate import certify as make
 
     started = time.monotonic()
-    cert = make(build(game_spec("mastermind"), {"length": pegs, "colours": colours}))
+    cert = make(build(game_spec("mastermind"), {"length": pegs, "colours": colours}, colours_up_to=PROOF_COLOURS))
     with open(args.out, "wb") as f:
         np.savez_compressed(f, **cert._asdict())
     print(

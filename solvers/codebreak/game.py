@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from itertools import combinations, permutations, product
+from string import ascii_uppercase
 from typing import Any, cast
 
 import numpy as np
@@ -27,6 +28,8 @@ MAX_SECRETS = 32_768  # Mastermind 5x8; its heuristics take minutes (a job), lar
 TABLE_CELLS = 8000 * 8000  # up to this many outcomes a game is tabled (64 MB); above, scored on demand
 SEARCH_TABLE_CELLS = MAX_SECRETS * MAX_SECRETS  # the optimal search guessing possible codes only tables a game
 # this large itself (`Game.tabled`: Mastermind 5x8's 1 GiB in about 5 s)
+PLAY_COLOURS = 10  # the most colours a game has on the site and in the CLI ...
+PROOF_COLOURS = 26  # ... and in a proof built on purpose (`build(colours_up_to=)`: Mastermind 3x26's 17,576 codes)
 COLOUR_NAMES = ("red", "blue", "green", "yellow", "white", "black", "orange", "purple", "pink", "brown")
 
 
@@ -193,9 +196,9 @@ def _int(params: dict[str, str], key: str, lo: int, hi: int) -> int:
 # ---------------------------------------------------------------- building the outcome table
 
 
-def sequences(params: dict[str, str]) -> list[tuple[int, ...]]:
+def sequences(params: dict[str, str], colours_up_to: int = PLAY_COLOURS) -> list[tuple[int, ...]]:
     """All sequences of colours (with or without repeats)."""
-    length, colours = _int(params, "length", 1, 8), _int(params, "colours", 2, 10)
+    length, colours = _int(params, "length", 1, 8), _int(params, "colours", 2, colours_up_to)
     if params.get("repeats", "yes") == "yes":
         return list(product(range(colours), repeat=length))
     return list(permutations(range(colours), length))
@@ -224,29 +227,33 @@ def score_table(guesses: NDArray[np.int8], secrets: NDArray[np.int8], colours: i
     return table
 
 
-def build(spec: Spec, overrides: dict[str, int] | None = None, *, untabled: bool = False) -> Game:
+def build(
+    spec: Spec, overrides: dict[str, int] | None = None, *, untabled: bool = False, colours_up_to: int = PLAY_COLOURS
+) -> Game:
     """Enumerate secrets and experiments and fill the outcome table (untabled: score a sequence game on
-    demand whatever its size, as the largest games are)."""
+    demand whatever its size, as the largest games are; colours_up_to: at most PROOF_COLOURS, for a proof)."""
     overrides = overrides or {}
     s_kind, s_params = spec.secrets[0], {**spec.secrets[1], **{k: str(v) for k, v in overrides.items()}}
     e_kind, e_params = spec.experiments[0], {**spec.experiments[1], **{k: str(v) for k, v in overrides.items()}}
     if s_kind == "sequences":
-        return _build_sequences(spec, s_params, e_params, untabled)
+        return _build_sequences(spec, s_params, e_params, untabled, min(colours_up_to, PROOF_COLOURS))
     if s_kind == "coins" and e_kind == "weighings":
         return _build_coins(spec, s_params)
     raise InputError(f"secrets {s_kind} with experiments {e_kind} is not a supported combination")
 
 
-def _build_sequences(spec: Spec, s_params: dict[str, str], e_params: dict[str, str], untabled: bool) -> Game:
+def _build_sequences(
+    spec: Spec, s_params: dict[str, str], e_params: dict[str, str], untabled: bool, colours_up_to: int
+) -> Game:
     """Mastermind-like games."""
-    secrets, experiments = sequences(s_params), sequences(e_params)
+    secrets, experiments = sequences(s_params, colours_up_to), sequences(e_params, colours_up_to)
     if not secrets or not experiments:
         raise InputError("no codes: without repeated colours a code needs at least as many colours as pegs")
     if spec.finish == "guess-the-secret" and secrets != experiments:
         raise InputError("guess-the-secret games need the same secrets and experiments")
     if len(secrets) > MAX_SECRETS:
         raise LimitError(f"{len(secrets):,} secrets is more than this engine holds ({MAX_SECRETS:,})")
-    length, colours = len(secrets[0]), _int(s_params, "colours", 2, 10)
+    length, colours = len(secrets[0]), _int(s_params, "colours", 2, colours_up_to)
     codes = np.array(secrets, dtype=np.int8)
     tabled = len(secrets) * len(experiments) <= TABLE_CELLS and not untabled
     if not tabled and secrets != experiments:
@@ -259,8 +266,8 @@ def _build_sequences(spec: Spec, s_params: dict[str, str], e_params: dict[str, s
         f"{o // width}B{o % width}W" if spec.outcome == "black-white" else f"{o}B" for o in range(width * (length + 1))
     )
     win = length * width if spec.outcome == "black-white" else length
-    labels = tuple("".join("ABCDEFGHIJ"[c] for c in s) for s in secrets)
-    e_labels = tuple("".join("ABCDEFGHIJ"[c] for c in e) for e in experiments)
+    labels = tuple("".join(ascii_uppercase[c] for c in s) for s in secrets)
+    e_labels = tuple("".join(ascii_uppercase[c] for c in e) for e in experiments)
     # permuting colours and positions maps the game to itself: a code's class is its sorted colour counts (with
     # black pegs only and every sequence a code, a colour permutation of its own at each place does too)
     place_symmetric = spec.outcome == "black" and secrets == experiments and len(secrets) == colours**length

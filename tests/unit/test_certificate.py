@@ -110,6 +110,11 @@ KEPT_TOTALS = {  # (pegs, colours): the total, and where it was published ("new"
     (4, 6): (5625, "Koyama and Lai 1993"),
     (5, 4): (3954, "new"),
     (6, 3): (2649, "new"),
+    (3, 6): (854, "new"),
+    (3, 7): (1474, "new"),
+    (3, 8): (2359, "new"),
+    (3, 9): (3596, "new"),
+    (3, 10): (5242, "new: more colours than the table's sizes"),
 }
 
 
