@@ -279,3 +279,26 @@ def test_super_mastermind_possible_only_points_to_precompute(capsys: pytest.Capt
     precompute` has put it there; before that the command says so at once (exit status 2), instead of searching."""
     assert main(["codebreak", "super-mastermind", "--strategy", "optimal-average", "--possible-only"]) == 2
     assert "coin-puzzles precompute` stores it" in capsys.readouterr().err
+
+
+def test_certify_writes_a_certificate_the_checker_accepts(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`coin-puzzles certify` proves a size and writes its certificate, which the independent checker accepts
+    (Goddard 2004: Mastermind 3x4 averages 3.219, 206 / 64); bad sizes and file names are exit status 2."""
+    import numpy as np
+
+    from tests.certify.checker import check
+
+    out = tmp_path / "c.npz"
+    assert main(["certify", "--pegs", "3", "--colours", "4", "--out", str(out)]) == 0
+    assert "optimal total 206" in capsys.readouterr().out
+    with np.load(out) as f:
+        cert = dict(f)
+    assert check(cert) >= 1 and int(cert["total"]) == 206
+    for bad in (
+        ["--pegs", "3", "--colours", "27"],
+        ["--pegs", "4", "--colours", "12"],
+        ["--pegs", "x", "--colours", "4"],
+    ):
+        assert main(["certify", *bad, "--out", str(out)]) == 2
+    assert main(["certify", "--pegs", "3", "--colours", "4", "--out", str(tmp_path / "c.txt")]) == 2
+    assert "error" in capsys.readouterr().err
