@@ -137,6 +137,7 @@ bench: $(VENV)/.installed nginx wrk warm
 	$(BIN)/python benchmarks/hints.py
 	$(BIN)/python benchmarks/lessons.py
 	$(BIN)/python benchmarks/scaling.py
+	$(BIN)/python benchmarks/certificates.py
 	$(BIN)/python benchmarks/variants.py
 	$(BIN)/python benchmarks/store.py
 	$(BIN)/python benchmarks/table.py

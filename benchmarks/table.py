@@ -25,6 +25,7 @@ SCRIPTS = (  # (script, section title), in `make bench` order
     ("scaling", "Proofs on several processes: measured on two, simulated on more"),
     ("cluster", "Proofs on a Ray cluster of this machine, beside forked processes (not in `make bench`)"),
     ("engines", "Distributed engines on the proof's tasks (the `engines` extra; not in `make bench`)"),
+    ("certificates", "Certificates of the optima: made by the search, confirmed by the independent checker"),
     ("variants", "Weighing variants"),
     ("store", "Result store"),
     ("optima", "Mastermind's proved optima, size by size (hours: run on its own, not by `make bench`)"),
