@@ -101,10 +101,16 @@ def test_optima_table_and_chart(page: Page, live_server: str) -> None:
             page.request.get(
                 f"{live_server}/api/codebreak?game=mastermind&pegs={pegs}&colours={colours}&strategy={strategy}"
             )
+    page.request.get(f"{live_server}/api/codebreak?game=mastermind&pegs=4&colours=5&strategy=optimal-average")
     page.goto(f"{live_server}/codebreak/optima")
     # each size proved here is a point (other tests of the run, sharing its result store, may have proved more)
     for size in ("2x2", "2x3", "3x2", "2x4"):
         expect(page.locator("figure.chart circle title").filter(has_text=f"{size}: ")).to_have_count(1)
+    # 4x5's certificate is kept: its row links to the file
+    row = page.locator("tbody tr").filter(has=page.get_by_role("link", name="4 × 5", exact=True))
+    expect(row.get_by_role("link", name="certificate")).to_have_attribute(
+        "href", "/api/codebreak/optima/certificates/mastermind-4x5.npz"
+    )
     shots = Path(__file__).resolve().parents[2] / "screenshots"
     shots.mkdir(exist_ok=True)
     page.screenshot(path=str(shots / "codebreak-optima.png"), full_page=True)
