@@ -347,3 +347,43 @@ def warm_up(args: argparse.Namespace) -> int:
     loaded, compiled = warm(progress=not args.quiet)
     print(f"warm-up: {compiled} kernels compiled, {loaded} already compiled (cache: {CACHE})")
     return 0
+
+
+def certify_arguments(c: argparse.ArgumentParser) -> None:
+    c.add_argument("--pegs", required=True)
+    c.add_argument("--colours", required=True)
+    c.add_argument("--out", required=True, help="the certificate file to write (.npz)")
+
+
+CERTIFY_SECRETS = 20_000  # `certify`: the largest Mastermind proved in one process here (Mastermind 3x26: 17,576)
+
+
+def certify(args: argparse.Namespace) -> int:
+    """Prove a Mastermind size's optimal average in one process with its log on and write its certificate
+    (`solvers.codebreak.optimal.certificate`), which tests/certify/checker.py checks."""
+    from solvers.codebreak import build
+    from solvers.codebreak.game import PROOF_COLOURS
+
+    from .games import game_spec
+
+    pegs, colours = whole(args.pegs, "--pegs"), whole(args.colours, "--colours")
+    if not (2 <= pegs <= 6 and 2 <= colours <= PROOF_COLOURS) or colours**pegs > CERTIFY_SECRETS:
+        raise InputError(
+            f"certificates are made for 2 to 6 pegs and 2 to {PROOF_COLOURS} colours, {CERTIFY_SECRETS:,} codes at most"
+        )
+    if not args.out.endswith(".npz"):
+        raise InputError("--out must name a .npz file")
+    import numpy as np
+
+    from solvers.codebreak.optimal.certificate import certify as make
+
+    started = time.monotonic()
+    cert = make(build(game_spec("mastermind"), {"length": pegs, "colours": colours}, colours_up_to=PROOF_COLOURS))
+    with open(args.out, "wb") as f:
+        np.savez_compressed(f, **cert._asdict())
+    print(
+        f"Mastermind {pegs}x{colours}: optimal total {cert.total:,}, proved in {time.monotonic() - started:.1f} s; "
+        f"its certificate ({len(cert.sizes):,} claims) written to {args.out}; check it with "
+        f"python -m tests.certify.checker {args.out}"
+    )
+    return 0

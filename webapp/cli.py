@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 R = TypeVar("R")
 API_MAX_COINS = 10_000  # the adversary game through the CLI and API
 STORED_FROM_SECRETS = 1000  # code-breaking games this large are looked up in the result store first
-CERTIFY_SECRETS = 20_000  # `certify`: the largest Mastermind proved in one process here (Mastermind 3x26: 17,576)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -308,45 +307,6 @@ def optima(args: argparse.Namespace) -> Report:
     return optima_table(default_store(), whole(args.compute_up_to, "--compute-up-to"))
 
 
-def certify_arguments(c: argparse.ArgumentParser) -> None:
-    c.add_argument("--pegs", required=True)
-    c.add_argument("--colours", required=True)
-    c.add_argument("--out", required=True, help="the certificate file to write (.npz)")
-
-
-def certify(args: argparse.Namespace) -> int:
-    """Prove a Mastermind size's optimal average in one process with its log on and write its certificate
-    (`solvers.codebreak.optimal.certificate`), which tests/certify/checker.py checks."""
-    import time
-
-    from solvers.codebreak import build
-    from solvers.codebreak.game import PROOF_COLOURS
-
-    from .games import game_spec
-
-    pegs, colours = whole(args.pegs, "--pegs"), whole(args.colours, "--colours")
-    if not (2 <= pegs <= 6 and 2 <= colours <= PROOF_COLOURS) or colours**pegs > CERTIFY_SECRETS:
-        raise InputError(
-            f"certificates are made for 2 to 6 pegs and 2 to {PROOF_COLOURS} colours, {CERTIFY_SECRETS:,} codes at most"
-        )
-    if not args.out.endswith(".npz"):
-        raise InputError("--out must name a .npz file")
-    import numpy as np
-
-    from solvers.codebreak.optimal.certificate import certify as make
-
-    started = time.monotonic()
-    cert = make(build(game_spec("mastermind"), {"length": pegs, "colours": colours}, colours_up_to=PROOF_COLOURS))
-    with open(args.out, "wb") as f:
-        np.savez_compressed(f, **cert._asdict())
-    print(
-        f"Mastermind {pegs}x{colours}: optimal total {cert.total:,}, proved in {time.monotonic() - started:.1f} s; "
-        f"its certificate ({len(cert.sizes):,} claims) written to {args.out}; check it with "
-        f"python -m tests.certify.checker {args.out}"
-    )
-    return 0
-
-
 @dataclass(frozen=True)
 class Command:
     """A subcommand: its one-line help, what adds its arguments, and what runs it (a report to print, or an exit
@@ -378,7 +338,6 @@ COMMANDS: dict[str, Command] = {
     "pegs": Command("peg solitaire: solvability, finals, fewest moves, a solution", pegs_arguments, pegs),
     "codebreak": Command("code-breaking games: strategies as verified trees", codebreak_arguments, codebreak),
     "optima": Command("the table of proved Mastermind optima, size by size", optima_arguments, optima),
-    "certify": Command("prove a Mastermind optimal average and write its certificate", certify_arguments, certify),
     "serve": _command(
         "serve the web app (gunicorn) and run the job consumer, together",
         lambda m: m.serve_arguments,
@@ -403,6 +362,11 @@ COMMANDS: dict[str, Command] = {
         "compute everything the site links to into the result store",
         lambda m: m.precompute_arguments,
         lambda m: m.precompute,
+    ),
+    "certify": _command(
+        "prove a Mastermind optimal average and write its certificate",
+        lambda m: m.certify_arguments,
+        lambda m: m.certify,
     ),
     "warm-up": _command(
         "compile every solver kernel into the disk cache (make run and make test do)",

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
-from flask import Blueprint, Response, abort, jsonify, render_template, request, send_from_directory, url_for
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
 from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Spec, Stats, Strategy
 from solvers.codebreak.coins import MAX_GENERATED_COINS
@@ -26,7 +26,7 @@ from .codebreak_results import CODEBREAK, GAME, LESSON, LessonParams, codebreak_
 from .gamebar import Bar, Score, StatsKey, chain_links, split_id
 from .games import Sizes, default_sizes, shipped
 from .htmx import go, link
-from .optima import CERTIFICATES, certificates, optima_table
+from .optima import optima_table
 from .precompute import PRECOMPUTED_OPTIMAL, PRECOMPUTED_POSSIBLE_ONLY
 from .results import Busy, JobFailed, Pending, app_store, computed, peek
 from .secretbox import Hidden, HiddenGame, whole_field
@@ -444,11 +444,3 @@ def codebreak_json() -> Response:
 def optima_json() -> Response:
     """The table of proved optima as JSON."""
     return jsonify(as_json(optima_table(app_store())))
-
-
-@api.get("/codebreak/optima/certificates/<name>")
-def optima_certificate(name: str) -> Response:
-    """A kept certificate of an optimal average (numpy's .npz; docs/certificates/README.md describes it)."""
-    if name not in {file for file, _ in certificates().values()}:
-        abort(404)
-    return send_from_directory(CERTIFICATES, name, mimetype="application/octet-stream", as_attachment=True)

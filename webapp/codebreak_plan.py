@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from flask import Blueprint, redirect, render_template, request
+from flask import Blueprint, abort, redirect, render_template, request, send_from_directory
 from flask.typing import ResponseReturnValue
 
 from solvers.codebreak import Game, Node, Stats, Strategy
@@ -15,7 +15,7 @@ from . import params
 from .codebreak import game_args, size_query, strategy_arg
 from .codebreak_results import CODEBREAK, codebreak_params
 from .htmx import link
-from .optima import optima_table
+from .optima import CERTIFICATES, certificates, optima_table
 from .results import app_store, computed
 
 bp = Blueprint("codebreak_plan", __name__, url_prefix="/codebreak")
@@ -70,3 +70,11 @@ class PlanView(NamedTuple):
 def optima() -> str:
     """The table of proved optima with its chart (read from the result store; the precomputation fills it)."""
     return render_template("codebreak/optima.html", r=optima_table(app_store()))
+
+
+@bp.get("/optima/certificates/<name>")
+def optima_certificate(name: str) -> ResponseReturnValue:
+    """A kept certificate of an optimal average (numpy's .npz; docs/certificates/README.md describes it)."""
+    if name not in {file for file, _ in certificates().values()}:
+        abort(404)
+    return send_from_directory(CERTIFICATES, name, mimetype="application/octet-stream", as_attachment=True)

@@ -109,7 +109,7 @@ def test_optima_table_and_chart(page: Page, live_server: str) -> None:
     # 4x5's certificate is kept: its row links to the file
     row = page.locator("tbody tr").filter(has=page.get_by_role("link", name="4 × 5", exact=True))
     expect(row.get_by_role("link", name="certificate")).to_have_attribute(
-        "href", "/api/codebreak/optima/certificates/mastermind-4x5.npz"
+        "href", "/codebreak/optima/certificates/mastermind-4x5.npz"
     )
     shots = Path(__file__).resolve().parents[2] / "screenshots"
     shots.mkdir(exist_ok=True)

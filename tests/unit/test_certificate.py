@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from solvers.codebreak import build
-from solvers.codebreak.optimal.certificate import Certificate, certify
+from solvers.codebreak.optimal.certificate import OptimumCertificate, certify
 from tests.certify.checker import Checker, Rejected, all_codes, answers, check, check_file, counting
 from webapp.games import game_spec
 
@@ -129,26 +129,26 @@ def test_kept_certificates(pegs: int, colours: int) -> None:
 
 
 @pytest.fixture(scope="module")
-def cert45() -> Certificate:
+def cert45() -> OptimumCertificate:
     return certify(mastermind(4, 5))
 
 
-def claims_of(cert: Certificate, **changed: Any) -> tuple[Any, ...]:
+def claims_of(cert: OptimumCertificate, **changed: Any) -> tuple[Any, ...]:
     c = cert._replace(**changed)
     return c.sizes, c.values, c.members, c.made, c.history, c.total
 
 
-def test_the_unaltered_certificate_checks(cert45: Certificate) -> None:
+def test_the_unaltered_certificate_checks(cert45: OptimumCertificate) -> None:
     assert check(cert45._asdict()) == len(cert45.sizes)
 
 
-def test_claims_raised_by_one_are_refused(cert45: Certificate) -> None:
+def test_claims_raised_by_one_are_refused(cert45: OptimumCertificate) -> None:
     checker = Checker(4, 5)
     with pytest.raises(Rejected):
         checker.check_claims(*claims_of(cert45, values=cert45.values + 1, total=cert45.total + 1))
 
 
-def test_the_whole_games_claim_alone_is_refused(cert45: Certificate) -> None:
+def test_the_whole_games_claim_alone_is_refused(cert45: OptimumCertificate) -> None:
     whole = int(np.flatnonzero(cert45.sizes == 625)[0])
     start = int(cert45.sizes[:whole].sum())
     h = int(np.maximum(cert45.made[:whole], 0).sum())
@@ -163,12 +163,12 @@ def test_the_whole_games_claim_alone_is_refused(cert45: Certificate) -> None:
         Checker(4, 5).check_claims(*claims_of(cert45, **alone))
 
 
-def test_a_missing_claim_for_the_total_is_refused(cert45: Certificate) -> None:
+def test_a_missing_claim_for_the_total_is_refused(cert45: OptimumCertificate) -> None:
     with pytest.raises(Rejected, match="whole game"):
         Checker(4, 5).check_claims(*claims_of(cert45, total=cert45.total + 1))
 
 
-def test_a_history_whose_symmetries_move_the_set_is_refused(cert45: Certificate) -> None:
+def test_a_history_whose_symmetries_move_the_set_is_refused(cert45: OptimumCertificate) -> None:
     """A claim may only use the symmetries of guesses that fix its set: AAAB is fixed by swapping the first two
     places, which moves a set such as {ABCD}."""
     aaab = 0 * 125 + 0 * 25 + 0 * 5 + 1
@@ -182,7 +182,7 @@ def test_a_history_whose_symmetries_move_the_set_is_refused(cert45: Certificate)
         Checker(4, 5).check_claims(sizes, values, members, made, history, cert45.total)
 
 
-def test_strategies_that_are_not_one_are_refused(cert45: Certificate) -> None:
+def test_strategies_that_are_not_one_are_refused(cert45: OptimumCertificate) -> None:
     checker = Checker(4, 5)
     lengths, guesses = cert45.lengths, cert45.guesses
     checker.check_strategy(lengths, guesses, cert45.total)

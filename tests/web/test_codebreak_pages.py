@@ -316,7 +316,7 @@ def test_optima_link_their_certificates(client: FlaskClient) -> None:
     url = "/api/codebreak?game=mastermind&pegs=4&colours=5&strategy=optimal-average"
     assert client.get(url).get_json()["total"] == 2463
     html = client.get("/codebreak/optima").get_data(as_text=True)
-    link = "/api/codebreak/optima/certificates/mastermind-4x5.npz"
+    link = "/codebreak/optima/certificates/mastermind-4x5.npz"
     assert f'href="{link}"' in html and "tests/certify/checker.py" in html
     row = next(r for r in client.get("/api/codebreak/optima").get_json()["rows"] if (r["pegs"], r["colours"]) == (4, 5))
     assert row["certificate"] == "mastermind-4x5.npz"
@@ -327,6 +327,6 @@ def test_optima_link_their_certificates(client: FlaskClient) -> None:
     with np.load(io.BytesIO(data)) as f:
         assert int(f["total"]) == 2463
     for name in ("mastermind-9x9.npz", "..%2Fpyproject.toml", "README.md"):
-        assert client.get(f"/api/codebreak/optima/certificates/{name}").status_code == 404
+        assert client.get(f"/codebreak/optima/certificates/{name}").status_code == 404
     stats = Stats(worst=6, total=2464, secrets=625, verified=True)
     assert cell(4, 5, (0, stats), None, certified={(4, 5): ("mastermind-4x5.npz", 2463)}).certificate is None

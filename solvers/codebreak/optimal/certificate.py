@@ -38,7 +38,7 @@ from .table import NODE_LIMIT, Tuning
 LOG_VALUES = 1 << 27  # the log's room (1 GiB, touched only as far as it is used): past it, no certificate
 
 
-class Certificate(NamedTuple):
+class OptimumCertificate(NamedTuple):
     """A certificate (see the module's note), as arrays. Codes are numbered in the order of the sequences of colours
     0..colours-1, the first place most significant (colour A is 0)."""
 
@@ -70,7 +70,9 @@ def certifiable(game: Game) -> None:
         raise InputError("certificates are for Mastermind games (every sequence a code and a guess)")
 
 
-def certify(game: Game, node_limit: int = NODE_LIMIT, tick: Callable[[int, int], None] | None = None) -> Certificate:
+def certify(
+    game: Game, node_limit: int = NODE_LIMIT, tick: Callable[[int, int], None] | None = None
+) -> OptimumCertificate:
     """Prove the game's optimal average with the log on, and make its certificate (LimitError when the log does not
     fit in LOG_VALUES or the search's budget of work)."""
     certifiable(game)
@@ -107,8 +109,8 @@ def _claims(log: NDArray[np.int64]) -> dict[bytes, tuple[int, NDArray[np.int64] 
 
 def _assemble(
     game: Game, total: int, claims: dict[bytes, tuple[int, NDArray[np.int64] | None]], tree: Node
-) -> Certificate:
-    """The certificate's arrays, codes renumbered as the certificate numbers them (`Certificate`)."""
+) -> OptimumCertificate:
+    """The certificate's arrays, codes renumbered as the certificate numbers them (`OptimumCertificate`)."""
     labels = game.experiments
     pegs, colours = len(labels[0]), len({ch for label in labels for ch in label})
     number = np.array(
@@ -129,7 +131,7 @@ def _assemble(
         lengths.append(len(path))
         guesses.append(number[np.array(path, dtype=np.int64)])
     order = np.argsort(number)  # the secrets in the certificate's numbering
-    return Certificate(
+    return OptimumCertificate(
         pegs,
         colours,
         total,
