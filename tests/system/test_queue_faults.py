@@ -64,6 +64,13 @@ def french_positions(count: int) -> list[str]:
     return [f"{full & ~(1 << i) & ~(1 << j):010x}" for i in range(37) for j in range(i + 1, 37)][:count]
 
 
+def client_jobs(app: Served, client: str) -> list[str]:
+    """The states of a client's job rows in the served instance's store."""
+    path = Path(app.log).parent / "instance" / "results.db"
+    with sqlite3.connect(path) as db:
+        return [str(r[0]) for r in db.execute("SELECT state FROM jobs WHERE client = ?", (client,))]
+
+
 def integrity(app: Served) -> str:
     """PRAGMA integrity_check on the served instance's result store."""
     path = Path(app.log).parent / "instance" / "results.db"
@@ -91,6 +98,8 @@ def test_a_burst_from_one_client_leaves_others_served(serve: Callable[..., Serve
         until(lambda: '"1-unknown-l2-f1-p2"' in app.output(), 60, "A's heavy job did not start")
         status, _, body = answered(url, SMALL, "127.0.0.3")
         assert status == 200 and body["solvable"] is False
+        # B's answer is stored a moment before its job's row is deleted: B no longer counts once it is
+        until(lambda: not client_jobs(app, "127.0.0.3"), 30, "B's finished job still holds a place in the queue")
         heavy = ask(url, HEAVY, "127.0.0.2")
         assert heavy[0] == 202 and heavy[2]["status"] == "running"  # B did not wait for A's job of minutes
         # A's other jobs wait while its heavy one runs: how many of A's are live now stays so
