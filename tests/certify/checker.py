@@ -97,6 +97,8 @@ class Checker:
         """Each secret's guesses end on it, are one strategy, and total `total`."""
         if len(lengths) != self.n or int(np.sum(lengths)) != len(guesses):
             raise Rejected("the guesses do not cover every secret once")
+        if len(guesses) and (int(np.min(guesses)) < 0 or int(np.max(guesses)) >= self.n):
+            raise Rejected("a guess is not a code")
         if int(np.sum(lengths)) != total:
             raise Rejected(f"the strategy totals {int(np.sum(lengths))}, not {total}")
         nodes: dict[tuple[int, ...], int] = {}
