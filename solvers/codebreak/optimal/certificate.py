@@ -33,6 +33,7 @@ from ..game import Game
 from ..strategy import read_back, verify
 from ..tree import Node
 from .average_search import AverageSearch
+from .symmetry import Space, space
 from .table import NODE_LIMIT, Tuning
 
 LOG_VALUES = 1 << 27  # the log's room (1 GiB, touched only as far as it is used): past it, no certificate
@@ -54,20 +55,13 @@ class OptimumCertificate(NamedTuple):
     guesses: NDArray[np.int32]  # ... and the guesses, one secret after another
 
 
-def certifiable(game: Game) -> None:
-    """InputError unless the game is one a certificate covers: every sequence a code, every code a guess, and
-    black-and-white (Mastermind) scores."""
-    labels = game.experiments
-    pegs = len(labels[0]) if labels else 0
-    colours = len({ch for label in labels for ch in label})
-    if (
-        game.spec.secrets[0] != "sequences"
-        or not game.must_hit
-        or game.experiments != game.secrets
-        or game.spec.outcome != "black-white"
-        or len(labels) != colours**pegs
-    ):
+def certifiable(game: Game) -> Space:
+    """The game's codes (`symmetry.space`) if a certificate covers it, else InputError: every sequence a code, every
+    code a guess, and black-and-white (Mastermind) scores."""
+    codes = space(game)
+    if codes is None or game.spec.outcome != "black-white" or len(codes.where) != len(game.secrets):
         raise InputError("certificates are for Mastermind games (every sequence a code and a guess)")
+    return codes
 
 
 def certify(
@@ -75,7 +69,7 @@ def certify(
 ) -> OptimumCertificate:
     """Prove the game's optimal average with the log on, and make its certificate (LimitError when the log does not
     fit in LOG_VALUES or the search's budget of work)."""
-    certifiable(game)
+    codes = certifiable(game)
     search = AverageSearch(game.tabled(), Tuning(node_limit=node_limit), jobs=1)
     search.memo = search.memo._replace(log=np.zeros(LOG_VALUES, dtype=np.int64))
     cost = search.solve(tick).cost
@@ -88,7 +82,7 @@ def certify(
         raise AssertionError("the optimal tree does not total the proved optimum")
     claims = _claims(search.memo.log[: int(counters["logged"])])
     claims[everyone.tobytes()] = (cost, np.zeros(0, dtype=np.int64))  # the whole game: the optimum
-    return _assemble(game, cost, claims, tree)
+    return _assemble(game, codes, cost, claims, tree)
 
 
 def _claims(log: NDArray[np.int64]) -> dict[bytes, tuple[int, NDArray[np.int64] | None]]:
@@ -108,15 +102,10 @@ def _claims(log: NDArray[np.int64]) -> dict[bytes, tuple[int, NDArray[np.int64] 
 
 
 def _assemble(
-    game: Game, total: int, claims: dict[bytes, tuple[int, NDArray[np.int64] | None]], tree: Node
+    game: Game, codes: Space, total: int, claims: dict[bytes, tuple[int, NDArray[np.int64] | None]], tree: Node
 ) -> OptimumCertificate:
     """The certificate's arrays, codes renumbered as the certificate numbers them (`OptimumCertificate`)."""
-    labels = game.experiments
-    pegs, colours = len(labels[0]), len({ch for label in labels for ch in label})
-    number = np.array(
-        [sum((ord(ch) - ord("A")) * colours ** (pegs - 1 - i) for i, ch in enumerate(label)) for label in labels],
-        dtype=np.int32,
-    )
+    pegs, colours, number = codes.codes.shape[1], codes.colours, codes.numbers.astype(np.int32)
     sizes, values, members, made, history = [], [], [], [], []
     for key, (value, hist) in claims.items():
         s = np.frombuffer(key, dtype=np.int32)

@@ -16,6 +16,7 @@ from solvers.jit import kernel
 
 from . import rules
 from .rules import UNCAPPED, Memo, Rules, Symmetry
+from .symmetry import in_force
 
 PROBES = 32  # slots tried before a crowded table replaces the home slot
 
@@ -131,7 +132,7 @@ def note(memo: Memo, s: NDArray[np.int32], value: np.int64, sym: Symmetry) -> No
     used there (`Memo.log`; -1 experiments: it used none); overflow once the log is full."""
     counters = memo.counters[0]
     at = counters.logged
-    used = sym.codes.shape[0] > 0 and (sym.stab.shape[0] > 1 or np.count_nonzero(sym.free) > 1)  # `in_force`
+    used = in_force(sym)
     hist = sym.hist if used else sym.hist[:0]
     end = at + 3 + s.shape[0] + hist.shape[0]
     if end > memo.log.shape[0]:

@@ -229,6 +229,18 @@ class Space(NamedTuple):
     codes: NDArray[np.int8]
     where: NDArray[np.int64]
 
+    @property
+    def colours(self) -> int:
+        """How many colours the codes use."""
+        return int(self.codes.max()) + 1
+
+    @property
+    def numbers(self) -> NDArray[np.int64]:
+        """Each code's colours read as a number in base colours (the first place most significant)."""
+        weights = self.colours ** np.arange(self.codes.shape[1] - 1, -1, -1, dtype=np.int64)
+        numbers: NDArray[np.int64] = self.codes.astype(np.int64) @ weights
+        return numbers
+
 
 def space(game: Game) -> Space | None:
     """The codes of a guess-the-secret game whose experiments are its codes, sequences closed under renaming colours
@@ -240,10 +252,9 @@ def space(game: Game) -> Space | None:
     pegs, colours = codes.shape[1], int(codes.max()) + 1
     if pegs > MAX_PEGS:
         return None
-    weights = colours ** np.arange(pegs - 1, -1, -1, dtype=np.int64)
-    where = np.full(colours**pegs, -1, dtype=np.int64)
-    where[codes.astype(np.int64) @ weights] = np.arange(e)
-    return Space(codes, where)
+    space = Space(codes, np.full(colours**pegs, -1, dtype=np.int64))
+    space.where[space.numbers] = np.arange(e)
+    return space
 
 
 def symmetries(codes: NDArray[np.int8], colours: int, g: int) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:

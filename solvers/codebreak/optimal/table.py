@@ -172,7 +172,7 @@ class SearchTable:
         hist = np.array([g], dtype=np.int64)
         if self.space is None:
             return self.plain._replace(hist=hist)
-        maps, free = symmetries(self.space.codes, int(self.space.codes.max()) + 1, g)
+        maps, free = symmetries(self.space.codes, self.space.colours, g)
         after = self.plain._replace(
             maps=maps,
             stab=np.arange(len(maps), dtype=np.int64),
