@@ -105,7 +105,8 @@ def test_published_games() -> None:
         assert cert.total == total
 
 
-KEPT_TOTALS = {  # (pegs, colours): the total, and where it was published ("new": nowhere we know of)
+KEPT_TOTALS = {  # (pegs, colours): the total and its source: a publication, or for a value published nowhere we know
+    # of ("new") the independent checker itself (tests/certify/checker.py), which is what proves it here
     (4, 5): (2463, "Goddard 2004: 3.941"),
     (4, 6): (5625, "Koyama and Lai 1993"),
     (5, 4): (3954, "new"),

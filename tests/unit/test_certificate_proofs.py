@@ -14,7 +14,8 @@ from tests.certify.checker import check, check_file
 from webapp.games import game_spec
 
 KEPT = Path(__file__).resolve().parents[2] / "docs" / "certificates"
-LONG = {  # (pegs, colours): the total, and where it was published ("new": nowhere we know of)
+LONG = {  # (pegs, colours): the total and its source: a publication, or for a value published nowhere we know of
+    # ("new") the independent checker itself (tests/certify/checker.py), which is what proves it here
     (4, 7): (11228, "Ville 2013"),
     (5, 5): (13496, "new"),
     (6, 4): (17281, "new"),
