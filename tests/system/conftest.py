@@ -37,13 +37,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_for_port(port: int, seconds: float = 30) -> None:
-    """Block until something listens on the port."""
+def wait_for_port(port: int, seconds: float = 30, process: subprocess.Popen[str] | None = None) -> bool:
+    """Block until something listens on the port (True), or the process given ends first (False)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         with socket.socket() as s:
             if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
+                return True
+        if process is not None and process.poll() is not None:
+            return False
         time.sleep(0.1)
     raise TimeoutError(f"nothing listens on port {port}")
 
@@ -68,6 +70,9 @@ class Served:
         self.out.close()
 
 
+BIND_ATTEMPTS = 3  # serve starts again on another free port when its port was taken meanwhile
+
+
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
     """Start `coin-puzzles serve` (stopped at the end); the instance folder stays between starts of one test."""
@@ -88,16 +93,22 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
         if redis_url:
             env["COIN_PUZZLES_REDIS_URL"] = redis_url
         env.update(settings)
-        log = tmp_path / f"serve-{len(started)}.log"
-        out = log.open("w")
-        proc = subprocess.Popen(
-            [str(BIN / "coin-puzzles"), "serve", "--port", str(port)],
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        wait_for_port(port)
+        for attempt in range(BIND_ATTEMPTS):
+            log = tmp_path / f"serve-{len(started)}-{attempt}.log"
+            out = log.open("w")
+            proc = subprocess.Popen(
+                [str(BIN / "coin-puzzles"), "serve", "--port", str(port)],
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+            if wait_for_port(port, process=proc):
+                break
+            out.close()
+            if "Address already in use" not in log.read_text() or attempt == BIND_ATTEMPTS - 1:
+                raise RuntimeError(f"coin-puzzles serve ended before it listened:\n{log.read_text()[-2000:]}")
+            port = free_port()  # a parallel test's process took the free port before serve bound it: another one
         served = Served(f"http://127.0.0.1:{port}", proc, log, out)
         started.append(served)
         return served
