@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import InputError, LimitError
+from .numbers import whole_number
 
 RESTART = "restart"
 TAKE_BACK = "undo"  # in a forward-only game's log: the last move in effect taken back (and counted)
@@ -129,6 +130,7 @@ def _count(text: str, name: str, empty: int, most: int) -> int:
     """A whole number from 0 to most given in a URL field (empty: the default)."""
     if not text:
         return empty
-    if not text.isdigit() or int(text) > most:
+    value = whole_number(text)
+    if value is None or value > most:
         raise InputError(f"{name}={text[:12]!r}: expected a whole number from 0 to {most:,}")
-    return int(text)
+    return value

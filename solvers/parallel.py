@@ -19,14 +19,16 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Protocol
 
+from .numbers import whole_number
+
 PR_SET_PDEATHSIG = 1
 
 
 def default_jobs() -> int:
     """COIN_PUZZLES_JOBS when set to a whole number of at least 1, else the cores this process may use."""
-    raw = os.environ.get("COIN_PUZZLES_JOBS", "").strip()
-    if raw.isdigit() and int(raw) >= 1:
-        return int(raw)
+    jobs = whole_number(os.environ.get("COIN_PUZZLES_JOBS", ""))
+    if jobs is not None and jobs >= 1:
+        return jobs
     return len(os.sched_getaffinity(0))
 
 

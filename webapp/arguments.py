@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from solvers.errors import InputError
+from solvers.numbers import whole_number
 
 
 def whole(raw: str, name: str) -> int:
     """A whole-number argument (ASCII digits only)."""
-    text = raw.strip()
-    if not text.isascii() or not text.isdigit() or len(text) > 9:
+    value = whole_number(raw)
+    if value is None:
         raise InputError(f"{name} must be a whole number, not {raw[:20]!r}")
-    return int(text)
+    return value

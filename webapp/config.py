@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from solvers.errors import InputError
+from solvers.numbers import whole_number
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -200,8 +201,8 @@ def store_address(folder: Path) -> str:
 
 def setting(name: str, default: int) -> int:
     """A whole-number setting from the environment (the default when unset or not a whole number)."""
-    raw = os.environ.get(name, "")
-    return int(raw) if raw.isascii() and raw.isdigit() else default
+    value = whole_number(os.environ.get(name, ""), most_digits=18)
+    return default if value is None else value
 
 
 def job_seconds(queue: str) -> int:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from solvers.errors import InputError, Word, one_of
+from solvers.numbers import whole_number
 from solvers.weighing import GOALS, MAX_COINS, OBJECTIVES, WEIGHTS, Objective, Problem
 
-_INT = re.compile(r" *[0-9]{1,9} *")  # ASCII digits only: int() would also take other scripts' digits
 _TRUE = {"1", "true", "on", "yes"}
 _FALSE = {"", "0", "false", "off", "no"}
 
@@ -20,9 +19,10 @@ def whole(args: Mapping[str, str], name: str, default: int | None, lo: int, hi: 
         if default is None:
             raise InputError(f"{label} is required")
         return default
-    if not _INT.fullmatch(raw) or not lo <= int(raw) <= hi:
+    value = whole_number(raw)
+    if value is None or not lo <= value <= hi:
         raise InputError(f"{label} must be a whole number from {lo:,} to {hi:,}", {name: raw[:40]})
-    return int(raw)
+    return value
 
 
 def flag(args: Mapping[str, str], name: str) -> bool:

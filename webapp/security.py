@@ -8,6 +8,8 @@ from flask import Flask, Response
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from solvers.numbers import whole_number
+
 csrf = CSRFProtect()
 
 CSP = "; ".join(
@@ -50,9 +52,8 @@ def init_app(app: Flask) -> None:
     COIN_PUZZLES_PROXIES says how many proxies stand in front (werkzeug's ProxyFix)."""
     tls = os.environ.get("COIN_PUZZLES_TLS") == "1" or bool(app.config.get("TLS"))
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_SECURE=tls)
-    proxies = os.environ.get("COIN_PUZZLES_PROXIES", "0")
-    if proxies.isascii() and proxies.isdigit() and int(proxies) > 0:
-        n = int(proxies)
+    n = whole_number(os.environ.get("COIN_PUZZLES_PROXIES", "0")) or 0
+    if n > 0:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
     csrf.init_app(app)
     app.after_request(add_headers)

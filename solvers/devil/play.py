@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 
 from solvers.errors import InputError, LimitError
+from solvers.numbers import whole_number
 
 from .search import belief_classes, searchable
 from .variant import DevilVariant, digits, goal_configs, symmetries
@@ -42,9 +43,10 @@ def flip_mask(v: DevilVariant, places: Iterable[str]) -> int:
     """The move that flips the named places (ASCII place numbers 0 to N-1)."""
     mask = 0
     for p in places:
-        if not p.isascii() or not p.isdigit() or int(p) >= v.n:
+        place = whole_number(p)
+        if place is None or place >= v.n:
             raise InputError(f"places are numbered 0 to {v.n - 1}", p[:20])
-        mask |= 1 << int(p)
+        mask |= 1 << place
     return mask
 
 

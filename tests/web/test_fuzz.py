@@ -17,25 +17,26 @@ FUZZ_STORE = f"sqlite:{tempfile.mkdtemp(prefix='coin-puzzles-fuzz-')}/results.db
 # heavy results are queued (no consumer runs here) instead of computed in-process: the fuzz stays quick
 FORMS_CONFIG = {"TESTING": True, "WTF_CSRF_ENABLED": False, "RESULT_STORE": FUZZ_STORE, "JOBS_IMMEDIATE": False}
 ROUTES = {
-    "/coins/plan": ["n", "weight", "goal", "extra", "maybe_none", "objective", "path"],
+    "/coins/plan": ["n", "weight", "goal", "extra", "maybe_none", "objective", "path", "u", "at"],
     "/coins/tree": ["n", "weight", "goal", "extra", "maybe_none", "objective"],
     "/coins/scheme": ["n", "weight", "goal", "extra", "maybe_none"],
     "/api/coins": ["n", "weight", "goal", "extra", "maybe_none", "objective", "tree", "scheme"],
-    "/adversary/play": ["n", "weight", "goal", "extra", "budget", "mode", "w", "hint", "guess", "t"],
+    "/adversary/play": ["n", "weight", "goal", "extra", "budget", "mode", "w", "hint", "guess", "t", "u", "at"],
     "/api/adversary": ["n", "weight", "goal", "extra", "budget", "w"],
-    "/aequitas/play": ["game", "n", "light", "fake", "heavier", "extra", "conv", "first", "w", "hint"],
+    "/aequitas/play": ["game", "n", "light", "fake", "heavier", "extra", "conv", "first", "w", "hint", "u", "at"],
     "/api/aequitas": ["game", "coins", "light", "heavy", "fake", "misere", "extra", "convention"],
-    "/devil/play": ["n", "devil", "goal", "reflections", "moves", "peek", "t"],
+    "/devil/play": ["n", "devil", "goal", "reflections", "moves", "peek", "t", "u", "at"],
     "/devil/solution": ["n", "goal", "reflections", "step", "from"],
     "/api/devil": ["n", "goal", "reflections", "states", "moves"],
-    "/pegs/play": ["board", "hole", "j", "sel", "hint"],
+    "/pegs/play": ["board", "hole", "j", "sel", "hint", "u", "at"],
     "/pegs/solution": ["board", "hole", "step"],
     "/api/pegs": ["board", "hole", "position", "count"],
-    "/codebreak/play": ["game", "maker", "pegs", "colours", "g", "hint", "t"],
+    "/codebreak/play": ["game", "maker", "pegs", "colours", "g", "hint", "t", "u", "at"],
     "/codebreak/plan": ["game", "strategy", "pegs", "colours", "coins", "path", "next"],
     "/api/codebreak": ["game", "strategy", "pegs", "colours", "coins"],
     "/codebreak/game": ["game", "pegs", "colours", "coins"],
     "/pegs/table": ["board"],
+    "/variants/play": ["n", "weight", "lies", "fakes", "pans", "w", "u", "at"],
     "/aequitas/table": ["max"],
 }
 VALUES = st.one_of(
