@@ -7,11 +7,15 @@ from __future__ import annotations
 
 from flask import Flask, Response, current_app, jsonify, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestURITooLarge
 
 from solvers.errors import IllegalMoveError, LimitError, PuzzleError
 from webapp.main import PUZZLES
 
+# The longest address (path and query) the site answers: gunicorn reads request lines up to 4,094 bytes, nginx's
+# header and proxy buffers (deploy/nginx.conf) hold this much with room to spare; the longest address a game
+# makes (200 moves, gamebar.MAX_SHARED for a shared one) is about 2,000
+MAX_URL = 4000
 TITLES: dict[type[PuzzleError], str] = {LimitError: "Too large to compute here", IllegalMoveError: "Not a legal move"}
 
 
@@ -39,8 +43,15 @@ def puzzle_title(e: PuzzleError) -> str:
     return next((v for cls, v in TITLES.items() if isinstance(e, cls)), "Bad request")
 
 
+def refuse_long_addresses() -> None:
+    """414 for an address past MAX_URL, before any view reads it."""
+    if len(request.full_path) > MAX_URL:
+        raise RequestURITooLarge(f"The address is longer than the {MAX_URL:,} characters this site answers.")
+
+
 def init_app(app: Flask) -> None:
     """Register the handlers."""
+    app.before_request(refuse_long_addresses)
 
     @app.errorhandler(PuzzleError)
     def puzzle_error(e: PuzzleError) -> tuple[Response | str, int]:
