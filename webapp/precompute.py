@@ -5,6 +5,7 @@ the long ones. The computations themselves are listed in `catalogue`."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any
 
 from solvers.codebreak import HEURISTICS, STRATEGIES, optima
@@ -117,3 +118,17 @@ def _optima_cell(size: tuple[int, int]) -> Iterator[Item]:
     """The two proofs of a cell of the Mastermind optima table."""
     for strategy in ("optimal-average", "optimal-worst"):
         yield CODEBREAK, codebreak_params("mastermind", (*size, None), strategy)
+
+
+@lru_cache(maxsize=1)
+def _listed_keys() -> frozenset[str]:
+    """The store keys of everything the site lists but the Mastermind sizes proved nowhere yet (days each: a
+    visitor who starts one asks for it explicitly); a third of a second, once per process."""
+    frontier = {c.key(p) for size in optima.FRONTIER for c, p in _optima_cell(size)}
+    return frozenset(c.key(p) for c, p in everything(large=True)) - frontier
+
+
+def listed(key: str) -> bool:
+    """Whether a result is one the site lists (and precomputes): a page that shows it is a page of the site, which
+    a visitor merely opens, so its job is the server's, counted against no visitor's limits."""
+    return key in _listed_keys()

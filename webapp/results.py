@@ -12,12 +12,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar, cast
 
 from flask import Flask, Response, current_app, has_request_context, jsonify, render_template, request
 
 from . import caching, config, jobs
-from .computations import PRECOMPUTE_NOTE, Computation, P, Wire, read, run, stored, unpack, write
+from .computations import PRECOMPUTE_NOTE, Computation, P, Params, Wire, read, run, stored, unpack, write
 from .errors import error_response
 from .store import FAILED_SECONDS, NO_LIMITS, Limits, Progress, Store, open_store
 
@@ -173,14 +173,33 @@ def app_queues() -> jobs.Queues:
     return queues
 
 
+SITE = "site"  # the bucket of a visitor's jobs for results the site lists, counted apart from what they ask
+
+
 def computed(c: Computation[P, R], params: P) -> R:
     """A view's way in: the result, or Pending while a job computes it (a job queued on this visitor's account:
-    Busy past the limits)."""
-    enqueue = app_queues().enqueue
+    Busy past the limits).
+
+    A page of a result the site itself lists (what the precomputation fills the store with: every page a visitor
+    merely opens) never counts against the visitor's limits: up to the limit per visitor such jobs go on the visitors'
+    lane in a bucket of their own (as hints have the quick lane's), and past it they wait on the server's
+    account, on the precomputation's queue, instead of a 429. The API's answers are explicit asks: counted."""
+    from .precompute import listed  # the catalogue of the site's pages: only views that compute need it
+
+    enqueue, store = app_queues().enqueue, app_store()
     if not has_request_context():  # a command or a test in the app's context: no visitor to count it against
-        return fetch(app_store(), c, params, enqueue)
+        return fetch(store, c, params, enqueue)
+    client = request.remote_addr or "unknown"
+    on_site = not request.path.startswith("/api/") and listed(c.key(params))
     try:
-        return fetch(app_store(), c, params, enqueue, request.remote_addr or "unknown", app_limits())
+        try:
+            return fetch(store, c, params, enqueue, f"{client} {SITE}" if on_site else client, app_limits())
+        except Busy:
+            if not on_site:
+                raise
+            app_queues().enqueue_missing(store, [(c, cast(Params, params))])  # the server's, behind the precomputation
+            progress = store.progress(c.key(params)) or Progress("queued", 0, 0, "", time.time())
+            raise Pending(c.title(params), progress, "precompute", c.key(params)) from None
     except (Pending, Busy, JobFailed):
         caching.changing()  # a page that shows the job's progress inline changes as the job goes on
         raise
@@ -207,7 +226,7 @@ def pending_response(e: Pending) -> tuple[Response | str, int, dict[str, str]]:
     headers = {"Retry-After": str(RETRY_SECONDS), "Cache-Control": "no-store"}
     place = None
     if p.state != "running" and e.key and not app_queues().visitors.immediate:
-        place = app_queues().place("quick" if e.lane == "quick" else "visitors", e.key)
+        place = app_queues().place(e.lane if e.lane in ("quick", "precompute") else "visitors", e.key)
     if request.path.startswith("/api/"):
         body = {
             "status": "running" if p.state == "running" else "queued",
