@@ -17,6 +17,12 @@ bp = Blueprint("gamebar", __name__)
 MAX_SHARED = 2000  # characters of a shared path: a QR code holds up to about 2,300 at this error correction
 
 
+def absolute(path: str) -> str:
+    """A path of this site as the visitor reaches it: the scheme, host and port they used (through nginx:
+    X-Forwarded-Proto and X-Forwarded-Host, read by ProxyFix), then the path."""
+    return request.url_root.rstrip("/") + path
+
+
 @dataclass(frozen=True)
 class StatsKey:
     """What the browser's statistics count a game under: a puzzle and its size, and the same in words."""
@@ -56,7 +62,7 @@ class Bar:
     @property
     def share_url(self) -> str:
         """The absolute link a Share button copies."""
-        return request.url_root.rstrip("/") + self.share
+        return absolute(self.share)
 
     @property
     def qr(self) -> str:
@@ -97,6 +103,7 @@ def qr() -> Response:
     if not path.startswith("/") or path.startswith("//") or len(path) > MAX_SHARED:
         raise InputError(f"path: a path of this site, starting with one '/', of at most {MAX_SHARED} characters")
     out = io.BytesIO()
-    code = segno.make(request.url_root.rstrip("/") + path, error="m")
-    code.save(out, kind="svg", scale=4, border=4, xmldecl=False, title="QR code of this game's link")
+    link = absolute(path)
+    code = segno.make(link, error="m")
+    code.save(out, kind="svg", scale=4, border=4, xmldecl=False, title="QR code of this game's link", desc=link)
     return Response(out.getvalue(), mimetype="image/svg+xml")

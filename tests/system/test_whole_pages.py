@@ -1,0 +1,131 @@
+"""Whole pages, through nginx on a non-default port as `coin-puzzles serve` (`make run`) puts it in front: a
+newcomer's first judged Mastermind guess shows its answer without the page going blank, share links keep the
+port, opening every page of the site spends none of the visitor's quota, and odd or over-long addresses get a
+4xx, never a 5xx. The fixture fails each test if the server's log holds a traceback."""
+
+from __future__ import annotations
+
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import parse_qs, urljoin, urlparse
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.system.conftest import Served
+from webapp.errors import MAX_URL
+
+SHOTS = Path("test-results")
+JUDGED = "/codebreak/play?game=mastermind&maker=adversarial&pegs=4&colours=6&g=ABCD,CDEF"
+PLAYS = [
+    "/coins/plan?n=12&path=L",
+    "/adversary/play?n=12&w=",
+    "/aequitas/play?game=F&n=5",
+    "/devil/play?n=4&moves=1",
+    "/pegs/play?board=english&hole=d4&j=d2-d4",
+    "/codebreak/play?game=mastermind&maker=adversarial&g=ABCD",
+    "/variants/play?n=12&weight=unknown",
+]
+
+
+def _shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"whole-{name}.png"), full_page=False)
+
+
+def status(url: str) -> int:
+    """One GET's status (an error status too)."""
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            return int(r.status)
+    except urllib.error.HTTPError as e:
+        e.close()
+        return int(e.code)
+
+
+@pytest.mark.slow
+def test_a_first_judged_guess_shows_its_answer_and_the_page_stays_whole(
+    browser: Browser, serve: Callable[..., Served]
+) -> None:
+    """From a fresh server: the guess's note polls its own region until the judgement shows (the page never
+    blank meanwhile); the Share link and the QR code's link carry nginx's port."""
+    app = serve()
+    assert urlparse(app.url).port not in (80, None)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(app.url + JUDGED)
+    deadline = time.monotonic() + 120
+    while "expected guesses" not in (page.locator("#judged").text_content() or ""):
+        assert "codes still possible" in page.locator("main").inner_text(), "the page went blank"
+        assert time.monotonic() < deadline, "the judgement never showed"
+        page.wait_for_timeout(250)
+    expect(page.locator("#judged")).to_contain_text("CDEF lost")
+    expect(page.get_by_role("heading", name="Your last guess")).to_have_count(1)  # swapped in place, not nested
+    _shot(page, "judged-phone")
+    shared = page.locator("button.copy-link").get_attribute("data-share") or ""
+    assert shared.startswith(app.url + "/codebreak/play?"), shared
+    qr = page.locator("img.qr").get_attribute("src") or ""
+    with urllib.request.urlopen(urljoin(app.url, qr), timeout=30) as r:  # the QR code's link, in its description
+        assert r.status == 200 and f"<desc>{app.url}/codebreak/play?" in r.read().decode()
+    context.close()
+
+
+def site_links(page: Page, base: str) -> list[str]:
+    """The page's links to the site's pages (no static files, API answers, QR codes, hints or game IDs: a hint
+    and an ID entered are explicit asks)."""
+    found = []
+    for href in page.eval_on_selector_all("a[href]", "els => els.map(e => e.getAttribute('href'))"):
+        u = urlparse(urljoin(base + "/", href))
+        if u.netloc != urlparse(base).netloc or u.path.startswith(("/static", "/api", "/qr")):
+            continue
+        if {"hint", "id"} & set(parse_qs(u.query)):
+            continue
+        found.append(u.path + (f"?{u.query}" if u.query else ""))
+    return found
+
+
+@pytest.mark.slow
+def test_opening_every_page_of_the_site_gets_no_429(browser: Browser, serve: Callable[..., Served]) -> None:
+    """One browser opens every page two links from the home page on a fresh server whose limit is one job per
+    visitor: the pages' jobs are the server's (none counted against the visitor), so no page is refused, and
+    none fails."""
+    app = serve(COIN_PUZZLES_JOBS_PER_CLIENT="1")
+    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    seen: dict[str, int] = {}
+    frontier = ["/"]
+    for depth in range(3):
+        following: list[str] = []
+        for path in frontier:
+            if path in seen:
+                continue
+            response = page.goto(app.url + path)
+            assert response is not None
+            seen[path] = response.status
+            if depth < 2:
+                following.extend(p for p in site_links(page, app.url) if p not in seen)
+        frontier = list(dict.fromkeys(following))
+    refused = {path: code for path, code in seen.items() if code == 429 or code >= 500}
+    assert not refused, refused
+    assert len(seen) > 150 and any("variants/table" in p for p in seen) and any("aequitas/table" in p for p in seen)
+    page.goto(app.url + "/variants/table?weight=unknown&lies=2&fakes=1&pans=2")  # queued, not refused
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    _shot(page, "variants-table-queued")
+    page.context.close()
+
+
+def test_odd_and_long_addresses_get_a_4xx_through_nginx(serve: Callable[..., Served]) -> None:
+    """A superscript digit in an undo field: 400 on every play route (Bulls and Cows' game is a job on a fresh
+    server: tests/web/test_odd_input.py has it); an address of up to MAX_URL characters is
+    answered (nginx's buffers hold it with its cache key), one past it gets 414."""
+    app = serve()
+    for path in PLAYS:
+        assert status(f"{app.url}{path}&u=%C2%B2") == 400, path
+        assert status(f"{app.url}{path}&at=%C2%B2") in (200, 400), path
+    base = "/codebreak/play?game=mastermind&maker=adversarial&g=ABCD&x="
+    for length in (2900, 3200, 3450, MAX_URL):
+        assert status(app.url + base + "a" * (length - len(base))) == 200, length
+    assert status(app.url + base + "a" * (MAX_URL + 1 - len(base))) == 414
+    assert status(app.url + base + "a" * 12_000) == 414
