@@ -18,6 +18,7 @@ from solvers.aequitas.report import (
     position_report,
     start_verdict,
     table_view,
+    without_certificates,
 )
 from solvers.errors import IllegalMoveError, InputError
 from solvers.history import RESTART, Chain, chain_from_text
@@ -354,7 +355,11 @@ def aequitas_json() -> Response:
     """A starting position's Grundy value, outcome class and winning moves; table=1 for the whole table."""
     if params.flag(request.args, "table"):
         max_coins = params.whole(request.args, "max_coins", TABLE_DEFAULT_COINS, 1, MAX_TABLE_COINS, "max_coins")
-        return json_answer(
-            lambda: current_app.json.dumps(as_json(computed(AEQUITAS, AequitasParams(max_coins))[1])).encode()
-        )
+        whole = params.flag(request.args, "certificates")
+
+        def table() -> bytes:
+            report = computed(AEQUITAS, AequitasParams(max_coins))[1]
+            return current_app.json.dumps(as_json(report if whole else without_certificates(report))).encode()
+
+        return json_answer(table)
     return jsonify(as_json(parse_position(request.args)))

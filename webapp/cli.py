@@ -79,13 +79,14 @@ def adversary(args: argparse.Namespace) -> Report:
 
 def aequitas(args: argparse.Namespace) -> Report:
     """A starting position's Grundy value and winning moves, or the whole table beside the paper."""
-    from solvers.aequitas.report import MAX_COINS, PAPER_MISERE, position_report, table_report
+    from solvers.aequitas.report import MAX_COINS, PAPER_MISERE, position_report, table_report, without_certificates
 
     if args.table:
         max_coins = whole(args.max_coins, "--max-coins")
         if not 1 <= max_coins <= MAX_COINS:
             raise InputError(f"--max-coins must be 1 to {MAX_COINS}")
-        return table_report(max_coins)
+        report = table_report(max_coins)
+        return report if args.certificates else without_certificates(report)
     convention = args.convention or (PAPER_MISERE if args.misere else "normal")
     if args.misere and convention == "normal":
         raise InputError("--misere and --convention normal disagree")
@@ -252,6 +253,9 @@ def aequitas_arguments(q: argparse.ArgumentParser) -> None:
     q.add_argument("--convention", choices=CONVENTIONS, default=None)
     q.add_argument("--table", action="store_true", help="the whole comparison table with the paper")
     q.add_argument("--max-coins", default="12", help="the table's largest N (as the API's max_coins; up to 40)")
+    q.add_argument(
+        "--certificates", action="store_true", help="list each disagreeing cell's certificate (else counted)"
+    )
 
 
 def devil_arguments(d: argparse.ArgumentParser) -> None:

@@ -66,6 +66,10 @@ SAME_AS_API = [
         "/api/aequitas?game=D&coins=4&light=2&fake=heavy",
     ),
     (["aequitas", "--table", "--max-coins", "4", "--json"], "/api/aequitas?table=1&max_coins=4"),
+    (
+        ["aequitas", "--table", "--max-coins", "4", "--certificates", "--json"],
+        "/api/aequitas?table=1&max_coins=4&certificates=1",
+    ),
     (["devil", "4", "--moves", "--json"], "/api/devil?n=4&moves=1"),
     (["devil", "3", "--json"], "/api/devil?n=3"),
     (

@@ -140,11 +140,28 @@ def test_api_bad_input(client: FlaskClient, query: str, message: str) -> None:
 
 
 def test_api_table(client: FlaskClient) -> None:
-    """table=1 returns every cell with flags and certificates for the disagreeing ones."""
+    """table=1 returns every cell with flags; certificates=1 lists the certificates of the disagreeing ones, which
+    the table otherwise counts (options), each count the length of the list it stands for."""
     data = client.get("/api/aequitas?table=1&max_coins=6").get_json()
-    assert data["paper_tables_use"] == "misere-stop-before-reveal"
-    flagged = [c for c in data["cells"] if not c["agrees"]]
-    assert flagged and all("certificate" in c for c in flagged)
+    whole = client.get("/api/aequitas?table=1&max_coins=6&certificates=1").get_json()
+    assert data["paper_tables_use"] == whole["paper_tables_use"] == "misere-stop-before-reveal"
+    assert data["certificates"] is False and whole["certificates"] is True
+    flagged = [c for c in whole["cells"] if not c["agrees"]]
+    assert flagged and all("certificate" in c and "options" not in c for c in flagged)
+    counted = [c for c in data["cells"] if not c["agrees"]]
+    assert [c["options"] for c in counted] == [len(c["certificate"]) for c in flagged]
+    assert all("certificate" not in c for c in data["cells"])
+    assert [{k: v for k, v in c.items() if k != "options"} for c in data["cells"]] == [
+        {k: v for k, v in c.items() if k != "certificate"} for c in whole["cells"]
+    ]
+
+
+def test_api_table_up_to_30_is_compact_without_gzip(client: FlaskClient) -> None:
+    """N <= 30 without Accept-Encoding: under 2 MB (22 MB with every certificate listed)."""
+    response = client.get("/api/aequitas?table=1&max_coins=30")
+    assert response.status_code == 200 and "Content-Encoding" not in response.headers
+    assert len(response.get_data()) < 2_000_000
+    assert len(response.get_json()["cells"]) == 5940
 
 
 def test_outcomes_drawn_and_written_for_both_players(client: FlaskClient) -> None:
