@@ -12,7 +12,7 @@ from typing import ClassVar
 from solvers.checkpoint import Checkpoint, Entry
 from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, optima
 from solvers.codebreak.game import TABLE_CELLS
-from solvers.codebreak.lesson import CodeLesson, alive_after, every_first_alike, lesson
+from solvers.codebreak.lesson import CodeLesson, alive_after, every_first_alike, lesson, request_search
 from solvers.codebreak.optimal.entries import parse_entries, snapshot_name
 from solvers.codebreak.solve import TreeRequest, solve
 from solvers.codebreak.strategy import check_options, limit_message, optimal_limit
@@ -124,7 +124,9 @@ def _codebreak_quick(p: StrategyParams) -> bool:
     return n <= (QUICK_HEURISTIC_SECRETS if p.strategy in HEURISTICS else QUICK_OPTIMAL_SECRETS)
 
 
-LESSON_MAX_SECRETS = 700  # codes still possible before a judged guess: the search behind a lesson stays in seconds
+# codes still possible before a judged guess: every set a first guess of Bulls and Cows leaves (1,440 at most; the
+# two largest take one to two minutes of a job here, the rest seconds)
+LESSON_MAX_SECRETS = 1_440
 FIRST_LESSON_MAX_SECRETS = 1_296  # a first guess, searched under the symmetries fixing it: any of Mastermind 4x6's
 QUICK_LESSON_SECRETS = 64
 # a later guess judged on at most this many codes goes to the quick lane (152 codes: 4 s here; 312: about a minute,
@@ -150,6 +152,17 @@ def _lesson(p: LessonParams, tick: Tick) -> CodeLesson:
         raise LimitError(f"a guess is judged when at most {limit:,} codes are still possible before it ({left:,} here)")
     g = p.load()
     return lesson(g, *p.history(g), large=left > QUICK_LESSON_SECRETS)
+
+
+def _lesson_attempt(p: LessonParams) -> CodeLesson | None:
+    """The lesson within a web request's budget of work (`request_search`), or None past it."""
+    if _codes_before(p) > _lesson_limit(p):
+        return None
+    g = p.load()
+    try:
+        return lesson(g, *p.history(g), search=request_search(g))
+    except LimitError:  # past the request's budget: a job judges it
+        return None
 
 
 def _codes_before(p: LessonParams) -> int:
@@ -197,6 +210,7 @@ LESSON = Computation(
     lambda p: f"the worth of the guess {p.guesses.rsplit(',', 1)[-1]}",
     CodeLesson,
     lane=lambda p: "quick" if "," not in p.guesses or _codes_before(p) <= QUICK_LANE_LESSON_SECRETS else "visitors",
+    attempt=_lesson_attempt,
 )
 
 

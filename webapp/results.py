@@ -115,6 +115,10 @@ def fetch(
         value = run(c, params, lambda done, total: None)
         write(store, c, key, value)
         return unpack(value)
+    tried = c.attempt(params) if c.attempt is not None else None  # no job round trip where the answer is quick
+    if tried is not None:
+        write(store, c, key, tried)
+        return tried
     lane = c.lane(params)
     if client and lane != "visitors":  # the quick lane's jobs are counted apart from the visitor's long ones
         client = f"{client} {lane}"

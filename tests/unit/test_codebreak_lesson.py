@@ -50,15 +50,17 @@ def brute(game):  # type: ignore[no-untyped-def]
     ],
 )
 def test_lesson_matches_the_brute_force(name: str, pegs: int, colours: int) -> None:
-    """Every first guess (each searched under the symmetries that fix it), and 30 random second guesses after
-    random first ones: the totals, the best total and the worst cases agree with trying every guess at every
-    step."""
+    """Every first guess (each searched under the symmetries that fix it), 30 random second guesses after random
+    first ones and 30 random third guesses (each searched under the symmetries that fix the guesses made, the
+    candidates one per class of them): the totals, the best total and the worst cases agree with trying every
+    guess at every step."""
     g = build(parse((GAMES / f"{name}.game").read_text()), {"length": pegs, "colours": colours})
     best, with_first, parts = brute(g)
     search = AverageSearch(g, jobs=1)
     n = len(g.secrets)
     rng = random.Random(5)
     histories = [(e,) for e in range(n)] + [(rng.randrange(n), rng.randrange(n)) for _ in range(30)]
+    histories += [(rng.randrange(n), rng.randrange(n), rng.randrange(n)) for _ in range(30)]
     losses = set()
     for guesses in histories:
         secret = rng.randrange(n)

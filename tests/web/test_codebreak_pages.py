@@ -279,13 +279,16 @@ def test_a_first_guess_of_mastermind_is_judged(client: FlaskClient) -> None:
 def test_bulls_and_cows_first_guess_is_alike(client: FlaskClient) -> None:
     """Every first guess of Bulls and Cows is alike (digits relabelled, places reordered): 0 lost, said without a
     search; the most codes it leaves is 1,440 (one cow: which guessed digit, which other place, and the other three
-    places from the six digits not guessed); a second guess before which 1,440
-    codes are possible is not judged, and the page says why."""
+    places from the six digits not guessed). Every second guess of it is judged (at most 1,440 codes before it); a
+    later guess of Mastermind 4x8 before which 7^4 = 2,401 codes are possible (AAAA scored nothing) is not, and
+    the page says why."""
     page = client.get("/codebreak/play?game=bulls-and-cows&maker=adversarial&g=ABCD").get_data(as_text=True)
     assert "Every first guess of this game is alike" in page
     assert f"up to <strong>{4 * 3 * (6 * 5 * 4)}</strong> codes" in page
-    later = client.get("/codebreak/play?game=bulls-and-cows&maker=adversarial&g=ABCD,EFGH").get_data(as_text=True)
-    assert "a guess is judged when at most 700 codes are still possible before it (1,440 here)" in later
+    later = client.get("/codebreak/play?game=mastermind&maker=adversarial&pegs=4&colours=8&g=AAAA,BBBB")
+    assert "a guess is judged when at most 1,440 codes are still possible before it (2,401 here)" in later.get_data(
+        as_text=True
+    )
 
 
 @pytest.mark.parametrize("unproved", [frozenset(), frozenset({(5, 6)})])

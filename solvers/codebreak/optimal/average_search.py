@@ -18,6 +18,7 @@ from solvers.parallel import cluster, default_jobs
 
 from ..game import Game
 from .average import average, open_parts
+from .candidates import candidates
 from .rules import BIG, UNCAPPED, Opened, Optimum, Symmetry, below
 from .sets import perfect_member, seals, shortcut
 from .symmetry import narrowed, place_classes
@@ -104,8 +105,9 @@ class AverageSearch(SearchTable):
     def with_first(self, s: NDArray[np.int32], history: Sequence[int], e: int, best: int = int(BIG)) -> int:
         """The least total cost of s (the set the experiments of history left) with experiment e next, if below
         best; else a lower bound at least best. A first experiment (no history: s is every secret) is searched under
-        the symmetries that fix it, as `solve` searches it."""
-        sym = self.after((*history, e)) if history else self.first_symmetries(e)
+        the symmetries that fix it, as `solve` searches it; a later one under those that fix every experiment made
+        (`sym_of`, as the proof narrows them down its tree)."""
+        sym = self.after((*history, e)) if self.places.shape[0] else self.sym_of((*history, e))
         outcomes = self.rules.table[e, s]
         total = len(s)
         for o in np.unique(outcomes):
@@ -119,18 +121,30 @@ class AverageSearch(SearchTable):
                 self.check()
         return total
 
-    def best_at(self, s: NDArray[np.int32], history: Sequence[int]) -> tuple[int, int]:
+    def best_at(self, s: NDArray[np.int32], history: Sequence[int], best: int = int(BIG)) -> tuple[int, int]:
         """(the least total cost of s, an experiment achieving it) in the middle of a game (s: the set the
-        experiments of history left): one experiment per class under the symmetries fixing history (at the start:
-        one per class of first experiments), in the order of their bounds, as `solve` searches the start."""
+        experiments of history left). At the start, one experiment per class of first experiments, each searched
+        under the symmetries that fix it, in the order of their bounds, as `solve` searches the start; later, the
+        kernel's `average` on s under the symmetries fixing history (`sym_of`), as the proof searches a part, its
+        experiment read from the table. With best (a total some experiment achieves), only experiments below it
+        are sought: (best, -1) when none is."""
+        sym = self.plain
         if not history:
             allowed = self.root_allowed()
         elif self.places.shape[0]:
             allowed = place_classes(self.places, np.array(history, dtype=np.int64))
         else:
-            allowed = self.rules.everything
-        best, choice = int(BIG), -1
-        for low, e in self.root_candidates(s, allowed):
+            allowed, sym = self.rules.everything, self.sym_of(tuple(history))
+            value = int(average(s, np.int64(best), allowed, self.rules, self.memo, sym, self.cap))
+            self.check()
+            if value >= best:
+                return best, -1
+            held, stored, exact, choice = self.held(s, self.cap)
+            if held and exact and stored == value and choice >= 0:
+                return value, choice
+            best = value + 1  # settled without a table entry (a shortcut): the experiment is sought below
+        choice = -1
+        for low, e in candidates(s, allowed, self.rules, self.WORST, sym):
             if low >= best:
                 break
             total = self.with_first(s, history, int(e), best)
