@@ -19,7 +19,8 @@ from tests.system.conftest import Served
 from webapp.errors import MAX_URL
 
 SHOTS = Path("test-results")
-JUDGED = "/codebreak/play?game=mastermind&maker=adversarial&pegs=4&colours=6&g=ABCD,CDEF"
+JUDGED = "/codebreak/play?game=mastermind&maker=adversarial&pegs=4&colours=6&g=ABCD,CDEF"  # within the request
+POLLED = "/codebreak/play?game=bulls-and-cows&maker=adversarial&g=ABCD,EFGH,AEBF"  # 504 codes: a job of seconds
 PLAYS = [
     "/coins/plan?n=12&path=L",
     "/adversary/play?n=12&w=",
@@ -50,21 +51,28 @@ def status(url: str) -> int:
 def test_a_first_judged_guess_shows_its_answer_and_the_page_stays_whole(
     browser: Browser, serve: Callable[..., Served]
 ) -> None:
-    """From a fresh server: the guess's note polls its own region until the judgement shows (the page never
-    blank meanwhile); the Share link and the QR code's link carry nginx's port."""
+    """From a fresh server: a Mastermind 4x6 guess is judged within the page's own request (no job); a Bulls and
+    Cows guess judged by a job polls its own note until the judgement shows, the page never blank meanwhile and
+    the guess row left as the visitor typed it; the Share link and the QR code's link carry nginx's port."""
     app = serve()
     assert urlparse(app.url).port not in (80, None)
+    with urllib.request.urlopen(app.url + JUDGED, timeout=30) as r:
+        first = r.read().decode()
+    assert "CDEF</strong> lost" in first and "Working out how good" not in first
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
-    page.goto(app.url + JUDGED)
-    deadline = time.monotonic() + 120
+    page.goto(app.url + POLLED)
+    expect(page.locator("#judged")).to_contain_text("Working out how good", timeout=60_000)  # the game built first
+    page.locator(".palette button[data-colour]").nth(1).click()  # the visitor starts the next guess
+    deadline = time.monotonic() + 180
     while "expected guesses" not in (page.locator("#judged").text_content() or ""):
         assert "codes still possible" in page.locator("main").inner_text(), "the page went blank"
         assert time.monotonic() < deadline, "the judgement never showed"
         page.wait_for_timeout(250)
-    expect(page.locator("#judged")).to_contain_text("CDEF lost")
     expect(page.get_by_role("heading", name="Your last guess")).to_have_count(1)  # swapped in place, not nested
+    expect(page.locator(".guess-row .peg").first).not_to_have_text("?")  # what the visitor typed is still there
     _shot(page, "judged-phone")
+    page.goto(app.url + JUDGED)
     shared = page.locator("button.copy-link").get_attribute("data-share") or ""
     assert shared.startswith(app.url + "/codebreak/play?"), shared
     qr = page.locator("img.qr").get_attribute("src") or ""

@@ -12,6 +12,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from webapp import create_app
+from webapp.codebreak_results import GAME, game_params
+from webapp.results import computed
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 POLLS = ("load delay", "every ")  # the hx-trigger values that ask again by themselves
@@ -20,7 +22,8 @@ POLLS = ("load delay", "every ")  # the hx-trigger values that ask again by them
 PAGES = {
     "progress.html": "/aequitas/table?max=30",
     "codebreak/game.html": "/codebreak/game?game=mastermind",
-    "codebreak/play.html": "/codebreak/play?game=mastermind&maker=adversarial&pegs=4&colours=6&g=ABCD,CDEF",
+    # Bulls and Cows' second guess on the 1,440 codes ABCD leaves against the adversary: past a request's budget
+    "codebreak/play.html": "/codebreak/play?game=bulls-and-cows&maker=adversarial&g=ABCD,EFGH",
 }
 
 
@@ -59,10 +62,19 @@ def polling_templates() -> set[str]:
     }
 
 
+@pytest.fixture(scope="module")
+def store() -> str:
+    """A result store holding Bulls and Cows' outcome table (built in-process), so that its play page is the game's
+    and not the table's progress."""
+    address = f"sqlite:{tempfile.mkdtemp(prefix='coin-puzzles-polls-')}/results.db"
+    with create_app({"TESTING": True, "RESULT_STORE": address, "JOBS_IMMEDIATE": True}).app_context():
+        computed(GAME, game_params("bulls-and-cows", (4, 10, None)))
+    return address
+
+
 @pytest.fixture
-def queued_client() -> FlaskClient:
+def queued_client(store: str) -> FlaskClient:
     """A client whose jobs stay queued (no consumer): every heavy page shows its progress."""
-    store = f"sqlite:{tempfile.mkdtemp(prefix='coin-puzzles-polls-')}/results.db"
     return create_app({"TESTING": True, "RESULT_STORE": store, "JOBS_IMMEDIATE": False}).test_client()
 
 
