@@ -197,7 +197,8 @@ def _score(s: Setup, page: AdversaryPage) -> Score | None:
     verdict = page.view.verdict
     if verdict is None:
         return None
-    title = "You found the coin!" if verdict.win else "Not proved: the scale could still say otherwise"
+    lost = "Not the coin" if s.mode == "honest" else "Not proved: the scale could still say otherwise"
+    title = "You found the coin!" if verdict.win else lost
     return Score(title, verdict.win, len(page.weighings), s.minimum, "weighings")
 
 
@@ -347,7 +348,9 @@ def guess() -> Response | tuple[str, int]:
             s = Setup(s.problem, s.budget, s.minimum, s.mode, HONEST_SCALE.finish(kind(s), hidden, token))
     except (InputError, IllegalMoveError) as e:
         return _page(pos, error=e.message), 400
-    return go(s.url(w=pos.w_text(), guess=token, h=request.form.get("h", "")))
+    # the honest game's whole log; the adversarial game's undo chain as it stands (its take-backs still counted)
+    played = {"w": pos.w_text()} if hidden is not None else pos.chain.query("w", ";")
+    return go(s.url(**played, guess=token, h=request.form.get("h", "")))
 
 
 def game_id(s: Setup, weighings: str) -> str:

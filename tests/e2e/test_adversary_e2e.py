@@ -56,8 +56,9 @@ def test_win_by_following_hints(page: Page, live_server: str) -> None:
     page.get_by_label("The counterfeit is").select_option(str(case.coin))
     page.get_by_role("radio", name="heavier" if case.heavier else "lighter", exact=True).check()
     page.get_by_role("button", name="Name it").click()
-    expect(page.get_by_role("heading", name="You win")).to_be_visible()
-    expect(page.get_by_role("table", name="Scorecard")).to_contain_text("Optimum")
+    expect(page.get_by_role("heading", name="You found the coin!")).to_be_visible()
+    expect(page.locator(".win .optimum")).to_have_text("3")
+    expect(page.get_by_role("heading", name="You win")).to_have_count(0)  # one end screen, not two
 
 
 def test_wasteful_weighing_warns_and_unequal_is_refused(page: Page, live_server: str, browser: Browser) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
@@ -60,15 +61,30 @@ def test_hints_in_steps(client: FlaskClient) -> None:
 
 
 def test_guess_ends_the_game(client: FlaskClient) -> None:
-    """Naming a coin too early loses, and the scorecard shows weighings against the optimum."""
+    """Naming a coin too early loses: one end screen (the weighings against the proved best, the take-backs made:
+    the undo chain's count survives naming the coin), and the Observer says the game is over."""
     token = form_token(client, BASE)
+    w = "1,2,3,4-5,6,7,8;1,2,3-4,5,6"  # the second weighing taken back (at=1), once (u=1)
     r = client.post(
         "/adversary/guess",
-        data={"csrf_token": token, "n": "12", "budget": "3", "w": "1,2,3,4-5,6,7,8", "coin": "9", "fake_is": "heavier"},
+        data={
+            "csrf_token": token,
+            "n": "12",
+            "budget": "3",
+            "w": w,
+            "at": "1",
+            "u": "1",
+            "coin": "9",
+            "fake_is": "heavier",
+        },
     )
     assert r.status_code == 303 and r.headers["Location"].endswith("&guess=9h")
+    assert "at=1" in r.headers["Location"] and "u=1" in r.headers["Location"]
     html = client.get(r.headers["Location"]).get_data(as_text=True)
-    assert "You lose" in html and "Scorecard" in html and "fits every answer" in html
+    assert "Not proved: the scale could still say otherwise" in html and "fits every answer" in html
+    assert html.count('class="win') == 1 and "Scorecard" not in html
+    assert re.search(r'class="take-backs">1<', html), "the take-back was forgotten when the coin was named"
+    assert "The game is over, with 2 weighings to spare." in html and "name the coin." not in html
 
 
 def test_honest_game_hides_the_secret(client: FlaskClient) -> None:
