@@ -327,12 +327,17 @@ def _stats(name: str, sizes: Sizes, maker: str) -> StatsKey:
 def _score(name: str, sizes: Sizes, maker: str, guesses: int) -> Score:
     """The win screen: guesses against the proved best (the least worst case against the adversarial maker, the
     least average against the random one), when the proof is stored."""
-    optimum = None
-    if maker == "adversarial":  # the least worst case, proved (at once on small games, else when stored)
-        worst = codebreak_params(name, sizes, "optimal-worst")
-        found = computed(CODEBREAK, worst) if CODEBREAK.quick(worst) else peek(CODEBREAK, worst)
-        optimum = None if found is None else found[1].worst
-    return Score("You broke the code!", True, guesses, optimum, "guesses")
+    optimum, best_text = None, None
+    # the least worst case against the adversarial maker, the least average against the random one: proved (at
+    # once on small games, else when stored)
+    params = codebreak_params(name, sizes, "optimal-worst" if maker == "adversarial" else "optimal-average")
+    found = computed(CODEBREAK, params) if CODEBREAK.quick(params) else peek(CODEBREAK, params)
+    if found is not None and maker == "adversarial":
+        optimum = found[1].worst
+    elif found is not None:  # a random code: the best play's average over every code, not one game's count
+        stats = found[1]
+        best_text = f"{stats.total / stats.secrets:.4f} guesses on average over every code ({stats.total:,} in all)"
+    return Score("You broke the code!", True, guesses, optimum, "guesses", best_text)
 
 
 _TOPS: dict[str, Node] = {}  # a stored tree's expensive top (`top`), per store key, kept in this process

@@ -1,8 +1,23 @@
-"""The classic sizes of each puzzle, one click each beside its custom form (a Jinja global: `presets(puzzle)`)."""
+"""The classic sizes of each puzzle, one click each beside its custom form (a Jinja global: `presets(puzzle)`).
+A preset that starts a game with a sealed secret (the random code maker's) posts to its start form: its endpoint
+is a POST route, and the preset is a button with the query as the form's fields."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from flask import current_app, url_for
+
 from .htmx import link
+
+
+class Preset(NamedTuple):
+    """One classic size: its label, and where it goes (a link, or a form posted with these fields)."""
+
+    label: str
+    url: str
+    fields: dict[str, str] | None  # None: a link; else the fields of a form posted to url
+
 
 ADVERSARY = "adversarial"
 SMALL = {"pegs": "3", "colours": "4"}
@@ -28,6 +43,8 @@ PRESETS: dict[str, tuple[tuple[str, str, dict[str, str]], ...]] = {
         ("Triangle of 15, corner empty", "pegs.play", {"board": "triangle-5", "hole": "1"}),
     ),
     "codebreak": (
+        ("Mastermind 4x6, a random code (the classic)", "codebreak.start", {"game": "mastermind", "maker": "random"}),
+        ("Bulls and Cows, a random code", "codebreak.start", {"game": "bulls-and-cows", "maker": "random"}),
         ("Mastermind 4x6 against the adversary", "codebreak.play", {"game": "mastermind", "maker": ADVERSARY}),
         ("Mastermind 3x4 against the adversary", "codebreak.play", {"game": "mastermind", "maker": ADVERSARY, **SMALL}),
         ("Bulls and Cows against the adversary", "codebreak.play", {"game": "bulls-and-cows", "maker": ADVERSARY}),
@@ -36,6 +53,10 @@ PRESETS: dict[str, tuple[tuple[str, str, dict[str, str]], ...]] = {
 }
 
 
-def presets(puzzle: str) -> list[tuple[str, str]]:
-    """The puzzle's classic sizes: (label, URL)."""
-    return [(label, link(endpoint, query)) for label, endpoint, query in PRESETS.get(puzzle, ())]
+def presets(puzzle: str) -> list[Preset]:
+    """The puzzle's classic sizes."""
+    out = []
+    for label, endpoint, query in PRESETS.get(puzzle, ()):
+        posted = "POST" in (next(current_app.url_map.iter_rules(endpoint)).methods or ())
+        out.append(Preset(label, url_for(endpoint), query) if posted else Preset(label, link(endpoint, query), None))
+    return out

@@ -6,6 +6,7 @@ import io
 import itertools
 import re
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 import pytest
@@ -333,3 +334,38 @@ def test_optima_link_their_certificates(client: FlaskClient) -> None:
         assert client.get(f"/codebreak/optima/certificates/{name}").status_code == 404
     stats = Stats(worst=6, total=2464, secrets=625, verified=True)
     assert cell(4, 5, (0, stats), None, certified={(4, 5): ("mastermind-4x5.npz", 2463)}).certificate is None
+
+
+def test_a_random_code_won_says_the_proved_best_average(client: FlaskClient) -> None:
+    """Against the random code maker (Mastermind 2x3, nine codes), guessing every code in turn wins; the end screen
+    gives the least average over every code, checked by the brute force written in the lesson's test."""
+    from solvers.codebreak import build, parse
+    from tests.unit.test_codebreak_lesson import GAMES, brute
+
+    g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 2, "colours": 3})
+    best = brute(g)[0](frozenset(range(len(g.secrets))))
+    token = form_token(client, "/codebreak")
+    sizes = {"game": "mastermind", "pegs": "2", "colours": "3"}
+    url = client.post("/codebreak/start", data={"csrf_token": token, **sizes, "maker": "random"}).headers["Location"]
+    for code in g.secrets:
+        fields = dict(parse_qsl(urlsplit(url).query))
+        form = {**fields, "csrf_token": token, "p0": code[0], "p1": code[1]}
+        url = client.post("/codebreak/guess", data=form).headers["Location"]
+        page = client.get(url).get_data(as_text=True)
+        if "You broke the code!" in page:
+            break
+    assert f"{best / 9:.4f} guesses on average over every code ({best:,} in all)" in page
+    assert "not known here" not in page
+
+
+def test_the_random_code_presets_start_a_sealed_game(client: FlaskClient) -> None:
+    """/codebreak's classic sizes include the classic random code: a button posting the start form, whose game has
+    its secret sealed in the URL."""
+    page = client.get("/codebreak").get_data(as_text=True)
+    presets = page.split('class="presets"', 1)[1].split("</nav>", 1)[0]
+    forms = re.findall(r'<form method="post" action="/codebreak/start".*?</form>', presets)
+    assert len(forms) == 2 and all('name="maker" value="random"' in f for f in forms)
+    assert "Mastermind 4x6, a random code (the classic)" in forms[0]
+    fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', forms[0]))
+    r = client.post("/codebreak/start", data=fields)
+    assert r.status_code == 303 and "maker=random" in r.headers["Location"] and "t=gAAAA" in r.headers["Location"]
