@@ -13,7 +13,17 @@ from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Spec, Stats, S
 from solvers.codebreak.coins import MAX_GENERATED_COINS
 from solvers.codebreak.game import summary
 from solvers.codebreak.lesson import CodeLesson
-from solvers.codebreak.play import CodePlayPage, Round, code_index, play_page, play_round, refusal, suggestions, top
+from solvers.codebreak.play import (
+    CodePlayPage,
+    Round,
+    code_index,
+    play_page,
+    play_round,
+    refusal,
+    suggestions,
+    terms,
+    top,
+)
 from solvers.codebreak.report import codebreak_report
 from solvers.codebreak.solve import TreeRequest
 from solvers.codebreak.strategy import OPTIMAL, not_offered
@@ -258,7 +268,7 @@ def _bar(
     """The game's bar: its ID (the guesses, or the sealed token of a random maker's game), undo and redo against
     the adversarial maker, and the win screen once the code is broken."""
     g, r, adversarial = page.game, page.round, page.maker == "adversarial"
-    guesses = ",".join(g.secrets[e] for e in r.guesses)
+    guesses = ",".join(terms(g).show(g.secrets[e]) for e in r.guesses)  # as the page shows them (digits)
     token = request.args.get("t", "")
     ident = game_id(name, sizes, guesses) if adversarial else f"{name}:{_size_text(sizes)}#{token}"
     score = _score(name, sizes, page.maker, len(r.guesses)) if r.won else None
@@ -277,7 +287,7 @@ def _size_text(sizes: Sizes) -> str:
 
 def game_id(name: str, sizes: Sizes, guesses: str) -> str:
     """A game against the adversarial code maker as a short ID: the game, its sizes and the guesses in effect
-    (e.g. 'mastermind:4x6:AABB,CDEF')."""
+    (e.g. 'mastermind:4x6:AABB,CDEF', 'bulls-and-cows:4x10:0123,4567': codes as the page shows them)."""
     return f"{name}:{_size_text(sizes)}:{guesses}"
 
 
@@ -298,7 +308,7 @@ def from_id() -> Response:
     if token is not None:
         record = RANDOM_CODE.latest(token, _game_key(name, sizes))
         return go(link("codebreak.play", {**query, "maker": "random", "t": record.token, "g": record.history}))
-    guesses = tuple(code_index(g, x) for x in parts[2].split(",") if x.strip())
+    guesses = tuple(code_index(g, terms(g).letters(x)) for x in parts[2].split(",") if x.strip())
     play_round(g, guesses)
     return go(link("codebreak.play", {**query, "maker": "adversarial", "g": ",".join(g.secrets[e] for e in guesses)}))
 

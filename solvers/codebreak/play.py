@@ -36,6 +36,14 @@ class Terms:
         """A code as the page shows it (Bulls and Cows: digits)."""
         return "".join(self.glyph(ch) for ch in code)
 
+    def letters(self, shown: str) -> str:
+        """A code as the page shows it, back in the engine's letters (Bulls and Cows: '0123' -> 'ABCD'); letters
+        stay as they are (the IDs written before digits were)."""
+        text = shown.strip().upper()
+        if not self.digits or not text or any(ch not in self.glyphs for ch in text):
+            return text
+        return "".join(chr(65 + self.glyphs.index(ch)) for ch in text)
+
     def glyph(self, letter: str) -> str:
         """One symbol as the page shows it ('?' stays '?')."""
         k = ord(letter) - 65

@@ -41,6 +41,19 @@ def test_ids_open_their_positions(client: FlaskClient) -> None:
     assert r.status_code == 303 and query(r.headers["Location"]) == want
 
 
+def test_bulls_and_cows_ids_are_written_in_digits_and_old_ones_still_open(client: FlaskClient) -> None:
+    """A Bulls and Cows game's ID shows its guesses as the page does (digits); an ID written before, in the
+    engine's letters, opens the same game; a digit that is not one of the game's is refused."""
+    page = client.get("/codebreak/play?game=bulls-and-cows&maker=adversarial&g=ABCD").get_data(as_text=True)
+    assert "bulls-and-cows:4x10:0123" in page and "bulls-and-cows:4x10:ABCD" not in page
+    want = {"game": "bulls-and-cows", "pegs": "4", "colours": "10", "maker": "adversarial", "g": "ABCD,EFGH"}
+    for ident in ("bulls-and-cows:4x10:0123,4567", "bulls-and-cows:4x10:ABCD,EFGH"):
+        r = client.get("/codebreak/id?" + urlencode({"id": ident}))
+        assert r.status_code == 303 and query(r.headers["Location"]) == want, ident
+    r = client.get("/codebreak/id?" + urlencode({"id": "bulls-and-cows:4x10:012\u00b2"}))
+    assert r.status_code == 400
+
+
 @pytest.mark.parametrize(
     ("url", "message"),
     [
