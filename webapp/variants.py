@@ -190,7 +190,10 @@ def table_json() -> Response:
 @bp.get("/play")
 def play_page() -> ResponseReturnValue:
     """Weigh against the adversarial scale: your weighings in the URL (an undo chain), its readings computed from
-    them; a weighing typed pan by pan (ranges allowed) is checked and added, or refused beside the pans."""
+    them; a weighing typed pan by pan (ranges allowed) is checked and added, or refused beside the pans. Without
+    a variant: the set-up, with the classic games one click each."""
+    if "n" not in request.args:
+        return go(url_for("variants.index") + "#presets-variants")
     v = variant(request.args)
     if not variant_quick(v):
         raise LimitError("the adversary game is played on the sizes planned within a second (see the tables)")
@@ -223,8 +226,8 @@ def _chain(v: Variant, args: Mapping[str, str]) -> Chain:
 
 def _play(v: Variant, plan: VariantPlan, chain: Chain, error: str | None = None, typed: list[str] | None = None) -> str:
     """The play page: the game so far, its bar (undo, redo, ID, share, and the result once the answer is known)."""
-    game = play(plan, parse_weighings(v, ";".join(chain.applied)))
     hints = params.whole(request.args, "h", 0, 0, 10**6, "h")
+    game = play(plan, parse_weighings(v, ";".join(chain.applied)), hint=params.flag(request.args, "hint"))
     score = None
     if game.answer is not None:
         turns = len(game.turns)
@@ -242,9 +245,9 @@ def _play(v: Variant, plan: VariantPlan, chain: Chain, error: str | None = None,
     )
     fields = query(v, **chain.query("w", ";"))
     plan_url = link("variants.plan_page", query(v))
-    return render_template(
-        "variants/play.html", play=VariantPlayView(v, game, bar, error, typed or [""] * v.pans, fields, plan_url)
-    )
+    hint_url = link("variants.play_page", {**fields, "hint": "1", "h": str(hints + 1)})
+    view = VariantPlayView(v, game, bar, error, typed or [""] * v.pans, fields, plan_url, hint_url)
+    return render_template("variants/play.html", play=view)
 
 
 class VariantPlayView(NamedTuple):
@@ -258,6 +261,7 @@ class VariantPlayView(NamedTuple):
     typed: list[str]
     fields: dict[str, str]
     plan_url: str
+    hint_url: str  # the same position with the solver's next weighing shown (counted as a hint)
 
     @property
     def sides(self) -> list[tuple[str, str]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from solvers.errors import IllegalMoveError, InputError
 from solvers.weighing.knowledge import typed_pan
@@ -41,6 +41,7 @@ class VariantGame:
     turns: tuple[VariantTurn, ...]
     cases: tuple[tuple[Secret, int], ...]
     needed: int  # weighings still needed against this scale, whatever you do (0: you know the answer)
+    hint: Pans | None = field(default=None, compare=False)  # a best next weighing (the plan's search's), if asked
 
     @property
     def answer(self) -> Secret | None:
@@ -126,9 +127,9 @@ def needed(plan: VariantPlan, state: PlanState) -> int:
     return plan.least(state)
 
 
-def play(plan: VariantPlan, weighings: list[Pans]) -> VariantGame:
+def play(plan: VariantPlan, weighings: list[Pans], hint: bool = False) -> VariantGame:
     """Replay your weighings against the adversarial scale, with a variant's optimal plan (its search and its
-    minimum)."""
+    minimum); hint: with a best next weighing from where the game stands."""
     v = plan.variant
     if plan.weighings is None:
         raise InputError(f"this variant cannot be solved: {plan.reason}")
@@ -151,4 +152,5 @@ def play(plan: VariantPlan, weighings: list[Pans]) -> VariantGame:
         assert best is not None  # the true case always leaves some reading possible
         turns.append(VariantTurn(pans, letter, outcome_label(letter), best[0]))
         state = chosen
-    return VariantGame(v, plan.weighings, tuple(turns), tuple(plan.hypotheses(state)), needed(plan, state))
+    best = plan.next_weighing(state) if hint else None
+    return VariantGame(v, plan.weighings, tuple(turns), tuple(plan.hypotheses(state)), needed(plan, state), best)

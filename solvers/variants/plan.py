@@ -113,6 +113,13 @@ class VariantPlan:
         self.nodes[path] = (node, state)
         return node
 
+    def next_weighing(self, state: PlanState) -> Pans | None:
+        """The search's weighing from this knowledge, finishing in the fewest weighings still possible (a hint);
+        None once the answer is known."""
+        if len({s for s, _ in self.hypotheses(state)}) <= 1:
+            return None
+        return self._pans(state, self.least(state))
+
     def _pans(self, state: PlanState, left: int) -> Pans:
         """The coins on each pan for the search's weighing at this knowledge."""
         k = self.variant.pans

@@ -311,3 +311,28 @@ def test_the_game_says_what_is_known_of_each_coin() -> None:
             kind = {**dict.fromkeys(down, "maybe-heavy"), **dict.fromkeys(up, "maybe-light")}
             expected = {c: kind.get(c, "genuine") for c in range(1, 13)}
         assert status == expected, letter
+
+
+@pytest.mark.parametrize(
+    "v",
+    [Variant(12, lies=1), Variant(9, "heavier", lies=1), Variant(10, "heavier", fakes=2), Variant(13, pans=3)],
+    ids=lambda v: v.to_token(),
+)
+def test_following_the_hints_finishes_in_the_fewest_weighings(v: Variant) -> None:
+    """From the start, and after a wasteful first weighing, each hint keeps the fewest weighings still needed
+    falling by one against the adversarial scale, until the answer is known: the hints are best weighings."""
+    from solvers.variants.adversary import play
+
+    plan = make_plan(v)
+    assert plan.weighings is not None
+    wasteful = ((1,), (2,)) if v.pans == 2 else tuple((c,) for c in range(1, v.pans + 1))
+    for start in ([], [wasteful]):
+        game = play(plan, list(start), hint=True)
+        made = list(start)
+        while game.answer is None:
+            assert game.hint is not None
+            made.append(game.hint)
+            after = play(plan, made, hint=True)
+            assert after.needed == game.needed - 1, (made, game.needed, after.needed)
+            game = after
+        assert game.hint is None and len(made) == len(start) + play(plan, list(start)).needed

@@ -167,3 +167,24 @@ def test_the_variants_play_like_the_other_games(client: FlaskClient) -> None:
     assert opened.status_code == 303 and opened.headers["Location"].endswith("w=1,2,3,4-5,6,7,8")
     won = client.get("/variants/play?n=3&weight=heavier&pans=3&w=1-2-3").get_data(as_text=True)
     assert "Found in the fewest weighings" in won and "Found after 1 weighing" in won
+
+
+def test_bare_play_opens_the_set_up_with_its_presets(client: FlaskClient) -> None:
+    """/variants/play without a variant: the set-up, whose classic games each open a game."""
+    r = client.get("/variants/play")
+    assert r.status_code == 303 and r.headers["Location"] == "/variants#presets-variants"
+    page = client.get("/variants").get_data(as_text=True)
+    plays = re.findall(r'<a class="button-link" href="(/variants/play\?[^"]+)"', page)
+    assert len(plays) == 3
+    for url in plays:
+        assert client.get(url.replace("&amp;", "&")).status_code == 200
+
+
+def test_a_hint_shows_the_solvers_weighing_and_is_counted(client: FlaskClient) -> None:
+    """The hint link shows a best next weighing and adds one to the hints on the game's bar."""
+    page = client.get("/variants/play?n=12&lies=1").get_data(as_text=True)
+    url = re.search(r'href="(/variants/play\?[^"]*hint=1[^"]*)"', page)
+    assert url and "h=1" in url[1]
+    hinted = client.get(url[1].replace("&amp;", "&")).get_data(as_text=True)
+    assert "The solver would weigh 1, 2, 3, 4, 5, 6 against 7, 8, 9, 10, 11, 12" in hinted
+    assert "Hints: <strong>1</strong>" in hinted
