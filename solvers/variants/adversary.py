@@ -152,5 +152,5 @@ def play(plan: VariantPlan, weighings: list[Pans], hint: bool = False) -> Varian
         assert best is not None  # the true case always leaves some reading possible
         turns.append(VariantTurn(pans, letter, outcome_label(letter), best[0]))
         state = chosen
-    best = plan.next_weighing(state) if hint else None
-    return VariantGame(v, plan.weighings, tuple(turns), tuple(plan.hypotheses(state)), needed(plan, state), best)
+    advice = plan.next_weighing(state) if hint else None
+    return VariantGame(v, plan.weighings, tuple(turns), tuple(plan.hypotheses(state)), needed(plan, state), advice)
