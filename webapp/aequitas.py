@@ -73,7 +73,7 @@ def parse_game(args: Mapping[str, str]) -> Match:
     """A match's settings from the query or form; 400 on anything malformed or unplayable."""
     game = params.choice(args, "game", GAMES)
     n = params.whole(args, "n", None, 1, MAX_PLAY_COINS, "The number of coins (n)")
-    light = params.whole(args, "light", n, 0, n, "Light-destined coins") if game == "D" else 0
+    light = params.whole(args, "light", n, 0, n, "Coins that would be light if fake (light)") if game == "D" else 0
     fake = params.whole(args, "fake", 1, 1, n, "The fake coin")
     heavier = fake > light if game == "D" else params.flag(args, "heavier") or "heavier" not in args
     convention: Convention = params.choice(args, "conv", CONVENTIONS)

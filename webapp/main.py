@@ -132,8 +132,8 @@ GLOSSARY: list[tuple[str, list[tuple[str, str, str]]]] = [
             (
                 "destined",
                 "Destined coins (game D)",
-                "Each coin is light-destined or heavy-destined: if it is the fake, it "
-                "is light (or heavy). The Observer knows each coin's destiny, not which coin is fake.",
+                "Each coin would be light if it were the fake, or would be heavy (the paper calls them light- "
+                "and heavy-destined). The Observer knows which is which, not which coin is fake.",
             ),
             (
                 "normal-play",

@@ -39,6 +39,16 @@ PRESETS: dict[str, tuple[tuple[str, str, dict[str, str]], ...]] = {
         ("Play: 13 coins on a three-pan balance", "variants.play_page", {"n": "13", "pans": "3"}),
         ("The plan: 12 coins, a balance that may lie once", "variants.plan_page", {"n": "12", "lies": "1"}),
     ),
+    "aequitas": (
+        ("F: 5 coins, find the fake", "aequitas.play", {"game": "F", "n": "5"}),
+        ("FI: 6 coins, find it and its weight", "aequitas.play", {"game": "FI", "n": "6"}),
+        ("D: 6 coins, 3 that would be light", "aequitas.play", {"game": "D", "n": "6", "light": "3"}),
+        (
+            "F: 12 coins, misère, the computer first",
+            "aequitas.play",
+            {"game": "F", "n": "12", "first": "computer", "conv": "misere-last-mover-loses"},
+        ),
+    ),
     "devil": (
         ("4 coins (the classic)", "devil.play", {"n": "4"}),
         ("8 coins", "devil.play", {"n": "8"}),

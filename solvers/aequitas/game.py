@@ -78,8 +78,8 @@ class Position:
 
     def describe(self) -> str:
         """The position in words."""
-        parts = self._classes("{n} unknown", "{n} light-destined", "{n} heavy-destined")
-        fake = "an unknown coin (heavier)" if self.fake_unknown else "a heavy-destined coin"
+        parts = self._classes("{n} unknown", "{n} only-light", "{n} only-heavy")
+        fake = "an unknown coin (heavier)" if self.fake_unknown else "an only-heavy coin"
         return f"{', '.join(parts)}; {self.g} genuine available; the fake is {fake}"
 
 

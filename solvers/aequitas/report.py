@@ -105,9 +105,9 @@ def _destinies(n: int, light: int | None, heavy: int | None, fake: str | None) -
     if fake not in ("light", "heavy"):
         raise InputError("fake must be light or heavy")
     if fake == "heavy" and heavy == 0:
-        raise InputError("the fake cannot be heavy: no coin is heavy-destined")
+        raise InputError("the fake cannot be heavy: no coin would be heavy if it were the fake")
     if fake == "light" and light == 0:
-        raise InputError("the fake cannot be light: no coin is light-destined")
+        raise InputError("the fake cannot be light: no coin would be light if it were the fake")
     return light, fake == "light"
 
 

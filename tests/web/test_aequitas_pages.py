@@ -30,7 +30,7 @@ def test_the_setup_and_the_first_turn_say_who_wins(client: FlaskClient) -> None:
     fragment = client.get("/aequitas/verdict?game=F&n=4&first=computer").get_data(as_text=True)
     assert "You, moving second, can win." in fragment and "<html" not in fragment
     bad = client.get("/aequitas/verdict?game=D&n=3&light=9").get_data(as_text=True)
-    assert "These settings cannot be played: Light-destined coins must be a whole number from 0 to 3." in bad
+    assert "These settings cannot be played: Coins that would be light if fake (light) must be a whole number from 0 to 3." in bad
     play = client.get("/aequitas/play?game=F&n=4&conv=normal&first=you&w=").get_data(as_text=True)
     assert "This start is lost for you" in play and "first=computer" in play
     assert "What she knows: 4 coins she knows nothing about, no coin known genuine." in play
@@ -63,6 +63,7 @@ def test_win_in_one_and_computer_replies(client: FlaskClient) -> None:
     )
     html = client.get(r.headers["Location"]).get_data(as_text=True)
     assert "You win" in html and "revealed the last piece of information" in html
+    assert "<h1>You win</h1>" in html and "Game over" not in html and html.count('id="win-h"') == 1
     r = client.post(
         "/aequitas/weigh",
         data={"csrf_token": token, **dict(parse_qsl(urlparse(D4).query)), "c3": "left", "c4": "right"},
@@ -97,7 +98,7 @@ NOTHING_TO_PLAY = "nothing to play: the Observer already knows the answer, or no
         ("game=X&n=4", "game must be one of: D, F, FI"),
         ("game=D&n=0", "The number of coins (n) must be a whole number from 1 to 40"),
         ("game=D&n=41", "The number of coins (n) must be a whole number from 1 to 40"),
-        ("game=D&n=4&light=9", "Light-destined coins must be a whole number from 0 to 4"),
+        ("game=D&n=4&light=9", "Coins that would be light if fake (light) must be a whole number from 0 to 4"),
         ("game=D&n=4&fake=5", "The fake coin must be a whole number from 1 to 4"),
         ("game=F&n=1", NOTHING_TO_PLAY),
         ("game=D&n=2&light=1&fake=2", NOTHING_TO_PLAY),
@@ -129,7 +130,7 @@ def test_api_position(client: FlaskClient) -> None:
     ("query", "message"),
     [
         ("game=D&coins=4&light=3&heavy=3", "light + heavy must equal coins"),
-        ("game=D&coins=4&fake=heavy", "the fake cannot be heavy: no coin is heavy-destined"),
+        ("game=D&coins=4&fake=heavy", "the fake cannot be heavy: no coin would be heavy if it were the fake"),
         ("game=F&coins=4&misere=0&convention=misere-last-mover-loses", "misere and convention disagree"),
         ("game=Q&coins=3", "game must be one of: D, F, FI"),
     ],
@@ -179,3 +180,15 @@ def test_outcomes_drawn_and_written_for_both_players(client: FlaskClient) -> Non
     assert "the scale shows left heavier" in text and "the scale shows balance" in text  # the pictures' titles
     assert "(you): left heavier. Coins 3–5 are known genuine" in text
     assert "(computer): balance. Coin 2 is known genuine." in text
+
+
+def test_the_set_up_offers_classic_games_in_plain_words(client: FlaskClient) -> None:
+    """/aequitas's classic games each open a game; the pages say 'would be light', not the paper's 'destined'."""
+    page = client.get("/aequitas").get_data(as_text=True)
+    games = re.findall(r'class="button-link" href="(/aequitas/play\?[^"]+)"', page)
+    assert len(games) == 4
+    for url in games:
+        html = client.get(url.replace("&amp;", "&")).get_data(as_text=True)
+        assert "-destined" not in html.split("<main", 1)[1].split("</main>", 1)[0]
+    d = client.get("/aequitas/play?game=D&n=6&light=3").get_data(as_text=True)
+    assert "would be light</a> if fake, 3 would be heavy" in d
