@@ -30,7 +30,7 @@ def test_the_setup_and_the_first_turn_say_who_wins(client: FlaskClient) -> None:
     fragment = client.get("/aequitas/verdict?game=F&n=4&first=computer").get_data(as_text=True)
     assert "You, moving second, can win." in fragment and "<html" not in fragment
     bad = client.get("/aequitas/verdict?game=D&n=3&light=9").get_data(as_text=True)
-    said = "These settings cannot be played: Coins that would be light if fake (light) must be a whole number from 0 to 3."
+    said = "cannot be played: Coins that would be light if fake (light) must be a whole number from 0 to 3."
     assert said in bad
     play = client.get("/aequitas/play?game=F&n=4&conv=normal&first=you&w=").get_data(as_text=True)
     assert "This start is lost for you" in play and "first=computer" in play
