@@ -136,7 +136,10 @@ def play() -> str:
     g = parse_game(request.args)
     chain = _chain(g, request.args)
     moves = moves_from_text(g.variant, ",".join(chain.applied))
-    return _play_page(g, moves, params.flag(request.args, "peek"), chain=chain, log=_log(g, request.args))
+    resigned = params.flag(request.args, "resign")
+    return _play_page(
+        g, moves, params.flag(request.args, "peek"), chain=chain, log=_log(g, request.args), resigned=resigned
+    )
 
 
 def _log(g: DevilGame, args: Mapping[str, str]) -> tuple[str, ...]:
@@ -196,8 +199,10 @@ def _play_page(
     error: str | None = None,
     chain: Chain | None = None,
     log: tuple[str, ...] = (),
+    resigned: bool = False,
 ) -> str:
-    """Render the play page: its model from the solvers, its links, bar and result here."""
+    """Render the play page: its model from the solvers, its links, bar and result here (resigned: the visitor
+    gave the game up)."""
     v = g.variant
     chain = chain or Chain(tuple(moves_to_text((m,)) for m in moves), len(moves))
     hidden = _hidden(g, log)
@@ -205,16 +210,21 @@ def _play_page(
     sol: Solution = computed(DEVIL, devil_params(v))
     back = moves_from_text(v, ",".join(taken_back(log)))
     page = play_page(v, moves, sol, played, peek, back)
-    return render_template("devil/play.html", page=page, view=_play_links(g, page, peek, chain, log, hidden, error))
+    resigned = resigned and page.won is None
+    view = _play_links(g, page, peek, chain, log, hidden, error, resigned)
+    return render_template("devil/play.html", page=page, view=view)
 
 
-def _score(page: DevilPlayPage) -> Score | None:
-    """The win screen once the Devil is beaten (None before)."""
-    if page.won is None:
-        return None
+def _score(page: DevilPlayPage, resigned: bool) -> Score | None:
+    """The end screen once the Devil is beaten or the visitor gave up (None before)."""
     sol = page.sol
     best = len(sol.moves) if sol.solvable and sol.moves is not None else None
-    return Score("The Devil is beaten!", True, page.won, best, "moves")
+    if page.won is not None:
+        return Score("The Devil is beaten!", True, page.won, best, "moves")
+    if resigned:
+        none = None if best is not None else "none: no sequence of moves is sure to win"
+        return Score("You gave up: the Devil keeps its table", False, len(page.moves), best, "moves", none)
+    return None
 
 
 class DevilPlayLinks(NamedTuple):
@@ -231,6 +241,8 @@ class DevilPlayLinks(NamedTuple):
     latest: str | None
     take_back: bool
     error: str | None
+    resigned: bool  # the visitor gave the game up
+    give_up_url: str  # this position, given up
 
 
 def _play_links(
@@ -241,6 +253,7 @@ def _play_links(
     log: tuple[str, ...],
     hidden: Hidden[DevilTable] | None,
     error: str | None,
+    resigned: bool,
 ) -> DevilPlayLinks:
     """The play page's links, bar and result."""
     v, moves, adversarial = g.variant, page.moves, g.devil == "adversarial"
@@ -256,7 +269,7 @@ def _play_links(
         stats=StatsKey(
             f"devil:{v.n}:{v.goal}:{int(v.reflections)}:{g.devil}", f"{v.n} coins against the {g.devil} Devil"
         ),
-        end=_score(page),
+        end=_score(page, resigned),
     )
     earlier = hidden is not None and hidden.standing == "earlier"
     return DevilPlayLinks(
@@ -267,8 +280,10 @@ def _play_links(
         g.url(**moves_field, peek="" if peek else "1"),
         link("devil.solution", {**g.query(devil="", t=""), "from": moves_to_text(moves)}),
         DevilGame(v, g.devil, hidden.record.token).url(moves=hidden.record.history) if hidden and earlier else None,
-        hidden is not None and hidden.standing == "live" and bool(moves) and page.won is None,
+        hidden is not None and hidden.standing == "live" and bool(moves) and page.won is None and not resigned,
         error,
+        resigned,
+        g.url(**moves_field, resign="1"),
     )
 
 

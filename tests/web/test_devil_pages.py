@@ -116,3 +116,28 @@ def test_api(client: FlaskClient) -> None:
         400,
         "3^16 configurations is more than this tool handles",
     )
+
+
+def test_three_coins_can_be_given_up_or_played_against_the_random_devil(client: FlaskClient) -> None:
+    """3 coins against the adversarial Devil: no sure win exists (only powers of two have one), so the page offers
+    to give up (the end screen, the flip form gone) and a game against the random Devil, which luck can end; the
+    solution page says there is no sure win."""
+    page = client.get("/devil/play?n=3&moves=1").get_data(as_text=True)
+    assert "No sequence of moves is sure to win." in page and "Play against the random Devil" in page
+    give_up = re.search(r'<a href="([^"]*resign=1[^"]*)"', page)
+    assert give_up
+    ended = client.get(give_up[1].replace("&amp;", "&")).get_data(as_text=True)
+    assert "You gave up: the Devil keeps its table" in ended and "You gave up after 1 move:" in ended
+    assert "none: no sequence of moves is sure to win" in ended and 'id="flip-button"' not in ended
+    token = form_token(client, "/devil")
+    fields = dict(re.findall(r'name="(n|goal|reflections|devil)" value="([^"]*)"', page.split('class="random-devil"')[1]))
+    r = client.post("/devil", data={"csrf_token": token, **fields})
+    assert r.status_code == 303 and "devil=random" in r.headers["Location"] and "n=3" in r.headers["Location"]
+    solution = client.get("/devil/solution?n=3").get_data(as_text=True)
+    assert "<h1>No sure win for 3 coins</h1>" in solution and "The sure win" not in solution
+
+
+def test_a_game_with_a_sure_win_can_be_given_up_too(client: FlaskClient) -> None:
+    """4 coins: giving up shows the proved best beside the moves made."""
+    ended = client.get("/devil/play?n=4&moves=1&resign=1").get_data(as_text=True)
+    assert "You gave up: the Devil keeps its table" in ended and 'class="optimum">15<' in ended
