@@ -130,7 +130,8 @@ def test_three_coins_can_be_given_up_or_played_against_the_random_devil(client: 
     assert "You gave up: the Devil keeps its table" in ended and "You gave up after 1 move:" in ended
     assert "none: no sequence of moves is sure to win" in ended and 'id="flip-button"' not in ended
     token = form_token(client, "/devil")
-    fields = dict(re.findall(r'name="(n|goal|reflections|devil)" value="([^"]*)"', page.split('class="random-devil"')[1]))
+    form = page.split('class="random-devil"')[1]
+    fields = dict(re.findall(r'name="(n|goal|reflections|devil)" value="([^"]*)"', form))
     r = client.post("/devil", data={"csrf_token": token, **fields})
     assert r.status_code == 303 and "devil=random" in r.headers["Location"] and "n=3" in r.headers["Location"]
     solution = client.get("/devil/solution?n=3").get_data(as_text=True)
