@@ -81,6 +81,9 @@ def _templates(app: Flask) -> None:
     """What every template sees: the layout (page or fragment), the footer, the filters and the shared tables."""
     import math
 
+    from solvers.codebreak.strategy import STRATEGY_NAMES
+    from solvers.pegs.board import board
+
     from . import htmx, main, presets
 
     app.context_processor(htmx.layout)
@@ -89,6 +92,8 @@ def _templates(app: Flask) -> None:
         ord=ord,
         num=htmx.number,
         capitalize_first=htmx.capitalize_first,
+        board_title=lambda name: board(name).title,  # a peg board's name for people
+        strategy_name=lambda s: STRATEGY_NAMES.get(s, s),  # a code-breaking strategy's, likewise
         reading_letter=htmx.reading_letter,
         cos=math.cos,
         sin=math.sin,

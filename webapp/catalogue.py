@@ -154,7 +154,7 @@ PEGS_TABLE = Computation(
     BoardParams,
     _pegs_table,
     lambda p: board(p.board).size <= QUICK_TABLE_HOLES,
-    lambda p: f"the table of starts for {p.board}",
+    lambda p: f"the table of starts for the {board(p.board).title}",
     tuple[PegRow, ...],
 )
 PEGS_REPORT = Computation(
@@ -162,7 +162,7 @@ PEGS_REPORT = Computation(
     ReportParams,
     _pegs_report,
     lambda p: board(p.board).size <= QUICK_TABLE_HOLES,
-    lambda p: f"the analysis of a {p.board} position",
+    lambda p: f"the analysis of a position on the {board(p.board).title}",
     PegReport,
 )
 PEGS_ANALYSIS = Computation(
@@ -170,7 +170,7 @@ PEGS_ANALYSIS = Computation(
     PositionParams,
     _pegs_analysis,
     _pegs_analysis_quick,
-    lambda p: f"a hint for this {p.board} position",
+    lambda p: f"a hint for this position on the {board(p.board).title}",
     Analysis,
     lane=lambda p: "quick",  # a hint's search stops at its budget within seconds
 )
@@ -179,7 +179,7 @@ PEGS_SEARCH = Computation(
     PositionParams,
     _pegs_search,
     _pegs_analysis_quick,
-    lambda p: f"a solution for this {p.board} position",
+    lambda p: f"a solution for this position on the {board(p.board).title}",
     Analysis,
 )
 DEVIL = Computation(

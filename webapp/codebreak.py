@@ -34,7 +34,7 @@ from solvers.report import as_json
 from . import params
 from .codebreak_results import CODEBREAK, GAME, LESSON, LessonParams, codebreak_params, game_params
 from .gamebar import Bar, Score, StatsKey, chain_links, split_id
-from .games import Sizes, default_sizes, shipped
+from .games import Sizes, default_sizes, game_spec, shipped
 from .htmx import go, link
 from .optima import optima_table
 from .precompute import PRECOMPUTED_OPTIMAL, PRECOMPUTED_POSSIBLE_ONLY
@@ -330,7 +330,9 @@ def _judged(name: str, sizes: Sizes, g: Game, r: Round) -> CodeLesson | Progress
 
 def _stats(name: str, sizes: Sizes, maker: str) -> StatsKey:
     """What the browser's statistics are kept per: the game, its sizes and the code maker."""
-    label = f"{name} {_size_text(sizes)} against the {maker} code maker".replace("  ", " ")
+    title = game_spec(name).title  # for people: 'Mastermind 4x6', not 'mastermind 4x6'
+    sized = title if "(" in title else f"{title} {_size_text(sizes)}"
+    label = f"{sized} against the {maker} code maker".replace("  ", " ")
     return StatsKey(f"codebreak:{name}:{_size_text(sizes)}:{maker}", label)
 
 

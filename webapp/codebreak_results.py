@@ -15,7 +15,7 @@ from solvers.codebreak.game import TABLE_CELLS
 from solvers.codebreak.lesson import CodeLesson, alive_after, every_first_alike, lesson, request_search
 from solvers.codebreak.optimal.entries import parse_entries, snapshot_name
 from solvers.codebreak.solve import TreeRequest, solve
-from solvers.codebreak.strategy import check_options, limit_message, optimal_limit
+from solvers.codebreak.strategy import STRATEGY_NAMES, check_options, limit_message, optimal_limit
 from solvers.errors import LimitError, one_of
 from solvers.progress import Tick
 
@@ -154,6 +154,16 @@ def _lesson(p: LessonParams, tick: Tick) -> CodeLesson:
     return lesson(g, *p.history(g), large=left > QUICK_LESSON_SECRETS)
 
 
+def _sized_title(p: GameParams) -> str:
+    """A game's title with its sizes, for people ('Mastermind 4x6', 'the counterfeit coin with 12 coins')."""
+    title = game_spec(p.game).title
+    if p.coins is not None:
+        return f"{title} with {p.coins} coins"
+    return (
+        f"{title} {p.pegs}x{p.colours}" if p.pegs is not None and p.colours is not None and "(" not in title else title
+    )
+
+
 def _lesson_attempt(p: LessonParams) -> CodeLesson | None:
     """The lesson within a web request's budget of work (`request_search`), or None past it."""
     if _codes_before(p) > _lesson_limit(p):
@@ -189,7 +199,10 @@ CODEBREAK = Computation(
     StrategyParams,
     _codebreak,
     _codebreak_quick,
-    lambda p: f"the {p.strategy} strategy for {p.game}" + (f" within {p.max_guesses} guesses" if p.max_guesses else ""),
+    lambda p: (
+        f"{STRATEGY_NAMES[p.strategy]} for {_sized_title(p)}"
+        + (f" within {p.max_guesses} guesses" if p.max_guesses else "")
+    ),
     tuple[Node, Stats],
     check=_refuse_large,
     resume=_codebreak,
@@ -199,7 +212,7 @@ GAME = Computation(
     GameParams,
     _game,
     _game_quick,
-    lambda p: f"the outcome table of {p.game}",
+    lambda p: f"the outcome table of {_sized_title(p)}",
     Game,
 )
 LESSON = Computation(

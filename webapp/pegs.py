@@ -214,9 +214,7 @@ def _optimum(g: PegGame) -> int | None:
 def _stats(g: PegGame) -> StatsKey:
     """What the browser's statistics are kept per: the board, start and goal."""
     goal = f", finishing on {g.finish}" if g.finish else ""
-    return StatsKey(
-        f"pegs:{g.board.name}:{g.hole}>{g.finish or 'any'}", f"the {g.board.name} board without {g.hole}{goal}"
-    )
+    return StatsKey(f"pegs:{g.board.name}:{g.hole}>{g.finish or 'any'}", f"the {g.board.title} without {g.hole}{goal}")
 
 
 def _score(g: PegGame, moves: int) -> Score:

@@ -31,6 +31,14 @@ if TYPE_CHECKING:
 
 Strategy = Literal["knuth", "expected", "entropy", "parts", "optimal-worst", "optimal-average"]
 HEURISTICS: tuple[Strategy, ...] = ("knuth", "expected", "entropy", "parts")
+STRATEGY_NAMES: dict[str, str] = {  # each strategy as the pages name it for people
+    "knuth": "Knuth's minimax strategy",
+    "expected": "the least-expected-size strategy",
+    "entropy": "the most-entropy strategy",
+    "parts": "the most-parts strategy",
+    "optimal-worst": "the optimal worst-case strategy",
+    "optimal-average": "the optimal average strategy",
+}
 STRATEGIES: tuple[Strategy, ...] = (*HEURISTICS, "optimal-worst", "optimal-average")
 OPTIMAL_MAX_SECRETS = 8000  # average case: Bulls and Cows (5,040) in minutes, Mastermind 5x6 (7,776) in hours: jobs
 OPTIMAL_WORST_MAX_SECRETS = 8000  # worst case: Bulls and Cows (7 guesses) is proved in about half a minute

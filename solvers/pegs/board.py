@@ -24,6 +24,13 @@ class Board:
     colourings: tuple[tuple[int, ...], ...]  # each hole's colour mod 3 in two colourings that every jump crosses
 
     @property
+    def title(self) -> str:
+        """The board's name for people: 'English board', 'French board', 'triangle of 15 holes'."""
+        if self.name.startswith("triangle-"):
+            return f"triangle of {self.size} holes"
+        return f"{self.name.capitalize()} board"
+
+    @property
     def size(self) -> int:
         """Number of holes."""
         return len(self.labels)

@@ -121,14 +121,14 @@ def test_pages_say_what_is_proved(client: FlaskClient) -> None:
     base = "/codebreak/plan?game=mastermind&pegs=2&colours=4&strategy="
     plan = client.get(base + "optimal-average").get_data(as_text=True)
     assert "proved by complete search" in plan
-    assert "<h1>Follow the optimal-average strategy: Mastermind</h1>" in plan  # the game's title, not its file name
+    assert "<h1>Follow the optimal average strategy: Mastermind</h1>" in plan  # the game's title, not its file name
     assert "not proved optimal" in client.get(base + "knuth").get_data(as_text=True)
     table = client.get("/codebreak/game?game=mastermind&pegs=2&colours=4").get_data(as_text=True)
     assert table.count("<td>verified, proved optimal</td>") == 3 and table.count("<td>verified, heuristic</td>") == 4
     only = "strategy=optimal-average&amp;pegs=2&amp;colours=4&amp;possible_only=1"
     assert f'{only}">optimal-average, possible codes only</a>' in table
     page = client.get(base + "optimal-average&possible_only=1").get_data(as_text=True)
-    assert "<h1>Follow the optimal-average strategy, guessing possible codes only: Mastermind</h1>" in page
+    assert "<h1>Follow the optimal average strategy, guessing possible codes only: Mastermind</h1>" in page
     assert "no strategy guessing only codes still possible has a smaller total" in page
 
 
