@@ -12,7 +12,9 @@ from flask.testing import FlaskClient
 from webapp.catalogue import PEGS_TABLE, BoardParams
 from webapp.codebreak_results import CODEBREAK, GAME, codebreak_params, game_params
 
-RAW = re.compile(r"triangle-\d|\benglish\b|\bfrench\b|\bknuth\b|\bmastermind \d|bulls-and-cows|optimal-average|-destined")
+RAW = re.compile(
+    r"triangle-\d|\benglish\b|\bfrench\b|\bknuth\b|\bmastermind \d|bulls-and-cows|optimal-average|-destined"
+)
 PAGES = [
     "/pegs",
     "/pegs/table?board=triangle-5",
