@@ -170,7 +170,7 @@ PEGS_ANALYSIS = Computation(
     PositionParams,
     _pegs_analysis,
     _pegs_analysis_quick,
-    lambda p: f"a hint for this position on the {board(p.board).title}",
+    lambda p: f"the best moves from this position on the {board(p.board).title}",  # for a hint or a solution
     Analysis,
     lane=lambda p: "quick",  # a hint's search stops at its budget within seconds
 )

@@ -25,7 +25,16 @@ from solvers.pegs import (
 )
 from solvers.pegs.lesson import IMPOSSIBLE, FewestMoves, lesson
 from solvers.pegs.play import Session, from_game_id, game_id, session_from_text
-from solvers.pegs.report import PegPlayPage, PegReport, TableProofs, labels, play_page, settled_report, table_proofs
+from solvers.pegs.report import (
+    PegPlayPage,
+    PegReport,
+    TableProofs,
+    labels,
+    on_proved_path,
+    play_page,
+    settled_report,
+    table_proofs,
+)
 from solvers.report import as_json
 
 from . import params
@@ -152,7 +161,8 @@ def _play_links(s: Session, page: PegPlayPage, hints: int, hint: dict[str, objec
         lambda h: session_url(s, sel=b.labels[h], **keep),
         [(b.labels[f], b.labels[o], b.labels[t], session_url(s.then((f, o, t)), **keep)) for f, o, t in page.legal],
         session_url(s, hint="1", h=hints + 1),
-        link("pegs.solution", {"board": b.name, "hole": g.hole, "j": g.text(), "finish": g.finish}),
+        # a solution shown is a hint too; its page leads back to this game (goal, undo chain, hints) with it counted
+        link("pegs.solution", {"board": b.name, "hole": g.hole, **s.chain.query(), "finish": g.finish, "h": hints + 1}),
         goals(s, hints),
         bar,
         hint,
@@ -165,11 +175,14 @@ def _peek_report(p: ReportParams) -> PegReport | None:
 
 
 def proved_here(g: PegGame) -> Analysis | None:
-    """At a game's start: the proved fewest-move solution the stored proofs of the classic problems give (up to
-    symmetry; finishing anywhere once every possible finish is proved), else None."""
-    if g.jumps:
-        return None
-    return settled_start(g.board, g.hole, g.finish or None, _peek_report)
+    """The proved fewest-move solution from a game's position that the stored proofs of the classic problems give
+    (up to symmetry; finishing anywhere once every possible finish is proved): at its start, the start's; later,
+    the rest of it, where the game is still on it (`on_proved_path`); else None."""
+    b = g.board
+    start = settled_start(b, g.hole, g.finish or None, _peek_report)
+    if start is None or not g.jumps:
+        return start
+    return on_proved_path(b, b.start(g.hole), start, g.position(), g.finish or None)
 
 
 def _fewest(b: Board, finish: str) -> FewestMoves:
@@ -261,12 +274,13 @@ def from_id() -> Response:
 def solution() -> str:
     """Step through a solution from a start, one move at a time: the hint's (fewest moves where exact), or with
     fewest=1 from a start with a finish hole, the proved fewest moves of the thorough report (a background job)."""
-    g = parse_game(request.args)  # from the start, or from a game's position (j: its jumps so far)
+    s = parse_session(request.args)  # from the start, or from a game's position (its undo chain: j, at, u)
+    g, hints = s.game, params.whole(request.args, "h", 0, 0, 10**6, "h")
     here = g.position()
     fewest = params.flag(request.args, "fewest")
     if fewest and (g.jumps or not g.finish):
         raise InputError("fewest=1 is for a start with a finish hole: leave out j and give finish")
-    a: Analysis | None = None if g.jumps else settled_start(g.board, g.hole, g.finish or None, _peek_report)
+    a = proved_here(g)
     if a is None and fewest:
         a = computed(PEGS_REPORT, ReportParams(g.board.name, here, g.hole, False, g.finish)).analysis(g.board)
     if a is None:
@@ -278,13 +292,15 @@ def solution() -> str:
     base = {
         "board": g.board.name,
         "hole": g.hole,
-        "j": g.text(),
+        **s.chain.query(),
         "finish": g.finish,
+        "h": hints or "",
         **({"fewest": 1} if fewest else {}),
     }
     steps = [link("pegs.solution", {**base, "step": k}) for k in range(len(a.solution) + 1)]
     moves = [labels(g.board, m) for m in a.solution]
-    return render_template("pegs/solution.html", view=SolutionView(g, a, step, holes_of(pos), moves, steps))
+    view = SolutionView(g, a, step, holes_of(pos), moves, steps, session_url(s, h=hints or ""))
+    return render_template("pegs/solution.html", view=view)
 
 
 class SolutionView(NamedTuple):
@@ -297,6 +313,7 @@ class SolutionView(NamedTuple):
     occupied: set[int]
     moves: list[tuple[str, ...]]
     steps: list[str]
+    back: str  # the game it came from: its goal, undo chain and hints (this solution counted among them)
 
 
 @bp.get("/table")

@@ -211,6 +211,27 @@ def proved_start(b: Board, hole: str, finish: str | None, reports: Mapping[str, 
     return best
 
 
+def on_proved_path(b: Board, start: int, proved: Analysis, position: int, finish: str | None) -> Analysis | None:
+    """The rest of a proved fewest-move solution from start, from a position it passes through (up to a symmetry
+    of the board that keeps the finish hole): proved the fewest from there too, since a shorter rest would make
+    a shorter whole. None when the position is not on it (or the solution is not a proof)."""
+    if not proved.solvable or proved.min_moves is None or not proved.solution:
+        return None
+    keep = [s for s in b.symmetries if not finish or s[b.index(finish)] == b.index(finish)]
+    here = start
+    for done, _ in enumerate(proved.solution):
+        for sym in keep:
+            if sum(1 << sym[h] for h in range(b.size) if here >> h & 1) == position:
+                rest = [tuple(sym[h] for h in move) for move in proved.solution[done:]]
+                end = replay(b, position, rest)
+                if pegs(end) != 1 or (finish and end != 1 << b.index(finish)):
+                    raise AssertionError("the rest of a proved peg solution failed its replay")
+                finals = {end.bit_length() - 1: len(rest)}
+                return Analysis(True, proved.min_moves - done, None, finals, rest, proved.method)
+        here = replay(b, here, proved.solution[done : done + 1])
+    return None
+
+
 def settled_report(b: Board, hole: str, finish: str | None, a: Analysis) -> PegReport:
     """The report of a start whose fewest moves the proved listed problems settle (`proved_start`)."""
     pos = b.start(hole)

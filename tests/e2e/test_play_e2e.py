@@ -154,7 +154,7 @@ def test_peg_board_game_id_share_link_and_qr(browser: Browser, live_server: str,
     enter_id(
         page, f"{live_server}/pegs/play?board=triangle-5&hole=1", game_id
     )  # another game: its ID field opens the first
-    expect(page.get_by_role("heading", name="english, started without d4")).to_be_visible()
+    expect(page.get_by_role("heading", name="English board, started without d4")).to_be_visible()
     assert occupied(page) == here
     page.goto(live_server + share)
     assert occupied(page) == here
@@ -351,7 +351,7 @@ def worst_case_brute(g) -> int:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(
     ("setup", "preset", "heading"),
     [
-        ("/pegs", "Triangle of 15, corner empty", "triangle-5, started without 1"),
+        ("/pegs", "Triangle of 15, corner empty", "Triangle of 15 holes, started without 1"),
         (
             "/codebreak",
             "Mastermind 3x4 against the adversary",

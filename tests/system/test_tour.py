@@ -67,6 +67,17 @@ def test_a_visitor_gets_every_heavy_answer_while_the_precomputation_runs(
     page.goto(app.url + ENGLISH_D4)
     expect(page.get_by_text("18 moves, the fewest possible")).to_be_visible(timeout=240_000)
     _shot(page, "english-d4")
+    # two moves of that proved solution, then a solution and a hint from there: the rest of the proof, 16 moves
+    first = [m.split(" → ") for m in page.locator("ol.history li").all_inner_texts()[:2]]
+    jumps = ",".join(f"{a}-{b}" for move in first for a, b in zip(move, move[1:], strict=False))
+    page.goto(app.url + f"/pegs/play?board=english&hole=d4&finish=d4&j={jumps}")
+    page.get_by_role("link", name="Show a solution from here").click()
+    expect(page.get_by_text("16 moves, the fewest possible")).to_be_visible(timeout=60_000)
+    page.get_by_role("link", name="Back to the game").click()
+    expect(page.get_by_text("Hints: 1")).to_be_visible()
+    page.get_by_role("link", name="Hint", exact=True).click()
+    expect(page.get_by_text("in 16 more moves at the fewest (proved)")).to_be_visible()
+    _shot(page, "english-after-two")
 
     page.goto(app.url + "/aequitas/table?max=30")
     expect(page.get_by_role("heading", name="Æquitas: Grundy values, searched and from the paper")).to_be_visible(

@@ -522,3 +522,34 @@ def test_triangle_5_fewest_moves_match_bells_catalogue() -> None:
         found = fewest_meet(b, start, goal)
         assert found.proved and found.moves == moves, (vacate, finish, found.moves)
         assert exact("triangle-5").finals(start).get(goal) == moves
+
+
+@pytest.mark.parametrize(("name", "hole"), [("triangle-5", "1"), ("triangle-5", "4"), ("triangle-6", "1")])
+def test_the_rest_of_a_proved_solution_is_proved_from_every_position_on_it(name: str, hole: str) -> None:
+    """A fewest-move solution from a start (to its nearest finish), and each position it passes through mapped by
+    every symmetry of the board: the rest, mapped back, is the fewest from there (the exact layers, computed
+    apart, agree); a position off the path (a poorer first jump) is not on it."""
+    from solvers.pegs.analysis import Analysis
+    from solvers.pegs.report import on_proved_path
+    from solvers.pegs.rules import apply_jump, legal_jumps
+
+    b, ex = board(name), exact(name)
+    start = b.start(hole)
+    solution = ex.solution(start)
+    finish = b.labels[replay(b, start, solution).bit_length() - 1]
+    proved = Analysis(True, len(solution), None, None, solution, "exact")
+    here = start
+    for done in range(len(solution)):
+        for sym in b.symmetries:
+            if sym[b.index(finish)] != b.index(finish):
+                continue
+            image = sum(1 << sym[h] for h in range(b.size) if here >> h & 1)
+            rest = on_proved_path(b, start, proved, image, finish)
+            assert rest is not None and rest.min_moves == len(solution) - done
+            assert rest.min_moves == ex.finals(image)[b.index(finish)]  # the exact analysis, from that position
+            assert replay(b, image, rest.solution) == 1 << b.index(finish)
+        here = replay(b, here, solution[done : done + 1])
+    after = [apply_jump(start, j) for j in legal_jumps(b, start)]
+    off = [p for p in after if ex.finals(p).get(b.index(finish), len(solution)) >= len(solution)]
+    for p in off:
+        assert on_proved_path(b, start, proved, p, finish) is None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from flask.testing import FlaskClient
@@ -191,3 +192,27 @@ def test_a_coin_that_can_jump_again_stays_selected(client: FlaskClient) -> None:
                 follow = client.get(html.unescape(href)).get_data(as_text=True)
                 assert f"The coin on {b.labels[t]} can jump again" in follow or "cannot be finished" in follow
                 assert f'aria-label="Coin on {b.labels[t]} (selected)"' in follow
+
+
+def test_a_solution_counts_as_a_hint_and_leads_back_to_the_same_game(client: FlaskClient) -> None:
+    """From a game with a goal, a jump taken back (an undo chain) and a hint used: the solution link carries the
+    goal, the chain and one hint more; the solution page's way back keeps all three."""
+    game = "/pegs/play?board=triangle-5&hole=1&j=4-1,6-4&at=1&u=0&finish=1&h=1"
+    page = client.get(game).get_data(as_text=True)
+    link = re.search(r'<a href="(/pegs/solution\?[^"]+)"', page)
+    assert link
+    fields = dict(parse_qsl(urlsplit(html.unescape(link[1])).query))
+    assert fields == {"board": "triangle-5", "hole": "1", "j": "4-1,6-4", "at": "1", "finish": "1", "h": "2"}
+    solution = client.get(html.unescape(link[1])).get_data(as_text=True)
+    assert "Computing a hint" not in solution
+    back = re.search(r'<a href="([^"]+)">Back to the game</a>', solution)
+    assert back and dict(parse_qsl(urlsplit(html.unescape(back[1])).query)) == {
+        "board": "triangle-5",
+        "hole": "1",
+        "j": "4-1,6-4",
+        "at": "1",
+        "finish": "1",
+        "h": "2",
+    }
+    again = client.get(html.unescape(back[1])).get_data(as_text=True)
+    assert "Hints: <strong>2</strong>" in again and "in the start hole 1" in again
