@@ -81,7 +81,13 @@ def share_and_qr(page: Page, live_server: str) -> str:
     assert parse_qs(urlsplit(src).query)["path"] == [share]
     expected = io.BytesIO()
     segno.make(live_server + share, error="m").save(
-        expected, kind="svg", scale=4, border=4, xmldecl=False, title="QR code of this game's link"
+        expected,
+        kind="svg",
+        scale=4,
+        border=4,
+        xmldecl=False,
+        title="QR code of this game's link",
+        desc=live_server + share,
     )
     assert page.request.get(live_server + src).body() == expected.getvalue()
     return share
