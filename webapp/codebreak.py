@@ -13,17 +13,7 @@ from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Spec, Stats, S
 from solvers.codebreak.coins import MAX_GENERATED_COINS
 from solvers.codebreak.game import summary
 from solvers.codebreak.lesson import CodeLesson
-from solvers.codebreak.play import (
-    CodePlayPage,
-    Round,
-    code_index,
-    play_page,
-    play_round,
-    refusal,
-    suggestions,
-    terms,
-    top,
-)
+from solvers.codebreak.play import CodePlayPage, Round, code_index, play_page, play_round, refusal, suggestions, top
 from solvers.codebreak.report import codebreak_report
 from solvers.codebreak.solve import TreeRequest
 from solvers.codebreak.strategy import OPTIMAL, not_offered
@@ -32,9 +22,9 @@ from solvers.history import TAKE_BACK, Chain, chain_from_text, from_log, log_fro
 from solvers.report import as_json
 
 from . import params
-from .codebreak_results import CODEBREAK, GAME, LESSON, LessonParams, codebreak_params, game_params
+from .codebreak_results import CODEBREAK, GAME, LESSON, LessonParams, codebreak_params, game_params, sized_title
 from .gamebar import Bar, Score, StatsKey, chain_links, split_id
-from .games import Sizes, default_sizes, game_spec, shipped
+from .games import Sizes, default_sizes, shipped
 from .htmx import go, link
 from .optima import optima_table
 from .precompute import PRECOMPUTED_OPTIMAL, PRECOMPUTED_POSSIBLE_ONLY
@@ -268,7 +258,7 @@ def _bar(
     """The game's bar: its ID (the guesses, or the sealed token of a random maker's game), undo and redo against
     the adversarial maker, and the win screen once the code is broken."""
     g, r, adversarial = page.game, page.round, page.maker == "adversarial"
-    guesses = ",".join(terms(g).show(g.secrets[e]) for e in r.guesses)  # as the page shows them (digits)
+    guesses = ",".join(page.terms.show(g.secrets[e]) for e in r.guesses)  # as the page shows them (digits)
     token = request.args.get("t", "")
     ident = game_id(name, sizes, guesses) if adversarial else f"{name}:{_size_text(sizes)}#{token}"
     score = _score(name, sizes, page.maker, len(r.guesses)) if r.won else None
@@ -308,7 +298,7 @@ def from_id() -> Response:
     if token is not None:
         record = RANDOM_CODE.latest(token, _game_key(name, sizes))
         return go(link("codebreak.play", {**query, "maker": "random", "t": record.token, "g": record.history}))
-    guesses = tuple(code_index(g, terms(g).letters(x)) for x in parts[2].split(",") if x.strip())
+    guesses = tuple(code_index(g, x) for x in parts[2].split(",") if x.strip())
     play_round(g, guesses)
     return go(link("codebreak.play", {**query, "maker": "adversarial", "g": ",".join(g.secrets[e] for e in guesses)}))
 
@@ -330,18 +320,14 @@ def _judged(name: str, sizes: Sizes, g: Game, r: Round) -> CodeLesson | Progress
 
 def _stats(name: str, sizes: Sizes, maker: str) -> StatsKey:
     """What the browser's statistics are kept per: the game, its sizes and the code maker."""
-    title = game_spec(name).title  # for people: 'Mastermind 4x6', not 'mastermind 4x6'
-    sized = title if "(" in title else f"{title} {_size_text(sizes)}"
-    label = f"{sized} against the {maker} code maker".replace("  ", " ")
+    label = f"{sized_title(game_params(name, sizes))} against the {maker} code maker"  # 'Mastermind 4x6 ...'
     return StatsKey(f"codebreak:{name}:{_size_text(sizes)}:{maker}", label)
 
 
 def _score(name: str, sizes: Sizes, maker: str, guesses: int) -> Score:
     """The win screen: guesses against the proved best (the least worst case against the adversarial maker, the
-    least average against the random one), when the proof is stored."""
+    least average against the random one), when the proof is quick or stored."""
     optimum, best_text = None, None
-    # the least worst case against the adversarial maker, the least average against the random one: proved (at
-    # once on small games, else when stored)
     params = codebreak_params(name, sizes, "optimal-worst" if maker == "adversarial" else "optimal-average")
     found = computed(CODEBREAK, params) if CODEBREAK.quick(params) else peek(CODEBREAK, params)
     if found is not None and maker == "adversarial":

@@ -154,7 +154,7 @@ def _lesson(p: LessonParams, tick: Tick) -> CodeLesson:
     return lesson(g, *p.history(g), large=left > QUICK_LESSON_SECRETS)
 
 
-def _sized_title(p: GameParams) -> str:
+def sized_title(p: GameParams) -> str:
     """A game's title with its sizes, for people ('Mastermind 4x6', 'the counterfeit coin with 12 coins')."""
     title = game_spec(p.game).title
     if p.coins is not None:
@@ -200,7 +200,7 @@ CODEBREAK = Computation(
     _codebreak,
     _codebreak_quick,
     lambda p: (
-        f"{STRATEGY_NAMES[p.strategy]} for {_sized_title(p)}"
+        f"{STRATEGY_NAMES[p.strategy]} for {sized_title(p)}"
         + (f" within {p.max_guesses} guesses" if p.max_guesses else "")
     ),
     tuple[Node, Stats],
@@ -212,7 +212,7 @@ GAME = Computation(
     GameParams,
     _game,
     _game_quick,
-    lambda p: f"the outcome table of {_sized_title(p)}",
+    lambda p: f"the outcome table of {sized_title(p)}",
     Game,
 )
 LESSON = Computation(

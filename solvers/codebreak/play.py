@@ -72,9 +72,9 @@ def terms(g: Game) -> Terms:
 
 
 def code_index(g: Game, text: str) -> int:
-    """A code like 'ABCD' as a secret index."""
+    """A code like 'ABCD' (or as the page shows it: Bulls and Cows' '0123') as a secret index."""
     try:
-        return g.secrets.index(text.strip().upper())
+        return g.secrets.index(terms(g).letters(text))
     except ValueError as e:
         raise InputError(f"{text[:20]!r} is not a code of this game") from e
 
