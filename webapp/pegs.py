@@ -199,10 +199,23 @@ def _fewest(b: Board, finish: str) -> FewestMoves:
     return fewest
 
 
-def _hint(g: PegGame) -> dict[str, object]:
-    """The hint: solvable or not, the best next move, the fewest moves from here and what the last jump cost."""
+def found_here(g: PegGame) -> Analysis | None:
+    """The rest of the solution the thorough search stored for the game's start (the precomputation's, for the
+    showcase starts of the large boards), where the game is still on it; else None."""
     b = g.board
-    a: Analysis = proved_here(g) or computed(PEGS_ANALYSIS, PositionParams(b.name, g.position(), g.finish))
+    found = peek(PEGS_SEARCH, PositionParams(b.name, b.start(g.hole), g.finish))
+    return None if found is None else on_proved_path(b, b.start(g.hole), found, g.position(), g.finish or None)
+
+
+def _hint(g: PegGame) -> dict[str, object]:
+    """The hint: solvable or not, the best next move, the fewest moves from here and what the last jump cost.
+    Where the hint's search runs out of budget, the thorough search (a job of seconds) answers."""
+    b = g.board
+    here = PositionParams(b.name, g.position(), g.finish)
+    a = proved_here(g) or (computed(PEGS_ANALYSIS, here) if PEGS_ANALYSIS.quick(here) else None)
+    a = a or found_here(g) or computed(PEGS_ANALYSIS, here)
+    if a.solvable is None and not a.solution:
+        a = computed(PEGS_SEARCH, here)
     return {
         "solvable": a.solvable,
         "min_moves": a.min_moves,

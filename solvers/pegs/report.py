@@ -212,10 +212,11 @@ def proved_start(b: Board, hole: str, finish: str | None, reports: Mapping[str, 
 
 
 def on_proved_path(b: Board, start: int, proved: Analysis, position: int, finish: str | None) -> Analysis | None:
-    """The rest of a proved fewest-move solution from start, from a position it passes through (up to a symmetry
-    of the board that keeps the finish hole): proved the fewest from there too, since a shorter rest would make
-    a shorter whole. None when the position is not on it (or the solution is not a proof)."""
-    if not proved.solvable or proved.min_moves is None or not proved.solution:
+    """The rest of a solution from start, from a position it passes through (up to a symmetry of the board that
+    keeps the finish hole), replayed to its end. A proved fewest-move solution's rest is proved the fewest from
+    there too, since a shorter rest would make a shorter whole; a solution found by search (no fewest moves) gives
+    a rest that is a solution, no more. None when the position is not on it."""
+    if not proved.solvable or not proved.solution:
         return None
     keep = [s for s in b.symmetries if not finish or s[b.index(finish)] == b.index(finish)]
     here = start
@@ -226,6 +227,8 @@ def on_proved_path(b: Board, start: int, proved: Analysis, position: int, finish
                 end = replay(b, position, rest)
                 if pegs(end) != 1 or (finish and end != 1 << b.index(finish)):
                     raise AssertionError("the rest of a proved peg solution failed its replay")
+                if proved.min_moves is None:  # found, not proved: a way to finish from here
+                    return Analysis(True, None, None, None, rest, proved.method)
                 finals = {end.bit_length() - 1: len(rest)}
                 return Analysis(True, proved.min_moves - done, None, finals, rest, proved.method)
         here = replay(b, here, proved.solution[done : done + 1])
