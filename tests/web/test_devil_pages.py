@@ -127,7 +127,7 @@ def test_three_coins_can_be_given_up_or_played_against_the_random_devil(client: 
     give_up = re.search(r'<a href="([^"]*resign=1[^"]*)"', page)
     assert give_up
     ended = client.get(give_up[1].replace("&amp;", "&")).get_data(as_text=True)
-    assert "You gave up: the Devil keeps its table" in ended and "You gave up after 1 move:" in ended
+    assert "You gave up: the Devil keeps its table" in ended and "You gave up after 1 move." in ended
     assert "none: no sequence of moves is sure to win" in ended and 'id="flip-button"' not in ended
     token = form_token(client, "/devil")
     form = page.split('class="random-devil"')[1]
