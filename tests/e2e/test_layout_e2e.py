@@ -31,6 +31,8 @@ PAGES = [
     "/devil/solution?n=4",
     "/devil/play?n=4&moves=1",
     "/devil/solution?n=4&from=1",
+    "/devil/play?n=3&moves=1",
+    "/devil/play?n=3&moves=1&resign=1",
     "/pegs",
     "/pegs/play?board=triangle-5&hole=1",
     "/pegs/play?board=english&hole=d4",
@@ -49,6 +51,7 @@ PAGES = [
     "/variants/plan?n=12&pans=4&path=1",
     "/variants/plan?n=12&fakes=2&path=L",
     "/variants/play?n=12&lies=1&w=1,2,3,4-5,6,7,8",
+    "/variants/play?n=12&lies=1&hint=1&h=1",
     "/variants/table?weight=heavier&pans=3",
 ]
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"  # pytest-playwright empties test-results/
