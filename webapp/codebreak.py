@@ -22,7 +22,7 @@ from solvers.history import TAKE_BACK, Chain, chain_from_text, from_log, log_fro
 from solvers.report import as_json
 
 from . import params
-from .codebreak_results import CODEBREAK, GAME, LESSON, LessonParams, codebreak_params, game_params, sized_title
+from .codebreak_results import CODEBREAK, GAME, LESSON, codebreak_params, game_params, lesson_params, sized_title
 from .gamebar import Bar, Score, StatsKey, chain_links, split_id
 from .games import Sizes, default_sizes, shipped
 from .htmx import go, link
@@ -306,8 +306,7 @@ def from_id() -> Response:
 def _judged(name: str, sizes: Sizes, g: Game, r: Round) -> CodeLesson | Progress | str | None:
     """The last guess's worth against the best guess (a background job when the codes still possible before it
     are many; a refusal when too many); None for games that are not guess-the-code."""
-    scores = ",".join(g.outcome_names[o] for o in r.outcomes[:-1])
-    lp = LessonParams(name, *sizes, guesses=",".join(g.secrets[e] for e in r.guesses), scores=scores)
+    lp = lesson_params(name, sizes, g, r, lambda p: peek(CODEBREAK, p))
     try:
         return computed(LESSON, lp)
     except Pending as e:

@@ -6,14 +6,23 @@ from __future__ import annotations
 
 import gzip
 import math
+from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from solvers.checkpoint import Checkpoint, Entry
 from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Stats, optima
 from solvers.codebreak.game import TABLE_CELLS
-from solvers.codebreak.lesson import CodeLesson, alive_after, every_first_alike, lesson, request_search
+from solvers.codebreak.lesson import (
+    CodeLesson,
+    alive_after,
+    best_after_first,
+    every_first_alike,
+    lesson,
+    request_search,
+)
 from solvers.codebreak.optimal.entries import parse_entries, snapshot_name
+from solvers.codebreak.play import Round
 from solvers.codebreak.solve import TreeRequest, solve
 from solvers.codebreak.strategy import STRATEGY_NAMES, check_options, limit_message, optimal_limit
 from solvers.errors import LimitError, one_of
@@ -57,16 +66,26 @@ class StrategyParams(GameParams, frozen=True, kw_only=True):
 
 
 class LessonParams(GameParams, frozen=True, kw_only=True):
-    """What a guess was worth: the guesses made (the last is judged) and the scores of all but the last."""
+    """What a guess was worth: the guesses made (the last is judged) and the scores of all but the last; best and
+    best_guess: the best total and a best guess where a stored proof gives them (`best_after_first`)."""
 
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("best", "best_guess")
     guesses: str
     scores: str
+    best: int | None = None
+    best_guess: str | None = None
 
     def history(self, g: Game) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The guesses and the known scores as indices (a placeholder score for the judged guess)."""
         guesses = tuple(g.experiments.index(x) for x in self.guesses.split(","))
         scores = tuple(g.outcome_names.index(x) for x in self.scores.split(",") if x)
         return guesses, (*scores, 0)
+
+    def known(self, g: Game) -> tuple[int, int] | None:
+        """The best total and a best guess given (None: the search finds them)."""
+        if self.best is None or self.best_guess is None:
+            return None
+        return self.best, g.experiments.index(self.best_guess)
 
 
 def _game_quick(p: GameParams) -> bool:
@@ -151,7 +170,25 @@ def _lesson(p: LessonParams, tick: Tick) -> CodeLesson:
             raise LimitError(f"a first guess is judged in games of at most {limit:,} codes ({left:,} here)")
         raise LimitError(f"a guess is judged when at most {limit:,} codes are still possible before it ({left:,} here)")
     g = p.load()
-    return lesson(g, *p.history(g), large=left > QUICK_LESSON_SECRETS)
+    return lesson(g, *p.history(g), large=left > QUICK_LESSON_SECRETS, best=p.known(g))
+
+
+def lesson_params(
+    name: str, sizes: tuple[int | None, int | None, int | None], g: Game, r: Round, look: Callable[..., Any]
+) -> LessonParams:
+    """The lesson of a round's last guess; for a second guess in a game whose first guesses are all alike, with the
+    best total and a best guess that the stored optimal-average tree gives (look: a stored strategy's (tree,
+    stats), or None), so that the job only searches the judged guess."""
+    scores = ",".join(g.outcome_names[o] for o in r.outcomes[:-1])
+    guesses = ",".join(g.secrets[e] for e in r.guesses)
+    if len(r.guesses) == 2 and every_first_alike(g):
+        tree = look(codebreak_params(name, sizes, "optimal-average"))
+        best = best_after_first(g, r.guesses[0], r.outcomes[0], tree[0]) if tree is not None else None
+        if best is not None:
+            return LessonParams(
+                name, *sizes, guesses=guesses, scores=scores, best=best[0], best_guess=g.experiments[best[1]]
+            )
+    return LessonParams(name, *sizes, guesses=guesses, scores=scores)
 
 
 def sized_title(p: GameParams) -> str:
@@ -170,7 +207,7 @@ def _lesson_attempt(p: LessonParams) -> CodeLesson | None:
         return None
     g = p.load()
     try:
-        return lesson(g, *p.history(g), search=request_search(g))
+        return lesson(g, *p.history(g), search=request_search(g), best=p.known(g))
     except LimitError:  # past the request's budget: a job judges it
         return None
 

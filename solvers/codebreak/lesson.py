@@ -11,6 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .game import Game
+from .tree import Node
 
 if TYPE_CHECKING:
     from .optimal.average_search import AverageSearch
@@ -76,15 +77,48 @@ def most_left(table: NDArray[np.uint8], s: NDArray[np.int32], outcomes: int) -> 
     return most
 
 
+def best_after_first(g: Game, first: int, outcome: int, root: Node) -> tuple[int, int] | None:
+    """In a game whose first guesses are all alike (Bulls and Cows), the best total and a best guess for the codes
+    a first guess leaves, read from the proved optimal-average tree: its subtree after its own first guess and the
+    same outcome, mapped by the relabelling of the symbols that takes the tree's first guess onto this one (a
+    subtree of a tree of least total has the least total of its set). None where that relabelling does not map
+    the one set onto the other (the tree's first guess not alike, a game scored otherwise)."""
+    child = root.children.get(outcome)
+    if root.experiment is None or child is None or child.experiment is None:
+        return None
+    mine, theirs = g.experiments[first], g.experiments[root.experiment]
+    if len(set(mine)) != len(mine) or len(set(theirs)) != len(theirs) or len(mine) != len(theirs):
+        return None
+    symbols = sorted({ch for code in g.secrets for ch in code} | set(mine) | set(theirs))
+    onto = dict(zip(theirs, mine, strict=True))
+    spare = iter(ch for ch in symbols if ch not in onto.values())
+    onto.update({ch: next(spare) for ch in symbols if ch not in onto})
+    left = {g.secrets[x] for x in alive_after(g, (first,), (outcome,))}
+    theirs_left = {g.secrets[x] for x in alive_after(g, (root.experiment,), (outcome,))}
+    if {"".join(onto[ch] for ch in code) for code in theirs_left} != left:
+        return None
+    best = "".join(onto[ch] for ch in g.experiments[child.experiment])
+    if best not in g.experiments:
+        return None
+    return subtree_total(child), g.experiments.index(best)
+
+
+def subtree_total(node: Node) -> int:
+    """Guesses to find every secret reaching a node of a guess-the-code tree (each pays this node's guess)."""
+    return node.secrets + sum(subtree_total(c) for c in node.children.values() if c is not None)
+
+
 def lesson(
     g: Game,
     guesses: tuple[int, ...],
     outcomes: tuple[int, ...],
     search: AverageSearch | None = None,
     large: bool = False,
+    best: tuple[int, int] | None = None,
 ) -> CodeLesson:
     """The last guess's worth: the codes still possible before it, its total and worst case against the best (large:
-    the proofs' table size, for a background job on many codes; else a small table, for a web request)."""
+    the proofs' table size, for a background job on many codes; else a small table, for a web request; best: the
+    best total and a best guess where a proof already gives them, `best_after_first`)."""
     if not g.must_hit:
         raise ValueError("lessons are for games won by guessing the code")
     history, e = guesses[:-1], guesses[-1]
@@ -99,7 +133,12 @@ def lesson(
     s = alive_after(g, history, outcomes[:-1])
     table = search.rules.table
     total = search.with_first(s, history, e)
-    best_total, best_guess = search.best_at(s, history, total)  # only guesses better than this one are sought
+    if best is not None:
+        if total < best[0]:
+            raise AssertionError("a guess beat the proved best total")
+        best_total, best_guess = best if total > best[0] else (total, -1)
+    else:
+        best_total, best_guess = search.best_at(s, history, total)  # only guesses better than this one are sought
     if best_guess < 0:  # none: this guess is a best one
         best_guess = e
     worst = most_left(table, s, search.rules.outcomes)

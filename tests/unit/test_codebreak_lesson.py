@@ -77,3 +77,29 @@ def test_lesson_matches_the_brute_force(name: str, pegs: int, colours: int) -> N
         assert got.best_worst_left == min(max(len(p) for p in parts(s, e).values()) for e in range(n))
         losses.add(got.lost > 0)
     assert losses == {True, False}  # both best guesses and poorer ones were met
+
+
+@pytest.mark.parametrize(("pegs", "colours"), [(3, 4), (3, 5), (2, 5)])
+def test_the_best_after_a_first_guess_comes_from_the_proved_tree(pegs: int, colours: int) -> None:
+    """Bulls and Cows, whose first guesses are all alike: for every first guess and every score, the best total
+    and best guess read from the proved optimal-average tree (its subtree after its own first guess, relabelled)
+    agree with the brute force on the codes that first guess leaves; a lesson given them says what the search
+    says."""
+    from solvers.codebreak import build_tree
+    from solvers.codebreak.lesson import best_after_first, every_first_alike
+
+    g = build(parse((GAMES / "bulls-and-cows.game").read_text()), {"length": pegs, "colours": colours})
+    assert every_first_alike(g)
+    best, with_first, _ = brute(g)
+    root = build_tree(g, "optimal-average")
+    table, search = g.dense(), AverageSearch(g, jobs=1)
+    for first in range(len(g.experiments)):
+        for outcome in sorted({int(table[first, x]) for x in range(len(g.secrets))}):
+            if outcome == g.win_outcome:
+                continue
+            s = frozenset(int(x) for x in alive_after(g, (first,), (outcome,)))
+            got = best_after_first(g, first, outcome, root)
+            assert got is not None and got[0] == best(s) == with_first(s, got[1]), (first, outcome)
+            second = sorted(s)[0]
+            told = lesson(g, (first, second), (outcome, 0), search, best=got)
+            assert (told.total, told.best_total) == (with_first(s, second), best(s))
