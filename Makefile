@@ -136,6 +136,7 @@ bench: $(VENV)/.installed nginx wrk warm
 	$(BIN)/python benchmarks/codebreak.py
 	$(BIN)/python benchmarks/hints.py
 	$(BIN)/python benchmarks/lessons.py
+	$(BIN)/python benchmarks/guess_cost.py
 	$(BIN)/python benchmarks/scaling.py
 	$(BIN)/python benchmarks/certificates.py
 	$(BIN)/python benchmarks/variants.py

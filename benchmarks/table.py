@@ -22,6 +22,7 @@ SCRIPTS = (  # (script, section title), in `make bench` order
     ("codebreak", "Code-breaking"),
     ("hints", "Code-breaking hints"),
     ("lessons", "What a guess was worth (the hint that teaches)"),
+    ("guess_cost", "What a guess was worth, over a fixed sample of games, as the site answers it"),
     ("scaling", "Proofs on several processes: measured on two, simulated on more"),
     ("cluster", "Proofs on a Ray cluster of this machine, beside forked processes (not in `make bench`)"),
     ("engines", "Distributed engines on the proof's tasks (the `engines` extra; not in `make bench`)"),
