@@ -115,7 +115,8 @@ def fetch(
         value = run(c, params, lambda done, total: None)
         write(store, c, key, value)
         return unpack(value)
-    tried = c.attempt(params) if c.attempt is not None else None  # no job round trip where the answer is quick
+    # no job round trip where the answer is quick; tried once: a page polling the job it started does not try again
+    tried = c.attempt(params) if c.attempt is not None and store.progress(key) is None else None
     if tried is not None:
         write(store, c, key, tried)
         return tried

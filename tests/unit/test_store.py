@@ -401,3 +401,26 @@ def test_a_job_whose_consumer_died_is_queued_again(tmp_path: Path, monkeypatch: 
     progress = store.progress(dead)
     assert progress is not None and progress.state == "queued"
     assert store.client_jobs("10.0.0.1") == [alive, dead]  # still that visitor's (their limit counts it)
+
+
+def test_an_attempt_within_the_request_comes_before_a_job_and_only_once(tmp_path: Path) -> None:
+    """A computation with an attempt: answered within the request (stored, nothing queued) where the attempt
+    succeeds; else one job is queued, and a later ask while that job holds the key does not try again."""
+    store = SqliteStore(tmp_path / "r.db", SECRET)
+    queued: list[Params] = []
+    tried: list[int] = []
+
+    def attempt(p: X) -> int | None:
+        tried.append(p.x)
+        return p.x * p.x if p.x < 100 else None
+
+    def enqueue(name: str, params: Wire, client: str) -> None:
+        queued.append(params)
+
+    tries = Computation("test.tried", X, square, lambda p: False, lambda p: "a square", int, attempt=attempt)
+    assert fetch(store, tries, X(50), enqueue, "1.1.1.1") == 2500 and queued == [] and tried == [50]
+    assert fetch(store, tries, X(50), enqueue, "1.1.1.1") == 2500 and tried == [50]  # stored
+    for _ in range(2):
+        with pytest.raises(Pending):
+            fetch(store, tries, X(500), enqueue, "1.1.1.1")
+    assert len(queued) == 1 and tried == [50, 500]  # the poll found the job: no second attempt
