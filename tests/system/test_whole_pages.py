@@ -16,20 +16,12 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.system.conftest import Served
+from tests.web.test_odd_input import PLAYS
 from webapp.errors import MAX_URL
 
 SHOTS = Path("test-results")
 JUDGED = "/codebreak/play?game=mastermind&maker=adversarial&pegs=4&colours=6&g=ABCD,CDEF"  # within the request
 POLLED = "/codebreak/play?game=bulls-and-cows&maker=adversarial&g=ABCD,EFGH,AEBF"  # 504 codes: a job of seconds
-PLAYS = [
-    "/coins/plan?n=12&path=L",
-    "/adversary/play?n=12&w=",
-    "/aequitas/play?game=F&n=5",
-    "/devil/play?n=4&moves=1",
-    "/pegs/play?board=english&hole=d4&j=d2-d4",
-    "/codebreak/play?game=mastermind&maker=adversarial&g=ABCD",
-    "/variants/play?n=12&weight=unknown",
-]
 
 
 def _shot(page: Page, name: str) -> None:
@@ -129,7 +121,7 @@ def test_odd_and_long_addresses_get_a_4xx_through_nginx(serve: Callable[..., Ser
     server: tests/web/test_odd_input.py has it); an address of up to MAX_URL characters is
     answered (nginx's buffers hold it with its cache key), one past it gets 414."""
     app = serve()
-    for path in PLAYS:
+    for path in [p for p in PLAYS if "bulls-and-cows" not in p]:
         assert status(f"{app.url}{path}&u=%C2%B2") == 400, path
         assert status(f"{app.url}{path}&at=%C2%B2") in (200, 400), path
     base = "/codebreak/play?game=mastermind&maker=adversarial&g=ABCD&x="
