@@ -139,6 +139,7 @@ def test_three_coins_can_be_given_up_or_played_against_the_random_devil(client: 
 
 
 def test_a_game_with_a_sure_win_can_be_given_up_too(client: FlaskClient) -> None:
-    """4 coins: giving up shows the proved best beside the moves made."""
+    """4 coins: giving up shows the proved best beside the moves made (15 moves: Norvig, 'The Devil and the Coin
+    Flip Game', the shortest sure win for 4 coins)."""
     ended = client.get("/devil/play?n=4&moves=1&resign=1").get_data(as_text=True)
     assert "You gave up: the Devil keeps its table" in ended and 'class="optimum">15<' in ended
