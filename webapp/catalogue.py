@@ -24,6 +24,7 @@ from solvers.pegs import (
     quick_exact,
 )
 from solvers.pegs.report import PegReport, peg_report, proved_start
+from solvers.pegs.shipped import shipped_start
 from solvers.pegs.table import PegRow
 from solvers.progress import Tick
 from solvers.variants import model as variant_model
@@ -286,8 +287,9 @@ def settled_start(
     b: Board, hole: str, finish: str | None, look: Callable[[ReportParams], PegReport | None]
 ) -> Analysis | None:
     """A start's proved fewest-move solution from the stored proofs of the listed problems (look: a stored report,
-    or None), for a finish hole or, once every finish its position class allows is proved, anywhere; None when
-    the stored proofs do not settle it (or on boards the exact analysis answers at once)."""
+    or None), for a finish hole or, once every finish its position class allows is proved, anywhere; else from a
+    proof shipped in the package (`solvers/pegs/shipped.py`: the French showcase before `make precompute` has run);
+    None when neither settles it (or on boards the exact analysis answers at once)."""
     if quick_exact(b, b.start(hole)):
         return None
     finishes = [finish] if finish else [b.labels[f] for f in class_finals(b, b.start(hole))]
@@ -298,4 +300,4 @@ def settled_start(
             reports[f] = look(pegs_problem(b.name, *listed)) if listed else None
         except LimitError:  # a stored refusal (out of states): not settled
             reports[f] = None
-    return proved_start(b, hole, finish, reports)
+    return proved_start(b, hole, finish, reports) or shipped_start(b, hole, finish)

@@ -35,6 +35,7 @@ from solvers.pegs.report import (
     settled_report,
     table_proofs,
 )
+from solvers.pegs.shipped import shipped_start
 from solvers.report import as_json
 
 from . import params
@@ -174,6 +175,12 @@ def _peek_report(p: ReportParams) -> PegReport | None:
     return peek(PEGS_REPORT, p)
 
 
+def _shipped_report(b: Board, hole: str, finish: str) -> PegReport | None:
+    """A listed problem's report from the proof shipped in the package, where there is one."""
+    a = shipped_start(b, hole, finish)
+    return None if a is None else settled_report(b, hole, finish, a)
+
+
 def proved_here(g: PegGame) -> Analysis | None:
     """The proved fewest-move solution from a game's position that the stored proofs of the classic problems give
     (up to symmetry; finishing anywhere once every possible finish is proved): at its start, the start's; later,
@@ -199,21 +206,13 @@ def _fewest(b: Board, finish: str) -> FewestMoves:
     return fewest
 
 
-def found_here(g: PegGame) -> Analysis | None:
-    """The rest of the solution the thorough search stored for the game's start (the precomputation's, for the
-    showcase starts of the large boards), where the game is still on it; else None."""
-    b = g.board
-    found = peek(PEGS_SEARCH, PositionParams(b.name, b.start(g.hole), g.finish))
-    return None if found is None else on_proved_path(b, b.start(g.hole), found, g.position(), g.finish or None)
-
-
 def _hint(g: PegGame) -> dict[str, object]:
     """The hint: solvable or not, the best next move, the fewest moves from here and what the last jump cost.
     Where the hint's search runs out of budget, the thorough search (a job of seconds) answers."""
     b = g.board
     here = PositionParams(b.name, g.position(), g.finish)
     a = proved_here(g) or (computed(PEGS_ANALYSIS, here) if PEGS_ANALYSIS.quick(here) else None)
-    a = a or found_here(g) or computed(PEGS_ANALYSIS, here)
+    a = a or computed(PEGS_ANALYSIS, here)
     if a.solvable is None and not a.solution:
         a = computed(PEGS_SEARCH, here)
     return {
@@ -340,7 +339,7 @@ def table() -> str:
         (
             hole,
             finish,
-            peek(PEGS_REPORT, pegs_problem(b.name, hole, finish)),
+            peek(PEGS_REPORT, pegs_problem(b.name, hole, finish)) or _shipped_report(b, hole, finish),
             url_for("pegs.solution", board=b.name, hole=hole, finish=finish, fewest=1),
         )
         for hole, finish in PROBLEMS.get(b.name, ())

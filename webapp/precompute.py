@@ -16,14 +16,12 @@ from .catalogue import (
     AEQUITAS,
     DEVIL,
     PEGS_REPORT,
-    PEGS_SEARCH,
     PEGS_TABLE,
     VARIANT_TABLE,
     VARIANT_TABLES,
     AequitasParams,
     BoardParams,
     DevilParams,
-    PositionParams,
     VariantParams,
     pegs_problem,
 )
@@ -61,9 +59,6 @@ LATE_PROBLEMS = {("french", "d3", "a5")}
 # precompute`, so that the queue fills within minutes of a start on two cores; a visitor opening one queues it (the
 # table says which are proved, being computed, or not computed yet).
 BACKGROUND_PROBLEMS = {("english", "d4", "d4")}
-# The showcase games of the crosses finishing anywhere whose hints the hint's search cannot answer within its budget
-# (the French board from d3): the thorough search's solution is stored, and hints follow it while the game does
-SHOWCASE_STARTS = (("french", "d3"),)
 Item = tuple[Computation[Any, Any], Params]  # a computation and its parameters
 
 
@@ -102,8 +97,6 @@ def everything(large: bool = False) -> Iterator[Item]:
         yield CODEBREAK, params
     for game in sorted(PRECOMPUTED_POSSIBLE_ONLY):
         yield CODEBREAK, codebreak_params(game, default_sizes(shipped()[game]), "optimal-average", possible_only=True)
-    for name, hole in SHOWCASE_STARTS:  # a solution for the hints of the large boards' showcase games (seconds)
-        yield PEGS_SEARCH, PositionParams(name, board(name).start(hole), "")
     for name, problems in PROBLEMS.items():
         for hole, finish in problems:
             if (name, hole, finish) not in LATE_PROBLEMS and (large or (name, hole, finish) in BACKGROUND_PROBLEMS):

@@ -13,6 +13,7 @@ import solvers.pegs.levels as levels
 from solvers.errors import LimitError
 from solvers.pegs import board, exact, replay
 from solvers.pegs.meet import fewest_meet
+from solvers.pegs.shipped import SHIPPED
 from solvers.pegs.storage import Ints, Part, SearchState
 from webapp.peg_spill import MANIFEST, DiskSpill, spill_for
 
@@ -229,13 +230,11 @@ def test_the_hours_long_problem_is_queued_by_precompute_only_and_last() -> None:
     assert len(problems) == 21 + 10 and run == [pegs_problem("english", "d4", "d4")]
 
 
-# The 21-move solution of French d3 to a5 that benchmarks/pegs.py --french-problem d3 a5 found on 2026-11-26 (its
-# search with its levels on disk, from limit 20: no solution within 20 moves, so 21 is the fewest; see
-# docs/puzzles/pegs.md). Replayed below by the test's own geometry of the 37-hole board, not the solver's rules.
-D3_A5 = (
-    "b3-d3 c5-c3 c7-c5 a4-c4-c6 e7-c7-c5 d5-d7 f6-d6 d3-b3 c1-c3 e4-e6-c6-c4-c2 a5-c5 b2-b4 e1-c1-c3 e2-e4-c4-c6 "
-    "b6-d6 g5-e5 g3-e3 d7-d5-f5-f3 f2-f4 g4-e4-e2-c2-c4-a4 a3-a5"
-)
+# The 21-move solution of French d3 to a5 shipped in the package, which benchmarks/pegs.py --french-problem d3 a5
+# found on 2026-11-26 (its search with its levels on disk, from limit 20: no solution within 20 moves, so 21 is the
+# fewest; see docs/puzzles/pegs.md). Replayed below by the test's own geometry of the 37-hole board, not the solver's
+# rules; its length is checked against the proof below (make proofs).
+D3_A5 = next(p.solution for p in SHIPPED if (p.board, p.hole, p.finish) == ("french", "d3", "a5"))
 
 
 def test_the_french_d3_to_a5_solution_replays_on_the_37_hole_board() -> None:

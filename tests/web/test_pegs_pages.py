@@ -218,26 +218,26 @@ def test_a_solution_counts_as_a_hint_and_leads_back_to_the_same_game(client: Fla
     assert "Hints: <strong>2</strong>" in again and "in the start hole 1" in again
 
 
-def test_the_french_showcase_hints_follow_the_stored_solution(client: FlaskClient) -> None:
-    """The French board from d3, finishing anywhere: the hint's search gives up within its budget, so the thorough
-    search's solution (precomputed for the showcase, here computed in-process) answers, and following every hint
-    ends the game with one coin."""
+def test_the_french_showcase_hints_follow_its_proved_solution(client: FlaskClient) -> None:
+    """The French board from d3, finishing anywhere, on a fresh store: no job and no search, the hints follow the
+    proved 21-move solution shipped in the package (solvers/pegs/shipped.py), each saying the fewest moves left,
+    proved, one fewer each move, and following every hint ends the game with one coin in 21 moves. The table of
+    classic problems shows it proved."""
     from solvers.pegs import board as peg_board
     from solvers.pegs.rules import pegs, replay
-    from webapp.catalogue import PEGS_SEARCH, PositionParams
-    from webapp.precompute import SHOWCASE_STARTS, everything
 
-    assert ("french", "d3") in SHOWCASE_STARTS
     b = peg_board("french")
-    start = PositionParams("french", b.start("d3"), "")
-    assert any(c is PEGS_SEARCH and p == start for c, p in everything())  # precomputed on every install
     jumps: list[str] = []
+    moves = 0
     while pegs(replay(b, b.start("d3"), [tuple(b.index(h) for h in j.split("-")) for j in jumps])) > 1:
         page = client.get(f"/pegs/play?board=french&hole=d3&j={','.join(jumps)}&hint=1").get_data(as_text=True)
-        found = r"(Best next move|A next move of a solution found by search \(not proved shortest\)): ([a-g0-9 →]+)\."
-        move = re.search(found, page)
-        assert move, page[page.find('id="hint-h"') :][:600]
-        assert jumps or move[1].startswith("A next move")  # the start: the stored solution's first move
-        holes = move[2].split(" → ")
+        left = re.search(r"in (\d+) more moves? at the fewest \(proved\)[^.]*\. Best next move: ([a-g0-9 →]+)\.", page)
+        assert left, page[page.find('id="hint-h"') :][:600]
+        assert int(left[1]) == 21 - moves
+        holes = left[2].split(" → ")
         jumps += [f"{x}-{y}" for x, y in zip(holes, holes[1:], strict=False)]
+        moves += 1
+    assert moves == 21
     assert "Solved!" in client.get(f"/pegs/play?board=french&hole=d3&j={','.join(jumps)}").get_data(as_text=True)
+    table = client.get("/pegs/table?board=french").get_data(as_text=True)
+    assert re.search(r"Empty d3, finish on a5</a>: 21 moves, proved", table)
