@@ -4,9 +4,9 @@ A fixed sample (seeded): Mastermind 4x6, 30 games of random guesses against rand
 third guess judged; Bulls and Cows, 10 games, every second and third guess judged. For each guess, ours: the
 lesson tried within a web request's budget of work (`request_search`), and where that budget runs out, computed
 as the background job computes it (its time added to the request's). A second guess of Bulls and Cows takes its
-best total from the optimal-average tree, as the site does once `make run` has stored it (`best_after_first`;
-the tree is built first, its time printed apart). Printed: how many were answered within the request, the
-median, the 95th percentile and the worst.
+total and the best from the totals of every second guess, as the site does once `make run`'s precomputation has
+stored them (`second.second_totals`, `second_worth`; built first, their time printed apart).
+Printed: how many were answered within the request, the median, the 95th percentile and the worst.
 
 Baseline in the same run: the search as lessons ran it before (972738d), rebuilt here from the engine's own
 primitives: every experiment tried at the codes still possible, each searched part by part with no symmetry
@@ -31,13 +31,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.record import Record  # noqa: E402
-from solvers.codebreak import Game, Node, build, build_tree, parse  # noqa: E402
-from solvers.codebreak.lesson import alive_after, best_after_first, every_first_alike, lesson, request_search  # noqa: E402
+from solvers.codebreak import Game, build, parse  # noqa: E402
+from solvers.codebreak.lesson import alive_after, every_first_alike, lesson, request_search  # noqa: E402
 from solvers.codebreak.optimal.average import average  # noqa: E402
 from solvers.codebreak.optimal.average_search import AverageSearch  # noqa: E402
 from solvers.codebreak.optimal.candidates import candidates  # noqa: E402
 from solvers.codebreak.optimal.rules import BIG  # noqa: E402
 from solvers.codebreak.optimal.table import Tuning  # noqa: E402
+from solvers.codebreak.second import SecondTotals, second_totals, second_worth  # noqa: E402
 from solvers.errors import LimitError  # noqa: E402
 
 SAMPLE = {"mastermind": ((4, 6), 30, 10_000), "bulls-and-cows": ((4, 10), 10, 250)}  # sizes, games, baseline's most
@@ -57,13 +58,16 @@ def sample(g: Game, games: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]
     return out
 
 
-def ours(g: Game, guesses: tuple[int, ...], scores: tuple[int, ...], tree: Node | None) -> tuple[float, bool, int]:
-    """(seconds, answered within the request, the judged guess's total) as the site answers it (tree: the stored
-    optimal-average tree of a game whose first guesses are all alike)."""
+def ours(
+    g: Game, guesses: tuple[int, ...], scores: tuple[int, ...], totals: SecondTotals | None
+) -> tuple[float, bool, int]:
+    """(seconds, answered within the request, the judged guess's total) as the site answers it (totals: the stored
+    totals of every second guess of a game whose first guesses are all alike)."""
     t = time.perf_counter()
-    best = best_after_first(g, guesses[0], scores[0], tree) if tree is not None and len(guesses) == 2 else None
+    worth = second_worth(g, totals, guesses[0], scores[0], guesses[1]) if totals and len(guesses) == 2 else None
+    best, total = ((worth.best, worth.best_guess), worth.total) if worth is not None else (None, None)
     try:
-        got = lesson(g, guesses, scores, search=request_search(g), best=best)
+        got = lesson(g, guesses, scores, search=request_search(g), best=best, total=total)
         return time.perf_counter() - t, True, got.total or 0
     except LimitError:
         got = lesson(g, guesses, scores, large=True, best=best)
@@ -110,15 +114,15 @@ def main() -> None:
         AverageSearch(g, jobs=1).load_kernels()
         warm = tuple(int(g.dense()[e, 0]) for e in (1, 2))
         lesson(g, (1, 2), warm, search=request_search(g))  # the kernels loaded, as in a worker that has judged one
-        cases, tree = sample(g, games), None
+        cases, totals = sample(g, games), None
         if every_first_alike(g):
             t = time.perf_counter()
-            tree = build_tree(g, "optimal-average")
-            print(f"{name}: its optimal-average tree in {time.perf_counter() - t:.1f} s", flush=True)
+            totals = second_totals(AverageSearch(g, Tuning(cache_bits=None), jobs=1))
+            print(f"{name}: the totals of every second guess in {time.perf_counter() - t:.1f} s", flush=True)
         mine, theirs, mine_on_theirs, in_request = [], [], [], 0
         for guesses, scores in cases:
             left = len(alive_after(g, guesses[:-1], scores[:-1]))
-            took, quick, total = ours(g, guesses, scores, tree)
+            took, quick, total = ours(g, guesses, scores, totals)
             mine.append(took)
             in_request += quick
             if left <= base_most:

@@ -38,6 +38,7 @@ from .codebreak_results import (
     CODEBREAK,
     GAME,
     LESSON,
+    SECOND,
 )
 from .computations import Computation, Params
 
@@ -243,6 +244,7 @@ COMPUTATIONS: tuple[Computation[Any, Any], ...] = (
     DEVIL,
     CODEBREAK,
     LESSON,
+    SECOND,
     GAME,
     AEQUITAS,
     VARIANT_PLAN,

@@ -306,7 +306,7 @@ def from_id() -> Response:
 def _judged(name: str, sizes: Sizes, g: Game, r: Round) -> CodeLesson | Progress | str | None:
     """The last guess's worth against the best guess (a background job when the codes still possible before it
     are many; a refusal when too many); None for games that are not guess-the-code."""
-    lp = lesson_params(name, sizes, g, r, lambda p: peek(CODEBREAK, p))
+    lp = lesson_params(name, sizes, g, r, peek)
     try:
         return computed(LESSON, lp)
     except Pending as e:

@@ -23,9 +23,10 @@ from solvers.codebreak.lesson import (
 )
 from solvers.codebreak.optimal.entries import parse_entries, snapshot_name
 from solvers.codebreak.play import Round
+from solvers.codebreak.second import SecondTotals, second_totals, second_worth
 from solvers.codebreak.solve import TreeRequest, solve
 from solvers.codebreak.strategy import STRATEGY_NAMES, check_options, limit_message, optimal_limit
-from solvers.errors import LimitError, one_of
+from solvers.errors import InputError, LimitError, one_of
 from solvers.progress import Tick
 
 from .computations import Computation, Params
@@ -67,13 +68,15 @@ class StrategyParams(GameParams, frozen=True, kw_only=True):
 
 class LessonParams(GameParams, frozen=True, kw_only=True):
     """What a guess was worth: the guesses made (the last is judged) and the scores of all but the last; best and
-    best_guess: the best total and a best guess where a stored proof gives them (`best_after_first`)."""
+    best_guess: the best total and a best guess where a stored proof gives them (`best_after_first`, or the stored
+    totals of every second guess, `second_worth`, which give the judged guess's total too)."""
 
-    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("best", "best_guess")
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("best", "best_guess", "total")
     guesses: str
     scores: str
     best: int | None = None
     best_guess: str | None = None
+    total: int | None = None  # the judged guess's own total, where stored totals give it (`second_worth`)
 
     def history(self, g: Game) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The guesses and the known scores as indices (a placeholder score for the judged guess)."""
@@ -170,19 +173,27 @@ def _lesson(p: LessonParams, tick: Tick) -> CodeLesson:
             raise LimitError(f"a first guess is judged in games of at most {limit:,} codes ({left:,} here)")
         raise LimitError(f"a guess is judged when at most {limit:,} codes are still possible before it ({left:,} here)")
     g = p.load()
-    return lesson(g, *p.history(g), large=left > QUICK_LESSON_SECRETS, best=p.known(g))
+    return lesson(g, *p.history(g), large=left > QUICK_LESSON_SECRETS, best=p.known(g), total=p.total)
 
 
 def lesson_params(
     name: str, sizes: tuple[int | None, int | None, int | None], g: Game, r: Round, look: Callable[..., Any]
 ) -> LessonParams:
-    """The lesson of a round's last guess; for a second guess in a game whose first guesses are all alike, with the
-    best total and a best guess that the stored optimal-average tree gives (look: a stored strategy's (tree,
-    stats), or None), so that the job only searches the judged guess."""
+    """The lesson of a round's last guess; for a second guess in a game whose first guesses are all alike, with
+    what the stored results give (look(computation, params): a stored result, or None): the stored totals of every
+    second guess give its total and the best (nothing left to search), else the optimal-average tree gives the
+    best, so that the job only searches the judged guess."""
     scores = ",".join(g.outcome_names[o] for o in r.outcomes[:-1])
     guesses = ",".join(g.secrets[e] for e in r.guesses)
     if len(r.guesses) == 2 and every_first_alike(g):
-        tree = look(codebreak_params(name, sizes, "optimal-average"))
+        totals = look(SECOND, game_params(name, sizes))
+        worth = second_worth(g, totals, r.guesses[0], r.outcomes[0], r.guesses[1]) if totals is not None else None
+        if worth is not None:
+            best_guess = g.experiments[worth.best_guess]
+            return LessonParams(
+                name, *sizes, guesses=guesses, scores=scores, best=worth.best, best_guess=best_guess, total=worth.total
+            )
+        tree = look(CODEBREAK, codebreak_params(name, sizes, "optimal-average"))
         best = best_after_first(g, r.guesses[0], r.outcomes[0], tree[0]) if tree is not None else None
         if best is not None:
             return LessonParams(
@@ -207,7 +218,7 @@ def _lesson_attempt(p: LessonParams) -> CodeLesson | None:
         return None
     g = p.load()
     try:
-        return lesson(g, *p.history(g), search=request_search(g), best=p.known(g))
+        return lesson(g, *p.history(g), search=request_search(g), best=p.known(g), total=p.total)
     except LimitError:  # past the request's budget: a job judges it
         return None
 
@@ -220,10 +231,24 @@ def _codes_before(p: LessonParams) -> int:
 
 
 def _lesson_quick(p: LessonParams) -> bool:
-    """Few codes still possible (or more than are judged: refused at once)."""
+    """Few codes still possible (or more than are judged: refused at once), or nothing to search."""
+    if p.total is not None and p.best is not None:
+        return True
     left = _codes_before(p)
     alike = "," not in p.guesses and every_first_alike(p.load())
     return alike or left <= QUICK_LESSON_SECRETS or left > _lesson_limit(p)
+
+
+def _second(p: GameParams, tick: Tick) -> SecondTotals:
+    """The totals of every second guess of a game whose first guesses are all alike (a search per class of second
+    guess and outcome: minutes)."""
+    g = p.load()
+    if not every_first_alike(g):
+        raise InputError("every second guess is judged at once only in games whose first guesses are all alike")
+    from solvers.codebreak.optimal.average_search import AverageSearch  # compiled kernels: the job's
+    from solvers.codebreak.optimal.table import Tuning
+
+    return second_totals(AverageSearch(g, Tuning(cache_bits=None), jobs=1), tick)
 
 
 def _game(p: GameParams, tick: Tick) -> Game:
@@ -251,6 +276,14 @@ GAME = Computation(
     _game_quick,
     lambda p: f"the outcome table of {sized_title(p)}",
     Game,
+)
+SECOND = Computation(
+    "codebreak.second",
+    GameParams,
+    _second,
+    lambda p: False,
+    lambda p: f"the worth of every second guess in {sized_title(p)}",
+    SecondTotals,
 )
 LESSON = Computation(
     "codebreak.lesson",

@@ -30,6 +30,7 @@ from .codebreak_results import (
     GAME,
     LARGE_POSSIBLE_ONLY,
     QUICK_OPTIMAL_SECRETS,
+    SECOND,
     codebreak_params,
     game_params,
     secrets_count,
@@ -48,6 +49,9 @@ PRECOMPUTED_OPTIMAL = {  # optimal searches proved within minutes at their files
     ("mastermind-black", "optimal-average"),
 }
 LATE_OPTIMAL = {("bulls-and-cows", "optimal-average")}  # minutes: after the quicker results
+# games whose second guesses are all judged in advance (`second.second_totals`: a search per class of second guess
+# and outcome of the first, minutes), after their optimal-average trees: a second guess's lesson is then a lookup
+SECOND_GUESS_GAMES = ("bulls-and-cows",)
 # the optimal average guessing possible codes only, at the files' sizes: Mastermind's in a second (Super
 # Mastermind's only by `coin-puzzles precompute`: LARGE_POSSIBLE_ONLY)
 PRECOMPUTED_POSSIBLE_ONLY = {"mastermind"}
@@ -95,6 +99,8 @@ def everything(large: bool = False) -> Iterator[Item]:
                 yield CODEBREAK, params
     for params in later:
         yield CODEBREAK, params
+    for game in SECOND_GUESS_GAMES:
+        yield SECOND, game_params(game, default_sizes(shipped()[game]))
     for game in sorted(PRECOMPUTED_POSSIBLE_ONLY):
         yield CODEBREAK, codebreak_params(game, default_sizes(shipped()[game]), "optimal-average", possible_only=True)
     for name, problems in PROBLEMS.items():

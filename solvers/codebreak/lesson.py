@@ -86,21 +86,33 @@ def best_after_first(g: Game, first: int, outcome: int, root: Node) -> tuple[int
     child = root.children.get(outcome)
     if root.experiment is None or child is None or child.experiment is None:
         return None
-    mine, theirs = g.experiments[first], g.experiments[root.experiment]
-    if len(set(mine)) != len(mine) or len(set(theirs)) != len(theirs) or len(mine) != len(theirs):
-        return None
-    symbols = sorted({ch for code in g.secrets for ch in code} | set(mine) | set(theirs))
-    onto = dict(zip(theirs, mine, strict=True))
-    spare = iter(ch for ch in symbols if ch not in onto.values())
-    onto.update({ch: next(spare) for ch in symbols if ch not in onto})
-    left = {g.secrets[x] for x in alive_after(g, (first,), (outcome,))}
-    theirs_left = {g.secrets[x] for x in alive_after(g, (root.experiment,), (outcome,))}
-    if {"".join(onto[ch] for ch in code) for code in theirs_left} != left:
+    onto = relabelling(g, root.experiment, first)
+    if onto is None:
         return None
     best = "".join(onto[ch] for ch in g.experiments[child.experiment])
     if best not in g.experiments:
         return None
     return subtree_total(child), g.experiments.index(best)
+
+
+def relabelling(g: Game, theirs: int, mine: int) -> dict[str, str] | None:
+    """The relabelling of the symbols that takes first guess theirs onto first guess mine (each with distinct
+    symbols), the others kept in order, where it maps the codes each outcome of theirs leaves onto those the same
+    outcome of mine leaves (so that a result proved after theirs holds, relabelled, after mine); else None."""
+    a, b = g.experiments[theirs], g.experiments[mine]
+    if len(set(a)) != len(a) or len(set(b)) != len(b) or len(a) != len(b):
+        return None
+    symbols = sorted({ch for code in g.secrets for ch in code} | set(a) | set(b))
+    onto = dict(zip(a, b, strict=True))
+    spare = iter(ch for ch in symbols if ch not in onto.values())
+    onto.update({ch: next(spare) for ch in symbols if ch not in onto})
+    table = g.dense()
+    index = {code: x for x, code in enumerate(g.secrets)}
+    for x, code in enumerate(g.secrets):
+        y = index.get("".join(onto[ch] for ch in code))
+        if y is None or table[mine, y] != table[theirs, x]:
+            return None
+    return onto
 
 
 def subtree_total(node: Node) -> int:
@@ -115,22 +127,32 @@ def lesson(
     search: AverageSearch | None = None,
     large: bool = False,
     best: tuple[int, int] | None = None,
+    total: int | None = None,
 ) -> CodeLesson:
     """The last guess's worth: the codes still possible before it, its total and worst case against the best (large:
     the proofs' table size, for a background job on many codes; else a small table, for a web request; best: the
-    best total and a best guess where a proof already gives them, `best_after_first`)."""
+    best total and a best guess where a proof already gives them, `best_after_first`; total: the guess's own total
+    where stored totals give it, `second.second_worth`: then nothing is searched)."""
     if not g.must_hit:
         raise ValueError("lessons are for games won by guessing the code")
     history, e = guesses[:-1], guesses[-1]
     if not history and every_first_alike(g):
         most = int(np.bincount(g.outcomes(e, np.arange(len(g.secrets)))).max())
         return CodeLesson(len(g.secrets), g.experiments[e], None, None, g.experiments[e], most, most)
+    s = alive_after(g, history, outcomes[:-1])
+    if total is not None and best is not None:  # both known: nothing to search
+        if total < best[0]:
+            raise AssertionError("a guess beat the proved best total")
+        worst = most_left(g.dense(), s, len(g.outcome_names))
+        shown = e if total == best[0] else best[1]
+        return CodeLesson(
+            len(s), g.experiments[e], total, best[0], g.experiments[shown], int(worst[e]), int(worst.min())
+        )
     if search is None:
         from .optimal.average_search import AverageSearch  # compiled kernels: imported by the job that judges a guess
         from .optimal.table import Tuning
 
         search = AverageSearch(g, Tuning(cache_bits=None if large else LESSON_CACHE_BITS), jobs=1)
-    s = alive_after(g, history, outcomes[:-1])
     table = search.rules.table
     total = search.with_first(s, history, e)
     if best is not None:

@@ -103,3 +103,30 @@ def test_the_best_after_a_first_guess_comes_from_the_proved_tree(pegs: int, colo
             second = sorted(s)[0]
             told = lesson(g, (first, second), (outcome, 0), search, best=got)
             assert (told.total, told.best_total) == (with_first(s, second), best(s))
+
+
+@pytest.mark.parametrize(("pegs", "colours"), [(3, 4), (2, 5)])
+def test_every_second_guess_is_judged_in_advance(pegs: int, colours: int) -> None:
+    """Bulls and Cows: the totals of every second guess, searched once per class of second guesses after the first
+    experiment, then read for ANY first guess through its relabelling (`second_worth`), agree with the brute force
+    for every first guess, every score and every second guess: its total, the best total and a guess achieving
+    it; a lesson given them searches nothing and says the same."""
+    from solvers.codebreak.second import class_leaders, second_totals, second_worth
+
+    g = build(parse((GAMES / "bulls-and-cows.game").read_text()), {"length": pegs, "colours": colours})
+    best, with_first, parts = brute(g)
+    search = AverageSearch(g, jobs=1)
+    assert len(set(class_leaders(search, 0).tolist())) < len(g.experiments)  # one search per class, not per guess
+    totals = second_totals(search)
+    table = g.dense()
+    for first in range(len(g.experiments)):
+        for outcome in sorted({int(table[first, x]) for x in range(len(g.secrets))}):
+            s = frozenset(int(x) for x in alive_after(g, (first,), (outcome,)))
+            for second in range(len(g.experiments)):
+                worth = second_worth(g, totals, first, outcome, second)
+                assert worth is not None
+                assert worth.total == with_first(s, second), (first, outcome, second)
+                assert worth.best == best(s) == with_first(s, worth.best_guess)
+            told = lesson(g, (first, second), (outcome, 0), best=(worth.best, worth.best_guess), total=worth.total)
+            assert told.worst_left == max(len(p) for p in parts(s, second).values())
+            assert (told.total, told.best_total) == (with_first(s, second), best(s))

@@ -369,3 +369,35 @@ def test_the_random_code_presets_start_a_sealed_game(client: FlaskClient) -> Non
     fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', forms[0]))
     r = client.post("/codebreak/start", data=fields)
     assert r.status_code == 303 and "maker=random" in r.headers["Location"] and "t=gAAAA" in r.headers["Location"]
+
+
+def test_a_bulls_and_cows_second_guess_is_read_from_the_stored_totals(client: FlaskClient) -> None:
+    """Once the totals of every second guess are stored (the precomputation's `SECOND` job), a second guess of
+    Bulls and Cows is judged with nothing searched (its lesson's parameters carry its total and the best) and the
+    page says what the search says without them, for a poor guess and a best one."""
+    import re
+
+    from solvers.codebreak import build, parse
+    from solvers.codebreak.play import play_round
+    from webapp.codebreak_results import SECOND, game_params, lesson_params
+    from webapp.results import computed, peek
+
+    sizes = (3, 5, None)
+    games = Path(__file__).resolve().parents[2] / "games"
+    g = build(parse((games / "bulls-and-cows.game").read_text()), {"length": 3, "colours": 5})
+    judged = re.compile(r'<section class="note judged" id="judged".*?</section>', re.S)
+    pages = {}
+    for second in ("ABC", "CDE", "ABD"):
+        url = f"/codebreak/play?game=bulls-and-cows&maker=adversarial&pegs=3&colours=5&g=ABC,{second}"
+        found = judged.search(client.get(url).get_data(as_text=True))
+        assert found, second
+        pages[url] = found[0]
+    with client.application.app_context():
+        computed(SECOND, game_params("bulls-and-cows", sizes))
+        for url, before in pages.items():
+            after = judged.search(client.get(url).get_data(as_text=True))
+            assert after and after[0] == before, url
+        r = play_round(g, (g.experiments.index("ABC"), g.experiments.index("CDE")))
+        lp = lesson_params("bulls-and-cows", sizes, g, r, peek)
+        assert lp.total is not None and lp.best is not None and lp.best_guess is not None
+    assert any("lost" in p and "was a best guess" not in p for p in pages.values())  # a poorer guess among them
