@@ -6,10 +6,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -34,8 +36,12 @@ def serve(args: argparse.Namespace) -> int:
     nginx = None if args.no_proxy else nginx_binary()
     bind = f"{args.host}:{args.port}"
     env = dict(os.environ)
-    if nginx is not None:  # nginx buffers slow clients and answers on the address; gunicorn behind it, on loopback
-        bind = f"127.0.0.1:{free_port()}"
+    sockets = None
+    if nginx is not None:  # nginx buffers slow clients and answers on the address; gunicorn behind it, on a Unix
+        # socket of mode 0600 (gunicorn's umask) in a folder of mode 0700: no other account can reach it and pick the
+        # client address nginx forwards. In /tmp, not the instance folder: a socket's path is at most 107 bytes.
+        sockets = Path(tempfile.mkdtemp(prefix="coin-puzzles-"))
+        bind = f"unix:{sockets / 'gunicorn.sock'}"
         env["COIN_PUZZLES_PROXIES"] = str(int(env.get("COIN_PUZZLES_PROXIES", "0") or 0) + 1)
     else:
         print(
@@ -72,6 +78,8 @@ def serve(args: argparse.Namespace) -> int:
         pass
     finally:
         _stop_all(procs)
+        if sockets is not None:
+            shutil.rmtree(sockets, ignore_errors=True)
     return status
 
 
@@ -145,14 +153,19 @@ def private_instance() -> None:
 
 
 def _listening(address: str, procs: list[subprocess.Popen[bytes]], seconds: float = 120) -> bool:
-    """Wait until something listens on host:port (False if one of procs ends first, or after seconds)."""
+    """Wait until something listens on host:port or unix:path (False if one of procs ends first, or after
+    seconds)."""
     import socket
 
-    host, port = address.rsplit(":", 1)
+    unix = address.startswith("unix:")
+    target: str | tuple[str, int] = address.removeprefix("unix:")
+    if not unix:
+        host, port = address.rsplit(":", 1)
+        target = (host, int(port))
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and all(p.poll() is None for p in procs):
-        with socket.socket() as s:
-            if s.connect_ex((host, int(port))) == 0:
+        with socket.socket(socket.AF_UNIX if unix else socket.AF_INET) as s:
+            if s.connect_ex(target) == 0:
                 return True
         time.sleep(0.1)
     return False
@@ -194,6 +207,7 @@ def write_proxy_config(run: Path, listen: str, upstream: str, static: Path | Non
         ("@LISTEN@", listen),
         ("@UPSTREAM@", upstream),
         ("@RUN@", str(run)),
+        ("@HOSTS@", known_hosts(os.environ.get("COIN_PUZZLES_HOSTS", ""))),
         ("@USER@", pwd.getpwuid(os.geteuid()).pw_name),
         ("@GROUP@", grp.getgrgid(os.getegid()).gr_name),
     ):
@@ -201,6 +215,17 @@ def write_proxy_config(run: Path, listen: str, upstream: str, static: Path | Non
     (run / "nginx.conf").write_text(text)
     shutil.rmtree(run / "cache", ignore_errors=True)  # pages kept by an earlier deploy are not served by this one
     return run / "nginx.conf"
+
+
+def known_hosts(names: str) -> str:
+    """The map entries (one line) of the public host names whose pages nginx may cache, each with any port; a name
+    that is not a plain host name is refused (it would be read as nginx configuration)."""
+    entries = []
+    for name in filter(None, (n.strip().lower() for n in names.split(","))):
+        if not re.fullmatch(r"[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?", name):
+            raise InputError(f"COIN_PUZZLES_HOSTS: {name!r} is not a host name")
+        entries.append(f'"~^{re.escape(name)}(:[0-9]+)?$" "";')
+    return " ".join(entries)
 
 
 def proxy_config(args: argparse.Namespace) -> int:

@@ -361,5 +361,5 @@ def aequitas_json() -> Response:
             report = computed(AEQUITAS, AequitasParams(max_coins))[1]
             return current_app.json.dumps(as_json(report if whole else without_certificates(report))).encode()
 
-        return json_answer(table)
+        return json_answer(f"{AEQUITAS.key(AequitasParams(max_coins))}:certificates={int(whole)}", table)
     return jsonify(as_json(parse_position(request.args)))

@@ -154,12 +154,20 @@ class Queues:
         # counted against no limit
         self.precompute.periodic_task(crontab(minute="*"), name="revive")(self.revive)
 
-    def _job(self, queue: str, huey: Huey) -> Callable[[str, dict[str, Any], str], None]:
-        """The task of one queue (its client is ignored on the precomputation's)."""
+    def _job(self, queue: str, huey: Huey) -> Callable[..., None]:
+        """The task of one queue (its client is ignored on the precomputation's). It takes whatever arguments a
+        task carries: one this app did not write (another shape, on a shared Redis) is dropped with one line, not
+        a traceback."""
 
-        def job(name: str, params: dict[str, Any], client: str = "") -> None:
+        def job(*args: object, **kwargs: object) -> None:
+            shaped = len(args) in (2, 3) and not kwargs and isinstance(args[1], dict)
+            client = args[2] if len(args) == 3 else ""
+            if not shaped or not isinstance(client, str):
+                print(f"coin-puzzles worker: a task not of this app was dropped ({str(args)[:60]!r})", file=sys.stderr)
+                return
+            name, params = args[0], args[1]
             client = "" if queue == "precompute" else client
-            compute(self.store_address, name, params, client, queue, huey.immediate)
+            compute(self.store_address, name, params, client, queue, huey.immediate)  # type: ignore[arg-type]
 
         return job
 

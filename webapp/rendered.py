@@ -1,5 +1,5 @@
 """Heavy answers served from bytes: the rendered form of a stored result (an API answer's JSON, the body of a
-large table) kept in the result store, compressed, under the URL that asked for it and the deploy's build, so
+large table) kept in the result store, compressed, under its canonical parameters and the deploy's build, so
 that a second visit reads bytes instead of decoding and rendering the result again. Results are deterministic
 and never change once stored, so a rendering is valid for as long as the code and templates that made it: the
 build stamp (the sizes and times of the files under webapp/, solvers/ and templates/) changes with them.
@@ -45,10 +45,12 @@ def _kept(name: str, make: Callable[[], bytes]) -> bytes:
     return blob
 
 
-def json_answer(make: Callable[[], bytes]) -> Response:
-    """An API answer (its JSON made by `make`, which may raise Pending) from the bytes kept for this URL, with a
-    strong ETag, 304 to a matching conditional GET, gzip to a client that accepts it."""
-    blob = _kept(f"api:{request.full_path}", make)
+def json_answer(key: str, make: Callable[[], bytes]) -> Response:
+    """An API answer (its JSON made by `make`, which may raise Pending) from the bytes kept under key: the
+    canonical parameters of what it renders (its computation's store key and the options that shape it), never the
+    raw URL, so that parameters the API ignores make no new entries. With a strong ETag, 304 to a matching
+    conditional GET, gzip to a client that accepts it."""
+    blob = _kept(f"api:{key}", make)
     etag = hashlib.sha256(blob).hexdigest()[:32]
     headers = {"Vary": "Accept-Encoding"}
     if "gzip" in request.headers.get("Accept-Encoding", ""):

@@ -63,7 +63,7 @@ def test_bad_input_is_refused_before_anything_is_queued(serve: Callable[..., Ser
     assert _visitors_waiting(app) == 0
 
 
-@pytest.mark.parametrize("key", ["x", "0123456789abcdef" * 2])
+@pytest.mark.parametrize("key", ["x", "0123456789abcdef" * 2, "abcdefgh" * 6])
 def test_every_process_refuses_a_weak_key(key: str, tmp_path: Path) -> None:
     """serve, worker and precompute stop at once with exit status 2 and the reason, starting nothing."""
     env = {**os.environ, "COIN_PUZZLES_SECRET": key, "COIN_PUZZLES_INSTANCE": str(tmp_path / "instance")}

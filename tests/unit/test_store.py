@@ -381,6 +381,28 @@ def test_a_task_cannot_name_a_store_or_a_foreign_computation(
     assert not store.exists() and capsys.readouterr().err.count("a task not of this app was dropped") == 2
 
 
+def test_a_forged_task_of_any_shape_is_dropped_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Tasks written to the queue by someone else (a shared Redis) with arguments of another shape: each dropped
+    with the one line, never run, never a traceback (huey would log one for a call its task cannot take)."""
+    from webapp.jobs import Queues
+
+    queues = Queues(None, tmp_path, immediate=True, store="sqlite:" + str(tmp_path / "r.db"))
+    task = queues._tasks["visitors"]
+    for args, kwargs in [
+        ((), {}),
+        (("devil.solve",), {}),
+        (("devil.solve", "n=3"), {}),
+        (("a", {}, 5), {}),
+        (("devil.solve", {"n": 3}, "", "extra"), {}),
+        (("devil.solve", {"n": 3}), {"client": "x"}),
+    ]:
+        task(*args, **kwargs)
+    err = capsys.readouterr().err
+    assert err.count("a task not of this app was dropped") == 6 and "Traceback" not in err
+
+
 def test_a_job_whose_consumer_died_is_queued_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A running job whose supervisor stopped reporting (its consumer killed) is queued again by the periodic
     revive, on the lane of the client that asked for it, once however many consumers revive at the same time; a

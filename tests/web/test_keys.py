@@ -72,10 +72,20 @@ def test_the_published_key_in_the_environment_is_refused(
 
 
 @pytest.mark.parametrize(
-    "weak", ["x", "system", "0123456789abcdef" * 2, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"]
+    "weak",
+    [
+        "x",
+        "system",
+        "0123456789abcdef" * 2,
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        "abcdefgh" * 6,  # long enough and varied enough by its alphabet, but one pattern repeated
+        "0123456789abcdef" * 4,
+        "4f1c9a7e02d3b86a5e0c7f19b2d4a683" * 2,  # 128 random bits, written twice
+    ],
 )
 def test_a_weak_key_in_the_environment_is_refused(instance: Path, monkeypatch: pytest.MonkeyPatch, weak: str) -> None:
-    """A key of less than 32 bytes of entropy (short, or few distinct characters) is refused with the reason."""
+    """A key of less than 32 bytes of entropy (short, few distinct characters, or repetitive: it compresses far
+    better than a random key of its alphabet and length) is refused with the reason."""
     monkeypatch.setenv("COIN_PUZZLES_SECRET", weak)
     with pytest.raises(config.ConfigError, match="too weak"):
         config.keys(instance)
@@ -149,3 +159,12 @@ def test_rotate_key_with_the_key_in_the_environment(
     assert f"COIN_PUZZLES_SECRET_FALLBACKS={env_key},{older}" in out
     new = next(line.split("=", 1)[1] for line in out.splitlines() if line.startswith("COIN_PUZZLES_SECRET="))
     assert len(new) == 64 and new != env_key
+
+
+def test_random_keys_are_never_refused_as_patterned() -> None:
+    """Keys drawn at random at the sizes the docs suggest (64 hex digits, 43 base64 characters) keep their full
+    estimate: the compression check refuses patterns, not chance."""
+    import secrets
+
+    assert all(config.key_bits(config.new_key()) >= config.MIN_KEY_BITS for _ in range(500))
+    assert all(config.key_bits(secrets.token_urlsafe(43)) >= config.MIN_KEY_BITS for _ in range(500))

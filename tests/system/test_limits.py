@@ -1,0 +1,185 @@
+"""Limits, third pass: the attacks of the hostile re-test against the app as `make run` starts it (nginx in front
+of gunicorn, the real consumers): junk parameters fill no disk, invented header values make no cache entries,
+1,500 idle half-sent requests from one address leave the site answering, and gunicorn is reachable only through
+nginx. The fixture fails each test if the server's log holds a traceback."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import resource
+import signal
+import socket
+import sqlite3
+import stat
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.system.conftest import Served
+from tests.system.test_queue_faults import answered, ask
+
+pytestmark = pytest.mark.slow
+
+
+def _get(base: str, path: str, headers: dict[str, str], source: str = "127.0.0.1") -> int:
+    """One GET with these headers (Host among them, if given) from a source address: its status."""
+    host, port = base.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=30, source_address=(source, 0))
+    try:
+        conn.request("GET", path, headers=headers)
+        r = conn.getresponse()
+        r.read()
+        return r.status
+    finally:
+        conn.close()
+
+
+def _cache_files(app: Served) -> int:
+    """The pages nginx keeps in its cache now."""
+    cache = Path(app.log).parent / "instance" / "nginx" / "cache"
+    return sum(1 for p in cache.rglob("*") if p.is_file()) if cache.is_dir() else 0
+
+
+def _rendered_rows(app: Served) -> tuple[int, int]:
+    """(rows, bytes) of rendered answers kept in the served instance's store."""
+    with sqlite3.connect(Path(app.log).parent / "instance" / "results.db") as db:
+        query = "SELECT count(*), coalesce(sum(length(blob)), 0) FROM results WHERE key LIKE 'rendered:%'"
+        rows, size = db.execute(query).fetchone()
+    return int(rows), int(size)
+
+
+def test_junk_parameters_add_no_stored_answers(serve: Callable[..., Served]) -> None:
+    """The disk-fill repro: the Æquitas table's API answer asked with 60 different junk parameters is kept once
+    (its key is the computation's canonical parameters, not the URL), so the store grows by one answer."""
+    app = serve()
+    assert answered(app.url, "/api/aequitas?table=1&max_coins=12", "127.0.0.1")[0] == 200
+    once = _rendered_rows(app)
+    assert once[0] == 1
+    for i in range(60):
+        assert ask(app.url, f"/api/aequitas?table=1&max_coins=12&z{i}=1", "127.0.0.7")[0] == 200
+    assert _rendered_rows(app) == once
+    # the answer kept by nginx gzip-compressed for one client is never the one a client without gzip gets
+    assert _get(app.url, "/api/aequitas?table=1&max_coins=12", {"Accept-Encoding": "gzip"}) == 200
+    status, headers, body = ask(app.url, "/api/aequitas?table=1&max_coins=12", "127.0.0.6")
+    assert status == 200 and "content-encoding" not in headers and body
+
+
+def test_invented_header_values_make_no_cache_entries(serve: Callable[..., Served]) -> None:
+    """300 HX-Request values on one page make at most one more entry than the page itself (the app only tells
+    "true" from anything else), and 100 invented Host values make none (pages under a host the site does not
+    answer to by name are not kept); loopback names are still kept. From 50 addresses: one address asking 300
+    times at once is held to its rate (503 past a burst of 200), as the last test checks."""
+    app = serve()
+    path = "/pegs/table?board=triangle-5"
+    assert _get(app.url, path, {}) == 200
+    assert _get(app.url, path, {}) == 200
+    base = _cache_files(app)
+    assert base == 1
+    for i in range(300):
+        assert _get(app.url, path, {"HX-Request": f"v{i}"}, f"127.0.1.{i % 50 + 1}") == 200  # each within its rate
+    assert _get(app.url, path, {"HX-Request": "true"}) == 200
+    assert _cache_files(app) <= base + 1
+    before = _cache_files(app)
+    for i in range(100):
+        assert _get(app.url, path, {"Host": f"h{i}.example"}, f"127.0.2.{i % 50 + 1}") == 200
+    assert _cache_files(app) == before
+
+
+def test_idle_half_sent_requests_leave_the_site_answering(serve: Callable[..., Served]) -> None:
+    """1,500 connections from one address that send half a request and wait: /healthz from another keeps
+    answering within a second, 20 times running (nginx's workers hold them; gunicorn never sees them)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4096)), hard))
+    app = serve()
+    host, port = app.url.removeprefix("http://").split(":")
+    idle = []
+    try:
+        for _ in range(1500):
+            s = socket.create_connection((host, int(port)), timeout=10, source_address=("127.0.0.9", 0))
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            idle.append(s)
+        times = []
+        for _ in range(20):
+            t = time.monotonic()
+            assert ask(app.url, "/healthz", "127.0.0.1")[0] == 200
+            times.append(time.monotonic() - t)
+            time.sleep(0.1)
+        assert max(times) < 1.0, max(times)
+    finally:
+        for s in idle:
+            s.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_gunicorn_is_reachable_only_through_nginx(serve: Callable[..., Served]) -> None:
+    """Behind nginx, gunicorn listens on a Unix socket of mode 0600 in a folder of mode 0700, which nginx's
+    configuration names: no TCP port on which a local process could choose its client address in
+    X-Forwarded-For. The site answers through it."""
+    app = serve()
+    conf = (Path(app.log).parent / "instance" / "nginx" / "nginx.conf").read_text()
+    found = re.search(r"server unix:(\S+) max_fails=0;", conf)
+    assert found and "server 127.0.0.1:" not in conf
+    sock = Path(found[1])
+    assert stat.S_ISSOCK(sock.stat().st_mode) and sock.stat().st_mode & 0o077 == 0
+    assert sock.parent.stat().st_mode & 0o777 == 0o700
+    assert ask(app.url, "/healthz")[0] == 200
+
+
+def test_one_address_is_held_to_its_rate(serve: Callable[..., Served]) -> None:
+    """One address asking 300 times as fast as it can: past its burst nginx answers 503 at once (the work it
+    would cause never reaches gunicorn), while another address is served."""
+    app = serve()
+    statuses = [_get(app.url, f"/api/devil?n=3&z={i}", {}, "127.0.0.8") for i in range(300)]
+    assert statuses.count(503) > 0 and statuses[:150].count(200) == 150
+    assert _get(app.url, "/api/devil?n=3", {}, "127.0.0.9") == 200
+
+
+def test_a_dying_worker_costs_no_get_a_502(serve: Callable[..., Served]) -> None:
+    """Under a stream of page GETs (each a page not cached yet, from several addresses), three gunicorn workers
+    are killed one after another, each while it answers a request: nginx tries a GET whose worker died once more
+    (`proxy_next_upstream`) and another worker answers it, so no GET gets a 502 (without the retry, one did). A
+    worker killed after nginx has passed its answer's headers on cuts that answer short, which no proxy can
+    retry: at most one per kill is allowed, and counted."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tests.system.test_queue_faults import _child_running, _parent, descendants
+
+    app = serve(WORKERS="3")
+    master = _child_running(app, b"gunicorn")
+    stop = time.monotonic() + 12
+
+    def stream(k: int) -> list[int]:
+        out, i = [], 0
+        while time.monotonic() < stop:
+            try:
+                out.append(_get(app.url, f"/pegs/table?board=triangle-6&n={k}-{i}", {}, f"127.0.3.{k + 1}"))
+            except http.client.IncompleteRead:  # the worker died while its answer was on its way: nginx had sent it on
+                out.append(-1)
+            i += 1
+            time.sleep(0.03)  # within the address's rate (50 a second)
+        return out
+
+    def busy_worker() -> int | None:  # a worker answering a request now (running, not waiting on its socket)
+        for pid in (p for p in descendants(app.process.pid) if _parent(p) == master):
+            try:
+                if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "R":
+                    return pid
+            except (OSError, IndexError):
+                continue
+        return None
+
+    with ThreadPoolExecutor(8) as pool:
+        streams = [pool.submit(stream, k) for k in range(8)]
+        for _ in range(3):
+            time.sleep(2)
+            while (pid := busy_worker()) is None and time.monotonic() < stop - 2:
+                time.sleep(0.001)
+            if pid is not None:
+                os.kill(pid, signal.SIGKILL)
+        statuses = [s for f in streams for s in f.result()]
+    counts = {s: statuses.count(s) for s in set(statuses)}
+    assert len(statuses) > 200 and counts.get(200, 0) >= len(statuses) - 3 and counts.get(502, 0) == 0, counts
