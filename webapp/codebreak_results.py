@@ -239,16 +239,16 @@ def _lesson_quick(p: LessonParams) -> bool:
     return alike or left <= QUICK_LESSON_SECRETS or left > _lesson_limit(p)
 
 
-def _second(p: GameParams, tick: Tick) -> SecondTotals:
+def _second(p: GameParams, tick: Tick, checkpoint: Checkpoint | None = None) -> SecondTotals:
     """The totals of every second guess of a game whose first guesses are all alike (a search per class of second
-    guess and outcome: minutes)."""
+    guess and outcome: minutes), keeping the sets it proves in the job's checkpoint as it goes."""
     g = p.load()
     if not every_first_alike(g):
         raise InputError("every second guess is judged at once only in games whose first guesses are all alike")
     from solvers.codebreak.optimal.average_search import AverageSearch  # compiled kernels: the job's
     from solvers.codebreak.optimal.table import Tuning
 
-    return second_totals(AverageSearch(g, Tuning(cache_bits=None), jobs=1), tick)
+    return second_totals(AverageSearch(g, Tuning(cache_bits=None), jobs=1, checkpoint=checkpoint), tick)
 
 
 def _game(p: GameParams, tick: Tick) -> Game:
@@ -284,6 +284,7 @@ SECOND = Computation(
     lambda p: False,
     lambda p: f"the worth of every second guess in {sized_title(p)}",
     SecondTotals,
+    resume=_second,
 )
 LESSON = Computation(
     "codebreak.lesson",

@@ -57,7 +57,9 @@ def class_leaders(search: AverageSearch, first: int) -> NDArray[np.int64]:
 
 def second_totals(search: AverageSearch, tick: Tick = quiet) -> SecondTotals:
     """The totals of every second guess after the game's first experiment, one search per class of experiments
-    (the largest outcomes' sets first, so that progress counts the work honestly)."""
+    (the largest outcomes' sets first, so that progress counts the work honestly). A search with a checkpoint
+    keeps what each proves as it goes (`AverageSearch.settle_part`, `keep_new`), so a stopped job resumed with it
+    reads those sets back and loses at most seconds of work."""
     g, first = search.game, 0
     leaders = class_leaders(search, first)
     classes = np.unique(leaders)
@@ -71,6 +73,7 @@ def second_totals(search: AverageSearch, tick: Tick = quiet) -> SecondTotals:
         found: dict[int, int] = {}
         for k, e in enumerate(classes):
             found[int(e)] = search.with_first(s, (first,), int(e))
+            search.keep_new(every=True)  # with a checkpoint: a restart finds the sets proved so far in its table
             tick(done + len(s) * (k + 1) // len(classes), work)
         totals[o] = [found[int(leaders[e])] for e in range(len(g.experiments))]
         done += len(s)

@@ -275,3 +275,36 @@ def test_a_resumed_proof_completes_a_first_guess_whose_open_parts_are_small(monk
         under = resumed.settled_under()
         assert under == bound if bound else under > 10**9
         assert resumed.solve().cost == 905
+
+
+def test_slices_are_fitted_to_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After its first slice, a large part's slices are sized by the work done per second so each takes about
+    SLICE_SECONDS (a job stopped at any moment loses about that much): with a tiny SLICE_SECONDS there are many
+    more slices than with a huge one, and both prove Mastermind 4x4's 905 (Goddard 2004)."""
+    monkeypatch.setattr(search_module, "KEEP_MIN_COST", 0)
+    monkeypatch.setattr(search_module, "FINE_FROM", 20)
+    monkeypatch.setattr(search_module, "SLICE_WORK", 20)
+    g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
+    counts = []
+    for seconds in (1e6, 1e-6):
+        monkeypatch.setattr(search_module, "SLICE_SECONDS", seconds)
+        search = AverageSearch(g, jobs=1, checkpoint=Kept())
+        assert search.solve().cost == 905
+        counts.append(search.slices)
+    assert counts[1] > 2 * counts[0] > 0, counts
+
+
+def test_every_second_guess_resumes_from_its_checkpoint(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The totals of every second guess of Bulls and Cows 3x5 kept their proved sets as they went (every cost kept:
+    this game's sets are small); a run from that checkpoint reads them back and gives the same totals with less
+    work."""
+    from solvers.codebreak.second import second_totals
+
+    monkeypatch.setattr(search_module, "KEEP_MIN_COST", 0)
+    g = build(parse((GAMES / "bulls-and-cows.game").read_text()), {"length": 3, "colours": 5})
+    kept = Kept()
+    first = AverageSearch(g, jobs=1, checkpoint=kept)
+    totals = second_totals(first)
+    assert kept.batches
+    again = AverageSearch(g, jobs=1, checkpoint=Kept(kept.batches))
+    assert again.resumed > 0 and second_totals(again) == totals and again.work < first.work

@@ -5,6 +5,7 @@ what each part settles. The branch and bound itself is the kernel's alone."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
@@ -39,7 +40,8 @@ FINE_FROM = 500  # secrets: when a checkpoint is kept, a part this large below a
 # slices of SLICE_WORK work, the sets proved in each slice kept as it ends (a part of 4x9 takes hours) ...
 SLICE_WORK = 300_000  # ... (half a minute or so here: Mastermind 4x7's whole proof is 138,576 in about 12 s, 5x5's
 # 50,654 in about 8 s): a slice stopped mid-way is resumed by the next, which reads every set the earlier slices
-# settled back from the table
+# settled back from the table. The first slice's size, then fitted to ...
+SLICE_SECONDS = 8.0  # ... this many seconds each, so that a job stopped at any moment loses at most about that much
 PATHS_KEPT = 4096  # the symmetries after this many sequences of experiments are kept (`sym_of`)
 KEEP_WORK = 50_000  # work: a checkpoint is looked over for new proved sets (a pass over the whole table) after this
 # much work since the last time (less is searched again in a few seconds)
@@ -113,12 +115,8 @@ class AverageSearch(SearchTable):
         for o in np.unique(outcomes):
             if total >= best:
                 return total
-            if not (self.game.must_hit and o == self.rules.win):
-                part = s[outcomes == o]
-                total += int(
-                    average(part, np.int64(best - total), self.rules.everything, self.rules, self.memo, sym, self.cap)
-                )
-                self.check()
+            if not (self.game.must_hit and o == self.rules.win):  # as a proof settles a part (checkpointed, if kept)
+                total += self.settle_part(s[outcomes == o], best - total, sym, self.cap)
         return total
 
     def best_at(self, s: NDArray[np.int32], history: Sequence[int], best: int = int(BIG)) -> tuple[int, int]:
@@ -272,14 +270,16 @@ class AverageSearch(SearchTable):
         while True:
             if sliced:
                 counters["limit"][0] = min(limit, self.work + size)
+            started, before = time.monotonic(), self.work
             v = int(average(part, np.int64(left), self.rules.everything, self.rules, self.memo, sym, depth))
             if not (sliced and counters["stopped"][0] and int(counters["limit"][0]) < limit):
                 break
             counters["stopped"][0] = False  # the slice's end, not the budget's: keep what it proved, then go on
             self.slices += 1
-            # a slice that proved nothing new to keep is doubled, so that one is at last larger than the part's
-            # whole search: the slices always end
-            size = SLICE_WORK if self.keep_new(every=True) else 2 * size
+            rate = (self.work - before) / max(time.monotonic() - started, 1e-3)  # work a second on this machine
+            # the next slice sized to take SLICE_SECONDS; one after a slice that proved nothing new to keep is
+            # doubled instead, so that one is at last larger than the part's whole search: the slices always end
+            size = max(1, int(rate * SLICE_SECONDS)) if self.keep_new(every=True) else 2 * size
         counters["limit"][0] = limit
         self.check()
         if self.keep is not None and v < left and not self.proved(part, depth)[0]:
