@@ -16,6 +16,16 @@ from webapp.main import PUZZLES
 # header and proxy buffers (deploy/nginx.conf) hold this much with room to spare; the longest address a game
 # makes (200 moves, gamebar.MAX_SHARED for a shared one) is about 2,000
 MAX_URL = 4000
+# Flask-WTF's reasons for refusing a form, in words that say what the visitor's browser did
+CSRF_REASONS = {
+    "The CSRF session token is missing.": "your browser sent no session cookie with it (cookies blocked, or a "
+    "private window closed since the page was loaded)",
+    "The CSRF tokens do not match.": "its token belongs to another load of the page: a page opened in this browser "
+    "since (another tab, or pages loaded at the same moment in a fresh session) replaced the session's token",
+    "The CSRF token is missing.": "it was sent without its security token",
+    "The CSRF token is invalid.": "its security token was not made by this site's keys (a page from before the "
+    "site's key was replaced, or a token altered on the way)",
+}
 TITLES: dict[type[PuzzleError], str] = {LimitError: "Too large to compute here", IllegalMoveError: "Not a legal move"}
 
 
@@ -60,8 +70,10 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(e: CSRFError) -> tuple[Response | str, int]:
-        """A form without a valid CSRF token."""
-        return error_response(400, "Form expired", "The form was missing its security token; reload and try again.")
+        """A form without a valid CSRF token, saying which of the client's states caused it (nothing on the server
+        makes a valid token fail: the token is checked against the browser's own session cookie)."""
+        why = CSRF_REASONS.get(str(e.description), "its security token was not valid")
+        return error_response(400, "Form expired", f"The form could not be used: {why}. Reload the page and try again.")
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException) -> Response:

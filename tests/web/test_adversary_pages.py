@@ -49,7 +49,7 @@ def test_unequal_weighing_is_refused(client: FlaskClient) -> None:
 def test_weigh_without_csrf_is_refused(client: FlaskClient) -> None:
     """CSRF applies to the game's POSTs too."""
     r = client.post("/adversary/weigh", data={"n": "12", "c1": "left", "c2": "right"})
-    assert r.status_code == 400 and "missing its security token" in r.get_data(as_text=True)
+    assert r.status_code == 400 and "without its security token" in r.get_data(as_text=True)
 
 
 def test_hints_in_steps(client: FlaskClient) -> None:

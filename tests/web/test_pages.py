@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from flask import url_for
+from flask import Flask, url_for
 from flask.testing import FlaskClient
 from markupsafe import escape
 
@@ -286,3 +286,21 @@ def test_forty_coins_all_drawn_on_the_pans(client: FlaskClient) -> None:
     html = client.get("/coins/plan?n=40&path=L").get_data(as_text=True)
     svg = html.split('<svg class="scale"', 1)[1].split("</svg>", 1)[0]
     assert svg.count('<g class="coin') == 22 and "more" not in svg
+
+
+def test_a_refused_form_says_what_the_browser_did(app: Flask) -> None:
+    """The 400s of a form token say which state of the client caused them: a token from a page whose session
+    cookie another page load replaced (pages loaded at once in a fresh session, another tab), and a POST whose
+    browser sent no session cookie. A token with its own session is accepted."""
+    first, second = app.test_client(), app.test_client()
+    token = form_token(first, "/coins")
+    form_token(second, "/coins")
+    cookie = second.get_cookie("session")
+    assert cookie is not None
+    stale = app.test_client()
+    stale.set_cookie("session", cookie.value)
+    r = stale.post("/coins", data={"csrf_token": token, "n": "12"})
+    assert r.status_code == 400 and "belongs to another load of the page" in r.get_data(as_text=True)
+    r = app.test_client().post("/coins", data={"csrf_token": token, "n": "12"})
+    assert r.status_code == 400 and "sent no session cookie" in r.get_data(as_text=True)
+    assert first.post("/coins", data={"csrf_token": token, "n": "12"}).status_code == 303
