@@ -129,3 +129,22 @@ def test_odd_and_long_addresses_get_a_4xx_through_nginx(serve: Callable[..., Ser
         assert status(app.url + base + "a" * (length - len(base))) == 200, length
     assert status(app.url + base + "a" * (MAX_URL + 1 - len(base))) == 414
     assert status(app.url + base + "a" * 12_000) == 414
+
+
+def test_the_french_showcase_hints_are_proved_from_a_fresh_server(serve: Callable[..., Served]) -> None:
+    """Through nginx on a fresh server (nothing precomputed, no job run): the French board from d3, finishing
+    anywhere, gives a proved best next move with the fewest moves left, 21 at the start and 20 after that move
+    (the shipped proof's solution), and its solution page says the fewest possible."""
+    import re
+
+    app = serve()
+    with urllib.request.urlopen(app.url + "/pegs/play?board=french&hole=d3&hint=1", timeout=30) as r:
+        page = r.read().decode()
+    found = re.search(r"in (\d+) more moves at the fewest \(proved\)[^.]*\. Best next move: ([a-g0-9 →]+)\.", page)
+    assert found and found[1] == "21", page[page.find('id="hint-h"') :][:400]
+    holes = found[2].split(" → ")
+    jumps = ",".join(f"{a}-{b}" for a, b in zip(holes, holes[1:], strict=False))
+    with urllib.request.urlopen(app.url + f"/pegs/play?board=french&hole=d3&j={jumps}&hint=1", timeout=30) as r:
+        assert "in 20 more moves at the fewest (proved)" in r.read().decode()
+    with urllib.request.urlopen(app.url + "/pegs/solution?board=french&hole=d3", timeout=30) as r:
+        assert "21 moves, the fewest possible" in r.read().decode()
