@@ -67,7 +67,8 @@ def ours(
     worth = second_worth(g, totals, guesses[0], scores[0], guesses[1]) if totals and len(guesses) == 2 else None
     best, total = ((worth.best, worth.best_guess), worth.total) if worth is not None else (None, None)
     try:
-        got = lesson(g, guesses, scores, search=request_search(g), best=best, total=total)
+        search = None if total is not None else request_search(g)  # as the site: nothing to search
+        got = lesson(g, guesses, scores, search=search, best=best, total=total)
         return time.perf_counter() - t, True, got.total or 0
     except LimitError:
         got = lesson(g, guesses, scores, large=True, best=best)

@@ -218,7 +218,8 @@ def _lesson_attempt(p: LessonParams) -> CodeLesson | None:
         return None
     g = p.load()
     try:
-        return lesson(g, *p.history(g), search=request_search(g), best=p.known(g), total=p.total)
+        search = None if p.total is not None and p.best is not None else request_search(g)  # nothing to search
+        return lesson(g, *p.history(g), search=search, best=p.known(g), total=p.total)
     except LimitError:  # past the request's budget: a job judges it
         return None
 
