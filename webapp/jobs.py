@@ -29,6 +29,7 @@ from huey.serializer import Serializer
 
 from . import config
 from .computations import PRECOMPUTE_NOTE, Computation, Params
+from .precompute import store_budget
 from .store import Store, open_store
 
 QUEUE_FILES = {"visitors": "queue.db", "quick": "quick.db", "precompute": "precompute.db"}  # SQLite files in the
@@ -123,7 +124,7 @@ def compute(address: str, name: str, params: dict[str, Any], client: str, queue:
         return
     keys = config.keys(config.instance_path()).encoded()
     if immediate:
-        execute(open_store(address, keys), c, p)
+        execute(open_store(address, keys, store_budget()), c, p)
         return
     if not open_store(address, keys).start(c.key(p), client):
         raise RetryTask(delay=DEFER_SECONDS)

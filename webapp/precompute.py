@@ -36,7 +36,9 @@ from .codebreak_results import (
     secrets_count,
 )
 from .computations import Computation, Params
+from .config import setting
 from .games import default_sizes, shipped
+from .store import BUDGET_MB, Budget
 
 PRECOMPUTED_OPTIMAL = {  # optimal searches proved within minutes at their files' sizes
     ("mastermind", "optimal-worst"),
@@ -138,3 +140,15 @@ def listed(key: str) -> bool:
     """Whether a result is one the site lists (and precomputes): a page that shows it is a page of the site, which
     a visitor merely opens, so its job is the server's, counted against no visitor's limits."""
     return key in _listed_keys()
+
+
+def kept(key: str) -> bool:
+    """Whether a store entry is kept whatever the store's budget: a result the site lists, or a page of its
+    checkpoint (a long proof's, kept until it ends). Everything else is what visitors caused: results the site does
+    not list, rendered answers, sealed games."""
+    return listed(key.split(":checkpoint", 1)[0])
+
+
+def store_budget() -> Budget:
+    """The budget of the entries visitors cause: COIN_PUZZLES_STORE_BUDGET_MB (default BUDGET_MB; 0: no limit)."""
+    return Budget(setting("COIN_PUZZLES_STORE_BUDGET_MB", BUDGET_MB) << 20, kept)

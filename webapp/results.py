@@ -167,7 +167,10 @@ def app_store() -> Store:
     """The app's store (one per process, opened on first use)."""
     store: Store | None = current_app.extensions.get("coin_puzzles_store")
     if store is None:
-        store = open_store(str(current_app.config["RESULT_STORE"]), [k.encode() for k in app_keys()])
+        from .precompute import store_budget  # the site's list: only a process that stores results needs it
+
+        budget = store_budget()
+        store = open_store(str(current_app.config["RESULT_STORE"]), [k.encode() for k in app_keys()], budget)
         current_app.extensions["coin_puzzles_store"] = store
     return store
 

@@ -8,11 +8,14 @@ from pathlib import Path
 
 from . import config
 from .store_base import (
+    BUDGET_MB,
     CLAIM_SECONDS,
     CLAIMS,
     FAILED_SECONDS,
+    KEEP_ALL,
     NO_LIMITS,
     STALE_SECONDS,
+    Budget,
     Claim,
     Limits,
     Progress,
@@ -23,11 +26,14 @@ from .store_base import (
 )
 
 __all__ = [
+    "BUDGET_MB",
     "CLAIM_SECONDS",
     "CLAIMS",
     "FAILED_SECONDS",
+    "KEEP_ALL",
     "NO_LIMITS",
     "STALE_SECONDS",
+    "Budget",
     "Claim",
     "Limits",
     "Progress",
@@ -40,15 +46,16 @@ __all__ = [
 ]
 
 
-def open_store(address: str, secrets: Sequence[bytes]) -> Store:
-    """A store from its address ('sqlite:/path/to/file' or a redis:// URL) and its keys (the current one first)."""
+def open_store(address: str, secrets: Sequence[bytes], budget: Budget = KEEP_ALL) -> Store:
+    """A store from its address ('sqlite:/path/to/file' or a redis:// URL), its keys (the current one first) and
+    the budget of what visitors cause (the app's and its jobs': `precompute.store_budget`; none by default)."""
     if address.startswith("sqlite:"):
         from .store_sqlite import SqliteStore
 
-        return SqliteStore(Path(address.removeprefix("sqlite:")), secrets)
+        return SqliteStore(Path(address.removeprefix("sqlite:")), secrets, budget)
     from .store_redis import RedisStore
 
-    return RedisStore(address, secrets)
+    return RedisStore(address, secrets, budget)
 
 
 def default_store() -> Store:

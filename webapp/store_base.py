@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -39,6 +39,28 @@ class Limits:
 
 
 NO_LIMITS = Limits()
+
+BUDGET_MB = 1024  # the default of COIN_PUZZLES_STORE_BUDGET_MB
+TOUCH_SECONDS = 300.0  # a visitor's entry read counts as used again at most this often (a rare write on a read)
+
+
+def _everything_kept(key: str) -> bool:
+    """No entry is a visitor's (a store opened without a budget: commands, tests)."""
+    return True
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How many bytes (keys and values) the entries that visitors caused may hold in the store (0: no limit), and
+    which keys are kept whatever the budget (what the precomputation makes). Past the budget, a write of a visitor's
+    entry evicts the least recently used of the others (an entry read counts as used, at most every TOUCH_SECONDS);
+    an entry larger than the whole budget is kept alone."""
+
+    max_bytes: int = 0
+    kept: Callable[[str], bool] = _everything_kept
+
+
+KEEP_ALL = Budget()
 
 
 def stale_seconds() -> float:
@@ -82,7 +104,8 @@ class Store(Protocol):
         ...
 
     def put(self, key: str, blob: bytes) -> None:
-        """Store bytes under a key, atomically."""
+        """Store bytes under a key, atomically (a visitor's entry within the store's budget: the least recently
+        used of the others evicted past it)."""
         ...
 
     def delete(self, key: str) -> None:
@@ -143,6 +166,10 @@ class Store(Protocol):
 
     def count(self, prefix: str) -> int:
         """How many results are stored under keys starting with prefix."""
+        ...
+
+    def visitors_bytes(self) -> int:
+        """The bytes (keys and values) held by the entries visitors caused, which the budget bounds."""
         ...
 
 

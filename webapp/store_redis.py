@@ -13,7 +13,9 @@ from .store_base import (
     CLAIM_SECONDS,
     CLAIMS,
     FAILED_SECONDS,
+    KEEP_ALL,
     NO_LIMITS,
+    Budget,
     Claim,
     Limits,
     Progress,
@@ -67,6 +69,47 @@ return 'won'
 )
 
 
+RESULT = "cp:result:"  # a result's hash: its bytes and their digest
+# the visitors' entries: when each was last used (a sorted set), the bytes each holds (a hash) and their sum
+BUDGET_KEYS = ["cp:visitor-used", "cp:visitor-sizes", "cp:visitor-bytes"]
+FORGET = """
+local function forget(key)
+  local size = redis.call('HGET', KEYS[3], key)
+  if size then
+    redis.call('HDEL', KEYS[3], key)
+    redis.call('ZREM', KEYS[2], key)
+    return redis.call('DECRBY', KEYS[4], size)
+  end
+  return tonumber(redis.call('GET', KEYS[4]) or '0')
+end
+"""
+# a result written (ARGV: key, bytes, digest, '1' when kept, now, the budget in bytes): a visitor's is counted, and
+# past the budget the least recently used others are deleted (their names made from RESULT: one Redis, not a cluster)
+WRITE_SCRIPT = (
+    FORGET
+    + f"""
+forget(ARGV[1])
+redis.call('HSET', KEYS[1], 'blob', ARGV[2], 'digest', ARGV[3])
+if ARGV[4] == '1' then return 0 end
+local size = string.len(ARGV[1]) + string.len(ARGV[2])
+redis.call('HSET', KEYS[3], ARGV[1], size)
+redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1])
+local total = redis.call('INCRBY', KEYS[4], size)
+local budget = tonumber(ARGV[6])
+while budget > 0 and total > budget do
+  local oldest = redis.call('ZRANGE', KEYS[2], 0, 1)
+  local victim = oldest[1]
+  if victim == ARGV[1] then victim = oldest[2] end
+  if not victim then break end
+  redis.call('DEL', '{RESULT}' .. victim)
+  total = forget(victim)
+end
+return total
+"""
+)
+DELETE_SCRIPT = FORGET + "forget(ARGV[1])\nredis.call('DEL', KEYS[1])\n"
+
+
 def _member(client: str, key: str) -> str:
     """A visitor job's entry in the sorted sets."""
     return f"{client}\n{key}"
@@ -75,19 +118,24 @@ def _member(client: str, key: str) -> str:
 class RedisStore:
     """Redis: results as hashes, job claims by SET NX with an expiry, progress as hashes."""
 
-    def __init__(self, url: str, secrets: Sequence[bytes]) -> None:
+    def __init__(self, url: str, secrets: Sequence[bytes], budget: Budget = KEEP_ALL) -> None:
         """Connect (lazily) to the server at url."""
         import redis
 
         self.address = url
         self._r: Any = redis.Redis.from_url(url)
-        self._signer = Signer(secrets)
+        self._signer, self._budget = Signer(secrets), budget
         self._claim: Any = self._r.register_script(CLAIM_SCRIPT)
         self._adopt: Any = self._r.register_script(ADOPT_SCRIPT)
+        self._write: Any = self._r.register_script(WRITE_SCRIPT)
+        self._delete: Any = self._r.register_script(DELETE_SCRIPT)
 
     def get(self, key: str) -> bytes | None:
-        """The bytes under a key, if intact."""
-        blob, digest = self._r.hmget(f"cp:result:{key}", "blob", "digest")
+        """The bytes under a key, if intact (a visitor's entry counts as used now)."""
+        pipe = self._r.pipeline(transaction=False)
+        pipe.hmget(f"{RESULT}{key}", "blob", "digest")
+        pipe.zadd(BUDGET_KEYS[0], {key: time.time()}, xx=True)
+        (blob, digest), _ = pipe.execute()
         if blob is None:
             return None
         if digest is None or not self._signer.intact(key, bytes(blob), digest.decode()):
@@ -95,19 +143,29 @@ class RedisStore:
             return None
         return bytes(blob)
 
+    def _written(self, key: str, blob: bytes, client: Any = None) -> None:
+        """The write script (on the server: one step), run now or queued in a transaction (client)."""
+        kept = "1" if self._budget.kept(key) else "0"
+        args = [key, blob, self._signer.sign(key, blob), kept, time.time(), self._budget.max_bytes]
+        self._write(keys=[f"{RESULT}{key}", *BUDGET_KEYS], args=args, client=client)
+
     def put(self, key: str, blob: bytes) -> None:
-        """HSET of both fields is one command (atomic)."""
-        self._r.hset(f"cp:result:{key}", mapping={"blob": blob, "digest": self._signer.sign(key, blob)})
+        """One script: both fields, the visitors' accounts and, past the budget, the evictions."""
+        self._written(key, blob)
 
     def delete(self, key: str) -> None:
-        """Forget a key."""
-        self._r.delete(f"cp:result:{key}")
+        """Forget a key (and its share of the budget)."""
+        self._delete(keys=[f"{RESULT}{key}", *BUDGET_KEYS], args=[key])
+
+    def visitors_bytes(self) -> int:
+        """The bytes the visitors' entries hold."""
+        return int(self._r.get(BUDGET_KEYS[2]) or 0)
 
     def swap(self, key: str, old: bytes | None, new: bytes) -> bool:
         """Compare and set with WATCH / MULTI (optimistic: fails if anyone changed the key meanwhile)."""
         import redis
 
-        name = f"cp:result:{key}"
+        name = f"{RESULT}{key}"
         with self._r.pipeline() as pipe:
             try:
                 pipe.watch(name)
@@ -115,7 +173,7 @@ class RedisStore:
                     pipe.unwatch()
                     return False
                 pipe.multi()
-                pipe.hset(name, mapping={"blob": new, "digest": self._signer.sign(key, new)})
+                self._written(key, new, pipe)
                 pipe.execute()
                 return True
             except redis.WatchError:
@@ -246,4 +304,4 @@ class RedisStore:
 
     def count(self, prefix: str) -> int:
         """Results under a prefix."""
-        return sum(1 for _ in self._r.scan_iter(match=f"cp:result:{prefix}*"))
+        return sum(1 for _ in self._r.scan_iter(match=f"{RESULT}{prefix}*"))

@@ -7,20 +7,39 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .store_base import NO_LIMITS, Claim, Limits, Progress, Signer, live, stale_seconds
+from .store_base import (
+    KEEP_ALL,
+    NO_LIMITS,
+    TOUCH_SECONDS,
+    Budget,
+    Claim,
+    Limits,
+    Progress,
+    Signer,
+    live,
+    stale_seconds,
+)
+
+# a result's row: its bytes, their digest, when it was last written or read (a visitor's: within TOUCH_SECONDS), the
+# bytes it holds (key and value) and whether it is kept whatever the budget (1) or a visitor's (0)
+RESULTS = "key TEXT PRIMARY KEY, blob BLOB, digest TEXT, at REAL, size INTEGER NOT NULL DEFAULT 0, kept INTEGER"
+VISITOR_PREFIXES = ("rendered:", "game:")  # a store of an earlier version: its entries counted as visitors' or kept
 
 
 class SqliteStore:
     """One SQLite file (write-ahead log, so readers never wait for a writer)."""
 
-    def __init__(self, path: Path, secrets: Sequence[bytes]) -> None:
+    def __init__(self, path: Path, secrets: Sequence[bytes], budget: Budget = KEEP_ALL) -> None:
         """Open (and create) the file and its tables."""
         path.parent.mkdir(parents=True, exist_ok=True)
         self.address = f"sqlite:{path}"
-        self._path, self._signer = path, Signer(secrets)
+        self._path, self._signer, self._budget = path, Signer(secrets), budget
         with self._db() as db:
             db.execute("PRAGMA journal_mode=WAL")
-            db.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, blob BLOB, digest TEXT, at REAL)")
+            db.execute(f"CREATE TABLE IF NOT EXISTS results ({RESULTS})")
+            if "kept" not in {row[1] for row in db.execute("PRAGMA table_info(results)")}:
+                self._account_old(db)
+            db.execute("CREATE INDEX IF NOT EXISTS results_visitors ON results (kept, at, size)")
             db.execute(
                 "CREATE TABLE IF NOT EXISTS jobs (key TEXT PRIMARY KEY, state TEXT, done INTEGER, total INTEGER, "
                 "note TEXT, updated REAL, client TEXT NOT NULL DEFAULT '')"
@@ -28,6 +47,20 @@ class SqliteStore:
             columns = {row[1] for row in db.execute("PRAGMA table_info(jobs)")}
             if "client" not in columns:  # a store made by an earlier version
                 db.execute("ALTER TABLE jobs ADD COLUMN client TEXT NOT NULL DEFAULT ''")
+
+    @staticmethod
+    def _account_old(db: sqlite3.Connection) -> None:
+        """A results table made by an earlier version gets its sizes, and its rendered answers and games count as
+        visitors' (everything else is kept)."""
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("ALTER TABLE results ADD COLUMN size INTEGER NOT NULL DEFAULT 0")
+        db.execute("ALTER TABLE results ADD COLUMN kept INTEGER")
+        visitors = " OR ".join("substr(key, 1, ?) = ?" for _ in VISITOR_PREFIXES)
+        db.execute(
+            f"UPDATE results SET size = length(key) + length(blob), kept = NOT ({visitors})",
+            [v for p in VISITOR_PREFIXES for v in (len(p), p)],
+        )
+        db.execute("COMMIT")
 
     def _db(self) -> sqlite3.Connection:
         """A connection (one per call: safe across forks and threads)."""
@@ -38,7 +71,9 @@ class SqliteStore:
     def get(self, key: str) -> bytes | None:
         """The bytes under a key, if intact."""
         with self._db() as db:
-            row = db.execute("SELECT blob, digest FROM results WHERE key = ?", (key,)).fetchone()
+            row = db.execute("SELECT blob, digest, kept, at FROM results WHERE key = ?", (key,)).fetchone()
+            if row is not None and not row[2] and time.time() - float(row[3]) > TOUCH_SECONDS:
+                db.execute("UPDATE results SET at = ? WHERE key = ?", (time.time(), key))  # used: evicted later
         if row is None:
             return None
         blob, digest = bytes(row[0]), str(row[1])
@@ -48,12 +83,36 @@ class SqliteStore:
         return blob
 
     def put(self, key: str, blob: bytes) -> None:
-        """Store bytes and their digest in one statement (atomic)."""
+        """Store bytes and their digest, within the budget, in one transaction."""
         with self._db() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?)",
-                (key, blob, self._signer.sign(key, blob), time.time()),
-            )
+            db.execute("BEGIN IMMEDIATE")
+            self._write(db, key, blob)
+            db.execute("COMMIT")
+
+    def _write(self, db: sqlite3.Connection, key: str, blob: bytes) -> None:
+        """Write an entry (in the caller's transaction); past the budget, evict the visitors' entries least recently
+        used until the rest fits (never the one written)."""
+        kept = self._budget.kept(key)
+        db.execute(
+            "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?)",
+            (key, blob, self._signer.sign(key, blob), time.time(), len(key) + len(blob), int(kept)),
+        )
+        if kept or not self._budget.max_bytes:
+            return
+        over = int(db.execute("SELECT COALESCE(SUM(size), 0) FROM results WHERE kept = 0").fetchone()[0])
+        over -= self._budget.max_bytes
+        oldest = db.execute("SELECT key, size FROM results WHERE kept = 0 AND key != ? ORDER BY at", (key,))
+        victims = []
+        while over > 0 and (row := oldest.fetchone()) is not None:
+            victims.append((str(row[0]),))
+            over -= int(row[1])
+        oldest.close()
+        db.executemany("DELETE FROM results WHERE key = ?", victims)
+
+    def visitors_bytes(self) -> int:
+        """The bytes the visitors' entries hold."""
+        with self._db() as db:
+            return int(db.execute("SELECT COALESCE(SUM(size), 0) FROM results WHERE kept = 0").fetchone()[0])
 
     def delete(self, key: str) -> None:
         """Forget a key."""
@@ -71,10 +130,7 @@ class SqliteStore:
             if now != old:
                 db.execute("COMMIT")
                 return False
-            db.execute(
-                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?)",
-                (key, new, self._signer.sign(key, new), time.time()),
-            )
+            self._write(db, key, new)
             db.execute("COMMIT")
             return True
 

@@ -23,6 +23,7 @@ from typing import Any
 from solvers.parallel import die_with_parent
 
 from .computations import Computation, P, read, work
+from .precompute import store_budget
 from .store import Store, open_store, stale_seconds
 
 ATTEMPTS = 2  # a job whose process is killed is run once more before it is marked failed
@@ -42,7 +43,8 @@ def _child(address: str, keys: Sequence[bytes], c: Computation[P, Any], params: 
         # forked from a consumer's worker, which multiprocessing started as a daemon: a job is not one (its proof
         # forks a pool of its own, which multiprocessing refuses to a daemon), and it dies with its worker anyway
         multiprocessing.current_process().daemon = False
-        work(open_store(address, keys), c, params)  # a store of its own: no connection shared across the fork
+        # a store of its own: no connection shared across the fork
+        work(open_store(address, keys, store_budget()), c, params)
         code = 0
     except Exception as e:  # noqa: BLE001 - reported, stored as the failure, and the exit status tells the worker
         traceback.print_exc()
@@ -98,7 +100,8 @@ def _duration(seconds: float) -> str:
 def supervise(address: str, keys: Sequence[bytes], c: Computation[P, Any], params: P, seconds: float) -> str:
     """Run one job under watch; what became of it: 'stored', 'skipped' (stored already), 'failed' (an error, its
     reason stored), 'timeout' or 'killed'."""
-    store = open_store(address, keys)
+    store = open_store(address, keys, store_budget())
+    store_budget().kept(c.key(params))  # the site's list made once, before the job's process forks
     key = c.key(params)
     if read(store, c, key) is not None:
         store.release(key)

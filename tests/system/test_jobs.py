@@ -140,3 +140,13 @@ def test_job_limits_redis(redis_server: str) -> None:
 
     check_limits(RedisStore(redis_server, [SYSTEM_KEY.encode()]))
     check_adopt(RedisStore(redis_server, [SYSTEM_KEY.encode()]))
+
+
+@pytest.mark.slow
+def test_store_budget_redis(redis_server: str) -> None:
+    """The Redis store keeps the same budget as SQLite (a write and its evictions are one Lua script; every read
+    counts as a use)."""
+    from tests.unit.test_store_budget import check_budget
+    from webapp.store_redis import RedisStore
+
+    check_budget(lambda budget: RedisStore(redis_server, [SYSTEM_KEY.encode()], budget), touch_on_read=True)

@@ -68,6 +68,39 @@ def test_junk_parameters_add_no_stored_answers(serve: Callable[..., Served]) -> 
     assert status == 200 and "content-encoding" not in headers and body
 
 
+def _store_rows(app: Served) -> list[tuple[str, int, int]]:
+    """(key, bytes, kept) of every entry of the served instance's store."""
+    with sqlite3.connect(Path(app.log).parent / "instance" / "results.db") as db:
+        return [(str(k), int(n), int(kept)) for k, n, kept in db.execute("SELECT key, size, kept FROM results")]
+
+
+def test_what_visitors_cause_stays_within_the_store_budget(serve: Callable[..., Served]) -> None:
+    """The disk-fill repro with canonical parameters: Æquitas tables the site does not list (3 to 12 coins, with
+    and without certificates: 20 answers and 10 results of up to 1 MB each, over 3 MB in all) under a budget of
+    1 MB. The visitors' entries never hold more than the budget (or one entry larger than it, alone), the least
+    recently used go first, and a result the site lists (the 5-row triangle's table) is kept whatever comes after."""
+    budget = 1 << 20
+    app = serve(COIN_PUZZLES_STORE_BUDGET_MB="1")
+    assert _get(app.url, "/pegs/table?board=triangle-5", {}, "127.0.0.8") == 200
+    listed = [(k, n) for k, n, kept in _store_rows(app) if kept]
+    assert [k for k, _ in listed if k.startswith("pegs.table")], listed
+    made = 0
+    for coins in range(3, 13):
+        for certificates in (0, 1):
+            path = f"/api/aequitas?table=1&max_coins={coins}&certificates={certificates}"
+            assert ask(app.url, path, f"127.0.1.{coins}")[0] == 200
+            rows = _store_rows(app)
+            visitors = [n for _, n, kept in rows if not kept]
+            made = max(made, sum(visitors))
+            assert sum(visitors) <= budget or len(visitors) == 1, rows
+    assert made > budget // 2  # the flood did reach the budget's scale
+    rows = _store_rows(app)
+    assert [(k, n) for k, n, kept in rows if kept] == listed
+    newest = [k for k, _, kept in rows if not kept]
+    assert any('{"max":12}' in k for k in newest), newest  # the latest answer survives, the oldest went first
+    assert not any('{"max":3}' in k for k in newest), newest
+
+
 def test_invented_header_values_make_no_cache_entries(serve: Callable[..., Served]) -> None:
     """300 HX-Request values on one page make at most one more entry than the page itself (the app only tells
     "true" from anything else), and 100 invented Host values make none (pages under a host the site does not

@@ -1,0 +1,114 @@
+"""The store's budget for what visitors cause: past it, the least recently used visitors' entries are evicted and
+what the precomputation keeps is never touched (SQLite here; the same check runs on a real Redis in
+tests/system/test_jobs.py, and through nginx in tests/system/test_limits.py)."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from webapp import store_sqlite
+from webapp.store import Budget, Store
+from webapp.store_sqlite import SqliteStore
+
+SECRET = [b"unit-secret"]
+BUDGET = 10_000
+
+
+def kept(key: str) -> bool:
+    """The stand-in for the site's list: keys under 'kept:'."""
+    return key.startswith("kept:")
+
+
+def check_budget(open_: Callable[[Budget], Store], touch_on_read: bool) -> None:
+    """Against a model written here (an LRU of sizes, key plus value, evicting oldest first until the rest fits):
+    the visitors' bytes never pass the budget, the survivors are the model's, kept entries are never evicted,
+    a compare-and-swap write and a delete are counted, and an entry past the whole budget is kept alone."""
+    store = open_(Budget(BUDGET, kept))
+    store.put("kept:table", b"k" * 3 * BUDGET)
+    model: OrderedDict[str, int] = OrderedDict()
+
+    def wrote(key: str, size: int) -> None:
+        model.pop(key, None)
+        model[key] = len(key) + size
+        while sum(model.values()) > BUDGET and len(model) > 1:
+            oldest = next(k for k in model if k != key)
+            del model[oldest]
+
+    for n in range(40):
+        size = 300 + 97 * (n % 7)
+        store.put(f"visitor:{n}", bytes([n]) * size)
+        wrote(f"visitor:{n}", size)
+        time.sleep(0.002)  # distinct times of use
+        assert store.visitors_bytes() == sum(model.values()) <= BUDGET
+    if touch_on_read:  # a read counts as a use: the oldest survivor outlives the next write
+        first = next(iter(model))
+        assert store.get(first) is not None
+        model.move_to_end(first)
+        time.sleep(0.002)
+    assert store.get("game:a") is None
+    assert store.swap("game:a", None, b"g" * 500)
+    wrote("game:a", 500)
+    time.sleep(0.002)
+    assert store.swap("game:a", b"g" * 500, b"h" * 800)
+    wrote("game:a", 800)
+    assert store.visitors_bytes() == sum(model.values()) <= BUDGET
+    survivors = {f"visitor:{n}" for n in range(40) if store.get(f"visitor:{n}") is not None}
+    assert survivors == {k for k in model if k.startswith("visitor:")}
+    assert store.get("kept:table") == b"k" * 3 * BUDGET
+    gone = next(iter(survivors))
+    store.delete(gone)
+    model.pop(gone)
+    assert store.visitors_bytes() == sum(model.values())
+    store.put("visitor:huge", b"x" * 2 * BUDGET)  # larger than the budget: kept, alone
+    assert store.visitors_bytes() == len("visitor:huge") + 2 * BUDGET
+    assert store.count("visitor:") == 1 and store.get("game:a") is None
+    assert store.get("kept:table") == b"k" * 3 * BUDGET
+
+
+def test_budget_sqlite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite, a read counting as a use at once (TOUCH_SECONDS 0 here)."""
+    monkeypatch.setattr(store_sqlite, "TOUCH_SECONDS", 0.0)
+    check_budget(lambda budget: SqliteStore(tmp_path / "results.db", SECRET, budget), touch_on_read=True)
+
+
+def test_no_budget_keeps_everything(tmp_path: Path) -> None:
+    """A store opened without a budget (commands, tests) counts nothing as a visitor's and evicts nothing."""
+    store = SqliteStore(tmp_path / "results.db", SECRET)
+    for n in range(30):
+        store.put(f"rendered:{n}", b"r" * 1000)
+    assert store.count("rendered:") == 30 and store.visitors_bytes() == 0
+
+
+def test_a_store_of_an_earlier_version_is_accounted(tmp_path: Path) -> None:
+    """A results table without sizes gets them on opening: its rendered answers and games count as visitors' (so
+    the budget reaches what an earlier version let pile up), every other entry is kept."""
+    path = tmp_path / "results.db"
+    signer = store_sqlite.Signer(SECRET)  # the rows an earlier version wrote, signed as it signed them
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE results (key TEXT PRIMARY KEY, blob BLOB, digest TEXT, at REAL)")
+        for n, key in enumerate(["rendered:abc:api:x", "game:1", "codebreak.tree:s:p"]):
+            blob = bytes([n]) * 4000
+            db.execute("INSERT INTO results VALUES (?, ?, ?, ?)", (key, blob, signer.sign(key, blob), n))
+    store = SqliteStore(path, SECRET, Budget(5_000, kept))
+    assert store.visitors_bytes() == len("rendered:abc:api:x") + len("game:1") + 8000
+    store.put("visitor:new", b"n" * 100)  # the first write past the budget evicts the oldest visitor's entry
+    assert store.get("rendered:abc:api:x") is None and store.get("game:1") is not None
+    assert store.get("codebreak.tree:s:p") == bytes([2]) * 4000
+
+
+def test_the_site_keeps_what_it_lists_and_its_checkpoints() -> None:
+    """The app's budget keeps a listed result and its checkpoint pages (a long proof's, until it ends); a result the
+    site does not list, a rendered answer and a sealed game are visitors'."""
+    from webapp.catalogue import AEQUITAS, AequitasParams
+    from webapp.precompute import kept as site_kept
+
+    listed = AEQUITAS.key(AequitasParams(30))
+    assert site_kept(listed) and site_kept(f"{listed}:checkpoint:3") and site_kept(f"{listed}:checkpoint:pages")
+    assert not site_kept(AEQUITAS.key(AequitasParams(12)))
+    assert not site_kept(f"rendered:abc:api:{listed}") and not site_kept("game:0123")
