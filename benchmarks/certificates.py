@@ -32,7 +32,7 @@ def main() -> None:
     record = Record("certificates")
     for pegs, colours in SIZES:
         g = build(spec, {"length": pegs, "colours": colours}, colours_up_to=colours)
-        plain = AverageSearch(g.tabled(), jobs=1)
+        plain = AverageSearch(g.tabled())
         plain.load_kernels()
         t = time.perf_counter()
         total = plain.solve().cost

@@ -40,7 +40,7 @@ def new_search(pegs: int, colours: int) -> Any:
     from solvers.codebreak.optimal.average_search import AverageSearch
 
     spec = parse((ROOT / "games" / "mastermind.game").read_text())
-    return AverageSearch(build(spec, {"length": pegs, "colours": colours}).tabled(), jobs=1)
+    return AverageSearch(build(spec, {"length": pegs, "colours": colours}).tabled())
 
 
 def search_of(pegs: int, colours: int) -> Any:

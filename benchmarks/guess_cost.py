@@ -77,7 +77,7 @@ def ours(
 
 def baseline(g: Game, guesses: tuple[int, ...], scores: tuple[int, ...]) -> tuple[float, int]:
     """(seconds, the judged guess's total) by 972738d's search: every experiment, no symmetry, part by part."""
-    search = AverageSearch(g, Tuning(), jobs=1)
+    search = AverageSearch(g, Tuning())
     rules, plain = search.rules, search.plain
     t = time.perf_counter()
     s = alive_after(g, guesses[:-1], scores[:-1])
@@ -112,13 +112,13 @@ def main() -> None:
     record = Record("guess_cost")
     for name, ((pegs, colours), games, base_most) in SAMPLE.items():
         g = build(parse((ROOT / "games" / f"{name}.game").read_text()), {"length": pegs, "colours": colours})
-        AverageSearch(g, jobs=1).load_kernels()
+        AverageSearch(g).load_kernels()
         warm = tuple(int(g.dense()[e, 0]) for e in (1, 2))
         lesson(g, (1, 2), warm, search=request_search(g))  # the kernels loaded, as in a worker that has judged one
         cases, totals = sample(g, games), None
         if every_first_alike(g):
             t = time.perf_counter()
-            totals = second_totals(AverageSearch(g, Tuning(cache_bits=None), jobs=1))
+            totals = second_totals(AverageSearch(g, Tuning(cache_bits=None)))
             print(f"{name}: the totals of every second guess in {time.perf_counter() - t:.1f} s", flush=True)
         mine, theirs, mine_on_theirs, in_request = [], [], [], 0
         for guesses, scores in cases:

@@ -30,7 +30,7 @@ BASELINE_LEFT_OUT = {"AAAA"}
 def main() -> None:
     """Print and record the figures."""
     g = build(parse((ROOT / "games" / "mastermind.game").read_text()), {"length": 4, "colours": 6})
-    AverageSearch(g, jobs=1).load_kernels()
+    AverageSearch(g).load_kernels()
     record = Record("lessons")
     cases = [(code,) for code in ("AAAA", "AAAB", "AABB", "AABC", "ABCD")] + [("AABB", "CDEF"), ("ABCD", "AEEF")]
     for codes in cases:
@@ -38,11 +38,11 @@ def main() -> None:
         secret = 0  # AAAA: every guess scores against it; the codes left before the last guess are what matter
         outcomes = tuple(g.outcome(e, secret) for e in guesses)
         t = time.perf_counter()
-        got = lesson(g, guesses, outcomes, AverageSearch(g, Tuning(cache_bits=CACHE_BITS), jobs=1))
+        got = lesson(g, guesses, outcomes, AverageSearch(g, Tuning(cache_bits=CACHE_BITS)))
         ours = time.perf_counter() - t
         baseline, ratio = "", ""
         if len(codes) == 1 and codes[0] not in BASELINE_LEFT_OUT:  # later guesses are searched as before
-            plain = AverageSearch(g, Tuning(cache_bits=CACHE_BITS), jobs=1)
+            plain = AverageSearch(g, Tuning(cache_bits=CACHE_BITS))
             s = alive_after(g, guesses[:-1], outcomes[:-1])
             t = time.perf_counter()
             total = len(s)

@@ -47,6 +47,7 @@ from solvers.codebreak.optimal.entries import format_entries, parse_entries, sna
 from solvers.codebreak.optimal.table import Tuning  # noqa: E402
 from solvers.codebreak.strategy import Strategy, guesses_possible_codes  # noqa: E402
 from solvers.errors import LimitError  # noqa: E402
+from solvers.parallel import Run, default_jobs  # noqa: E402
 
 GAME = Path(__file__).resolve().parents[1] / "games" / "mastermind.game"
 SUPER = GAME.with_name("super-mastermind.game")
@@ -148,7 +149,7 @@ def proved_tree(g: Game, checkpoint: FileCheckpoint, possible_only: bool = False
         progress(),
         checkpoint=checkpoint,
         possible_only=possible_only,
-        proving=Proving(node_limit=LONG, under=under),
+        proving=Proving(node_limit=LONG, under=under, run=Run(default_jobs())),
     )
 
 
@@ -380,7 +381,7 @@ def status(size: str) -> None:
         g = build(parse(GAME.read_text()), {"length": pegs, "colours": colours}).tabled()
         name, only = snapshot_name("mastermind", pegs, colours, False), False
     search = AverageSearch(
-        g, Tuning(node_limit=LONG), jobs=1, checkpoint=FileCheckpoint(CHECKPOINTS / f"{name}.jsonl"), possible_only=only
+        g, Tuning(node_limit=LONG), checkpoint=FileCheckpoint(CHECKPOINTS / f"{name}.jsonl"), possible_only=only
     )
     for e, total, parts in search.standing():
         settled = sum(1 for _, _, done in parts if done)

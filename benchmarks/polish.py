@@ -60,7 +60,7 @@ def main() -> None:
     before = verify(g, tree)
     assert before.verified
     print(f"{start}: total {before.total:,} in {time.perf_counter() - t:.1f} s", flush=True)
-    search = AverageSearch(tabled, Tuning(node_limit=10**12), jobs=1)
+    search = AverageSearch(tabled, Tuning(node_limit=10**12))
     path = CHECKPOINTS / f"super-mastermind-polish-{start}-{args.most}.jsonl"
     done = {}
     if path.exists():
@@ -128,7 +128,7 @@ def lower_bound(g: Game) -> None:
     """The least total any strategy can have, bounded two experiments deep, for each first guess."""
     t = time.perf_counter()
     tabled = g.tabled()
-    bounds = bound_two_deep(tabled, AverageSearch(tabled, Tuning(node_limit=10**12), jobs=1))
+    bounds = bound_two_deep(tabled, AverageSearch(tabled, Tuning(node_limit=10**12)))
     took = time.perf_counter() - t
     each = ", ".join(f"{tabled.experiments[e]} {b:,}" for e, b in sorted(bounds.items(), key=lambda x: x[1]))
     low = min(bounds.values())

@@ -1,31 +1,32 @@
 """Several cores for one search: processes forked from the searching one (so they start with its tables and
 compiled kernels), each dying with it, however it ends.
 
-How many: COIN_PUZZLES_JOBS when set (1 keeps a search in its own process), else every core this process may
-run on.
-
-A cluster instead, when the application installed one (`use_cluster`; `webapp.cluster`, when COIN_PUZZLES_CLUSTER
-is set): an `Engine` whose workers, on other machines too, run the same tasks. Nothing here imports it.
+How a search runs is one value, `Run`, chosen by its entry point (a command, a job, a benchmark) and passed down to
+the search: how many processes (1 keeps a search in its own process), or a cluster (an `Engine` whose workers, on
+other machines too, run the same tasks; `webapp.cluster` makes one, nothing here imports it). Nothing below an
+entry point reads the environment or a global to decide it: `default_jobs` is for entry points only.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import multiprocessing
 import os
 import signal
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .numbers import whole_number
+
+if TYPE_CHECKING:  # the pool's modules are loaded only by a search that forks one (a `Run` is cheap to import)
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 PR_SET_PDEATHSIG = 1
 
 
 def default_jobs() -> int:
-    """COIN_PUZZLES_JOBS when set to a whole number of at least 1, else the cores this process may use."""
+    """COIN_PUZZLES_JOBS when set to a whole number of at least 1, else the cores this process may use (an entry
+    point's default for `Run.jobs`)."""
     jobs = whole_number(os.environ.get("COIN_PUZZLES_JOBS", ""))
     if jobs is not None and jobs >= 1:
         return jobs
@@ -34,6 +35,8 @@ def default_jobs() -> int:
 
 def die_with_parent() -> None:
     """Ask Linux to SIGKILL this process when the one that forked it dies (elsewhere: nothing)."""
+    import ctypes
+
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
@@ -47,6 +50,9 @@ def forked_executor(jobs: int) -> ProcessPoolExecutor:
     """`jobs` processes forked from this one when the first task is submitted (state set before it is theirs). A
     worker that dies (killed, out of memory) breaks the executor: every task not done raises BrokenProcessPool
     instead of never ending, so the caller can start another and hand the lost tasks out again."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker)
 
 
@@ -92,16 +98,17 @@ class Engine(Protocol):
         """Drop the search's workers' state (its shared numbers; tasks still running are abandoned)."""
 
 
-_cluster: Callable[[], Engine] | None = None
+@dataclass(frozen=True)
+class Run:
+    """How a search runs, chosen by its entry point: on `jobs` processes forked from it (1: in its own), or on a
+    cluster (`connect` joins it, once a proof needs it; its engine says how many tasks it runs at once)."""
+
+    jobs: int = 1
+    connect: Callable[[], Engine] | None = None
+
+    def engine(self) -> Engine | None:
+        """The cluster, joined; None when the search runs on this machine."""
+        return None if self.connect is None else self.connect()
 
 
-def use_cluster(connect: Callable[[], Engine] | None) -> None:
-    """Hand split proofs to a cluster from now on: connect() joins it (called once a proof needs it); None: forked
-    processes again."""
-    global _cluster
-    _cluster = connect
-
-
-def cluster() -> Engine | None:
-    """The cluster installed (`use_cluster`), joined; None when there is none."""
-    return None if _cluster is None else _cluster()
+ONE = Run()  # in the searching process alone

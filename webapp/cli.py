@@ -179,7 +179,11 @@ def codebreak(args: argparse.Namespace) -> Report:
             f"{args.game}'s optimum guessing possible codes only is a proof of hours: `coin-puzzles precompute` "
             "stores it (resumable), then this command reads it"
         )
-    root, stats = found or analysis(args.game, pegs_, colours, coins, args.strategy, cap, only)
+    if found is None:
+        from .cluster import search_run  # a proof here runs as COIN_PUZZLES_JOBS or COIN_PUZZLES_CLUSTER say
+
+        found = analysis(args.game, pegs_, colours, coins, args.strategy, cap, only, search_run())
+    root, stats = found
     asked = TreeRequest(g, args.strategy, cap, only)
     return codebreak_report(args.game, asked, (root, stats), args.tree, args.dot)
 
@@ -395,10 +399,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, run, print; a solver's refusal is one line on stderr and exit status 2."""
     argv = list(sys.argv[1:] if argv is None else argv)
     chosen = next((a for a in argv if not a.startswith("-")), None)
-    if os.environ.get("COIN_PUZZLES_CLUSTER", "").strip():  # split proofs go to this cluster (`cluster`)
-        from .cluster import install
-
-        install()
     try:
         args = _parser(chosen).parse_args(argv)
         result = COMMANDS[args.command].run(args)
@@ -423,7 +423,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _compile_report() -> None:
     """With COIN_PUZZLES_COMPILE_REPORT set: how many compiled kernels this process loaded from the disk cache
     and how many it compiled (benchmarks/startup.py and the tests read it)."""
-    import os
 
     if os.environ.get("COIN_PUZZLES_COMPILE_REPORT"):
         loaded = compiled = 0

@@ -29,6 +29,7 @@ from solvers.codebreak.strategy import STRATEGY_NAMES, check_options, limit_mess
 from solvers.errors import InputError, LimitError, one_of
 from solvers.progress import Tick
 
+from .cluster import search_run
 from .computations import Computation, Params
 from .games import game_spec, load
 
@@ -106,7 +107,10 @@ def _codebreak(p: StrategyParams, tick: Tick, checkpoint: Checkpoint | None = No
     long = in_table or (only and p.game in LARGE_POSSIBLE_ONLY and not p.max_guesses)
     shipped = shipped_entries(p) if long and p.strategy == "optimal-average" else []
     strategy = one_of(p.strategy, STRATEGIES, "strategy")
-    request = TreeRequest(p.load(), strategy, p.max_guesses, only, LONG_PROOF_NODES if long else None, tuple(shipped))
+    run = search_run()  # the job's choice: COIN_PUZZLES_JOBS processes, or COIN_PUZZLES_CLUSTER's cluster
+    request = TreeRequest(
+        p.load(), strategy, p.max_guesses, only, LONG_PROOF_NODES if long else None, tuple(shipped), run
+    )
     return solve(request, tick, checkpoint)
 
 
@@ -249,7 +253,7 @@ def _second(p: GameParams, tick: Tick, checkpoint: Checkpoint | None = None) -> 
     from solvers.codebreak.optimal.average_search import AverageSearch  # compiled kernels: the job's
     from solvers.codebreak.optimal.table import Tuning
 
-    return second_totals(AverageSearch(g, Tuning(cache_bits=None), jobs=1, checkpoint=checkpoint), tick)
+    return second_totals(AverageSearch(g, Tuning(cache_bits=None), checkpoint=checkpoint), tick)
 
 
 def _game(p: GameParams, tick: Tick) -> Game:

@@ -8,6 +8,7 @@ from pathlib import Path
 from solvers.codebreak import Game, Node, Spec, Stats, Strategy, build, parse
 from solvers.codebreak.solve import TreeRequest, solve
 from solvers.errors import InputError
+from solvers.parallel import ONE, Run
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
 Sizes = tuple[int | None, int | None, int | None]  # pegs, colours, coins (None: the file's own)
@@ -53,7 +54,8 @@ def analysis(
     strategy: Strategy,
     max_guesses: int | None = None,
     possible_only: bool = False,
+    run: Run = ONE,
 ) -> tuple[Node, Stats]:
     """A strategy tree and its verified statistics (cached); the optimal average within max_guesses if given, the
-    optimal strategy among those guessing only possible codes if asked."""
-    return solve(TreeRequest(load(name, pegs, colours, coins), strategy, max_guesses, possible_only))
+    optimal strategy among those guessing only possible codes if asked; run: where an optimal proof runs."""
+    return solve(TreeRequest(load(name, pegs, colours, coins), strategy, max_guesses, possible_only, run=run))

@@ -20,7 +20,7 @@ def _codebreak(name: str, pegs: int | None, colours: int | None, coins: int | No
         verify(game, build_tree(game, strategy))
         if strategy.startswith("optimal"):  # small games are searched in plain Python: the compiled search too
             verify(game, build_tree(game, strategy, proving=Proving(compiled=True)))
-    AverageSearch(game, jobs=1).load_kernels()  # those only a search on several processes calls
+    AverageSearch(game).load_kernels()  # those only a search on several processes calls
     if game.must_hit:  # a guess judged mid-game: its candidates and parts under the symmetries of the guesses made
         from solvers.codebreak.lesson import lesson
 

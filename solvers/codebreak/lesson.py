@@ -50,7 +50,7 @@ def request_search(g: Game) -> AverageSearch:
     from .optimal.table import Tuning
 
     budget = max(1, REQUEST_CELLS // len(g.experiments))
-    return AverageSearch(g, Tuning(cache_bits=LESSON_CACHE_BITS, node_limit=budget), jobs=1)
+    return AverageSearch(g, Tuning(cache_bits=LESSON_CACHE_BITS, node_limit=budget))
 
 
 def every_first_alike(g: Game) -> bool:
@@ -152,7 +152,7 @@ def lesson(
         from .optimal.average_search import AverageSearch  # compiled kernels: imported by the job that judges a guess
         from .optimal.table import Tuning
 
-        search = AverageSearch(g, Tuning(cache_bits=None if large else LESSON_CACHE_BITS), jobs=1)
+        search = AverageSearch(g, Tuning(cache_bits=None if large else LESSON_CACHE_BITS))
     table = search.rules.table
     total = search.with_first(s, history, e)
     if best is not None:

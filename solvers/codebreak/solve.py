@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solvers.checkpoint import Checkpoint, Entry
+from solvers.parallel import ONE, Run
 from solvers.progress import Tick, quiet
 
 from .game import Game
@@ -18,8 +19,9 @@ from .tree import Node
 @dataclass(frozen=True)
 class TreeRequest:
     """What to solve: the game, the strategy, a cap on the guesses (the optimal average within it), whether only
-    codes still possible may be guessed, the optimal search's budget of work (None: its default) and the entries a
-    long proof's snapshot settled (resumed from instead of proved again)."""
+    codes still possible may be guessed, the optimal search's budget of work (None: its default), the entries a
+    long proof's snapshot settled (resumed from instead of proved again) and where its proof runs (the entry
+    point's `Run`: this process by default)."""
 
     game: Game
     strategy: Strategy
@@ -27,6 +29,7 @@ class TreeRequest:
     possible_only: bool = False
     node_limit: int | None = None
     shipped: tuple[Entry, ...] = ()
+    run: Run = ONE
 
 
 class Seeded:
@@ -60,6 +63,6 @@ def solve(r: TreeRequest, tick: Tick = quiet, checkpoint: Checkpoint | None = No
         r.max_guesses,
         checkpoint=checkpoint,
         possible_only=r.possible_only,
-        proving=Proving(node_limit=r.node_limit),
+        proving=Proving(node_limit=r.node_limit, run=r.run),
     )
     return tree, verify(r.game, tree, possible_only=r.possible_only)

@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from solvers.errors import InputError, LimitError
+from solvers.parallel import ONE, Run
 from solvers.progress import Tick, quiet
 
 from .game import Game
@@ -53,11 +54,13 @@ class Proving(NamedTuple):
     """How an optimal search runs: compiled, or in plain Python for games of at most `PLAIN_MAX` secrets (None:
     plain first for those, unless a checkpoint or `under` is given); its budget of work (None: OPTIMAL_MAX_NODES
     for the worst case, OPTIMAL_AVERAGE_MAX_NODES for the average; the optima table's long proofs are given more);
-    under: the average search looks only below this total (`NoneBelow` if no strategy is)."""
+    under: the average search looks only below this total (`NoneBelow` if no strategy is); run: where the compiled
+    average search's proof runs (`solvers.parallel.Run`, chosen by the entry point)."""
 
     compiled: bool | None = None
     node_limit: int | None = None
     under: int | None = None
+    run: Run = ONE
 
 
 def optimal_limit(strategy: str, possible_only: bool = False) -> int:
@@ -214,7 +217,7 @@ def _optimal_tree(
     """The optimal tree (fewest experiments in the worst case, or in total, within max_guesses experiments when
     given), by the exhaustive branch-and-bound of `optimal` (LimitError past its budget of sets searched; imported
     here, with Numba, only when asked for), or its plain-Python twin `optimal.plain` for small games."""
-    worst, max_guesses, possible_only, (compiled, node_limit, under) = asked
+    worst, max_guesses, possible_only, (compiled, node_limit, under, _) = asked
     limit = node_limit or (OPTIMAL_MAX_NODES if worst else OPTIMAL_AVERAGE_MAX_NODES)
     search: PlainSearch | AverageSearch | WorstSearch | None = None
     if compiled is False:
@@ -254,6 +257,7 @@ def _compiled(game: Game, asked: Optimal, limit: int, checkpoint: Checkpoint | N
         under=asked.proving.under,
         checkpoint=checkpoint,
         possible_only=asked.possible_only,
+        run=asked.proving.run,
     )
 
 

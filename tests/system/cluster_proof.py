@@ -24,7 +24,7 @@ from solvers.codebreak.optimal import average_search
 from solvers.codebreak.optimal.average_search import AverageSearch
 from solvers.codebreak.solve import TreeRequest, solve
 from solvers.codebreak.strategy import read_back
-from webapp.cluster import install
+from webapp.cluster import search_run
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 SAMPLE_SECONDS = 0.2  # the workers run tasks throughout a proof (a scan of /proc costs milliseconds)
@@ -70,7 +70,6 @@ class Kept:
 
 
 def main() -> None:
-    install()
     average_search.PARALLEL_FROM = 1  # 4x5 (625 secrets) is split too: the site splits games from 1,000
     spec = parse((GAMES / "mastermind.game").read_text())
     kept = Kept()
@@ -85,7 +84,7 @@ def main() -> None:
         if kill:  # with a checkpoint, which the site's call keeps in its store
             row = prove(game, kept)
         else:
-            tree, stats = solve(TreeRequest(game, "optimal-average"))
+            tree, stats = solve(TreeRequest(game, "optimal-average", run=search_run()))
             first = game.experiments[tree.experiment] if tree.experiment is not None else None
             row = {"total": stats.total, "verified": stats.verified, "first": first}
         ended = time.monotonic()
@@ -103,7 +102,7 @@ def main() -> None:
     # a run resumed from what the killed run kept (sent back by the cluster's workers): the same optimum
     began = time.monotonic()
     row = prove(game, kept) | {"kept": len(kept.entries), "seconds": round(time.monotonic() - began, 1)}
-    alone = AverageSearch(game, jobs=1)  # the serial search, in this process
+    alone = AverageSearch(game)  # the serial search, in this process
     alone.solve()
     print(json.dumps(row | {"serial_first": game.experiments[alone.root_choice]}), flush=True)
 
@@ -111,7 +110,7 @@ def main() -> None:
 def prove(game: Game, kept: Kept) -> dict[str, object]:
     """The optimal average proved on the cluster with a checkpoint (resumed from what it holds): the total of the
     tree read back, whether it verified, its first guess, and the proof's work (secrets of every set searched)."""
-    search = AverageSearch(game, checkpoint=kept)
+    search = AverageSearch(game, checkpoint=kept, run=search_run())  # the cluster COIN_PUZZLES_CLUSTER names
     found = search.solve()
     s = np.arange(len(game.secrets), dtype=np.int32)
     stats = verify(game, read_back(game, search, s, found.cost, False, search.root_choice))

@@ -13,6 +13,7 @@ from solvers.checkpoint import Entry
 from solvers.codebreak import Proving, build, build_tree, parse, verify
 from solvers.codebreak.optimal import average_search as search_module
 from solvers.codebreak.optimal.average_search import AverageSearch
+from solvers.parallel import Run
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 
@@ -41,11 +42,11 @@ def test_a_resumed_proof_gives_the_same_optimum_with_less_work(jobs: int, monkey
     monkeypatch.setattr(search_module, "KEEP_WORK", 0)  # kept after every part
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
     first = Kept()
-    s1 = AverageSearch(g, jobs=jobs, checkpoint=first)
+    s1 = AverageSearch(g, run=Run(jobs), checkpoint=first)
     proved = s1.solve()
     assert proved.cost == 905 and len(first.batches) >= 3
     for kept in (first.batches, first.batches[: len(first.batches) // 2]):
-        again = AverageSearch(g, jobs=jobs, checkpoint=Kept(kept))
+        again = AverageSearch(g, run=Run(jobs), checkpoint=Kept(kept))
         found = again.solve()
         assert found.cost == 905 and (jobs > 1 or found.work < proved.work)  # two processes' work depends on timing
     tree = build_tree(g, "optimal-average", checkpoint=Kept(first.batches))
@@ -58,7 +59,7 @@ def test_capped_and_worst_case_searches_keep_nothing() -> None:
     case (its search takes none) neither read nor keep entries, and their trees verify."""
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 3, "colours": 3})
     kept = Kept()
-    s = AverageSearch(g, jobs=1, checkpoint=kept, cap=4)
+    s = AverageSearch(g, checkpoint=kept, cap=4)
     s.solve()
     assert kept.batches == [] and s.keep is None
     for strategy, cap in (("optimal-worst", None), ("optimal-average", 4)):
@@ -79,16 +80,16 @@ def test_a_large_part_searched_in_slices_keeps_what_each_slice_proved(
     monkeypatch.setattr(search_module, "KEEP_WORK", 0)  # kept after every part
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
     coarse = Kept()
-    whole = AverageSearch(g, jobs=jobs, checkpoint=coarse)
+    whole = AverageSearch(g, run=Run(jobs), checkpoint=coarse)
     assert whole.solve().cost == 905 and whole.slices == 0
     monkeypatch.setattr(search_module, "FINE_FROM", 20)
     monkeypatch.setattr(search_module, "SLICE_WORK", 20)  # slices of a small game's parts
     fine = Kept()
-    sliced = AverageSearch(g, jobs=jobs, checkpoint=fine)
+    sliced = AverageSearch(g, run=Run(jobs), checkpoint=fine)
     proved = sliced.solve()
     # on two processes the batches depend on which process searches what, and the slices are the workers'
     assert proved.cost == 905 and (jobs > 1 or (len(fine.batches) > len(coarse.batches) and sliced.slices > 0))
-    again = AverageSearch(g, jobs=jobs, checkpoint=Kept(fine.batches[: len(fine.batches) // 3]))
+    again = AverageSearch(g, run=Run(jobs), checkpoint=Kept(fine.batches[: len(fine.batches) // 3]))
     found = again.solve()
     # on two processes the work depends on when each learns the other's best, so only one process's is compared
     assert found.cost == 905 and (jobs > 1 or found.work < proved.work)
@@ -104,7 +105,7 @@ def test_slices_give_the_published_optima(pegs: int, colours: int, total: int, m
     monkeypatch.setattr(search_module, "FINE_FROM", 8)
     monkeypatch.setattr(search_module, "SLICE_WORK", 5)
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": pegs, "colours": colours})
-    search = AverageSearch(g, jobs=1, checkpoint=Kept())
+    search = AverageSearch(g, checkpoint=Kept())
     assert search.solve().cost == total and search.slices > 0
 
 
@@ -116,15 +117,15 @@ def test_a_proof_resumes_from_its_large_sets_alone(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(search_module, "SLICE_WORK", 20)  # slices of a small game's parts
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
     kept = Kept()
-    proved = AverageSearch(g, jobs=1, checkpoint=kept).solve()
+    proved = AverageSearch(g, checkpoint=kept).solve()
     assert all(e[2] >= search_module.KEEP_MIN_COST == 50 for batch in kept.batches for e in batch)
     monkeypatch.setattr(search_module, "KEEP_MIN_COST", 0)
     monkeypatch.setattr(search_module, "KEEP_WORK", 0)  # kept after every part
     every = Kept()
-    AverageSearch(g, jobs=1, checkpoint=every).solve()
+    AverageSearch(g, checkpoint=every).solve()
     count = sum(map(len, kept.batches))
     assert 0 < count < sum(map(len, every.batches)) // 4
-    again = AverageSearch(g, jobs=1, checkpoint=Kept(kept.batches))
+    again = AverageSearch(g, checkpoint=Kept(kept.batches))
     found = again.solve()
     assert found.cost == 905 and found.work < proved.work
     st = verify(g, build_tree(g, "optimal-average", checkpoint=Kept(kept.batches)))
@@ -173,11 +174,11 @@ def test_a_proof_guessing_possible_codes_only_resumes_from_its_checkpoint(monkey
     monkeypatch.setattr(search_module, "SLICE_WORK", 20)  # slices of a small game's parts
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 5})
     first = Kept()
-    proved = AverageSearch(g, jobs=1, checkpoint=first, possible_only=True).solve()
-    free = AverageSearch(g, jobs=1).solve().cost
+    proved = AverageSearch(g, checkpoint=first, possible_only=True).solve()
+    free = AverageSearch(g).solve().cost
     assert len(first.batches) >= 3 and proved.cost > free
     half = Kept(first.batches[: len(first.batches) // 2])
-    found = AverageSearch(g, jobs=1, checkpoint=half, possible_only=True).solve()
+    found = AverageSearch(g, checkpoint=half, possible_only=True).solve()
     assert found.cost == proved.cost and found.work < proved.work
     tree = build_tree(g, "optimal-average", checkpoint=Kept(first.batches), possible_only=True)
     st = verify(g, tree, possible_only=True)
@@ -206,12 +207,12 @@ def test_where_a_proof_stands_from_its_checkpoint(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(search_module, "KEEP_WORK", 0)  # kept after every part
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
     first = Kept()
-    best = AverageSearch(g, jobs=1, checkpoint=first)
+    best = AverageSearch(g, checkpoint=first)
     assert best.solve().cost == 905
     s = np.arange(len(g.secrets), dtype=np.int32)
-    exact = AverageSearch(g, jobs=1)
+    exact = AverageSearch(g)
     for kept in (Kept(first.batches), None):
-        stands = AverageSearch(g, jobs=1, checkpoint=kept).standing()
+        stands = AverageSearch(g, checkpoint=kept).standing()
         assert {e for e, _, _ in stands} == set(np.flatnonzero(exact.root_allowed()).tolist())
         for e, total, parts in stands:
             true = exact.with_first(s, [], e)
@@ -230,23 +231,23 @@ def test_a_resumed_proof_looks_below_the_best_first_guess_it_settled(monkeypatch
     monkeypatch.setattr(search_module, "KEEP_WORK", 0)  # kept after every part
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
     first = Kept()
-    assert AverageSearch(g, jobs=1, checkpoint=first).solve().cost == 905
-    resumed = AverageSearch(g, jobs=1, checkpoint=Kept(first.batches))
+    assert AverageSearch(g, checkpoint=first).solve().cost == 905
+    resumed = AverageSearch(g, checkpoint=Kept(first.batches))
     assert resumed.settled_under() == 906
     assert resumed.solve().cost == 905 and resumed.under == 906
     s = np.arange(len(g.secrets), dtype=np.int32)
     worse = g.experiments.index("AAAA")
     other = Kept()
-    alone = AverageSearch(g, jobs=1, checkpoint=other)
+    alone = AverageSearch(g, checkpoint=other)
     exact = alone.with_first(s, [], worse)
     outcomes = g.outcomes(worse, s)
     for o in np.unique(outcomes):
         part = s[outcomes == o]
         if o != g.win_outcome and len(part) > 2:  # smaller parts are exact without a search, never kept
             other.keep(alone.part_proof(part, alone.average(part, 10**9)))
-    partial = AverageSearch(g, jobs=1, checkpoint=Kept(other.batches))
+    partial = AverageSearch(g, checkpoint=Kept(other.batches))
     assert exact > 905 and partial.settled_under() == exact + 1 and partial.solve().cost == 905
-    assert AverageSearch(g, jobs=1, checkpoint=Kept()).settled_under() > 10**9
+    assert AverageSearch(g, checkpoint=Kept()).settled_under() > 10**9
 
 
 def test_a_resumed_proof_completes_a_first_guess_whose_open_parts_are_small(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -260,7 +261,7 @@ def test_a_resumed_proof_completes_a_first_guess_whose_open_parts_are_small(monk
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
     s = np.arange(len(g.secrets), dtype=np.int32)
     worse = g.experiments.index("AAAA")
-    alone = AverageSearch(g, jobs=1)
+    alone = AverageSearch(g)
     exact = alone.with_first(s, [], worse)
     outcomes = g.outcomes(worse, s)
     parts = [s[outcomes == o] for o in np.unique(outcomes) if o != g.win_outcome]
@@ -270,7 +271,7 @@ def test_a_resumed_proof_completes_a_first_guess_whose_open_parts_are_small(monk
         for part in parts:
             if len(part) >= smallest_kept:
                 kept.keep(alone.part_proof(part, alone.average(part, 10**9)))
-        resumed = AverageSearch(g, jobs=1, checkpoint=Kept(kept.batches))
+        resumed = AverageSearch(g, checkpoint=Kept(kept.batches))
         assert not any(all(done for _, _, done in p) for _, _, p in resumed.standing())  # no guess fully settled
         under = resumed.settled_under()
         assert under == bound if bound else under > 10**9
@@ -288,7 +289,7 @@ def test_slices_are_fitted_to_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
     counts = []
     for seconds in (1e6, 1e-6):
         monkeypatch.setattr(search_module, "SLICE_SECONDS", seconds)
-        search = AverageSearch(g, jobs=1, checkpoint=Kept())
+        search = AverageSearch(g, checkpoint=Kept())
         assert search.solve().cost == 905
         counts.append(search.slices)
     assert counts[1] > 2 * counts[0] > 0, counts
@@ -303,8 +304,8 @@ def test_every_second_guess_resumes_from_its_checkpoint(monkeypatch: pytest.Monk
     monkeypatch.setattr(search_module, "KEEP_MIN_COST", 0)
     g = build(parse((GAMES / "bulls-and-cows.game").read_text()), {"length": 3, "colours": 5})
     kept = Kept()
-    first = AverageSearch(g, jobs=1, checkpoint=kept)
+    first = AverageSearch(g, checkpoint=kept)
     totals = second_totals(first)
     assert kept.batches
-    again = AverageSearch(g, jobs=1, checkpoint=Kept(kept.batches))
+    again = AverageSearch(g, checkpoint=Kept(kept.batches))
     assert again.resumed > 0 and second_totals(again) == totals and again.work < first.work

@@ -56,7 +56,7 @@ def test_lesson_matches_the_brute_force(name: str, pegs: int, colours: int) -> N
     guess at every step."""
     g = build(parse((GAMES / f"{name}.game").read_text()), {"length": pegs, "colours": colours})
     best, with_first, parts = brute(g)
-    search = AverageSearch(g, jobs=1)
+    search = AverageSearch(g)
     n = len(g.secrets)
     rng = random.Random(5)
     histories = [(e,) for e in range(n)] + [(rng.randrange(n), rng.randrange(n)) for _ in range(30)]
@@ -92,7 +92,7 @@ def test_the_best_after_a_first_guess_comes_from_the_proved_tree(pegs: int, colo
     assert every_first_alike(g)
     best, with_first, _ = brute(g)
     root = build_tree(g, "optimal-average")
-    table, search = g.dense(), AverageSearch(g, jobs=1)
+    table, search = g.dense(), AverageSearch(g)
     for first in range(len(g.experiments)):
         for outcome in sorted({int(table[first, x]) for x in range(len(g.secrets))}):
             if outcome == g.win_outcome:
@@ -115,7 +115,7 @@ def test_every_second_guess_is_judged_in_advance(pegs: int, colours: int) -> Non
 
     g = build(parse((GAMES / "bulls-and-cows.game").read_text()), {"length": pegs, "colours": colours})
     best, with_first, parts = brute(g)
-    search = AverageSearch(g, jobs=1)
+    search = AverageSearch(g)
     assert len(set(class_leaders(search, 0).tolist())) < len(g.experiments)  # one search per class, not per guess
     totals = second_totals(search)
     table = g.dense()

@@ -149,7 +149,7 @@ def test_a_long_proof_starts_from_its_snapshot_in_git(tmp_path: Path, monkeypatc
     monkeypatch.setattr(search_module, "KEEP_WORK", 0)
     params = codebreak_params("mastermind", (4, 4, None), "optimal-average")
     earlier = Kept()
-    assert AverageSearch(params.load(), jobs=1, checkpoint=earlier).solve().cost == 905
+    assert AverageSearch(params.load(), checkpoint=earlier).solve().cost == 905
     proofs = tmp_path / "proofs"
     proofs.mkdir()
     snapshot = proofs / "mastermind-4x4.jsonl.gz"

@@ -20,7 +20,7 @@ def polished(pegs: int, colours: int, most: int) -> tuple[int, int, int]:
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": pegs, "colours": colours})
     tree = build_tree(g, "knuth")
     before = verify(g, tree).total
-    search = AverageSearch(g, jobs=1)
+    search = AverageSearch(g)
     nodes = frontier(g, tree, most)
     for node in nodes:
         assert all(a.path[: len(node.path)] != node.path for a in nodes if a is not node)  # largest nodes only
@@ -55,7 +55,7 @@ def test_the_bound_two_experiments_deep_is_below_each_first_guesses_optimum(pegs
     from solvers.codebreak.polish import bound_two_deep
 
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": pegs, "colours": colours})
-    search = AverageSearch(g, jobs=1)
+    search = AverageSearch(g)
     bounds = bound_two_deep(g, search)
     assert len(bounds) == len(set(g.orbit))
     s = np.arange(len(g.secrets), dtype=np.int32)

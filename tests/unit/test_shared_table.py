@@ -59,7 +59,7 @@ def test_a_mixed_entry_is_never_kept_in_a_checkpoint() -> None:
 
     games = Path(__file__).resolve().parents[2] / "games"
     g = build(parse((games / "mastermind.game").read_text()), {"length": 3, "colours": 3})
-    search = AverageSearch(g, jobs=1)
+    search = AverageSearch(g)
     kept: list[tuple[int, int, int, int]] = []
     search.keep = kept.extend
     whole, torn = (np.uint64(11), np.uint64(12)), (np.uint64(21), np.uint64(22))

@@ -13,6 +13,7 @@ import pytest
 
 from solvers.codebreak.optimal.plain import PLAIN_MAX
 from solvers.jit import CACHE, kernel_sources, source_stamp
+from solvers.parallel import Run
 
 MODULES = (
     "import sys\n"
@@ -140,20 +141,19 @@ def test_several_processes_prove_what_one_does(
     """The first experiments of the optimal-average proof searched on two processes give the one-process search's
     optimum and first experiment, and the tree read back from the winner's proof is optimal and verified on every
     secret."""
-    from solvers.codebreak import build_tree, verify
+    from solvers.codebreak import Proving, build_tree, verify
     from solvers.codebreak.optimal import average_search
     from solvers.codebreak.optimal.average_search import AverageSearch
     from webapp.games import load
 
     g = load(game, pegs, colours)
-    alone = AverageSearch(g, jobs=1)
+    alone = AverageSearch(g)
     expected = alone.solve()
     monkeypatch.setattr(average_search, "PARALLEL_FROM", 1)
-    shared = AverageSearch(g, jobs=2)
+    shared = AverageSearch(g, run=Run(2))
     found = shared.solve()
     assert (found.cost, shared.root_choice) == (expected.cost, alone.root_choice)
-    monkeypatch.setenv("COIN_PUZZLES_JOBS", "2")
-    stats = verify(g, build_tree(g, "optimal-average"))
+    stats = verify(g, build_tree(g, "optimal-average", proving=Proving(run=Run(2))))
     assert stats.verified and stats.total == expected.cost
 
 

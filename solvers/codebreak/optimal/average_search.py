@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 from solvers.checkpoint import Checkpoint, Entry
 from solvers.errors import LimitError
-from solvers.parallel import cluster, default_jobs
+from solvers.parallel import ONE, Run
 
 from ..game import Game
 from .average import average, open_parts
@@ -53,9 +53,10 @@ class NoneBelow(LimitError):
 
 class AverageSearch(SearchTable):
     """The least total number of experiments over every secret (within at most cap experiments when given),
-    proved. jobs: processes for the first experiments (`parallel`; default `solvers.parallel.default_jobs`), each
-    with its own table; under: a total known to be reachable, or published, plus one: the search looks only below
-    it (NoneBelow if none is); checkpoint: where an uncapped proof keeps the sets it settles, and resumes from."""
+    proved. run: where its proof runs (`solvers.parallel.Run`, its entry point's choice: this process by default,
+    or forked processes or a cluster, which split it: `parallel`); under: a total known to be reachable, or
+    published, plus one: the search looks only below it (NoneBelow if none is); checkpoint: where an uncapped
+    proof keeps the sets it settles, and resumes from."""
 
     def __init__(
         self,
@@ -66,11 +67,11 @@ class AverageSearch(SearchTable):
         under: int | None = None,
         checkpoint: Checkpoint | None = None,
         possible_only: bool = False,
-        jobs: int | None = None,
+        run: Run = ONE,
     ) -> None:
         large = len(game.secrets) >= PARALLEL_FROM
-        self.engine = cluster() if jobs is None and large else None  # a cluster's, when one is installed
-        self.jobs = self.engine.jobs if self.engine else default_jobs() if jobs is None else jobs
+        self.engine = run.engine() if large else None  # a cluster's, when the run names one
+        self.jobs = self.engine.jobs if self.engine else run.jobs
         self.split = large and (self.jobs > 1 or self.engine is not None)  # `solve` splits the proof (`parallel`)
         super().__init__(game, tuning, possible_only, shared=self.split and self.engine is None)  # over processes
         # forked from this one, which share the table
@@ -397,4 +398,4 @@ class AverageSearch(SearchTable):
 
 def rebuilt(recipe: Recipe, game: Game) -> AverageSearch:
     """A split proof's search as a cluster's worker runs its tasks: in one process, with a table of its own."""
-    return AverageSearch(game, recipe.tuning, cap=recipe.cap, possible_only=recipe.possible_only, jobs=1)
+    return AverageSearch(game, recipe.tuning, cap=recipe.cap, possible_only=recipe.possible_only)

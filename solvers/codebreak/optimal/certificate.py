@@ -70,7 +70,7 @@ def certify(
     """Prove the game's optimal average with the log on, and make its certificate (LimitError when the log does not
     fit in LOG_VALUES or the search's budget of work)."""
     codes = certifiable(game)
-    search = AverageSearch(game.tabled(), Tuning(node_limit=node_limit), jobs=1)
+    search = AverageSearch(game.tabled(), Tuning(node_limit=node_limit))
     search.memo = search.memo._replace(log=np.zeros(LOG_VALUES, dtype=np.int64))
     cost = search.solve(tick).cost
     counters = search.memo.counters[0]
