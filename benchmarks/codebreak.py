@@ -353,7 +353,7 @@ def by_columns() -> None:
     after the set's own members (`rules.apart`), beside the same search counting along its rows (the baseline), from
     a fresh search each time (one process, compiled before the clock; one run each, as each takes seconds)."""
     from solvers.codebreak.optimal import table as table_module
-    from solvers.parallel import Run, default_jobs
+    from solvers.parallel import Execution, default_jobs
 
     AverageSearch(build(parse((GAMES / "mastermind.game").read_text()), {"length": 2, "colours": 3})).solve()
     for pegs, colours in ((4, 7), (5, 5)):
@@ -361,7 +361,7 @@ def by_columns() -> None:
         took = {}
         for wide in (False, True):
             table_module.COLUMNS_FROM = 1000 if wide else 1 << 30
-            s = AverageSearch(g, Tuning(node_limit=10**12), run=Run(default_jobs()))
+            s = AverageSearch(g, Tuning(node_limit=10**12), run=Execution(default_jobs()))
             t = time.perf_counter()
             found = s.solve()
             took[wide] = (found.cost, time.perf_counter() - t)

@@ -47,7 +47,7 @@ from solvers.codebreak.optimal.entries import format_entries, parse_entries, sna
 from solvers.codebreak.optimal.table import Tuning  # noqa: E402
 from solvers.codebreak.strategy import Strategy, guesses_possible_codes  # noqa: E402
 from solvers.errors import LimitError  # noqa: E402
-from solvers.parallel import Run, default_jobs  # noqa: E402
+from solvers.parallel import Execution, default_jobs  # noqa: E402
 
 GAME = Path(__file__).resolve().parents[1] / "games" / "mastermind.game"
 SUPER = GAME.with_name("super-mastermind.game")
@@ -149,7 +149,7 @@ def proved_tree(g: Game, checkpoint: FileCheckpoint, possible_only: bool = False
         progress(),
         checkpoint=checkpoint,
         possible_only=possible_only,
-        proving=Proving(node_limit=LONG, under=under, run=Run(default_jobs())),
+        proving=Proving(node_limit=LONG, under=under, run=Execution(default_jobs())),
     )
 
 

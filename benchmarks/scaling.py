@@ -67,13 +67,13 @@ def one(pegs: int, colours: int, jobs: int, split: int) -> Figures:
     from solvers.codebreak import build, parse
     from solvers.codebreak.optimal.average_search import AverageSearch
     from solvers.codebreak.optimal.table import Tuning
-    from solvers.parallel import Run
+    from solvers.parallel import Execution
     from webapp.cluster import search_run
 
     spec = parse((ROOT / "games" / "mastermind.game").read_text())
     AverageSearch(build(spec, {"length": 2, "colours": 3})).load_kernels()
     g = build(spec, {"length": pegs, "colours": colours}).tabled()
-    run = Run(jobs) if jobs else search_run()
+    run = Execution(jobs) if jobs else search_run()
     run.engine()  # a cluster joined before the clock starts
     before, t = os.times(), time.perf_counter()
     search = AverageSearch(g, Tuning(split_from=split or None), run=run)

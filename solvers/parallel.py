@@ -1,10 +1,10 @@
 """Several cores for one search: processes forked from the searching one (so they start with its tables and
 compiled kernels), each dying with it, however it ends.
 
-How a search runs is one value, `Run`, chosen by its entry point (a command, a job, a benchmark) and passed down to
-the search: how many processes (1 keeps a search in its own process), or a cluster (an `Engine` whose workers, on
-other machines too, run the same tasks; `webapp.cluster` makes one, nothing here imports it). Nothing below an
-entry point reads the environment or a global to decide it: `default_jobs` is for entry points only.
+How a search runs is one value, `Execution`, chosen by its entry point (a command, a job, a benchmark) and passed
+down to the search: how many processes (1 keeps a search in its own process), or a cluster (an `Engine` whose
+workers, on other machines too, run the same tasks; `webapp.cluster` makes one, nothing here imports it). Nothing
+below an entry point reads the environment or a global to decide it: `default_jobs` is for entry points only.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from .numbers import whole_number
 
-if TYPE_CHECKING:  # the pool's modules are loaded only by a search that forks one (a `Run` is cheap to import)
+if TYPE_CHECKING:  # the pool's modules load only for a search that forks one (an `Execution` is cheap to import)
     from concurrent.futures import Future, ProcessPoolExecutor
 
 PR_SET_PDEATHSIG = 1
@@ -26,7 +26,7 @@ PR_SET_PDEATHSIG = 1
 
 def default_jobs() -> int:
     """COIN_PUZZLES_JOBS when set to a whole number of at least 1, else the cores this process may use (an entry
-    point's default for `Run.jobs`)."""
+    point's default for `Execution.jobs`)."""
     jobs = whole_number(os.environ.get("COIN_PUZZLES_JOBS", ""))
     if jobs is not None and jobs >= 1:
         return jobs
@@ -99,7 +99,7 @@ class Engine(Protocol):
 
 
 @dataclass(frozen=True)
-class Run:
+class Execution:
     """How a search runs, chosen by its entry point: on `jobs` processes forked from it (1: in its own), or on a
     cluster (`connect` joins it, once a proof needs it; its engine says how many tasks it runs at once)."""
 
@@ -111,4 +111,4 @@ class Run:
         return None if self.connect is None else self.connect()
 
 
-ONE = Run()  # in the searching process alone
+ONE = Execution()  # in the searching process alone

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from solvers.errors import LimitError
-from solvers.parallel import Run, Shared, default_jobs
+from solvers.parallel import Execution, Shared, default_jobs
 
 VARIABLE = "COIN_PUZZLES_CLUSTER"
 LOCAL = "local"  # the variable's value for a Ray of the proof's own on this machine
@@ -47,12 +47,12 @@ class ClusterError(LimitError):
     """The cluster named by COIN_PUZZLES_CLUSTER cannot be joined (or has no CPU): the proof fails, saying so."""
 
 
-def search_run() -> Run:
+def search_run() -> Execution:
     """How a proof started here runs (an entry point's choice: a job, a command): on COIN_PUZZLES_CLUSTER's cluster
     when it names one (joined at the first proof that needs it), else on COIN_PUZZLES_JOBS processes (default: every
     core this process may use)."""
     address = os.environ.get(VARIABLE, "").strip()
-    return Run(default_jobs(), (lambda: joined(address)) if address else None)
+    return Execution(default_jobs(), (lambda: joined(address)) if address else None)
 
 
 _engine: RayEngine | None = None  # this process's connection to the cluster

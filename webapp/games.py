@@ -8,7 +8,7 @@ from pathlib import Path
 from solvers.codebreak import Game, Node, Spec, Stats, Strategy, build, parse
 from solvers.codebreak.solve import TreeRequest, solve
 from solvers.errors import InputError
-from solvers.parallel import ONE, Run
+from solvers.parallel import ONE, Execution
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
 Sizes = tuple[int | None, int | None, int | None]  # pegs, colours, coins (None: the file's own)
@@ -54,7 +54,7 @@ def analysis(
     strategy: Strategy,
     max_guesses: int | None = None,
     possible_only: bool = False,
-    run: Run = ONE,
+    run: Execution = ONE,
 ) -> tuple[Node, Stats]:
     """A strategy tree and its verified statistics (cached); the optimal average within max_guesses if given, the
     optimal strategy among those guessing only possible codes if asked; run: where an optimal proof runs."""

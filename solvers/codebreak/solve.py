@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solvers.checkpoint import Checkpoint, Entry
-from solvers.parallel import ONE, Run
+from solvers.parallel import ONE, Execution
 from solvers.progress import Tick, quiet
 
 from .game import Game
@@ -21,7 +21,7 @@ class TreeRequest:
     """What to solve: the game, the strategy, a cap on the guesses (the optimal average within it), whether only
     codes still possible may be guessed, the optimal search's budget of work (None: its default), the entries a
     long proof's snapshot settled (resumed from instead of proved again) and where its proof runs (the entry
-    point's `Run`: this process by default)."""
+    point's `Execution`: this process by default)."""
 
     game: Game
     strategy: Strategy
@@ -29,7 +29,7 @@ class TreeRequest:
     possible_only: bool = False
     node_limit: int | None = None
     shipped: tuple[Entry, ...] = ()
-    run: Run = ONE
+    run: Execution = ONE
 
 
 class Seeded:

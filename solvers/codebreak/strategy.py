@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from solvers.errors import InputError, LimitError
-from solvers.parallel import ONE, Run
+from solvers.parallel import ONE, Execution
 from solvers.progress import Tick, quiet
 
 from .game import Game
@@ -55,12 +55,12 @@ class Proving(NamedTuple):
     plain first for those, unless a checkpoint or `under` is given); its budget of work (None: OPTIMAL_MAX_NODES
     for the worst case, OPTIMAL_AVERAGE_MAX_NODES for the average; the optima table's long proofs are given more);
     under: the average search looks only below this total (`NoneBelow` if no strategy is); run: where the compiled
-    average search's proof runs (`solvers.parallel.Run`, chosen by the entry point)."""
+    average search's proof runs (`solvers.parallel.Execution`, chosen by the entry point)."""
 
     compiled: bool | None = None
     node_limit: int | None = None
     under: int | None = None
-    run: Run = ONE
+    run: Execution = ONE
 
 
 def optimal_limit(strategy: str, possible_only: bool = False) -> int:

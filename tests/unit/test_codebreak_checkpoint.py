@@ -13,7 +13,7 @@ from solvers.checkpoint import Entry
 from solvers.codebreak import Proving, build, build_tree, parse, verify
 from solvers.codebreak.optimal import average_search as search_module
 from solvers.codebreak.optimal.average_search import AverageSearch
-from solvers.parallel import Run
+from solvers.parallel import Execution
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 
@@ -42,11 +42,11 @@ def test_a_resumed_proof_gives_the_same_optimum_with_less_work(jobs: int, monkey
     monkeypatch.setattr(search_module, "KEEP_WORK", 0)  # kept after every part
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
     first = Kept()
-    s1 = AverageSearch(g, run=Run(jobs), checkpoint=first)
+    s1 = AverageSearch(g, run=Execution(jobs), checkpoint=first)
     proved = s1.solve()
     assert proved.cost == 905 and len(first.batches) >= 3
     for kept in (first.batches, first.batches[: len(first.batches) // 2]):
-        again = AverageSearch(g, run=Run(jobs), checkpoint=Kept(kept))
+        again = AverageSearch(g, run=Execution(jobs), checkpoint=Kept(kept))
         found = again.solve()
         assert found.cost == 905 and (jobs > 1 or found.work < proved.work)  # two processes' work depends on timing
     tree = build_tree(g, "optimal-average", checkpoint=Kept(first.batches))
@@ -80,16 +80,16 @@ def test_a_large_part_searched_in_slices_keeps_what_each_slice_proved(
     monkeypatch.setattr(search_module, "KEEP_WORK", 0)  # kept after every part
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
     coarse = Kept()
-    whole = AverageSearch(g, run=Run(jobs), checkpoint=coarse)
+    whole = AverageSearch(g, run=Execution(jobs), checkpoint=coarse)
     assert whole.solve().cost == 905 and whole.slices == 0
     monkeypatch.setattr(search_module, "FINE_FROM", 20)
     monkeypatch.setattr(search_module, "SLICE_WORK", 20)  # slices of a small game's parts
     fine = Kept()
-    sliced = AverageSearch(g, run=Run(jobs), checkpoint=fine)
+    sliced = AverageSearch(g, run=Execution(jobs), checkpoint=fine)
     proved = sliced.solve()
     # on two processes the batches depend on which process searches what, and the slices are the workers'
     assert proved.cost == 905 and (jobs > 1 or (len(fine.batches) > len(coarse.batches) and sliced.slices > 0))
-    again = AverageSearch(g, run=Run(jobs), checkpoint=Kept(fine.batches[: len(fine.batches) // 3]))
+    again = AverageSearch(g, run=Execution(jobs), checkpoint=Kept(fine.batches[: len(fine.batches) // 3]))
     found = again.solve()
     # on two processes the work depends on when each learns the other's best, so only one process's is compared
     assert found.cost == 905 and (jobs > 1 or found.work < proved.work)

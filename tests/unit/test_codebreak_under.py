@@ -14,7 +14,7 @@ from solvers.codebreak.game import Game
 from solvers.codebreak.optimal import average_search as search_module
 from solvers.codebreak.optimal.average_search import AverageSearch, NoneBelow
 from solvers.codebreak.strategy import guesses_possible_codes, read_back
-from solvers.parallel import Run
+from solvers.parallel import Execution
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 
@@ -29,8 +29,8 @@ def test_below_one_more_than_the_optimum_the_search_proves_it(jobs: int, monkeyp
     without the bound on one process, and its tree verifies; below 905 it proves that none exists."""
     monkeypatch.setattr(search_module, "PARALLEL_FROM", 100)  # the forked workers on a small game
     g = mastermind(4, 4)
-    free = AverageSearch(g, run=Run(jobs)).solve()
-    bounded = AverageSearch(g, run=Run(jobs), under=906)
+    free = AverageSearch(g, run=Execution(jobs)).solve()
+    bounded = AverageSearch(g, run=Execution(jobs), under=906)
     found = bounded.solve()
     assert found.cost == free.cost == 905
     assert jobs > 1 or found.work <= free.work  # two processes' work depends on when each learns the other's best
@@ -38,7 +38,7 @@ def test_below_one_more_than_the_optimum_the_search_proves_it(jobs: int, monkeyp
     st = verify(g, read_back(g, bounded, s, found.cost, False, bounded.root_choice))
     assert st.verified and st.total == 905
     with pytest.raises(NoneBelow, match="fewer than 905"):
-        AverageSearch(g, run=Run(jobs), under=905).solve()
+        AverageSearch(g, run=Execution(jobs), under=905).solve()
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
@@ -49,7 +49,7 @@ def test_a_published_possible_only_optimum_reproduced_below_itself_plus_one(
     proof is run below its published figure plus one: proved, and none below 5,660."""
     monkeypatch.setattr(search_module, "PARALLEL_FROM", 100)
     g = mastermind(4, 6)
-    bounded = AverageSearch(g, run=Run(jobs), possible_only=True, under=5661)
+    bounded = AverageSearch(g, run=Execution(jobs), possible_only=True, under=5661)
     found = bounded.solve()
     assert found.cost == 5660
     s = np.arange(len(g.secrets), dtype=np.int32)
@@ -57,7 +57,7 @@ def test_a_published_possible_only_optimum_reproduced_below_itself_plus_one(
     st = verify(g, tree)
     assert st.verified and st.total == 5660 and guesses_possible_codes(g, tree)
     with pytest.raises(NoneBelow):
-        AverageSearch(g, run=Run(jobs), possible_only=True, under=5660).solve()
+        AverageSearch(g, run=Execution(jobs), possible_only=True, under=5660).solve()
 
 
 def test_the_worst_case_ignores_it() -> None:

@@ -16,7 +16,7 @@ from solvers.codebreak.optimal.average_search import AverageSearch, NoneBelow
 from solvers.codebreak.optimal.table import Tuning
 from solvers.codebreak.strategy import guesses_possible_codes, read_back
 from solvers.codebreak.tree import Node
-from solvers.parallel import Run
+from solvers.parallel import Execution
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 
@@ -44,7 +44,7 @@ def test_the_split_proof_is_the_serial_one(
     g = game(name, pegs, colours).tabled()
     alone = AverageSearch(g, **asked)  # type: ignore[arg-type]
     expected = alone.solve()
-    split = AverageSearch(g, Tuning(split_from=split_from), run=Run(2), **asked)  # type: ignore[arg-type]
+    split = AverageSearch(g, Tuning(split_from=split_from), run=Execution(2), **asked)  # type: ignore[arg-type]
     found = split.solve()
     assert (found.cost, split.root_choice) == (expected.cost, alone.root_choice)
     kinds = {t.kind for t in split.tasks}
@@ -63,9 +63,9 @@ def test_the_split_proof_below_a_total(monkeypatch: pytest.MonkeyPatch) -> None:
     """Mastermind 4x4 (905, Goddard 2004) below 906 proves 905; below 905 it proves that none exists (`NoneBelow`)."""
     monkeypatch.setattr(search_module, "PARALLEL_FROM", 1)
     g = game("mastermind", 4, 4)
-    assert AverageSearch(g, Tuning(split_from=20), run=Run(2), under=906).solve().cost == 905
+    assert AverageSearch(g, Tuning(split_from=20), run=Execution(2), under=906).solve().cost == 905
     with pytest.raises(NoneBelow, match="fewer than 905"):
-        AverageSearch(g, Tuning(split_from=20), run=Run(2), under=905).solve()
+        AverageSearch(g, Tuning(split_from=20), run=Execution(2), under=905).solve()
 
 
 def test_the_task_log(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -73,7 +73,7 @@ def test_the_task_log(monkeypatch: pytest.MonkeyPatch) -> None:
     workers' share of the proof's."""
     monkeypatch.setattr(search_module, "PARALLEL_FROM", 1)
     g = game("mastermind", 4, 5)
-    search = AverageSearch(g, Tuning(split_from=40), run=Run(2))
+    search = AverageSearch(g, Tuning(split_from=40), run=Execution(2))
     found = search.solve()
     numbers = [t.number for t in search.tasks]
     assert len(numbers) == len(set(numbers))
@@ -108,7 +108,7 @@ def test_a_worker_killed_mid_proof(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel.Workers, "_arrived", arrive_and_kill)
     g = game("mastermind", 4, 5).tabled()
     expected = AverageSearch(g).solve().cost
-    search = AverageSearch(g, Tuning(split_from=20), run=Run(2))
+    search = AverageSearch(g, Tuning(split_from=20), run=Execution(2))
     found = search.solve()
     assert found.cost == expected and search.restarts == 1
     s = np.arange(len(g.secrets), dtype=np.int32)
@@ -156,9 +156,9 @@ def test_a_cluster_task_hands_back_the_optimal_tree_of_what_it_settled() -> None
 
 
 def test_how_a_search_runs_is_its_entry_points_choice(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A search runs where the `Run` it is given says, whatever the environment: in its own process by default, on
-    forked processes when told; the entry points' `search_run` reads COIN_PUZZLES_JOBS and COIN_PUZZLES_CLUSTER,
-    and nothing in solvers/ below `parallel` reads them (a search's modules name neither)."""
+    """A search runs where the `Execution` it is given says, whatever the environment: in its own process by
+    default, on forked processes when told; the entry points' `search_run` reads COIN_PUZZLES_JOBS and
+    COIN_PUZZLES_CLUSTER, and nothing in solvers/ below `parallel` reads them (a search's modules name neither)."""
     from webapp.cluster import search_run
 
     monkeypatch.setenv("COIN_PUZZLES_JOBS", "4")
@@ -166,9 +166,9 @@ def test_how_a_search_runs_is_its_entry_points_choice(monkeypatch: pytest.Monkey
     g = game("mastermind", 4, 6).tabled()  # 1,296 secrets: large enough to split
     alone = AverageSearch(g)
     assert (alone.jobs, alone.split, alone.engine) == (1, False, None)
-    two = AverageSearch(g, run=Run(2))
+    two = AverageSearch(g, run=Execution(2))
     assert (two.jobs, two.split, two.engine) == (2, True, None)
-    assert search_run() == Run(4)
+    assert search_run() == Execution(4)
     monkeypatch.setenv("COIN_PUZZLES_CLUSTER", "10.0.0.1:6379")
     assert search_run().connect is not None
     solvers = Path(__file__).resolve().parents[2] / "solvers"

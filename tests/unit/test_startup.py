@@ -13,7 +13,7 @@ import pytest
 
 from solvers.codebreak.optimal.plain import PLAIN_MAX
 from solvers.jit import CACHE, kernel_sources, source_stamp
-from solvers.parallel import Run
+from solvers.parallel import Execution
 
 MODULES = (
     "import sys\n"
@@ -150,10 +150,10 @@ def test_several_processes_prove_what_one_does(
     alone = AverageSearch(g)
     expected = alone.solve()
     monkeypatch.setattr(average_search, "PARALLEL_FROM", 1)
-    shared = AverageSearch(g, run=Run(2))
+    shared = AverageSearch(g, run=Execution(2))
     found = shared.solve()
     assert (found.cost, shared.root_choice) == (expected.cost, alone.root_choice)
-    stats = verify(g, build_tree(g, "optimal-average", proving=Proving(run=Run(2))))
+    stats = verify(g, build_tree(g, "optimal-average", proving=Proving(run=Execution(2))))
     assert stats.verified and stats.total == expected.cost
 
 

@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 from solvers.checkpoint import Checkpoint, Entry
 from solvers.errors import LimitError
-from solvers.parallel import ONE, Run
+from solvers.parallel import ONE, Execution
 
 from ..game import Game
 from .average import average, open_parts
@@ -53,8 +53,8 @@ class NoneBelow(LimitError):
 
 class AverageSearch(SearchTable):
     """The least total number of experiments over every secret (within at most cap experiments when given),
-    proved. run: where its proof runs (`solvers.parallel.Run`, its entry point's choice: this process by default,
-    or forked processes or a cluster, which split it: `parallel`); under: a total known to be reachable, or
+    proved. run: where its proof runs (`solvers.parallel.Execution`, its entry point's choice: this process by
+    default, or forked processes or a cluster, which split it: `parallel`); under: a total known to be reachable, or
     published, plus one: the search looks only below it (NoneBelow if none is); checkpoint: where an uncapped
     proof keeps the sets it settles, and resumes from."""
 
@@ -67,7 +67,7 @@ class AverageSearch(SearchTable):
         under: int | None = None,
         checkpoint: Checkpoint | None = None,
         possible_only: bool = False,
-        run: Run = ONE,
+        run: Execution = ONE,
     ) -> None:
         large = len(game.secrets) >= PARALLEL_FROM
         self.engine = run.engine() if large else None  # a cluster's, when the run names one
