@@ -105,20 +105,42 @@ class AverageSearch(SearchTable):
         self.check()
         return int(v)
 
-    def with_first(self, s: NDArray[np.int32], history: Sequence[int], e: int, best: int = int(BIG)) -> int:
+    def with_first(
+        self,
+        s: NDArray[np.int32],
+        history: Sequence[int],
+        e: int,
+        best: int = int(BIG),
+        told: Callable[[int], None] = lambda done: None,
+    ) -> int:
         """The least total cost of s (the set the experiments of history left) with experiment e next, if below
-        best; else a lower bound at least best. A first experiment (no history: s is every secret) is searched under
-        the symmetries that fix it, as `solve` searches it; a later one under those that fix every experiment made
-        (`sym_of`, as the proof narrows them down its tree)."""
-        sym = self.after((*history, e)) if self.places.shape[0] else self.sym_of((*history, e))
-        outcomes = self.rules.table[e, s]
-        total = len(s)
-        for o in np.unique(outcomes):
-            if total >= best:
-                return total
-            if not (self.game.must_hit and o == self.rules.win):  # as a proof settles a part (checkpointed, if kept)
-                total += self.settle_part(s[outcomes == o], best - total, sym, self.cap)
-        return total
+        best; else a lower bound at least best: e's parts bounded one experiment deeper (`open_guess`), then searched
+        one by one (`settle_guess`) under the symmetries that fix every experiment made (`sym_of`, as the proof
+        narrows them down its tree), told(secrets settled) after each. The one way a total is found from Python:
+        `solve`'s first experiments, `best_at`'s, a lesson's guess."""
+        path = tuple(int(h) for h in history)
+        return self.settle_guess(path, e, self.open_guess(s, path, e, best), best, told)
+
+    def least(
+        self,
+        s: NDArray[np.int32],
+        history: Sequence[int],
+        cands: NDArray[np.int64],
+        best: int,
+        told: Callable[[int, int], None] = lambda i, done: None,
+    ) -> tuple[int, int]:
+        """(the least total of s below best, the first experiment achieving it; or best and -1 when none is below
+        it): the candidates in their order (each with its bound, best first) until a bound reaches the best total,
+        each searched by `with_first`, told(i, secrets settled) for the i-th. The loop `solve` runs over the first
+        experiments in one process and `best_at` over any set's: the kernel's own loop (`average`) from Python."""
+        choice = -1
+        for i, (low, g) in enumerate(cands):
+            if low >= best:
+                break
+            total = self.with_first(s, history, int(g), best, partial(told, i))
+            if total < best:
+                best, choice = total, int(g)
+        return best, choice
 
     def best_at(self, s: NDArray[np.int32], history: Sequence[int], best: int = int(BIG)) -> tuple[int, int]:
         """(the least total cost of s, an experiment achieving it) in the middle of a game (s: the set the
@@ -142,14 +164,7 @@ class AverageSearch(SearchTable):
             if held and exact and stored == value and choice >= 0:
                 return value, choice
             best = value + 1  # settled without a table entry (a shortcut): the experiment is sought below
-        choice = -1
-        for low, e in candidates(s, allowed, self.rules, self.WORST, sym):
-            if low >= best:
-                break
-            total = self.with_first(s, history, int(e), best)
-            if total < best:
-                best, choice = total, int(e)
-        return best, choice
+        return self.least(s, history, candidates(s, allowed, self.rules, self.WORST, sym), best)
 
     def solve(self, tick: Callable[[int, int], None] | None = None) -> Optimum:
         """The optimal total from the start, proved (on several processes for large games: `parallel`)."""
@@ -182,13 +197,7 @@ class AverageSearch(SearchTable):
             work, self.tasks, self.restarts = workers.work, workers.log, workers.restarts
             best, self.root_choice = (best, choice) if choice >= 0 else (self.under, -1)
         else:
-            best = self.under
-            for i, (low, g) in enumerate(cands):
-                if low >= best:
-                    break
-                total = self.guess_total(s, (), int(g), best, partial(told, i))
-                if total < best:
-                    best, self.root_choice = total, int(g)
+            best, self.root_choice = self.least(s, (), cands, self.under, told)
         self.keep_new(every=True)
         if self.root_choice < 0 and self.under < BIG:
             raise NoneBelow(f"no strategy totals fewer than {self.under:,} experiments (proved)")
@@ -223,13 +232,6 @@ class AverageSearch(SearchTable):
         deeper (`average.open_parts`, bounding stopped once the total reaches best)."""
         after, depth = self.sym_of((*path, g)), self.depth_at(len(path))
         return Opened(*open_parts(s, g, np.int64(best), self.rules, self.memo, depth, after))
-
-    def guess_total(
-        self, s: NDArray[np.int32], path: tuple[int, ...], g: int, best: int, told: Callable[[int], None]
-    ) -> int:
-        """The total cost of s with experiment g next if below best, else a lower bound at least best
-        (`settle_guess`)."""
-        return self.settle_guess(path, g, self.open_guess(s, path, g, best), best, told)
 
     def settle_guess(
         self,
@@ -346,7 +348,7 @@ class AverageSearch(SearchTable):
         if not nearly:
             return int(BIG)
         _, e = min(nearly)
-        return self.guess_total(self.everyone(), (), e, int(BIG), lambda _: None) + 1
+        return self.with_first(self.everyone(), (), e) + 1
 
     def tree_entries(self, s: NDArray[np.int32], g: int, budget: int, depth: int) -> list[Entry]:
         """The table entries of every set on the optimal tree below experiment g at s (with depth experiments left
