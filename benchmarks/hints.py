@@ -31,9 +31,9 @@ def main() -> None:
         os.environ["COIN_PUZZLES_INSTANCE"] = instance
         os.environ.setdefault("COIN_PUZZLES_SECRET", secrets.token_hex(32))
         from webapp import create_app
-        from webapp.catalogue import REGISTRY
-        from webapp.codebreak_results import codebreak_params, game_params
-        from webapp.computations import dumps, loads, run
+        from webapp.results.catalogue import REGISTRY
+        from webapp.results.codebreak_results import codebreak_params, game_params
+        from webapp.results.computations import dumps, loads, run
 
         app = create_app()
 
@@ -44,7 +44,7 @@ def main() -> None:
 
         store_blobs: dict[str, list[bytes]] = {}
         with app.app_context():
-            from webapp.results import app_store
+            from webapp.results.access import app_store
 
             store = app_store()
             for game, sizes, strategies in (

@@ -330,13 +330,13 @@ def recorded(size: str) -> tuple[int, int | None]:
 
 
 def site_job(size: str) -> None:
-    """The jobs `make precompute` runs for a long proof (webapp.codebreak_results.CODEBREAK, in this process on
+    """The jobs `make precompute` runs for a long proof (webapp.results.codebreak_results.CODEBREAK, in this process on
     every core as the job process runs it), timed from the snapshot in git alone: outside a job there is no store
     checkpoint, so nothing of an earlier job's is reused. Mastermind's sizes: the optimal average (which starts
     from the snapshot) and the least worst case (which has none); Super Mastermind: the optimal average guessing
     possible codes only. Each job verifies its tree; the totals are checked here against those the benchmark's
     proof recorded (`recorded`)."""
-    from webapp.codebreak_results import CODEBREAK, StrategyParams, codebreak_params, shipped_entries
+    from webapp.results.codebreak_results import CODEBREAK, StrategyParams, codebreak_params, shipped_entries
 
     total, least = recorded(size)
     if size == "super":

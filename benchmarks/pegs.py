@@ -93,7 +93,7 @@ def french_problem(hole: str, finish: str, start_limit: int, baseline: bool) -> 
     the disk run goes first)."""
     import resource
 
-    from webapp.peg_spill import spill_for
+    from webapp.results.peg_spill import spill_for
 
     b = board("french")
     spill = spill_for(HERE / "checkpoints", "french", f"{b.start(hole):x}", finish)

@@ -12,9 +12,9 @@ which results came back first; on more processes they would come back in another
 floor, the critical path (the longest chain of tasks each waiting for the one before), is exact for these tasks.
 
 With `--cluster`, instead, each size is proved on a Ray cluster of this machine's own (`COIN_PUZZLES_CLUSTER=local`,
-`webapp/cluster.py`), beside the two forked processes, twice in turn: its wall time (Ray's start not counted: the
-clock starts once the cluster is joined) and the CPU seconds of its tasks (Ray's workers are not this process's
-children, so their whole CPU time is not counted), recorded apart (`cluster`).
+`webapp/results/cluster.py`), beside the two forked processes, twice in turn: its wall time (Ray's start not
+counted: the clock starts once the cluster is joined) and the CPU seconds of its tasks (Ray's workers are not this
+process's children, so their whole CPU time is not counted), recorded apart (`cluster`).
 
 Run with `python benchmarks/scaling.py` (about three minutes here; `--large` adds 4x8, about ten; `--cluster` about
 two). Not part of `make test`.
@@ -68,7 +68,7 @@ def one(pegs: int, colours: int, jobs: int, split: int) -> Figures:
     from solvers.codebreak.optimal.average_search import AverageSearch
     from solvers.codebreak.optimal.table import Tuning
     from solvers.parallel import Execution
-    from webapp.cluster import search_run
+    from webapp.results.cluster import search_run
 
     spec = parse((ROOT / "games" / "mastermind.game").read_text())
     AverageSearch(build(spec, {"length": 2, "colours": 3})).load_kernels()

@@ -20,7 +20,7 @@ os.environ.setdefault("COIN_PUZZLES_SECRET", secrets.token_hex(32))
 
 from record import Record  # noqa: E402
 
-from webapp.catalogue import (  # noqa: E402
+from webapp.results.catalogue import (  # noqa: E402
     AEQUITAS,
     PEGS_REPORT,
     PEGS_TABLE,
@@ -30,8 +30,8 @@ from webapp.catalogue import (  # noqa: E402
     VariantParams,
     pegs_problem,
 )
-from webapp.codebreak_results import CODEBREAK, GAME, codebreak_params, game_params  # noqa: E402
-from webapp.computations import Computation, Params, dumps, loads, run  # noqa: E402
+from webapp.results.codebreak_results import CODEBREAK, GAME, codebreak_params, game_params  # noqa: E402
+from webapp.results.computations import Computation, Params, dumps, loads, run  # noqa: E402
 
 CASES: list[tuple[Computation[Any, Any], Params]] = [
     (GAME, game_params("mastermind", (4, 6, None))),
@@ -80,7 +80,7 @@ def budget_row(record: Record) -> None:
     import tempfile
 
     from webapp.store import KEEP_ALL, Budget
-    from webapp.store_sqlite import SqliteStore
+    from webapp.store.sqlite import SqliteStore
 
     took = {}
     for name, budget in (("budget", Budget(HELD * (ENTRY + 16), lambda key: False)), ("none", KEEP_ALL)):

@@ -68,8 +68,8 @@ def filled_instance() -> str:
     peg page reads it; without it the page says the table is being computed, and changes once it is stored)."""
     folder = tempfile.mkdtemp(prefix="coin-puzzles-web-")
     code = (
-        "from webapp.catalogue import PEGS_TABLE, BoardParams\n"
-        "from webapp.computations import run, write\n"
+        "from webapp.results.catalogue import PEGS_TABLE, BoardParams\n"
+        "from webapp.results.computations import run, write\n"
         "from webapp.store import default_store\n"
         "p = BoardParams('english')\n"
         "write(default_store(), PEGS_TABLE, PEGS_TABLE.key(p), run(PEGS_TABLE, p, lambda done, total: None))\n"

@@ -3,8 +3,8 @@ compiled kernels), each dying with it, however it ends.
 
 How a search runs is one value, `Execution`, chosen by its entry point (a command, a job, a benchmark) and passed
 down to the search: how many processes (1 keeps a search in its own process), or a cluster (an `Engine` whose
-workers, on other machines too, run the same tasks; `webapp.cluster` makes one, nothing here imports it). Nothing
-below an entry point reads the environment or a global to decide it: `default_jobs` is for entry points only.
+workers, on other machines too, run the same tasks; `webapp.results.cluster` makes one, nothing here imports it).
+Nothing below an entry point reads the environment or a global to decide it: `default_jobs` is for entry points only.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ class Pool(Protocol):
 
 
 class Engine(Protocol):
-    """A cluster's side of a split proof (`webapp.cluster`): how many tasks it runs at once, and for one search
+    """A cluster's side of a split proof (`webapp.results.cluster`): how many tasks it runs at once, and for one search
     the numbers its workers share and the pool that runs its tasks, each task with the search rebuilt (once per
     worker process) from what `start` was given, its table its own. A worker lost mid-task is the engine's to
     retry; one it could not raises one of `lost`."""

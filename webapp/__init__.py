@@ -8,38 +8,21 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from flask import Flask
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: config, security, error pages and one blueprint per puzzle. (Flask and the blueprints are
-    imported here, not with the package: the command line imports `webapp.cli` without them.)"""
+    imported here, not with the package: the command line imports `webapp.commands.cli` without them.)"""
     from flask import Flask
 
-    from . import (
-        adversary,
-        aequitas,
-        assets,
-        caching,
-        codebreak,
-        codebreak_plan,
-        coins,
-        config,
-        devil,
-        errors,
-        gamebar,
-        htmx,
-        main,
-        pegs,
-        results,
-        security,
-        variants,
-    )
+    from webapp import config
+    from webapp.http import assets, caching, errors, htmx, security
+    from webapp.pages import adversary, aequitas, codebreak, codebreak_plan, coins, devil, gamebar, main, pegs, variants
+    from webapp.results import access as results
 
     app = Flask(
         __name__,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(config.ROOT / "templates"),
+        static_folder=str(config.ROOT / "static"),
         instance_path=str(config.instance_path()),
     )
     _configure(app, test_config)
@@ -47,7 +30,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     caching.init_app(app)
     assets.init_app(app)
-    errors.init_app(app)
+    errors.init_app(app, main.PUZZLES)
     app.register_blueprint(main.bp)
     app.register_blueprint(gamebar.bp)
     for area in (coins, adversary, aequitas, devil, pegs, codebreak, variants):  # each: pages and a JSON API
@@ -63,7 +46,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     """The app's settings: the test's, the keys (followed when `rotate-key` changes them, unless set) and the result
     store's address."""
-    from . import config, rotation
+    from webapp import config
+    from webapp.keys import rotation
 
     app.config.from_mapping(MAX_CONTENT_LENGTH=64 * 1024, WTF_CSRF_TIME_LIMIT=None)
     if test_config:
@@ -83,8 +67,8 @@ def _templates(app: Flask) -> None:
 
     from solvers.codebreak.strategy import STRATEGY_NAMES
     from solvers.pegs.board import board
-
-    from . import htmx, main, presets
+    from webapp.http import htmx
+    from webapp.pages import main, presets
 
     app.context_processor(htmx.layout)
     app.context_processor(main.footer)

@@ -1,7 +1,7 @@
 """The one way to a code-breaking strategy: `solve(TreeRequest(...), tick, checkpoint)` holds the limits, the choice
 of search (`strategy.build_tree`: a heuristic, or the plain-Python or compiled optimal search), the snapshot a long
-proof resumes from, and the verification against every secret. The site's job (`webapp/codebreak_results.py`) and
-the command line (`webapp/games.py`) both call it."""
+proof resumes from, and the verification against every secret. The site's job (`webapp/results/codebreak_results.py`)
+and the command line (`webapp/results/games.py`) both call it."""
 
 from __future__ import annotations
 

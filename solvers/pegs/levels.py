@@ -20,7 +20,7 @@ bits spread them over 256 buckets. A level is built in two passes: every parent 
 at a time, its children handed to a `Spill` (solvers/pegs/storage.py) by bucket; then a few buckets at a time are
 taken back, sorted and reduced to the level's parts, which come out in key order, so the two sides meet by a merge,
 part by part. The spill decides where children and parts wait: in memory (`Memory`), or on disk
-(webapp/peg_spill.py), where memory no longer grows with the levels and a stopped search resumes from its last
+(webapp/results/peg_spill.py), where memory no longer grows with the levels and a stopped search resumes from its last
 level.
 """
 

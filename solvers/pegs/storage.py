@@ -1,7 +1,7 @@
 """Where the bidirectional peg search's levels live (`levels.py` builds them, `meet.py` runs the search): a level
 is parts of states in key order (`Part`, held in memory by `Held`), and a `Spill` is where a level's children wait
 while it is built, where its parts are kept, and where a search under way (`SearchState`) is saved so that a
-restart resumes it: `Memory` here, or on disk in the web app (webapp/peg_spill.py)."""
+restart resumes it: `Memory` here, or on disk in the web app (webapp/results/peg_spill.py)."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ from solvers.codebreak.optimal import average_search
 from solvers.codebreak.optimal.average_search import AverageSearch
 from solvers.codebreak.solve import TreeRequest, solve
 from solvers.codebreak.strategy import read_back
-from webapp.cluster import search_run
+from webapp.results.cluster import search_run
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 SAMPLE_SECONDS = 0.2  # the workers run tasks throughout a proof (a scan of /proc costs milliseconds)

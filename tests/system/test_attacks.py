@@ -22,7 +22,7 @@ import pytest
 from tests.system.conftest import BIN, SYSTEM_KEY, Served, free_port
 from tests.system.test_proxy import slow_clients
 from tests.system.test_queue_faults import answered, ask, job_processes, until
-from webapp.jobs import make_huey
+from webapp.results.jobs import make_huey
 
 pytestmark = pytest.mark.slow
 

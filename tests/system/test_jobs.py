@@ -136,7 +136,7 @@ def test_stopping_the_server_stops_a_running_job(serve: Callable[..., Served]) -
 def test_job_limits_redis(redis_server: str) -> None:
     """The Redis store keeps the same limits as SQLite (its claim is one Lua script, atomic on the server)."""
     from tests.unit.test_store import check_adopt, check_limits
-    from webapp.store_redis import RedisStore
+    from webapp.store.redis import RedisStore
 
     check_limits(RedisStore(redis_server, [SYSTEM_KEY.encode()]))
     check_adopt(RedisStore(redis_server, [SYSTEM_KEY.encode()]))
@@ -147,6 +147,6 @@ def test_store_budget_redis(redis_server: str) -> None:
     """The Redis store keeps the same budget as SQLite (a write and its evictions are one Lua script; every read
     counts as a use)."""
     from tests.unit.test_store_budget import check_budget
-    from webapp.store_redis import RedisStore
+    from webapp.store.redis import RedisStore
 
     check_budget(lambda budget: RedisStore(redis_server, [SYSTEM_KEY.encode()], budget), touch_on_read=True)

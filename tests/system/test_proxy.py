@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.system.conftest import Served, free_port, wait_for_port
-from webapp.cli import main
+from webapp.commands.cli import main
 
 
 def start_nginx(tmp_path: Path, upstream: str, *extra: str) -> tuple[str, subprocess.Popen[bytes]]:

@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.system.conftest import Served
 from tests.web.test_odd_input import PLAYS
-from webapp.errors import MAX_URL
+from webapp.http.errors import MAX_URL
 
 SHOTS = Path("test-results")
 JUDGED = "/codebreak/play?game=mastermind&maker=adversarial&pegs=4&colours=6&g=ABCD,CDEF"  # within the request

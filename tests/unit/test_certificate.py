@@ -17,7 +17,7 @@ import pytest
 from solvers.codebreak import build
 from solvers.codebreak.optimal.certificate import OptimumCertificate, certify
 from tests.certify.checker import Checker, Rejected, all_codes, answers, check, check_file, counting
-from webapp.games import game_spec
+from webapp.results.games import game_spec
 
 KEPT = Path(__file__).resolve().parents[2] / "docs" / "certificates"
 

@@ -11,7 +11,7 @@ import pytest
 from solvers.codebreak import build
 from solvers.codebreak.optimal.certificate import certify
 from tests.certify.checker import check, check_file
-from webapp.games import game_spec
+from webapp.results.games import game_spec
 
 KEPT = Path(__file__).resolve().parents[2] / "docs" / "certificates"
 LONG = {  # (pegs, colours): the total and its source: a publication, or for a value published nowhere we know of

@@ -9,7 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from tests.conftest import TEST_KEY
-from webapp.cli import main
+from webapp.commands.cli import main
 
 
 def test_weigh_json_matches_api(capsys: pytest.CaptureFixture[str], client: FlaskClient) -> None:
@@ -184,10 +184,10 @@ def test_codebreak_prints_a_stored_strategy(
     """When the result store holds a strategy of a large game (as `make run` leaves Mastermind's proved optimal
     trees), the CLI prints it without searching again: the same fields as the API, `proved` included. (A game of
     16 secrets counts as large here; below the threshold the store is not opened: the next test.)"""
-    import webapp.cli
-    import webapp.games
+    import webapp.commands.cli
+    import webapp.results.games
 
-    monkeypatch.setattr(webapp.cli, "STORED_FROM_SECRETS", 16)
+    monkeypatch.setattr(webapp.commands.cli, "STORED_FROM_SECRETS", 16)
 
     url = "/api/codebreak?game=mastermind&pegs=2&colours=4&strategy=optimal-worst"
     api = client.get(url).get_json()  # the app computes it and puts it in the store the CLI reads
@@ -195,7 +195,7 @@ def test_codebreak_prints_a_stored_strategy(
     def searched_again(*args: object) -> None:
         raise AssertionError("the CLI searched instead of reading the store")
 
-    monkeypatch.setattr(webapp.games, "analysis", searched_again)
+    monkeypatch.setattr(webapp.results.games, "analysis", searched_again)
     argv = ["codebreak", "mastermind", "--pegs", "2", "--colours", "4", "--strategy", "optimal-worst", "--json"]
     assert main(argv) == 0
     assert json.loads(capsys.readouterr().out) == api and api["proved"] is True
@@ -205,12 +205,12 @@ def test_small_codebreak_games_are_computed_without_the_store(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, client: FlaskClient
 ) -> None:
     """A game under STORED_FROM_SECRETS secrets is solved at once, the store never opened: the API's answer."""
-    import webapp.cli
+    import webapp.commands.cli
 
     def opened(*args: object) -> None:
         raise AssertionError("the CLI opened the store for a small game")
 
-    monkeypatch.setattr(webapp.cli, "_stored_tree", opened)
+    monkeypatch.setattr(webapp.commands.cli, "_stored_tree", opened)
     argv = ["codebreak", "mastermind", "--pegs", "3", "--colours", "4", "--strategy", "optimal-average", "--json"]
     assert main(argv) == 0
     api = client.get("/api/codebreak?game=mastermind&pegs=3&colours=4&strategy=optimal-average").get_json()

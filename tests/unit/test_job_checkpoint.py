@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from webapp import computations
-from webapp.codebreak_results import CODEBREAK, codebreak_params
-from webapp.computations import StoreCheckpoint, stored, work
+from webapp.results import computations
+from webapp.results.codebreak_results import CODEBREAK, codebreak_params
+from webapp.results.computations import StoreCheckpoint, stored, work
 from webapp.store import open_store
 
 
@@ -27,8 +27,9 @@ def test_a_stopped_job_resumes_from_its_checkpoint(via: str, tmp_path: Path, mon
     import argparse
 
     from solvers.codebreak.optimal import average_search
-    from webapp import admin, precompute
     from webapp import store as store_module
+    from webapp.commands import admin
+    from webapp.results import precompute
 
     store = open_store(f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32])
     params = codebreak_params("mastermind", (4, 4, None), "optimal-average")
@@ -98,7 +99,7 @@ def test_the_optima_tables_proofs_have_no_work_cap(tmp_path: Path, monkeypatch: 
     from solvers.codebreak import Proving, build_tree
     from solvers.codebreak import solve as solve_module
     from solvers.errors import LimitError
-    from webapp import codebreak_results
+    from webapp.results import codebreak_results
 
     store = open_store(f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32])
     limits: list[int | None] = []
@@ -133,7 +134,7 @@ def test_a_long_proof_starts_from_its_snapshot_in_git(tmp_path: Path, monkeypatc
     from solvers.codebreak.optimal import average_search as search_module
     from solvers.codebreak.optimal.average_search import AverageSearch
     from solvers.codebreak.optimal.entries import format_entries
-    from webapp import codebreak_results
+    from webapp.results import codebreak_results
 
     class Kept:
         def __init__(self) -> None:

@@ -1,5 +1,6 @@
-"""The peg boards' bidirectional search in small parts and with its levels on disk (webapp/peg_spill.py): the same
-fewest moves and the same states as the search in memory, and a search stopped part-way resumes from its files."""
+"""The peg boards' bidirectional search in small parts and with its levels on disk
+(webapp/results/peg_spill.py): the same fewest moves and the same states as the search in memory, and a search stopped
+part-way resumes from its files."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from solvers.pegs import board, exact, replay
 from solvers.pegs.meet import fewest_meet
 from solvers.pegs.shipped import SHIPPED
 from solvers.pegs.storage import Ints, Part, SearchState
-from webapp.peg_spill import MANIFEST, DiskSpill, spill_for
+from webapp.results.peg_spill import MANIFEST, DiskSpill, spill_for
 
 # (board, start, finish), solvable; the answers come from the exact layers (solvers/pegs/exact.py)
 PROBLEMS = [("triangle-5", "4", "12"), ("triangle-5", "1", "13"), ("triangle-6", "2", "14"), ("triangle-6", "1", "5")]
@@ -137,7 +138,7 @@ def test_a_listed_problems_job_keeps_its_levels_on_disk_then_removes_them(
     search on disk gives the fewest moves the search in memory gives, and the exact layers', is checked above on
     triangle-6.)"""
     from solvers.progress import quiet
-    from webapp.catalogue import ReportParams, _pegs_report, pegs_problem
+    from webapp.results.catalogue import ReportParams, _pegs_report, pegs_problem
 
     monkeypatch.setenv("COIN_PUZZLES_INSTANCE", str(tmp_path))
     folders: list[Path] = []
@@ -212,8 +213,8 @@ def test_the_hours_long_problem_is_queued_by_precompute_only_and_last() -> None:
     (optima.FRONTIER, none now); `make run`'s background queue leaves it out, with every listed problem but the
     English centre game (the rest take 9 minutes of both cores, the French ones up to 5.6 GB)."""
     from solvers.codebreak import optima
-    from webapp.catalogue import PEGS_REPORT, pegs_problem
-    from webapp.precompute import LATE_PROBLEMS, everything
+    from webapp.results.catalogue import PEGS_REPORT, pegs_problem
+    from webapp.results.precompute import LATE_PROBLEMS, everything
 
     late = pegs_problem("french", "d3", "a5")
     assert ("french", "d3", "a5") in LATE_PROBLEMS
@@ -275,7 +276,7 @@ def test_a_full_disk_ends_a_listed_problems_job_clearly(tmp_path: Path, monkeypa
     import errno
 
     from solvers.progress import quiet
-    from webapp.catalogue import _pegs_report, pegs_problem
+    from webapp.results.catalogue import _pegs_report, pegs_problem
 
     monkeypatch.setenv("COIN_PUZZLES_INSTANCE", str(tmp_path))
 

@@ -7,8 +7,8 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from webapp.catalogue import PEGS_REPORT, pegs_problem
-from webapp.results import computed
+from webapp.results.access import computed
+from webapp.results.catalogue import PEGS_REPORT, pegs_problem
 
 
 @pytest.mark.slow

@@ -18,7 +18,7 @@ from solvers.weighing import Problem
 from solvers.weighing.adversary import end_game, replay
 from solvers.weighing.case import Case
 from solvers.weighing.knowledge import parse_weighings
-from webapp.games import GAMES_DIR
+from webapp.results.games import GAMES_DIR
 
 
 def test_random_devil_that_never_turns_is_plain_xor() -> None:

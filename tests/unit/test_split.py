@@ -159,7 +159,7 @@ def test_how_a_search_runs_is_its_entry_points_choice(monkeypatch: pytest.Monkey
     """A search runs where the `Execution` it is given says, whatever the environment: in its own process by
     default, on forked processes when told; the entry points' `search_run` reads COIN_PUZZLES_JOBS and
     COIN_PUZZLES_CLUSTER, and nothing in solvers/ below `parallel` reads them (a search's modules name neither)."""
-    from webapp.cluster import search_run
+    from webapp.results.cluster import search_run
 
     monkeypatch.setenv("COIN_PUZZLES_JOBS", "4")
     monkeypatch.delenv("COIN_PUZZLES_CLUSTER", raising=False)

@@ -17,7 +17,7 @@ from solvers.parallel import Execution
 
 MODULES = (
     "import sys\n"
-    "from webapp.cli import main\n"
+    "from webapp.commands.cli import main\n"
     "try:\n"
     "    main(sys.argv[1:])\n"
     "except SystemExit:\n"
@@ -144,7 +144,7 @@ def test_several_processes_prove_what_one_does(
     from solvers.codebreak import Proving, build_tree, verify
     from solvers.codebreak.optimal import average_search
     from solvers.codebreak.optimal.average_search import AverageSearch
-    from webapp.games import load
+    from webapp.results.games import load
 
     g = load(game, pegs, colours)
     alone = AverageSearch(g)

@@ -14,10 +14,10 @@ import pytest
 
 from solvers.errors import LimitError
 from solvers.progress import Tick
-from webapp.computations import Computation, Params, Wire, execute
-from webapp.results import Busy, JobFailed, Pending, fetch
+from webapp.results.access import Busy, JobFailed, Pending, fetch
+from webapp.results.computations import Computation, Params, Wire, execute
 from webapp.store import Limits, Store
-from webapp.store_sqlite import SqliteStore
+from webapp.store.sqlite import SqliteStore
 
 SECRET = [b"unit-secret"]
 runs: list[int] = []
@@ -152,8 +152,8 @@ def test_a_job_past_its_memory_budget_is_refused_clearly(tmp_path: Path) -> None
     with a stored 'too large' refusal instead of taking the machine's memory."""
     code = (
         "import numpy as np\n"
-        "from webapp.jobs import limit_memory\n"
-        "from webapp.computations import Computation, Failed, Params, run\n"
+        "from webapp.results.jobs import limit_memory\n"
+        "from webapp.results.computations import Computation, Failed, Params, run\n"
         "limit_memory('visitors')()\n"
         "grow = lambda p, t: np.ones(2 ** 31, dtype=np.uint8)\n"
         "big = Computation('test.big', Params, grow, lambda p: False, str, str)\n"
@@ -168,7 +168,7 @@ def test_a_job_past_its_memory_budget_is_refused_clearly(tmp_path: Path) -> None
 def test_a_visitor_moves_a_precomputation_job_ahead(tmp_path: Path) -> None:
     """A result the background precomputation has queued is queued again on the visitors' queue when someone asks
     for it, once however often they ask."""
-    from webapp.computations import PRECOMPUTE_NOTE
+    from webapp.results.computations import PRECOMPUTE_NOTE
 
     store = SqliteStore(tmp_path / "r.db", SECRET)
     key = SQUARE.key(X(15))
@@ -184,7 +184,7 @@ def test_a_visitor_moves_a_precomputation_job_ahead(tmp_path: Path) -> None:
 def test_precomputation_jobs_count_against_the_visitor_who_moves_them(tmp_path: Path) -> None:
     """A visitor moving precomputation jobs ahead is counted as for jobs of their own: past their limit, 429 and
     nothing queued (the bypass: 55 such results asked by one client were all queued, none counted)."""
-    from webapp.computations import PRECOMPUTE_NOTE
+    from webapp.results.computations import PRECOMPUTE_NOTE
 
     store = SqliteStore(tmp_path / "r.db", SECRET)
     for x in range(30, 36):
@@ -210,7 +210,7 @@ def test_precomputation_jobs_count_against_the_visitor_who_moves_them(tmp_path: 
 def test_the_precomputation_has_a_queue_of_its_own(tmp_path: Path) -> None:
     """Precomputation jobs go to their own queue (own consumer), so hours of them never hold a visitor's job back;
     a visitor asking for one of them while it waits queues it on the visitors' queue, which then has it too."""
-    from webapp.jobs import Queues
+    from webapp.results.jobs import Queues
 
     store = SqliteStore(tmp_path / "r.db", SECRET)
     queues = Queues(None, tmp_path, store=store.address)  # SQLite queues in this folder, no consumer
@@ -246,7 +246,7 @@ def check_adopt(store: Store) -> None:
     """On any store: a job the precomputation queued becomes a visitor's, counted like a claim of their own (past
     the limit: refused, nothing changed); a job someone else adopted, or one not queued by the precomputation,
     is 'taken'."""
-    from webapp.computations import PRECOMPUTE_NOTE
+    from webapp.results.computations import PRECOMPUTE_NOTE
 
     limits = Limits(per_client=1, total=5)
     for key in ("p0", "p1", "q0"):
@@ -314,7 +314,7 @@ def test_the_queue_keeps_tasks_as_json(tmp_path: Path) -> None:
 
     from huey import SqliteHuey
 
-    from webapp.jobs import JsonSerializer
+    from webapp.results.jobs import JsonSerializer
 
     queue = SqliteHuey("t", filename=str(tmp_path / "q.db"), results=False, serializer=JsonSerializer())
     task = queue.task(name="compute")(lambda name, params, client: None)
@@ -373,7 +373,7 @@ def test_a_task_cannot_name_a_store_or_a_foreign_computation(
 ) -> None:
     """A task carries no store path (the consumer writes to its own store), and a task in the old shape or with a
     name the app does not know is dropped with one line, never run and never a traceback."""
-    from webapp.jobs import compute
+    from webapp.results.jobs import compute
 
     store = tmp_path / "elsewhere.db"
     compute("sqlite:" + str(tmp_path / "r.db"), f"sqlite:{store}", {"n": 3}, "", "visitors", True)  # type: ignore[arg-type]
@@ -386,7 +386,7 @@ def test_a_forged_task_of_any_shape_is_dropped_with_one_line(
 ) -> None:
     """Tasks written to the queue by someone else (a shared Redis) with arguments of another shape: each dropped
     with the one line, never run, never a traceback (huey would log one for a call its task cannot take)."""
-    from webapp.jobs import Queues
+    from webapp.results.jobs import Queues
 
     queues = Queues(None, tmp_path, immediate=True, store="sqlite:" + str(tmp_path / "r.db"))
     task = queues._tasks["visitors"]
@@ -407,8 +407,8 @@ def test_a_job_whose_consumer_died_is_queued_again(tmp_path: Path, monkeypatch: 
     """A running job whose supervisor stopped reporting (its consumer killed) is queued again by the periodic
     revive, on the lane of the client that asked for it, once however many consumers revive at the same time; a
     live job is left alone."""
-    from webapp.catalogue import DEVIL, DevilParams
-    from webapp.jobs import Queues
+    from webapp.results.catalogue import DEVIL, DevilParams
+    from webapp.results.jobs import Queues
 
     monkeypatch.setenv("COIN_PUZZLES_JOB_STALE_SECONDS", "1")
     store = SqliteStore(tmp_path / "r.db", SECRET)

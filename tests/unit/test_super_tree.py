@@ -62,7 +62,7 @@ def test_super_mastermind_guessing_possible_codes_only_needs_179929_guesses() ->
     tree replayed here with the test's own scorer, every guess checked to be a code still possible."""
     from solvers.codebreak import Node, Proving, build_tree, verify
     from solvers.codebreak.solve import Seeded
-    from webapp.codebreak_results import codebreak_params, shipped_entries
+    from webapp.results.codebreak_results import codebreak_params, shipped_entries
 
     # the search resumes from the sets its snapshot in git settled, as make precompute's job does (days from nothing)
     params = codebreak_params("super-mastermind", (None, None, None), "optimal-average", possible_only=True)

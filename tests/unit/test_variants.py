@@ -237,7 +237,7 @@ def test_stored_plan_rebuilds_the_verified_tree(v: Variant) -> None:
     """A plan stored as JSON (its chosen weighings, no search tables) rebuilds exactly the tree that was verified."""
     from solvers.variants.plan import StoredPlan, restored, stored
     from solvers.variants.report import tree_json
-    from webapp import codec
+    from webapp.store import codec
 
     plan = make_plan(v)
     assert verify(plan).ok

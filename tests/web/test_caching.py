@@ -18,10 +18,10 @@ from solvers.variants.report import VariantRow
 from tests.conftest import TEST_KEY
 from tests.web.forms import form_token
 from webapp import create_app
-from webapp.caching import CHANGING, KEPT, PRIVATE
-from webapp.catalogue import VARIANT_TABLE, VariantParams
-from webapp.computations import write
-from webapp.results import app_store
+from webapp.http.caching import CHANGING, KEPT, PRIVATE
+from webapp.results.access import app_store
+from webapp.results.catalogue import VARIANT_TABLE, VariantParams
+from webapp.results.computations import write
 
 PLAN = "/coins/plan?n=12&weight=unknown&goal=identify&extra=0&maybe_none=0&objective=worst&path=LB"
 KEPT_PAGES = [

@@ -136,8 +136,8 @@ def test_viewing_the_table_never_starts_a_long_search(client: FlaskClient) -> No
     """Black-peg Mastermind 5x4's optimal searches are beyond the precomputed list: the game table shows the
     heuristics and invites opening a plan instead of starting minutes of search (and a stored refusal is shown
     as text, not an error page)."""
-    from webapp.codebreak_results import CODEBREAK, codebreak_params
-    from webapp.computations import Failed, write
+    from webapp.results.codebreak_results import CODEBREAK, codebreak_params
+    from webapp.results.computations import Failed, write
     from webapp.store import default_store
 
     url = "/codebreak/game?game=mastermind-black&pegs=5&colours=4"
@@ -300,7 +300,7 @@ def test_super_mastermind_possible_only_is_queued_by_precompute_only(
     precompute` (large), after everything but the Mastermind sizes not proved yet (optima.FRONTIER: none now; 5x6
     until 2026-11-26), never by `make run`'s background queue; Mastermind's (a second) by both."""
     from solvers.codebreak import optima
-    from webapp.precompute import everything
+    from webapp.results.precompute import everything
 
     monkeypatch.setattr(optima, "FRONTIER", unproved)
 
@@ -379,8 +379,8 @@ def test_a_bulls_and_cows_second_guess_is_read_from_the_stored_totals(client: Fl
 
     from solvers.codebreak import build, parse
     from solvers.codebreak.play import play_round
-    from webapp.codebreak_results import SECOND, game_params, lesson_params
-    from webapp.results import computed, peek
+    from webapp.results.access import computed, peek
+    from webapp.results.codebreak_results import SECOND, game_params, lesson_params
 
     sizes = (3, 5, None)
     games = Path(__file__).resolve().parents[2] / "games"

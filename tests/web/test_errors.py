@@ -16,7 +16,8 @@ import solvers.devil.play
 import solvers.pegs.play
 import solvers.weighing.report  # noqa: F401 - import every module that may define an error
 from solvers.errors import PuzzleError
-from webapp import cli, create_app
+from webapp import create_app
+from webapp.commands import cli
 
 
 def every_error() -> list[type[PuzzleError]]:

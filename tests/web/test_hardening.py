@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.web.forms import form_token, refusal
-from webapp.cli import main
+from webapp.commands.cli import main
 
 
 @pytest.mark.parametrize("place", ["\u00b2", "\u0663", "\uff11", "1\u00b2"])

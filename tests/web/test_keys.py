@@ -15,7 +15,7 @@ from flask import Flask
 from tests.web.forms import form_token
 from tests.web.test_honest_games import honest_game, weigh
 from webapp import config, create_app
-from webapp.cli import main
+from webapp.commands.cli import main
 
 
 @pytest.fixture

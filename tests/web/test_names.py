@@ -9,8 +9,8 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from webapp.catalogue import PEGS_TABLE, BoardParams
-from webapp.codebreak_results import CODEBREAK, GAME, codebreak_params, game_params
+from webapp.results.catalogue import PEGS_TABLE, BoardParams
+from webapp.results.codebreak_results import CODEBREAK, GAME, codebreak_params, game_params
 
 RAW = re.compile(
     r"triangle-\d|\benglish\b|\bfrench\b|\bknuth\b|\bmastermind \d|bulls-and-cows|optimal-average|-destined"

@@ -8,7 +8,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from solvers.numbers import whole_number
-from webapp.errors import MAX_URL
+from webapp.http.errors import MAX_URL
 
 PLAYS = [
     "/coins/plan?n=12&path=L",

@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 
 from tests.web.forms import form_token, refusal
-from webapp.main import PUZZLES, THUMB_LABELS
+from webapp.pages.main import PUZZLES, THUMB_LABELS
 
 HX = {"HX-Request": "true"}
 

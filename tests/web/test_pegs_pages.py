@@ -148,8 +148,8 @@ def test_table_lists_the_classic_problem(client: FlaskClient) -> None:
     """The English table names the centre game under 'Shortest solutions', linked to its proved solution page;
     while the report is not stored it says whether a job is computing it or opening the link will (the page
     never computes it itself)."""
-    from webapp.catalogue import PEGS_REPORT, pegs_problem
-    from webapp.results import app_store
+    from webapp.results.access import app_store
+    from webapp.results.catalogue import PEGS_REPORT, pegs_problem
 
     centre = "Empty d4, finish on d4</a>: "
     html = client.get("/pegs/table?board=english").get_data(as_text=True)

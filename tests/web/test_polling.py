@@ -12,8 +12,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from webapp import create_app
-from webapp.codebreak_results import GAME, game_params
-from webapp.results import computed
+from webapp.results.access import computed
+from webapp.results.codebreak_results import GAME, game_params
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 POLLS = ("load delay", "every ")  # the hx-trigger values that ask again by themselves

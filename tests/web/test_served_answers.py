@@ -15,9 +15,9 @@ from solvers.variants.report import VariantRow
 from tests.conftest import TEST_KEY
 from tests.web.forms import form_token, refusal
 from webapp import create_app
-from webapp.catalogue import VARIANT_TABLE, VariantParams
-from webapp.computations import write
-from webapp.results import app_store
+from webapp.results.access import app_store
+from webapp.results.catalogue import VARIANT_TABLE, VariantParams
+from webapp.results.computations import write
 
 
 def _location(r: object) -> dict[str, str]:

@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from solvers.variants.model import Variant
 from solvers.variants.report import table
 from tests.web.forms import refusal, refused
-from webapp import catalogue
+from webapp.results import catalogue
 
 
 def test_index_lists_the_tables_and_the_form(client: FlaskClient) -> None:

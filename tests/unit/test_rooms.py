@@ -1,0 +1,100 @@
+"""The web side's rooms: `webapp/` is packages whose names say their job, and imports go one way only. Pages sit
+above keys, keys above results, results above http, http above the store, and everything above `config`; nothing
+imports pages or commands but the app factory (`webapp/__init__.py`), which assembles the app. Each room's
+`__init__` docstring says what it owns and which rooms it may import. The checker is shown to fail on a planted
+violation."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+# each room and the rooms it may import (besides itself): the order of the layers, top to bottom
+MAY_IMPORT = {
+    "factory": {"commands", "pages", "keys", "results", "http", "store", "config"},
+    "commands": {"keys", "results", "http", "store", "config"},
+    "pages": {"keys", "results", "http", "store", "config"},
+    "keys": {"results", "http", "store", "config"},
+    "results": {"http", "store", "config"},
+    "http": {"store", "config"},
+    "store": {"config"},
+    "config": set(),
+}
+ROOMS = {"commands", "pages", "keys", "results", "http", "store"}
+
+
+def room_of(parts: tuple[str, ...]) -> str:
+    """The room of a module named by its dotted parts under webapp ('webapp', 'pages', 'coins' -> 'pages')."""
+    if len(parts) >= 2 and parts[1] in ROOMS:
+        return parts[1]
+    if len(parts) >= 2 and parts[1] == "config":
+        return "config"
+    return "factory"
+
+
+def imported(tree: ast.Module, own: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The webapp modules a module imports, anywhere in it (at its top or inside a function), as dotted parts."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [tuple(a.name.split(".")) for a in node.names if a.name.split(".")[0] == "webapp"]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = own[: len(own) - node.level]
+                module = (*base, *(node.module.split(".") if node.module else ()))
+            else:
+                module = tuple((node.module or "").split("."))
+            if module[0] != "webapp":
+                continue
+            if len(module) == 1:  # from webapp import pages, config, create_app: each name its own room
+                out += [("webapp", a.name) for a in node.names]
+            else:
+                out.append(module)
+    return out
+
+
+def violations(root: Path) -> list[str]:
+    """Every import that goes against the rooms' order, as 'module -> imported (room -> room)'."""
+    found = []
+    for path in sorted((root / "webapp").rglob("*.py")):
+        rel = path.relative_to(root).with_suffix("")
+        own = tuple(rel.parts[:-1]) if rel.name == "__init__" else tuple(rel.parts)
+        room = room_of(own)
+        package = own if rel.name == "__init__" else own[:-1]
+        for target in imported(ast.parse(path.read_text()), (*package, "_")):
+            other = room_of(target)
+            if other != room and other not in MAY_IMPORT[room]:
+                found.append(f"{'.'.join(own)} -> {'.'.join(target)} ({room} -> {other})")
+    return found
+
+
+def test_imports_go_one_way_between_rooms() -> None:
+    """No module imports a room above its own (nor pages or commands, but the app factory)."""
+    assert violations(ROOT) == []
+
+
+def test_each_room_is_a_package_that_says_what_it_owns() -> None:
+    """Every room is a package of webapp/ with a docstring naming what it may import, and no module of the app is
+    left loose in webapp/ but the factory and the settings."""
+    for room in ROOMS:
+        init = ROOT / "webapp" / room / "__init__.py"
+        doc = ast.get_docstring(ast.parse(init.read_text())) or ""
+        assert "May import" in doc, room
+    loose = sorted(p.name for p in (ROOT / "webapp").glob("*.py"))
+    assert loose == ["__init__.py", "config.py"]
+
+
+def test_the_checker_finds_a_planted_violation(tmp_path: Path) -> None:
+    """A store module importing a page, and a results module importing keys by a relative import, are found."""
+    for room in ("store", "pages", "results", "keys"):
+        (tmp_path / "webapp" / room).mkdir(parents=True)
+        (tmp_path / "webapp" / room / "__init__.py").write_text('"""May import: config."""\n')
+    (tmp_path / "webapp" / "__init__.py").write_text("from webapp.pages import coins\n")  # the factory may
+    (tmp_path / "webapp" / "pages" / "coins.py").write_text("from webapp.store import base\n")  # downwards: fine
+    (tmp_path / "webapp" / "store" / "base.py").write_text("def f():\n    from webapp.pages.coins import bp\n")
+    (tmp_path / "webapp" / "results" / "jobs.py").write_text("from ..keys import secretbox\n")
+    assert violations(tmp_path) == [
+        "webapp.results.jobs -> webapp.keys (results -> keys)",
+        "webapp.store.base -> webapp.pages.coins (store -> pages)",
+    ]

@@ -1,0 +1,94 @@
+"""One error page and one JSON error shape, {"error": ..., "detail": ...}, for every failure.
+
+Every solver error is a `PuzzleError`; one handler turns it into a 4xx, so no refusal can become a 500.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from flask import Flask, Response, current_app, jsonify, render_template, request, url_for
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, RequestURITooLarge
+
+from solvers.errors import IllegalMoveError, LimitError, PuzzleError
+
+# The longest address (path and query) the site answers: gunicorn reads request lines up to 4,094 bytes, nginx's
+# header and proxy buffers (deploy/nginx.conf) hold this much with room to spare; the longest address a game
+# makes (200 moves, gamebar.MAX_SHARED for a shared one) is about 2,000
+MAX_URL = 4000
+# Flask-WTF's reasons for refusing a form, in words that say what the visitor's browser did
+CSRF_REASONS = {
+    "The CSRF session token is missing.": "your browser sent no session cookie with it (cookies blocked, or a "
+    "private window closed since the page was loaded)",
+    "The CSRF tokens do not match.": "its token belongs to another load of the page: a page opened in this browser "
+    "since (another tab, or pages loaded at the same moment in a fresh session) replaced the session's token",
+    "The CSRF token is missing.": "it was sent without its security token",
+    "The CSRF token is invalid.": "its security token was not made by this site's keys (a page from before the "
+    "site's key was replaced, or a token altered on the way)",
+}
+TITLES: dict[type[PuzzleError], str] = {LimitError: "Too large to compute here", IllegalMoveError: "Not a legal move"}
+
+
+def _wants_json() -> bool:
+    """True for API requests."""
+    return request.path.startswith("/api/")
+
+
+def puzzle_link(path: str) -> tuple[str, str] | None:
+    """The (address, name) of the puzzle whose pages `path` belongs to, for the error page's way back."""
+    area = path.strip("/").split("/", 1)[0]
+    puzzles = current_app.extensions.get(PUZZLES, ())  # the pages' list, given by the app factory (`init_app`)
+    return next(((url_for(endpoint), name) for key, name, endpoint, _ in puzzles if key == area), None)
+
+
+def error_response(status: int, title: str, message: str, detail: object = None) -> tuple[Response | str, int]:
+    """The error as JSON for the API, as the error page otherwise (with a link back to the visitor's puzzle)."""
+    if _wants_json():
+        return jsonify({"error": message, "detail": detail}), status
+    back = puzzle_link(request.path)
+    return render_template("error.html", title=title, message=message, back=back), status
+
+
+def puzzle_title(e: PuzzleError) -> str:
+    """The error page's title for a solver error."""
+    return next((v for cls, v in TITLES.items() if isinstance(e, cls)), "Bad request")
+
+
+def refuse_long_addresses() -> None:
+    """414 for an address past MAX_URL, before any view reads it."""
+    if len(request.full_path) > MAX_URL:
+        raise RequestURITooLarge(f"The address is longer than the {MAX_URL:,} characters this site answers.")
+
+
+PUZZLES = "coin_puzzles_puzzles"  # the app's extension: (area, name, endpoint, blurb) of each puzzle's pages
+
+
+def init_app(app: Flask, puzzles: Sequence[tuple[str, str, str, str]] = ()) -> None:
+    """Register the handlers; puzzles: each puzzle's pages (`pages.main.PUZZLES`), for an error page's way back."""
+    app.extensions[PUZZLES] = tuple(puzzles)
+    app.before_request(refuse_long_addresses)
+
+    @app.errorhandler(PuzzleError)
+    def puzzle_error(e: PuzzleError) -> tuple[Response | str, int]:
+        """A solver (or a parser) refused the input."""
+        return error_response(400, puzzle_title(e), e.message, e.detail)
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(e: CSRFError) -> tuple[Response | str, int]:
+        """A form without a valid CSRF token, saying which of the client's states caused it (nothing on the server
+        makes a valid token fail: the token is checked against the browser's own session cookie)."""
+        why = CSRF_REASONS.get(str(e.description), "its security token was not valid")
+        return error_response(400, "Form expired", f"The form could not be used: {why}. Reload the page and try again.")
+
+    @app.errorhandler(HTTPException)
+    def http_error(e: HTTPException) -> Response:
+        """Any HTTP error, with its own message."""
+        status = e.code or 500
+        message = e.description or e.name
+        body, code = error_response(status, f"{status} {e.name}", message)
+        response = current_app.make_response((body, code))
+        for name, value in e.get_headers():
+            if name.lower() == "allow":  # a 405 must say which methods are allowed
+                response.headers[name] = value
+        return response

@@ -1,0 +1,44 @@
+"""The web workers follow `coin-puzzles rotate-key` without a restart: before each request a worker looks at the
+instance folder's key files (two stat calls) and, when either changed, reads the keys again, so that results a
+job signed with the new key are never dropped as damaged and the old key keeps opening what it signed. Keys set
+in the environment (COIN_PUZZLES_SECRET) change only with a restart, as the environment does."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from flask import Flask, current_app
+
+from webapp import config
+
+
+def _stamp(folder: Path) -> tuple[int, ...]:
+    """When the key files last changed (0 for a file that is not there)."""
+    out = []
+    for name in (config.KEY_FILE, config.FALLBACKS_FILE):
+        try:
+            out.append((folder / name).stat().st_mtime_ns)
+        except OSError:
+            out.append(0)
+    return tuple(out)
+
+
+def use(app: Flask, keys: config.Keys) -> None:
+    """Put keys in force in an app: the session's and forms' keys, the result store's signer, sealed games."""
+    app.config["SECRET_KEY"], app.config["SECRET_KEY_FALLBACKS"] = keys.current, list(keys.fallbacks)
+    # CSRF tokens signed with an older key still validate
+    app.config["WTF_CSRF_SECRET_KEY"] = [*keys.fallbacks, keys.current] if keys.fallbacks else keys.current
+    app.extensions.pop("coin_puzzles_store", None)  # opened again with the new keys on next use
+    app.extensions["coin_puzzles_keys_stamp"] = _stamp(Path(app.instance_path))
+
+
+def follow() -> None:
+    """Before a request: the keys again if the instance folder's key files changed (and none is set in the
+    environment)."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    if os.environ.get("COIN_PUZZLES_SECRET"):
+        return
+    folder = Path(app.instance_path)
+    if _stamp(folder) != app.extensions.get("coin_puzzles_keys_stamp"):
+        use(app, config.keys(folder))

@@ -1,0 +1,86 @@
+"""Following a code-breaking strategy in a real game (the plan page: enter each score, see the next guess), and the
+table of Mastermind's proved optima."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, send_from_directory
+from flask.typing import ResponseReturnValue
+
+from solvers.codebreak import Game, Node, Stats, Strategy
+from solvers.codebreak.play import contradiction, follow
+from solvers.report import as_json
+from webapp.http import params
+from webapp.http.htmx import link
+from webapp.pages.codebreak import api, game_args, size_query, strategy_arg
+from webapp.results.access import app_store, computed
+from webapp.results.codebreak_results import CODEBREAK, codebreak_params
+from webapp.results.optima import CERTIFICATES, certificates, optima_table
+
+bp = Blueprint("codebreak_plan", __name__, url_prefix="/codebreak")
+
+
+@bp.get("/plan")
+def plan() -> ResponseReturnValue:
+    """Follow a strategy's tree by entering the feedback from a real game."""
+    name, spec, g, sizes = game_args(request.args)
+    strategy = strategy_arg(request.args)
+    only = params.flag(request.args, "possible_only")
+    root, stats = computed(CODEBREAK, codebreak_params(name, sizes, strategy, possible_only=only))
+    path = [x for x in request.args.get("path", "").split(",") if x]
+    node = follow(g, root, path)
+    base = {"game": name, "strategy": strategy, **size_query(sizes), **({"possible_only": "1"} if only else {})}
+
+    def extend(o: int) -> str:
+        return link("codebreak_plan.plan", {**base, "path": ",".join([*path, g.outcome_names[o]])})
+
+    options = []
+    if node is not None and node.experiment is not None:
+        options = [(g.outcome_names[o], extend(o)) for o in sorted(node.children)]
+    entered = request.args.get("next", "")
+    error = contradiction(g, node, entered)
+    if entered and error is None and node is not None and node.experiment is not None:
+        return redirect(extend(g.outcome_names.index(entered)), code=303)
+    back = link("codebreak_plan.plan", {**base, "path": ",".join(path[:-1])}) if path else None
+    view = PlanView(g, name, strategy, only, stats, node, path, options, base, error, back)
+    page = render_template("codebreak/plan.html", view=view)
+    return (page, 400) if error else page
+
+
+class PlanView(NamedTuple):
+    """A strategy's plan page: the game and its name, the strategy (guessing possible codes only or not), its
+    figures, the node reached by the feedback entered (the path), each score's link from there, the query the
+    links share, why the feedback just entered cannot be, and the link one step back."""
+
+    g: Game
+    name: str
+    strategy: Strategy
+    possible_only: bool
+    stats: Stats
+    node: Node | None
+    path: list[str]
+    options: list[tuple[str, str]]
+    base: dict[str, str]
+    error: str | None
+    back: str | None
+
+
+@bp.get("/optima")
+def optima() -> str:
+    """The table of proved optima with its chart (read from the result store; the precomputation fills it)."""
+    return render_template("codebreak/optima.html", r=optima_table(app_store()))
+
+
+@bp.get("/optima/certificates/<name>")
+def optima_certificate(name: str) -> ResponseReturnValue:
+    """A kept certificate of an optimal average (numpy's .npz; docs/certificates/README.md describes it)."""
+    if name not in {file for file, _ in certificates().values()}:
+        abort(404)
+    return send_from_directory(CERTIFICATES, name, mimetype="application/octet-stream", as_attachment=True)
+
+
+@api.get("/codebreak/optima")
+def optima_json() -> Response:
+    """The table of proved optima as JSON (the page's, `optima`)."""
+    return jsonify(as_json(optima_table(app_store())))

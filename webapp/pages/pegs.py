@@ -1,0 +1,390 @@
+"""The peg board: play by clicking coins and targets, hints, step-through solutions, per-board tables, API."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import NamedTuple
+
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
+
+from solvers.errors import InputError
+from solvers.pegs import (
+    BOARDS,
+    CENTRES,
+    PROBLEMS,
+    Analysis,
+    Board,
+    PegGame,
+    PegRow,
+    board,
+    finish_label,
+    from_token,
+    game_from_text,
+    quick_exact,
+    replay,
+)
+from solvers.pegs.lesson import IMPOSSIBLE, FewestMoves, lesson
+from solvers.pegs.play import Session, from_game_id, game_id, session_from_text
+from solvers.pegs.report import (
+    PegPlayPage,
+    PegReport,
+    TableProofs,
+    labels,
+    on_proved_path,
+    play_page,
+    settled_report,
+    table_proofs,
+)
+from solvers.pegs.shipped import shipped_start
+from solvers.report import as_json
+from webapp.http import params
+from webapp.http.htmx import go, link
+from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links
+from webapp.results.access import computed, held, peek
+from webapp.results.catalogue import (
+    PEGS_ANALYSIS,
+    PEGS_REPORT,
+    PEGS_SEARCH,
+    PEGS_TABLE,
+    QUICK_TABLE_HOLES,
+    BoardParams,
+    PositionParams,
+    ReportParams,
+    pegs_problem,
+    settled_start,
+)
+
+bp = Blueprint("pegs", __name__, url_prefix="/pegs")
+api = Blueprint("pegs_api", __name__, url_prefix="/api")
+MAX_JUMPS = 40
+
+
+def parse_game(args: Mapping[str, str]) -> PegGame:
+    """Board, start hole, jumps and goal (finish: any, start, centre or a hole) from the URL; every jump is
+    checked by the rules."""
+    return game_from_text(_board(args), args.get("hole", ""), args.get("j", ""), args.get("finish", ""))
+
+
+def game_url(g: PegGame, **more: str) -> str:
+    """The play URL of a position (a fresh undo chain: its jumps)."""
+    return link("pegs.play", {"board": g.board.name, "hole": g.hole, "j": g.text(), "finish": g.finish, **more})
+
+
+def parse_session(args: Mapping[str, str]) -> Session:
+    """The game and its undo chain from the URL (j: every jump and restart, at: how many are in effect)."""
+    return session_from_text(
+        _board(args),
+        args.get("hole", ""),
+        args.get("j", ""),
+        args.get("finish", ""),
+        args.get("at", ""),
+        args.get("u", ""),
+    )
+
+
+def session_url(s: Session, **more: object) -> str:
+    """The play URL of a session."""
+    g = s.game
+    return link("pegs.play", {"board": g.board.name, "hole": g.hole, **s.chain.query(), "finish": g.finish, **more})
+
+
+def goals(s: Session, hints: int) -> list[tuple[str, str, bool]]:
+    """The goals a player can switch to (name, URL, current): anywhere, the start hole, the centre."""
+    g = s.game
+    options = [("anywhere", ""), (f"in the start hole {g.hole}", g.hole)]
+    centre = CENTRES.get(g.board.name)
+    if centre and centre != g.hole:
+        options.append((f"in the centre {centre}", centre))
+    return [(name, session_url(s.with_goal(label), h=hints or ""), g.finish == label) for name, label in options]
+
+
+def _board(args: Mapping[str, str]) -> Board:
+    """The board named in the URL."""
+    name = args.get("board", "triangle-4")
+    return board(name)
+
+
+def holes_of(pos: int) -> set[int]:
+    """The holes holding a coin."""
+    return {i for i in range(pos.bit_length()) if pos >> i & 1}
+
+
+@bp.get("")
+def setup() -> str:
+    """Pick a board and the empty hole."""
+    starts = {name: (lambda hole, name=name: url_for("pegs.play", board=name, hole=hole)) for name in BOARDS}
+    return render_template("pegs/setup.html", boards=BOARDS, start_links=starts)
+
+
+@bp.get("/play")
+def play() -> str:
+    """The board: select a coin, then a target; undo and redo, hints that teach, the game's ID, the win screen."""
+    s = parse_session(request.args)
+    g = s.game
+    hints = params.whole(request.args, "h", 0, 0, 10**6, "h")
+    starts = solvable_starts(g) if not g.jumps else None
+    page = play_page(g, request.args.get("sel", ""), searched(g.board, g.finish), starts)
+    hint = _hint(g) if params.flag(request.args, "hint") else None
+    return render_template("pegs/play.html", page=page, view=_play_links(s, page, hints, hint))
+
+
+class PegPlayLinks(NamedTuple):
+    """What the play page adds to its model: its links (each target's and each coin's, every legal jump's, the
+    hint's, the solution's, the goals'), its bar (with the result once the game has ended) and the hint."""
+
+    targets: dict[int, str]
+    select: Callable[[int], str]
+    legal: list[tuple[str, str, str, str]]
+    hint_url: str
+    solution_url: str
+    goals: list[tuple[str, str, bool]]
+    bar: Bar
+    hint: dict[str, object] | None
+
+
+def _play_links(s: Session, page: PegPlayPage, hints: int, hint: dict[str, object] | None) -> PegPlayLinks:
+    """The play page's links, bar and result for a session."""
+    g, b = s.game, page.board
+    keep = {"h": hints or ""}
+    bar = Bar(
+        game_id(g),
+        url_for("pegs.from_id"),
+        session_url(s),
+        *chain_links(s.chain, lambda c: session_url(s.moved(c), **keep)),
+        s.chain.undos,
+        hints,
+        stats=_stats(g),
+        end=_score(g, len(page.moves)) if page.ended else None,
+    )
+    return PegPlayLinks(
+        {j[2]: session_url(s.then(j), **keep, sel=b.labels[j[2]] if again else "") for j, again in page.targets},
+        lambda h: session_url(s, sel=b.labels[h], **keep),
+        [(b.labels[f], b.labels[o], b.labels[t], session_url(s.then((f, o, t)), **keep)) for f, o, t in page.legal],
+        session_url(s, hint="1", h=hints + 1),
+        # a solution shown is a hint too; its page leads back to this game (goal, undo chain, hints) with it counted
+        link("pegs.solution", {"board": b.name, "hole": g.hole, **s.chain.query(), "finish": g.finish, "h": hints + 1}),
+        goals(s, hints),
+        bar,
+        hint,
+    )
+
+
+def _peek_report(p: ReportParams) -> PegReport | None:
+    """A stored report, if there is one (never computing or queuing anything)."""
+    return peek(PEGS_REPORT, p)
+
+
+def _shipped_report(b: Board, hole: str, finish: str) -> PegReport | None:
+    """A listed problem's report from the proof shipped in the package, where there is one."""
+    a = shipped_start(b, hole, finish)
+    return None if a is None else settled_report(b, hole, finish, a)
+
+
+def proved_here(g: PegGame) -> Analysis | None:
+    """The proved fewest-move solution from a game's position that the stored proofs of the classic problems give
+    (up to symmetry; finishing anywhere once every possible finish is proved): at its start, the start's; later,
+    the rest of it, where the game is still on it (`on_proved_path`); else None."""
+    b = g.board
+    start = settled_start(b, g.hole, g.finish or None, _peek_report)
+    if start is None or not g.jumps:
+        return start
+    return on_proved_path(b, b.start(g.hole), start, g.position(), g.finish or None)
+
+
+def _fewest(b: Board, finish: str) -> FewestMoves:
+    """The fewest moves from a position (a fresh move) where the exact analysis is quick; -1 when it cannot be
+    finished; None when not known in a request."""
+
+    def fewest(pos: int) -> int | None:
+        p = PositionParams(b.name, pos, finish)
+        if not (quick_exact(b, pos) and PEGS_ANALYSIS.quick(p)):
+            return None
+        a: Analysis = computed(PEGS_ANALYSIS, p)
+        return IMPOSSIBLE if a.solvable is False else a.min_moves
+
+    return fewest
+
+
+def _hint(g: PegGame) -> dict[str, object]:
+    """The hint: solvable or not, the best next move, the fewest moves from here and what the last jump cost.
+    Where the hint's search runs out of budget, the thorough search (a job of seconds) answers."""
+    b = g.board
+    here = PositionParams(b.name, g.position(), g.finish)
+    a = proved_here(g) or (computed(PEGS_ANALYSIS, here) if PEGS_ANALYSIS.quick(here) else None)
+    a = a or computed(PEGS_ANALYSIS, here)
+    if a.solvable is None and not a.solution:
+        a = computed(PEGS_SEARCH, here)
+    return {
+        "solvable": a.solvable,
+        "min_moves": a.min_moves,
+        "method": a.method,
+        "next": labels(b, a.solution[0]) if a.solution else None,
+        "finals": sorted(b.labels[h] for h in (a.finals or {})),
+        "lesson": lesson(g, _fewest(b, g.finish)),
+    }
+
+
+def _optimum(g: PegGame) -> int | None:
+    """The proved fewest moves of the game from its start, where known: the exact analysis, or a stored proof of
+    a classic problem."""
+    b = g.board
+    fewest = _fewest(b, g.finish)(g.start)
+    if fewest is not None:
+        return None if fewest == IMPOSSIBLE else fewest
+    found = settled_start(b, g.hole, g.finish or None, _peek_report)
+    return found.min_moves if found is not None else None
+
+
+def _stats(g: PegGame) -> StatsKey:
+    """What the browser's statistics are kept per: the board, start and goal."""
+    goal = f", finishing on {g.finish}" if g.finish else ""
+    return StatsKey(f"pegs:{g.board.name}:{g.hole}>{g.finish or 'any'}", f"the {g.board.title} without {g.hole}{goal}")
+
+
+def _score(g: PegGame, moves: int) -> Score:
+    """The win screen (or the end of a lost game)."""
+    title = "Solved!" if g.won else "Dead end: no jump left" if g.dead else f"One coin left, but not on {g.finish}"
+    return Score(title, g.won, moves, _optimum(g), "moves")
+
+
+def searched(b: Board, finish: str) -> Callable[[int], bool | None]:
+    """Whether the exhaustive search finds a position solvable, where it is run in a request (small boards)."""
+
+    def solvable(pos: int) -> bool | None:
+        if b.size > QUICK_TABLE_HOLES:
+            return None
+        a: Analysis = computed(PEGS_ANALYSIS, PositionParams(b.name, pos, finish))
+        return a.solvable
+
+    return solvable
+
+
+def solvable_starts(g: PegGame) -> list[str] | None:
+    """The start holes that can be finished (for the game's goal), when the board's table is at hand: computed
+    at once on small boards, read from the store on larger ones (None when not yet there, or for a goal the
+    table does not cover: a finish hole other than the start)."""
+    if g.finish and g.finish != g.hole:
+        return None
+    rows = (
+        computed(PEGS_TABLE, BoardParams(g.board.name))
+        if g.board.size <= QUICK_TABLE_HOLES
+        else peek(PEGS_TABLE, BoardParams(g.board.name))
+    )
+    if rows is None:
+        return None
+    return [row.hole for row in rows if (row.home if g.finish else row.solvable)]
+
+
+@bp.get("/id")
+def from_id() -> Response:
+    """Open the game a typed or pasted ID describes (see `game_id`)."""
+    return go(game_url(from_game_id(request.args.get("id", ""))))
+
+
+@bp.get("/solution")
+def solution() -> str:
+    """Step through a solution from a start, one move at a time: the hint's (fewest moves where exact), or with
+    fewest=1 from a start with a finish hole, the proved fewest moves of the thorough report (a background job)."""
+    s = parse_session(request.args)  # from the start, or from a game's position (its undo chain: j, at, u)
+    g, hints = s.game, params.whole(request.args, "h", 0, 0, 10**6, "h")
+    here = g.position()
+    fewest = params.flag(request.args, "fewest")
+    if fewest and (g.jumps or not g.finish):
+        raise InputError("fewest=1 is for a start with a finish hole: leave out j and give finish")
+    a = proved_here(g)
+    if a is None and fewest:
+        a = computed(PEGS_REPORT, ReportParams(g.board.name, here, g.hole, False, g.finish)).analysis(g.board)
+    if a is None:
+        a = computed(PEGS_ANALYSIS, PositionParams(g.board.name, here, g.finish))
+    if a.solvable is None and not a.solution:  # the hint's search ran out of budget: the thorough one (a job)
+        a = computed(PEGS_SEARCH, PositionParams(g.board.name, here, g.finish))
+    step = params.whole(request.args, "step", 0, 0, max(0, len(a.solution)), "step")
+    pos = replay(g.board, here, a.solution[:step])
+    base = {
+        "board": g.board.name,
+        "hole": g.hole,
+        **s.chain.query(),
+        "finish": g.finish,
+        "h": hints or "",
+        **({"fewest": 1} if fewest else {}),
+    }
+    steps = [link("pegs.solution", {**base, "step": k}) for k in range(len(a.solution) + 1)]
+    moves = [labels(g.board, m) for m in a.solution]
+    view = SolutionView(g, a, step, holes_of(pos), moves, steps, session_url(s, h=hints or ""))
+    return render_template("pegs/solution.html", view=view)
+
+
+class SolutionView(NamedTuple):
+    """The solution page: the game it starts from, the analysis, the step shown, the coins after it, every move
+    as labels and each step's link."""
+
+    g: PegGame
+    a: Analysis
+    step: int
+    occupied: set[int]
+    moves: list[tuple[str, ...]]
+    steps: list[str]
+    back: str  # the game it came from: its goal, undo chain and hints (this solution counted among them)
+
+
+@bp.get("/table")
+def table() -> str:
+    """Which starts can be solved, and in how few moves."""
+    b = _board(request.args)
+    rows = computed(PEGS_TABLE, BoardParams(b.name))
+    links = {row.hole: url_for("pegs.play", board=b.name, hole=row.hole) for row in rows}
+    home_links = {row.hole: url_for("pegs.play", board=b.name, hole=row.hole, finish=row.hole) for row in rows}
+    problems = [
+        (
+            hole,
+            finish,
+            peek(PEGS_REPORT, pegs_problem(b.name, hole, finish)) or _shipped_report(b, hole, finish),
+            url_for("pegs.solution", board=b.name, hole=hole, finish=finish, fewest=1),
+        )
+        for hole, finish in PROBLEMS.get(b.name, ())
+    ]
+    settled = {(h, f): r.min_moves for h, f, r, _ in problems if r and r.proved}
+    problem_links = {(hole, finish): url for hole, finish, _, url in problems}
+    busy = {(h, f) for h, f, r, _ in problems if r is None and held(PEGS_REPORT, pegs_problem(b.name, h, f))}
+    proofs = table_proofs(b, rows, settled)
+    exact = quick_exact(b, b.start(b.labels[0]))
+    view = PegTableView(b, rows, links, home_links, proofs, problems, problem_links, busy, tuple(BOARDS), exact)
+    return render_template("pegs/table.html", view=view)
+
+
+class PegTableView(NamedTuple):
+    """The table of starts: the board, its rows, each start's link (finishing anywhere, and in its own hole), the
+    proofs the stored reports give, the classic problems (start, finish, report, link), those being computed, the
+    boards, and whether every position was searched."""
+
+    b: Board
+    rows: tuple[PegRow, ...]
+    links: dict[str, str]
+    home_links: dict[str, str]
+    proofs: TableProofs
+    problems: list[tuple[str, str, PegReport | None, str]]
+    problem_links: dict[tuple[str, str], str]
+    busy: set[tuple[str, str]]  # problems not stored whose job is queued or running (the rest start when opened)
+    boards: tuple[str, ...]
+    exact: bool
+
+
+@api.get("/pegs")
+def pegs_json() -> Response:
+    """Solvability, finals, fewest moves and a solution for a start (or a position)."""
+    b = _board(request.args)
+    hole = request.args.get("hole", "")
+    position = request.args.get("position", "")
+    if not hole and not position:
+        raise InputError("give hole (the empty hole at the start) or position")
+    pos = from_token(b, position) if position else b.start(hole)
+    count = params.flag(request.args, "count")
+    finish = request.args.get("finish", "any")
+    if finish == "start" and not hole:
+        raise InputError("finish=start needs hole")
+    label = finish_label(b, hole, finish) or None
+    settled = settled_start(b, hole, label, _peek_report) if hole and not position and not count else None
+    if settled is not None:
+        return jsonify(as_json(settled_report(b, hole, label, settled)))
+    report = computed(PEGS_REPORT, ReportParams(b.name, pos, hole or None, count, label))
+    return jsonify(as_json(report))

@@ -1,0 +1,232 @@
+"""Named computations and their stored results, without the web: a `Computation[P, R]` is a named, deterministic
+function of its parameters (a P, a frozen msgspec struct) returning an R; its results (or its refusals, as `Failed`)
+are kept in the result store as JSON under a key made of its name, the schema of what it stores and its parameters.
+The computations themselves are listed in `catalogue`; the web's way to them (computing, queuing, progress pages)
+is `results`. A queued job carries its parameters as plain JSON data (`wire`), read back and checked by `parse`."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from solvers.checkpoint import Checkpoint, Entry
+from solvers.errors import LimitError, PuzzleError
+from solvers.progress import Tick
+from webapp.store import Store, codec
+
+Wire = Mapping[str, Any]  # a computation's parameters as a queued job carries them
+PRECOMPUTE_NOTE = "precompute"  # the note on a claim made by the background precomputation
+P = TypeVar("P", bound=msgspec.Struct)
+R = TypeVar("R")
+
+
+class Params(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The base of every computation's parameters: frozen, and a queued job's unknown fields are refused."""
+
+
+def _same(value: Any) -> Any:
+    """A result stored as it is."""
+    return value
+
+
+@dataclass(frozen=True)
+class Computation(Generic[P, R]):
+    """A named, deterministic computation: run(params, tick) -> R for params of type `params`; quick(params) says
+    whether it is cheap enough for a web request (about a second of CPU at most); title(params) names it for people.
+
+    Results are stored as JSON: `stored_as` is the type stored (what a stored entry is decoded against); `dump`
+    and `load` turn a result into that type and back when it is not data already (a plan holding its search).
+    The store key carries a digest of that type's JSON schema, so a change to what is stored makes the old
+    entries unreachable (they are recomputed) without a version to remember to bump."""
+
+    name: str
+    params: type[P]
+    run: Callable[[P, Tick], R]
+    quick: Callable[[P], bool]
+    title: Callable[[P], str]
+    stored_as: Any
+    dump: Callable[[R], object] = _same
+    load: Callable[[Any], R] = _same
+    check: Callable[[P], None] = lambda p: None  # refuses bad parameters (a PuzzleError) before a job is queued
+    lane: Callable[[P], str] = lambda p: "visitors"  # "quick": work a visitor waits on with the page open,
+    # estimated at seconds, never queued behind long jobs (webapp/results/jobs.py) and counted apart from the visitor's
+    # long jobs (webapp/results/access.py)
+    resume: Callable[[P, Tick, Checkpoint | None], R] | None = None  # a run that keeps what it settles in a
+    # checkpoint and resumes from it (a job's, in the store): used instead of `run` where given
+    attempt: Callable[[P], R | None] | None = None  # the result within a web request's budget of work (about a
+    # second of CPU), or None past it (a job computes it then): for results whose cost no parameter foretells
+
+    @cached_property
+    def schema(self) -> str:
+        """A digest of the stored type's JSON schema (field names, types, nesting)."""
+        return codec.schema_digest(self.stored_as)
+
+    def key(self, params: P) -> str:
+        """The store key: name, schema digest and canonical parameters."""
+        return f"{self.name}@{self.schema}:{json.dumps(self.wire(params), sort_keys=True, separators=(',', ':'))}"
+
+    def wire(self, params: P) -> dict[str, Any]:
+        """The parameters as plain JSON data, as a queued job carries them (fields a struct lists in OMIT_IF_NONE
+        left out while None, so that adding such a field keeps the earlier keys)."""
+        data: dict[str, Any] = msgspec.to_builtins(params)
+        for name in getattr(params, "OMIT_IF_NONE", ()):
+            if data.get(name) is None:
+                data.pop(name, None)
+        return data
+
+    def parse(self, data: Wire) -> P:
+        """A queued job's parameters read back (msgspec.ValidationError when they are not this computation's)."""
+        return msgspec.convert(data, self.params)
+
+
+@dataclass(frozen=True)
+class Failed:
+    """A computation that ended in a solver's refusal (for example 'too large to search here'), stored too."""
+
+    kind: str
+    message: str
+
+
+def run(c: Computation[P, R], params: P, tick: Tick, checkpoint: Checkpoint | None = None) -> R | Failed:
+    """Compute a result (a resumable computation with the checkpoint given); a solver's refusal or running out of
+    the job's memory becomes a stored Failed."""
+    try:
+        return c.resume(params, tick, checkpoint) if c.resume is not None else c.run(params, tick)
+    except LimitError as e:
+        return Failed("limit", e.message)
+    except PuzzleError as e:
+        return Failed("input", e.message)
+    except MemoryError:
+        return Failed("limit", "too large to compute here: the job ran out of its memory budget")
+
+
+def unpack(value: R | Failed) -> R:
+    """A stored value, or the refusal it records raised again (the app answers it with a 4xx)."""
+    if isinstance(value, Failed):
+        raise LimitError(value.message)
+    return value
+
+
+def dumps(c: Computation[Any, R], value: R | Failed) -> bytes:
+    """A result (or a refusal) as the store keeps it."""
+    if isinstance(value, Failed):
+        return codec.encode_failure(value.kind, value.message)
+    return codec.encode(c.dump(value))
+
+
+def loads(c: Computation[Any, R], blob: bytes) -> R | Failed | None:
+    """A stored result (or refusal); None when the entry is not one of this computation's (an older format)."""
+    try:
+        envelope = codec.open_envelope(blob)
+        if envelope.failed is not None:
+            return Failed(str(envelope.failed.get("kind", "")), str(envelope.failed.get("message", "")))
+        if not len(envelope.value):
+            return None
+        return c.load(codec.decode(envelope.value, c.stored_as))
+    except codec.DecodeErrors:
+        return None
+
+
+def read(store: Store, c: Computation[Any, R], key: str) -> R | Failed | None:
+    """The stored result under key, if there is a readable one (an unreadable entry is deleted, so recomputed)."""
+    blob = store.get(key)
+    if blob is None:
+        return None
+    value = loads(c, blob)
+    if value is None:
+        store.delete(key)
+    return value
+
+
+def write(store: Store, c: Computation[Any, R], key: str, value: R | Failed) -> None:
+    """Store a result (or a refusal)."""
+    store.put(key, dumps(c, value))
+
+
+def stored(store: Store, c: Computation[P, R], params: P) -> R | None:
+    """The stored result (a stored refusal raised again), or None when it is not stored."""
+    found = read(store, c, c.key(params))
+    return None if found is None else unpack(found)
+
+
+class StoreCheckpoint:
+    """What a long proof has settled so far, kept in the result store beside its result, so that a job stopped
+    part-way (a restart, a crash, a new deploy) resumes from it when it runs again; removed once the result is
+    stored. Each settled part's entries are a page of their own (under the result's key and ':checkpoint:<n>',
+    n counted by compare-and-swap under ':checkpoint:pages'), so keeping one never rewrites the others (Super
+    Mastermind's proof keeps thousands); a list under ':checkpoint' itself, as kept before pages, is read too."""
+
+    def __init__(self, store: Store, key: str) -> None:
+        self.store = store
+        self.key = key + ":checkpoint"
+        self.count_key = self.key + ":pages"
+
+    def _pages(self) -> int:
+        blob = self.store.get(self.count_key)
+        return int(blob) if blob else 0
+
+    def known(self) -> list[Entry]:
+        """The entries kept by earlier runs of the job (a page whose writer stopped before writing it is skipped)."""
+        blobs = [self.store.get(self.key), *(self.store.get(f"{self.key}:{n}") for n in range(self._pages()))]
+        return [(int(a), int(b), int(c), int(d)) for blob in blobs if blob for a, b, c, d in json.loads(blob)]
+
+    def keep(self, entries: list[Entry]) -> None:
+        """Keep one settled part's entries as a new page (its number taken again if another worker took it)."""
+        while True:
+            old = self.store.get(self.count_key)
+            n = int(old) if old else 0
+            if self.store.swap(self.count_key, old, str(n + 1).encode()):
+                break
+        self.store.put(f"{self.key}:{n}", json.dumps([list(e) for e in entries]).encode())
+
+    def clear(self) -> None:
+        """Forget the entries (the result is stored)."""
+        for n in range(self._pages()):
+            self.store.delete(f"{self.key}:{n}")
+        self.store.delete(self.count_key)
+        self.store.delete(self.key)
+
+
+def work(store: Store, c: Computation[P, Any], params: P) -> None:
+    """A job's work: report progress (at most twice a second), compute with a checkpoint in the store (given to a
+    resumable computation), store the result and drop the checkpoint (the claim is left to whoever runs the
+    job)."""
+    key = c.key(params)
+    last = [0.0]
+
+    def tick(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= 0.5:
+            last[0] = now
+            store.report(key, "running", done, total, "")
+
+    store.report(key, "running", 0, 0, "")
+    print(f"coin-puzzles job: computing {key}", file=sys.stderr, flush=True)
+    resumable(store, c, params, tick)
+
+
+def resumable(store: Store, c: Computation[P, Any], params: P, tick: Tick) -> None:
+    """Compute a result with a checkpoint in the store (given to a resumable computation, so that a run stopped
+    part-way resumes), store it and drop the checkpoint."""
+    key = c.key(params)
+    checkpoint = StoreCheckpoint(store, key)
+    result = run(c, params, tick, checkpoint)
+    write(store, c, key, result)
+    checkpoint.clear()
+
+
+def execute(store: Store, c: Computation[P, Any], params: P) -> None:
+    """Run a job in this process (the immediate queue of the tests, the precompute command): unless the result is
+    stored already, compute it; then end the claim."""
+    try:
+        if read(store, c, c.key(params)) is None:
+            work(store, c, params)
+    finally:
+        store.release(c.key(params))

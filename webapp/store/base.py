@@ -1,0 +1,196 @@
+"""The result store's interface (`Store`) and what its backends share: the job limits, progress, the signing of
+entries. The store itself: `store`.
+
+The result store: expensive, deterministic results kept under a key made of the computation's name, a digest
+of the schema of what it stores and its canonical parameters, shared by every web worker and job process and
+surviving restarts.
+
+Two backends with one interface (`Store`): one SQLite file under `instance/` (the embedded default,
+`sqlite`), or Redis when `COIN_PUZZLES_REDIS_URL` is set, so several hosts share one store (`redis`).
+Every entry carries an HMAC-SHA256 of its key and bytes under the app's secret: a partial, corrupt or forged entry
+is detected, dropped and recomputed, never served. Jobs are claimed per key (one job per key across all workers
+and hosts) and report progress here, where every page can read it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from webapp.config import setting
+
+CLAIM_SECONDS = 600.0  # a queued job not started for this long is presumed lost and may be claimed again
+STALE_SECONDS = 30.0  # a running job whose supervisor has not reported for this long is dead: claimed again
+FAILED_SECONDS = 60.0  # a job that failed (killed, past its time) is shown as failed this long, then retried
+
+Claim = Literal["won", "taken", "client-full", "queue-full"]
+CLAIMS: tuple[Claim, ...] = ("won", "taken", "client-full", "queue-full")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How many visitor jobs (queued or running) one client, and all clients together, may have; 0: no limit."""
+
+    per_client: int = 0
+    total: int = 0
+
+
+NO_LIMITS = Limits()
+
+BUDGET_MB = 1024  # the default of COIN_PUZZLES_STORE_BUDGET_MB
+TOUCH_SECONDS = 300.0  # a visitor's entry read counts as used again at most this often (a rare write on a read)
+
+
+def _everything_kept(key: str) -> bool:
+    """No entry is a visitor's (a store opened without a budget: commands, tests)."""
+    return True
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How many bytes (keys and values) the entries that visitors caused may hold in the store (0: no limit), and
+    which keys are kept whatever the budget (what the precomputation makes). Past the budget, a write of a visitor's
+    entry evicts the least recently used of the others (an entry read counts as used, at most every TOUCH_SECONDS);
+    an entry larger than the whole budget is kept alone."""
+
+    max_bytes: int = 0
+    kept: Callable[[str], bool] = _everything_kept
+
+
+KEEP_ALL = Budget()
+
+
+def stale_seconds() -> float:
+    """STALE_SECONDS, or COIN_PUZZLES_JOB_STALE_SECONDS (tests shorten it)."""
+    return float(setting("COIN_PUZZLES_JOB_STALE_SECONDS", int(STALE_SECONDS)) or STALE_SECONDS)
+
+
+def live(state: str, age: float) -> bool:
+    """Whether a job row of this state and age still holds its claim (a failed job holds it for FAILED_SECONDS,
+    so that it is shown as failed before anyone may queue it again)."""
+    if state == "running":
+        return age < stale_seconds()
+    if state == "failed":
+        return age < FAILED_SECONDS
+    return state == "queued" and age < CLAIM_SECONDS
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A job's state: queued or running, work done out of total (0 when unknown), and what it is doing."""
+
+    state: str
+    done: int
+    total: int
+    note: str
+    updated: float
+
+    @property
+    def fraction(self) -> float:
+        """Done as a fraction of the total (0 when the total is unknown)."""
+        return self.done / self.total if self.total else 0.0
+
+
+class Store(Protocol):
+    """What the app and the jobs need from a store."""
+
+    address: str
+
+    def get(self, key: str) -> bytes | None:
+        """The bytes stored under a key, if present and intact (a damaged entry is deleted)."""
+        ...
+
+    def put(self, key: str, blob: bytes) -> None:
+        """Store bytes under a key, atomically (a visitor's entry within the store's budget: the least recently
+        used of the others evicted past it)."""
+        ...
+
+    def delete(self, key: str) -> None:
+        """Forget a key."""
+        ...
+
+    def swap(self, key: str, old: bytes | None, new: bytes) -> bool:
+        """Store new under key only if the key holds old (None: nothing yet), atomically; True if it did."""
+        ...
+
+    def claim(self, key: str, client: str = "", limits: Limits = NO_LIMITS) -> Claim:
+        """'won' if this caller now owns the job for a key; 'taken' if a live job has it; 'client-full' or
+        'queue-full' if a visitor's claim (client set) would pass the limits (nothing is claimed then)."""
+        ...
+
+    def adopt(self, key: str, client: str, limits: Limits, note: str) -> Claim:
+        """A job still queued by the precomputation (no client, its progress note `note`) becomes this visitor's,
+        counted against the limits like a claim of their own: 'won' (the caller queues it for the visitor),
+        'client-full' or 'queue-full' (nothing changed), 'taken' if it is not such a job (someone adopted it)."""
+        ...
+
+    def stale_jobs(self) -> list[tuple[str, str]]:
+        """(key, client) of every job marked running whose supervisor has not reported for stale_seconds() (its
+        consumer died): what `revive` may queue again."""
+        ...
+
+    def revive(self, key: str) -> bool:
+        """Mark a stale running job queued again, atomically (True for the one caller that did it)."""
+        ...
+
+    def client_jobs(self, client: str) -> list[str]:
+        """The keys of a visitor's live jobs (queued or running), for the answer that refuses another."""
+        ...
+
+    def start(self, key: str, client: str) -> bool:
+        """Mark a job running, unless another job of the same client (a visitor) is running: then False."""
+        ...
+
+    def fail(self, key: str, note: str) -> None:
+        """End a job's claim as failed, with why (shown for FAILED_SECONDS, then it may be claimed again)."""
+        ...
+
+    def progress(self, key: str) -> Progress | None:
+        """The job's progress, if a job holds the key."""
+        ...
+
+    def report(self, key: str, state: str, done: int, total: int, note: str) -> None:
+        """Record a job's progress (and keep its claim alive)."""
+        ...
+
+    def touch(self, key: str) -> None:
+        """Keep a running job's claim alive (its supervisor's heartbeat)."""
+        ...
+
+    def release(self, key: str) -> None:
+        """End a job's claim."""
+        ...
+
+    def count(self, prefix: str) -> int:
+        """How many results are stored under keys starting with prefix."""
+        ...
+
+    def visitors_bytes(self) -> int:
+        """The bytes (keys and values) held by the entries visitors caused, which the budget bounds."""
+        ...
+
+
+def _digest(secret: bytes, key: str, blob: bytes) -> str:
+    """The entry's HMAC: binds the bytes to their key under one of the app's secrets."""
+    return hmac.new(secret, key.encode() + b"\0" + blob, hashlib.sha256).hexdigest()
+
+
+class Signer:
+    """Signs entries with the current key; accepts an entry signed with it or with an older key still accepted."""
+
+    def __init__(self, secrets: Sequence[bytes]) -> None:
+        """The current key first, then the fallbacks."""
+        if not secrets:
+            raise ValueError("the store needs a secret key")
+        self._secrets = tuple(secrets)
+
+    def sign(self, key: str, blob: bytes) -> str:
+        """The digest of a new entry."""
+        return _digest(self._secrets[0], key, blob)
+
+    def intact(self, key: str, blob: bytes, digest: str) -> bool:
+        """True if one of the accepted keys made this digest of this entry."""
+        return any(hmac.compare_digest(digest, _digest(s, key, blob)) for s in self._secrets)

@@ -1,0 +1,272 @@
+"""The result store in one SQLite file (`store.Store`; the embedded default)."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from webapp.store.base import (
+    KEEP_ALL,
+    NO_LIMITS,
+    TOUCH_SECONDS,
+    Budget,
+    Claim,
+    Limits,
+    Progress,
+    Signer,
+    live,
+    stale_seconds,
+)
+
+# a result's row: its bytes, their digest, when it was last written or read (a visitor's: within TOUCH_SECONDS), the
+# bytes it holds (key and value) and whether it is kept whatever the budget (1) or a visitor's (0)
+RESULTS = "key TEXT PRIMARY KEY, blob BLOB, digest TEXT, at REAL, size INTEGER NOT NULL DEFAULT 0, kept INTEGER"
+VISITOR_PREFIXES = ("rendered:", "game:")  # a store of an earlier version: its entries counted as visitors' or kept
+
+
+class SqliteStore:
+    """One SQLite file (write-ahead log, so readers never wait for a writer)."""
+
+    def __init__(self, path: Path, secrets: Sequence[bytes], budget: Budget = KEEP_ALL) -> None:
+        """Open (and create) the file and its tables."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.address = f"sqlite:{path}"
+        self._path, self._signer, self._budget = path, Signer(secrets), budget
+        with self._db() as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(f"CREATE TABLE IF NOT EXISTS results ({RESULTS})")
+            if "kept" not in {row[1] for row in db.execute("PRAGMA table_info(results)")}:
+                self._account_old(db)
+            db.execute("CREATE INDEX IF NOT EXISTS results_visitors ON results (kept, at, size)")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS jobs (key TEXT PRIMARY KEY, state TEXT, done INTEGER, total INTEGER, "
+                "note TEXT, updated REAL, client TEXT NOT NULL DEFAULT '')"
+            )
+            columns = {row[1] for row in db.execute("PRAGMA table_info(jobs)")}
+            if "client" not in columns:  # a store made by an earlier version
+                db.execute("ALTER TABLE jobs ADD COLUMN client TEXT NOT NULL DEFAULT ''")
+
+    @staticmethod
+    def _account_old(db: sqlite3.Connection) -> None:
+        """A results table made by an earlier version gets its sizes, and its rendered answers and games count as
+        visitors' (everything else is kept)."""
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("ALTER TABLE results ADD COLUMN size INTEGER NOT NULL DEFAULT 0")
+        db.execute("ALTER TABLE results ADD COLUMN kept INTEGER")
+        visitors = " OR ".join("substr(key, 1, ?) = ?" for _ in VISITOR_PREFIXES)
+        db.execute(
+            f"UPDATE results SET size = length(key) + length(blob), kept = NOT ({visitors})",
+            [v for p in VISITOR_PREFIXES for v in (len(p), p)],
+        )
+        db.execute("COMMIT")
+
+    def _db(self) -> sqlite3.Connection:
+        """A connection (one per call: safe across forks and threads)."""
+        db = sqlite3.connect(self._path, timeout=30, isolation_level=None)
+        db.execute("PRAGMA busy_timeout=30000")
+        return db
+
+    def get(self, key: str) -> bytes | None:
+        """The bytes under a key, if intact."""
+        with self._db() as db:
+            row = db.execute("SELECT blob, digest, kept, at FROM results WHERE key = ?", (key,)).fetchone()
+            if row is not None and not row[2] and time.time() - float(row[3]) > TOUCH_SECONDS:
+                db.execute("UPDATE results SET at = ? WHERE key = ?", (time.time(), key))  # used: evicted later
+        if row is None:
+            return None
+        blob, digest = bytes(row[0]), str(row[1])
+        if not self._signer.intact(key, blob, digest):
+            self.delete(key)
+            return None
+        return blob
+
+    def put(self, key: str, blob: bytes) -> None:
+        """Store bytes and their digest, within the budget, in one transaction."""
+        with self._db() as db:
+            db.execute("BEGIN IMMEDIATE")
+            self._write(db, key, blob)
+            db.execute("COMMIT")
+
+    def _write(self, db: sqlite3.Connection, key: str, blob: bytes) -> None:
+        """Write an entry (in the caller's transaction); past the budget, evict the visitors' entries least recently
+        used until the rest fits (never the one written)."""
+        kept = self._budget.kept(key)
+        db.execute(
+            "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?)",
+            (key, blob, self._signer.sign(key, blob), time.time(), len(key) + len(blob), int(kept)),
+        )
+        if kept or not self._budget.max_bytes:
+            return
+        over = int(db.execute("SELECT COALESCE(SUM(size), 0) FROM results WHERE kept = 0").fetchone()[0])
+        over -= self._budget.max_bytes
+        oldest = db.execute("SELECT key, size FROM results WHERE kept = 0 AND key != ? ORDER BY at", (key,))
+        victims = []
+        while over > 0 and (row := oldest.fetchone()) is not None:
+            victims.append((str(row[0]),))
+            over -= int(row[1])
+        oldest.close()
+        db.executemany("DELETE FROM results WHERE key = ?", victims)
+
+    def visitors_bytes(self) -> int:
+        """The bytes the visitors' entries hold."""
+        with self._db() as db:
+            return int(db.execute("SELECT COALESCE(SUM(size), 0) FROM results WHERE kept = 0").fetchone()[0])
+
+    def delete(self, key: str) -> None:
+        """Forget a key."""
+        with self._db() as db:
+            db.execute("DELETE FROM results WHERE key = ?", (key,))
+
+    def swap(self, key: str, old: bytes | None, new: bytes) -> bool:
+        """Compare and set in one transaction."""
+        with self._db() as db:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute("SELECT blob, digest FROM results WHERE key = ?", (key,)).fetchone()
+            now = None if row is None else bytes(row[0])
+            if now is not None and not self._signer.intact(key, now, str(row[1])):
+                now = None  # a damaged entry counts as none
+            if now != old:
+                db.execute("COMMIT")
+                return False
+            self._write(db, key, new)
+            db.execute("COMMIT")
+            return True
+
+    def claim(self, key: str, client: str = "", limits: Limits = NO_LIMITS) -> Claim:
+        """Insert the job row unless a live one exists or the limits forbid it (one transaction, so two workers
+        cannot both win, nor pass a limit together)."""
+        now = time.time()
+        with self._db() as db:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute("SELECT state, updated FROM jobs WHERE key = ?", (key,)).fetchone()
+            verdict: Claim = "won"
+            if row is not None and live(str(row[0]), now - float(row[1])):
+                verdict = "taken"
+            elif client:
+                verdict = self._within(db, client, limits, now)
+            if verdict == "won":
+                db.execute(
+                    "INSERT OR REPLACE INTO jobs (key, state, done, total, note, updated, client) "
+                    "VALUES (?, 'queued', 0, 0, '', ?, ?)",
+                    (key, now, client),
+                )
+            db.execute("COMMIT")
+            return verdict
+
+    @staticmethod
+    def _within(db: sqlite3.Connection, client: str, limits: Limits, now: float) -> Claim:
+        """'won' if one more live job of this client stays within the limits, else which limit it passes."""
+        jobs = [
+            str(r[0])
+            for r in db.execute("SELECT client, state, updated FROM jobs WHERE client != '' AND state != 'failed'")
+            if live(str(r[1]), now - float(r[2]))
+        ]
+        if limits.per_client and jobs.count(client) >= limits.per_client:
+            return "client-full"
+        if limits.total and len(jobs) >= limits.total:
+            return "queue-full"
+        return "won"
+
+    def adopt(self, key: str, client: str, limits: Limits, note: str) -> Claim:
+        """A job still queued by the precomputation (no client, its note `note`) becomes this visitor's, counted
+        against the limits like a claim of their own (one transaction); 'taken' if it is not such a job."""
+        now = time.time()
+        with self._db() as db:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute("SELECT state, updated, note, client FROM jobs WHERE key = ?", (key,)).fetchone()
+            verdict: Claim = "taken"
+            if row is not None and row[0] == "queued" and row[2] == note and not row[3]:
+                verdict = self._within(db, client, limits, now) if client else "won"
+            if verdict == "won":
+                db.execute("UPDATE jobs SET client = ?, note = '', updated = ? WHERE key = ?", (client, now, key))
+            db.execute("COMMIT")
+            return verdict
+
+    def stale_jobs(self) -> list[tuple[str, str]]:
+        """Running jobs whose supervisor stopped reporting."""
+        before = time.time() - stale_seconds()
+        with self._db() as db:
+            rows = db.execute("SELECT key, client FROM jobs WHERE state = 'running' AND updated < ?", (before,))
+            return [(str(k), str(c)) for k, c in rows]
+
+    def revive(self, key: str) -> bool:
+        """One UPDATE: only the caller that finds the job still stale marks it queued."""
+        now = time.time()
+        with self._db() as db:
+            done = db.execute(
+                "UPDATE jobs SET state = 'queued', done = 0, total = 0, note = '', updated = ? "
+                "WHERE key = ? AND state = 'running' AND updated < ?",
+                (now, key, now - stale_seconds()),
+            )
+            return done.rowcount == 1
+
+    def client_jobs(self, client: str) -> list[str]:
+        """The keys of a visitor's live jobs (queued or running)."""
+        now = time.time()
+        with self._db() as db:
+            rows = db.execute("SELECT key, state, updated FROM jobs WHERE client = ? ORDER BY updated", (client,))
+            return [str(k) for k, st, at in rows if st != "failed" and live(str(st), now - float(at))]
+
+    def start(self, key: str, client: str) -> bool:
+        """One transaction: refuse if the client has another live running job, else mark this one running."""
+        now = time.time()
+        with self._db() as db:
+            db.execute("BEGIN IMMEDIATE")
+            if client:
+                rows = db.execute(
+                    "SELECT updated FROM jobs WHERE client = ? AND state = 'running' AND key != ?", (client, key)
+                ).fetchall()
+                if any(live("running", now - float(updated)) for (updated,) in rows):
+                    db.execute("COMMIT")
+                    return False
+            db.execute(
+                "INSERT INTO jobs (key, state, done, total, note, updated, client) "
+                "VALUES (?, 'running', 0, 0, '', ?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET state = 'running', done = 0, total = 0, note = '', updated = ?",
+                (key, now, client, now),
+            )
+            db.execute("COMMIT")
+            return True
+
+    def progress(self, key: str) -> Progress | None:
+        """The job's row."""
+        with self._db() as db:
+            row = db.execute("SELECT state, done, total, note, updated FROM jobs WHERE key = ?", (key,)).fetchone()
+        return None if row is None else Progress(str(row[0]), int(row[1]), int(row[2]), str(row[3]), float(row[4]))
+
+    def report(self, key: str, state: str, done: int, total: int, note: str) -> None:
+        """Update the job's row (keeping the client that claimed it)."""
+        with self._db() as db:
+            db.execute(
+                "INSERT INTO jobs (key, state, done, total, note, updated) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET state = excluded.state, done = excluded.done, "
+                "total = excluded.total, note = excluded.note, updated = excluded.updated",
+                (key, state, done, total, note, time.time()),
+            )
+
+    def touch(self, key: str) -> None:
+        """Keep a running job's claim alive without changing its progress."""
+        with self._db() as db:
+            db.execute("UPDATE jobs SET updated = ? WHERE key = ?", (time.time(), key))
+
+    def fail(self, key: str, note: str) -> None:
+        """Mark the job failed (its row holds the key for FAILED_SECONDS, counted against no limit)."""
+        self.report(key, "failed", 0, 0, note)
+
+    def release(self, key: str) -> None:
+        """Delete the job's row."""
+        with self._db() as db:
+            db.execute("DELETE FROM jobs WHERE key = ?", (key,))
+
+    def integrity(self) -> str:
+        """SQLite's PRAGMA integrity_check ('ok' when the file is sound)."""
+        with self._db() as db:
+            return "; ".join(str(r[0]) for r in db.execute("PRAGMA integrity_check"))
+
+    def count(self, prefix: str) -> int:
+        """Results under a prefix."""
+        with self._db() as db:
+            row = db.execute("SELECT COUNT(*) FROM results WHERE key LIKE ? || '%'", (prefix,)).fetchone()
+        return int(row[0])
