@@ -25,3 +25,12 @@ def test_aequitas_agreement_counts_in_the_docs() -> None:
     agreement = table_report(30).agreement
     paper, other = agreement["misere-stop-before-reveal"], agreement["misere-last-mover-loses"]
     assert (paper.agree, paper.cells, other.agree) == (number(m[1]), number(m[2]), number(m[3]))
+
+
+def test_the_readme_states_no_timings() -> None:
+    """Every timing and speed-up lives once, in docs/performance.md (written by the benchmarks); the README links to
+    it and states none of its own, so none can go stale there."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    timings = re.findall(r"\b\d[\d,.]*\s?(?:ms|s|seconds|minutes|hours|x)\b", readme)
+    assert timings == [], timings
+    assert "docs/performance.md" in readme
