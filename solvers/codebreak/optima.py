@@ -122,7 +122,7 @@ class OptimaCell:
     agrees: bool | None  # None: nothing published, published as an unchecked formula, or not proved yet
     new: bool  # proved, and not in the publications this project checked
     note: str = ""  # why a cell is refused or still pending
-    certificate: str | None = None  # the file name of its certificate of the same total (docs/certificates), if any
+    certificate: str | None = None  # its certificate file of the same total (webapp/data/certificates), if any
 
 
 def cell(

@@ -1,7 +1,7 @@
 """Certificates of optimal averages (`solvers.codebreak.optimal.certificate`) and their independent checker
 (`tests/certify/checker.py`): the checker's scores and bounds against brute force written here, whole games
-against an exhaustive search written here, the certificates kept in docs/certificates, and certificates altered so
-that they no longer prove anything, which the checker must refuse."""
+against an exhaustive search written here, the certificates kept in webapp/data/certificates, and certificates altered
+so that they no longer prove anything, which the checker must refuse."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from solvers.codebreak.optimal.certificate import OptimumCertificate, certify
 from tests.certify.checker import Checker, Rejected, all_codes, answers, check, check_file, counting
 from webapp.results.games import game_spec
 
-KEPT = Path(__file__).resolve().parents[2] / "docs" / "certificates"
+KEPT = Path(__file__).resolve().parents[2] / "webapp" / "data" / "certificates"
 
 
 def mastermind(pegs: int, colours: int) -> Any:
@@ -121,7 +121,7 @@ KEPT_TOTALS = {  # (pegs, colours): the total and its source: a publication, or 
 
 @pytest.mark.parametrize(("pegs", "colours"), sorted(KEPT_TOTALS))
 def test_kept_certificates(pegs: int, colours: int) -> None:
-    """The certificates in docs/certificates that check in seconds (the larger ones: tests marked proof)."""
+    """The certificates in webapp/data/certificates that check in seconds (the larger ones: tests marked proof)."""
     claims, cert = check_file(KEPT / f"mastermind-{pegs}x{colours}.npz")
     assert claims > 1 and int(cert["total"]) == KEPT_TOTALS[pegs, colours][0]
 

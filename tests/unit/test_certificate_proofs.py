@@ -1,5 +1,5 @@
-"""make proofs: the certificates in docs/certificates that take minutes to check, and every kept certificate made
-again by the search as it is now and checked (tests/certify/checker.py, which shares no code with the search)."""
+"""make proofs: the certificates kept in webapp/data/certificates that take minutes to check, and every kept certificate
+made again by the search as it is now and checked (tests/certify/checker.py, which shares no code with the search)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from solvers.codebreak.optimal.certificate import certify
 from tests.certify.checker import check, check_file
 from webapp.results.games import game_spec
 
-KEPT = Path(__file__).resolve().parents[2] / "docs" / "certificates"
+KEPT = Path(__file__).resolve().parents[2] / "webapp" / "data" / "certificates"
 LONG = {  # (pegs, colours): the total and its source: a publication, or for a value published nowhere we know of
     # ("new") the independent checker itself (tests/certify/checker.py), which is what proves it here
     (4, 7): (11228, "Ville 2013"),

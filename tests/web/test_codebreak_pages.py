@@ -315,7 +315,7 @@ def test_super_mastermind_possible_only_is_queued_by_precompute_only(
 
 
 def test_optima_link_their_certificates(client: FlaskClient) -> None:
-    """A proved size whose certificate is kept (docs/certificates) links to it; the file is served as it is kept
+    """A proved size whose certificate is kept (webapp/data/certificates) links to it; the file is served as it is kept
     and says the same total; names not kept are 404s. A certificate of another total is never shown."""
     url = "/api/codebreak?game=mastermind&pegs=4&colours=5&strategy=optimal-average"
     assert client.get(url).get_json()["total"] == 2463  # Goddard 2004: 3.941 on average over 625 codes

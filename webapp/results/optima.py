@@ -15,7 +15,7 @@ from webapp.results.computations import stored
 from webapp.store import Store
 
 STRATEGIES = ("optimal-average", "optimal-worst")
-CERTIFICATES = ROOT / "docs" / "certificates"  # `coin-puzzles certify` made them
+CERTIFICATES = ROOT / "webapp" / "data" / "certificates"  # `coin-puzzles certify` made them (docs/certificates)
 
 
 @lru_cache(maxsize=1)
