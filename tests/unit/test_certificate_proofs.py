@@ -17,6 +17,7 @@ KEPT = Path(__file__).resolve().parents[2] / "webapp" / "data" / "certificates"
 LONG = {  # (pegs, colours): the total and its source: a publication, or for a value published nowhere we know of
     # ("new") the independent checker itself (tests/certify/checker.py), which is what proves it here
     (4, 7): (11228, "Ville 2013"),
+    (4, 8): (20471, "arfst23/Mastermind (GitHub, README); never checked independently before this certificate"),
     (5, 5): (13496, "new"),
     (6, 4): (17281, "new"),
     (3, 11): (7361, "new: more colours than the table's sizes"),
@@ -32,7 +33,7 @@ ALL = sorted(
 @pytest.mark.proof
 @pytest.mark.parametrize(("pegs", "colours"), sorted(LONG))
 def test_long_certificates(pegs: int, colours: int) -> None:
-    """About 40 s (5x5) to ten minutes or more (6x4, 3x13; 3x14: 16 minutes of CPU) each here."""
+    """About 40 s (5x5) to ten minutes or more (6x4, 3x13, 4x8; 3x14: 16 minutes of CPU) each here."""
     claims, cert = check_file(KEPT / f"mastermind-{pegs}x{colours}.npz")
     assert claims > 1 and int(cert["total"]) == LONG[pegs, colours][0]
 
