@@ -98,3 +98,24 @@ def test_the_checker_finds_a_planted_violation(tmp_path: Path) -> None:
         "webapp.results.jobs -> webapp.keys (results -> keys)",
         "webapp.store.base -> webapp.pages.coins (store -> pages)",
     ]
+
+
+MOST_POSITIONAL = 6  # arguments a call in webapp/ may pass by position: view models and reports are built by keyword
+
+
+def positional_calls(root: Path) -> list[str]:
+    """Every call in webapp/ passing more than MOST_POSITIONAL arguments by position, as 'path:line callee'."""
+    found = []
+    for path in sorted((root / "webapp").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and len(node.args) > MOST_POSITIONAL:
+                found.append(f"{path.relative_to(root)}:{node.lineno} {ast.unparse(node.func)}")
+    return found
+
+
+def test_view_models_are_built_by_keyword(tmp_path: Path) -> None:
+    """No call in webapp/ passes more than six arguments by position (a planted one is found)."""
+    assert positional_calls(ROOT) == []
+    (tmp_path / "webapp").mkdir()
+    (tmp_path / "webapp" / "v.py").write_text("View(1, 2, 3, 4, 5, 6, 7)\nView(1, 2, 3, 4, 5, 6, g=7)\n")
+    assert positional_calls(tmp_path) == ["webapp/v.py:1 View"]

@@ -90,7 +90,8 @@ def aequitas(args: argparse.Namespace) -> Report:
         raise InputError("--misere and --convention normal disagree")
     light = None if args.light is None else whole(args.light, "--light")
     heavy = None if args.heavy is None else whole(args.heavy, "--heavy")
-    return position_report(args.game, whole(args.coins, "--coins"), args.extra, convention, light, heavy, args.fake)
+    coins = whole(args.coins, "--coins")
+    return position_report(args.game, coins, args.extra, convention, light=light, heavy=heavy, fake=args.fake)
 
 
 def devil(args: argparse.Namespace) -> Report:
@@ -176,11 +177,10 @@ def codebreak(args: argparse.Namespace) -> Report:
             "stores it (resumable), then this command reads it"
         )
     if found is None:
-        from webapp.results.cluster import (
-            search_run,  # a proof here runs as COIN_PUZZLES_JOBS or COIN_PUZZLES_CLUSTER say
-        )
+        from webapp.results.cluster import search_run  # a proof here: as COIN_PUZZLES_JOBS, COIN_PUZZLES_CLUSTER say
 
-        found = analysis(args.game, pegs_, colours, coins, args.strategy, cap, only, search_run())
+        run = search_run()
+        found = analysis(args.game, pegs_, colours, coins, args.strategy, max_guesses=cap, possible_only=only, run=run)
     root, stats = found
     asked = TreeRequest(g, args.strategy, cap, only)
     return codebreak_report(args.game, asked, (root, stats), args.tree, args.dot)

@@ -247,16 +247,16 @@ def _play_links(
     else:
         prefixes = [s.url(w=format_weighings(ws[:i])) for i in range(len(ws) + 1)]
     return AdversaryPlayLinks(
-        s,
-        bar,
-        {**s.query(**(chain.query("w", ";") if s.mode == "adversary" else {"w": pos.w_text()})), **keep},
-        prefixes,
-        lambda level: s.url(w=pos.w_text(), hint=str(level), h=str(hints + 1)),
-        error,
-        placed,
-        latest,
-        hidden is not None and hidden.standing == "live" and bool(ws) and not guess,
-        [_taken_back_text(w, hidden.secret) for w in taken_back(log)] if hidden is not None else [],
+        s=s,
+        bar=bar,
+        fields={**s.query(**(chain.query("w", ";") if s.mode == "adversary" else {"w": pos.w_text()})), **keep},
+        prefixes=prefixes,
+        hint_url=lambda level: s.url(w=pos.w_text(), hint=str(level), h=str(hints + 1)),
+        error=error,
+        placed=placed,
+        latest=latest,
+        take_back=hidden is not None and hidden.standing == "live" and bool(ws) and not guess,
+        taken_back=[_taken_back_text(w, hidden.secret) for w in taken_back(log)] if hidden is not None else [],
     )
 
 

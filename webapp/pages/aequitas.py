@@ -77,7 +77,16 @@ def parse_game(args: Mapping[str, str]) -> Match:
     heavier = fake > light if game == "D" else params.flag(args, "heavier") or "heavier" not in args
     convention: Convention = params.choice(args, "conv", CONVENTIONS)
     first: Player = "computer" if params.choice(args, "first", ("you", "computer")) == "computer" else "you"
-    m = Match(game, n, params.flag(args, "extra"), light, fake, heavier, convention, first)
+    m = Match(
+        game=game,
+        n=n,
+        extra=params.flag(args, "extra"),
+        light=light,
+        fake=fake,
+        heavier=heavier,
+        convention=convention,
+        first=first,
+    )
     t = m.start()
     if not options(t.position()[0], t.goal):
         raise InputError("nothing to play: the Observer already knows the answer, or no weighing tells her anything")
@@ -263,28 +272,28 @@ def _play_links(
 
     undo, redo, restart = chain_links(chain, at)
     bar = Bar(
-        game_id(m, ws),
-        url_for("aequitas.from_id"),
-        url(m, w=format_weighings(ws)),
-        undo,
-        redo,
-        restart,
-        chain.undos,
-        hints,
+        game_id=game_id(m, ws),
+        id_action=url_for("aequitas.from_id"),
+        share=url(m, w=format_weighings(ws)),
+        undo=undo,
+        redo=redo,
+        restart=restart,
+        take_backs=chain.undos,
+        hints=hints,
         stats=StatsKey(f"aequitas:{game_id(m, ())}", f"Æquitas {m.game}, {m.n} coins ({m.convention})"),
         end=_score(page),
     )
     return AequitasPlayLinks(
-        bar,
-        query(m, w=format_weighings(ws), **chain_fields(chain), **{k: x for k, x in keep.items() if x}),
-        [(step, url(m, w=format_weighings(ws[: i + 1]))) for i, step in enumerate(v.steps)],
-        CONVENTION_NAMES[m.convention],
-        hint,
-        url(m, w=format_weighings(ws), hint="1", h=str(hints + 1), **chain_fields(chain)),
-        restart or url(m, w=format_weighings(m.advance(()))),
-        error,
-        placed,
-        lambda **more: query(m, **more),
+        bar=bar,
+        fields=query(m, w=format_weighings(ws), **chain_fields(chain), **{k: x for k, x in keep.items() if x}),
+        history=[(step, url(m, w=format_weighings(ws[: i + 1]))) for i, step in enumerate(v.steps)],
+        convention_name=CONVENTION_NAMES[m.convention],
+        hint=hint,
+        hint_url=url(m, w=format_weighings(ws), hint="1", h=str(hints + 1), **chain_fields(chain)),
+        restart=restart or url(m, w=format_weighings(m.advance(()))),
+        error=error,
+        placed=placed,
+        query=lambda **more: query(m, **more),
     )
 
 
@@ -328,7 +337,19 @@ def cell_url(c: PaperCell) -> str | None:
     if not options(c.position, c.goal):
         return None
     fake = (1 if c.fake_light else c.light + 1) if c.game == "D" else 1
-    return url(Match(c.game, c.n, c.extra, c.light, fake, not c.fake_light, c.convention, "you"), hint="1")
+    return url(
+        Match(
+            game=c.game,
+            n=c.n,
+            extra=c.extra,
+            light=c.light,
+            fake=fake,
+            heavier=not c.fake_light,
+            convention=c.convention,
+            first="you",
+        ),
+        hint="1",
+    )
 
 
 def parse_position(args: Mapping[str, str]) -> PositionReport:
@@ -345,7 +366,13 @@ def parse_position(args: Mapping[str, str]) -> PositionReport:
     heavy = params.whole(args, "heavy", 0, 0, n, "heavy") if "heavy" in args else None
     fake = params.choice(args, "fake", ("light", "heavy")) if args.get("fake") else None
     return position_report(
-        params.choice(args, "game", GAMES), n, params.flag(args, "extra"), convention, light, heavy, fake
+        game=params.choice(args, "game", GAMES),
+        n=n,
+        extra=params.flag(args, "extra"),
+        convention=convention,
+        light=light,
+        heavy=heavy,
+        fake=fake,
     )
 
 

@@ -109,7 +109,8 @@ def game_page() -> str:
             else:
                 found = _stats_or_progress(name, sizes, s, sizes == default_sizes(spec), only)
                 rows.append(StrategyRow(label, s, query, found))
-    page = GamePage(name, spec, summary(spec), g, rows, sizes_query, any(isinstance(r.stats, Progress) for r in rows))
+    pending = any(isinstance(r.stats, Progress) for r in rows)
+    page = GamePage(name=name, spec=spec, about=summary(spec), g=g, rows=rows, sizes=sizes_query, pending=pending)
     return render_template("codebreak/game.html", page=page)
 
 
@@ -237,24 +238,24 @@ def _play_links(
 
     adversarial = maker == "adversarial"
     share = at(chain) if adversarial else link("codebreak.play", {**base, "g": history})
-    bar = _bar(name, sizes, page, chain, at, share, hints)
+    bar = _bar(name=name, sizes=sizes, page=page, chain=chain, at=at, share=share, hints=hints)
     earlier = hidden is not None and hidden.standing == "earlier"
     return CodePlayLinks(
-        name,
-        bar,
-        {k: v for k, v in base.items() if v},
-        chain.query("g") if adversarial else {"g": history},
-        hints,
-        at(chain, hint="1", h=hints + 1)
+        name=name,
+        bar=bar,
+        base={k: v for k, v in base.items() if v},
+        chain=chain.query("g") if adversarial else {"g": history},
+        h=hints,
+        hint_url=at(chain, hint="1", h=hints + 1)
         if adversarial
         else link("codebreak.play", {**base, "g": history, "hint": "1", "h": hints + 1}),
-        _suggest(name, sizes, g, r) if params.flag(request.args, "hint") and not r.won else {},
-        _judged(name, sizes, g, r) if r.guesses else None,
-        link("codebreak.play", {**base, "t": hidden.record.token, "g": hidden.record.history})
+        suggest=_suggest(name, sizes, g, r) if params.flag(request.args, "hint") and not r.won else {},
+        judged=_judged(name, sizes, g, r) if r.guesses else None,
+        latest=link("codebreak.play", {**base, "t": hidden.record.token, "g": hidden.record.history})
         if hidden is not None and earlier
         else None,
-        bool(hidden is not None and hidden.standing == "live" and r.guesses and not r.won),
-        _taken_back(g, log, hidden.secret if hidden is not None else None) if not adversarial else [],
+        take_back=bool(hidden is not None and hidden.standing == "live" and r.guesses and not r.won),
+        taken_back=_taken_back(g, log, hidden.secret if hidden is not None else None) if not adversarial else [],
     )
 
 

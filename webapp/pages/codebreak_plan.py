@@ -43,7 +43,19 @@ def plan() -> ResponseReturnValue:
     if entered and error is None and node is not None and node.experiment is not None:
         return redirect(extend(g.outcome_names.index(entered)), code=303)
     back = link("codebreak_plan.plan", {**base, "path": ",".join(path[:-1])}) if path else None
-    view = PlanView(g, name, strategy, only, stats, node, path, options, base, error, back)
+    view = PlanView(
+        g=g,
+        name=name,
+        strategy=strategy,
+        possible_only=only,
+        stats=stats,
+        node=node,
+        path=path,
+        options=options,
+        base=base,
+        error=error,
+        back=back,
+    )
     page = render_template("codebreak/plan.html", view=view)
     return (page, 400) if error else page
 

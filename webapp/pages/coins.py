@@ -144,13 +144,13 @@ def _node_links(page: NodePage, chain: Chain) -> NodeLinks:
         return link("coins.node", params.query(p, obj, **_path_query(c)))
 
     return NodeLinks(
-        {o.letter: _path_query(chain.play(o.letter))["path"] for o in page.view.outcomes},
-        params.query(p, obj),
-        lambda q: plan_url("coins.node", p, obj, path=q),
-        plan_url("coins.tree", p, obj) if p.coins <= TREE_PAGE_COINS else None,
-        plan_url("coins.scheme", p, obj) if p.coins <= MAX_SCHEME_COINS else None,
-        plan_url("coins_api.coins_json", p, obj),
-        Bar(
+        play_path={o.letter: _path_query(chain.play(o.letter))["path"] for o in page.view.outcomes},
+        query=params.query(p, obj),
+        url_for_path=lambda q: plan_url("coins.node", p, obj, path=q),
+        tree_url=plan_url("coins.tree", p, obj) if p.coins <= TREE_PAGE_COINS else None,
+        scheme_url=plan_url("coins.scheme", p, obj) if p.coins <= MAX_SCHEME_COINS else None,
+        api_url=plan_url("coins_api.coins_json", p, obj),
+        bar=Bar(
             game_id(p, obj, path),
             url_for("coins.from_id"),
             plan_url("coins.node", p, obj, path=path),
@@ -171,7 +171,15 @@ def tree() -> str:
     def link_to(q: str) -> str:
         return plan_url("coins.node", p, obj, path=q)
 
-    page = TreePage(p, obj, plan, verification(p, obj), plan.tree(), link_to, plan_url("coins.node", p, obj))
+    page = TreePage(
+        p=p,
+        obj=obj,
+        plan=plan,
+        v=verification(p, obj),
+        root=plan.tree(),
+        url_for_path=link_to,
+        back_url=plan_url("coins.node", p, obj),
+    )
     return render_template("coins/tree.html", page=page)
 
 
@@ -196,7 +204,8 @@ def scheme() -> str:
     s, note = scheme_for(p)
     table = sorted(s.decode().items()) if s else []
     return render_template(
-        "coins/scheme.html", page=SchemePage(p, obj, m, s, note, table, plan_url("coins.node", p, obj))
+        "coins/scheme.html",
+        page=SchemePage(p=p, obj=obj, m=m, s=s, note=note, table=table, back_url=plan_url("coins.node", p, obj)),
     )
 
 

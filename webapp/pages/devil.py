@@ -210,7 +210,7 @@ def _play_page(
     back = moves_from_text(v, ",".join(taken_back(log)))
     page = play_page(v, moves, sol, played, peek, back)
     resigned = resigned and page.won is None
-    view = _play_links(g, page, peek, chain, log, hidden, error, resigned)
+    view = _play_links(g=g, page=page, peek=peek, chain=chain, log=log, hidden=hidden, error=error, resigned=resigned)
     return render_template("devil/play.html", page=page, view=view)
 
 
@@ -272,17 +272,23 @@ def _play_links(
     )
     earlier = hidden is not None and hidden.standing == "earlier"
     return DevilPlayLinks(
-        g,
-        bar,
-        g.query(**moves_field, peek="1" if peek else ""),
-        peek,
-        g.url(**moves_field, peek="" if peek else "1"),
-        link("devil.solution", {**g.query(devil="", t=""), "from": moves_to_text(moves)}),
-        DevilGame(v, g.devil, hidden.record.token).url(moves=hidden.record.history) if hidden and earlier else None,
-        hidden is not None and hidden.standing == "live" and bool(moves) and page.won is None and not resigned,
-        error,
-        resigned,
-        g.url(**moves_field, resign="1"),
+        g=g,
+        bar=bar,
+        fields=g.query(**moves_field, peek="1" if peek else ""),
+        peek=peek,
+        peek_url=g.url(**moves_field, peek="" if peek else "1"),
+        solution_url=link("devil.solution", {**g.query(devil="", t=""), "from": moves_to_text(moves)}),
+        latest=DevilGame(v, g.devil, hidden.record.token).url(moves=hidden.record.history)
+        if hidden and earlier
+        else None,
+        take_back=hidden is not None
+        and hidden.standing == "live"
+        and bool(moves)
+        and page.won is None
+        and not resigned,
+        error=error,
+        resigned=resigned,
+        give_up_url=g.url(**moves_field, resign="1"),
     )
 
 

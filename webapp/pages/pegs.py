@@ -157,15 +157,20 @@ def _play_links(s: Session, page: PegPlayPage, hints: int, hint: dict[str, objec
         end=_score(g, len(page.moves)) if page.ended else None,
     )
     return PegPlayLinks(
-        {j[2]: session_url(s.then(j), **keep, sel=b.labels[j[2]] if again else "") for j, again in page.targets},
-        lambda h: session_url(s, sel=b.labels[h], **keep),
-        [(b.labels[f], b.labels[o], b.labels[t], session_url(s.then((f, o, t)), **keep)) for f, o, t in page.legal],
-        session_url(s, hint="1", h=hints + 1),
-        # a solution shown is a hint too; its page leads back to this game (goal, undo chain, hints) with it counted
-        link("pegs.solution", {"board": b.name, "hole": g.hole, **s.chain.query(), "finish": g.finish, "h": hints + 1}),
-        goals(s, hints),
-        bar,
-        hint,
+        targets={
+            j[2]: session_url(s.then(j), **keep, sel=b.labels[j[2]] if again else "") for j, again in page.targets
+        },
+        select=lambda h: session_url(s, sel=b.labels[h], **keep),
+        legal=[
+            (b.labels[f], b.labels[o], b.labels[t], session_url(s.then((f, o, t)), **keep)) for f, o, t in page.legal
+        ],
+        hint_url=session_url(s, hint="1", h=hints + 1),
+        solution_url=link(
+            "pegs.solution", {"board": b.name, "hole": g.hole, **s.chain.query(), "finish": g.finish, "h": hints + 1}
+        ),
+        goals=goals(s, hints),
+        bar=bar,
+        hint=hint,
     )
 
 
@@ -310,7 +315,9 @@ def solution() -> str:
     }
     steps = [link("pegs.solution", {**base, "step": k}) for k in range(len(a.solution) + 1)]
     moves = [labels(g.board, m) for m in a.solution]
-    view = SolutionView(g, a, step, holes_of(pos), moves, steps, session_url(s, h=hints or ""))
+    view = SolutionView(
+        g=g, a=a, step=step, occupied=holes_of(pos), moves=moves, steps=steps, back=session_url(s, h=hints or "")
+    )
     return render_template("pegs/solution.html", view=view)
 
 
@@ -348,7 +355,18 @@ def table() -> str:
     busy = {(h, f) for h, f, r, _ in problems if r is None and held(PEGS_REPORT, pegs_problem(b.name, h, f))}
     proofs = table_proofs(b, rows, settled)
     exact = quick_exact(b, b.start(b.labels[0]))
-    view = PegTableView(b, rows, links, home_links, proofs, problems, problem_links, busy, tuple(BOARDS), exact)
+    view = PegTableView(
+        b=b,
+        rows=rows,
+        links=links,
+        home_links=home_links,
+        proofs=proofs,
+        problems=problems,
+        problem_links=problem_links,
+        busy=busy,
+        boards=tuple(BOARDS),
+        exact=exact,
+    )
     return render_template("pegs/table.html", view=view)
 
 

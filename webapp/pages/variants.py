@@ -104,16 +104,16 @@ def plan_page() -> str:
     plan, check = plan_for(v)
     base = query(v)
     page = PlanPage(
-        v,
-        plan,
-        check,
-        navigate(plan, _path(v)) if plan.solvable else None,
-        base,
-        bound_name(v),
-        lambda q: link("variants.plan_page", query(v, path=q)),
-        link("variants.table", table_query(v)),
-        link("coins_api.coins_json", {**base, "n": str(v.coins)}),
-        link("variants.play_page", base) if variant_quick(v) and plan.solvable else None,
+        v=v,
+        plan=plan,
+        check=check,
+        view=navigate(plan, _path(v)) if plan.solvable else None,
+        query=base,
+        bound=bound_name(v),
+        url_for_path=lambda q: link("variants.plan_page", query(v, path=q)),
+        table_url=link("variants.table", table_query(v)),
+        api_url=link("coins_api.coins_json", {**base, "n": str(v.coins)}),
+        play_url=link("variants.play_page", base) if variant_quick(v) and plan.solvable else None,
     )
     return render_template("variants/plan.html", page=page)
 
@@ -245,7 +245,16 @@ def _play(v: Variant, plan: VariantPlan, chain: Chain, error: str | None = None,
     fields = query(v, **chain.query("w", ";"))
     plan_url = link("variants.plan_page", query(v))
     hint_url = link("variants.play_page", {**fields, "hint": "1", "h": str(hints + 1)})
-    view = VariantPlayView(v, game, bar, error, typed or [""] * v.pans, fields, plan_url, hint_url)
+    view = VariantPlayView(
+        v=v,
+        game=game,
+        bar=bar,
+        error=error,
+        typed=typed or [""] * v.pans,
+        fields=fields,
+        plan_url=plan_url,
+        hint_url=hint_url,
+    )
     return render_template("variants/play.html", play=view)
 
 

@@ -218,14 +218,14 @@ def _variant_table(p: VariantParams, tick: Tick) -> tuple[VariantRow, ...]:
 
 
 VARIANT_PLAN = Computation(
-    "variants.plan",
-    VariantParams,
-    _variant_plan,
-    lambda p: variant_quick(p.model()),
-    lambda p: f"the plan for {p.model().describe()}",
-    tuple[StoredPlan, VariantVerification],
-    lambda r: (stored(r[0]), r[1]),
-    lambda r: (restored(r[0]), r[1]),
+    name="variants.plan",
+    params=VariantParams,
+    run=_variant_plan,
+    quick=lambda p: variant_quick(p.model()),
+    title=lambda p: f"the plan for {p.model().describe()}",
+    stored_as=tuple[StoredPlan, VariantVerification],
+    dump=lambda r: (stored(r[0]), r[1]),
+    load=lambda r: (restored(r[0]), r[1]),
 )
 VARIANT_TABLE = Computation(
     "variants.table",

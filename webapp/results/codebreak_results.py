@@ -108,7 +108,13 @@ def _codebreak(p: StrategyParams, tick: Tick, checkpoint: Checkpoint | None = No
     strategy = one_of(p.strategy, STRATEGIES, "strategy")
     run = search_run()  # the job's choice: COIN_PUZZLES_JOBS processes, or COIN_PUZZLES_CLUSTER's cluster
     request = TreeRequest(
-        p.load(), strategy, p.max_guesses, only, LONG_PROOF_NODES if long else None, tuple(shipped), run
+        game=p.load(),
+        strategy=strategy,
+        max_guesses=p.max_guesses,
+        possible_only=only,
+        node_limit=LONG_PROOF_NODES if long else None,
+        shipped=tuple(shipped),
+        run=run,
     )
     return solve(request, tick, checkpoint)
 

@@ -217,7 +217,7 @@ def report_on_disk(b: Board, position: int, hole: str, finish: str, count: bool,
     spill = spill_for(config.instance_path(), b.name, f"{position:x}", finish)
     try:
         means = Means(spill, SPILLED_STATES, START_LIMITS.get((b.name, hole, finish), 0))
-        report = peg_report(b, position, hole, count, finish, tick, means)
+        report = peg_report(b=b, pos=position, hole=hole, count=count, finish=finish, tick=tick, means=means)
     except LimitError:  # out of states: nothing to resume
         spill.clear()
         raise
