@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.record import FOLDER, Record  # noqa: E402
 from solvers.checkpoint import Entry  # noqa: E402
 from solvers.codebreak import Game, Node, Proving, build, build_tree, parse, verify  # noqa: E402
-from solvers.codebreak.optima import MAX_SECRETS, cell, sizes  # noqa: E402
+from solvers.codebreak.optima import OPTIMA_MAX_SECRETS, cell, sizes  # noqa: E402
 from solvers.codebreak.optimal.average_search import KEEP_MIN_COST, AverageSearch, NoneBelow  # noqa: E402
 from solvers.codebreak.optimal.entries import format_entries, parse_entries, snapshot_name  # noqa: E402
 from solvers.codebreak.optimal.table import Tuning  # noqa: E402
@@ -167,7 +167,7 @@ def task(pegs: int, colours: int) -> str:
 def main() -> None:
     """Prove each size not yet recorded, smallest first."""
     parser = argparse.ArgumentParser()
-    parser.add_argument("--up-to", type=int, default=MAX_SECRETS)
+    parser.add_argument("--up-to", type=int, default=OPTIMA_MAX_SECRETS)
     parser.add_argument("--again", action="store_true")
     parser.add_argument("--size", help="PxC: one size (proved again), or with --max-guesses its capped optimum")
     parser.add_argument("--max-guesses", type=int)

@@ -25,11 +25,11 @@ import numba
 from numba.core import caching
 
 F = TypeVar("F", bound=Callable[..., Any])
-SOURCES = Path(__file__).resolve().parent
+SOURCE_FOLDER = Path(__file__).resolve().parent
 PREFIX = "numba-"
 
 
-def kernel_sources(root: Path = SOURCES) -> list[Path]:
+def kernel_sources(root: Path = SOURCE_FOLDER) -> list[Path]:
     """The source files compiled kernels can depend on: every file of each solver package that holds a kernel
     (a file importing this module), and this module."""
     files = [root / "jit.py"]
@@ -45,7 +45,7 @@ def content_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def source_stamp(root: Path = SOURCES) -> str:
+def source_stamp(root: Path = SOURCE_FOLDER) -> str:
     """A digest of Numba's version and every kernel source file's path inside the package and contents."""
     digest = hashlib.sha256(numba.__version__.encode())
     for path in kernel_sources(root):
@@ -53,7 +53,7 @@ def source_stamp(root: Path = SOURCES) -> str:
     return digest.hexdigest()[:16]
 
 
-def cache_base(root: Path = SOURCES) -> Path:
+def cache_base(root: Path = SOURCE_FOLDER) -> Path:
     """Where the versions' folders go: NUMBA_CACHE_DIR when set, else the user's cache folder (shared by every
     clone on this machine), else beside the sources when no home folder can be written."""
     if os.environ.get("NUMBA_CACHE_DIR"):
@@ -68,23 +68,23 @@ def cache_base(root: Path = SOURCES) -> Path:
     return root / "__pycache__"
 
 
-def cache_folder(root: Path = SOURCES) -> Path:
+def cache_folder(root: Path = SOURCE_FOLDER) -> Path:
     """The folder of this version of the sources' compiled kernels."""
     return cache_base(root) / f"{PREFIX}{source_stamp(root)}"
 
 
-STALE_SECONDS = 7 * 24 * 3600  # an older version's folder is removed once nothing was written to it for a week
+CACHE_STALE_SECONDS = 7 * 24 * 3600  # an older version's folder is removed once nothing was written to it for a week
 
 
 def prune(base: Path, keep: Path, now: float) -> None:
-    """Remove the folders of older versions that nothing has written to for STALE_SECONDS. Not sooner: a process
+    """Remove the folders of older versions that nothing has written to for CACHE_STALE_SECONDS. Not sooner: a process
     still running an older version (a proof of hours) saves each kernel it compiles late (a search's last step)
     into its own folder, and Numba fails when that folder is gone."""
     for old in base.glob(f"{PREFIX}*"):
         if old == keep:
             continue
         newest = max((p.stat().st_mtime for p in old.rglob("*")), default=old.stat().st_mtime)
-        if now - max(newest, old.stat().st_mtime) > STALE_SECONDS:
+        if now - max(newest, old.stat().st_mtime) > CACHE_STALE_SECONDS:
             shutil.rmtree(old, ignore_errors=True)
 
 
@@ -96,7 +96,7 @@ class SourceTreeLocator(caching._CacheLocator):
     def __init__(self, py_func: Callable[..., Any], py_file: str) -> None:
         self._py_file = Path(py_file)
         self._lineno = py_func.__code__.co_firstlineno
-        self._cache_path = CACHE / self._py_file.resolve().parent.relative_to(SOURCES)
+        self._cache_path = CACHE / self._py_file.resolve().parent.relative_to(SOURCE_FOLDER)
 
     def get_cache_path(self) -> str:
         return str(self._cache_path)
@@ -110,7 +110,7 @@ class SourceTreeLocator(caching._CacheLocator):
     @classmethod
     def from_function(cls, py_func: Callable[..., Any], py_file: str) -> SourceTreeLocator | None:
         """The locator of a kernel of the solver packages (None for any other file: Numba's own locators)."""
-        if not Path(py_file).resolve().is_relative_to(SOURCES):
+        if not Path(py_file).resolve().is_relative_to(SOURCE_FOLDER):
             return None
         locator = cls(py_func, py_file)
         try:

@@ -85,7 +85,7 @@ def _templates(app: Flask) -> None:
     app.jinja_env.globals.update(
         TILT=htmx.TILT,
         OUTCOME_WORDS=htmx.OUTCOME_WORDS,
-        OUTCOMES=htmx.OUTCOMES,
+        OUTCOMES=htmx.PAGE_OUTCOMES,
         THUMB_LABELS=main.THUMB_LABELS,
         presets=presets.presets,
     )

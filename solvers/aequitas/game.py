@@ -21,7 +21,7 @@ from solvers.weighing.problem import Goal, Split
 Convention = Literal["normal", "misere-last-mover-loses", "misere-stop-before-reveal"]
 CONVENTIONS: tuple[Convention, ...] = ("normal", "misere-last-mover-loses", "misere-stop-before-reveal")
 FakeSide = Literal["left", "right", "off"]
-MEMO = 1 << 18
+AEQUITAS_MEMO = 1 << 18
 
 
 @dataclass(frozen=True, order=True)
@@ -212,12 +212,12 @@ def _reached(k: Key, goal: Goal) -> bool:
     return (goal == "find" and k[0] == 1) if k[4] else k[1] + k[2] == 1
 
 
-@lru_cache(maxsize=MEMO)
+@lru_cache(maxsize=AEQUITAS_MEMO)
 def _options(k: Key, goal: Goal) -> tuple[Key, ...]:
     return () if _reached(k, goal) else tuple(sorted(_children(*k)))
 
 
-@lru_cache(maxsize=MEMO)
+@lru_cache(maxsize=AEQUITAS_MEMO)
 def options(p: Position, goal: Goal) -> tuple[Position, ...]:
     """The distinct positions one move leads to (none once the Observer's goal is reached), in order."""
     return tuple(Position(*k) for k in _options(_key(p), goal))
@@ -231,7 +231,7 @@ def mex(values: set[int]) -> int:
     return k
 
 
-@lru_cache(maxsize=MEMO)
+@lru_cache(maxsize=AEQUITAS_MEMO)
 def _grundy(k: Key, goal: Goal, convention: Convention) -> int:
     opts = _options(k, goal)
     if convention == "misere-last-mover-loses" and not opts:

@@ -14,7 +14,7 @@ from .match import Match, MatchStep, MatchVerdict
 from .paper import GAMES, PaperCell, agreement, cells
 from .play import AequitasTable, realise
 
-MAX_COINS = 40
+AEQUITAS_MAX_COINS = 40
 PAPER_MISERE: Convention = "misere-stop-before-reveal"  # the reading the paper's tables follow
 
 
@@ -66,8 +66,8 @@ def position_report(
         raise InputError(f"game must be one of {', '.join(GAMES)}")
     if convention not in CONVENTIONS:
         raise InputError(f"convention must be one of {', '.join(CONVENTIONS)}")
-    if not 1 <= n <= MAX_COINS:
-        raise InputError(f"coins must be 1 to {MAX_COINS}")
+    if not 1 <= n <= AEQUITAS_MAX_COINS:
+        raise InputError(f"coins must be 1 to {AEQUITAS_MAX_COINS}")
     light, fake_light = _destinies(n, light, heavy, fake) if game == "D" else (0, False)
     first_fake = (1 if fake_light else light + 1) if game == "D" else 1
     m = Match(game, n, extra, light, first_fake, not fake_light, convention, "you")

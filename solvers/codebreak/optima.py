@@ -17,7 +17,7 @@ from typing import Literal
 
 from .strategy import Stats
 
-MAX_SECRETS = 8000  # the table's largest games
+OPTIMA_MAX_SECRETS = 8000  # the table's largest games
 AUTOMATIC_SECRETS = 3125  # cells up to this size are queued by `make run`; larger ones (minutes each) by
 # `make precompute` only
 # sizes whose proof has not finished in benchmarks/optima.py's runs (sessions long; its snapshot in webapp/data/proofs
@@ -85,7 +85,7 @@ PUBLISHED: dict[tuple[int, int], Published] = {
 PUBLISHED_WORST = {(4, 6): (5, "Knuth, J. Recreational Math. 9 (1977)")}
 
 
-def sizes(limit: int = MAX_SECRETS) -> list[tuple[int, int]]:
+def sizes(limit: int = OPTIMA_MAX_SECRETS) -> list[tuple[int, int]]:
     """The (pegs, colours) of the table's cells with at most `limit` secrets, smallest game first."""
     cells = [(p, c) for p in PEGS for c in COLOURS if c**p <= limit]
     return sorted(cells, key=lambda pc: (pc[1] ** pc[0], pc))

@@ -23,12 +23,12 @@ from .play import (
 )
 from .search import belief_classes, classes, exhaust_configs, search, searchable
 from .solve import Solution, solve
-from .variant import GOALS, MAX_COINS, DevilVariant, digits, encode, goal_configs, positions, symmetries
+from .variant import DEVIL_GOALS, DEVIL_MAX_COINS, DevilVariant, digits, encode, goal_configs, positions, symmetries
 from .verify import DevilVerification, brute_force_wins, verify
 
 __all__ = [
-    "GOALS",
-    "MAX_COINS",
+    "DEVIL_GOALS",
+    "DEVIL_MAX_COINS",
     "MAX_MOVES",
     "RING_LIMIT",
     "Solution",

@@ -16,13 +16,13 @@ from solvers.errors import InputError, LimitError
 DevilGoal = Literal["all-heads", "all-equal"]
 
 
-GOALS: tuple[DevilGoal, ...] = ("all-heads", "all-equal")
+DEVIL_GOALS: tuple[DevilGoal, ...] = ("all-heads", "all-equal")
 
 
-MAX_COINS = 16
+DEVIL_MAX_COINS = 16
 
 
-MAX_STATES = 6
+DEVIL_MAX_STATES = 6
 
 
 VERIFY_MAX_CONFIGS = 1 << 16  # exact verification up to this many configurations
@@ -39,11 +39,11 @@ class DevilVariant:
 
     def __post_init__(self) -> None:
         """Reject sizes out of range."""
-        if not 1 <= self.n <= MAX_COINS:
-            raise InputError(f"the number of coins must be 1 to {MAX_COINS}")
-        if not 2 <= self.states <= MAX_STATES:
-            raise InputError(f"states per coin must be 2 to {MAX_STATES}")
-        if self.goal not in GOALS:
+        if not 1 <= self.n <= DEVIL_MAX_COINS:
+            raise InputError(f"the number of coins must be 1 to {DEVIL_MAX_COINS}")
+        if not 2 <= self.states <= DEVIL_MAX_STATES:
+            raise InputError(f"states per coin must be 2 to {DEVIL_MAX_STATES}")
+        if self.goal not in DEVIL_GOALS:
             raise InputError("goal must be all-heads or all-equal")
         if self.states**self.n > VERIFY_MAX_CONFIGS:
             raise LimitError(f"{self.states}^{self.n} configurations is more than this tool handles")

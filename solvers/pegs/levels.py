@@ -191,12 +191,12 @@ def _expand_serial(
     made[0] = _expand_run(pos, info, 0, pos.shape[0], side, out, offsets[0], stops[0])
 
 
-PARALLEL_FROM = 1 << 14  # states in a level
+LEVEL_PARALLEL_FROM = 1 << 14  # states in a level
 
 
 def _expander(pos: NDArray[np.int64]) -> Any:
     """The parallel expansion for large levels, the serial one for small."""
-    return _expand_parallel if len(pos) >= PARALLEL_FROM else _expand_serial
+    return _expand_parallel if len(pos) >= LEVEL_PARALLEL_FROM else _expand_serial
 
 
 @kernel

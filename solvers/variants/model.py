@@ -17,12 +17,12 @@ from solvers.weighing.problem import WEIGHTS, Outcome, Weight
 
 MAX_LIES = 2
 MAX_PANS = 5
-MAX_COINS = 100
+VARIANT_MAX_COINS = 100
 PAN_NAMES = "12345"
 LIGHTER_LETTERS = "abcde"  # pan i lighter, in a k-pan path (k >= 3); pan i heavier is the digit i
 
 Pans = tuple[tuple[int, ...], ...]  # the coins on each pan (genuine padding coins included), pan 1 first
-_TOKEN = re.compile(r"([0-9]{1,3})-(unknown|lighter|heavier)-l([0-9])-f([0-9])-p([0-9])")
+_VARIANT_TOKEN = re.compile(r"([0-9]{1,3})-(unknown|lighter|heavier)-l([0-9])-f([0-9])-p([0-9])")
 
 
 @dataclass(frozen=True)
@@ -53,8 +53,8 @@ class Variant:
             raise InputError("a lying balance has two pans here (--lies and --pans are not combined)")
         if self.fakes == 2 and (self.lies or self.pans != 2):
             raise InputError("two counterfeit coins are weighed on an honest two-pan balance (no --lies, no --pans)")
-        if not self.fakes <= self.coins <= MAX_COINS:
-            raise InputError(f"the number of coins must be between {self.fakes} and {MAX_COINS} for a variant")
+        if not self.fakes <= self.coins <= VARIANT_MAX_COINS:
+            raise InputError(f"the number of coins must be between {self.fakes} and {VARIANT_MAX_COINS} for a variant")
 
     @property
     def kind(self) -> str:
@@ -81,7 +81,7 @@ class Variant:
     @classmethod
     def from_token(cls, token: str) -> Variant:
         """Parse the canonical form; InputError if it is not one."""
-        m = token_match(_TOKEN, token, "variant", "12-unknown-l1-f1-p2")
+        m = token_match(_VARIANT_TOKEN, token, "variant", "12-unknown-l1-f1-p2")
         return cls(int(m[1]), one_of(m[2], WEIGHTS, "weight"), int(m[3]), int(m[4]), int(m[5]))
 
     def describe(self) -> str:

@@ -9,7 +9,7 @@ from solvers.progress import Tick, quiet
 from solvers.report import optional
 from solvers.weighing.report import Choice
 
-from .model import MAX_COINS, Variant, outcome_label
+from .model import VARIANT_MAX_COINS, Variant, outcome_label
 from .plan import PlanNode, VariantPlan, VariantVerification, make_plan, verify
 
 MAX_TREE_NODES = 20_000  # whole plans in the JSON up to this many nodes
@@ -118,7 +118,7 @@ class VariantRow:
     note: str  # '' when proved and verified; otherwise why there is no figure
 
 
-def table(base: Variant, tick: Tick = quiet, top: int = MAX_COINS) -> tuple[VariantRow, ...]:
+def table(base: Variant, tick: Tick = quiet, top: int = VARIANT_MAX_COINS) -> tuple[VariantRow, ...]:
     """Every N from the smallest to `top` for a variant's settings, each plan verified before it is listed."""
     rows: list[VariantRow] = []
     beyond = 0  # the first N past the search's budget: the rows after it are not searched

@@ -19,6 +19,8 @@ from .search import all_splits, min_weighings
 from .verify import Verification, verify
 
 LETTER = {1: "L", 0: "B", -1: "R"}
+ADVERSARY_MAX_COINS = 10_000  # the adversary game through the command line and the API (its pages: fewer)
+ADVERSARY_MAX_EXTRA = 50  # extra genuine coins in the adversary game
 
 
 @lru_cache(maxsize=512)

@@ -44,19 +44,25 @@ def too_large(root: Path) -> list[str]:
     return out
 
 
+def _type_variable(value: ast.expr) -> bool:
+    """Whether an assigned value is a TypeVar(...)."""
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "TypeVar"
+
+
 def defined_twice(root: Path) -> dict[str, list[str]]:
-    """Top-level class and type names (capitalised, not constants) defined in more than one module."""
+    """Top-level class, type and constant names (capitalised, or private constants) defined in more than one module;
+    type variables (`T = TypeVar("T")`) are each module's own."""
     where: dict[str, list[str]] = defaultdict(list)
     for name, tree in sources(root).items():
         for node in tree.body:
             targets: list[str] = []
             if isinstance(node, ast.ClassDef):
                 targets = [node.name]
-            elif isinstance(node, ast.Assign):
+            elif isinstance(node, ast.Assign) and not _type_variable(node.value):
                 targets = [t.id for t in node.targets if isinstance(t, ast.Name)]
             elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
                 targets = [node.target.id]
-            where.update({t: [*where[t], name] for t in targets if t[:1].isupper() and not t.isupper()})
+            where.update({t: [*where[t], name] for t in targets if t.lstrip("_")[:1].isupper()})
     return {k: v for k, v in where.items() if len(v) > 1}
 
 
@@ -95,16 +101,18 @@ def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
     eight = ", ".join(f"b{i}" for i in range(8))  # with self: at the limit, not past it
     long_body = "\n".join(f"    x{i} = {i}" for i in range(61))
     (tmp_path / "solvers" / "a.py").write_text(
-        f"class Row:\n    pass\n\n\ndef f({wide}):\n    pass\n\n\ndef g(self, {eight}):\n"
+        f"T = TypeVar('T')\nLIMIT = 2\n\n\nclass Row:\n    pass\n\n\ndef f({wide}):\n    pass\n\n\n"
+        f"def g(self, {eight}):\n"
         f"    pass\n\n\ndef h():\n{long_body}\n"
     )
     (tmp_path / "webapp" / "b.py").write_text(
-        "import importlib\n\nRow = tuple[int, int]\nLIMIT = 3\n\n\ndef __getattr__(name):\n    pass\n" + "\n" * 450
+        "import importlib\n\nRow = tuple[int, int]\nLIMIT = 3\nT = TypeVar('T')\n\n\ndef __getattr__(name):\n    pass\n"
+        + "\n" * 449
     )
     assert too_large(tmp_path) == [
         "solvers/a.py: f (2 lines, 9 parameters)",
         "solvers/a.py: h (62 lines, 0 parameters)",
         "webapp/b.py: 458 lines",
     ]
-    assert defined_twice(tmp_path) == {"Row": ["solvers/a.py", "webapp/b.py"]}
+    assert defined_twice(tmp_path) == {"LIMIT": ["solvers/a.py", "webapp/b.py"], "Row": ["solvers/a.py", "webapp/b.py"]}
     assert loaded_by_string(tmp_path) == ["webapp/b.py: importlib", "webapp/b.py: module __getattr__"]

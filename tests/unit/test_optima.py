@@ -12,7 +12,7 @@ import pytest
 from solvers.codebreak import build, build_tree, verify
 from solvers.codebreak.optima import (
     AUTOMATIC_SECRETS,
-    MAX_SECRETS,
+    OPTIMA_MAX_SECRETS,
     PUBLISHED,
     Published,
     cell,
@@ -25,10 +25,10 @@ from tests.unit.test_codebreak import brute_optimal_total, reference_parts, refe
 
 
 def test_sizes_cover_every_game_up_to_the_limit_smallest_first() -> None:
-    """Every pegs x colours (2..6 x 2..9) with at most MAX_SECRETS secrets, in order of size; the automatic
+    """Every pegs x colours (2..6 x 2..9) with at most OPTIMA_MAX_SECRETS secrets, in order of size; the automatic
     share is a prefix."""
     table = sizes()
-    expected = {(p, c) for p in range(2, 7) for c in range(2, 10) if c**p <= MAX_SECRETS}
+    expected = {(p, c) for p in range(2, 7) for c in range(2, 10) if c**p <= OPTIMA_MAX_SECRETS}
     assert set(table) == expected and (4, 9) in expected and (5, 6) in expected and (6, 5) not in expected
     counts = [c**p for p, c in table]
     assert counts == sorted(counts)

@@ -162,15 +162,15 @@ def test_older_cache_folders_go_only_once_stale(tmp_path: Path) -> None:
     still running (a long proof) wrote to recently, so that its late compiles still have a folder."""
     import os
 
-    from solvers.jit import PREFIX, STALE_SECONDS, prune
+    from solvers.jit import CACHE_STALE_SECONDS, PREFIX, prune
 
-    now = 10 * STALE_SECONDS
+    now = 10 * CACHE_STALE_SECONDS
     stale, busy, current = (tmp_path / f"{PREFIX}{n}" for n in ("stale", "busy", "current"))
     for folder in (stale, busy, current):
         (folder / "pegs_x").mkdir(parents=True)
         (folder / "pegs_x" / "k.nbi").write_text("")
         for path in (folder, folder / "pegs_x", folder / "pegs_x" / "k.nbi"):
-            os.utime(path, (now - 2 * STALE_SECONDS, now - 2 * STALE_SECONDS))
+            os.utime(path, (now - 2 * CACHE_STALE_SECONDS, now - 2 * CACHE_STALE_SECONDS))
     os.utime(busy / "pegs_x" / "k.nbi", (now - 60, now - 60))  # a kernel saved a minute ago
     prune(tmp_path, current, now)
     assert not stale.exists() and busy.exists() and current.exists()

@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 
 
 R = TypeVar("R")
-API_MAX_COINS = 10_000  # the adversary game through the CLI and API
 STORED_FROM_SECRETS = 1000  # code-breaking games this large are looked up in the result store first
 
 
@@ -66,23 +65,31 @@ def adversary(args: argparse.Namespace) -> Report:
     """Weighings replayed against the adversarial scale, and what they prove."""
     from solvers.weighing.adversary import replay
     from solvers.weighing.knowledge import MAX_WEIGHINGS, parse_weighings
-    from solvers.weighing.report import adversary_report, game_budget
+    from solvers.weighing.report import ADVERSARY_MAX_COINS, ADVERSARY_MAX_EXTRA, adversary_report, game_budget
 
     p = _problem(args)
-    if p.coins > API_MAX_COINS or p.extra > 50:
-        raise InputError(f"the adversary game takes up to {API_MAX_COINS:,} coins and 50 extra coins")
+    if p.coins > ADVERSARY_MAX_COINS or p.extra > ADVERSARY_MAX_EXTRA:
+        raise InputError(
+            f"the adversary game takes up to {ADVERSARY_MAX_COINS:,} coins and {ADVERSARY_MAX_EXTRA} extra coins"
+        )
     budget, minimum = game_budget(p, whole(args.budget, "--budget") if args.budget else None, MAX_WEIGHINGS)
     return adversary_report(replay(p, budget, parse_weighings(args.weighings)), minimum)
 
 
 def aequitas(args: argparse.Namespace) -> Report:
     """A starting position's Grundy value and winning moves, or the whole table beside the paper."""
-    from solvers.aequitas.report import MAX_COINS, PAPER_MISERE, position_report, table_report, without_certificates
+    from solvers.aequitas.report import (
+        AEQUITAS_MAX_COINS,
+        PAPER_MISERE,
+        position_report,
+        table_report,
+        without_certificates,
+    )
 
     if args.table:
         max_coins = whole(args.max_coins, "--max-coins")
-        if not 1 <= max_coins <= MAX_COINS:
-            raise InputError(f"--max-coins must be 1 to {MAX_COINS}")
+        if not 1 <= max_coins <= AEQUITAS_MAX_COINS:
+            raise InputError(f"--max-coins must be 1 to {AEQUITAS_MAX_COINS}")
         report = table_report(max_coins)
         return report if args.certificates else without_certificates(report)
     convention = args.convention or (PAPER_MISERE if args.misere else "normal")
@@ -236,7 +243,9 @@ def weigh_arguments(w: argparse.ArgumentParser) -> None:
 
 
 def adversary_arguments(a: argparse.ArgumentParser) -> None:
-    _problem_arguments(a, f"number of coins, 1..{API_MAX_COINS:,}")
+    from solvers.weighing.report import ADVERSARY_MAX_COINS
+
+    _problem_arguments(a, f"number of coins, 1..{ADVERSARY_MAX_COINS:,}")
     a.add_argument("--budget", default="", help="weighing budget (default: the minimum)")
     a.add_argument("--weighings", default="", help='e.g. "1,2,3,4-5,6,7,8;9-10"')
 
@@ -261,11 +270,11 @@ def aequitas_arguments(q: argparse.ArgumentParser) -> None:
 
 
 def devil_arguments(d: argparse.ArgumentParser) -> None:
-    from solvers.devil import GOALS
+    from solvers.devil import DEVIL_GOALS
 
     _report_arguments(d)
     d.add_argument("n", help="number of coins, 1..16")
-    d.add_argument("--goal", choices=GOALS, default="all-heads")
+    d.add_argument("--goal", choices=DEVIL_GOALS, default="all-heads")
     d.add_argument("--reflections", action="store_true", help="the Devil may also turn the table over")
     d.add_argument("--states", default="2", help="positions per coin (2 = coins; more = dials)")
     d.add_argument("--moves", action="store_true", help="include the moves")

@@ -38,7 +38,7 @@ def _wants_json() -> bool:
 def puzzle_link(path: str) -> tuple[str, str] | None:
     """The (address, name) of the puzzle whose pages `path` belongs to, for the error page's way back."""
     area = path.strip("/").split("/", 1)[0]
-    puzzles = current_app.extensions.get(PUZZLES, ())  # the pages' list, given by the app factory (`init_app`)
+    puzzles = current_app.extensions.get(PUZZLES_KEY, ())  # the pages' list, given by the app factory (`init_app`)
     return next(((url_for(endpoint), name) for key, name, endpoint, _ in puzzles if key == area), None)
 
 
@@ -61,12 +61,12 @@ def refuse_long_addresses() -> None:
         raise RequestURITooLarge(f"The address is longer than the {MAX_URL:,} characters this site answers.")
 
 
-PUZZLES = "coin_puzzles_puzzles"  # the app's extension: (area, name, endpoint, blurb) of each puzzle's pages
+PUZZLES_KEY = "coin_puzzles_puzzles"  # the app's extension: (area, name, endpoint, blurb) of each puzzle's pages
 
 
 def init_app(app: Flask, puzzles: Sequence[tuple[str, str, str, str]] = ()) -> None:
-    """Register the handlers; puzzles: each puzzle's pages (`pages.main.PUZZLES`), for an error page's way back."""
-    app.extensions[PUZZLES] = tuple(puzzles)
+    """Register the handlers; puzzles: each puzzle's pages (`pages.main.PUZZLES_KEY`), for an error page's way back."""
+    app.extensions[PUZZLES_KEY] = tuple(puzzles)
     app.before_request(refuse_long_addresses)
 
     @app.errorhandler(PuzzleError)

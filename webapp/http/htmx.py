@@ -69,6 +69,6 @@ def reading_letter(digit: int) -> str:
     return Outcome.from_reading(digit).letter
 
 
-OUTCOMES = list(Outcome)  # the weighing's outcomes in the order pages list them: value, letter, label, words
+PAGE_OUTCOMES = list(Outcome)  # the weighing's outcomes in the order pages list them: value, letter, label, words
 OUTCOME_WORDS = {o.value: o.words for o in Outcome}  # the templates' outcome values in words
 TILT = {"left-heavier": -8, "balance": 0, "right-heavier": 8}  # degrees the beam turns in the scale picture

@@ -33,7 +33,14 @@ from solvers.weighing.knowledge import (
     placed_weighing,
     placements,
 )
-from solvers.weighing.report import AdversaryPage, adversary_page, adversary_report, game_budget
+from solvers.weighing.report import (
+    ADVERSARY_MAX_COINS,
+    ADVERSARY_MAX_EXTRA,
+    AdversaryPage,
+    adversary_page,
+    adversary_report,
+    game_budget,
+)
 from webapp.http import params
 from webapp.http.htmx import go, link
 from webapp.keys.secretbox import HONEST_SCALE, Hidden, random_secret
@@ -43,8 +50,6 @@ bp = Blueprint("adversary", __name__, url_prefix="/adversary")
 api = Blueprint("adversary_api", __name__, url_prefix="/api")
 
 PAGE_MIN_COINS, PAGE_MAX_COINS = 3, 1000
-API_MAX_COINS = 10_000
-MAX_EXTRA = 50
 MODES = ("adversary", "honest")
 PLACES = ("off", "left", "right")
 
@@ -73,10 +78,14 @@ class Setup:
 
 def parse_setup(args: Mapping[str, str], page: bool = True, need_token: bool = True) -> Setup:
     """Problem, budget and mode from the query or form; 400 on anything malformed."""
-    lo, hi = (PAGE_MIN_COINS, PAGE_MAX_COINS) if page else (1, API_MAX_COINS)
+    lo, hi = (PAGE_MIN_COINS, PAGE_MAX_COINS) if page else (1, ADVERSARY_MAX_COINS)
     n = params.whole(args, "n", None, lo, hi, "The number of coins (n)")
     p = params.problem(
-        {**args, "n": str(n), "extra": str(params.whole(args, "extra", 0, 0, MAX_EXTRA, "Extra genuine coins"))}
+        {
+            **args,
+            "n": str(n),
+            "extra": str(params.whole(args, "extra", 0, 0, ADVERSARY_MAX_EXTRA, "Extra genuine coins")),
+        }
     )
     raw = args.get("budget", "")
     budget, minimum = game_budget(

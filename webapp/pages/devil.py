@@ -10,8 +10,8 @@ from typing import NamedTuple
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
 from solvers.devil import (
-    GOALS,
-    MAX_COINS,
+    DEVIL_GOALS,
+    DEVIL_MAX_COINS,
     DevilVariant,
     Solution,
     adversarial_sizes,
@@ -61,10 +61,10 @@ class DevilGame:
 
 def parse_variant(args: Mapping[str, str], states: bool = False) -> DevilVariant:
     """The variant from the query; 400 when out of range."""
-    n = params.whole(args, "n", None, 1, MAX_COINS, "The number of coins (n)")
+    n = params.whole(args, "n", None, 1, DEVIL_MAX_COINS, "The number of coins (n)")
     m = params.whole(args, "states", 2, 2, 6, "states") if states else 2
     try:
-        return DevilVariant(n, params.choice(args, "goal", GOALS), params.flag(args, "reflections"), m)
+        return DevilVariant(n, params.choice(args, "goal", DEVIL_GOALS), params.flag(args, "reflections"), m)
     except InputError as e:
         raise InputError(str(e)) from e
 

@@ -56,7 +56,6 @@ from webapp.results.catalogue import (
 
 bp = Blueprint("pegs", __name__, url_prefix="/pegs")
 api = Blueprint("pegs_api", __name__, url_prefix="/api")
-MAX_JUMPS = 40
 
 
 def parse_game(args: Mapping[str, str]) -> PegGame:

@@ -12,7 +12,7 @@ from flask.typing import ResponseReturnValue
 from solvers.errors import IllegalMoveError, InputError, LimitError
 from solvers.history import Chain, chain_from_text
 from solvers.variants.adversary import VariantGame, parse_weighings, play, typed_weighing
-from solvers.variants.model import MAX_COINS, MAX_LIES, MAX_PANS, Variant
+from solvers.variants.model import MAX_LIES, MAX_PANS, VARIANT_MAX_COINS, Variant
 from solvers.variants.plan import VariantPlan, VariantVerification
 from solvers.variants.report import Run, VariantNodeView, VariantRow, bound_name, navigate, runs
 from solvers.weighing import WEIGHTS
@@ -25,12 +25,12 @@ from webapp.results.catalogue import VARIANT_PLAN, VARIANT_TABLE, VARIANT_TABLES
 
 bp = Blueprint("variants", __name__, url_prefix="/variants")
 api = Blueprint("variants_api", __name__, url_prefix="/api")
-MAX_PATH = 40
+VARIANT_MAX_PATH = 40
 
 
 def variant(args: Mapping[str, str]) -> Variant:
     """The variant named by n, weight, lies, fakes and pans."""
-    n = params.whole(args, "n", None, 1, MAX_COINS, "The number of coins (n)")
+    n = params.whole(args, "n", None, 1, VARIANT_MAX_COINS, "The number of coins (n)")
     lies = params.whole(args, "lies", 0, 0, MAX_LIES, "lies")
     fakes = params.whole(args, "fakes", 1, 1, 2, "fakes")
     pans = params.whole(args, "pans", 2, 2, MAX_PANS, "pans")
@@ -72,7 +72,7 @@ def beyond_reach(v: Variant) -> str | None:
 def _path(v: Variant) -> str:
     """The path of readings in the query, checked against the variant's letters."""
     path = request.args.get("path", "")
-    if len(path) > MAX_PATH or any(ch not in v.outcomes for ch in path):
+    if len(path) > VARIANT_MAX_PATH or any(ch not in v.outcomes for ch in path):
         raise InputError(f"path must be a string of the letters {''.join(v.outcomes)}", {"path": path[:40]})
     return path
 

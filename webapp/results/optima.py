@@ -14,7 +14,7 @@ from webapp.results.codebreak_results import CODEBREAK, codebreak_params
 from webapp.results.computations import stored
 from webapp.store import Store
 
-STRATEGIES = ("optimal-average", "optimal-worst")
+OPTIMA_STRATEGIES = ("optimal-average", "optimal-worst")
 CERTIFICATES = ROOT / "webapp" / "data" / "certificates"  # `coin-puzzles certify` made them (docs/certificates)
 
 
@@ -33,7 +33,9 @@ def certificates() -> dict[tuple[int, int], tuple[str, int]]:
 
 def _waiting(store: Store, pegs: int, colours: int) -> str:
     """What a size not proved yet is waiting for."""
-    progress = store.progress(CODEBREAK.key(codebreak_params("mastermind", (pegs, colours, None), STRATEGIES[0])))
+    progress = store.progress(
+        CODEBREAK.key(codebreak_params("mastermind", (pegs, colours, None), OPTIMA_STRATEGIES[0]))
+    )
     if progress is not None and progress.state == "running":
         return f"being proved: {progress.done:,} of {progress.total:,} secrets settled"
     if progress is not None and progress.state == "queued":
@@ -47,7 +49,7 @@ def optima_cell(store: Store, pegs: int, colours: int, compute_up_to: int = 0) -
     """One size: its two proofs from the store, or proved here when it has at most compute_up_to secrets."""
     found = []
     try:
-        for strategy in STRATEGIES:
+        for strategy in OPTIMA_STRATEGIES:
             result = stored(store, CODEBREAK, codebreak_params("mastermind", (pegs, colours, None), strategy))
             if result is None and colours**pegs <= compute_up_to:
                 from webapp.results.games import analysis

@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from solvers.codebreak import HEURISTICS, STRATEGIES, optima
-from solvers.devil.variant import GOALS
+from solvers.devil.variant import DEVIL_GOALS
 from solvers.pegs import BOARDS, PROBLEMS, board
 from webapp.config import setting
 from webapp.results.catalogue import (
@@ -81,7 +81,7 @@ def everything(large: bool = False) -> Iterator[Item]:
         yield PEGS_TABLE, BoardParams(name)
     for states, top in ((2, 16), (3, 4), (4, 3)):
         for n in range(1, top + 1):
-            for goal in GOALS:
+            for goal in DEVIL_GOALS:
                 for reflections in (False, True):
                     if states**n <= 1 << 16:
                         yield DEVIL, DevilParams(n, goal, reflections, states)
@@ -110,7 +110,7 @@ def everything(large: bool = False) -> Iterator[Item]:
                 yield PEGS_REPORT, pegs_problem(name, hole, finish)
     for v in VARIANT_TABLES if large else ():  # a minute to beyond ten each (lies 2, heavier or lighter)
         yield VARIANT_TABLE, VariantParams(v.to_token())
-    table = optima.sizes(optima.MAX_SECRETS if large else optima.AUTOMATIC_SECRETS)
+    table = optima.sizes(optima.OPTIMA_MAX_SECRETS if large else optima.AUTOMATIC_SECRETS)
     for size in [s for s in table if s not in optima.FRONTIER]:
         yield from _optima_cell(size)
     for name, hole, finish in sorted(LATE_PROBLEMS) if large else ():

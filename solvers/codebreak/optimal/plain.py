@@ -28,7 +28,7 @@ from .rules import UNCAPPED, Optimum, counting, possible_only_game
 PLAIN_MAX = 100  # secrets: games up to this size are searched here first (the compiled search's start-up costs more)
 PLAIN_WORK = 20_000  # ... within this much work (about a quarter of a second here); past it, the compiled search
 # takes over (black-peg Mastermind 2x8 would take 19 s here: the compiled search has its place-by-place symmetries)
-BIG = int(_BIG)  # above any cost
+BIG_COST = int(_BIG)  # above any cost
 
 
 @dataclass(frozen=True)
@@ -151,11 +151,11 @@ class PlainSearch:
         return -1
 
     def average(self, s: int, beta: int, depth: int, root: bool = False) -> int:
-        """The least total cost of s within depth experiments if below beta, else a lower bound at least beta (BIG
+        """The least total cost of s within depth experiments if below beta, else a lower bound at least beta (BIG_COST
         if s cannot finish within depth)."""
         n = s.bit_count()
         if not self._feasible(n, depth):
-            return BIG
+            return BIG_COST
         if n <= 1:
             return n if self.must_hit else 0
         lb = self.bound[n]
@@ -173,7 +173,7 @@ class PlainSearch:
         self._spend(n)
         inner = depth if depth >= UNCAPPED else depth - 1
         small = 2 if self.must_hit else 1  # parts this small cost their counting bound (shortcuts)
-        best, best_g, floor = beta, -1, BIG
+        best, best_g, floor = beta, -1, BIG_COST
         for c in self._candidates(s, False, root):
             if c.bound >= best:
                 floor = min(floor, c.bound)
@@ -236,7 +236,7 @@ class PlainSearch:
             while not self.fits(self.everyone, depth, root=True):
                 depth += 1
             return Optimum(depth, self.work)
-        cost = self.average(self.everyone, BIG, self.cap, root=True)
+        cost = self.average(self.everyone, BIG_COST, self.cap, root=True)
         known = self.memo.get((self.everyone, self.cap))  # none when no tree finishes within the cap
         self.root_choice = -1 if known is None else known[2]
         if tick:
