@@ -17,6 +17,10 @@ game ends when the secret is guessed), the total T being the sum over every secr
    fix each of them keep every score, so, once the checker has seen that each maps S onto itself, guesses of one
    orbit under them cost the same at S, and one per orbit (its least code) is checked.
 
+Parallel: the claims are independent of one another once all of them are known, so `check(cert, jobs)` splits
+them by the first guess of their history (the claims below one first guess share its symmetries) into `jobs`
+shares of about equal size, each checked by a process forked from this one.
+
 Counting bound: a strategy makes one first guess; each guess has at most b answers other than "all black" that
 leave the game open, so at most b^(d-1) secrets can be found with the d-th guess; the least total for n secrets
 fills the depths in order.
@@ -24,6 +28,8 @@ fills the depths in order.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 from itertools import permutations, product
 from pathlib import Path
 from typing import Any
@@ -124,8 +130,10 @@ class Checker:
         made: NDArray[Any],
         history: NDArray[Any],
         total: int,
+        jobs: int = 1,
     ) -> int:
-        """Every claim holds (see the module's note) and the whole game's claim is at least total; how many claims."""
+        """Every claim holds (see the module's note) and the whole game's claim is at least total; how many claims.
+        With jobs > 1, the claims are checked by that many processes, split by their history's first guess."""
         claims: dict[bytes, int] = {}
         sets, hists = [], []
         at = h = 0
@@ -144,8 +152,15 @@ class Checker:
             raise Rejected("the claims' arrays do not add up")
         if claims.get(np.arange(self.n, dtype=np.int64).tobytes(), -1) < total:
             raise Rejected("no claim that the whole game needs the total")
-        for (s, value), hist in zip(sets, hists, strict=True):
-            self._check_claim(s, value, hist, claims)
+        work = [(s, value, hist) for (s, value), hist in zip(sets, hists, strict=True)]
+        if jobs <= 1:
+            for s, value, hist in work:
+                self._check_claim(s, value, hist, claims)
+        else:
+            _shared[:] = [self, work, claims]  # read by the forked processes (`_check_share`), never sent
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                pool.map(_check_share, shares(work, jobs))
+            _shared.clear()
         return len(sets)
 
     def _check_claim(
@@ -251,30 +266,63 @@ class Checker:
         return image
 
 
-def check(cert: dict[str, Any]) -> int:
-    """Check a certificate (its arrays by name); how many claims it holds. Rejected if it proves nothing."""
+_shared: list[Any] = []  # the checker, the claims to check and every claim's value, for the forked processes
+
+
+def _check_share(share: list[int]) -> None:
+    """In a forked process: check the claims at these places of the work list."""
+    checker, work, claims = _shared
+    for i in share:
+        s, value, hist = work[i]
+        checker._check_claim(s, value, hist, claims)
+
+
+def shares(work: list[tuple[NDArray[np.int64], int, tuple[int, ...] | None]], jobs: int) -> list[list[int]]:
+    """The claims' places split into `jobs` shares: the claims grouped by their history's first guess (no history:
+    a group of its own), each group whole, the largest groups first to the share with the fewest secrets so far."""
+    groups: dict[int, list[int]] = {}
+    for i, (_, _, hist) in enumerate(work):
+        groups.setdefault(hist[0] if hist else -1, []).append(i)
+    out: list[list[int]] = [[] for _ in range(jobs)]
+    load = [0] * jobs
+    for group in sorted(groups.values(), key=lambda g: -sum(len(work[i][0]) for i in g)):
+        least = load.index(min(load))
+        out[least] += group
+        load[least] += sum(len(work[i][0]) for i in group)
+    return [share for share in out if share]
+
+
+def check(cert: dict[str, Any], jobs: int = 1) -> int:
+    """Check a certificate (its arrays by name) on `jobs` processes; how many claims it holds. Rejected if it
+    proves nothing."""
     pegs, colours, total = int(cert["pegs"]), int(cert["colours"]), int(cert["total"])
     checker = Checker(pegs, colours)
     checker.check_strategy(cert["lengths"], cert["guesses"], total)
-    return checker.check_claims(cert["sizes"], cert["values"], cert["members"], cert["made"], cert["history"], total)
+    arrays = (cert["sizes"], cert["values"], cert["members"], cert["made"], cert["history"])
+    return checker.check_claims(*arrays, total, jobs=jobs)
 
 
-def check_file(path: str | Path) -> tuple[int, dict[str, Any]]:
-    """Check a certificate file; (how many claims it holds, its arrays). Rejected if it proves nothing."""
+def check_file(path: str | Path, jobs: int = 1) -> tuple[int, dict[str, Any]]:
+    """Check a certificate file on `jobs` processes; (how many claims it holds, its arrays). Rejected if it proves
+    nothing."""
     with np.load(path) as f:
         cert = dict(f)
-    return check(cert), cert
+    return check(cert, jobs), cert
 
 
 def main(argv: list[str]) -> int:
-    """python -m tests.certify.checker FILE...: check certificate files; exit status 1 if one is rejected."""
+    """python -m tests.certify.checker [--jobs N] FILE...: check certificate files on N processes (default: every
+    core this process may use); exit status 1 if one is rejected."""
     import time
 
+    jobs = len(os.sched_getaffinity(0))
+    if argv[:1] == ["--jobs"]:
+        jobs, argv = int(argv[1]), argv[2:]
     status = 0
     for path in argv:
         started = time.monotonic()
         try:
-            claims, cert = check_file(path)
+            claims, cert = check_file(path, jobs)
         except Rejected as e:
             print(f"{path}: REJECTED: {e}")
             status = 1
@@ -283,7 +331,7 @@ def main(argv: list[str]) -> int:
         print(
             f"{path}: Mastermind {pegs}x{colours}: the optimal total is {total:,} (average "
             f"{total / colours**pegs:.6f}): {claims:,} claims and the strategy checked in "
-            f"{time.monotonic() - started:.1f} s"
+            f"{time.monotonic() - started:.1f} s on {jobs} process{'es' if jobs > 1 else ''}"
         )
     return status
 

@@ -16,7 +16,7 @@ import pytest
 
 from solvers.codebreak import build
 from solvers.codebreak.optimal.certificate import OptimumCertificate, certify
-from tests.certify.checker import Checker, Rejected, all_codes, answers, check, check_file, counting
+from tests.certify.checker import Checker, Rejected, all_codes, answers, check, check_file, counting, shares
 from webapp.results.games import game_spec
 
 KEPT = Path(__file__).resolve().parents[2] / "webapp" / "data" / "certificates"
@@ -139,14 +139,37 @@ def claims_of(cert: OptimumCertificate, **changed: Any) -> tuple[Any, ...]:
     return c.sizes, c.values, c.members, c.made, c.history, c.total
 
 
-def test_the_unaltered_certificate_checks(cert45: OptimumCertificate) -> None:
-    assert check(cert45._asdict()) == len(cert45.sizes)
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_unaltered_certificate_checks(cert45: OptimumCertificate, jobs: int) -> None:
+    assert check(cert45._asdict(), jobs) == len(cert45.sizes)
 
 
-def test_claims_raised_by_one_are_refused(cert45: OptimumCertificate) -> None:
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_claims_raised_by_one_are_refused(cert45: OptimumCertificate, jobs: int) -> None:
+    """Refused on one process, and on two: a share's Rejected reaches the caller."""
     checker = Checker(4, 5)
     with pytest.raises(Rejected):
-        checker.check_claims(*claims_of(cert45, values=cert45.values + 1, total=cert45.total + 1))
+        checker.check_claims(*claims_of(cert45, values=cert45.values + 1, total=cert45.total + 1), jobs=jobs)
+
+
+def test_the_claims_are_shared_out_by_first_guess(cert45: OptimumCertificate) -> None:
+    """Every claim is in exactly one share, the claims below one first guess in the same share, and the shares hold
+    about as many secrets each."""
+    work = [
+        (np.arange(n, dtype=np.int64), 0, None if m < 0 else (int(m) % 7,))
+        for n, m in zip([5, 9, 2, 7, 3, 8, 1, 4, 6, 9], [-1, 0, 1, 2, 3, 4, 5, 6, 7, 8], strict=True)
+    ]
+    out = shares(work, 3)
+    assert sorted(i for share in out for i in share) == list(range(len(work)))
+    for share in out:
+        firsts = {work[i][2][0] if work[i][2] else -1 for i in share}
+        assert all(
+            not any(f in {work[j][2][0] if work[j][2] else -1 for j in other} for f in firsts)
+            for other in out
+            if other is not share
+        )
+    loads = [sum(len(work[i][0]) for i in share) for share in out]
+    assert max(loads) - min(loads) <= max(len(w[0]) for w in work)
 
 
 def test_the_whole_games_claim_alone_is_refused(cert45: OptimumCertificate) -> None:

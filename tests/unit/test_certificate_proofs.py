@@ -3,6 +3,7 @@ made again by the search as it is now and checked (tests/certify/checker.py, whi
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +35,7 @@ ALL = sorted(
 @pytest.mark.parametrize(("pegs", "colours"), sorted(LONG))
 def test_long_certificates(pegs: int, colours: int) -> None:
     """About 40 s (5x5) to ten minutes or more (6x4, 3x13, 4x8; 3x14: 16 minutes of CPU) each here."""
-    claims, cert = check_file(KEPT / f"mastermind-{pegs}x{colours}.npz")
+    claims, cert = check_file(KEPT / f"mastermind-{pegs}x{colours}.npz", jobs=len(os.sched_getaffinity(0)))
     assert claims > 1 and int(cert["total"]) == LONG[pegs, colours][0]
 
 
@@ -46,4 +47,4 @@ def test_certificates_made_again(pegs: int, colours: int) -> None:
         kept = int(f["total"])
     cert = certify(build(game_spec("mastermind"), {"length": pegs, "colours": colours}, colours_up_to=colours))
     assert cert.total == kept
-    assert check(cert._asdict()) > 1
+    assert check(cert._asdict(), jobs=len(os.sched_getaffinity(0))) > 1
