@@ -10,6 +10,8 @@ from flask import Blueprint, Response, jsonify, render_template, request, url_fo
 from solvers.errors import InputError, PuzzleError
 from solvers.history import RESTART, Chain, chain_from_text
 from solvers.report import as_json
+from solvers.variants.model import refuse_mixed
+from solvers.variants.report import report_of
 from solvers.weighing import MAX_SCHEME_COINS, Objective, Problem, make_plan, min_weighings
 from solvers.weighing.case import Case
 from solvers.weighing.dyson import Label, Scheme
@@ -28,6 +30,7 @@ from solvers.weighing.verify import Verification
 from webapp.http import params
 from webapp.http.htmx import go, link
 from webapp.pages.gamebar import Bar, chain_links
+from webapp.pages.variants import plan_for, variant
 
 bp = Blueprint("coins", __name__, url_prefix="/coins")
 api = Blueprint("coins_api", __name__, url_prefix="/api")
@@ -235,10 +238,6 @@ def coins_json() -> Response:
 
 def _variant_json() -> Response:
     """A variant's report: the fewest weighings, the bound, the verification, the plan with tree=1."""
-    from solvers.variants.model import refuse_mixed
-    from solvers.variants.report import report_of
-    from webapp.pages.variants import plan_for, variant
-
     a = request.args
     extra = a.get("extra", "0") not in ("", "0")
     refuse_mixed(

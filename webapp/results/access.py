@@ -20,7 +20,9 @@ from webapp import config
 from webapp.http import caching
 from webapp.http.errors import error_response
 from webapp.results import jobs
+from webapp.results.catalogue import from_key
 from webapp.results.computations import PRECOMPUTE_NOTE, Computation, P, Params, Wire, read, run, stored, unpack, write
+from webapp.results.precompute import listed, store_budget
 from webapp.store import FAILED_SECONDS, NO_LIMITS, Limits, Progress, Store, open_store
 
 
@@ -75,8 +77,6 @@ BUSY_RETRY_SECONDS = 30
 
 def describe(store: Store, key: str) -> str:
     """A job's key in words: its computation's title and how far it is."""
-    from webapp.results.catalogue import from_key
-
     found = from_key(key)
     title = found[0].title(found[1]) if found else key.partition("@")[0]
     p = store.progress(key)
@@ -169,10 +169,6 @@ def app_store() -> Store:
     """The app's store (one per process, opened on first use)."""
     store: Store | None = current_app.extensions.get("coin_puzzles_store")
     if store is None:
-        from webapp.results.precompute import (
-            store_budget,  # the site's list: only a process that stores results needs it
-        )
-
         budget = store_budget()
         store = open_store(str(current_app.config["RESULT_STORE"]), [k.encode() for k in app_keys()], budget)
         current_app.extensions["coin_puzzles_store"] = store
@@ -196,8 +192,6 @@ def computed(c: Computation[P, R], params: P) -> R:
     merely opens) never counts against the visitor's limits: up to the limit per visitor such jobs go on the visitors'
     lane in a bucket of their own (as hints have the quick lane's), and past it they wait on the server's
     account, on the precomputation's queue, instead of a 429. The API's answers are explicit asks: counted."""
-    from webapp.results.precompute import listed  # the catalogue of the site's pages: only views that compute need it
-
     enqueue, store = app_queues().enqueue, app_store()
     if not has_request_context():  # a command or a test in the app's context: no visitor to count it against
         return fetch(store, c, params, enqueue)

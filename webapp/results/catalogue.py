@@ -3,8 +3,11 @@ list that `coin-puzzles precompute` (and `make run`, in the background) fills th
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
+
+import msgspec
 
 from solvers.aequitas.paper import PaperCell, cells
 from solvers.aequitas.report import TableReport, table_report
@@ -40,6 +43,7 @@ from webapp.results.codebreak_results import (
     SECOND,
 )
 from webapp.results.computations import Computation, Params
+from webapp.results.peg_spill import report_on_disk
 
 QUICK_TABLE_HOLES = 15  # peg tables up to this many holes take well under a second
 QUICK_PEGS = 10  # any board with this few coins left is analysed at once
@@ -110,8 +114,6 @@ def _pegs_report(p: ReportParams, tick: Tick) -> PegReport:
     listed = p.hole is not None and p.finish and p.position == b.start(p.hole) and listed_problem(b, p.hole, p.finish)
     if not listed or b.size <= EXACT_MAX_HOLES:
         return peg_report(b, p.position, p.hole, p.count, p.finish or None, tick)
-    from webapp.results.peg_spill import report_on_disk
-
     return report_on_disk(b, p.position, p.hole or "", str(p.finish), p.count, tick)
 
 
@@ -255,10 +257,6 @@ REGISTRY: dict[str, Computation[Any, Any]] = {c.name: c for c in COMPUTATIONS}  
 def from_key(key: str) -> tuple[Computation[Any, Any], Params] | None:
     """A store key read back (the inverse of `Computation.key`): its computation and parameters, or None when the
     key is no computation's of this version."""
-    import json
-
-    import msgspec
-
     name, _, rest = key.partition("@")
     c = REGISTRY.get(name)
     try:

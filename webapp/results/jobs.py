@@ -28,8 +28,10 @@ from huey.registry import Message
 from huey.serializer import Serializer
 
 from webapp import config
-from webapp.results.computations import PRECOMPUTE_NOTE, Computation, Params
+from webapp.results.catalogue import REGISTRY, from_key
+from webapp.results.computations import PRECOMPUTE_NOTE, Computation, Params, execute
 from webapp.results.precompute import store_budget
+from webapp.results.supervisor import supervise
 from webapp.store import Store, open_store
 
 QUEUE_FILES = {"visitors": "queue.db", "quick": "quick.db", "precompute": "precompute.db"}  # SQLite files in the
@@ -110,10 +112,6 @@ def compute(address: str, name: str, params: dict[str, Any], client: str, queue:
     """Compute one result into the store at address (the consumer's own store, never one a task names): in a
     watched child process (supervisor), or in this process when the queue is immediate (the Flask test client's).
     A visitor's job waits (re-queued a little later) while another of the same visitor's runs."""
-    from webapp.results.catalogue import REGISTRY
-    from webapp.results.computations import execute
-    from webapp.results.supervisor import supervise
-
     c = REGISTRY.get(name) if isinstance(name, str) else None
     try:
         p = c.parse(params) if c is not None else None
@@ -184,8 +182,6 @@ class Queues:
     def revive(self) -> int:
         """Queue again every job whose supervisor died (a consumer killed, a host lost), on its lane, for the client
         that asked for it (the precomputation's on its own queue); how many."""
-        from webapp.results.catalogue import from_key
-
         store = open_store(self.store_address, config.keys(config.instance_path()).encoded())
         revived = 0
         for key, client in store.stale_jobs():
@@ -204,8 +200,6 @@ class Queues:
 
     def place(self, lane: str, key: str) -> int | None:
         """Where a job for key waits on a lane's queue (1: next), or None when it is not waiting there."""
-        from webapp.results.catalogue import REGISTRY
-
         for n, task in enumerate(self.by_name[lane].pending(), 1):
             try:
                 name, params, *_ = task.args
@@ -228,8 +222,6 @@ class Queues:
 
     def enqueue(self, name: str, params: Mapping[str, Any], client: str = "") -> None:
         """Put a visitor's job on its computation's lane: the quick lane or the visitors' queue."""
-        from webapp.results.catalogue import REGISTRY
-
         c = REGISTRY.get(name)  # a name the catalogue does not list: the visitors' queue (whose consumer refuses it)
         lane = "quick" if c is not None and c.lane(c.parse(params)) == "quick" else "visitors"
         self._tasks[lane](name, dict(params), client)

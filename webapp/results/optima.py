@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import numpy as np
+
 from solvers.codebreak.optima import AUTOMATIC_SECRETS, OptimaCell, OptimaReport, cell, report, sizes
 from solvers.errors import LimitError
 from webapp.config import ROOT
 from webapp.http.caching import changing
 from webapp.results.codebreak_results import CODEBREAK, codebreak_params
 from webapp.results.computations import stored
+from webapp.results.games import analysis
 from webapp.store import Store
 
 OPTIMA_STRATEGIES = ("optimal-average", "optimal-worst")
@@ -22,8 +25,6 @@ CERTIFICATES = ROOT / "webapp" / "data" / "certificates"  # `coin-puzzles certif
 def certificates() -> dict[tuple[int, int], tuple[str, int]]:
     """The certificates kept in the project, (pegs, colours) -> (file name, the total each certifies), read once per
     process (the total alone: numpy reads one array of the file)."""
-    import numpy as np
-
     out = {}
     for path in sorted(CERTIFICATES.glob("mastermind-*x*.npz")):
         with np.load(path) as f:
@@ -52,8 +53,6 @@ def optima_cell(store: Store, pegs: int, colours: int, compute_up_to: int = 0) -
         for strategy in OPTIMA_STRATEGIES:
             result = stored(store, CODEBREAK, codebreak_params("mastermind", (pegs, colours, None), strategy))
             if result is None and colours**pegs <= compute_up_to:
-                from webapp.results.games import analysis
-
                 result = analysis("mastermind", pegs, colours, None, strategy)
             found.append(result)
     except LimitError as e:

@@ -27,6 +27,7 @@ from solvers.pegs.fewest import Means
 from solvers.pegs.report import PegReport, peg_report
 from solvers.pegs.storage import Held, Ints, Level, Part, SearchState
 from solvers.progress import Tick
+from webapp import config
 
 MANIFEST = "search.json"
 BUFFER_BYTES = 128 * 2**20  # waiting children held in memory before they go to files (the French proofs: 13 GB)
@@ -212,8 +213,6 @@ def report_on_disk(b: Board, position: int, hole: str, finish: str, count: bool,
     """A listed problem's report (solvers/pegs/report.py), its fewest-moves search keeping its levels on disk in
     the instance folder, up to SPILLED_STATES, so that a stopped job resumes where it was. A full disk ends it with a
     clear message, its files removed; so does running out of states (nothing to resume)."""
-    from webapp import config
-
     spill = spill_for(config.instance_path(), b.name, f"{position:x}", finish)
     try:
         means = Means(spill, SPILLED_STATES, START_LIMITS.get((b.name, hole, finish), 0))
