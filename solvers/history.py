@@ -14,6 +14,7 @@ from .numbers import whole_number
 
 RESTART = "restart"
 TAKE_BACK = "undo"  # in a forward-only game's log: the last move in effect taken back (and counted)
+MOVES = "moves"  # every game's list of moves in its URLs (and in its forms)
 MAX_ENTRIES = 200
 
 
@@ -62,7 +63,7 @@ class Chain:
         """The moves in effect after each entry (index 0: none), so that a game can check every state once."""
         return [Chain(self.entries, k).applied for k in range(len(self.entries) + 1)]
 
-    def query(self, key: str = "j", sep: str = ",") -> dict[str, str]:
+    def query(self, key: str = MOVES, sep: str = ",") -> dict[str, str]:
         """The URL fields: the entries (under key, joined by sep) and, when some are undone, how many are in
         effect, and the take-backs made."""
         out = {key: sep.join(self.entries)}

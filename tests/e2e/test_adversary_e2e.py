@@ -71,15 +71,15 @@ def test_wasteful_weighing_warns_and_unequal_is_refused(page: Page, live_server:
     page.get_by_role("button", name="Weigh", exact=True).click()
     expect(page.get_by_text("weighing 1 lost it")).to_be_visible()
     expect(page.get_by_text("The solver would have weighed 1\u20134 against 5\u20138 instead")).to_be_visible()
-    expect(page).to_have_url(re.compile("w=1-3"))  # htmx pushes the address after the swap
+    expect(page).to_have_url(re.compile("moves=1-3"))  # htmx pushes the address after the swap
     shared = page.url
     page.go_back()
     page.wait_for_load_state()
-    expect(page).not_to_have_url(re.compile("w=1-3"))
+    expect(page).not_to_have_url(re.compile("moves=1-3"))
     expect(page.get_by_role("heading", name="Weighing 1 of 3")).to_be_visible()
     page.wait_for_load_state()
     page.go_forward()
-    expect(page).to_have_url(re.compile("w=1-3"))
+    expect(page).to_have_url(re.compile("moves=1-3"))
     page.wait_for_load_state()
     expect(page.get_by_text("weighing 1 lost it")).to_be_visible()
     page.reload()

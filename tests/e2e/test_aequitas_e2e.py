@@ -44,7 +44,7 @@ def test_d40_with_extra_coin_to_a_win_following_hints(page: Page, live_server: s
     expect(page.get_by_role("heading", name="You win")).to_be_visible()
     expect(page.get_by_role("status").filter(has_text="revealed")).to_contain_text("You revealed the last piece")
     # htmx pushes the new address only after the page is swapped in: going back before that would leave two pages.
-    expect(page).to_have_url(re.compile("&w="))
+    expect(page).to_have_url(re.compile("&moves="))
     page.go_back()
     # Wait for the page before the weighing itself: the win screen also names the Grundy value 3.
     expect(page).to_have_url(hinted_url)

@@ -242,7 +242,7 @@ def guess(page: Page, code: str, rows: int) -> None:
         page.get_by_role("button", name=COLOUR[letter], exact=True).click()
     page.get_by_role("button", name="Guess", exact=True).click()
     expect(page.locator("table.moves tbody tr")).to_have_count(rows)
-    expect(page).to_have_url(re.compile(rf"[?&]g=(?:[A-J]+(?:%2C|,))*{code}(?:&|$)"))  # not in a sealed token
+    expect(page).to_have_url(re.compile(rf"[?&]moves=(?:[A-J]+(?:%2C|,))*{code}(?:&|$)"))  # not in a sealed token
 
 
 def guessed(page: Page) -> list[str]:
@@ -433,7 +433,7 @@ def test_adversary_hint_figure_win_screen_share_and_statistics(browser: Browser,
     )
     place_coins(page, (1,), (3,))
     expect(page.get_by_role("heading", level=1)).to_have_text("Name the coin")
-    (answer,) = cases_of(replay(Problem(3), 2, parse_weighings(page.url.split("w=")[1].split("&")[0])).coins)
+    (answer,) = cases_of(replay(Problem(3), 2, parse_weighings(page.url.split("moves=")[1].split("&")[0])).coins)
     page.get_by_label("The counterfeit is").select_option(str(answer.coin))
     page.get_by_label("heavier" if answer.heavier else "lighter", exact=True).check()
     page.get_by_role("button", name="Name it").click()

@@ -60,7 +60,7 @@ def test_the_url_form_round_trips(actions: list[str]) -> None:
     """What a URL carries gives the same chain back."""
     chain, _ = run(actions)
     q = chain.query()
-    assert chain_from_text(q["j"], q.get("at", ""), q.get("u", "")) == chain
+    assert chain_from_text(q["moves"], q.get("at", ""), q.get("u", "")) == chain
 
 
 def test_a_restart_is_undone_like_a_move() -> None:

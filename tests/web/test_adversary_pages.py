@@ -31,7 +31,7 @@ def test_weigh_and_warning(client: FlaskClient) -> None:
     token = form_token(client, BASE)
     data = {"csrf_token": token, "n": "12", "budget": "3", "c1": "left", "c2": "right"}
     r = client.post("/adversary/weigh", data=data)
-    assert r.status_code == 303 and r.headers["Location"].endswith("&w=1-2")
+    assert r.status_code == 303 and r.headers["Location"].endswith("&moves=1-2")
     html = client.get(r.headers["Location"]).get_data(as_text=True)
     assert "weighing 1 lost it" in html and "would have weighed 1\u20134 against 5\u20138" in html
 
@@ -151,7 +151,7 @@ def test_pans_typed_as_ranges(client: FlaskClient) -> None:
     token = form_token(client, BASE)
     data = {"csrf_token": token, "n": "12", "budget": "3", "left": "1-4", "right": "5 .. 8", "c9": "left"}
     r = client.post("/adversary/weigh", data=data)
-    assert r.status_code == 303 and r.headers["Location"].endswith("&w=1..4-5..8")
+    assert r.status_code == 303 and r.headers["Location"].endswith("&moves=1..4-5..8")
     for left, right, message in [
         ("1-4", "4-7", "coin 4 is typed on both pans"),
         ("1-4", "13", "coin 13 is not in this game"),

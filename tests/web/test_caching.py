@@ -100,7 +100,7 @@ def test_an_answer_that_sends_htmx_on_is_never_answered_from_a_copy(tmp_path: Pa
     url = "/variants/play?n=3&weight=heavier&pans=3&w=&pan1=1&pan2=2&pan3=3"
     for _ in range(2):
         r = client.get(url, headers={"HX-Request": "true"})
-        assert r.status_code == 200 and "w=1" in r.headers["HX-Location"], r.headers
+        assert r.status_code == 200 and "moves=1" in r.headers["HX-Location"], r.headers
         assert r.headers["Cache-Control"] == CHANGING and "X-Accel-Expires" not in r.headers
 
 

@@ -35,9 +35,13 @@ def test_a_sealed_id_opens_the_latest_position(client: FlaskClient) -> None:
 def test_ids_open_their_positions(client: FlaskClient) -> None:
     """A peg board ID and a Mastermind ID redirect to the play page of that position."""
     r = client.get("/pegs/id?id=triangle-5:1:4-1,6-4")
-    assert r.status_code == 303 and query(r.headers["Location"]) == {"board": "triangle-5", "hole": "1", "j": "4-1,6-4"}
+    assert r.status_code == 303 and query(r.headers["Location"]) == {
+        "board": "triangle-5",
+        "hole": "1",
+        "moves": "4-1,6-4",
+    }
     r = client.get("/codebreak/id?id=mastermind:3x4:AAB,BCD")
-    want = {"game": "mastermind", "pegs": "3", "colours": "4", "maker": "adversarial", "g": "AAB,BCD"}
+    want = {"game": "mastermind", "pegs": "3", "colours": "4", "maker": "adversarial", "moves": "AAB,BCD"}
     assert r.status_code == 303 and query(r.headers["Location"]) == want
 
 
@@ -46,7 +50,7 @@ def test_bulls_and_cows_ids_are_written_in_digits_and_old_ones_still_open(client
     engine's letters, opens the same game; a digit that is not one of the game's is refused."""
     page = client.get("/codebreak/play?game=bulls-and-cows&maker=adversarial&g=ABCD").get_data(as_text=True)
     assert "bulls-and-cows:4x10:0123" in page and "bulls-and-cows:4x10:ABCD" not in page
-    want = {"game": "bulls-and-cows", "pegs": "4", "colours": "10", "maker": "adversarial", "g": "ABCD,EFGH"}
+    want = {"game": "bulls-and-cows", "pegs": "4", "colours": "10", "maker": "adversarial", "moves": "ABCD,EFGH"}
     for ident in ("bulls-and-cows:4x10:0123,4567", "bulls-and-cows:4x10:ABCD,EFGH"):
         r = client.get("/codebreak/id?" + urlencode({"id": ident}))
         assert r.status_code == 303 and query(r.headers["Location"]) == want, ident
@@ -68,7 +72,7 @@ def test_bulls_and_cows_ids_are_written_in_digits_and_old_ones_still_open(client
         ("/codebreak/play?game=mastermind&maker=random&g=restart", "no restart"),
         ("/aequitas/id?id=F:5:0", "is not an Æquitas game ID"),
         ("/aequitas/play?game=F&n=12&turns=1..4-5..8|1-2&at=0", "entry 2 is not a turn of yours"),
-        ("/aequitas/play?game=F&n=5&w=1-2&turns=3-4", "w and turns disagree"),
+        ("/aequitas/play?game=F&n=5&w=1-2&turns=3-4", "moves and turns disagree"),
         ("/qr.svg?path=//evil.example/x", "a path of this site"),
         ("/qr.svg?path=https://evil.example/", "a path of this site"),
     ],
@@ -123,15 +127,15 @@ def test_a_random_game_allows_counted_take_backs_without_branching(client: Flask
     )
     guess = {"csrf_token": csrf, **start, "p0": "A", "p1": "A", "p2": "B", "p3": "B"}
     after = query(client.post("/codebreak/guess", data=guess).headers["Location"])
-    assert after["g"] == "AABB"
+    assert after["moves"] == "AABB"
     back = client.post("/codebreak/take-back", data={"csrf_token": csrf, **after})
     taken = query(back.headers["Location"])
-    assert taken["g"] == "AABB,undo"
+    assert taken["moves"] == "AABB,undo"
     html = client.get("/codebreak/play?" + urlencode(taken)).get_data(as_text=True)
     assert "Taken back (1)" in html and "AABB</span> scored" in html and "1,296 codes still possible" in html
     again = {"csrf_token": csrf, **after, "p0": "C", "p1": "C", "p2": "D", "p3": "D"}
     assert refusal(client.post("/codebreak/guess", data=again)) == (400, MOVED_ON)  # no branch from before it
-    probe = client.get("/codebreak/play?" + urlencode({**taken, "g": "AABB,undo,AABB"}))
+    probe = client.get("/codebreak/play?" + urlencode({**taken, "moves": "AABB,undo,AABB"}))
     assert probe.status_code == 400
     nothing = client.post("/codebreak/take-back", data={"csrf_token": csrf, **taken})
     assert refusal(nothing) == (400, "there is no guess to take back")
@@ -150,18 +154,18 @@ def test_the_honest_scale_allows_counted_take_backs_without_branching(client: Fl
     csrf, start = honest_game(client)
     after = moved(weigh(client, csrf, start, [1, 2, 3, 4], [5, 6, 7, 8]))
     taken = query(client.post("/adversary/take-back", data={"csrf_token": csrf, **after}).headers["Location"])
-    assert taken["w"] == after["w"] + ";undo"
+    assert taken["moves"] == after["moves"] + ";undo"
     html = client.get("/adversary/play?" + urlencode(taken)).get_data(as_text=True)
     assert "Taken back (1): 1, 2, 3, 4 against 5, 6, 7, 8: " in html and "Weighing 1 of 3" in html
     assert weigh(client, csrf, after, [9], [10]) == (400, MOVED_ON + " This cost nothing: try again.")
-    probe = client.get("/adversary/play?" + urlencode({**taken, "w": taken["w"] + ";1..4-5..8"}))
+    probe = client.get("/adversary/play?" + urlencode({**taken, "moves": taken["moves"] + ";1..4-5..8"}))
     assert probe.status_code == 400
     third = moved(weigh(client, csrf, taken, [9, 10, 11], [1, 2, 3]))
     fourth = moved(weigh(client, csrf, third, [9], [10]))
     page = client.get("/adversary/play?" + urlencode(fourth)).get_data(as_text=True)
     history = page[page.index('<ol class="history">') : page.index("Back to the start of this game")]
-    links = [query(unescape(h)).get("w", "") for h in re.findall(r'href="([^"]+)"', history)]
-    assert links == [third["w"], fourth["w"], ""]  # after the 1st and 2nd weighings in effect, and the start
+    links = [query(unescape(h)).get("moves", "") for h in re.findall(r'href="([^"]+)"', history)]
+    assert links == [third["moves"], fourth["moves"], ""]  # after the 1st and 2nd weighings in effect, and the start
     earlier = client.get("/adversary/play?" + urlencode(third)).get_data(as_text=True)
     assert "An earlier position" in earlier
     done = client.post("/adversary/guess", data={**fourth, "csrf_token": csrf, "coin": "12", "fake_is": "heavier"})

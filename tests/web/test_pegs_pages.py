@@ -16,7 +16,7 @@ from tests.web.forms import refusal
 def test_play_select_and_jump(client: FlaskClient) -> None:
     """Selecting a coin marks its targets as links; a jump extends the URL."""
     html = client.get("/pegs/play?board=triangle-4&hole=2&sel=7").get_data(as_text=True)
-    assert 'aria-label="Jump to 2"' in html and "j=7-2" in html
+    assert 'aria-label="Jump to 2"' in html and "moves=7-2" in html
 
 
 def test_chain_counts_as_one_move(client: FlaskClient) -> None:
@@ -81,7 +81,7 @@ def test_unfinishable_start_says_so_at_once(client: FlaskClient) -> None:
 def test_solution_from_the_current_position(client: FlaskClient) -> None:
     """'Show a solution from here' continues the game in progress, not from the start."""
     play = client.get("/pegs/play?board=triangle-4&hole=2&j=7-2").get_data(as_text=True)
-    assert "j=7-2" in play.split("Show a solution from here")[0].rsplit("href=", 1)[1]
+    assert "moves=7-2" in play.split("Show a solution from here")[0].rsplit("href=", 1)[1]
     html = client.get("/pegs/solution?board=triangle-4&hole=2&j=7-2").get_data(as_text=True)
     assert "from jump 1" in html and "4 moves" in html
 
@@ -202,14 +202,14 @@ def test_a_solution_counts_as_a_hint_and_leads_back_to_the_same_game(client: Fla
     link = re.search(r'<a href="(/pegs/solution\?[^"]+)"', page)
     assert link
     fields = dict(parse_qsl(urlsplit(html.unescape(link[1])).query))
-    assert fields == {"board": "triangle-5", "hole": "1", "j": "4-1,6-4", "at": "1", "finish": "1", "h": "2"}
+    assert fields == {"board": "triangle-5", "hole": "1", "moves": "4-1,6-4", "at": "1", "finish": "1", "h": "2"}
     solution = client.get(html.unescape(link[1])).get_data(as_text=True)
     assert "Computing a hint" not in solution
     back = re.search(r'<a href="([^"]+)">Back to the game</a>', solution)
     assert back and dict(parse_qsl(urlsplit(html.unescape(back[1])).query)) == {
         "board": "triangle-5",
         "hole": "1",
-        "j": "4-1,6-4",
+        "moves": "4-1,6-4",
         "at": "1",
         "finish": "1",
         "h": "2",

@@ -38,12 +38,12 @@ def test_an_incomplete_guess_is_not_played(client: FlaskClient) -> None:
     why; a complete guess is played as entered."""
     for pegs in ({}, {"p0": "C"}, {"p0": "C", "p1": "", "p2": "E", "p3": "F"}):
         after = _guess(client, "mastermind", pegs)
-        assert "g" not in after or after["g"] == "", after
+        assert "moves" not in after or after["moves"] == "", after
         html = client.get("/codebreak/play?" + urlencode(after)).get_data(as_text=True)
         assert "Not played: choose a colour for each of the 4 pegs first." in html
         assert "0 guesses" not in html and "<td>1</td>" not in html  # no row was added
     after = _guess(client, "mastermind", {"p0": "C", "p1": "D", "p2": "E", "p3": "F"})
-    assert after["g"] == "CDEF" and "refused" not in after
+    assert after["moves"] == "CDEF" and "refused" not in after
 
 
 def test_the_selects_start_empty_and_are_required(client: FlaskClient) -> None:
@@ -56,8 +56,10 @@ def test_the_selects_start_empty_and_are_required(client: FlaskClient) -> None:
 def test_a_repeated_colour_in_bulls_and_cows_is_an_inline_message(client: FlaskClient) -> None:
     """AABB is no Bulls and Cows code: the game stays, with the reason beside the guess row (not a 400 page)."""
     before = _guess(client, "bulls-and-cows", {"p0": "A", "p1": "B", "p2": "C", "p3": "D"})
-    after = _guess(client, "bulls-and-cows", {"p0": "A", "p1": "A", "p2": "B", "p3": "B"}, g=before["g"])
-    assert after["g"] == "ABCD" and after["refused"] == "AABB"
+    after = _guess(
+        client, "bulls-and-cows", {"p0": "A", "p1": "A", "p2": "B", "p3": "B"}, g=before["moves"]
+    )  # the name the form had before: still read
+    assert after["moves"] == "ABCD" and after["refused"] == "AABB"
     page = client.get("/codebreak/play?" + urlencode(after))
     assert page.status_code == 200
     html = page.get_data(as_text=True)

@@ -103,7 +103,7 @@ def test_adversary_game_pages(client: FlaskClient) -> None:
     """The next weighing's form redirects to the game's URL; bad weighings and large sizes are 400s; the observer
     shows cases by lies used; a finished game names the coin."""
     r = client.get("/variants/play?n=5&weight=heavier&lies=1&pan1=1,2&pan2=3,4")
-    assert r.status_code == 303 and "w=1,2-3,4" in r.headers["Location"]
+    assert r.status_code == 303 and "moves=1,2-3,4" in r.headers["Location"]
     html = client.get(r.headers["Location"]).get_data(as_text=True)
     assert "What an observer knows" in html and "by lies used" in html
     refused(client, "/variants/play?n=5&lies=1&pan1=1,2&pan2=3", "every pan needs the same number of coins")
@@ -118,9 +118,9 @@ def test_the_coins_menus_weigh_without_javascript(client: FlaskClient) -> None:
     puts on a pan are that pan's, checked as typed pans are; a refusal keeps every coin on the pan it was put on."""
     menus = "&".join(f"c{c}={pan}" for c, pan in ((1, "pan1"), (2, "pan1"), (3, "pan2"), (4, "pan2"), (5, "off")))
     r = client.get(f"/variants/play?n=5&weight=heavier&lies=1&pan1=&pan2=&{menus}")
-    assert r.status_code == 303 and "w=1,2-3,4" in r.headers["Location"]
+    assert r.status_code == 303 and "moves=1,2-3,4" in r.headers["Location"]
     three = client.get("/variants/play?n=3&weight=heavier&pans=3&pan1=&pan2=&pan3=&c1=pan1&c2=pan2&c3=pan3")
-    assert three.status_code == 303 and "w=1-2-3" in three.headers["Location"]
+    assert three.status_code == 303 and "moves=1-2-3" in three.headers["Location"]
     url = "/variants/play?n=5&lies=1&pan1=&pan2=&c1=pan1&c2=pan1&c3=pan2"
     refused(client, url, "every pan needs the same")
     page = client.get(url).get_data(as_text=True)
@@ -149,7 +149,7 @@ def test_the_variants_play_like_the_other_games(client: FlaskClient) -> None:
     each weighing says what it cost against a best one; undo and redo are links; the game's ID opens it again;
     naming the coin in the fewest weighings shows the win screen with the score against the proved minimum."""
     r = client.get("/variants/play?n=12&lies=1&pan1=1-4&pan2=5..8")
-    assert r.status_code == 303 and r.headers["Location"].endswith("w=1,2,3,4-5,6,7,8")
+    assert r.status_code == 303 and r.headers["Location"].endswith("moves=1,2,3,4-5,6,7,8")
     page = client.get(r.headers["Location"]).get_data(as_text=True)
     assert "a best weighing" in page and "Weighing 2: against the adversary" in page
     undo = re.search(r'href="([^"]*)"[^>]*data-key="undo"', page)
@@ -164,7 +164,7 @@ def test_the_variants_play_like_the_other_games(client: FlaskClient) -> None:
     gid = re.search(r"Game ID: <code class=\"game-id\">([^<]+)<", page)
     assert gid and gid[1].strip() == "12-unknown-l1-f1-p2:1,2,3,4-5,6,7,8"
     opened = client.get("/variants/id?id=" + gid[1].strip())
-    assert opened.status_code == 303 and opened.headers["Location"].endswith("w=1,2,3,4-5,6,7,8")
+    assert opened.status_code == 303 and opened.headers["Location"].endswith("moves=1,2,3,4-5,6,7,8")
     won = client.get("/variants/play?n=3&weight=heavier&pans=3&w=1-2-3").get_data(as_text=True)
     assert "Found in the fewest weighings" in won and "Found after 1 weighing" in won
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from solvers.errors import InputError, Word, one_of
+from solvers.history import MOVES
 from solvers.numbers import whole_number
 from solvers.weighing import GOALS, MAX_COINS, OBJECTIVES, WEIGHTS, Objective, Problem
 
@@ -68,3 +69,9 @@ def query(p: Problem, obj: Objective, **more: str) -> dict[str, str]:
         "objective": obj,
     }
     return {**base, **more}
+
+
+def moves_text(args: Mapping[str, str], before: str) -> str:
+    """A game's list of moves from its URL or form: under `moves`, every game's name for it, or under the name the
+    game used before (`before`), so that old links, bookmarks and open pages keep working."""
+    return args[MOVES] if MOVES in args else args.get(before, "")

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, jsonify, render_template, request, url_fo
 
 from solvers.errors import IllegalMoveError, InputError
 from solvers.history import (
+    MOVES,
     RESTART,
     TAKE_BACK,
     Chain,
@@ -111,7 +112,7 @@ def honest_log(text: str) -> tuple[str, ...]:
 def chain_arg(args: Mapping[str, str], s: Setup) -> Chain:
     """The undo chain of weighings (w: every weighing and restart, ';'-separated; at: how many are in effect; u:
     take-backs). On the honest scale the game is played forward: w is its log of weighings and take-backs."""
-    text = args.get("w", "")
+    text = params.moves_text(args, "w")
     if len(text) > 200_000:
         raise InputError("too many weighings")
     if s.mode == "honest":
@@ -123,8 +124,8 @@ def chain_arg(args: Mapping[str, str], s: Setup) -> Chain:
 
 
 def weighings_arg(args: Mapping[str, str]) -> tuple[UserWeighing, ...]:
-    """Weighings from the w parameter (every one in effect: the API and the Æquitas games)."""
-    text = args.get("w", "")
+    """Weighings from the moves parameter (before: w; every one in effect: the API and the Æquitas games)."""
+    text = params.moves_text(args, "w")
     if len(text) > 200_000:
         raise InputError("too many weighings")
     return parse_weighings(text)
@@ -162,7 +163,7 @@ def position(args: Mapping[str, str]) -> AdversaryPosition:
     ws = parse_weighings(";".join(chain.applied))
     if s.mode != "honest":
         return AdversaryPosition(s, chain, (), None, replay(s.problem, s.budget, ws))
-    log = honest_log(args.get("w", ""))
+    log = honest_log(params.moves_text(args, "w"))
     hidden = HONEST_SCALE.open(s.token, kind(s), ";".join(log))
     secret = hidden.secret
     return AdversaryPosition(
@@ -236,31 +237,31 @@ def _play_links(
     latest = None
     if hidden is not None and hidden.standing != "live" and not guess:  # an earlier position: a link to the latest
         rec = hidden.record
-        latest = Setup(s.problem, s.budget, s.minimum, s.mode, rec.token).url(w=rec.history, guess=rec.ending or "")
+        latest = Setup(s.problem, s.budget, s.minimum, s.mode, rec.token).url(moves=rec.history, guess=rec.ending or "")
     hints = params.whole(request.args, "h", 0, 0, 10**6, "h") if request.method == "GET" else 0
     keep = {"h": str(hints) if hints else ""}
 
     def at(c: Chain, **more: str) -> str:
-        return s.url(**c.query("w", ";"), **keep, **more)
+        return s.url(**c.query(MOVES, ";"), **keep, **more)
 
     ident = (
         game_id(s, format_weighings(ws)) if s.mode == "adversary" else f"{s.problem.to_token()}:{s.budget}#{s.token}"
     )
-    share = s.url(w=pos.w_text(), guess=guess)  # a finished game's link shows its end
+    share = s.url(moves=pos.w_text(), guess=guess)  # a finished game's link shows its end
     links = chain_links(chain, at, s.mode == "adversary" and not guess)
     bar = Bar(
         ident, url_for("adversary.from_id"), share, *links, chain.undos, hints, stats=_stats(s), end=_score(s, page)
     )
     if hidden is not None:  # earlier positions of a game played forward: prefixes of its log
-        prefixes = [s.url(w=";".join(log[:cut]), **keep) for cut in positions_in_log(log)]
+        prefixes = [s.url(moves=";".join(log[:cut]), **keep) for cut in positions_in_log(log)]
     else:
-        prefixes = [s.url(w=format_weighings(ws[:i])) for i in range(len(ws) + 1)]
+        prefixes = [s.url(moves=format_weighings(ws[:i])) for i in range(len(ws) + 1)]
     return AdversaryPlayLinks(
         s=s,
         bar=bar,
-        fields={**s.query(**(chain.query("w", ";") if s.mode == "adversary" else {"w": pos.w_text()})), **keep},
+        fields={**s.query(**(chain.query(MOVES, ";") if s.mode == "adversary" else {MOVES: pos.w_text()})), **keep},
         prefixes=prefixes,
-        hint_url=lambda level: s.url(w=pos.w_text(), hint=str(level), h=str(hints + 1)),
+        hint_url=lambda level: s.url(moves=pos.w_text(), hint=str(level), h=str(hints + 1)),
         error=error,
         placed=placed,
         latest=latest,
@@ -322,10 +323,10 @@ def weigh() -> Response | tuple[str, int]:
         if hidden is not None:
             w_text = ";".join((*log, new))
             s = Setup(s.problem, s.budget, s.minimum, s.mode, HONEST_SCALE.advance(kind(s), hidden, w_text))
-            return go(s.url(w=w_text, h=hints))
+            return go(s.url(moves=w_text, h=hints))
     except IllegalMoveError as e:
         return _page(pos, error=str(e), placed={**places, **typed}), 400
-    return go(s.url(**chain.play(new).query("w", ";"), h=hints))
+    return go(s.url(**chain.play(new).query(MOVES, ";"), h=hints))
 
 
 @bp.post("/take-back")
@@ -339,7 +340,7 @@ def take_back() -> Response:
         raise IllegalMoveError("there is no weighing to take back")
     w_text = ";".join((*log, TAKE_BACK))
     s = Setup(s.problem, s.budget, s.minimum, s.mode, HONEST_SCALE.advance(kind(s), hidden, w_text))
-    return go(s.url(w=w_text, h=request.form.get("h", "")))
+    return go(s.url(moves=w_text, h=request.form.get("h", "")))
 
 
 @bp.post("/guess")
@@ -357,7 +358,7 @@ def guess() -> Response | tuple[str, int]:
     except (InputError, IllegalMoveError) as e:
         return _page(pos, error=e.message), 400
     # the honest game's whole log; the adversarial game's undo chain as it stands (its take-backs still counted)
-    played = {"w": pos.w_text()} if hidden is not None else pos.chain.query("w", ";")
+    played = {MOVES: pos.w_text()} if hidden is not None else pos.chain.query(MOVES, ";")
     return go(s.url(**played, guess=token, h=request.form.get("h", "")))
 
 
@@ -387,13 +388,13 @@ def from_id() -> Response:
         return go(
             link(
                 "adversary.play",
-                {**probe.query(), "t": record.token, "w": record.history, "guess": record.ending or ""},
+                {**probe.query(), "t": record.token, MOVES: record.history, "guess": record.ending or ""},
             )
         )
     s = parse_setup({**base, "budget": budget, "mode": "adversary"})
     ws = parse_weighings(parts[2])
     replay(s.problem, s.budget, ws)
-    return go(s.url(w=format_weighings(ws)))
+    return go(s.url(moves=format_weighings(ws)))
 
 
 @api.get("/adversary")

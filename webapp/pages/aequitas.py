@@ -130,7 +130,7 @@ def setup_page() -> Response | str | tuple[str, int]:
         m = parse_game(request.form)
     except InputError as e:
         return render_template("aequitas/setup.html", setup=SetupPage(request.form, e.message, None)), 400
-    return go(url(m, w=format_weighings(m.advance(()))))
+    return go(url(m, moves=format_weighings(m.advance(()))))
 
 
 @bp.get("/play")
@@ -158,9 +158,9 @@ def state(m: Match, start: tuple[UserWeighing, ...], turns: tuple[str, ...]) -> 
 
 
 def chain_arg(m: Match, args: Mapping[str, str]) -> tuple[tuple[UserWeighing, ...], Chain]:
-    """The weighings in effect (w, both players') and the undo chain of your turns: turns (every turn, your
+    """The weighings in effect (moves, both players') and the undo chain of your turns: turns (every turn, your
     weighing with the computer's reply, and every restart, '|' between them; given only when it holds more than
-    w shows), at (how many are in effect) and u (take-backs). Every state of the chain is a legal game whose
+    moves shows), at (how many are in effect) and u (take-backs). Every state of the chain is a legal game whose
     turns each start with your weighing, so a redo never fails."""
     ws = weighings_arg(args)
     text = args.get("turns", "")
@@ -180,12 +180,12 @@ def chain_arg(m: Match, args: Mapping[str, str]) -> tuple[tuple[UserWeighing, ..
         if turns_of(m, after) != turns:
             raise InputError(f"turns: entry {k} is not a turn of yours (your weighing, then the computer's reply)")
     if format_weighings(state(m, start, chain.applied)) != format_weighings(ws):
-        raise InputError("w and turns disagree: w holds the weighings of the turns in effect")
+        raise InputError("moves and turns disagree: moves holds the weighings of the turns in effect")
     return ws, chain
 
 
 def chain_fields(chain: Chain) -> dict[str, str]:
-    """The chain's URL fields beside w: the whole chain only when it holds undone turns or a restart."""
+    """The chain's URL fields beside moves: the whole chain only when it holds undone turns or a restart."""
     q = chain.query("turns", "|")
     if chain.at == len(chain.entries) and RESTART not in chain.entries:
         q.pop("turns")
@@ -213,7 +213,7 @@ def from_id() -> Response:
     m = parse_game(dict(zip(fields, parts[:8], strict=True)))
     ws = parse_weighings(parts[8])
     m.replay(ws)
-    return go(url(m, w=format_weighings(ws)))
+    return go(url(m, moves=format_weighings(ws)))
 
 
 def _play_page(
@@ -268,13 +268,13 @@ def _play_links(
     start = opening(m, ws)
 
     def at(c: Chain) -> str:
-        return url(m, w=format_weighings(state(m, start, c.applied)), **chain_fields(c), **keep)
+        return url(m, moves=format_weighings(state(m, start, c.applied)), **chain_fields(c), **keep)
 
     undo, redo, restart = chain_links(chain, at)
     bar = Bar(
         game_id=game_id(m, ws),
         id_action=url_for("aequitas.from_id"),
-        share=url(m, w=format_weighings(ws)),
+        share=url(m, moves=format_weighings(ws)),
         undo=undo,
         redo=redo,
         restart=restart,
@@ -285,12 +285,12 @@ def _play_links(
     )
     return AequitasPlayLinks(
         bar=bar,
-        fields=query(m, w=format_weighings(ws), **chain_fields(chain), **{k: x for k, x in keep.items() if x}),
-        history=[(step, url(m, w=format_weighings(ws[: i + 1]))) for i, step in enumerate(v.steps)],
+        fields=query(m, moves=format_weighings(ws), **chain_fields(chain), **{k: x for k, x in keep.items() if x}),
+        history=[(step, url(m, moves=format_weighings(ws[: i + 1]))) for i, step in enumerate(v.steps)],
         convention_name=CONVENTION_NAMES[m.convention],
         hint=hint,
-        hint_url=url(m, w=format_weighings(ws), hint="1", h=str(hints + 1), **chain_fields(chain)),
-        restart=restart or url(m, w=format_weighings(m.advance(()))),
+        hint_url=url(m, moves=format_weighings(ws), hint="1", h=str(hints + 1), **chain_fields(chain)),
+        restart=restart or url(m, moves=format_weighings(m.advance(()))),
         error=error,
         placed=placed,
         query=lambda **more: query(m, **more),
@@ -313,7 +313,7 @@ def weigh() -> Response | tuple[str, int]:
         page = _play_page(m, ws, 0, error=f"Refused: {e.message}.", placed={**placed, **typed}, chain=chain)
         return page, 400
     chain = chain.play(format_weighings(after[len(ws) :]))
-    return go(url(m, w=format_weighings(after), **chain_fields(chain), h=request.form.get("h", "")))
+    return go(url(m, moves=format_weighings(after), **chain_fields(chain), h=request.form.get("h", "")))
 
 
 @bp.get("/table")

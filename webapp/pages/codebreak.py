@@ -18,7 +18,7 @@ from solvers.codebreak.report import codebreak_report
 from solvers.codebreak.solve import TreeRequest
 from solvers.codebreak.strategy import OPTIMAL, not_offered
 from solvers.errors import IllegalMoveError, InputError, LimitError
-from solvers.history import TAKE_BACK, Chain, chain_from_text, from_log, log_from_text, taken_back
+from solvers.history import MOVES, TAKE_BACK, Chain, chain_from_text, from_log, log_from_text, taken_back
 from solvers.report import as_json
 from webapp.http import params
 from webapp.http.htmx import go, link
@@ -175,7 +175,7 @@ def play() -> str:
     adversarial maker the guesses are an undo chain (g: every guess and restart, at: how many are in effect)."""
     name, spec, g, sizes = game_args(request.args)
     maker = params.choice(request.args, "maker", ("adversarial", "random"))
-    log = log_from_text(request.args.get("g", ""))
+    log = log_from_text(params.moves_text(request.args, "g"))
     chain = _guess_chain(g, maker, log)
     guesses = tuple(code_index(g, x) for x in chain.applied)
     token = request.args.get("t", "") if maker == "random" else ""
@@ -197,7 +197,7 @@ def _guess_chain(g: Game, maker: str, log: tuple[str, ...]) -> Chain:
     vouches for); against the adversarial maker an undo chain, every state of it a game (a redo never fails)."""
     if maker == "random":
         return from_log(log)
-    chain = chain_from_text(request.args.get("g", ""), request.args.get("at", ""), request.args.get("u", ""))
+    chain = chain_from_text(params.moves_text(request.args, "g"), request.args.get("at", ""), request.args.get("u", ""))
     for state in {*chain.states()}:
         play_round(g, tuple(code_index(g, x) for x in state))
     return chain
@@ -234,24 +234,24 @@ def _play_links(
     keep = {"h": hints or ""}
 
     def at(c: Chain, **more: object) -> str:
-        return link("codebreak.play", {**base, **c.query("g"), **keep, **more})
+        return link("codebreak.play", {**base, **c.query(MOVES), **keep, **more})
 
     adversarial = maker == "adversarial"
-    share = at(chain) if adversarial else link("codebreak.play", {**base, "g": history})
+    share = at(chain) if adversarial else link("codebreak.play", {**base, MOVES: history})
     bar = _bar(name=name, sizes=sizes, page=page, chain=chain, at=at, share=share, hints=hints)
     earlier = hidden is not None and hidden.standing == "earlier"
     return CodePlayLinks(
         name=name,
         bar=bar,
         base={k: v for k, v in base.items() if v},
-        chain=chain.query("g") if adversarial else {"g": history},
+        chain=chain.query(MOVES) if adversarial else {MOVES: history},
         h=hints,
         hint_url=at(chain, hint="1", h=hints + 1)
         if adversarial
-        else link("codebreak.play", {**base, "g": history, "hint": "1", "h": hints + 1}),
+        else link("codebreak.play", {**base, MOVES: history, "hint": "1", "h": hints + 1}),
         suggest=_suggest(name, sizes, g, r) if params.flag(request.args, "hint") and not r.won else {},
         judged=_judged(name, sizes, g, r) if r.guesses else None,
-        latest=link("codebreak.play", {**base, "t": hidden.record.token, "g": hidden.record.history})
+        latest=link("codebreak.play", {**base, "t": hidden.record.token, MOVES: hidden.record.history})
         if hidden is not None and earlier
         else None,
         take_back=bool(hidden is not None and hidden.standing == "live" and r.guesses and not r.won),
@@ -304,10 +304,10 @@ def from_id() -> Response:
     name, spec, g, sizes = game_args(query)
     if token is not None:
         record = RANDOM_CODE.latest(token, _game_key(name, sizes))
-        return go(link("codebreak.play", {**query, "maker": "random", "t": record.token, "g": record.history}))
+        return go(link("codebreak.play", {**query, "maker": "random", "t": record.token, MOVES: record.history}))
     guesses = tuple(code_index(g, x) for x in parts[2].split(",") if x.strip())
     play_round(g, guesses)
-    return go(link("codebreak.play", {**query, "maker": "adversarial", "g": ",".join(g.secrets[e] for e in guesses)}))
+    return go(link("codebreak.play", {**query, "maker": "adversarial", MOVES: ",".join(g.secrets[e] for e in guesses)}))
 
 
 def _judged(name: str, sizes: Sizes, g: Game, r: Round) -> CodeLesson | Progress | str | None:
@@ -388,10 +388,10 @@ def guess() -> Response:
     code = "".join((request.form.get(f"p{i}", "") or "?")[:1] for i in range(length)).upper()
     q = {k: v for k, v in request.form.items() if k in ("game", "maker", "t", "pegs", "colours", "coins", "h")}
     random_maker = q.get("maker") == "random"
-    log = log_from_text(request.form.get("g", ""))
-    chain = chain_from_text(request.form.get("g", ""), request.form.get("at", ""), request.form.get("u", ""))
+    log = log_from_text(params.moves_text(request.form, "g"))
+    chain = chain_from_text(params.moves_text(request.form, "g"), request.form.get("at", ""), request.form.get("u", ""))
     if refusal(g, code) is not None:
-        here = {"g": ",".join(log)} if random_maker else chain.query("g")
+        here = {MOVES: ",".join(log)} if random_maker else chain.query(MOVES)
         return go(link("codebreak.play", {**q, **here, "refused": code}))
     new = code_index(g, code)
     if random_maker:
@@ -399,10 +399,10 @@ def guess() -> Response:
         new_log = (*log, g.secrets[new])
         r = play_round(g, tuple(code_index(g, x) for x in from_log(new_log).applied), hidden.secret)
         q["t"] = RANDOM_CODE.advance(_game_key(name, sizes), hidden, ",".join(new_log), "won" if r.won else None)
-        return go(link("codebreak.play", {**q, "g": ",".join(new_log)}))
+        return go(link("codebreak.play", {**q, MOVES: ",".join(new_log)}))
     chain = chain.play(g.secrets[new])
     play_round(g, tuple(code_index(g, x) for x in chain.applied))
-    return go(link("codebreak.play", {**q, **chain.query("g")}))
+    return go(link("codebreak.play", {**q, **chain.query(MOVES)}))
 
 
 @bp.post("/take-back")
@@ -413,13 +413,13 @@ def take_back() -> Response:
     q = {k: v for k, v in request.form.items() if k in ("game", "maker", "t", "pegs", "colours", "coins", "h")}
     if q.get("maker") != "random":
         raise InputError("take-backs by this form are for the random code maker; the adversarial maker's are links")
-    log = log_from_text(request.form.get("g", ""))
+    log = log_from_text(params.moves_text(request.form, "g"))
     hidden = RANDOM_CODE.open(q.get("t", ""), _game_key(name, sizes), ",".join(log))
     if not from_log(log).applied:
         raise IllegalMoveError("there is no guess to take back")
     new_log = (*log, TAKE_BACK)
     q["t"] = RANDOM_CODE.advance(_game_key(name, sizes), hidden, ",".join(new_log))
-    return go(link("codebreak.play", {**q, "g": ",".join(new_log)}))
+    return go(link("codebreak.play", {**q, MOVES: ",".join(new_log)}))
 
 
 def _taken_back(g: Game, log: tuple[str, ...], secret: int | None) -> list[tuple[str, str]]:

@@ -25,7 +25,7 @@ from solvers.devil import (
 )
 from solvers.devil.report import DevilPlayPage, Line, SolutionStep, devil_report, line_from, play_page, solution_step
 from solvers.errors import IllegalMoveError, InputError
-from solvers.history import RESTART, TAKE_BACK, Chain, chain_from_text, from_log, log_from_text, taken_back
+from solvers.history import MOVES, RESTART, TAKE_BACK, Chain, chain_from_text, from_log, log_from_text, taken_back
 from solvers.report import as_json
 from webapp.http import params
 from webapp.http.htmx import go, link
@@ -148,14 +148,14 @@ def _log(g: DevilGame, args: Mapping[str, str]) -> tuple[str, ...]:
         return ()
     return tuple(
         e if e in (TAKE_BACK, RESTART) else moves_to_text(moves_from_text(g.variant, e))
-        for e in log_from_text(args.get("moves", ""))
+        for e in log_from_text(params.moves_text(args, MOVES))
     )
 
 
 def _chain(g: DevilGame, args: Mapping[str, str]) -> Chain:
     """The moves as an undo chain (moves: every move and restart; at: how many are in effect; u: take-backs);
     against the random Devil the game is played forward: moves is its log of moves and take-backs."""
-    text = args.get("moves", "")
+    text = params.moves_text(args, MOVES)
     if g.devil == "random":
         return from_log(_log(g, args))
     chain = chain_from_text(text, args.get("at", ""), args.get("u", ""))
@@ -187,7 +187,7 @@ def from_id() -> Response:
         record = RANDOM_DEVIL.latest(token, _game_key(g.variant))
         return go(DevilGame(g.variant, "random", record.token).url(moves=record.history))
     g = DevilGame(parse_variant(q), "adversarial", "")
-    chain = _chain(g, {"moves": parts[3]})
+    chain = _chain(g, {MOVES: parts[3]})
     return go(g.url(moves=",".join(chain.applied)))
 
 
@@ -257,12 +257,12 @@ def _play_links(
     """The play page's links, bar and result."""
     v, moves, adversarial = g.variant, page.moves, g.devil == "adversarial"
     hints = params.whole(request.args, "h", 0, 0, 10**6, "h") if request.method == "GET" else 0
-    moves_field = chain.query("moves") if adversarial else {"moves": ",".join(log)}
+    moves_field = chain.query(MOVES) if adversarial else {MOVES: ",".join(log)}
     bar = Bar(
         game_id(g, moves) if adversarial else f"{v.n}:{v.goal}:{int(v.reflections)}#{g.token}",
         url_for("devil.from_id"),
         g.url(moves=moves_to_text(moves) if adversarial else ",".join(log)),
-        *chain_links(chain, lambda c: g.url(**c.query("moves"), peek="1" if peek else ""), adversarial),
+        *chain_links(chain, lambda c: g.url(**c.query(MOVES), peek="1" if peek else ""), adversarial),
         chain.undos,
         hints,
         stats=StatsKey(
@@ -302,7 +302,7 @@ def flip() -> Response | tuple[str, int]:
     moves_from_text(g.variant, moves_to_text(new))  # the same limits as a move read from a URL
     peek = request.form.get("peek", "")
     if g.devil == "adversarial":
-        return go(g.url(**chain.play(moves_to_text(new[-1:])).query("moves"), peek=peek))
+        return go(g.url(**chain.play(moves_to_text(new[-1:])).query(MOVES), peek=peek))
     log = _log(g, request.form)
     hidden = RANDOM_DEVIL.open(g.token, _game_key(g.variant), ",".join(log))
     won, _ = _random_play(g, hidden, new)

@@ -8,6 +8,7 @@ from typing import NamedTuple
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
 from solvers.errors import InputError
+from solvers.history import MOVES
 from solvers.pegs import (
     BOARDS,
     CENTRES,
@@ -61,12 +62,12 @@ api = Blueprint("pegs_api", __name__, url_prefix="/api")
 def parse_game(args: Mapping[str, str]) -> PegGame:
     """Board, start hole, jumps and goal (finish: any, start, centre or a hole) from the URL; every jump is
     checked by the rules."""
-    return game_from_text(_board(args), args.get("hole", ""), args.get("j", ""), args.get("finish", ""))
+    return game_from_text(_board(args), args.get("hole", ""), params.moves_text(args, "j"), args.get("finish", ""))
 
 
 def game_url(g: PegGame, **more: str) -> str:
     """The play URL of a position (a fresh undo chain: its jumps)."""
-    return link("pegs.play", {"board": g.board.name, "hole": g.hole, "j": g.text(), "finish": g.finish, **more})
+    return link("pegs.play", {"board": g.board.name, "hole": g.hole, MOVES: g.text(), "finish": g.finish, **more})
 
 
 def parse_session(args: Mapping[str, str]) -> Session:
@@ -74,7 +75,7 @@ def parse_session(args: Mapping[str, str]) -> Session:
     return session_from_text(
         _board(args),
         args.get("hole", ""),
-        args.get("j", ""),
+        params.moves_text(args, "j"),
         args.get("finish", ""),
         args.get("at", ""),
         args.get("u", ""),
@@ -84,7 +85,9 @@ def parse_session(args: Mapping[str, str]) -> Session:
 def session_url(s: Session, **more: object) -> str:
     """The play URL of a session."""
     g = s.game
-    return link("pegs.play", {"board": g.board.name, "hole": g.hole, **s.chain.query(), "finish": g.finish, **more})
+    return link(
+        "pegs.play", {"board": g.board.name, "hole": g.hole, **s.chain.query(MOVES), "finish": g.finish, **more}
+    )
 
 
 def goals(s: Session, hints: int) -> list[tuple[str, str, bool]]:
@@ -165,7 +168,8 @@ def _play_links(s: Session, page: PegPlayPage, hints: int, hint: dict[str, objec
         ],
         hint_url=session_url(s, hint="1", h=hints + 1),
         solution_url=link(
-            "pegs.solution", {"board": b.name, "hole": g.hole, **s.chain.query(), "finish": g.finish, "h": hints + 1}
+            "pegs.solution",
+            {"board": b.name, "hole": g.hole, **s.chain.query(MOVES), "finish": g.finish, "h": hints + 1},
         ),
         goals=goals(s, hints),
         bar=bar,
@@ -307,7 +311,7 @@ def solution() -> str:
     base = {
         "board": g.board.name,
         "hole": g.hole,
-        **s.chain.query(),
+        **s.chain.query(MOVES),
         "finish": g.finish,
         "h": hints or "",
         **({"fewest": 1} if fewest else {}),

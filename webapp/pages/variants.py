@@ -10,7 +10,7 @@ from flask import Blueprint, Response, jsonify, render_template, request, url_fo
 from flask.typing import ResponseReturnValue
 
 from solvers.errors import IllegalMoveError, InputError, LimitError
-from solvers.history import Chain, chain_from_text
+from solvers.history import MOVES, Chain, chain_from_text
 from solvers.variants.adversary import VariantGame, parse_weighings, play, typed_weighing
 from solvers.variants.model import MAX_LIES, MAX_PANS, VARIANT_MAX_COINS, Variant
 from solvers.variants.plan import VariantPlan, VariantVerification
@@ -211,12 +211,12 @@ def play_page() -> ResponseReturnValue:
         play(plan, parse_weighings(v, ";".join((*chain.applied, step))))
     except InputError as e:
         return _play(v, plan, chain, error=e.message, typed=[t or "" for t in typed]), 400
-    return go(link("variants.play_page", query(v, **chain.play(step).query("w", ";"), h=request.args.get("h", ""))))
+    return go(link("variants.play_page", query(v, **chain.play(step).query(MOVES, ";"), h=request.args.get("h", ""))))
 
 
 def _chain(v: Variant, args: Mapping[str, str]) -> Chain:
     """The undo chain of a game's weighings (w, at, u); every state a legal game, so that a redo never fails."""
-    chain = chain_from_text(args.get("w", ""), args.get("at", ""), args.get("u", ""), sep=";")
+    chain = chain_from_text(params.moves_text(args, "w"), args.get("at", ""), args.get("u", ""), sep=";")
     plan = plan_for(v)[0]
     for state in {*chain.states()}:
         play(plan, parse_weighings(v, ";".join(state)))
@@ -235,14 +235,14 @@ def _play(v: Variant, plan: VariantPlan, chain: Chain, error: str | None = None,
     bar = Bar(
         game_id(v, chain.applied),
         url_for("variants.from_id"),
-        link("variants.play_page", query(v, w=";".join(chain.applied))),
-        *chain_links(chain, lambda c: link("variants.play_page", query(v, **c.query("w", ";"), h=str(hints or "")))),
+        link("variants.play_page", query(v, **{MOVES: ";".join(chain.applied)})),
+        *chain_links(chain, lambda c: link("variants.play_page", query(v, **c.query(MOVES, ";"), h=str(hints or "")))),
         chain.undos,
         hints,
         stats=StatsKey(f"variants:{v.to_token()}", v.describe()),
         end=score,
     )
-    fields = query(v, **chain.query("w", ";"))
+    fields = query(v, **chain.query(MOVES, ";"))
     plan_url = link("variants.plan_page", query(v))
     hint_url = link("variants.play_page", {**fields, "hint": "1", "h": str(hints + 1)})
     view = VariantPlayView(
@@ -301,4 +301,4 @@ def from_id() -> Response:
         request.args.get("id", ""), 2, "a variants", "variant:weighings, like 12-unknown-l1-f1-p2:1,2-3,4"
     )
     v = Variant.from_token(parts[0])
-    return go(link("variants.play_page", query(v, w=parts[1])))
+    return go(link("variants.play_page", query(v, **{MOVES: parts[1]})))
