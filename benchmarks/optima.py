@@ -149,7 +149,7 @@ def proved_tree(g: Game, checkpoint: FileCheckpoint, possible_only: bool = False
         progress(),
         checkpoint=checkpoint,
         possible_only=possible_only,
-        proving=Proving(node_limit=LONG, under=under, run=Execution(default_jobs())),
+        proving=Proving(node_limit=LONG, under=under, run=Execution(default_jobs()), any_size=True),
     )
 
 
@@ -225,7 +225,7 @@ def main() -> None:
         average = time.perf_counter() - t
         st = verify(g, tree)
         t = time.perf_counter()
-        worst = verify(g, build_tree(g, "optimal-worst", proving=Proving(node_limit=LONG)))
+        worst = verify(g, build_tree(g, "optimal-worst", proving=Proving(node_limit=LONG, any_size=True)))
         took = time.perf_counter() - t
         c = cell(pegs, colours, (tree.experiment, st), worst)
         verdict = {True: "agrees with", False: "DISAGREES with", None: "published as"}[c.agrees]

@@ -55,12 +55,15 @@ class Proving(NamedTuple):
     plain first for those, unless a checkpoint or `under` is given); its budget of work (None: OPTIMAL_MAX_NODES
     for the worst case, OPTIMAL_AVERAGE_MAX_NODES for the average; the optima table's long proofs are given more);
     under: the average search looks only below this total (`NoneBelow` if no strategy is); run: where the compiled
-    average search's proof runs (`solvers.parallel.Execution`, chosen by the entry point)."""
+    average search's proof runs (`solvers.parallel.Execution`, chosen by the entry point); any_size: an operator's
+    long proof (`benchmarks/optima.py`, the frontier past the table's sizes), searched whatever the game's size (the
+    budget of work and the machine's memory still apply; the site never asks for it)."""
 
     compiled: bool | None = None
     node_limit: int | None = None
     under: int | None = None
     run: Execution = ONE
+    any_size: bool = False
 
 
 def optimal_limit(strategy: str, possible_only: bool = False) -> int:
@@ -165,7 +168,7 @@ def build_tree(
             tick(settled[0], len(game.secrets))
 
         return _heuristic(game, alive, strategy, counted)
-    if len(game.secrets) > optimal_limit(strategy, possible_only):
+    if len(game.secrets) > optimal_limit(strategy, possible_only) and not (proving and proving.any_size):
         raise LimitError(limit_message(strategy, possible_only))
     tabled = game.tabled()  # the search reads a whole table; the tree keeps indices, the same in either game
     asked = Optimal(strategy == "optimal-worst", max_guesses, possible_only, proving or Proving())
@@ -217,7 +220,7 @@ def _optimal_tree(
     """The optimal tree (fewest experiments in the worst case, or in total, within max_guesses experiments when
     given), by the exhaustive branch-and-bound of `optimal` (LimitError past its budget of sets searched; imported
     here, with Numba, only when asked for), or its plain-Python twin `optimal.plain` for small games."""
-    worst, max_guesses, possible_only, (compiled, node_limit, under, _) = asked
+    worst, max_guesses, possible_only, (compiled, node_limit, under, _, _) = asked
     limit = node_limit or (OPTIMAL_MAX_NODES if worst else OPTIMAL_AVERAGE_MAX_NODES)
     search: PlainSearch | AverageSearch | WorstSearch | None = None
     if compiled is False:

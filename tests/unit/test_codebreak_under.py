@@ -76,3 +76,18 @@ def test_build_tree_passes_it_to_the_compiled_search() -> None:
     assert st.verified and st.total == 905
     with pytest.raises(NoneBelow):
         build_tree(g, "optimal-average", proving=Proving(under=905))
+
+
+def test_an_operators_long_proof_is_searched_past_the_sites_sizes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The site refuses an optimal search past its sizes; an operator's long proof (`Proving.any_size`, as
+    benchmarks/optima.py runs the frontier) searches it, with the same optimum as without the limit (Mastermind 4x4:
+    905, Goddard 2004)."""
+    from solvers.codebreak import strategy as strategy_module
+    from solvers.errors import LimitError
+
+    g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
+    monkeypatch.setattr(strategy_module, "OPTIMAL_MAX_SECRETS", 100)
+    with pytest.raises(LimitError, match="limited to games of 100 secrets"):
+        build_tree(g, "optimal-average")
+    stats = verify(g, build_tree(g, "optimal-average", proving=Proving(any_size=True)))
+    assert stats.verified and stats.total == 905
