@@ -8,7 +8,7 @@ CHROMIUM ?= /usr/bin/chromium
 CORES := $(shell nproc 2>/dev/null || echo 2)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: warm run precompute test test-fast proofs lint typecheck unit e2e bench chromium redis nginx wrk clean
+.PHONY: warm run precompute test test-fast proofs frontier lint typecheck unit e2e bench chromium redis nginx wrk clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -117,6 +117,11 @@ test-fast: $(VENV)/.test-installed chromium warm
 # Whole proofs of several minutes each (Bulls and Cows' optimal average): too long for `make test`.
 proofs: $(VENV)/.test-installed warm
 	$(BIN)/pytest -m proof tests/unit
+
+# The sizes past the Mastermind table (4x10, 3x15, 3x16), each a proof of hours resumed from its checkpoint and its
+# snapshot in git; stopped (Ctrl+C, SIGTERM), it keeps its progress in the snapshot (commit it to carry it on).
+frontier: $(VENV)/.installed warm
+	$(BIN)/python benchmarks/optima.py --frontier
 
 unit: $(VENV)/.test-installed warm
 	$(BIN)/pytest -m "not proof" tests/unit tests/web

@@ -21,6 +21,7 @@ sets below them are searched again in seconds. A run reads the snapshot beside i
     python benchmarks/optima.py --super                        # Super Mastermind 5x8 guessing possible codes only
     python benchmarks/optima.py --super --under 179930         # ... looking only below the published figure + 1
     python benchmarks/optima.py --status 5x6                   # where a proof stands (or --status super)
+    python benchmarks/optima.py --frontier                     # make frontier: 4x10, 3x15, 3x16, resumable
 """
 
 from __future__ import annotations
@@ -164,6 +165,69 @@ def task(pegs: int, colours: int) -> str:
     return f"Mastermind {pegs}x{colours} ({colours**pegs:,} secrets): optimal average and optimal worst case, proved"
 
 
+FRONTIER_SIZES = ((4, 10), (3, 15), (3, 16))  # the next sizes past the table: proved nowhere we know of
+
+
+def prove_size(record: Record, pegs: int, colours: int) -> None:
+    """One size: its optimal average proved with its checkpoint (resumed from it and from its snapshot in git, when
+    there is one), its tree verified, its least worst case; recorded at once, and its local checkpoint removed."""
+    spec = parse(GAME.read_text())
+    g = build(spec, {"length": pegs, "colours": colours}, colours_up_to=max(colours, 10)).tabled()
+    checkpoint = FileCheckpoint(CHECKPOINTS / f"{snapshot_name('mastermind', pegs, colours, False)}.jsonl")
+    checkpoint.compact()
+    resumed = len(checkpoint.known())
+    t = time.perf_counter()
+    under = heuristic_bound(g) if len(g.secrets) >= HEURISTIC_BOUND_FROM else None
+    print(
+        f"{time.strftime('%H:%M:%S')} Mastermind {pegs}x{colours}: {resumed:,} table entries resumed"
+        + (f", searching below {under:,} (the best heuristic tree's total plus one)" if under else ""),
+        flush=True,
+    )
+    tree = proved_tree(g, checkpoint, under=under)
+    average = time.perf_counter() - t
+    st = verify(g, tree)
+    t = time.perf_counter()
+    worst = verify(g, build_tree(g, "optimal-worst", proving=Proving(node_limit=LONG, any_size=True)))
+    took = time.perf_counter() - t
+    c = cell(pegs, colours, (tree.experiment, st), worst)
+    verdict = {True: "agrees with", False: "DISAGREES with", None: "published as"}[c.agrees]
+    known = "new" if c.published is None else f"{verdict} {c.published_value}: {c.published}"
+    record.row(
+        task(pegs, colours),
+        f"total {c.total:,} (average {c.average}, worst {c.worst_of_average}, first guess {c.first_guess}) in "
+        f"{average:.1f} s; least worst case {c.optimal_worst} in {took:.1f} s; {peaks()} so far; "
+        f"{known}" + (f"; resumed from {resumed:,} checkpointed table entries" if resumed else ""),
+    )
+    record.save()  # each size as soon as it is proved
+    checkpoint.finish()
+
+
+def frontier(record: Record) -> None:
+    """`make frontier`: the sizes past the table (FRONTIER_SIZES), each a long proof resumed from its checkpoint and
+    its snapshot in git, in order; sizes already recorded are skipped. Stopped (Ctrl+C, or SIGTERM as a session's
+    end sends), it keeps its progress in the snapshot (`webapp/data/proofs/`) before it exits, so that the next run,
+    here or in a later clone once the snapshot is committed, goes on from there. `--status PxC` says where a proof
+    stands: each first guess's least possible total, from its settled parts."""
+    import signal
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    path = FOLDER / "optima.json"
+    done = {r["task"] for r in json.loads(path.read_text())} if path.exists() else set()
+    for pegs, colours in FRONTIER_SIZES:
+        if task(pegs, colours) in done:
+            continue
+        name = snapshot_name("mastermind", pegs, colours, False)
+        try:
+            prove_size(record, pegs, colours)
+        except KeyboardInterrupt:
+            kept = FileCheckpoint(CHECKPOINTS / f"{name}.jsonl").save_snapshot()
+            print(f"{time.strftime('%H:%M:%S')} stopped: {name}'s progress kept in its snapshot ({kept:,} entries)")
+            return
+
+
 def main() -> None:
     """Prove each size not yet recorded, smallest first."""
     parser = argparse.ArgumentParser()
@@ -172,6 +236,7 @@ def main() -> None:
     parser.add_argument("--size", help="PxC: one size (proved again), or with --max-guesses its capped optimum")
     parser.add_argument("--max-guesses", type=int)
     parser.add_argument("--snapshot", action="store_true", help="keep the checkpoints' progress in git")
+    parser.add_argument("--frontier", action="store_true", help="the sizes past the table, resumable (make frontier)")
     parser.add_argument("--possible-only", action="store_true", help="the optima guessing possible codes only")
     parser.add_argument("--average-only", action="store_true", help="with --possible-only: leave out the worst case")
     parser.add_argument("--super", action="store_true", help="Super Mastermind 5x8 guessing possible codes only")
@@ -204,40 +269,16 @@ def main() -> None:
         pegs, colours = (int(x) for x in args.size.split("x"))
         capped(record, pegs, colours, args.max_guesses)
         return
+    if args.frontier:
+        frontier(record)
+        return
     path = FOLDER / "optima.json"
     done = {r["task"] for r in json.loads(path.read_text())} if path.exists() and not args.again else set()
     chosen = [tuple(int(x) for x in args.size.split("x"))] if args.size else sizes(args.up_to)
     for pegs, colours in chosen:
         if task(pegs, colours) in done and not args.size:
             continue
-        g = build(parse(GAME.read_text()), {"length": pegs, "colours": colours}).tabled()
-        checkpoint = FileCheckpoint(CHECKPOINTS / f"{snapshot_name('mastermind', pegs, colours, False)}.jsonl")
-        checkpoint.compact()
-        resumed = len(checkpoint.known())
-        t = time.perf_counter()
-        under = heuristic_bound(g) if len(g.secrets) >= HEURISTIC_BOUND_FROM else None
-        print(
-            f"{time.strftime('%H:%M:%S')} Mastermind {pegs}x{colours}: {resumed:,} table entries resumed"
-            + (f", searching below {under:,} (the best heuristic tree's total plus one)" if under else ""),
-            flush=True,
-        )
-        tree = proved_tree(g, checkpoint, under=under)
-        average = time.perf_counter() - t
-        st = verify(g, tree)
-        t = time.perf_counter()
-        worst = verify(g, build_tree(g, "optimal-worst", proving=Proving(node_limit=LONG, any_size=True)))
-        took = time.perf_counter() - t
-        c = cell(pegs, colours, (tree.experiment, st), worst)
-        verdict = {True: "agrees with", False: "DISAGREES with", None: "published as"}[c.agrees]
-        known = "new" if c.published is None else f"{verdict} {c.published_value}: {c.published}"
-        record.row(
-            task(pegs, colours),
-            f"total {c.total:,} (average {c.average}, worst {c.worst_of_average}, first guess {c.first_guess}) in "
-            f"{average:.1f} s; least worst case {c.optimal_worst} in {took:.1f} s; {peaks()} so far; "
-            f"{known}" + (f"; resumed from {resumed:,} checkpointed table entries" if resumed else ""),
-        )
-        record.save()  # each size as soon as it is proved
-        checkpoint.finish()
+        prove_size(record, pegs, colours)
 
 
 def possible_only(up_to: int, again: bool, worst_case: bool = True) -> None:
@@ -378,7 +419,8 @@ def status(size: str) -> None:
         )
     else:
         pegs, colours = (int(x) for x in size.split("x"))
-        g = build(parse(GAME.read_text()), {"length": pegs, "colours": colours}).tabled()
+        g = build(parse(GAME.read_text()), {"length": pegs, "colours": colours}, colours_up_to=max(colours, 10))
+        g = g.tabled()
         name, only = snapshot_name("mastermind", pegs, colours, False), False
     search = AverageSearch(
         g, Tuning(node_limit=LONG), checkpoint=FileCheckpoint(CHECKPOINTS / f"{name}.jsonl"), possible_only=only
