@@ -306,3 +306,19 @@ def test_certify_writes_a_certificate_the_checker_accepts(capsys: pytest.Capture
         assert main(["certify", *bad, "--out", str(out)]) == 2
     assert main(["certify", "--pegs", "3", "--colours", "4", "--out", str(tmp_path / "c.txt")]) == 2
     assert "error" in capsys.readouterr().err
+
+
+def test_a_reader_that_stops_early_gets_no_traceback() -> None:
+    """`coin-puzzles ... | head -1`: the command stops quietly when its reader goes away (no BrokenPipeError
+    traceback on stderr)."""
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "webapp.commands.cli", "weigh", "1000", "--tree", "--json"]  # 0.9 MB of JSON
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        assert proc.stdout.readline().strip() == b"{"
+        proc.stdout.close()  # the reader goes away with most of the tree unread
+        err = proc.stderr.read().decode()
+        proc.wait(timeout=60)
+    assert "Traceback" not in err and "BrokenPipe" not in err, err

@@ -423,6 +423,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PuzzleError as e:
         print(f"coin-puzzles: error: {e.message}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (`| head`): what is left to print has nowhere to go
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor when Python flushes it at exit
+        return 1
     finally:
         _compile_report()
 
