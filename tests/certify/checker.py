@@ -18,8 +18,8 @@ game ends when the secret is guessed), the total T being the sum over every secr
    orbit under them cost the same at S, and one per orbit (its least code) is checked.
 
 Parallel: the claims are independent of one another once all of them are known, so `check(cert, jobs)` splits
-them by the first guess of their history (the claims below one first guess share its symmetries) into `jobs`
-shares of about equal size, each checked by a process forked from this one.
+them by the first guess of their history (the claims below one first guess share its symmetries; a claim without
+history goes alone) into `jobs` shares of about equal size, each checked by a process forked from this one.
 
 Counting bound: a strategy makes one first guess; each guess has at most b answers other than "all black" that
 leave the game open, so at most b^(d-1) secrets can be found with the d-th guess; the least total for n secrets
@@ -278,11 +278,12 @@ def _check_share(share: list[int]) -> None:
 
 
 def shares(work: list[tuple[NDArray[np.int64], int, tuple[int, ...] | None]], jobs: int) -> list[list[int]]:
-    """The claims' places split into `jobs` shares: the claims grouped by their history's first guess (no history:
-    a group of its own), each group whole, the largest groups first to the share with the fewest secrets so far."""
-    groups: dict[int, list[int]] = {}
+    """The claims' places split into `jobs` shares: the claims grouped by their history's first guess (they share
+    its symmetries), a claim without history alone (it uses none), each group whole, the largest groups first to
+    the share with the fewest secrets so far."""
+    groups: dict[tuple[int, int], list[int]] = {}
     for i, (_, _, hist) in enumerate(work):
-        groups.setdefault(hist[0] if hist else -1, []).append(i)
+        groups.setdefault((hist[0], -1) if hist else (-1, i), []).append(i)
     out: list[list[int]] = [[] for _ in range(jobs)]
     load = [0] * jobs
     for group in sorted(groups.values(), key=lambda g: -sum(len(work[i][0]) for i in g)):

@@ -170,23 +170,18 @@ def test_claims_raised_by_one_are_refused(cert45: OptimumCertificate, jobs: int)
 
 
 def test_the_claims_are_shared_out_by_first_guess(cert45: OptimumCertificate) -> None:
-    """Every claim is in exactly one share, the claims below one first guess in the same share, and the shares hold
-    about as many secrets each."""
-    work = [
-        (np.arange(n, dtype=np.int64), 0, None if m < 0 else (int(m) % 7,))
-        for n, m in zip([5, 9, 2, 7, 3, 8, 1, 4, 6, 9], [-1, 0, 1, 2, 3, 4, 5, 6, 7, 8], strict=True)
-    ]
+    """Every claim is in exactly one share, the claims below one first guess in the same share (claims without
+    history spread one by one), and the shares hold about as many secrets each."""
+    sizes = [5, 9, 2, 7, 3, 8, 1, 4, 6, 9, 20, 20, 20]
+    firsts = [-1, 0, 1, 2, 3, 4, 5, 6, 0, 1, -1, -1, -1]  # -1: a claim without history
+    work = [(np.arange(n, dtype=np.int64), 0, None if f < 0 else (f, 9)) for n, f in zip(sizes, firsts, strict=True)]
     out = shares(work, 3)
     assert sorted(i for share in out for i in share) == list(range(len(work)))
-    for share in out:
-        firsts = {work[i][2][0] if work[i][2] else -1 for i in share}
-        assert all(
-            not any(f in {work[j][2][0] if work[j][2] else -1 for j in other} for f in firsts)
-            for other in out
-            if other is not share
-        )
+    first_of = [{work[i][2][0] for i in share if work[i][2]} for share in out]
+    assert all(not (a & b) for k, a in enumerate(first_of) for b in first_of[k + 1 :])  # a first guess: one share
+    assert sum(1 for share in out if any(work[i][2] is None for i in share)) > 1  # the claims alone, spread
     loads = [sum(len(work[i][0]) for i in share) for share in out]
-    assert max(loads) - min(loads) <= max(len(w[0]) for w in work)
+    assert max(loads) - min(loads) <= max(sizes)
 
 
 def test_the_whole_games_claim_alone_is_refused(cert45: OptimumCertificate) -> None:
