@@ -163,8 +163,7 @@ def test_how_a_search_runs_is_its_entry_points_choice(monkeypatch: pytest.Monkey
 
     monkeypatch.setenv("COIN_PUZZLES_JOBS", "4")
     monkeypatch.delenv("COIN_PUZZLES_CLUSTER", raising=False)
-    monkeypatch.setattr(search_module, "PARALLEL_FROM", 1000)
-    g = game("mastermind", 4, 6).tabled()  # 1,296 secrets: large enough to split here
+    g = game("mastermind", 4, 6).tabled()  # 1,296 secrets: large enough to split
     alone = AverageSearch(g)
     assert (alone.jobs, alone.split, alone.engine) == (1, False, None)
     two = AverageSearch(g, run=Execution(2))

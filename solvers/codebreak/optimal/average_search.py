@@ -30,8 +30,7 @@ if TYPE_CHECKING:
     from .parallel import Workers
     from .tasks import Task
 
-PARALLEL_FROM = 2000  # secrets: smaller games are proved sooner in one process than a pool forks (Mastermind 4x6,
-# 1,296 secrets, as a whole `coin-puzzles` process: 0.81 to 0.86 s on one process, 0.89 to 0.97 s on two)
+PARALLEL_FROM = 1000  # secrets: smaller games are searched in one process (forking costs more than it saves)
 KEEP_MIN_COST = 50  # guesses: a checkpoint keeps the sets that cost at least this (a set of n secrets costs at least
 # 2n - 1); the smaller sets below them are searched again in seconds (Super Mastermind's possible-only proof settled
 # 16 million sets in its first 7 minutes, 259,000 of them costing 50 or more)
