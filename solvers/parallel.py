@@ -64,6 +64,19 @@ def kill(executor: ProcessPoolExecutor) -> None:
     executor.shutdown(wait=True, cancel_futures=True)
 
 
+class Inline:
+    """Tasks run in this very process, each as it is handed out, what it raises raised to the caller: one process as
+    the executor of a search's tasks (`Pool`), beside the forked processes and a cluster's workers."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any) -> Future[Any]:
+        """fn(*args) now; its result in a future already done."""
+        from concurrent.futures import Future
+
+        future: Future[Any] = Future()
+        future.set_result(fn(*args))
+        return future
+
+
 class Shared(Protocol):
     """Numbers the parent writes and every worker reads (a split proof's best totals)."""
 

@@ -48,9 +48,11 @@ def test_the_split_proof_is_the_serial_one(
     found = split.solve()
     assert (found.cost, split.root_choice) == (expected.cost, alone.root_choice)
     kinds = {t.kind for t in split.tasks}
-    assert {"open", "part", "brother"} <= kinds  # split below the start, with younger brothers as tasks
-    below = any(t.kind == "open" and t.size < len(g.secrets) for t in split.tasks)  # a set below the start opened
+    assert {"part", "brother"} <= kinds  # the start's parts and younger brothers as tasks
+    below = any(t.kind == "open" for t in split.tasks)  # a set below the start opened (the start is opened here)
     assert below or split_from > 20
+    alone_kinds = {t.kind for t in alone.tasks}  # the same tasks, run in this process, none split
+    assert "part" in alone_kinds and alone_kinds <= {"part", "brother"}
     s = np.arange(len(g.secrets), dtype=np.int32)
     tree = read_back(g, split, s, found.cost, False, split.root_choice, split.cap)
     stats = verify(g, tree)
@@ -84,7 +86,8 @@ def test_the_task_log(monkeypatch: pytest.MonkeyPatch) -> None:
     opened = sum(t.size for t in search.tasks if t.kind == "open")
     assert sum(t.work for t in search.tasks) + opened == found.work - search.work
     alone = AverageSearch(g)
-    assert alone.solve().cost == found.cost and alone.tasks == []  # one process: no tasks
+    here = alone.solve()  # one process: the same kinds of task, run here, their work the whole proof's
+    assert here.cost == found.cost and sum(t.work for t in alone.tasks) == here.work > 0
 
 
 def test_a_worker_killed_mid_proof(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -105,9 +108,9 @@ def test_a_worker_killed_mid_proof(monkeypatch: pytest.MonkeyPatch) -> None:
             os.kill(next(iter(self.pool._processes.values())).pid or 0, signal.SIGKILL)
         arrived(self, number, future)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(parallel.Workers, "_arrived", arrive_and_kill)
     g = game("mastermind", 4, 5).tabled()
     expected = AverageSearch(g).solve().cost
+    monkeypatch.setattr(parallel.Workers, "_arrived", arrive_and_kill)
     search = AverageSearch(g, Tuning(split_from=20), run=Execution(2))
     found = search.solve()
     assert found.cost == expected and search.restarts == 1
@@ -139,8 +142,8 @@ def test_a_cluster_task_hands_back_the_optimal_tree_of_what_it_settled() -> None
         first = g.experiments.index("AABB")
         outcomes = worker.rules.table[first, s]
         part = s[outcomes == np.bincount(outcomes).argmax()]  # the largest part
-        found = tasks.settle(part, int(BIG), (first,), below(UNCAPPED))
-        brother = tasks.brother(0, 1, s, (), g.experiments.index("AABC"), int(BIG))
+        found = tasks.in_worker(tasks.settle, part, int(BIG), (first,), below(UNCAPPED))
+        brother = tasks.in_worker(tasks.brother, 0, 1, s, (), g.experiments.index("AABC"), int(BIG))
     finally:
         tasks.share(worker, None)
     assert found.exact and found.entries and brother.exact and brother.entries and not brother.parts

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -131,16 +130,11 @@ class AverageSearch(SearchTable):
     ) -> tuple[int, int]:
         """(the least total of s below best, the first experiment achieving it; or best and -1 when none is below
         it): the candidates in their order (each with its bound, best first) until a bound reaches the best total,
-        each searched by `with_first`, told(i, secrets settled) for the i-th. The loop `solve` runs over the first
-        experiments in one process and `best_at` over any set's: the kernel's own loop (`average`) from Python."""
-        choice = -1
-        for i, (low, g) in enumerate(cands):
-            if low >= best:
-                break
-            total = self.with_first(s, history, int(g), best, partial(told, i))
-            if total < best:
-                best, choice = total, int(g)
-        return best, choice
+        each experiment's parts searched by the kernel, told(i, secrets settled) for the i-th; in this process, as
+        `best_at` searches (`parallel.Workers`: the one loop over a set's experiments, `solve`'s too)."""
+        from .parallel import Workers
+
+        return Workers(self, 1, KEEP_WORK).least(s, tuple(int(h) for h in history), cands, best, told)
 
     def best_at(self, s: NDArray[np.int32], history: Sequence[int], best: int = int(BIG)) -> tuple[int, int]:
         """(the least total cost of s, an experiment achieving it) in the middle of a game (s: the set the
@@ -167,19 +161,17 @@ class AverageSearch(SearchTable):
         return self.least(s, history, candidates(s, allowed, self.rules, self.WORST, sym), best)
 
     def solve(self, tick: Callable[[int, int], None] | None = None) -> Optimum:
-        """The optimal total from the start, proved (on several processes for large games: `parallel`)."""
-        workers = None
-        if self.split:
-            from .parallel import Workers
+        """The optimal total from the start, proved (`parallel.Workers`: in this process, or split on several
+        processes or a cluster for large games)."""
+        from .parallel import Workers
 
-            workers = Workers(self, self.jobs, KEEP_WORK, self.engine)
+        workers = Workers(self, self.jobs if self.split else 1, KEEP_WORK, self.engine)
         try:
             return self._solve(tick, workers)
         finally:
-            if workers is not None:
-                workers.close()
+            workers.close()
 
-    def _solve(self, tick: Callable[[int, int], None] | None, workers: Workers | None) -> Optimum:
+    def _solve(self, tick: Callable[[int, int], None] | None, workers: Workers) -> Optimum:
         s = self.everyone()
         if self.resumed and self.under >= BIG:  # a resumed proof looks below the best first experiment it settled
             self.under = self.settled_under()
@@ -191,13 +183,9 @@ class AverageSearch(SearchTable):
             if tick:
                 tick(int(done.sum()), len(cands) * len(s))
 
-        work = 0
-        if workers is not None:
-            best, choice = workers.average(told, self.under)
-            work, self.tasks, self.restarts = workers.work, workers.log, workers.restarts
-            best, self.root_choice = (best, choice) if choice >= 0 else (self.under, -1)
-        else:
-            best, self.root_choice = self.least(s, (), cands, self.under, told)
+        best, choice = workers.least(s, (), cands, self.under, told)
+        work, self.tasks, self.restarts = workers.work, workers.log, workers.restarts
+        best, self.root_choice = (best, choice) if choice >= 0 else (self.under, -1)
         self.keep_new(every=True)
         if self.root_choice < 0 and self.under < BIG:
             raise NoneBelow(f"no strategy totals fewer than {self.under:,} experiments (proved)")

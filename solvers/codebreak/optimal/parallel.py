@@ -1,5 +1,8 @@
-"""A proof split on several processes all the way down its tree, in the serial search's order (young brothers
-wait).
+"""The one schedule of an average-case search's tasks, whatever runs them (`Workers`): this process alone (each task
+run as it is handed out, in the serial search's order: `least`, `solve` on one process), processes forked from it,
+or a cluster's workers, where the proof is split all the way down its tree, in the serial search's order (young
+brothers wait). The tasks search with the compiled kernel (`tasks`); this module only decides what runs next and
+merges what comes back.
 
 The search's tree: at a set S the least total over S's experiments; an experiment's total is |S| plus its open
 parts' costs. The kernel tries S's experiments best bound first: the first (the eldest) with the budget S was
@@ -52,18 +55,30 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
 from solvers.errors import LimitError
-from solvers.parallel import Engine, Pool, Shared, forked_executor, kill
+from solvers.parallel import Engine, Inline, Pool, Shared, forked_executor, kill
 
+from .nodes import Experiment, Handout, OpenSet
 from .rules import BIG, below
 from .sets import feasible, record, split
-from .tasks import INDEX_BITS, NO_INDEX, Found, Searcher, Task, brother, opening, settle, share
+from .tasks import (
+    INDEX_BITS,
+    NO_INDEX,
+    ROOT_SLOT,
+    Context,
+    Found,
+    Searcher,
+    Task,
+    brother,
+    in_worker,
+    opening,
+    settle,
+    share,
+)
 
 POLL_SECONDS = 0.005  # how long the parent waits for a result before it passes on the settled parts' entries
 AHEAD = 2  # tasks handed to each process at once (one running, the next waiting: no process idles between tasks)
@@ -77,103 +92,33 @@ class WorkersLost(LimitError):
     than it retries a task: the proof fails with this message."""
 
 
-@dataclass(eq=False)
-class OpenSet:
-    """A set being settled in the parent: the least total over its experiments below its budget."""
-
-    s: NDArray[np.int32]
-    path: tuple[int, ...]  # the experiments that left it
-    budget: int
-    up: Experiment | None  # the experiment it is a part of (None: the start)
-    outcome: int  # its outcome there
-    gate: tuple[int, ...]  # the tasks that had to finish before it was opened
-    slot: int = 0
-    cands: NDArray[np.int64] = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
-    best: int = int(BIG)
-    choice: int = -1
-    index: int = NO_INDEX
-    low: int = 0  # a lower bound before any search: counting, or the table's
-    floor: int = int(BIG)  # the least bound of an experiment that did not get below the budget
-    waiting: int = 0  # younger brothers not settled yet
-    early: bool = False  # its younger brothers went out with the eldest (a bounded start: `Workers._open`)
-    issued: list[int] = field(default_factory=list)  # the tasks handed out below it
-
-    def dead(self) -> bool:
-        """Whether an experiment above it was settled without it (as too costly)."""
-        return any(node.up is not None and node.up.done for node in self.above())
-
-    def above(self) -> list[OpenSet]:
-        """It and every set above it."""
-        out = [self]
-        while (up := out[-1].up) is not None:
-            out.append(up.node)
-        return out
-
-    def cap(self, i: int) -> int:
-        """The budget of its i-th experiment now: below the best total found (or one above it for an experiment
-        before the best's, which wins a tie), and the set's budget."""
-        return min(self.budget, self.best + (1 if i < self.index else 0))
-
-
-@dataclass(eq=False)
-class Experiment:
-    """An experiment at a set settled in the parent: its parts all at once (together: an eldest with an unbounded
-    budget), else one after another, largest first."""
-
-    node: OpenSet
-    i: int  # its place in the set's order
-    g: int
-    total: int  # |S| + the parts' costs where settled, their bounds elsewhere
-    parts: list[tuple[NDArray[np.int32], int, int]]  # the parts not handed out yet: (secrets, bound, outcome)
-    together: bool
-    lows: dict[int, int] = field(default_factory=dict)  # the parts handed out and not settled: outcome -> bound
-    settled: int = 0  # secrets whose part is settled
-    done: bool = False
-    issued: list[int] = field(default_factory=list)  # the tasks handed out for it (a brother's: its own first)
-
-
-class Handout(NamedTuple):
-    """A task handed out or waiting to be: what runs it, with what, and what to do with its result."""
-
-    kind: str
-    fn: Callable[..., Found]
-    args: tuple[Any, ...]
-    node: OpenSet
-    up: Experiment | None  # the experiment whose part it searches (its result is dropped once that is settled)
-    on: Callable[[Found], None]
-    budget: int
-    after: tuple[int, ...]
-    low: int = -1  # a younger brother's bound (its place in its set's order: i)
-    i: int = 0
-
-    def wanted(self) -> bool:
-        """Whether its result still counts."""
-        return not (self.node.dead() or (self.up is not None and self.up.done))
-
-    def outdone(self) -> bool:
-        """Whether it is a younger brother whose bound is no longer below its set's best total."""
-        return self.low >= 0 and self.low >= self.node.cap(self.i)
-
-
 class Workers:
-    """The forked processes of one search, and the parent's side of the split: the sets opened here, the tasks
-    waiting for a process, the ones handed out, and the log."""
+    """The executor of one search's tasks and the parent's side of its split: the sets opened here, the tasks
+    waiting for a process, the ones handed out, and the log. The executor: this process alone (jobs 1, no cluster:
+    each task run as it is handed out, one after another in the serial search's order, no set split below the
+    start), processes forked from it, or a cluster's workers."""
 
     def __init__(self, search: Searcher, jobs: int, keep_every: int, engine: Engine | None = None) -> None:
-        search.load_kernels()
-        self.search, self.jobs, self.split_from = search, jobs, search.split_from
+        self.inline = engine is None and jobs == 1
+        self.search, self.jobs = search, jobs
+        self.split_from = int(BIG) if self.inline else search.split_from
+        self.ahead = 1 if self.inline else AHEAD
         self.keep = search.keep is not None
         self.kept_at, self.keep_every = 0, keep_every  # the work done when the shared table was last looked over
         # for the checkpoint, and how much more before the next look
         self.engine = engine  # a cluster's (its workers' tables their own: their results carry their entries)
         self.best: Shared
         self.pool: Pool
-        if engine is None:
+        if self.inline:
+            self.best, self.pool = np.zeros(SLOTS, dtype=np.int64), Inline()
+        elif engine is None:
+            search.load_kernels()
             self.best = multiprocessing.get_context("fork").Array("q", SLOTS, lock=False)
             share(search, self.best)
             self.pool = forked_executor(jobs)
         else:
             self.best, self.pool = engine.start(search.game, search.recipe, SLOTS)
+        self.here = Context(search, self.best, self.split_from)  # what a task run by this process runs against
         self.generation = 0  # the executor's: results of an earlier (broken) one are dropped
         self.restarts = 0
         self.results: queue.SimpleQueue[tuple[int, int, Future[Found]]] = queue.SimpleQueue()
@@ -192,6 +137,8 @@ class Workers:
         only told that the search is over."""
         if self.engine is not None:
             return self.engine.stop()
+        if self.inline:
+            return None
         assert isinstance(self.pool, ProcessPoolExecutor)
         return kill(self.pool)
 
@@ -207,13 +154,25 @@ class Workers:
         for number, (task, _) in lost.items():
             heapq.heappush(self.waiting, (-1, number, task))
 
-    def average(self, told: Callable[[int, int], None], under: int = int(BIG)) -> tuple[int, int]:
-        """(the least total below under, its first experiment; or a bound at least under and -1), told(i, done)
-        as the i-th first experiment's secrets are settled."""
+    def least(
+        self,
+        s: NDArray[np.int32],
+        path: tuple[int, ...],
+        cands: NDArray[np.int64],
+        under: int,
+        told: Callable[[int, int], None],
+    ) -> tuple[int, int]:
+        """(the least total of s (the set the experiments of path left) below under, the experiment achieving it
+        first in the order of cands (the experiments to try, each with its bound, best first); or a bound at least
+        under and -1), told(i, done) as the i-th experiment's secrets are settled."""
         self.told = told
-        self._open(OpenSet(self.search.everyone(), (), under, None, -1, ()))
+        if self.inline:  # a brother run here tells its parts as they settle
+            self.here = self.here._replace(tell=told)
+        self._open(OpenSet(s, path, under, None, -1, ()), cands)
         while self.root is None:
             self._send()
+            if self.root is not None:  # settled by the bounds alone as tasks were handed out
+                break
             if not self.running:
                 raise AssertionError("the split proof has nothing left to run and no result")
             with contextlib.suppress(queue.Empty):
@@ -232,7 +191,7 @@ class Workers:
         except lost as e:  # a cluster's worker lost more often than it retries a task
             raise WorkersLost(f"the proofs' cluster lost a task's workers: {str(e).splitlines()[0][:200]}") from e
         task, sent = self.running.pop(number)
-        self.work += found.work
+        self.work += 0 if self.inline else found.work  # run here: already the search's own
         if found.entries:  # a cluster's worker: the optimal tree of what it settled, kept here
             self.search.adopt(list(found.entries))
         done = time.perf_counter() - self.start
@@ -248,7 +207,7 @@ class Workers:
     def _send(self) -> None:
         """Hand out waiting tasks, most urgent first, while a process has room (tasks whose result no longer counts
         are dropped)."""
-        while self.waiting and len(self.running) < self.jobs * AHEAD:
+        while self.waiting and len(self.running) < self.jobs * self.ahead:
             _, number, task = heapq.heappop(self.waiting)
             if not task.wanted():
                 continue
@@ -256,7 +215,11 @@ class Workers:
                 task.on(Found(task.low, False, 0, 0.0))
                 continue
             try:
-                future = self.pool.submit(task.fn, *task.args)
+                future = (
+                    self.pool.submit(task.fn, self.here, *task.args)
+                    if self.inline
+                    else self.pool.submit(in_worker, task.fn, *task.args)
+                )
             except BrokenProcessPool:  # a worker died since the last result
                 heapq.heappush(self.waiting, (-1, number, task))
                 self._restart()
@@ -286,8 +249,9 @@ class Workers:
         """Queue a task: the eldest experiments' parts first (every one is needed), younger brothers after."""
         heapq.heappush(self.waiting, (priority, number, task))
 
-    def _open(self, node: OpenSet) -> None:
-        """Settle a large set here: at once if the table or the bounds do, else have it opened (`tasks.opening`)."""
+    def _open(self, node: OpenSet, cands: NDArray[np.int64] | None = None) -> None:
+        """Settle a large set here: at once if the table or the bounds do, else have it opened (`tasks.opening`: the
+        start, whose experiments are given, here and now)."""
         search = self.search
         depth, n = search.depth_at(len(node.path)), len(node.s)
         if not feasible(n, depth, search.rules):
@@ -303,8 +267,12 @@ class Workers:
         assert self.slots < SLOTS, "more large sets opened than the shared best totals have room for"
         node.slot, self.slots = self.slots, self.slots + 1
         self.best[node.slot] = (node.budget - 1) << INDEX_BITS | NO_INDEX
+        on = self._on_open(node)
+        if cands is not None:
+            assert node.slot == ROOT_SLOT
+            return on(opening(self.here, node.s, node.path, node.budget, cands))
         self.work += n
-        args, on = (node.s, node.path, node.budget, node.up is None), self._on_open(node)
+        args = (node.s, node.path, node.budget)
         self._task(Handout("open", opening, args, node, None, on, node.budget, node.gate), self._number(node), -2)
         return None
 

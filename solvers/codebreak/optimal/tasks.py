@@ -1,6 +1,7 @@
-"""What the workers of a split proof run (`parallel`): a part searched by the kernel (`settle`), a younger brother's
-experiment (`brother`), a large set opened (`opening`), and what each hands back (`Found`); the log of every task
-(`Task`); and what rebuilds the search in a cluster's worker (`Recipe`).
+"""The tasks of a search (`parallel.Workers`): a part searched by the kernel (`settle`), a younger brother's
+experiment (`brother`), a large set opened (`opening`), and what each hands back (`Found`); what they run against
+(`Context`: the parent's own, when it runs them itself, or a worker's, `share` and `in_worker`); the log of every
+task (`Task`); and what rebuilds the search in a cluster's worker (`Recipe`).
 
 Forked workers share the parent's table, so what they prove is read there. A cluster's workers each have a table
 of their own: a task settled exactly there hands back the entries of its optimal tree (`Found.entries`), which the
@@ -54,9 +55,6 @@ class Searcher(Protocol):
 
     def load_kernels(self) -> None:
         """Load every kernel before forking."""
-
-    def root_allowed(self) -> NDArray[np.bool_]:
-        """One experiment per symmetry class at the start."""
 
     def depth_at(self, made: int) -> int:
         """The depth left after `made` experiments."""
@@ -136,39 +134,54 @@ class Recipe(NamedTuple):
     possible_only: bool
 
 
-_search: Searcher | None = None  # the search the workers were forked from (its table shared with them)
-_best: Any = None  # the shared best totals (a multiprocessing array of int64, or a cluster's `parallel.Shared`)
-_entries = False  # whether a settled task hands back its optimal tree's entries (a cluster's worker)
+class Context(NamedTuple):
+    """What a task runs against: the search (its table shared with the parent's, or a cluster worker's own), the
+    best totals of the sets with younger brothers out, the least set whose parts a brother hands back to be split,
+    whether a task settled exactly hands back its optimal tree's entries (a cluster's worker), and where a brother
+    at the start tells the secrets it settled (the parent's progress, when the task runs in the parent itself)."""
+
+    search: Searcher
+    best: Any
+    split_from: int
+    entries: bool = False
+    tell: Callable[[int, int], None] | None = None
+
+
+ROOT_SLOT = 0  # the start's slot among the shared best totals (the first set a split proof opens)
+
+_context: Context | None = None  # in a worker: what its tasks run against (`share`, before the fork or the task)
 
 
 def share(search: Searcher, best: Any, entries: bool = False) -> None:
-    """What the workers forked after this call (or a cluster's worker, before each task) find: the search (whose
-    table they share, or its own) and the best totals; entries: hand back what was settled exactly."""
-    global _search, _best, _entries
-    _search, _best, _entries = search, best, entries
+    """What the workers forked after this call (or a cluster's worker, before each task) run their tasks against
+    (`in_worker`): the search (whose table they share, or its own) and the best totals; entries: hand back what was
+    settled exactly."""
+    global _context
+    _context = Context(search, best, search.split_from, entries)
 
 
-def _ready() -> Searcher:
-    """The worker's search; what it proves goes to the shared table, which the parent keeps (with a checkpoint)."""
-    assert _search is not None
-    _search.keep = None
-    return _search
+def in_worker(fn: Callable[..., Found], *args: Any) -> Found:
+    """A task in a worker process: fn against what `share` gave; what the worker proves goes to the shared table
+    (which the parent keeps, with a checkpoint), never to a checkpoint of its own."""
+    assert _context is not None
+    _context.search.keep = None
+    return fn(_context, *args)
 
 
-def settle(part: NDArray[np.int32], left: int, path: tuple[int, ...], depth: int) -> Found:
+def settle(ctx: Context, part: NDArray[np.int32], left: int, path: tuple[int, ...], depth: int) -> Found:
     """The kernel's search of one part below the experiments of path: its cost if below left, else a bound."""
-    search = _ready()
+    search = ctx.search
     before, clock = search.work, time.process_time()
     v = search.settle_part(part, left, search.sym_of(path), depth)
-    entries = tuple(search.part_proof(part, v, depth)) if _entries and v < left else ()
+    entries = tuple(search.part_proof(part, v, depth)) if ctx.entries and v < left else ()
     return Found(v, v < left, search.work - before, time.process_time() - clock, entries=entries)
 
 
-def brother(slot: int, i: int, s: NDArray[np.int32], path: tuple[int, ...], g: int, limit: int) -> Found:
+def brother(ctx: Context, slot: int, i: int, s: NDArray[np.int32], path: tuple[int, ...], g: int, limit: int) -> Found:
     """Experiment g (the i-th in s's order) next at s: its total if below limit, lowered while it runs as other
     processes find better ones at s (to their best, or one above it for an experiment after i, which loses a tie);
     else a lower bound. Its parts' bounds instead when its largest part is to be split."""
-    search, shared = _ready(), _best
+    search, shared, tell = ctx.search, ctx.best, ctx.tell
 
     def cap() -> int:
         best = int(shared[slot])
@@ -179,24 +192,28 @@ def brother(slot: int, i: int, s: NDArray[np.int32], path: tuple[int, ...], g: i
     _, start, lows, total, order = opened
     if total >= cap():
         return Found(max(int(total), cap()), False, search.work - before, time.process_time() - clock)
-    if len(order) and start[order[0] + 1] - start[order[0]] >= search.split_from:
+    if len(order) and start[order[0] + 1] - start[order[0]] >= ctx.split_from:
         parts = tuple((int(o), int(lows[o])) for o in order)
         return Found(int(total), False, search.work - before, time.process_time() - clock, parts)
-    total = search.settle_guess(path, g, opened, limit, lambda _: None, cap)
+    told: Callable[[int], None] = (lambda done: tell(i, done)) if tell and slot == ROOT_SLOT else lambda _: None
+    total = search.settle_guess(path, g, opened, limit, told, cap)
     final = cap()
     exact = total < final
-    entries = tuple(search.tree_entries(s, g, total, search.depth_at(len(path)))) if _entries and exact else ()
+    entries = tuple(search.tree_entries(s, g, total, search.depth_at(len(path)))) if ctx.entries and exact else ()
     seconds = time.process_time() - clock
     return Found(total if exact else max(total, final), exact, search.work - before, seconds, entries=entries)
 
 
-def opening(s: NDArray[np.int32], path: tuple[int, ...], budget: int, root: bool) -> Found:
-    """A large set opened for the parent (which settles it): its experiments, one per class, best bound first, and,
-    if the best bound is below the budget, its eldest's total and parts' bounds (outcome, bound), largest first."""
-    search = _ready()
+def opening(
+    ctx: Context, s: NDArray[np.int32], path: tuple[int, ...], budget: int, cands: NDArray[np.int64] | None = None
+) -> Found:
+    """A large set opened for the parent (which settles it): its experiments (cands, else one per class of every
+    code), best bound first, and, if the best bound is below the budget, its eldest's total and parts' bounds
+    (outcome, bound), largest first."""
+    search = ctx.search
     clock = time.process_time()
-    allowed = search.root_allowed() if root else search.rules.everything
-    cands = candidates(s, allowed, search.rules, False, search.sym_of(path))
+    if cands is None:
+        cands = candidates(s, search.rules.everything, search.rules, False, search.sym_of(path))
     if not len(cands) or cands[0, 0] >= budget:
         return Found(0, False, 0, time.process_time() - clock, (), cands)
     _, _, lows, total, order = search.open_guess(s, path, int(cands[0, 1]), budget)
