@@ -70,7 +70,7 @@ class Kept:
 
 
 def main() -> None:
-    average_search.PARALLEL_FROM = 1  # 4x5 (625 secrets) is split too: the site splits games from 1,000
+    average_search.CLUSTER_FROM = 1  # 4x5 (625 secrets) goes to the cluster too: the site's from 1,000
     spec = parse((GAMES / "mastermind.game").read_text())
     kept = Kept()
     for pegs, colours, kill in [(4, 5, False), (4, 6, True)]:

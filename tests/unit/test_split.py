@@ -166,11 +166,13 @@ def test_how_a_search_runs_is_its_entry_points_choice(monkeypatch: pytest.Monkey
 
     monkeypatch.setenv("COIN_PUZZLES_JOBS", "4")
     monkeypatch.delenv("COIN_PUZZLES_CLUSTER", raising=False)
-    g = game("mastermind", 4, 6).tabled()  # 1,296 secrets: large enough to split
+    g = game("mastermind", 4, 7).tabled()  # 2,401 secrets: large enough to split
     alone = AverageSearch(g)
     assert (alone.jobs, alone.split, alone.engine) == (1, False, None)
     two = AverageSearch(g, run=Execution(2))
     assert (two.jobs, two.split, two.engine) == (2, True, None)
+    small = AverageSearch(game("mastermind", 4, 6).tabled(), run=Execution(2))  # 1,296: one process finishes first
+    assert (small.split, small.engine) == (False, None)
     assert search_run() == Execution(4)
     monkeypatch.setenv("COIN_PUZZLES_CLUSTER", "10.0.0.1:6379")
     assert search_run().connect is not None

@@ -29,7 +29,9 @@ if TYPE_CHECKING:
     from .parallel import Workers
     from .tasks import Task
 
-PARALLEL_FROM = 1000  # secrets: smaller games are searched in one process (forking costs more than it saves)
+PARALLEL_FROM = 2000  # secrets: smaller games are searched in one process (forking costs more than it saves: 4x6,
+# 1,296 secrets, 0.22 s on one process against 0.26 s on two, not counting the fork; 4x7, 2,401, gains 1.7x) ...
+CLUSTER_FROM = 1000  # ... unless the run names a cluster, whose operator asked for it
 KEEP_MIN_COST = 50  # guesses: a checkpoint keeps the sets that cost at least this (a set of n secrets costs at least
 # 2n - 1); the smaller sets below them are searched again in seconds (Super Mastermind's possible-only proof settled
 # 16 million sets in its first 7 minutes, 259,000 of them costing 50 or more)
@@ -68,10 +70,10 @@ class AverageSearch(SearchTable):
         possible_only: bool = False,
         run: Execution = ONE,
     ) -> None:
-        large = len(game.secrets) >= PARALLEL_FROM
-        self.engine = run.engine() if large else None  # a cluster's, when the run names one
+        n = len(game.secrets)
+        self.engine = run.engine() if n >= CLUSTER_FROM else None  # a cluster's, when the run names one
         self.jobs = self.engine.jobs if self.engine else run.jobs
-        self.split = large and (self.jobs > 1 or self.engine is not None)  # `solve` splits the proof (`parallel`)
+        self.split = self.engine is not None or (self.jobs > 1 and n >= PARALLEL_FROM)  # `solve` splits the proof
         super().__init__(game, tuning, possible_only, shared=self.split and self.engine is None)  # over processes
         # forked from this one, which share the table
         self.cap = UNCAPPED if cap is None else cap
