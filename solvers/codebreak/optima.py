@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .strategy import Stats
 
@@ -103,6 +103,19 @@ def code_label(index: int, pegs: int, colours: int) -> str:
 CellState = Literal["proved", "pending", "refused"]
 
 
+class Kept(NamedTuple):
+    """A certificate kept in the project: its file, the total it certifies, and, where recorded, the day it was
+    made, the CPU seconds its proof took (one process, the search's log on) and those the independent checker took
+    (one process), and its number of claims."""
+
+    name: str
+    total: int
+    made: str | None = None
+    proof_cpu_seconds: float | None = None
+    check_cpu_seconds: float | None = None
+    claims: int | None = None
+
+
 @dataclass(frozen=True)
 class OptimaCell:
     """One size: the proved optimal total (its average and the worst case of that tree), the optimal worst case,
@@ -123,6 +136,9 @@ class OptimaCell:
     new: bool  # proved, and not in the publications this project checked
     note: str = ""  # why a cell is refused or still pending
     certificate: str | None = None  # its certificate file of the same total (webapp/data/certificates), if any
+    certified_on: str | None = None  # the day that certificate was made, and the CPU seconds its proof and its ...
+    proof_cpu_seconds: float | None = None
+    check_cpu_seconds: float | None = None  # ... independent check took, where recorded
 
 
 def cell(
@@ -131,11 +147,11 @@ def cell(
     average: tuple[int | None, Stats] | None,
     worst: Stats | None,
     note: str = "",
-    certified: dict[tuple[int, int], tuple[str, int]] | None = None,
+    certified: dict[tuple[int, int], Kept] | None = None,
 ) -> OptimaCell:
     """A cell from its optimal-average result (first guess, statistics) and its optimal-worst statistics, either
     missing while it is computed (note: its progress) or refused (note: why); certified: the certificates kept,
-    (pegs, colours) -> (file name, total), a cell showing its own when the totals agree."""
+    (pegs, colours) -> what is kept, a cell showing its own when the totals agree."""
     n = colours**pegs
     pub = PUBLISHED.get((pegs, colours))
     shown = None if pub is None else (f"{pub.total:,}" if pub.total is not None else pub.average or "formula")
@@ -146,6 +162,8 @@ def cell(
     first, st = average
     assert st.verified, "only verified trees are shown"
     agrees = None if pub is None else pub.agrees(st.total, n)
+    kept = (certified or {}).get((pegs, colours))
+    kept = kept if kept is not None and kept.total == st.total else None
     return OptimaCell(
         pegs,
         colours,
@@ -161,14 +179,8 @@ def cell(
         agrees,
         pub is None,
         note,
-        _certificate(certified or {}, pegs, colours, st.total),
+        *((kept.name, kept.made, kept.proof_cpu_seconds, kept.check_cpu_seconds) if kept else ()),
     )
-
-
-def _certificate(certified: dict[tuple[int, int], tuple[str, int]], pegs: int, colours: int, total: int) -> str | None:
-    """The certificate file of a size whose total it certifies, if one is kept."""
-    name, certified_total = certified.get((pegs, colours), (None, None))
-    return name if certified_total == total else None
 
 
 @dataclass(frozen=True)
@@ -201,6 +213,7 @@ class OptimaReport:
     new: int
     disagreements: int
     certified: int  # proved sizes whose certificate is kept
+    beyond: tuple[OptimaCell, ...] = ()  # certified sizes past the table's games (more colours or secrets)
 
     def text(self) -> str:
         """The table in words, one size a line."""
@@ -208,7 +221,9 @@ class OptimaReport:
             f"{self.proved} of {len(self.rows)} sizes proved, {self.new} new, {self.disagreements} disagreements, "
             f"{self.certified} with a certificate"
         ]
-        for c in self.rows:
+        if self.beyond:
+            lines[0] += f"; {len(self.beyond)} certified past the table"
+        for c in (*self.rows, *self.beyond):
             size = f"{c.pegs}x{c.colours} ({c.secrets:,} secrets)"
             if c.total is None:
                 lines.append(f"{size}: {c.note}")
@@ -223,6 +238,9 @@ class OptimaReport:
                 f"{size}: total {c.total:,}, average {c.average}, worst of that tree {c.worst_of_average}, least worst "
                 f"case {worst}, first guess {c.first_guess}; {known}"
                 + (f"; certificate {c.certificate}" if c.certificate else "")
+                + (f" made {c.certified_on}" if c.certified_on else "")
+                + (f", proof {c.proof_cpu_seconds:,.1f} CPU s" if c.proof_cpu_seconds is not None else "")
+                + (f", check {c.check_cpu_seconds:,.1f} CPU s" if c.check_cpu_seconds is not None else "")
             )
         return "\n".join(lines)
 
@@ -230,8 +248,9 @@ class OptimaReport:
 WIDTH, HEIGHT, MARGIN = 640.0, 320.0, 40.0  # the chart's drawing area (SVG user units)
 
 
-def report(rows: list[OptimaCell]) -> OptimaReport:
-    """The table's rows and the chart of average guesses against the number of secrets (a log scale)."""
+def report(rows: list[OptimaCell], beyond: tuple[OptimaCell, ...] = ()) -> OptimaReport:
+    """The table's rows and the chart of average guesses against the number of secrets (a log scale); beyond: the
+    certified sizes past the table, listed after it."""
     proved = [r for r in rows if r.total is not None]
     top = max((math.log10(r.secrets) for r in proved), default=1.0) or 1.0
     ceiling = max((r.total / r.secrets for r in proved if r.total is not None), default=1.0)
@@ -265,4 +284,5 @@ def report(rows: list[OptimaCell]) -> OptimaReport:
         sum(r.new for r in proved),
         sum(r.agrees is False for r in proved),
         sum(r.certificate is not None for r in proved),
+        beyond,
     )

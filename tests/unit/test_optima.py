@@ -9,7 +9,7 @@ from itertools import product
 
 import pytest
 
-from solvers.codebreak import build, build_tree, verify
+from solvers.codebreak import Game, Node, build, build_tree, verify
 from solvers.codebreak.optima import (
     AUTOMATIC_SECRETS,
     OPTIMA_MAX_SECRETS,
@@ -149,3 +149,42 @@ def test_koyama_and_lai_within_five_guesses() -> None:
     capped = verify(g, build_tree(g, "optimal-average", max_guesses=5))
     assert capped.verified and capped.worst <= 5 and capped.total == 5626
     assert verify(g, build_tree(g, "optimal-average", max_guesses=6)).total == 5625
+
+
+def _sequences(g: Game, tree: Node) -> tuple[list[int], list[int]]:
+    """Each secret's guesses on a tree, secrets in order."""
+    lengths, guesses = [], []
+    for secret in range(len(g.secrets)):
+        node, made = tree, []
+        while node is not None and node.experiment is not None:
+            made.append(node.experiment)
+            node = node.children[g.outcome(node.experiment, secret)]
+        lengths.append(len(made))
+        guesses += made
+    return lengths, guesses
+
+
+def test_a_certificates_sequences_read_back_into_the_strategy() -> None:
+    """The sequences of guesses of a tree (Knuth's, Mastermind 3x3), read back (`strategy_of`), give a tree that
+    verifies at the total of a plain replay; sequences that are not one strategy are refused: two secrets with the
+    same answers so far given different guesses, a sequence that stops before its secret, or too few sequences."""
+    import numpy as np
+
+    from solvers.codebreak.sequences import strategy_of
+    from solvers.errors import InputError
+
+    g = build(spec("mastermind"), {"length": 3, "colours": 3})
+    knuth = build_tree(g, "knuth")
+    lengths, guesses = _sequences(g, knuth)
+    stats = verify(g, strategy_of(g, np.array(lengths), np.array(guesses)))
+    assert stats.verified and stats == verify(g, knuth) and stats.total == sum(lengths)
+    forked = list(guesses)
+    forked[0] = (forked[0] + 1) % len(g.experiments)  # the first secret's first guess differs from the others'
+    with pytest.raises(InputError, match="different guesses"):
+        strategy_of(g, np.array(lengths), np.array(forked))
+    last = len(lengths) - 1
+    short = lengths[:last] + [lengths[last] - 1]
+    with pytest.raises(InputError, match="ends before"):
+        strategy_of(g, np.array(short), np.array(guesses[:-1]))
+    with pytest.raises(InputError, match="cover"):
+        strategy_of(g, np.array(lengths[:-1]), np.array(guesses[: -lengths[-1]]))

@@ -87,7 +87,7 @@ def optima() -> str:
 @bp.get("/optima/certificates/<name>")
 def optima_certificate(name: str) -> ResponseReturnValue:
     """A kept certificate of an optimal average (numpy's .npz; docs/certificates/README.md describes it)."""
-    if name not in {file for file, _ in certificates().values()}:
+    if name not in {kept.name for kept in certificates().values()}:
         abort(404)
     return send_from_directory(CERTIFICATES, name, mimetype="application/octet-stream", as_attachment=True)
 

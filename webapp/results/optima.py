@@ -4,32 +4,64 @@ page, the API and the command line alike."""
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 
 import numpy as np
 
-from solvers.codebreak.optima import AUTOMATIC_SECRETS, OptimaCell, OptimaReport, cell, report, sizes
-from solvers.errors import LimitError
+from solvers.codebreak import build, verify
+from solvers.codebreak.game import PROOF_COLOURS
+from solvers.codebreak.optima import AUTOMATIC_SECRETS, Kept, OptimaCell, OptimaReport, cell, report, sizes
+from solvers.codebreak.sequences import strategy_of
+from solvers.errors import InputError, LimitError
 from webapp.config import ROOT
 from webapp.http.caching import changing
 from webapp.results.codebreak_results import CODEBREAK, codebreak_params
 from webapp.results.computations import stored
-from webapp.results.games import analysis
+from webapp.results.games import analysis, game_spec
 from webapp.store import Store
 
 OPTIMA_STRATEGIES = ("optimal-average", "optimal-worst")
 CERTIFICATES = ROOT / "webapp" / "data" / "certificates"  # `coin-puzzles certify` made them (docs/certificates)
+MADE = CERTIFICATES / "made.json"  # file name -> when each was made and the CPU seconds it and its check took
 
 
 @lru_cache(maxsize=1)
-def certificates() -> dict[tuple[int, int], tuple[str, int]]:
-    """The certificates kept in the project, (pegs, colours) -> (file name, the total each certifies), read once per
-    process (the total alone: numpy reads one array of the file)."""
+def certificates() -> dict[tuple[int, int], Kept]:
+    """The certificates kept in the project, (pegs, colours) -> the file, the total it certifies and how it was made
+    (`MADE`), read once per process (the total alone: numpy reads one array of the file)."""
+    made = json.loads(MADE.read_text())
     out = {}
     for path in sorted(CERTIFICATES.glob("mastermind-*x*.npz")):
         with np.load(path) as f:
-            out[int(f["pegs"]), int(f["colours"])] = (path.name, int(f["total"]))
+            pegs, colours, total = int(f["pegs"]), int(f["colours"]), int(f["total"])
+        how = made.get(path.name, {})
+        figures = (how.get(field) for field in ("made", "proof_cpu_seconds", "check_cpu_seconds", "claims"))
+        out[pegs, colours] = Kept(path.name, total, *figures)
     return out
+
+
+@lru_cache(maxsize=1)
+def beyond() -> tuple[OptimaCell, ...]:
+    """The certified sizes past the table's games, each certificate's tree played against every secret by the
+    game's own rules (`strategy_of`, `verify`) before it is listed, once per process (a few tenths of a second in
+    all); one whose tree does not verify at its total is left out."""
+    inside, kept = set(sizes()), certificates()
+    out = []
+    for (pegs, colours), k in sorted(kept.items(), key=lambda item: (item[0][1] ** item[0][0], item[0])):
+        if (pegs, colours) in inside:
+            continue
+        game = build(game_spec("mastermind"), {"length": pegs, "colours": colours}, colours_up_to=PROOF_COLOURS)
+        with np.load(CERTIFICATES / k.name) as f:
+            lengths, guesses = f["lengths"], f["guesses"]
+        try:
+            tree = strategy_of(game, lengths, guesses)
+        except InputError:
+            continue
+        stats = verify(game, tree)
+        if stats.verified and stats.total == k.total:
+            out.append(cell(pegs, colours, (tree.experiment, stats), None, certified=kept))
+    return tuple(out)
 
 
 def _waiting(store: Store, pegs: int, colours: int) -> str:
@@ -72,4 +104,4 @@ def optima_cell(store: Store, pegs: int, colours: int, compute_up_to: int = 0) -
 def optima_table(store: Store, compute_up_to: int = 0) -> OptimaReport:
     """Every size of the table, proved or not yet (a page showing it changes as the precomputation proves sizes)."""
     changing()
-    return report([optima_cell(store, p, c, compute_up_to) for p, c in sizes()])
+    return report([optima_cell(store, p, c, compute_up_to) for p, c in sizes()], beyond())
