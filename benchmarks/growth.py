@@ -1,0 +1,132 @@
+"""How the optimal-average proof grows with the game, measured, and what that says of the sizes not proved yet.
+
+Measured: each certified size's proof on one process with its log on (`coin-puzzles certify`), in CPU seconds, as
+`webapp/data/certificates/made.json` records it. Projected: for a size not proved, a power law in the number of
+secrets, CPU = a * n^k, fitted (least squares on the logarithms) to the three largest measured sizes of the same
+number of pegs of at least MIN_SECONDS (7 pegs, with none measured: the sizes of the same number of colours). Wall
+times on 16 processes and on a cluster of 256 divide that by the speed-ups the scaling benchmark simulated from the
+largest task log it recorded (`benchmarks/scaling.py --large`: 4x8's). A projection, not a bound: the growth from
+4x8 to 4x9 was 24x where 4x7 to 4x8 was 8x, so a fit to three points can be off by a large factor either way.
+
+    python benchmarks/growth.py           # print the table
+    python benchmarks/growth.py --write   # and write it into docs/results.md (between its growth markers)
+
+`tests/unit/test_growth.py` checks that docs/results.md holds what this prints.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+from pathlib import Path
+from typing import NamedTuple
+
+ROOT = Path(__file__).resolve().parent.parent
+MADE = ROOT / "webapp" / "data" / "certificates" / "made.json"
+SCALING = ROOT / "docs" / "performance" / "scaling.json"
+RESULTS = ROOT / "docs" / "results.md"
+START, END = "<!-- growth: benchmarks/growth.py --write -->", "<!-- growth end -->"
+MIN_SECONDS = 1.0  # smaller proofs are mostly start-up (the kernels' loading)
+TARGETS = ((4, 10), (3, 15), (3, 16), (3, 21), (5, 6), (5, 7), (6, 5), (7, 4))
+WIDE = (16, 256)  # processes whose simulated speed-up divides the CPU time
+
+
+class Fit(NamedTuple):
+    """CPU seconds = scale * secrets ** power, from the sizes named."""
+
+    scale: float
+    power: float
+    sizes: tuple[tuple[int, int], ...]
+
+    def seconds(self, secrets: int) -> float:
+        return float(self.scale * secrets**self.power)
+
+
+def measured() -> dict[tuple[int, int], float]:
+    """(pegs, colours) -> the CPU seconds of its proof with the log on, where recorded."""
+    out = {}
+    for name, how in json.loads(MADE.read_text()).items():
+        if how.get("proof_cpu_seconds") is not None:
+            pegs, colours = (int(x) for x in re.findall(r"\d+", name))
+            out[pegs, colours] = float(how["proof_cpu_seconds"])
+    return out
+
+
+def fit(points: dict[tuple[int, int], float]) -> Fit | None:
+    """The power law through the three largest of points (at least two needed)."""
+    chosen = sorted((p for p in points if points[p] >= MIN_SECONDS), key=lambda pc: pc[1] ** pc[0])[-3:]
+    if len(chosen) < 2:
+        return None
+    xs = [math.log(c**p) for p, c in chosen]
+    ys = [math.log(points[p, c]) for p, c in chosen]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    power = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum((x - mx) ** 2 for x in xs)
+    return Fit(math.exp(my - power * mx), power, tuple(chosen))
+
+
+def speedups() -> dict[int, tuple[float, str]]:
+    """Processes -> (the simulated speed-up, whose task log) from the largest size the scaling benchmark simulated."""
+    rows = [r for r in json.loads(SCALING.read_text()) if "simulated" in r["task"]]
+    largest = max(rows, key=lambda r: int(re.sub(r"\D", "", r["ours"].split(" tasks")[0])))
+    size = re.search(r"\d+x\d+", largest["task"])
+    out = {}
+    for n in WIDE:
+        found = re.search(rf"\b{n}: [\d.]+ s \(([\d.]+)x\)", largest["ours"])
+        if found:
+            out[n] = (float(found.group(1)), size.group(0) if size else "?")
+    return out
+
+
+def hours(seconds: float) -> str:
+    """Seconds as a short figure in hours (or minutes under one hour)."""
+    return f"{seconds / 60:,.0f} min" if seconds < 3600 else f"{seconds / 3600:,.1f} h"
+
+
+def table() -> str:
+    """The measured sizes and the projections, as markdown."""
+    points = measured()
+    lines = [
+        "| size | secrets | proof on one process, CPU | growth from the size before (same pegs) |",
+        "|---|---|---|---|",
+    ]
+    for pegs in sorted({p for p, _ in points}):
+        family = sorted((c, s) for (p, c), s in points.items() if p == pegs and s >= MIN_SECONDS)
+        for i, (c, s) in enumerate(family):
+            before = f"{s / family[i - 1][1]:.1f}x from {pegs}x{family[i - 1][0]}" if i else ""
+            lines.append(f"| {pegs}x{c} | {c**pegs:,} | {s:,.1f} s | {before} |")
+    wide = speedups()
+    heads = " | ".join(f"wall on {n} processes ({wide[n][0]:.1f}x, {wide[n][1]}'s simulation)" for n in wide)
+    lines += [
+        "",
+        f"| size | secrets | projected CPU, one process | {heads} | fitted to |",
+        "|---|---|---|" + "---|" * (len(wide) + 1),
+    ]
+    for pegs, colours in TARGETS:
+        if (pegs, colours) in points:
+            continue
+        same = {pc: s for pc, s in points.items() if pc[0] == pegs}
+        f = fit(same) or fit({pc: s for pc, s in points.items() if pc[1] == colours})
+        if f is None:
+            continue
+        n = colours**pegs
+        cpu = f.seconds(n)
+        cells = " | ".join(hours(cpu / wide[k][0]) for k in wide)
+        sizes = ", ".join(f"{p}x{c}" for p, c in f.sizes)
+        lines.append(f"| {pegs}x{colours} | {n:,} | {hours(cpu)} | {cells} | {sizes}: n^{f.power:.2f} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    text = table()
+    print(text)
+    if "--write" in sys.argv:
+        doc = RESULTS.read_text()
+        head, rest = doc.split(START, 1)
+        _, tail = rest.split(END, 1)
+        RESULTS.write_text(f"{head}{START}\n{text}\n{END}{tail}")
+
+
+if __name__ == "__main__":
+    main()
