@@ -119,7 +119,8 @@ proofs: $(VENV)/.test-installed warm
 	$(BIN)/pytest -m proof tests/unit
 
 # The sizes past the Mastermind table (4x10, 3x15, 3x16), each a proof of hours resumed from its checkpoint and its
-# snapshot in git; stopped (Ctrl+C, SIGTERM), it keeps its progress in the snapshot (commit it to carry it on).
+# snapshot in git; stopped (Ctrl+C, SIGTERM), it keeps its progress in the snapshot (at most 4 MB a size) and its
+# CPU time in the runs' record beside it (commit both to carry it on; `benchmarks/optima.py --status 4x10`).
 frontier: $(VENV)/.installed warm
 	$(BIN)/python benchmarks/optima.py --frontier
 

@@ -11,7 +11,9 @@ fingerprints: a change to how the search fingerprints or costs a set must delete
 A proof longer than a working session (4x9, 5x6) carries its progress to the next clone through a snapshot in git
 (`--snapshot`, into `webapp/data/proofs/`): the entries of the sets that cost at least SNAPSHOT_MIN_COST guesses
 (about 2% of the entries, every set of more than a dozen secrets), merged with the snapshot before; the smaller
-sets below them are searched again in seconds. A run reads the snapshot beside its own file.
+sets below them are searched again in seconds. A run reads the snapshot beside its own file. A snapshot stays within
+SNAPSHOT_BUDGET bytes (the costliest sets kept past it), and `make frontier` adds each run's CPU seconds to a record
+beside it (`<name>.runs.json`), which `--status` sums beside the whole proof's projection (`benchmarks/growth.py`).
 
     python benchmarks/optima.py [--up-to 8000] [--again]
     python benchmarks/optima.py --size 4x8                     # one size proved again
@@ -64,6 +66,9 @@ SUPER_SNAPSHOT_MIN_COST = 1000  # guesses: the sets Super Mastermind's snapshot 
 # below them are searched again in seconds (Super Mastermind's proof kept 16 million entries, 857 MB, in its first 7
 # minutes; 259,000 of them cost 50 or more)
 SNAPSHOT_MIN_COST = KEEP_MIN_COST
+SNAPSHOT_BUDGET = 4 << 20  # bytes, compressed: a size's snapshot in git at most (git keeps every committed version,
+# so each session's refresh adds its size to every clone); past it, only the costliest sets are kept (the search
+# settles the cheaper ones again, the largest of them first, as it goes)
 
 
 class FileCheckpoint:
@@ -82,13 +87,19 @@ class FileCheckpoint:
         out = parse_entries(gzip.decompress(self.snapshot.read_bytes()).decode()) if self.snapshot.exists() else []
         return out + (parse_entries(self.path.read_text()) if self.path.exists() else [])
 
-    def save_snapshot(self) -> int:
-        """Write the snapshot: its entries and this run's of at least `snapshot_min`, one per set; how many."""
-        entries = [e for e in self.known() if e[2] >= self.snapshot_min]
-        text = format_entries(entries)
+    def save_snapshot(self, budget: int = SNAPSHOT_BUDGET) -> int:
+        """Write the snapshot: its entries and this run's of at least `snapshot_min`, one per set, within budget
+        bytes compressed (the costliest sets kept when all do not fit); how many sets."""
+        entries = sorted(
+            {(e[0], e[1]): e for e in self.known() if e[2] >= self.snapshot_min}.values(), key=lambda e: -e[2]
+        )
+        data, keep = gzip.compress(format_entries(entries).encode(), mtime=0), len(entries)
+        while len(data) > budget and keep > 1:
+            keep = int(keep * budget / len(data) * 0.95)  # compressed size grows about in step with the entries
+            data = gzip.compress(format_entries(entries[:keep]).encode(), mtime=0)
         self.snapshot.parent.mkdir(parents=True, exist_ok=True)
-        self.snapshot.write_bytes(gzip.compress(text.encode(), mtime=0))
-        return len({(e[0], e[1]) for e in entries})
+        self.snapshot.write_bytes(data)
+        return keep
 
     def finish(self) -> None:
         """The proof is done: the local file goes. A snapshot in git (a proof of more than one session) stays,
@@ -202,6 +213,21 @@ def prove_size(record: Record, pegs: int, colours: int) -> None:
     checkpoint.finish()
 
 
+def cpu_seconds() -> float:
+    """The CPU seconds of this process and of its workers that ended (a proof's, once it is over or stopped)."""
+    own, workers = (resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+
+def note_run(name: str, seconds: float, how: str) -> None:
+    """Add a run of a long proof to its record beside its snapshot in git (`<name>.runs.json`), so that a later
+    clone knows the CPU time it has cost so far."""
+    path = SNAPSHOTS / f"{name}.runs.json"
+    runs = json.loads(path.read_text()) if path.exists() else []
+    runs.append({"date": time.strftime("%Y-%m-%d"), "cpu_seconds": round(seconds), "how": how})
+    path.write_text(json.dumps(runs, indent=1) + "\n")
+
+
 def frontier(record: Record) -> None:
     """`make frontier`: the sizes past the table (FRONTIER_SIZES), each a long proof resumed from its checkpoint and
     its snapshot in git, in order; sizes already recorded are skipped. Stopped (Ctrl+C, or SIGTERM as a session's
@@ -220,12 +246,15 @@ def frontier(record: Record) -> None:
         if task(pegs, colours) in done:
             continue
         name = snapshot_name("mastermind", pegs, colours, False)
+        before = cpu_seconds()
         try:
             prove_size(record, pegs, colours)
         except KeyboardInterrupt:
             kept = FileCheckpoint(CHECKPOINTS / f"{name}.jsonl").save_snapshot()
+            note_run(name, cpu_seconds() - before, "stopped")
             print(f"{time.strftime('%H:%M:%S')} stopped: {name}'s progress kept in its snapshot ({kept:,} entries)")
             return
+        note_run(name, cpu_seconds() - before, "proved")
 
 
 def main() -> None:
@@ -433,6 +462,27 @@ def status(size: str) -> None:
             + (f"; open: {still}" if still else ""),
             flush=True,
         )
+    if size != "super":
+        print(spent_and_left(name, pegs, colours))
+
+
+def spent_and_left(name: str, pegs: int, colours: int) -> str:
+    """The CPU time a long proof has cost so far (its runs' record in git) and what the growth of the certified
+    sizes projects for the whole (`benchmarks/growth.py`): an estimate, not a bound."""
+    from benchmarks.growth import fit, hours, measured
+
+    path = SNAPSHOTS / f"{name}.runs.json"
+    runs = json.loads(path.read_text()) if path.exists() else []
+    spent = sum(r["cpu_seconds"] for r in runs)
+    points = measured()
+    f = fit({pc: s for pc, s in points.items() if pc[0] == pegs})
+    line = f"CPU so far: {hours(spent)} in {len(runs)} run{'' if len(runs) == 1 else 's'}"
+    if f is None:
+        return line + "; no growth measured to project from"
+    whole = f.seconds(colours**pegs)
+    left = f"about {hours(whole - spent)} left" if whole > spent else "past the projection (it was low)"
+    sizes = ", ".join(f"{p}x{c}" for p, c in f.sizes)
+    return f"{line}; projected whole proof {hours(whole)} on one process (n^{f.power:.2f} through {sizes}): {left}"
 
 
 def capped(record: Record, pegs: int, colours: int, cap: int) -> None:

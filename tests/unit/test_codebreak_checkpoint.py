@@ -165,6 +165,38 @@ def test_the_snapshot_file_round_trip(tmp_path: Path, monkeypatch: pytest.Monkey
     assert not quick.path.exists() and not quick.snapshot.exists()
 
 
+def test_the_snapshot_stays_within_its_budget_and_runs_are_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A snapshot whose entries do not fit its budget keeps the costliest sets (each set once) within the budget;
+    one that fits keeps every set; each run of a long proof adds its CPU seconds to the record beside the snapshot,
+    which `--status` sums."""
+    import gzip
+    import random
+
+    from benchmarks import optima
+
+    monkeypatch.setattr(optima, "SNAPSHOTS", tmp_path / "proofs")
+    live = optima.FileCheckpoint(tmp_path / "mastermind-9x9.jsonl")
+    rng = random.Random(3)
+    entries = [
+        (rng.getrandbits(62), rng.getrandbits(62), 50 + rng.randrange(10_000), rng.randrange(9000))
+        for _ in range(20_000)
+    ]
+    live.keep(entries)
+    live.keep(entries[:10])  # sets kept twice count once
+    assert live.save_snapshot() == len(entries)  # the default budget: all fit
+    kept = live.save_snapshot(budget=100_000)
+    assert 0 < kept < len(entries) and live.snapshot.stat().st_size <= 100_000
+    in_snapshot = optima.parse_entries(gzip.decompress(live.snapshot.read_bytes()).decode())
+    costs = sorted((e[2] for e in entries), reverse=True)
+    assert len(in_snapshot) == kept and min(e[2] for e in in_snapshot) >= costs[kept - 1]  # the costliest
+    optima.note_run("mastermind-9x9", 100.4, "stopped")
+    optima.note_run("mastermind-9x9", 3600, "stopped")
+    line = optima.spent_and_left("mastermind-9x9", 9, 9)
+    assert line.startswith("CPU so far: 1.0 h in 2 runs")
+
+
 def test_a_proof_guessing_possible_codes_only_resumes_from_its_checkpoint(monkeypatch: pytest.MonkeyPatch) -> None:
     """Super Mastermind's proof guesses possible codes only and is checkpointed: on Mastermind 4x5 a run keeps its
     settled parts, and a run from half of them proves the same total with less work, above the unrestricted
