@@ -363,21 +363,22 @@ def verify(game: Game, tree: Node, possible_only: bool = False) -> Stats:
     return Stats(worst, total, len(game.secrets), ok)
 
 
-def guesses_possible_codes(game: Game, tree: Node) -> bool:
-    """Whether every experiment of the tree is a code still possible where it is made (secrets and experiments
-    listed in the same order), checked with the secrets that reach each node as `verify` plays them."""
-    stack: list[tuple[Node, NDArray[np.int64]]] = [(tree, np.arange(len(game.secrets), dtype=np.int64))]
+def guesses_possible_codes(game: Game, tree: Node, from_depth: int = 0) -> bool:
+    """Whether every experiment of the tree (from the from_depth-th on, the first being the 0th) is a code still
+    possible where it is made (secrets and experiments listed in the same order), checked with the secrets that
+    reach each node as `verify` plays them."""
+    stack: list[tuple[Node, NDArray[np.int64], int]] = [(tree, np.arange(len(game.secrets), dtype=np.int64), 0)]
     while stack:
-        node, alive = stack.pop()
+        node, alive, depth = stack.pop()
         if node.experiment is None:
             continue
-        if not game.must_hit or node.experiment not in alive:
+        if depth >= from_depth and (not game.must_hit or node.experiment not in alive):
             return False
         outcomes = game.outcomes(node.experiment, alive)
         for o in np.unique(outcomes):
             child = node.children.get(int(o))
             if child is not None:
-                stack.append((child, alive[outcomes == o]))
+                stack.append((child, alive[outcomes == o], depth + 1))
     return True
 
 
