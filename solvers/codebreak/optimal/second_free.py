@@ -19,6 +19,8 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from solvers.checkpoint import Checkpoint
+
 from ..game import Game
 from ..strategy import Stats, guesses_possible_codes, read_back, verify
 from ..tree import Node
@@ -38,11 +40,15 @@ class SecondFree(NamedTuple):
 
 
 def second_free(
-    game: Game, tuning: Tuning | None = None, told: Callable[[int, int], None] = lambda i, n: None
+    game: Game,
+    tuning: Tuning | None = None,
+    told: Callable[[int, int], None] = lambda i, n: None,
+    checkpoint: Checkpoint | None = None,
 ) -> SecondFree:
     """The least total over every secret with possible codes only from the third guess on, proved; told(i, n) after
-    the i-th of the n first guesses."""
-    search = AverageSearch(game, tuning, possible_only=True)
+    the i-th of the n first guesses. checkpoint: where the possible-only sets proved below the second guesses are
+    kept, and read back from (the possible-codes-only proof's own: the sets are the same)."""
+    search = AverageSearch(game, tuning, possible_only=True, checkpoint=checkpoint)
     free = search.rules._replace(possible_only=False)  # the second guess: any code
     s = search.everyone()
     firsts = search.root_candidates(s, search.root_allowed())
