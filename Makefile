@@ -118,9 +118,10 @@ test-fast: $(VENV)/.test-installed chromium warm
 proofs: $(VENV)/.test-installed warm
 	$(BIN)/pytest -m proof tests/unit
 
-# The sizes past the Mastermind table (4x10, 3x15, 3x16), each a proof of hours resumed from its checkpoint and its
-# snapshot in git; stopped (Ctrl+C, SIGTERM), it keeps its progress in the snapshot (at most 4 MB a size) and its
-# CPU time in the runs' record beside it (commit both to carry it on; `benchmarks/optima.py --status 4x10`).
+# The sizes past the Mastermind table (3x15, 3x16, 4x10; smallest first), each a proof of minutes to hours resumed
+# from its checkpoint and its snapshot in git; stopped (Ctrl+C, SIGTERM), it keeps its progress in the snapshot (at
+# most 4 MB a size) and its CPU time in the runs' record beside it (commit both to carry it on; `--status 4x10` of
+# benchmarks/optima.py says where it stands).
 frontier: $(VENV)/.installed warm
 	$(BIN)/python benchmarks/optima.py --frontier
 
