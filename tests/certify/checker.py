@@ -1,6 +1,7 @@
 """An independent checker of Mastermind optimal-average certificates (`solvers.codebreak.optimal.certificate` makes
 them). It imports nothing from the project: its scores, bounds and symmetries are its own, written from the rules
-of the game, with numpy alone, so that a fault in the search cannot hide in a fault shared with its checker.
+of the game, with numpy (and Numba for one inner loop, `_least_deeper`), so that a fault in the search cannot hide
+in a fault shared with its checker.
 
 What it confirms, for a game of `pegs` places and `colours` colours (colours may repeat; black and white pegs; the
 game ends when the secret is guessed), the total T being the sum over every secret of the guesses made:
@@ -34,10 +35,42 @@ from itertools import permutations, product
 from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 from numpy.typing import NDArray
 
 CHUNK = 256  # guesses scored at a time
+
+
+@numba.njit(cache=True)
+def _least_deeper(
+    by_secret: NDArray[np.uint8], part: NDArray[np.int64], bound: NDArray[np.int64], kinds: int, win: int
+) -> int:  # pragma: no cover - compiled
+    """The least over every informative guess g of |P| plus the counting bounds of the parts g leaves open (by_secret:
+    each secret's answers to every guess; "all black", win, leaves none open; a guess that leaves one part holding
+    all of P tells nothing). P's secrets' rows are counted one after another, each read in order."""
+    codes = by_secret.shape[1]
+    counts = np.zeros((codes, kinds), dtype=np.int32)
+    for x in part:
+        row = by_secret[x]
+        for g in range(codes):
+            counts[g, row[g]] += 1
+    n = part.shape[0]
+    best = -1
+    for g in range(codes):
+        total = n
+        informative = True
+        for o in range(kinds):
+            if o == win:
+                continue
+            c = counts[g, o]
+            if c == n:
+                informative = False
+                break
+            total += bound[c]
+        if informative and (best < 0 or total < best):
+            best = total
+    return best
 
 
 class Rejected(Exception):
@@ -187,17 +220,16 @@ class Checker:
         for i in sorted(range(len(parts)), key=lambda i: -len(parts[i])):
             if total >= v or len(parts[i]) < 3:  # two secrets cost 3 whatever is guessed: their counting bound
                 break
-            total += max(0, self._one_deeper(parts[i]) - known[i])
+            total += self._one_deeper(parts[i], known[i]) - known[i]
         return total
 
-    def _one_deeper(self, part: NDArray[np.int64]) -> int:
-        """The least over every informative guess of |P| plus the counting bounds of its open parts."""
+    def _one_deeper(self, part: NDArray[np.int64], known: int) -> int:
+        """What is known of P (known: its claim or counting bound) raised, one guess deeper, to the least over every
+        informative guess of |P| plus the counting bounds of its open parts, if that is more."""
         key = part.tobytes()
         if key not in self._deeper:
-            n = len(part)
-            counts = self._tally(self.by_secret[part], by_guess=False)
-            useful = ~(counts == n).any(axis=1)
-            self._deeper[key] = int((n + self.bound[counts].sum(axis=1))[useful].min())
+            least = int(_least_deeper(self.by_secret, part, self.bound, self.kinds, self.win))
+            self._deeper[key] = max(known, least)
         return self._deeper[key]
 
     def _tally(self, a: NDArray[Any], by_guess: bool = True) -> NDArray[np.int64]:

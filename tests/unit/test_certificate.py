@@ -65,6 +65,29 @@ def test_counting_bound_by_hand() -> None:
     assert counting(4, 13)[4] == 1 + 2 * 3
 
 
+def test_one_deeper_bound_against_a_count_by_hand() -> None:
+    """The checker's one-guess-deeper bound of a set (its compiled loop) is the least, over every guess that tells
+    something, of |P| plus the counting bounds of the parts it leaves open, counted here with the player's score on
+    random sets of Mastermind 3x4."""
+    import random
+
+    codes = list(product(range(4), repeat=3))
+    checker = Checker(3, 4)
+    bound = counting(len(codes), len({score(g, x) for g in codes for x in codes}) - 1)
+    rng = random.Random(7)
+    for size in (2, 3, 5, 8, 13, 21, 40):
+        part = sorted(rng.sample(range(len(codes)), size))
+        least = None
+        for g in codes:
+            parts = Counter(score(g, codes[x]) for x in part if codes[x] != g)
+            if size in parts.values():
+                continue  # tells nothing
+            total = size + sum(int(bound[c]) for c in parts.values())
+            least = total if least is None else min(least, total)
+        assert least is not None
+        assert checker._one_deeper(np.array(part, dtype=np.int64), 0) == least
+
+
 @cache
 def brute_total(pegs: int, colours: int) -> int:
     """The optimal total by exhaustive search over every guess at every set (no bounds, no symmetries)."""
