@@ -27,6 +27,7 @@ LONG = {  # (pegs, colours): the total and its source: a publication, or for a v
     (3, 13): (13438, "new: more colours than the table's sizes"),
     (3, 14): (17544, "new: more colours than the table's sizes"),
     (3, 15): (22540, "new: more colours than the table's sizes (make frontier's first size)"),
+    (3, 16): (28479, "new: more colours than the table's sizes (make frontier's second size)"),
 }
 ALL = sorted(
     tuple(int(n) for n in path.stem.removeprefix("mastermind-").split("x")) for path in KEPT.glob("mastermind-*.npz")
