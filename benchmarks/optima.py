@@ -503,7 +503,8 @@ def status(size: str) -> None:
     search = AverageSearch(
         g, Tuning(node_limit=LONG), checkpoint=FileCheckpoint(CHECKPOINTS / f"{name}.jsonl"), possible_only=only
     )
-    for e, total, parts in search.standing():
+    stands = search.standing()
+    for e, total, parts in stands:
         settled = sum(1 for _, _, done in parts if done)
         still = ", ".join(f"{n} >= {c:,}" for n, c, done in parts if not done)
         print(
@@ -511,8 +512,23 @@ def status(size: str) -> None:
             + (f"; open: {still}" if still else ""),
             flush=True,
         )
+    low, high = between(stands, heuristic_bound(g) - 1)
+    print(
+        f"the optimum lies between {low:,} and {high:,} (averages {low / len(g.secrets):.4f} to "
+        f"{high / len(g.secrets):.4f}): a gap of {high - low:,} guesses, {100 * (high - low) / high:.1f}% of the "
+        "upper bound (the best heuristic tree, or a first guess settled)",
+        flush=True,
+    )
     if size != "super":
         print(spent_and_left(name, pegs, colours))
+
+
+def between(stands: list[tuple[int, int, list[tuple[int, int, bool]]]], tree: int) -> tuple[int, int]:
+    """Where the optimum lies, (low, high): at least the least of every first guess's bound
+    (`AverageSearch.standing`: each one's parts, settled or bounded), at most the best verified heuristic tree's
+    total (tree) or that of a first guess whose parts are all settled."""
+    low = min(total for _, total, _ in stands)
+    return low, min([tree] + [total for _, total, parts in stands if all(done for _, _, done in parts)])
 
 
 def spent_and_left(name: str, pegs: int, colours: int) -> str:

@@ -234,7 +234,10 @@ def test_super_mastermind_snapshot_keeps_its_largest_sets(tmp_path: Path, monkey
 def test_where_a_proof_stands_from_its_checkpoint(monkeypatch: pytest.MonkeyPatch) -> None:
     """Search.standing: from a finished 4x4 proof's checkpoint, the optimal first guess's parts are all settled and
     total 905 (Goddard 2004); from none, no part is settled. Every first guess's figure is at most its exact total
-    (a bound), the exact one when all its parts are settled."""
+    (a bound), the exact one when all its parts are settled; the least of them and the settled guess (else a known
+    tree's total) bound the optimum, as `make frontier --status` prints them."""
+    from benchmarks.optima import between
+
     monkeypatch.setattr(search_module, "KEEP_MIN_COST", 0)  # every set kept
     monkeypatch.setattr(search_module, "KEEP_WORK", 0)  # kept after every part
     g = build(parse((GAMES / "mastermind.game").read_text()), {"length": 4, "colours": 4})
@@ -252,6 +255,8 @@ def test_where_a_proof_stands_from_its_checkpoint(monkeypatch: pytest.MonkeyPatc
             assert kept is not None or not any(settled for _, _, settled in parts)
         total, chosen = next((t, p) for e, t, p in stands if e == best.root_choice)
         assert kept is None or (all(settled for _, _, settled in chosen) and total == 905)
+        low, high = between(stands, 950)  # the optimum's bounds, with a tree of 950 known
+        assert low <= 905 <= high and high == (905 if kept is not None else 950)
 
 
 def test_a_resumed_proof_looks_below_the_best_first_guess_it_settled(monkeypatch: pytest.MonkeyPatch) -> None:
