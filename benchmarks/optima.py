@@ -36,6 +36,7 @@ import os
 import re
 import resource
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -215,6 +216,29 @@ def prove_size(record: Record, pegs: int, colours: int) -> None:
     checkpoint.finish()
 
 
+HEARTBEAT_SECONDS = 600  # how often a long proof of make frontier says that it goes on, and where it stands
+
+
+def heartbeat(name: str, pegs: int, colours: int, before: float) -> threading.Event:
+    """A thread printing, every HEARTBEAT_SECONDS until the event returned is set, the CPU time this run has spent
+    (from before), the size's whole spend and projection (`spent_and_left`) and the sets its checkpoint holds: a
+    proof's first part can take hours without a part settling, which is when `progress` speaks."""
+    done = threading.Event()
+    local = CHECKPOINTS / f"{name}.jsonl"
+
+    def beat() -> None:
+        while not done.wait(HEARTBEAT_SECONDS):
+            kept = len(parse_entries(local.read_text())) if local.exists() else 0
+            print(
+                f"{time.strftime('%H:%M:%S')} {pegs}x{colours} goes on: {kept:,} sets settled into its checkpoint "
+                f"this run; {spent_and_left(name, pegs, colours, cpu_seconds() - before)}",
+                flush=True,
+            )
+
+    threading.Thread(target=beat, daemon=True).start()
+    return done
+
+
 def cpu_seconds() -> float:
     """The CPU seconds of this process and of its workers that ended (a proof's, once it is over or stopped)."""
     own, workers = (resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
@@ -249,6 +273,7 @@ def frontier(record: Record) -> None:
             continue
         name = snapshot_name("mastermind", pegs, colours, False)
         before = cpu_seconds()
+        beat = heartbeat(name, pegs, colours, before)
         try:
             prove_size(record, pegs, colours)
         except KeyboardInterrupt:
@@ -256,6 +281,8 @@ def frontier(record: Record) -> None:
             note_run(name, cpu_seconds() - before, "stopped")
             print(f"{time.strftime('%H:%M:%S')} stopped: {name}'s progress kept in its snapshot ({kept:,} entries)")
             return
+        finally:
+            beat.set()
         note_run(name, cpu_seconds() - before, "proved")
 
 
@@ -531,17 +558,20 @@ def between(stands: list[tuple[int, int, list[tuple[int, int, bool]]]], tree: in
     return low, min([tree] + [total for _, total, parts in stands if all(done for _, _, done in parts)])
 
 
-def spent_and_left(name: str, pegs: int, colours: int) -> str:
-    """The CPU time a long proof has cost so far (its runs' record in git) and what the growth of the certified
-    sizes projects for the whole (`benchmarks/growth.py`): an estimate, not a bound."""
+def spent_and_left(name: str, pegs: int, colours: int, running: float = 0.0) -> str:
+    """The CPU time a long proof has cost so far (its runs' record in git, and running: the CPU seconds of a run
+    going on) and what the growth of the certified sizes projects for the whole (`benchmarks/growth.py`): an
+    estimate, not a bound."""
     from benchmarks.growth import fit, hours, measured
 
     path = SNAPSHOTS / f"{name}.runs.json"
     runs = json.loads(path.read_text()) if path.exists() else []
-    spent = sum(r["cpu_seconds"] for r in runs)
+    spent = sum(r["cpu_seconds"] for r in runs) + running
     points = measured()
     f = fit({pc: s for pc, s in points.items() if pc[0] == pegs})
-    line = f"CPU so far: {hours(spent)} in {len(runs)} run{'' if len(runs) == 1 else 's'}"
+    line = f"CPU so far: {hours(spent)} in {len(runs)} run{'' if len(runs) == 1 else 's'}" + (
+        f" and this one ({hours(running)})" if running else ""
+    )
     if f is None:
         return line + "; no growth measured to project from"
     whole = f.seconds(colours**pegs)

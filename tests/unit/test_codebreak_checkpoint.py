@@ -195,6 +195,31 @@ def test_the_snapshot_stays_within_its_budget_and_runs_are_recorded(
     optima.note_run("mastermind-9x9", 3600, "stopped")
     line = optima.spent_and_left("mastermind-9x9", 9, 9)
     assert line.startswith("CPU so far: 1.0 h in 2 runs")
+    assert optima.spent_and_left("mastermind-9x9", 9, 9, 1800).startswith("CPU so far: 1.5 h in 2 runs and this one")
+
+
+def test_a_long_proof_says_that_it_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """make frontier's heartbeat: while a proof runs (hours may pass before a part settles), a line every
+    HEARTBEAT_SECONDS says how many sets this run settled into its checkpoint and the CPU spent; none once it
+    ends."""
+    import time
+
+    from benchmarks import optima
+
+    monkeypatch.setattr(optima, "SNAPSHOTS", tmp_path / "proofs")
+    monkeypatch.setattr(optima, "CHECKPOINTS", tmp_path)
+    monkeypatch.setattr(optima, "HEARTBEAT_SECONDS", 0.05)
+    optima.FileCheckpoint(tmp_path / "mastermind-9x9.jsonl").keep([(1, 2, 60, 7), (3, 4, 70, 8), (5, 6, 80, 9)])
+    beat = optima.heartbeat("mastermind-9x9", 9, 9, optima.cpu_seconds())
+    time.sleep(0.3)
+    beat.set()
+    time.sleep(0.1)
+    said = capsys.readouterr().out.splitlines()
+    assert said and all("9x9 goes on: 3 sets settled into its checkpoint this run; CPU so far:" in x for x in said)
+    time.sleep(0.2)
+    assert not capsys.readouterr().out  # stopped
 
 
 def test_a_proof_guessing_possible_codes_only_resumes_from_its_checkpoint(monkeypatch: pytest.MonkeyPatch) -> None:
