@@ -344,13 +344,14 @@ def check_file(path: str | Path, jobs: int = 1) -> tuple[int, dict[str, Any]]:
 
 
 def main(argv: list[str]) -> int:
-    """python -m tests.certify.checker [--jobs N] FILE...: check certificate files on N processes (default: every
-    core this process may use); exit status 1 if one is rejected."""
+    """python -m tests.certify.checker [--jobs N] FILE... (--jobs before or after the files): check certificate
+    files on N processes (default: every core this process may use); exit status 1 if one is rejected."""
     import time
 
     jobs = len(os.sched_getaffinity(0))
-    if argv[:1] == ["--jobs"]:
-        jobs, argv = int(argv[1]), argv[2:]
+    if "--jobs" in argv:  # before or after the files
+        at = argv.index("--jobs")
+        jobs, argv = int(argv[at + 1]), argv[:at] + argv[at + 2 :]
     status = 0
     for path in argv:
         started = time.monotonic()
