@@ -108,9 +108,13 @@ def table() -> str:
             continue
         same = {pc: s for pc, s in points.items() if pc[0] == pegs}
         f = fit(same) or fit({pc: s for pc, s in points.items() if pc[1] == colours})
-        if f is None:
-            continue
         n = colours**pegs
+        if f is None:  # said, not left out
+            lines.append(
+                f"| {pegs}x{colours} | {n:,} | not projected: fewer than two sizes of {pegs} pegs (or of {colours} "
+                f"colours) measured at {MIN_SECONDS:g} s or more |" + " |" * (len(wide) + 1)
+            )
+            continue
         cpu = f.seconds(n)
         cells = " | ".join(hours(cpu / wide[k][0]) for k in wide)
         sizes = ", ".join(f"{p}x{c}" for p, c in f.sizes)

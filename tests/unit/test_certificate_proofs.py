@@ -21,6 +21,7 @@ LONG = {  # (pegs, colours): the total and its source: a publication, or for a v
     (4, 8): (20471, "arfst23/Mastermind (GitHub, README); never checked independently before this certificate"),
     (4, 9): (34666, "new"),
     (5, 5): (13496, "new"),
+    (5, 6): (36721, "new"),
     (6, 4): (17281, "new"),
     (3, 11): (7361, "new: more colours than the table's sizes"),
     (3, 12): (10076, "new: more colours than the table's sizes"),
