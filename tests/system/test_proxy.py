@@ -135,7 +135,6 @@ def _get(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
         return int(r.status), {k: v for k, v in r.headers.items()}, r.read()
 
 
-@pytest.mark.slow
 def _until_kept(url: str) -> tuple[dict[str, str], bytes]:
     """The headers and body of url asked again until nginx answers from its cache (it finishes writing its copy
     just after the first answer: on a loaded machine, a moment later), for at most 2 s."""
@@ -147,6 +146,7 @@ def _until_kept(url: str) -> tuple[dict[str, str], bytes]:
     return headers, body
 
 
+@pytest.mark.slow
 def test_nginx_keeps_the_pages_the_app_marks_and_forgets_them_at_a_restart(
     serve: Callable[..., Served], tmp_path: Path
 ) -> None:
