@@ -325,7 +325,7 @@ def test_optima_link_their_certificates(client: FlaskClient) -> None:
     assert f'href="{link}"' in html and "tests/certify/checker.py" in html
     row = next(r for r in client.get("/api/codebreak/optima").get_json()["rows"] if (r["pegs"], r["colours"]) == (4, 5))
     assert row["certificate"] == "mastermind-4x5.npz"
-    cpu = f"proof {row['proof_cpu_seconds']:,.0f} s, check {row['check_cpu_seconds']:,.0f} s"
+    cpu = f"proof {row['proof_cpu_seconds']:,.1f} s, check {row['check_cpu_seconds']:,.1f} s"
     made = f"({row['certified_on']}; CPU: {cpu})"
     assert made in html  # when its certificate was made and what it cost (made.json), in the table's cell
     got = client.get(link)
