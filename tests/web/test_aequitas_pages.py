@@ -189,7 +189,45 @@ def test_the_set_up_offers_classic_games_in_plain_words(client: FlaskClient) -> 
     games = re.findall(r'class="button-link" href="(/aequitas/play\?[^"]+)"', page)
     assert len(games) == 4
     for url in games:
-        html = client.get(url.replace("&amp;", "&")).get_data(as_text=True)
+        html = client.get(url.replace("&amp;", "&"), follow_redirects=True).get_data(as_text=True)
         assert "-destined" not in html.split("<main", 1)[1].split("</main>", 1)[0]
     d = client.get("/aequitas/play?game=D&n=6&light=3").get_data(as_text=True)
     assert "would be light</a> if fake, 3 would be heavy" in d
+
+
+def test_a_link_with_the_computer_first_plays_its_move_and_shows_the_controls(client: FlaskClient) -> None:
+    """A GET of a start where the computer moves first (a preset, a bookmark) redirects to the position after the
+    computer's weighing, which offers your weighing's controls; a position where it is your turn is not moved."""
+    start = "/aequitas/play?game=F&n=12&first=computer&conv=misere-last-mover-loses"
+    r = client.get(start)
+    assert r.status_code == 303
+    moves = dict(parse_qsl(urlparse(r.headers["Location"]).query))["moves"]
+    assert moves and ";" not in moves  # the computer's one weighing, then your turn
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "<form" in page and "Weigh" in page
+    assert client.get(r.headers["Location"]).status_code == 200
+
+
+def test_the_presets_last_and_say_what_they_offer(client: FlaskClient) -> None:
+    """Every Æquitas preset is a game no first weighing ends, and its line is true by the solver's Grundy values:
+    how many first weighings there are and how many of them win (leave value 0), or that the computer, moving
+    first, faces a lost start."""
+    from solvers.aequitas.game import grundy, playable
+    from webapp.pages.aequitas import parse_game
+    from webapp.pages.presets import PRESETS
+
+    page = client.get("/aequitas").get_data(as_text=True)
+    for label, _, query, note in PRESETS["aequitas"]:  # type: ignore[misc]
+        assert label in page and note in page
+        m = parse_game(query)
+        t = m.start()
+        pos, _ = t.position()
+        legal = playable(pos, t.goal, m.convention)
+        assert all(playable(after, t.goal, m.convention) for after, _ in legal), label  # none ends the game
+        winning = sum(grundy(after, t.goal, m.convention) == 0 for after, _ in legal)
+        if m.first == "computer":
+            assert winning == 0 and "lost start" in note, label
+        else:
+            assert f"{winning} winning first weighing among {len(legal)}" in note or (
+                f"Of your {len(legal)} first weighings only {winning} wins" in note
+            ), label

@@ -134,10 +134,13 @@ def setup_page() -> Response | str | tuple[str, int]:
 
 
 @bp.get("/play")
-def play() -> str:
-    """A position: the coins, the fake, the Observer, whose turn, hints, and the end."""
+def play() -> Response | str:
+    """A position: the coins, the fake, the Observer, whose turn, hints, and the end. A link to a position where
+    the computer is to move (a preset or a bookmark with the computer first) goes on to the position after its move."""
     m = parse_game(request.args)
     ws, chain = chain_arg(m, request.args)
+    if "turns" not in request.args and (moved := m.advance(ws)) != ws:
+        return go(url(m, moves=format_weighings(moved)))
     return _play_page(m, ws, params.whole(request.args, "hint", 0, 0, 1, "hint"), chain=chain)
 
 

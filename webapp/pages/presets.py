@@ -17,12 +17,13 @@ class Preset(NamedTuple):
     label: str
     url: str
     fields: dict[str, str] | None  # None: a link; else the fields of a form posted to url
+    note: str = ""  # what makes it worth playing, where said
 
 
 ADVERSARY = "adversarial"
 SMALL = {"pegs": "3", "colours": "4"}
-# puzzle -> (label, endpoint, query)
-PRESETS: dict[str, tuple[tuple[str, str, dict[str, str]], ...]] = {
+# puzzle -> (label, endpoint, query), or (label, endpoint, query, a line on what makes it worth playing)
+PRESETS: dict[str, tuple[tuple[str, str, dict[str, str]] | tuple[str, str, dict[str, str], str], ...]] = {
     "coins": (
         ("12 coins, 3 weighings (the classic)", "coins.node", {"n": "12"}),
         ("13 coins, 3 weighings", "coins.node", {"n": "13"}),
@@ -39,14 +40,31 @@ PRESETS: dict[str, tuple[tuple[str, str, dict[str, str]], ...]] = {
         ("Play: 13 coins on a three-pan balance", "variants.play_page", {"n": "13", "pans": "3"}),
         ("The plan: 12 coins, a balance that may lie once", "variants.plan_page", {"n": "12", "lies": "1"}),
     ),
-    "aequitas": (
-        ("F: 5 coins, find the fake", "aequitas.play", {"game": "F", "n": "5"}),
-        ("FI: 6 coins, find it and its weight", "aequitas.play", {"game": "FI", "n": "6"}),
-        ("D: 6 coins, 3 that would be light", "aequitas.play", {"game": "D", "n": "6", "light": "3"}),
+    "aequitas": (  # games that last (no first weighing ends them), each with what makes it worth playing; tested
+        # against the solver's Grundy values (tests/web/test_aequitas_pages.py)
         (
-            "F: 12 coins, misère, the computer first",
+            "F: 6 coins, misère",
             "aequitas.play",
-            {"game": "F", "n": "12", "first": "computer", "conv": "misere-last-mover-loses"},
+            {"game": "F", "n": "6", "conv": "misere-last-mover-loses"},
+            "Of your 5 first weighings only 1 wins, and whoever reveals the fake loses.",
+        ),
+        (
+            "FI: 8 coins, misère",
+            "aequitas.play",
+            {"game": "FI", "n": "8", "conv": "misere-last-mover-loses"},
+            "Find the fake and its weight: 1 winning first weighing among 7.",
+        ),
+        (
+            "D: 8 coins, 1 that would be light, misère",
+            "aequitas.play",
+            {"game": "D", "n": "8", "light": "1", "conv": "misere-last-mover-loses"},
+            "1 winning first weighing among 5; a game can last 6 weighings.",
+        ),
+        (
+            "FI: 8 coins, the computer first",
+            "aequitas.play",
+            {"game": "FI", "n": "8", "first": "computer"},
+            "The computer moves first from a lost start: answer each weighing right and you win.",
         ),
     ),
     "devil": (
@@ -72,7 +90,9 @@ PRESETS: dict[str, tuple[tuple[str, str, dict[str, str]], ...]] = {
 def presets(puzzle: str) -> list[Preset]:
     """The puzzle's classic sizes."""
     out = []
-    for label, endpoint, query in PRESETS.get(puzzle, ()):
+    for label, endpoint, query, *note in PRESETS.get(puzzle, ()):
         posted = "POST" in (next(current_app.url_map.iter_rules(endpoint)).methods or ())
-        out.append(Preset(label, url_for(endpoint), query) if posted else Preset(label, link(endpoint, query), None))
+        said = note[0] if note else ""
+        url = url_for(endpoint) if posted else link(endpoint, query)
+        out.append(Preset(label, url, query if posted else None, said))
     return out
