@@ -18,9 +18,6 @@ if TYPE_CHECKING:
 
 
 LESSON_CACHE_BITS = 20  # a million table slots (about 30 MB): ample for the few hundred codes a lesson searches
-# A lesson tried within a web request stops past this many table cells scanned (the work, secrets in the sets
-# searched, times the game's experiments): the kernels scan 50 to 100 million a second here, so about half a second
-REQUEST_CELLS = 40_000_000
 
 
 @dataclass(frozen=True)
@@ -41,16 +38,6 @@ class CodeLesson:
         if self.total is None or self.best_total is None:
             return 0.0
         return (self.total - self.best_total) / self.secrets
-
-
-def request_search(g: Game) -> AverageSearch:
-    """A search for a lesson tried within a web request: a small table and a budget of REQUEST_CELLS (past it,
-    the lesson raises LimitError and a background job computes it)."""
-    from .optimal.average_search import AverageSearch  # compiled kernels: imported by what judges a guess
-    from .optimal.table import Tuning
-
-    budget = max(1, REQUEST_CELLS // len(g.experiments))
-    return AverageSearch(g, Tuning(cache_bits=LESSON_CACHE_BITS, node_limit=budget))
 
 
 def every_first_alike(g: Game) -> bool:

@@ -425,24 +425,40 @@ def test_a_job_whose_consumer_died_is_queued_again(tmp_path: Path, monkeypatch: 
     assert store.client_jobs("10.0.0.1") == [alive, dead]  # still that visitor's (their limit counts it)
 
 
-def test_an_attempt_within_the_request_comes_before_a_job_and_only_once(tmp_path: Path) -> None:
-    """A computation with an attempt: answered within the request (stored, nothing queued) where the attempt
-    succeeds; else one job is queued, and a later ask while that job holds the key does not try again."""
+def test_a_quick_lane_job_is_awaited_a_moment_and_no_search_runs_in_the_request(tmp_path: Path) -> None:
+    """A quick lane's job that stores its result within QUICK_WAIT_SECONDS is answered in the request that queued it
+    (computed by the job, not the request); one that takes longer shows its progress (Pending); a visitors' lane
+    job is never awaited."""
+    import threading
+    from threading import Event
+
+    from webapp.results.access import QUICK_WAIT_SECONDS
+    from webapp.results.computations import write
+
     store = SqliteStore(tmp_path / "r.db", SECRET)
-    queued: list[Params] = []
-    tried: list[int] = []
+    computed_here: list[int] = []
 
-    def attempt(p: X) -> int | None:
-        tried.append(p.x)
-        return p.x * p.x if p.x < 100 else None
+    def run(p: X, tick: object) -> int:
+        computed_here.append(p.x)
+        return p.x * p.x
 
-    def enqueue(name: str, params: Wire, client: str) -> None:
-        queued.append(params)
+    for lane in ("quick", "visitors"):
+        c = Computation(f"test.{lane}", X, run, lambda p: False, lambda p: "a sq", int, lane=lambda p, lane=lane: lane)
+        done = threading.Event()
 
-    tries = Computation("test.tried", X, square, lambda p: False, lambda p: "a square", int, attempt=attempt)
-    assert fetch(store, tries, X(50), enqueue, "1.1.1.1") == 2500 and queued == [] and tried == [50]
-    assert fetch(store, tries, X(50), enqueue, "1.1.1.1") == 2500 and tried == [50]  # stored
-    for _ in range(2):
+        def enqueue(name: str, params: Wire, client: str, c: Computation[X, int] = c, done: Event = done) -> None:
+            x = X(int(params["x"]))
+            later = 0.0 if x.x < 100 else QUICK_WAIT_SECONDS * 3  # a job of a moment, or one past the wait
+            threading.Timer(later, lambda: (write(store, c, c.key(x), x.x * x.x), done.set())).start()
+
+        if lane == "quick":
+            assert fetch(store, c, X(50), enqueue, "1.1.1.1") == 2500
+        else:
+            with pytest.raises(Pending):
+                fetch(store, c, X(50), enqueue, "1.1.1.1")
+        done.wait(5)
+        done.clear()
         with pytest.raises(Pending):
-            fetch(store, tries, X(500), enqueue, "1.1.1.1")
-    assert len(queued) == 1 and tried == [50, 500]  # the poll found the job: no second attempt
+            fetch(store, c, X(500), enqueue, "1.1.1.1")
+        done.wait(5)
+    assert computed_here == []  # every result came from a job

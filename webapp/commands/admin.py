@@ -95,6 +95,10 @@ def _commands(args: argparse.Namespace, bind: str) -> tuple[list[list[str]], lis
         "0o077",
         "--workers",
         str(args.workers),
+        "--worker-class",
+        "gthread",
+        "--threads",
+        str(whole(args.threads, "--threads")),
         "--timeout",
         "60",
         "--graceful-timeout",
@@ -320,6 +324,9 @@ def serve_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     s.add_argument("--port", default=os.environ.get("PORT", "8000"))
     s.add_argument("--workers", default=os.environ.get("WORKERS", "2"))
+    s.add_argument(  # threads per worker: a page that waits a moment on a quick job, or a slow reader, holds one
+        "--threads", default=os.environ.get("THREADS", "8")
+    )
     s.add_argument("--job-workers", default=os.environ.get("JOB_WORKERS", "2"))
     s.add_argument(  # two: the fill then uses both cores of an idle machine, at a niceness that yields them to visitors
         "--precompute-workers", default=os.environ.get("PRECOMPUTE_WORKERS", "2")

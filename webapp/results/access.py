@@ -21,7 +21,19 @@ from webapp.http import caching
 from webapp.http.errors import error_response
 from webapp.results import jobs
 from webapp.results.catalogue import from_key
-from webapp.results.computations import PRECOMPUTE_NOTE, Computation, P, Params, Wire, read, run, stored, unpack, write
+from webapp.results.computations import (
+    PRECOMPUTE_NOTE,
+    Computation,
+    Failed,
+    P,
+    Params,
+    Wire,
+    read,
+    run,
+    stored,
+    unpack,
+    write,
+)
 from webapp.results.precompute import listed, store_budget
 from webapp.store import FAILED_SECONDS, NO_LIMITS, Limits, Progress, Store, open_store
 
@@ -102,6 +114,19 @@ def _refused(verdict: str, limits: Limits, store: Store, client: str) -> Busy:
     )
 
 
+QUICK_WAIT_SECONDS = 0.4  # how long a request waits for the quick lane's job it queued before it shows progress
+
+
+def await_result(store: Store, c: Computation[P, R], key: str, seconds: float) -> R | Failed | None:
+    """The result under key once a job has stored it, waiting at most `seconds` of wall time (None after)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        found = read(store, c, key)
+        if found is not None or time.monotonic() >= deadline:
+            return found
+        time.sleep(0.02)
+
+
 def fetch(
     store: Store, c: Computation[P, R], params: P, enqueue: Enqueue, client: str = "", limits: Limits = NO_LIMITS
 ) -> R:
@@ -117,11 +142,6 @@ def fetch(
         value = run(c, params, lambda done, total: None)
         write(store, c, key, value)
         return unpack(value)
-    # no job round trip where the answer is quick; tried once: a page polling the job it started does not try again
-    tried = c.attempt(params) if c.attempt is not None and store.progress(key) is None else None
-    if tried is not None:
-        write(store, c, key, tried)
-        return tried
     lane = c.lane(params)
     if client and lane != "visitors":  # the quick lane's jobs are counted apart from the visitor's long ones
         client = f"{client} {lane}"
@@ -132,7 +152,11 @@ def fetch(
         except Exception:
             store.release(key)  # never leave a claim that no job will end
             raise
-        found = read(store, c, key)  # an in-process (immediate) queue has already finished it
+        # an in-process (immediate) queue has already finished it; a quick lane's job is awaited a moment, so
+        # that work of a fraction of a second comes back in this request, computed by the job's process, not here
+        found = read(store, c, key)
+        if found is None and lane == "quick":
+            found = await_result(store, c, key, QUICK_WAIT_SECONDS)
         if found is not None:
             return unpack(found)
     elif verdict != "taken":

@@ -18,7 +18,6 @@ from solvers.codebreak.lesson import (
     best_after_first,
     every_first_alike,
     lesson,
-    request_search,
 )
 from solvers.codebreak.optimal.entries import parse_entries, snapshot_name
 from solvers.codebreak.play import Round
@@ -221,18 +220,6 @@ def sized_title(p: GameParams) -> str:
     )
 
 
-def _lesson_attempt(p: LessonParams) -> CodeLesson | None:
-    """The lesson within a web request's budget of work (`request_search`), or None past it."""
-    if _codes_before(p) > _lesson_limit(p):
-        return None
-    g = p.load()
-    try:
-        search = None if p.total is not None and p.best is not None else request_search(g)  # nothing to search
-        return lesson(g, *p.history(g), search=search, best=p.known(g), total=p.total)
-    except LimitError:  # past the request's budget: a job judges it
-        return None
-
-
 def _codes_before(p: LessonParams) -> int:
     """How many codes were still possible before the judged guess."""
     g = p.load()
@@ -304,7 +291,6 @@ LESSON = Computation(
     lambda p: f"the worth of the guess {p.guesses.rsplit(',', 1)[-1]}",
     CodeLesson,
     lane=lambda p: "quick" if "," not in p.guesses or _codes_before(p) <= QUICK_LANE_LESSON_SECRETS else "visitors",
-    attempt=_lesson_attempt,
 )
 
 

@@ -60,8 +60,6 @@ class Computation(Generic[P, R]):
     # long jobs (webapp/results/access.py)
     resume: Callable[[P, Tick, Checkpoint | None], R] | None = None  # a run that keeps what it settles in a
     # checkpoint and resumes from it (a job's, in the store): used instead of `run` where given
-    attempt: Callable[[P], R | None] | None = None  # the result within a web request's budget of work (about a
-    # second of CPU), or None past it (a job computes it then): for results whose cost no parameter foretells
 
     @cached_property
     def schema(self) -> str:
