@@ -188,12 +188,31 @@ class Ending:
     win: bool
     sure: bool
     counter: Case | None
+    fits: bool = True  # the guess names a case that fits every answer (False: the answers rule it out)
+    left: int = 0  # how many cases fit every answer
+
+    def wrong(self) -> str:
+        """Why a guess the answers rule out is wrong, in words ('Wrong: you named coin 54 heavier; it is
+        lighter.'); '' for a guess that fits them."""
+        if self.fits or self.counter is None:
+            return ""
+        g, truth = self.guess, self.counter
+        named = "no coin" if g.coin is None else f"coin {g.coin}" + (f" {g.weight}" if g.weight else "")
+        if self.left == 1 and truth.coin is not None and truth.coin == g.coin:
+            return f"Wrong: you named {named}; it is {truth.weight}."
+        if self.left == 1:
+            return f"Wrong: you named {named}; the answers leave one case: {truth.sentence()}"
+        return (
+            f"Wrong: you named {named}, which the answers rule out. {self.left} cases fit them, as: {truth.sentence()}"
+        )
 
 
 def end_game(r: Replay, guess: Case, secret: Case | None = None) -> Ending:
     """Judge a guess: against the adversary it wins only when sure; on the honest scale when it names the secret."""
     counter = judge(r.coins, guess, r.problem)
     if secret is None:
-        return Ending(guess, counter is None, counter is None, counter)
+        fitting = cases_of(r.coins)
+        fits = any(guess.names(case, r.problem.find) for case in fitting)
+        return Ending(guess, counter is None, counter is None, counter, fits, len(fitting))
     right = guess.names(secret, r.problem.find)
     return Ending(guess, right, counter is None, None if right else secret)

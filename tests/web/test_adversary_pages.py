@@ -163,3 +163,34 @@ def test_pans_typed_as_ranges(client: FlaskClient) -> None:
             f'name="right" class="pan-text" data-side="right" autocomplete="off" spellcheck="false" value="{right}"'
             in html
         )
+
+
+def test_a_guess_the_answers_rule_out_is_called_wrong_and_says_the_truth(client: FlaskClient) -> None:
+    """Three coins, 1 against 2 then 3 against 1: the adversary's answers leave one case, coin 3 (the answers
+    replayed here). Naming it is proved; naming it with the other weight, or another coin, is wrong and says so,
+    not 'Not proved'."""
+    from solvers.weighing.adversary import cases_of, replay
+    from solvers.weighing.knowledge import parse_weighings
+    from solvers.weighing.problem import Problem
+
+    base = "/adversary/play?n=3&weight=unknown&goal=identify&extra=0&maybe_none=0&budget=2&mode=adversary"
+    left = cases_of(replay(Problem(3), 2, parse_weighings("1-2;3-1")).steps[-1].after)
+    assert len(left) == 1 and left[0].coin == 3
+    truth = "h" if left[0].heavier else "l"
+    other = "l" if truth == "h" else "h"
+    page = client.get(f"{base}&moves=1-2;3-1&guess=3{other}").get_data(as_text=True)
+    weight = {"h": "heavier", "l": "lighter"}
+    assert f"Wrong: you named coin 3 {weight[other]}; it is {weight[truth]}." in page and "Not proved" not in page
+    page = client.get(f"{base}&moves=1-2;3-1&guess=1h").get_data(as_text=True)
+    assert f"Wrong: you named coin 1 heavier; the answers leave one case: Coin 3 is {weight[truth]}." in page
+    assert "Proved: coin 3" in client.get(f"{base}&moves=1-2;3-1&guess=3{truth}").get_data(as_text=True)
+
+
+def test_a_hint_counts_once_per_weighing_whatever_its_levels(client: FlaskClient) -> None:
+    """The first hint of a position counts one (h=1); its second level (the solver's weighing) counts no more."""
+    one = client.get(BASE).get_data(as_text=True)
+    first = re.search(r'href="([^"]*hint=1[^"]*)"', one)
+    assert first is not None and dict(parse_qsl(urlsplit(first.group(1).replace("&amp;", "&")).query))["h"] == "1"
+    two = client.get(BASE + "&hint=1&h=1").get_data(as_text=True)
+    second = re.search(r'href="([^"]*hint=2[^"]*)"', two)
+    assert second is not None and dict(parse_qsl(urlsplit(second.group(1).replace("&amp;", "&")).query))["h"] == "1"

@@ -206,7 +206,9 @@ def _score(s: Setup, page: AdversaryPage) -> Score | None:
     verdict = page.view.verdict
     if verdict is None:
         return None
-    lost = "Not the coin" if s.mode == "honest" else "Not proved: the scale could still say otherwise"
+    lost = (
+        "Not the coin" if s.mode == "honest" or not verdict.fits else "Not proved: the scale could still say otherwise"
+    )
     title = "You found the coin!" if verdict.win else lost
     return Score(title, verdict.win, len(page.weighings), s.minimum, "weighings")
 
@@ -239,6 +241,7 @@ def _play_links(
         rec = hidden.record
         latest = Setup(s.problem, s.budget, s.minimum, s.mode, rec.token).url(moves=rec.history, guess=rec.ending or "")
     hints = params.whole(request.args, "h", 0, 0, 10**6, "h") if request.method == "GET" else 0
+    shown = params.whole(request.args, "hint", 0, 0, 2, "hint") if request.method == "GET" else 0
     keep = {"h": str(hints) if hints else ""}
 
     def at(c: Chain, **more: str) -> str:
@@ -261,7 +264,8 @@ def _play_links(
         bar=bar,
         fields={**s.query(**(chain.query(MOVES, ";") if s.mode == "adversary" else {MOVES: pos.w_text()})), **keep},
         prefixes=prefixes,
-        hint_url=lambda level: s.url(moves=pos.w_text(), hint=str(level), h=str(hints + 1)),
+        # one hint counted per position, whichever levels of it are shown
+        hint_url=lambda level: s.url(moves=pos.w_text(), hint=str(level), h=str(hints + (shown == 0))),
         error=error,
         placed=placed,
         latest=latest,
