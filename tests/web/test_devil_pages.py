@@ -18,7 +18,7 @@ def test_adversarial_game(client: FlaskClient) -> None:
     assert "You win after 3 moves." in won
     assert "Coins: HH</title>" in won  # against the adversarial Devil a win means every table is all heads
     not_yet = client.get("/devil/play?n=2&moves=3,1").get_data(as_text=True)
-    assert "Not yet: the Devil's table could still be any of 1 table that are not all heads." in not_yet
+    assert "Not yet: the Devil's table can only be one table now, not all heads." in not_yet
     assert 'class="round-table"' in not_yet and "Coins:" not in not_yet
 
 
@@ -143,3 +143,35 @@ def test_a_game_with_a_sure_win_can_be_given_up_too(client: FlaskClient) -> None
     Flip Game', the shortest sure win for 4 coins)."""
     ended = client.get("/devil/play?n=4&moves=1&resign=1").get_data(as_text=True)
     assert "You gave up: the Devil keeps its table" in ended and 'class="optimum">15<' in ended
+
+
+def test_the_solution_leads_back_to_the_game_and_counts_as_a_hint(client: FlaskClient) -> None:
+    """'Show the solution' carries the game (its moves and hints) to the solution page, whose steps keep it; its
+    'Back to the game' opens the same position with one hint more counted; opened on its own, it has no way back."""
+    page = client.get("/devil/play?n=4&devil=adversarial&moves=1&h=2").get_data(as_text=True)
+    (url,) = [html.unescape(u) for u in re.findall(r'href="(/devil/solution[^"]*)"', page)]
+    assert parse_qs(urlsplit(url).query)["h"] == ["3"]
+    sol = client.get(url).get_data(as_text=True)
+    step = [html.unescape(u) for u in re.findall(r'href="(/devil/solution[^"]*)"', sol)][-1]
+    back = re.findall(r'<a href="([^"]+)">Back to the game</a>', client.get(step).get_data(as_text=True))
+    assert len(back) == 1
+    query = parse_qs(urlsplit(html.unescape(back[0])).query)
+    assert urlsplit(html.unescape(back[0])).path == "/devil/play"
+    assert (query["moves"], query["h"], query["n"]) == (["1"], ["3"], ["4"])
+    game = client.get(html.unescape(back[0])).get_data(as_text=True)
+    assert "Your flip left" in game
+    assert "Back to the game" not in client.get("/devil/solution?n=4").get_data(as_text=True)
+
+
+def test_one_table_left_is_said_in_the_singular(client: FlaskClient) -> None:
+    """When the Devil's table can be only one table, the page says so, not 'any of 1 table that are'."""
+    from solvers.devil import DevilVariant, adversarial_sizes, moves_from_text
+
+    v = DevilVariant(2, "all-heads", False)
+    moves = next(
+        m
+        for m in ("1", "2", "3", "1,3", "3,1", "1,2", "2,1", "3,2")
+        if adversarial_sizes(v, moves_from_text(v, m))[-1] == 1
+    )
+    page = client.get(f"/devil/play?n=2&moves={moves}").get_data(as_text=True)
+    assert "can only be one table now, not all heads" in page and "any of 1 table" not in page

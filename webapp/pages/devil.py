@@ -277,7 +277,11 @@ def _play_links(
         fields=g.query(**moves_field, peek="1" if peek else ""),
         peek=peek,
         peek_url=g.url(**moves_field, peek="" if peek else "1"),
-        solution_url=link("devil.solution", {**g.query(devil="", t=""), "from": moves_to_text(moves)}),
+        # the game's own fields ride along (the solution's way back), its hints counting this solution
+        solution_url=link(
+            "devil.solution",
+            {**g.query(**moves_field, peek="1" if peek else ""), "from": moves_to_text(moves), "h": str(hints + 1)},
+        ),
         latest=DevilGame(v, g.devil, hidden.record.token).url(moves=hidden.record.history)
         if hidden and earlier
         else None,
@@ -336,11 +340,18 @@ def solution() -> str:
     if played and won_at(adversarial_sizes(v, played)) is not None:
         raise InputError("these moves have already won the game: there is nothing left to solve")
     line = line_from(v, sol, played)
+    back = _back(v, request.args)
     if line is None:
-        return render_template("devil/solution.html", solution=SolutionPage(v, sol, None, {}, None))
+        return render_template("devil/solution.html", solution=SolutionPage(v, sol, None, {}, None, back))
     step = params.whole(request.args, "step", line.first, line.first, max(1, len(line.moves)), "step")
     page = solution_step(v, line, step)
-    base = {"n": str(v.n), "goal": v.goal, "reflections": str(int(v.reflections)), "from": moves_to_text(played)}
+    base = {
+        "n": str(v.n),
+        "goal": v.goal,
+        "reflections": str(int(v.reflections)),
+        "from": moves_to_text(played),
+        **_back_fields(request.args),
+    }
 
     def step_url(k: int) -> str:
         return link("devil.solution", {**base, "step": k})
@@ -352,18 +363,37 @@ def solution() -> str:
         "last": step_url(page.total),
         "link": step_url,
     }
-    return render_template("devil/solution.html", solution=SolutionPage(v, sol, page, nav, line))
+    return render_template("devil/solution.html", solution=SolutionPage(v, sol, page, nav, line, back))
+
+
+BACK_FIELDS = ("devil", "t", MOVES, "at", "u", "peek", "h")  # a game's fields a solution page carries back to it
+
+
+def _back_fields(args: Mapping[str, str]) -> dict[str, str]:
+    """The fields of the game a solution page was opened from (none when opened on its own)."""
+    return {k: args[k][:200_000] for k in BACK_FIELDS if args.get(k)} if args.get("devil") in DEVILS else {}
+
+
+def _back(v: DevilVariant, args: Mapping[str, str]) -> str | None:
+    """The game a solution page was opened from, its hints counting the solution (None: opened on its own; the play
+    page checks the fields when it is opened)."""
+    fields = _back_fields(args)
+    if not fields:
+        return None
+    return link("devil.play", {"n": str(v.n), "goal": v.goal, "reflections": str(int(v.reflections)), **fields})
 
 
 class SolutionPage(NamedTuple):
     """The solution's page: the game, its solution, the step shown of the line from the position asked (none when
-    there is none), the step links (first, prev, next, last, and `link` for any step) and that line."""
+    there is none), the step links (first, prev, next, last, and `link` for any step), that line, and the way back
+    to the game it was opened from."""
 
     v: DevilVariant
     sol: Solution
     page: SolutionStep | None
     nav: dict[str, str | Callable[[int], str]]
     line: Line | None
+    back: str | None = None
 
 
 @api.get("/devil")
