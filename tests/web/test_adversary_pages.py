@@ -122,7 +122,6 @@ COINS_3_TO_1000 = "The number of coins (n) must be a whole number from 3 to 1,00
         ("n=12&w=1-2;3-4;5-6;7-8", "weighing 4 is beyond the budget of 3"),
         ("n=12&hint=3", "hint must be a whole number from 0 to 2"),
         ("n=12&guess=zz", "a case is a coin number with h or l (like 7h), or 'none'"),
-        ("n=12&mode=honest", "an honest-scale game needs its game token (start a new game)"),
         ("n=12&mode=honest&t=nope", "this game token is damaged"),
         ("n=12&extra=99", "Extra genuine coins must be a whole number from 0 to 50"),
         ("n=12&w=1-2&guess=13h", "there is no coin 13: coins are numbered 1 to 12"),

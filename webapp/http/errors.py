@@ -11,7 +11,7 @@ from flask import Flask, Response, current_app, jsonify, render_template, reques
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, RequestURITooLarge
 
-from solvers.errors import IllegalMoveError, LimitError, PuzzleError
+from solvers.errors import IllegalMoveError, InputError, LimitError, PuzzleError
 
 # The longest address (path and query) the site answers: gunicorn reads request lines up to 4,094 bytes, nginx's
 # header and proxy buffers (deploy/nginx.conf) hold this much with room to spare; the longest address a game
@@ -28,6 +28,16 @@ CSRF_REASONS = {
     "site's key was replaced, or a token altered on the way)",
 }
 TITLES: dict[type[PuzzleError], str] = {LimitError: "Too large to compute here", IllegalMoveError: "Not a legal move"}
+
+
+class NoGame(InputError):
+    """A link to a game with a sealed secret that holds no game (no token: a bookmark, an edited address): its page
+    offers the Start button of a new game with the link's settings (a POST to `start` with `fields`)."""
+
+    def __init__(self, what: str, start: str, fields: dict[str, str]) -> None:
+        """Keep where the Start button posts and what."""
+        super().__init__(f"this link holds no game: {what} begins with its Start button, which seals a secret into it")
+        self.start, self.fields = start, fields
 
 
 def _wants_json() -> bool:
@@ -71,7 +81,10 @@ def init_app(app: Flask, puzzles: Sequence[tuple[str, str, str, str]] = ()) -> N
 
     @app.errorhandler(PuzzleError)
     def puzzle_error(e: PuzzleError) -> tuple[Response | str, int]:
-        """A solver (or a parser) refused the input."""
+        """A solver (or a parser) refused the input; a link that holds no game offers a new one."""
+        if isinstance(e, NoGame) and not _wants_json():
+            page = render_template("no_game.html", message=e.message, start=e.start, fields=e.fields)
+            return page, 400
         return error_response(400, puzzle_title(e), e.message, e.detail)
 
     @app.errorhandler(CSRFError)

@@ -43,6 +43,7 @@ from solvers.weighing.report import (
     game_budget,
 )
 from webapp.http import params
+from webapp.http.errors import NoGame
 from webapp.http.htmx import go, link
 from webapp.keys.secretbox import HONEST_SCALE, Hidden, random_secret
 from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, split_id
@@ -98,7 +99,9 @@ def parse_setup(args: Mapping[str, str], page: bool = True, need_token: bool = T
     mode = params.choice(args, "mode", MODES)
     token = args.get("t", "") if mode == "honest" else ""
     if mode == "honest" and need_token and not token:
-        raise InputError("an honest-scale game needs its game token (start a new game)")
+        fields = Setup(p, budget, minimum, mode, "").query()
+        fields.pop("t", None)
+        raise NoGame("a game on the honest scale", url_for("adversary.setup"), fields)
     return Setup(p, budget, minimum, mode, token)
 
 

@@ -48,6 +48,11 @@ CONVENTION_NAMES = {
 }
 
 
+def rule_name(convention: str) -> str:
+    """A rule's short name, as people read it ('misère, last mover loses')."""
+    return CONVENTION_NAMES[convention].split(":")[0]
+
+
 def query(m: Match, **more: str) -> dict[str, str]:
     """The canonical query of a position."""
     base = {
@@ -283,7 +288,7 @@ def _play_links(
         restart=restart,
         take_backs=chain.undos,
         hints=hints,
-        stats=StatsKey(f"aequitas:{game_id(m, ())}", f"Æquitas {m.game}, {m.n} coins ({m.convention})"),
+        stats=StatsKey(f"aequitas:{game_id(m, ())}", f"Æquitas {m.game}, {m.n} coins ({rule_name(m.convention)})"),
         end=_score(page),
     )
     return AequitasPlayLinks(

@@ -21,6 +21,7 @@ from solvers.errors import IllegalMoveError, InputError, LimitError
 from solvers.history import MOVES, TAKE_BACK, Chain, chain_from_text, from_log, log_from_text, taken_back
 from solvers.report import as_json
 from webapp.http import params
+from webapp.http.errors import NoGame
 from webapp.http.htmx import go, link
 from webapp.keys.secretbox import Hidden, HiddenGame, whole_field
 from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, split_id
@@ -180,10 +181,8 @@ def play() -> str:
     guesses = tuple(code_index(g, x) for x in chain.applied)
     token = request.args.get("t", "") if maker == "random" else ""
     if maker == "random" and not token:
-        raise InputError(
-            "this link has no game: a game against the random code maker begins with its Start button, which seals "
-            "the secret code into the link (t)"
-        )
+        fields = {"game": name, "maker": maker, **size_query(sizes)}
+        raise NoGame("a game against the random code maker", url_for("codebreak.start"), fields)
     hidden = RANDOM_CODE.open(token, _game_key(name, sizes), ",".join(log)) if maker == "random" else None
     secret = hidden.secret if hidden is not None else None
     r = play_round(g, guesses, secret)

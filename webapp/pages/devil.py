@@ -28,6 +28,7 @@ from solvers.errors import IllegalMoveError, InputError
 from solvers.history import MOVES, RESTART, TAKE_BACK, Chain, chain_from_text, from_log, log_from_text, taken_back
 from solvers.report import as_json
 from webapp.http import params
+from webapp.http.errors import NoGame
 from webapp.http.htmx import go, link
 from webapp.keys.secretbox import Hidden, HiddenGame, whole_field
 from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, split_id
@@ -75,7 +76,9 @@ def parse_game(args: Mapping[str, str]) -> DevilGame:
     devil = params.choice(args, "devil", DEVILS)
     token = args.get("t", "") if devil == "random" else ""
     if devil == "random" and not token:
-        raise InputError("a game against the random Devil needs its game token (start a new game)")
+        fields = DevilGame(v, devil, "").query()
+        fields.pop("t", None)
+        raise NoGame("a game against the random Devil", url_for("devil.setup"), fields)
     return DevilGame(v, devil, token)
 
 
