@@ -71,6 +71,12 @@ def terms(g: Game) -> Terms:
     return Terms("colour", "peg", "black", "white", COLOUR_GLYPHS, COLOUR_NAMES)
 
 
+def code_text(g: Game, index: int) -> str:
+    """A secret as the game's pages and addresses write it (Bulls and Cows: digits, '0123'); `code_index` reads
+    it back, and the engine's letters too (addresses written before digits were)."""
+    return terms(g).show(g.secrets[index])
+
+
 def code_index(g: Game, text: str) -> int:
     """A code like 'ABCD' (or as the page shows it: Bulls and Cows' '0123') as a secret index."""
     try:

@@ -46,16 +46,45 @@ def test_ids_open_their_positions(client: FlaskClient) -> None:
 
 
 def test_bulls_and_cows_ids_are_written_in_digits_and_old_ones_still_open(client: FlaskClient) -> None:
-    """A Bulls and Cows game's ID shows its guesses as the page does (digits); an ID written before, in the
-    engine's letters, opens the same game; a digit that is not one of the game's is refused."""
+    """A Bulls and Cows game's ID shows its guesses as the page does (digits), and so does the address it opens;
+    an ID written before, in the engine's letters, opens the same game; a digit not of the game's is refused."""
     page = client.get("/codebreak/play?game=bulls-and-cows&maker=adversarial&g=ABCD").get_data(as_text=True)
     assert "bulls-and-cows:4x10:0123" in page and "bulls-and-cows:4x10:ABCD" not in page
-    want = {"game": "bulls-and-cows", "pegs": "4", "colours": "10", "maker": "adversarial", "moves": "ABCD,EFGH"}
+    want = {"game": "bulls-and-cows", "pegs": "4", "colours": "10", "maker": "adversarial", "moves": "0123,4567"}
     for ident in ("bulls-and-cows:4x10:0123,4567", "bulls-and-cows:4x10:ABCD,EFGH"):
         r = client.get("/codebreak/id?" + urlencode({"id": ident}))
         assert r.status_code == 303 and query(r.headers["Location"]) == want, ident
     r = client.get("/codebreak/id?" + urlencode({"id": "bulls-and-cows:4x10:012\u00b2"}))
     assert r.status_code == 400
+
+
+def test_a_bulls_and_cows_guess_writes_digits_into_the_address(client: FlaskClient) -> None:
+    """After a guess (against either code maker) the game's address, and so its share link and QR code, carry the
+    guesses in digits, as its ID does; the address of a game written in letters before still opens."""
+    from tests.web.forms import form_token
+
+    base = "/codebreak/play?game=bulls-and-cows&maker=adversarial&pegs=4&colours=10"
+    for maker in ("adversarial", "random"):
+        start = client.post(
+            "/codebreak/start",
+            data={"csrf_token": form_token(client, "/codebreak"), "game": "bulls-and-cows", "maker": maker},
+        )
+        fields = {
+            k: v for k, v in query(start.headers["Location"]).items() if k in ("game", "maker", "t", "pegs", "colours")
+        }
+        guess = {
+            **fields,
+            "csrf_token": form_token(client, base),
+            "p0": "A",
+            "p1": "B",
+            "p2": "C",
+            "p3": "D",
+        }  # as the form sends it
+        r = client.post("/codebreak/guess", data=guess)
+        assert r.status_code == 303 and query(r.headers["Location"])["moves"] == "0123", maker
+        page = client.get(r.headers["Location"]).get_data(as_text=True)
+        assert "moves=ABCD" not in page and "moves=0123" in page, maker
+    assert client.get(base + "&moves=ABCD,EFGH").status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -229,7 +258,8 @@ OLD_LINKS = [  # links in the forms the site wrote before its pages were reworke
     ("/adversary/play?n=12&weight=unknown&goal=identify&extra=0&maybe_none=0&budget=3&mode=adversary&w=1..4-5..8", 200),
     ("/devil/play?n=4&moves=f,5", 200),
     ("/devil/solution?n=4&step=2", 200),
-    ("/aequitas/play?game=F&n=5&extra=0&light=0&fake=1&heavier=1&conv=normal&first=you&w=1-2", 200),
+    # the computer to move: it moves, and the page after it opens (it was a dead end with no controls)
+    ("/aequitas/play?game=F&n=5&extra=0&light=0&fake=1&heavier=1&conv=normal&first=you&w=1-2", 303),
     ("/variants/play?n=12&lies=1&w=1,2,3,4-5,6,7,8", 200),
     ("/variants/play?n=5&weight=heavier&lies=1&pan1=1,2&pan2=3,4", 303),
     ("/coins/plan?n=12&path=LB", 200),

@@ -194,3 +194,24 @@ def test_a_hint_shows_the_solvers_weighing_and_is_counted(client: FlaskClient) -
     assert hint is not None
     assert f"The solver would weigh {' against '.join(', '.join(map(str, pan)) for pan in hint)}" in hinted
     assert "Hints: <strong>1</strong>" in hinted
+
+
+def test_a_two_pan_balance_tilts_its_beam_with_the_reading(client: FlaskClient) -> None:
+    """The last weighing's picture on a two-pan balance tilts the beam toward the heavier pan (left heavier:
+    negative, anticlockwise on screen) and hangs that pan lower; a balance reading leaves the beam level."""
+    import re
+
+    page = client.get("/variants/play?n=5&weight=heavier&lies=1&moves=1,2-3,4").get_data(as_text=True)
+    svg = page.split('id="last-scale"', 1)[1].split("</svg>", 1)[0]
+    title = svg.split("</title>", 1)[0]
+    beam = re.search(r'class="beam" transform="rotate\(([-0-9.]+) ', svg)
+    pans = [float(dy) for dy in re.findall(r'<g transform="translate\(0 ([-0-9.]+)\)">', svg)]
+    assert beam is not None and len(pans) == 2
+    tilt = float(beam.group(1))
+    if "left" in title.lower() and "heavier" in title.lower():
+        assert tilt < 0 and pans[0] > pans[1]
+    elif "right" in title.lower() and "heavier" in title.lower():
+        assert tilt > 0 and pans[1] > pans[0]
+    else:
+        assert tilt == 0 and pans[0] == pans[1]
+    assert tilt != 0 or "balance" in title.lower()

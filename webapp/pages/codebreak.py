@@ -13,7 +13,17 @@ from solvers.codebreak import HEURISTICS, STRATEGIES, Game, Node, Spec, Stats, S
 from solvers.codebreak.coins import MAX_GENERATED_COINS
 from solvers.codebreak.game import summary
 from solvers.codebreak.lesson import CodeLesson
-from solvers.codebreak.play import CodePlayPage, Round, code_index, play_page, play_round, refusal, suggestions, top
+from solvers.codebreak.play import (
+    CodePlayPage,
+    Round,
+    code_index,
+    code_text,
+    play_page,
+    play_round,
+    refusal,
+    suggestions,
+    top,
+)
 from solvers.codebreak.report import codebreak_report
 from solvers.codebreak.solve import TreeRequest
 from solvers.codebreak.strategy import OPTIMAL, not_offered
@@ -264,7 +274,7 @@ def _bar(
     """The game's bar: its ID (the guesses, or the sealed token of a random maker's game), undo and redo against
     the adversarial maker, and the win screen once the code is broken."""
     g, r, adversarial = page.game, page.round, page.maker == "adversarial"
-    guesses = ",".join(page.terms.show(g.secrets[e]) for e in r.guesses)  # as the page shows them (digits)
+    guesses = ",".join(code_text(g, e) for e in r.guesses)  # as the page shows them (digits)
     token = request.args.get("t", "")
     ident = game_id(name, sizes, guesses) if adversarial else f"{name}:{_size_text(sizes)}#{token}"
     score = _score(name, sizes, page.maker, len(r.guesses)) if r.won else None
@@ -306,7 +316,9 @@ def from_id() -> Response:
         return go(link("codebreak.play", {**query, "maker": "random", "t": record.token, MOVES: record.history}))
     guesses = tuple(code_index(g, x) for x in parts[2].split(",") if x.strip())
     play_round(g, guesses)
-    return go(link("codebreak.play", {**query, "maker": "adversarial", MOVES: ",".join(g.secrets[e] for e in guesses)}))
+    return go(
+        link("codebreak.play", {**query, "maker": "adversarial", MOVES: ",".join(code_text(g, e) for e in guesses)})
+    )
 
 
 def _judged(name: str, sizes: Sizes, g: Game, r: Round) -> CodeLesson | Progress | str | None:
@@ -395,11 +407,11 @@ def guess() -> Response:
     new = code_index(g, code)
     if random_maker:
         hidden = RANDOM_CODE.open(q.get("t", ""), _game_key(name, sizes), ",".join(log))
-        new_log = (*log, g.secrets[new])
+        new_log = (*log, code_text(g, new))
         r = play_round(g, tuple(code_index(g, x) for x in from_log(new_log).applied), hidden.secret)
         q["t"] = RANDOM_CODE.advance(_game_key(name, sizes), hidden, ",".join(new_log), "won" if r.won else None)
         return go(link("codebreak.play", {**q, MOVES: ",".join(new_log)}))
-    chain = chain.play(g.secrets[new])
+    chain = chain.play(code_text(g, new))
     play_round(g, tuple(code_index(g, x) for x in chain.applied))
     return go(link("codebreak.play", {**q, **chain.query(MOVES)}))
 
