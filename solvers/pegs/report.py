@@ -328,7 +328,8 @@ def verdict(
 class PegPlayPage:
     """The peg board's play page, without its links: the game, the coins on the board, the selected coin (a hole,
     or None), every legal jump, the selected coin's jumps each with whether the coin can jump again after it (it
-    then stays selected), the moves so far as labels, and the verdict."""
+    then stays selected), the moves so far as labels, the verdict, and every legal jump with that same flag (the
+    page's script selects a coin without asking the server)."""
 
     game: PegGame
     occupied: frozenset[int]
@@ -337,6 +338,7 @@ class PegPlayPage:
     targets: tuple[tuple[Jump, bool], ...]
     moves: tuple[tuple[str, ...], ...]
     verdict: PegVerdict
+    every: tuple[tuple[Jump, bool], ...] = ()
 
     @property
     def board(self) -> Board:
@@ -364,8 +366,9 @@ def play_page(
     if sel is not None and not pos >> sel & 1:
         raise InputError(f"there is no coin on {sel_label} to select")
     legal = tuple(legal_jumps(b, pos))
-    targets = tuple((j, goes_on(b, pos, j)) for j in legal if j[0] == sel)
+    every = tuple((j, goes_on(b, pos, j)) for j in legal)
+    targets = tuple((j, again) for j, again in every if j[0] == sel)
     said = verdict(g, sel, bool(targets), doomed(g, searched), starts)
     moves = tuple(labels(b, m) for m in jumps_to_moves(g.jumps))
     occupied = frozenset(h for h in range(b.size) if pos >> h & 1)
-    return PegPlayPage(g, occupied, sel, legal, targets, moves, said)
+    return PegPlayPage(g, occupied, sel, legal, targets, moves, said, every)

@@ -1,8 +1,9 @@
 // Direct manipulation for the games, as progressive enhancement: every page works without this file.
 // Mastermind: a click on a colour, or its key, fills the next peg of the guess (Backspace takes one back, Escape
 // or the clear button empties the row, Enter guesses); a click on a solver's suggestion enters its code.
-// Peg board: clicks on coins and targets swap the board in place (the URL follows), focus stays on the board,
-// and the arrow keys move between its coins and targets.
+// Peg board: a click on a coin shows its targets at once (no request), a click on a target makes the move (one
+// request, swapping the board in place; the URL follows), focus stays on the board, and the arrow keys move
+// between its coins and targets.
 // Every game: u or Ctrl+Z follows the Undo link, r, Ctrl+Y or Ctrl+Shift+Z the Redo link (not while typing in a
 // field); Copy the link puts the game's link on the clipboard; a finished game's result is counted once in the
 // statistics kept in localStorage (per puzzle: played, won, best), which the win screen shows and can clear.
@@ -169,10 +170,60 @@
     return { x: Number(c.getAttribute("cx")), y: Number(c.getAttribute("cy")) };
   }
 
+  // Choosing a coin needs no request: the coin's targets (data-jumps: "d4 URL;d6 URL", each a move's link) turn
+  // the empty holes they name into links at once, and the address follows (the selection is state in the URL).
+  // The move itself is then one request. Without the data (or this script) the coin's link asks the server.
+  var SVG = "http://www.w3.org/2000/svg";
+
+  function clearTargets(svg) {
+    svg.querySelectorAll("g[data-empty] > a").forEach(function (a) {
+      var g = a.parentNode;
+      while (a.firstChild) g.insertBefore(a.firstChild, a);
+      g.removeChild(a);
+      g.querySelectorAll("circle").forEach(function (c) { c.classList.remove("target"); });
+    });
+    svg.querySelectorAll("circle.coin.selected").forEach(function (c) { c.classList.remove("selected"); });
+    svg.querySelectorAll("a[data-jumps]").forEach(function (a) {
+      a.setAttribute("aria-label", "Coin on " + a.dataset.hole);
+    });
+  }
+
+  function selectHere(a) {
+    var svg = a.closest("svg.pegboard");
+    clearTargets(svg);
+    a.querySelector("circle").classList.add("selected");
+    a.setAttribute("aria-label", "Coin on " + a.dataset.hole + " (selected)");
+    var names = [];
+    a.dataset.jumps.split(";").filter(Boolean).forEach(function (pair) {
+      var cut = pair.indexOf(" "), label = pair.slice(0, cut), href = pair.slice(cut + 1);
+      var g = svg.querySelector('g[data-empty="' + label + '"]');
+      if (!g) return;
+      var link = document.createElementNS(SVG, "a");
+      link.setAttribute("href", href);
+      link.setAttribute("data-hole", label);
+      link.setAttribute("aria-label", "Jump to " + label);
+      while (g.firstChild) link.appendChild(g.firstChild);
+      g.appendChild(link);
+      link.querySelector("circle").classList.add("target");
+      names.push(label);
+    });
+    var said = document.querySelector("#main p.verdict");
+    if (said) {
+      said.textContent = names.length
+        ? "Coin on " + a.dataset.hole + " chosen: jump to " + names.join(" or ") + "."
+        : "The coin on " + a.dataset.hole + " cannot jump now: choose another.";
+    }
+    window.history.pushState({ htmx: true }, "", a.getAttribute("href"));
+  }
+
   document.addEventListener("click", function (e) {
     var a = e.target.closest && e.target.closest("svg.pegboard a[data-hole]");
     if (!a || !window.htmx) return;
     e.preventDefault();
+    if (a.hasAttribute("data-jumps")) {
+      selectHere(a);
+      return;
+    }
     var href = a.getAttribute("href");
     pendingFocus = a.dataset.hole;
     window.htmx.ajax("GET", href, { target: "#main", swap: "innerHTML" }).then(function () {

@@ -36,3 +36,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 # make test runs the browser tests beside the whole-system ones (servers, proofs): assertions wait up to 10 s, not
 # Playwright's 5, before a page that is merely slow to come counts as wrong
 expect.set_options(timeout=10_000)
+
+
+@pytest.fixture(autouse=True)
+def _no_policy_violation(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every browser test fails if the page's console reports a Content-Security-Policy violation (an inline
+    style or script the site's policy refuses), whatever the test itself checks."""
+    if "page" not in request.fixturenames:
+        yield
+        return
+    page = request.getfixturevalue("page")
+    seen: list[str] = []
+    page.on(
+        "console",
+        lambda m: seen.append(f"{m.text[:40]} at {m.location}") if "Content Security Policy" in m.text else None,
+    )
+    yield
+    assert not seen, f"the console reported a policy violation: {seen[:3]}"

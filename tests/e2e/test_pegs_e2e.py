@@ -101,3 +101,28 @@ def test_arrow_keys_move_between_holes(page: Page, live_server: str) -> None:
     expect(page.get_by_role("link", name="Coin on 5", exact=True)).to_be_focused()
     page.keyboard.press("ArrowDown")
     expect(page.locator("svg.pegboard a:focus")).to_have_attribute("data-hole", "8")
+
+
+def test_choosing_a_coin_needs_no_request_and_a_move_is_one(page: Page, live_server: str) -> None:
+    """A click on a coin shows its targets at once with no request (the address follows, so a reload keeps the
+    choice); choosing another coin moves the targets; a click on a target is one request, the jump made. The
+    page's console holds no error (a Content-Security-Policy violation would be one)."""
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(f"{live_server}/pegs/play?board=english&hole=d4&finish=d4")
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/pegs/" in r.url else None)
+    page.get_by_role("link", name="Coin on d2", exact=True).click()
+    expect(page.get_by_role("link", name="Jump to d4", exact=True)).to_be_visible()
+    expect(page.get_by_role("link", name="Coin on d2 (selected)")).to_be_visible()
+    assert "sel=d2" in page.url
+    page.get_by_role("link", name="Coin on f4", exact=True).click()
+    expect(page.get_by_role("link", name="Jump to d4", exact=True)).to_have_count(1)
+    expect(page.get_by_role("link", name="Coin on d2", exact=True)).to_be_visible()  # no longer selected
+    assert asked == []  # two choices, no request
+    page.get_by_role("link", name="Jump to d4", exact=True).click()
+    expect(page.get_by_text("Coins left: 31")).to_be_visible()
+    assert len(asked) == 1 and "moves=" in asked[0]
+    page.reload()
+    expect(page.get_by_text("Coins left: 31")).to_be_visible()
+    assert errors == []

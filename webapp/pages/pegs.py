@@ -15,6 +15,7 @@ from solvers.pegs import (
     PROBLEMS,
     Analysis,
     Board,
+    Jump,
     PegGame,
     PegRow,
     board,
@@ -135,6 +136,7 @@ class PegPlayLinks(NamedTuple):
     hint's, the solution's, the goals'), its bar (with the result once the game has ended) and the hint."""
 
     targets: dict[int, str]
+    jumps: dict[int, list[tuple[str, str]]]  # each coin that can jump: its targets' labels and moves' links
     select: Callable[[int], str]
     legal: list[tuple[str, str, str, str]]
     hint_url: str
@@ -158,10 +160,16 @@ def _play_links(s: Session, page: PegPlayPage, hints: int, hint: dict[str, objec
         stats=_stats(g),
         end=_score(g, len(page.moves)) if page.ended else None,
     )
+
+    def jump_url(j: Jump, again: bool) -> str:  # the move; the coin stays selected where it can jump on
+        return session_url(s.then(j), **keep, sel=b.labels[j[2]] if again else "")
+
+    jumps: dict[int, list[tuple[str, str]]] = {}
+    for j, again in page.every:
+        jumps.setdefault(j[0], []).append((b.labels[j[2]], jump_url(j, again)))
     return PegPlayLinks(
-        targets={
-            j[2]: session_url(s.then(j), **keep, sel=b.labels[j[2]] if again else "") for j, again in page.targets
-        },
+        targets={j[2]: jump_url(j, again) for j, again in page.targets},
+        jumps=jumps,
         select=lambda h: session_url(s, sel=b.labels[h], **keep),
         legal=[
             (b.labels[f], b.labels[o], b.labels[t], session_url(s.then((f, o, t)), **keep)) for f, o, t in page.legal
