@@ -286,7 +286,12 @@ def worker(args: argparse.Namespace) -> int:
     if args.queue == "precompute":
         _lowest()  # the background fill yields the cores to visitors' pages and jobs (serve starts it so already)
         if not args.no_precompute:
-            queued = queues.enqueue_missing(default_store(), everything())
+            from webapp.results.shipped import install
+
+            store = default_store()
+            shipped = install(store, lambda line: print(f"coin-puzzles worker: {line}", file=sys.stderr))
+            print(f"coin-puzzles worker: {shipped} shipped results stored", file=sys.stderr)
+            queued = queues.enqueue_missing(store, everything())
             print(f"coin-puzzles worker: {queued} results queued for precomputation", file=sys.stderr)
     queues.consumer(args.queue, workers).run()
     return 0
@@ -298,10 +303,12 @@ def precompute(args: argparse.Namespace) -> int:
 
     from webapp.results.computations import read, resumable
     from webapp.results.precompute import everything
+    from webapp.results.shipped import install
     from webapp.store import default_store
 
     private_instance()
     store = default_store()
+    print(f"precompute: {install(store, print)} shipped results stored")
     items = [(c, p) for c, p in everything(large=True) if not args.only or any(c.name.startswith(o) for o in args.only)]
     done = 0
     with tqdm(items, unit="result", file=sys.stderr) as bar:
@@ -318,6 +325,18 @@ def precompute(args: argparse.Namespace) -> int:
             done += 1
     print(f"precompute: {done} computed, {len(items) - done} already stored ({store.address})")
     return 0
+
+
+def artifacts(args: argparse.Namespace) -> int:
+    """Make the shipped results again (webapp/data/results: `shipped.remake`)."""
+    from webapp.results.shipped import remake
+
+    remake(args.only, print)
+    return 0
+
+
+def artifacts_arguments(a: argparse.ArgumentParser) -> None:
+    a.add_argument("--only", nargs="*", default=[], help="only these computations (codebreak.second, pegs.report, ...)")
 
 
 def serve_arguments(s: argparse.ArgumentParser) -> None:

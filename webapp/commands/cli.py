@@ -147,15 +147,17 @@ def pegs(args: argparse.Namespace) -> Report:
 
 
 def _stored(c: Computation[P, R], params: P) -> R | None:
-    """A result from the store when `make run` or `precompute` has put it there, else None (stored results were
-    verified before they were stored). The caller imports the catalogue (every solver) only when it asks."""
-    from webapp.results.computations import stored
+    """A result from the store (`make run` or `precompute` put it there) or shipped in the package, else None (both
+    verified before use); the caller imports the catalogue (every solver) only when it asks."""
+    from webapp.results.computations import unpack
+    from webapp.results.shipped import kept, lookup
     from webapp.store import default_store
 
     try:
-        return stored(default_store(), c, params)
+        found = kept(default_store(), c, params)
     except (OSError, ConnectionError):
-        return None  # no store reachable: compute here
+        return lookup(c, params)  # no store reachable: what is shipped, else compute here
+    return None if found is None else unpack(found)
 
 
 def codebreak(args: argparse.Namespace) -> Report:
@@ -378,6 +380,7 @@ COMMANDS: dict[str, Command] = {
         lambda m: m.precompute_arguments,
         lambda m: m.precompute,
     ),
+    "artifacts": _command("make the shipped results again", lambda m: m.artifacts_arguments, lambda m: m.artifacts),
     "certify": _command(
         "prove a Mastermind optimal average and write its certificate",
         lambda m: m.certify_arguments,

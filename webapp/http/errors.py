@@ -34,10 +34,18 @@ class NoGame(InputError):
     """A link to a game with a sealed secret that holds no game (no token: a bookmark, an edited address): its page
     offers the Start button of a new game with the link's settings (a POST to `start` with `fields`)."""
 
-    def __init__(self, what: str, start: str, fields: dict[str, str]) -> None:
-        """Keep where the Start button posts and what."""
-        super().__init__(f"this link holds no game: {what} begins with its Start button, which seals a secret into it")
-        self.start, self.fields = start, fields
+    def __init__(
+        self, message: str, detail: object = None, start: str = "", fields: dict[str, str] | None = None
+    ) -> None:
+        """Keep the message and where the Start button posts what (no `start`: the page offers no button)."""
+        super().__init__(message, detail)
+        self.start, self.fields = start, fields or {}
+
+    @classmethod
+    def of(cls, what: str, start: str, fields: dict[str, str]) -> NoGame:
+        """The refusal of a link to `what` (a game against the random code maker, ...) that holds no game."""
+        said = f"this link holds no game: {what} begins with its Start button, which seals a secret into it"
+        return cls(said, None, start, fields)
 
 
 def _wants_json() -> bool:
@@ -82,7 +90,7 @@ def init_app(app: Flask, puzzles: Sequence[tuple[str, str, str, str]] = ()) -> N
     @app.errorhandler(PuzzleError)
     def puzzle_error(e: PuzzleError) -> tuple[Response | str, int]:
         """A solver (or a parser) refused the input; a link that holds no game offers a new one."""
-        if isinstance(e, NoGame) and not _wants_json():
+        if isinstance(e, NoGame) and e.start and not _wants_json():
             page = render_template("no_game.html", message=e.message, start=e.start, fields=e.fields)
             return page, 400
         return error_response(400, puzzle_title(e), e.message, e.detail)

@@ -101,7 +101,7 @@ def parse_setup(args: Mapping[str, str], page: bool = True, need_token: bool = T
     if mode == "honest" and need_token and not token:
         fields = Setup(p, budget, minimum, mode, "").query()
         fields.pop("t", None)
-        raise NoGame("a game on the honest scale", url_for("adversary.setup"), fields)
+        raise NoGame.of("a game on the honest scale", url_for("adversary.setup"), fields)
     return Setup(p, budget, minimum, mode, token)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets as pysecrets
 import time
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import NamedTuple
 
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
@@ -73,17 +74,10 @@ def game_args(args: Mapping[str, str]) -> tuple[str, Spec, Game, Sizes]:
     return name, spec, built(name, sizes), sizes
 
 
-_BUILT: dict[tuple[str, int | None, int | None, int | None], Game] = {}
-
-
+@lru_cache(maxsize=8)
 def built(name: str, sizes: Sizes) -> Game:
     """A built game from the result store (a large outcome table is built by a job), kept in this process."""
-    key = (name, *sizes)
-    if key not in _BUILT:
-        if len(_BUILT) >= 8:
-            _BUILT.clear()
-        _BUILT[key] = computed(GAME, game_params(name, sizes))
-    return _BUILT[key]
+    return computed(GAME, game_params(name, sizes))
 
 
 def size_query(sizes: Sizes) -> dict[str, str]:
@@ -192,7 +186,7 @@ def play() -> str:
     token = request.args.get("t", "") if maker == "random" else ""
     if maker == "random" and not token:
         fields = {"game": name, "maker": maker, **size_query(sizes)}
-        raise NoGame("a game against the random code maker", url_for("codebreak.start"), fields)
+        raise NoGame.of("a game against the random code maker", url_for("codebreak.start"), fields)
     hidden = RANDOM_CODE.open(token, _game_key(name, sizes), ",".join(log)) if maker == "random" else None
     secret = hidden.secret if hidden is not None else None
     r = play_round(g, guesses, secret)
@@ -316,9 +310,8 @@ def from_id() -> Response:
         return go(link("codebreak.play", {**query, "maker": "random", "t": record.token, MOVES: record.history}))
     guesses = tuple(code_index(g, x) for x in parts[2].split(",") if x.strip())
     play_round(g, guesses)
-    return go(
-        link("codebreak.play", {**query, "maker": "adversarial", MOVES: ",".join(code_text(g, e) for e in guesses)})
-    )
+    moves = ",".join(code_text(g, e) for e in guesses)
+    return go(link("codebreak.play", {**query, "maker": "adversarial", MOVES: moves}))
 
 
 def _judged(name: str, sizes: Sizes, g: Game, r: Round) -> CodeLesson | Progress | str | None:

@@ -78,7 +78,7 @@ def parse_game(args: Mapping[str, str]) -> DevilGame:
     if devil == "random" and not token:
         fields = DevilGame(v, devil, "").query()
         fields.pop("t", None)
-        raise NoGame("a game against the random Devil", url_for("devil.setup"), fields)
+        raise NoGame.of("a game against the random Devil", url_for("devil.setup"), fields)
     return DevilGame(v, devil, token)
 
 

@@ -30,11 +30,11 @@ from webapp.results.computations import (
     Wire,
     read,
     run,
-    stored,
     unpack,
     write,
 )
 from webapp.results.precompute import listed, store_budget
+from webapp.results.shipped import kept
 from webapp.store import FAILED_SECONDS, NO_LIMITS, Limits, Progress, Store, open_store
 
 
@@ -134,7 +134,7 @@ def fetch(
     A visitor's job (client set) counts against the limits: past them, Busy and nothing queued; a job that
     failed a moment ago raises JobFailed until it may be tried again."""
     key = c.key(params)
-    found = read(store, c, key)
+    found = kept(store, c, params)
     if found is not None:
         return unpack(found)
     c.check(params)  # refused at once, not by a job minutes later
@@ -238,10 +238,10 @@ def computed(c: Computation[P, R], params: P) -> R:
 def peek(c: Computation[P, R], params: P) -> R | None:
     """The stored result if it is there (never computing or queuing anything), else None (and the page that
     asked may change once it is stored)."""
-    found = stored(app_store(), c, params)
+    found = kept(app_store(), c, params)
     if found is None:
         caching.changing()
-    return found
+    return None if found is None else unpack(found)
 
 
 def held(c: Computation[P, R], params: P) -> bool:

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from solvers.codebreak import build, verify
+from solvers.codebreak import Node, Stats, build, verify
 from solvers.codebreak.game import PROOF_COLOURS
 from solvers.codebreak.optima import AUTOMATIC_SECRETS, Kept, OptimaCell, OptimaReport, cell, report, sizes
 from solvers.codebreak.sequences import strategy_of
@@ -41,27 +41,36 @@ def certificates() -> dict[tuple[int, int], Kept]:
     return out
 
 
+def certified_tree(pegs: int, colours: int) -> tuple[Node, Stats] | None:
+    """A kept certificate's tree played against every secret by the game's own rules (`strategy_of`, `verify`):
+    the tree and its statistics, or None when no certificate is kept for the size or its tree does not verify at
+    the total it certifies (0.5 s for 5x6, the largest, here)."""
+    kept = certificates().get((pegs, colours))
+    if kept is None:
+        return None
+    game = build(game_spec("mastermind"), {"length": pegs, "colours": colours}, colours_up_to=PROOF_COLOURS)
+    with np.load(CERTIFICATES / kept.name) as f:
+        lengths, guesses = f["lengths"], f["guesses"]
+    try:
+        tree = strategy_of(game, lengths, guesses)
+    except InputError:
+        return None
+    stats = verify(game, tree)
+    return (tree, stats) if stats.verified and stats.total == kept.total else None
+
+
 @lru_cache(maxsize=1)
 def beyond() -> tuple[OptimaCell, ...]:
-    """The certified sizes past the table's games, each certificate's tree played against every secret by the
-    game's own rules (`strategy_of`, `verify`) before it is listed, once per process (a few tenths of a second in
-    all, 0.7 s with 3x10 to 3x16 here: it grows with each certificate, and past about a second belongs in a job);
-    one whose tree does not verify at its total is left out."""
-    inside, kept = set(sizes()), certificates()
+    """The certified sizes past the table's games, each certificate's tree replayed (`certified_tree`) before it is
+    listed, once per process (0.7 s with 3x10 to 3x16 here: it grows with each certificate, and past about a second
+    belongs in a job); one whose tree does not verify at its total is left out. (The certified sizes inside the
+    table are stored as proved results before the precomputation queues anything: `shipped.install`.)"""
+    inside = set(sizes())
     out = []
-    for (pegs, colours), k in sorted(kept.items(), key=lambda item: (item[0][1] ** item[0][0], item[0])):
-        if (pegs, colours) in inside:
-            continue
-        game = build(game_spec("mastermind"), {"length": pegs, "colours": colours}, colours_up_to=PROOF_COLOURS)
-        with np.load(CERTIFICATES / k.name) as f:
-            lengths, guesses = f["lengths"], f["guesses"]
-        try:
-            tree = strategy_of(game, lengths, guesses)
-        except InputError:
-            continue
-        stats = verify(game, tree)
-        if stats.verified and stats.total == k.total:
-            out.append(cell(pegs, colours, (tree.experiment, stats), None, certified=kept))
+    for pegs, colours in sorted(certificates(), key=lambda size: (size[1] ** size[0], size)):
+        found = None if (pegs, colours) in inside else certified_tree(pegs, colours)
+        if found is not None:
+            out.append(cell(pegs, colours, (found[0].experiment, found[1]), None, certified=certificates()))
     return tuple(out)
 
 

@@ -1,0 +1,194 @@
+"""Results shipped in the package, so that a fresh install serves what the project has proved before its own
+precomputation has run: `install` puts them into the result store, checked, before the precomputation queues
+anything (`coin-puzzles worker --queue precompute`, `coin-puzzles precompute`), and the precomputation then only
+fills what is not stored.
+
+Two kinds, each checked when it is loaded:
+- the Mastermind certificates (webapp/data/certificates) inside the optima table: each one's tree replayed by the
+  game's own rules (`optima.certified_tree`) and stored as that size's proved optimal average;
+- the stored results of the slow listed computations (`shipped_items`: what the background precomputation takes
+  more than a few seconds to make), one file each in webapp/data/results, written by `coin-puzzles artifacts`
+  (`make artifacts`). A file is the store's own encoding of the result, compressed; it is decoded against the
+  computation's stored type, and a strategy tree is verified against every secret and a peg solution replayed
+  before it is stored. tests/unit/test_shipped.py checks every file against its source of truth.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, cast
+
+from solvers.codebreak import optima, verify
+from solvers.pegs import board, pegs, replay
+from webapp.config import ROOT
+from webapp.results.catalogue import AEQUITAS, DEVIL, PEGS_REPORT, PEGS_TABLE, VARIANT_TABLE
+from webapp.results.codebreak_results import CODEBREAK, SECOND, StrategyParams, codebreak_params
+from webapp.results.computations import Computation, Failed, P, R, dumps, loads, read, run, write
+from webapp.results.optima import certified_tree
+from webapp.results.precompute import Item, everything
+from webapp.store import Store
+
+SHIPPED_RESULTS = ROOT / "webapp" / "data" / "results"
+SHIPPED_KINDS = (
+    CODEBREAK,
+    SECOND,
+    PEGS_REPORT,
+    PEGS_TABLE,
+    AEQUITAS,
+    DEVIL,
+    VARIANT_TABLE,
+)  # the computations whose slow
+# listed results are shipped (the others: outcome tables and small searches, made in seconds by the precomputation)
+SLOW_SECONDS = 2.0  # a listed result that took more CPU than this to make is shipped (`coin-puzzles artifacts`)
+
+
+def path_of(c: Computation[Any, Any], params: Any) -> Path:
+    """The shipped file of a result: the computation's name and a digest of its store key (which holds the stored
+    type's schema, so a change to what is stored names new files, and the test finds the old ones stale)."""
+    return SHIPPED_RESULTS / f"{c.name}-{hashlib.sha256(c.key(params).encode()).hexdigest()[:16]}.gz"
+
+
+def shipped_items() -> list[Item]:
+    """The listed results shipped in the package: those of `everything` (what the site lists) that have a file
+    (the certified sizes' optimal averages come from their certificates instead)."""
+    certified = {p for _, p in certified_items()}
+    return [
+        (c, p)
+        for c, p in everything(large=True)
+        if c in SHIPPED_KINDS and p not in certified and path_of(c, p).is_file()
+    ]
+
+
+def _tree_holds(p: StrategyParams, value: Any) -> bool:
+    """A stored strategy tree played against every secret gives the statistics stored with it."""
+    tree, stats = value
+    return bool(stats.verified) and verify(p.load(), tree, bool(p.possible_only)) == stats
+
+
+def _solution_holds(p: Any, value: Any) -> bool:
+    """A peg report's solution replayed by the rules ends with one coin (on the finish hole, where one is set)."""
+    if not value.solution:
+        return value.solvable is not True
+    b = board(p.board)
+    end = replay(b, p.position, [tuple(b.index(x) for x in move) for move in value.solution])
+    return pegs(end) == 1 and (p.finish is None or end == 1 << b.index(p.finish))
+
+
+CHECKS: dict[str, Callable[[Any, Any], bool]] = {CODEBREAK.name: _tree_holds, PEGS_REPORT.name: _solution_holds}
+
+
+def load(c: Computation[Any, Any], params: Any) -> Any:
+    """A shipped result read and checked (decoded against the stored type; a tree verified, a solution replayed);
+    ValueError when it is not what it claims to be."""
+    value = loads(c, gzip.decompress(path_of(c, params).read_bytes()))
+    if value is None or isinstance(value, Failed):
+        raise ValueError(f"{path_of(c, params).name}: not a stored result of {c.name}")
+    check = CHECKS.get(c.name)
+    if check is not None and not check(params, value):
+        raise ValueError(f"{path_of(c, params).name}: its result does not hold ({c.title(params)})")
+    return value
+
+
+def certified_items() -> list[tuple[tuple[int, int], StrategyParams]]:
+    """The optima table's sizes with a kept certificate, and the store's parameters of their optimal average."""
+    from webapp.results.optima import certificates
+
+    inside = set(optima.sizes())
+    return [(s, codebreak_params("mastermind", (*s, None), "optimal-average")) for s in certificates() if s in inside]
+
+
+def lookup(c: Computation[P, R], params: P) -> R | None:
+    """A shipped result, checked, for a reader that found none in the store (the command line): a certified size's
+    optimal average, or a shipped file's result; None when nothing is shipped for it."""
+    certified: dict[Any, tuple[int, int]] = {tree: size for size, tree in certified_items()}
+    if c is CODEBREAK and params in certified:
+        return cast(R | None, certified_tree(*certified[params]))
+    if c in SHIPPED_KINDS and path_of(c, params).is_file():
+        try:
+            return cast(R, load(c, params))
+        except (ValueError, OSError):
+            return None
+    return None
+
+
+def kept(store: Store, c: Computation[P, R], params: P) -> R | Failed | None:
+    """The stored result, or else one shipped in the package (checked as it is read, then stored: the
+    precomputation stores them all at its start, `install`), or None: every reader's way to a result."""
+    key = c.key(params)
+    found = read(store, c, key)
+    if found is None:
+        found = lookup(c, params)
+        if found is not None:
+            write(store, c, key, found)
+    return found
+
+
+def install(store: Store, say: Callable[[str], None] = lambda line: None) -> int:
+    """Store every shipped result the store does not hold yet, each checked first (one that fails its check is
+    left out and said); how many were stored. Seconds: 1.5 s for the certificates' trees here."""
+    stored = 0
+    for size, tree in certified_items():
+        if read(store, CODEBREAK, CODEBREAK.key(tree)) is None:
+            found = certified_tree(*size)
+            if found is None:
+                say(f"the certificate of Mastermind {size[0]}x{size[1]} does not verify: left out")
+                continue
+            write(store, CODEBREAK, CODEBREAK.key(tree), found)
+            stored += 1
+    for c, params in shipped_items():
+        if read(store, c, c.key(params)) is None:
+            try:
+                write(store, c, c.key(params), load(c, params))
+                stored += 1
+            except (ValueError, OSError) as e:
+                say(f"a shipped result was left out: {e}")
+    return stored
+
+
+def make(items: Iterable[Item], say: Callable[[str], None] = print) -> list[Path]:
+    """Compute each item here and write its shipped file (`coin-puzzles artifacts`); the files written."""
+    SHIPPED_RESULTS.mkdir(parents=True, exist_ok=True)
+    written = []
+    for c, params in items:
+        value = run(c, params, lambda done, total: None)
+        if isinstance(value, Failed):
+            say(f"{c.title(params)}: refused ({value.message}); not shipped")
+            continue
+        path = path_of(c, params)
+        path.write_bytes(gzip.compress(dumps(c, value), 9, mtime=0))
+        say(f"{path.name}: {c.title(params)}")
+        written.append(path)
+    return written
+
+
+def _cpu() -> float:
+    """The CPU seconds of this process and of its ended children (a search's forked processes) so far."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def remake(only: Sequence[str] = (), say: Callable[[str], None] = print) -> list[str]:
+    """Make the shipped results again (`coin-puzzles artifacts`, `make artifacts`): every listed result of the
+    shipped computations (`only`: these names) that took more than `SLOW_SECONDS` of CPU to make here, or that is
+    shipped already, each computed in this process; files no longer listed are removed. The names kept."""
+    certified = {p for _, p in certified_items()}  # stored from their certificates instead
+    kept = []
+    for c, params in everything():
+        if c not in SHIPPED_KINDS or params in certified or (only and c.name not in only):
+            continue
+        had, start = path_of(c, params).is_file(), _cpu()
+        written = make([(c, params)], lambda line: None)
+        seconds = _cpu() - start
+        if written and not had and seconds < SLOW_SECONDS:
+            written[0].unlink()  # made in seconds by the precomputation: not worth its bytes in git
+        elif written:
+            kept.append(written[0].name)
+            say(f"{written[0].name}: {c.title(params)} ({seconds:.1f} CPU s)")
+    for old in {p.name for p in SHIPPED_RESULTS.glob("*.gz")} - set(kept) if not only else ():
+        (SHIPPED_RESULTS / old).unlink()
+        say(f"{old}: no longer a listed result; removed")
+    return kept
