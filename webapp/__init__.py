@@ -43,6 +43,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
+def served_app() -> Flask:
+    """The app as `coin-puzzles serve` runs it: built once in gunicorn's master (`--preload`), which also does
+    what a worker's first request would otherwise do: the certified sizes past the optima table replayed (0.5 s
+    here, `optima.beyond`), kept by every worker it forks."""
+    from webapp.results.optima import beyond
+
+    app = create_app()
+    beyond()
+    return app
+
+
 def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     """The app's settings: the test's, the keys (followed when `rotate-key` changes them, unless set) and the result
     store's address."""

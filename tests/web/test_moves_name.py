@@ -21,8 +21,9 @@ GAMES = [
 
 
 def page(client: FlaskClient, url: str) -> str:
-    """A page's HTML without its form tokens (one per session, the same here, but kept out of the comparison)."""
-    r = client.get(url)
+    """A page's HTML without its form tokens (one per session, the same here, but kept out of the comparison); a
+    position where the computer is to move goes on to the one after its move."""
+    r = client.get(url, follow_redirects=True)
     assert r.status_code == 200, (url, r.status_code)
     return re.sub(r'name="csrf_token" value="[^"]+"', "", r.get_data(as_text=True))
 

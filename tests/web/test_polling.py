@@ -22,8 +22,8 @@ POLLS = ("load delay", "every ")  # the hx-trigger values that ask again by them
 PAGES = {
     "progress.html": "/aequitas/table?max=30",
     "codebreak/game.html": "/codebreak/game?game=mastermind",
-    # Bulls and Cows' second guess on the 1,440 codes ABCD leaves against the adversary: past a request's budget
-    "codebreak/play.html": "/codebreak/play?game=bulls-and-cows&maker=adversarial&g=ABCD,EFGH",
+    # Bulls and Cows' third guess against the adversary: searched by a job (a second guess's worth is shipped)
+    "codebreak/play.html": "/codebreak/play?game=bulls-and-cows&maker=adversarial&g=ABCD,EFGH,IJAB",
 }
 
 

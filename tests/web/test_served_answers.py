@@ -59,7 +59,7 @@ def test_a_repeated_colour_in_bulls_and_cows_is_an_inline_message(client: FlaskC
     after = _guess(
         client, "bulls-and-cows", {"p0": "A", "p1": "A", "p2": "B", "p3": "B"}, g=before["moves"]
     )  # the name the form had before: still read
-    assert after["moves"] == "ABCD" and after["refused"] == "AABB"
+    assert after["moves"] == "0123" and after["refused"] == "AABB"  # the address in digits, as the page shows
     page = client.get("/codebreak/play?" + urlencode(after))
     assert page.status_code == 200
     html = page.get_data(as_text=True)

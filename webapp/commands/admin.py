@@ -59,7 +59,9 @@ def serve(args: argparse.Namespace) -> int:
     status = 0
     try:
         procs += [
-            subprocess.Popen(c, start_new_session=True, env=env, preexec_fn=_lowest if c is precompute else None)
+            subprocess.Popen(
+                c, start_new_session=True, env=env, preexec_fn=lowest_priority if c is precompute else None
+            )
             for c in commands
         ]
         if nginx is not None and _listening(bind, procs):  # nginx once gunicorn answers: no 502 at the start
@@ -106,7 +108,7 @@ def _commands(args: argparse.Namespace, bind: str) -> tuple[list[list[str]], lis
         "--preload",
         "--access-logfile",
         "-",
-        "webapp:create_app()",
+        "webapp:served_app()",
     ]
     command = os.path.join(bin_dir, "coin-puzzles")
     visitors = [command, "worker", "--queue", "visitors", "--workers", str(args.job_workers)]
@@ -134,9 +136,15 @@ def _stop_all(procs: list[subprocess.Popen[bytes]]) -> None:
         p.wait()
 
 
-def _lowest() -> None:
-    """This process at the precomputation's niceness (set, not added: a consumer serve started at it keeps it)."""
-    os.setpriority(os.PRIO_PROCESS, 0, PRECOMPUTE_NICENESS)
+def lowest_priority(niceness: int = PRECOMPUTE_NICENESS) -> None:
+    """This process at the precomputation's niceness (set, not added: a consumer serve started at it keeps it), and
+    so its session's scheduling group where the kernel groups by session (Linux's autogroup, on by default in
+    Debian): there a niceness only ranks processes within their own session, and a process that starts a session
+    of its own (serve's consumers, a proof started with setsid) would otherwise take an equal share of the cores
+    beside the site's, whatever its niceness."""
+    os.setpriority(os.PRIO_PROCESS, 0, niceness)
+    with contextlib.suppress(OSError):  # no autogroup (another kernel, or it is off): the niceness is enough
+        Path("/proc/self/autogroup").write_text(str(niceness))
 
 
 def private_instance() -> None:
@@ -284,7 +292,7 @@ def worker(args: argparse.Namespace) -> int:
     private_instance()
     queues = Queues(config.redis_url(), config.instance_path())
     if args.queue == "precompute":
-        _lowest()  # the background fill yields the cores to visitors' pages and jobs (serve starts it so already)
+        lowest_priority()  # the background fill yields the cores to visitors' pages and jobs (serve sets it already)
         if not args.no_precompute:
             from webapp.results.shipped import install
 

@@ -4,6 +4,7 @@ page, the API and the command line alike."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from functools import lru_cache
 
@@ -16,10 +17,10 @@ from solvers.codebreak.sequences import strategy_of
 from solvers.errors import InputError, LimitError
 from webapp.config import ROOT
 from webapp.http.caching import changing
-from webapp.results.codebreak_results import CODEBREAK, codebreak_params
+from webapp.results.codebreak_results import CODEBREAK, StrategyParams, codebreak_params
 from webapp.results.computations import stored
 from webapp.results.games import analysis, game_spec
-from webapp.store import Store
+from webapp.store import Store, codec
 
 OPTIMA_STRATEGIES = ("optimal-average", "optimal-worst")
 CERTIFICATES = ROOT / "webapp" / "data" / "certificates"  # `coin-puzzles certify` made them (docs/certificates)
@@ -88,14 +89,38 @@ def _waiting(store: Store, pegs: int, colours: int) -> str:
     return "not proved yet: left to make precompute (minutes each)"
 
 
+Summary = tuple[int | None, Stats]  # what the table shows of a tree: its first experiment and its statistics
+SUMMARY = ":summary"  # the store key of a tree's summary: the tree's own key and this
+
+
+def keep_summary(store: Store, params: StrategyParams, tree: tuple[Node, Stats]) -> Summary:
+    """Store a tree's summary beside it (derivable: under the visitors' budget, made again if evicted)."""
+    kept: Summary = (tree[0].experiment, tree[1])
+    store.put(CODEBREAK.key(params) + SUMMARY, codec.encode(kept))
+    return kept
+
+
+def summary(store: Store, params: StrategyParams) -> Summary | None:
+    """A stored tree's summary, so that the table decodes no whole tree (4x9's optimal tree is 6,561 leaves) on a
+    request: read from its own entry, else made once from the tree (then kept); None when the tree is not stored."""
+    blob = store.get(CODEBREAK.key(params) + SUMMARY)
+    if blob is not None:
+        with contextlib.suppress(*codec.DecodeErrors):
+            return codec.decode(codec.open_envelope(blob).value, Summary)
+    found = stored(store, CODEBREAK, params)
+    return None if found is None else keep_summary(store, params, found)
+
+
 def optima_cell(store: Store, pegs: int, colours: int, compute_up_to: int = 0) -> OptimaCell:
-    """One size: its two proofs from the store, or proved here when it has at most compute_up_to secrets."""
-    found = []
+    """One size: the summaries of its two proofs from the store, or proved here when it has at most compute_up_to
+    secrets."""
+    found: list[Summary | None] = []
     try:
         for strategy in OPTIMA_STRATEGIES:
-            result = stored(store, CODEBREAK, codebreak_params("mastermind", (pegs, colours, None), strategy))
+            result = summary(store, codebreak_params("mastermind", (pegs, colours, None), strategy))
             if result is None and colours**pegs <= compute_up_to:
-                result = analysis("mastermind", pegs, colours, None, strategy)
+                tree = analysis("mastermind", pegs, colours, None, strategy)
+                result = (tree[0].experiment, tree[1])
             found.append(result)
     except LimitError as e:
         return cell(pegs, colours, None, None, f"refused: {e.message}")
@@ -105,7 +130,7 @@ def optima_cell(store: Store, pegs: int, colours: int, compute_up_to: int = 0) -
     return cell(
         pegs,
         colours,
-        (average[0].experiment, average[1]),
+        average,
         None if worst is None else worst[1],
         certified=certificates(),
     )

@@ -28,7 +28,7 @@ from webapp.config import ROOT
 from webapp.results.catalogue import AEQUITAS, DEVIL, PEGS_REPORT, PEGS_TABLE, VARIANT_TABLE
 from webapp.results.codebreak_results import CODEBREAK, SECOND, StrategyParams, codebreak_params
 from webapp.results.computations import Computation, Failed, P, R, dumps, loads, read, run, write
-from webapp.results.optima import certified_tree
+from webapp.results.optima import certificates, certified_tree, keep_summary
 from webapp.results.precompute import Item, everything
 from webapp.store import Store
 
@@ -95,8 +95,6 @@ def load(c: Computation[Any, Any], params: Any) -> Any:
 
 def certified_items() -> list[tuple[tuple[int, int], StrategyParams]]:
     """The optima table's sizes with a kept certificate, and the store's parameters of their optimal average."""
-    from webapp.results.optima import certificates
-
     inside = set(optima.sizes())
     return [(s, codebreak_params("mastermind", (*s, None), "optimal-average")) for s in certificates() if s in inside]
 
@@ -138,6 +136,7 @@ def install(store: Store, say: Callable[[str], None] = lambda line: None) -> int
                 say(f"the certificate of Mastermind {size[0]}x{size[1]} does not verify: left out")
                 continue
             write(store, CODEBREAK, CODEBREAK.key(tree), found)
+            keep_summary(store, tree, found)
             stored += 1
     for c, params in shipped_items():
         if read(store, c, c.key(params)) is None:
