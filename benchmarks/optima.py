@@ -266,6 +266,10 @@ def frontier(record: Record) -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
+    if os.getpriority(os.PRIO_PROCESS, 0) > 0:  # started niced, as docs/operations.md says: its session's group too
+        from webapp.commands.admin import lowest_priority
+
+        lowest_priority(os.getpriority(os.PRIO_PROCESS, 0))
     path = FOLDER / "optima.json"
     done = {r["task"] for r in json.loads(path.read_text())} if path.exists() else set()
     for pegs, colours in FRONTIER_SIZES:

@@ -25,17 +25,19 @@ def _shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"tour-{name}.png"), full_page=False)
 
 
-def niceness(app: Served, queue: str) -> set[int]:
-    """The niceness of a queue's consumer and its workers (their processes' command lines name the queue)."""
+def niceness(app: Served, queue: str, group: bool = False) -> set[int]:
+    """The niceness of a queue's consumer and its workers (their processes' command lines name the queue); group:
+    that of their session's scheduling group instead (Linux's autogroup; none where the kernel has none)."""
     found = set()
     for pid in descendants(app.process.pid):
         try:
             command = (Path("/proc") / str(pid) / "cmdline").read_bytes().split(b"\0")
             stat = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+            autogroup = (Path("/proc") / str(pid) / "autogroup").read_text() if group else ""
         except OSError:
             continue
         if b"--queue" in command and command[command.index(b"--queue") + 1] == queue.encode():
-            found.add(int(stat[16]))
+            found.add(int(autogroup.rsplit("nice", 1)[1]) if group else int(stat[16]))
     return found
 
 
@@ -49,6 +51,8 @@ def test_a_visitor_gets_every_heavy_answer_while_the_precomputation_runs(
     shortest by Beasley); the Æquitas table twice, the second time from its kept bytes."""
     app = serve(COIN_PUZZLES_PRECOMPUTE="1", JOB_WORKERS="2", PRECOMPUTE_WORKERS="2")
     assert niceness(app, "precompute") == {19} and niceness(app, "visitors") == {0}  # the fill yields to visitors
+    if Path("/proc/self/autogroup").exists():  # and its session's group too, or it would share the cores equally
+        assert niceness(app, "precompute", group=True) == {19} and niceness(app, "visitors", group=True) == {0}
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
 
