@@ -1,0 +1,64 @@
+"""A fresh install is complete at once: `coin-puzzles serve` (nginx in front on a free port, gunicorn, the real
+consumers, the precomputation queued and running) from an empty instance folder serves what the package ships
+proved, within a minute of its start, and no request waits on a search."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import re
+import time
+import urllib.request
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.system.conftest import Served
+from tests.waiting import until
+
+
+def _get(url: str) -> tuple[int, str, float]:
+    """Status, body and wall seconds of one GET."""
+    start = time.monotonic()
+    with urllib.request.urlopen(url, timeout=30) as r:
+        return r.status, r.read().decode(), time.monotonic() - start
+
+
+@pytest.mark.slow
+def test_a_fresh_site_shows_what_is_proved_and_stays_prompt(browser: Browser, serve: Callable[..., Served]) -> None:
+    """Within a minute of the start: the optima table counts every certified size proved (4x9 and 5x6 at their
+    certificates' totals); the English centre game's solution is proved (18 moves: Bergholt 1912, proved least by
+    Beasley); a Bulls and Cows second guess is judged (its worth shipped). Then, while four pages of third guesses
+    (searched by jobs) are asked at once, the home page answers within a second."""
+    from webapp.results.optima import certificates
+
+    app = serve(COIN_PUZZLES_PRECOMPUTE="1", JOB_WORKERS="2", PRECOMPUTE_WORKERS="2")
+    assert "nginx not found" not in app.output()  # nginx in front, as make run serves
+    until(lambda: "shipped results stored" in app.output(), 60, "the precomputation did not store what is shipped")
+    status, optima, _ = _get(app.url + "/codebreak/optima")
+    proved = re.search(r"(\d+) of (\d+) sizes", optima)
+    assert status == 200 and proved is not None and int(proved.group(1)) >= 14, proved
+    for (pegs, colours), kept in certificates().items():
+        if (pegs, colours) in ((4, 9), (5, 6)):
+            assert f"{kept.total:,}" in optima
+
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.goto(app.url + "/pegs/solution?board=english&hole=d4&finish=d4&fewest=1")
+    expect(page.get_by_text("18 moves, the fewest possible")).to_be_visible(timeout=5_000)
+    page.goto(app.url + "/codebreak/play?game=bulls-and-cows&maker=adversarial&moves=0123,4567")
+    expect(page.locator("p.lost")).to_contain_text(re.compile(r"was a best guess|expected guesses against"))
+    expect(page.locator("progress")).to_have_count(0)
+    page.screenshot(path="test-results/complete-bulls-and-cows.png", full_page=True)
+    context.close()
+
+    third = "/codebreak/play?game=bulls-and-cows&maker=adversarial&moves=0123,4567,"
+    thirds = [third + g for g in ("8901", "8912", "8923", "8934")]
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        heavy = [pool.submit(_get, app.url + path) for path in thirds]
+        time.sleep(0.1)  # the heavy pages asked first
+        home = pool.submit(_get, app.url + "/").result()
+        answers = [f.result() for f in heavy]
+    assert home[0] == 200 and home[2] < 1.0, home[2]
+    assert all(status == 200 for status, _, _ in answers)
+    assert all(seconds < 5 for _, _, seconds in answers), [seconds for _, _, seconds in answers]
