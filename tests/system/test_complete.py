@@ -30,7 +30,7 @@ def test_a_fresh_site_shows_what_is_proved_and_stays_prompt(browser: Browser, se
     certificates' totals); the English centre game's solution is proved (18 moves: Bergholt 1912, proved least by
     Beasley); a Bulls and Cows second guess is judged (its worth shipped). Then, while four pages of third guesses
     (searched by jobs) are asked at once, the home page answers within a second."""
-    from webapp.results.optima import certificates
+    from webapp.results.shipped import certificates
 
     app = serve(COIN_PUZZLES_PRECOMPUTE="1", JOB_WORKERS="2", PRECOMPUTE_WORKERS="2")
     assert "nginx not found" not in app.output()  # nginx in front, as make run serves

@@ -253,8 +253,9 @@ def test_weigh_variants_bad_combinations_exit_2(capsys: pytest.CaptureFixture[st
 def test_optima_table_reads_the_store_as_the_api_does(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """`coin-puzzles optima --json` is the API's table field for field: sizes the app has proved (and stored)
-    are rows with totals, the rest say what they wait for; with --compute-up-to the small ones are proved here.
+    """`coin-puzzles optima --json` is the API's table field for field: sizes the app has proved (and stored) or
+    that the package certifies are rows with totals, the rest say what they wait for; with --compute-up-to the small
+    ones are proved here.
     (A store of its own: other tests prove sizes in the shared one.)"""
     from webapp import create_app
 
@@ -275,7 +276,9 @@ def test_optima_table_reads_the_store_as_the_api_does(
     assert main(["optima", "--compute-up-to", "8"]) == 0
     text = capsys.readouterr().out
     assert "3x2 (8 secrets): total 18, average 2.250000" in text and "agrees with 2.250" in text
-    assert "4x6 (1,296 secrets): not proved yet" in text
+    assert "4x4 (256 secrets): not proved yet" in text
+    # a certified size is proved from its certificate, stored or not: Koyama and Lai's 5,625
+    assert "4x6 (1,296 secrets): total 5,625" in text and "agrees with 5,625" in text
 
 
 def test_super_mastermind_possible_only_points_to_precompute(capsys: pytest.CaptureFixture[str]) -> None:

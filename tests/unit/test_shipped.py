@@ -125,7 +125,8 @@ def test_a_fresh_store_holds_every_shipped_result_before_any_job(tmp_path: Path)
     """`install` stores the certified sizes' optimal averages and every shipped file (once: a second install
     stores nothing); the optima table then shows each certified size proved at its certificate's total, the
     published ones agreeing (Koyama and Lai 1993's 5,625, Ville 2013's 11,228, arfst23's 20,471)."""
-    from webapp.results.optima import certificates, optima_table
+    from webapp.results.optima import optima_table
+    from webapp.results.shipped import certificates
 
     store = SqliteStore(tmp_path / "r.db", SECRET)
     assert install(store) == len(certified_items()) + len(shipped_items())

@@ -16,7 +16,8 @@ from webapp.http.htmx import link
 from webapp.pages.codebreak import api, game_args, size_query, strategy_arg
 from webapp.results.access import app_store, computed
 from webapp.results.codebreak_results import CODEBREAK, codebreak_params
-from webapp.results.optima import CERTIFICATES, certificates, optima_table
+from webapp.results.optima import optima_table
+from webapp.results.shipped import CERTIFICATES, certificates
 
 bp = Blueprint("codebreak_plan", __name__, url_prefix="/codebreak")
 

@@ -15,22 +15,31 @@ Two kinds, each checked when it is loaded:
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
+import json
 import os
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, cast
 
-from solvers.codebreak import optima, verify
+import numpy as np
+
+from solvers.codebreak import Node, Stats, build, optima, verify
+from solvers.codebreak.game import PROOF_COLOURS
+from solvers.codebreak.optima import Kept
+from solvers.codebreak.sequences import strategy_of
+from solvers.errors import InputError
 from solvers.pegs import board, pegs, replay
 from webapp.config import ROOT
 from webapp.results.catalogue import AEQUITAS, DEVIL, PEGS_REPORT, PEGS_TABLE, VARIANT_TABLE
 from webapp.results.codebreak_results import CODEBREAK, SECOND, StrategyParams, codebreak_params
 from webapp.results.computations import Computation, Failed, P, R, dumps, loads, read, run, write
-from webapp.results.optima import certificates, certified_tree, keep_summary
+from webapp.results.games import game_spec
 from webapp.results.precompute import Item, everything
-from webapp.store import Store
+from webapp.store import Store, codec
 
 SHIPPED_RESULTS = ROOT / "webapp" / "data" / "results"
 SHIPPED_KINDS = (
@@ -44,6 +53,67 @@ SHIPPED_KINDS = (
 )  # the computations whose slow
 # listed results are shipped (the others: outcome tables and small searches, made in seconds by the precomputation)
 SLOW_SECONDS = 2.0  # a listed result that took more CPU than this to make is shipped (`coin-puzzles artifacts`)
+
+
+CERTIFICATES = ROOT / "webapp" / "data" / "certificates"  # `coin-puzzles certify` made them (docs/certificates)
+MADE = CERTIFICATES / "made.json"  # file name -> when each was made and the CPU seconds it and its check took
+
+
+@lru_cache(maxsize=1)
+def certificates() -> dict[tuple[int, int], Kept]:
+    """The certificates kept in the project, (pegs, colours) -> the file, the total it certifies and how it was made
+    (`MADE`), read once per process (the total alone: numpy reads one array of the file)."""
+    made = json.loads(MADE.read_text())
+    out = {}
+    for path in sorted(CERTIFICATES.glob("mastermind-*x*.npz")):
+        with np.load(path) as f:
+            pegs, colours, total = int(f["pegs"]), int(f["colours"]), int(f["total"])
+        how = made.get(path.name, {})
+        figures = (how.get(field) for field in ("made", "proof_cpu_seconds", "check_cpu_seconds", "claims"))
+        out[pegs, colours] = Kept(path.name, total, *figures)
+    return out
+
+
+def certified_tree(pegs: int, colours: int) -> tuple[Node, Stats] | None:
+    """A kept certificate's tree played against every secret by the game's own rules (`strategy_of`, `verify`):
+    the tree and its statistics, or None when no certificate is kept for the size or its tree does not verify at
+    the total it certifies (0.5 s for 5x6, the largest, here)."""
+    kept = certificates().get((pegs, colours))
+    if kept is None:
+        return None
+    game = build(game_spec("mastermind"), {"length": pegs, "colours": colours}, colours_up_to=PROOF_COLOURS)
+    with np.load(CERTIFICATES / kept.name) as f:
+        lengths, guesses = f["lengths"], f["guesses"]
+    try:
+        tree = strategy_of(game, lengths, guesses)
+    except InputError:
+        return None
+    stats = verify(game, tree)
+    return (tree, stats) if stats.verified and stats.total == kept.total else None
+
+
+Summary = tuple[int | None, Stats]  # what the table shows of a tree: its first experiment and its statistics
+SUMMARY = ":summary"  # the store key of a tree's summary: the tree's own key and this
+
+
+def keep_summary(store: Store, params: StrategyParams, tree: tuple[Node, Stats]) -> Summary:
+    """Store a tree's summary beside it (derivable: under the visitors' budget, made again if evicted)."""
+    kept: Summary = (tree[0].experiment, tree[1])
+    store.put(CODEBREAK.key(params) + SUMMARY, codec.encode(kept))
+    return kept
+
+
+def summary(store: Store, params: StrategyParams) -> Summary | None:
+    """A stored tree's summary, so that the table decodes no whole tree (4x9's optimal tree is 6,561 leaves) on a
+    request: read from its own entry, else made once from the tree (then kept); None when the tree is not stored."""
+    blob = store.get(CODEBREAK.key(params) + SUMMARY)
+    if blob is not None:
+        with contextlib.suppress(*codec.DecodeErrors):
+            return codec.decode(codec.open_envelope(blob).value, Summary)
+    found = kept(store, CODEBREAK, params)  # stored, or shipped (a certificate's tree: then stored too)
+    if found is None or isinstance(found, Failed):
+        return None
+    return keep_summary(store, params, found)
 
 
 def path_of(c: Computation[Any, Any], params: Any) -> Path:
