@@ -139,6 +139,7 @@ e2e: $(VENV)/.test-installed chromium warm
 bench: $(VENV)/.installed nginx wrk warm
 	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/crawl.py
+	$(BIN)/python benchmarks/complete.py
 	$(BIN)/python benchmarks/web.py
 	$(BIN)/python benchmarks/coins.py
 	$(BIN)/python benchmarks/adversary.py

@@ -60,8 +60,12 @@ def measure(code: Path) -> dict[str, str]:
     port = free_port()
     env = {**os.environ, "COIN_PUZZLES_INSTANCE": folder, "PYTHONPATH": str(code)}
     log = open(Path(folder) / "serve.log", "w")  # noqa: SIM115 - open for the server's lifetime
-    server = subprocess.Popen(
-        [str(BIN / "coin-puzzles"), "serve", "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT
+    server = subprocess.Popen(  # in the code's folder: gunicorn puts its working folder first on the import path
+        [str(BIN / "coin-puzzles"), "serve", "--port", str(port)],
+        env=env,
+        cwd=code,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     base, start = f"http://127.0.0.1:{port}", time.perf_counter()
     out: dict[str, str] = {}

@@ -13,6 +13,7 @@ from record import FOLDER, ROOT, Row
 SCRIPTS = (  # (script, section title), in `make bench` order
     ("startup", "Start-up: whole command-line processes"),
     ("crawl", "Web: the site as `make run` serves it"),
+    ("complete", "A fresh install: what it ships proved, and no request waiting on a search"),
     ("web", "Web under load: every page kind through gunicorn and through nginx, cold and cached"),
     ("coins", "Counterfeit coin"),
     ("adversary", "Weigh against an adversary"),
