@@ -108,12 +108,12 @@ def alive(pid: int) -> bool:
 
 @pytest.mark.slow
 def test_stopping_the_server_stops_a_running_job(serve: Callable[..., Served]) -> None:
-    """A job of minutes (Bulls and Cows' optimal average) is running when the server is stopped (SIGTERM): serve
-    exits within its deadline and leaves no process behind, the job's process included (it used to go on alone,
-    its consumer killed above it); the interrupted job gave up its claim, so the next start runs it again at
-    once."""
+    """A job of minutes (Bulls and Cows' optimal average within 7 guesses: the uncapped one is shipped) is running
+    when the server is stopped (SIGTERM): serve exits within its deadline and leaves no process behind, the job's
+    process included (it used to go on alone, its consumer killed above it); the interrupted job gave up its claim,
+    so the next start runs it again at once."""
     app = serve()
-    url = app.url + "/api/codebreak?game=bulls-and-cows&strategy=optimal-average"
+    url = app.url + "/api/codebreak?game=bulls-and-cows&strategy=optimal-average&max_guesses=7"
 
     def searching(served: Served) -> bool:
         assert get(url.replace(app.url, served.url))[0] == 202

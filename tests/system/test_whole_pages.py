@@ -43,16 +43,16 @@ def status(url: str) -> int:
 def test_a_first_judged_guess_shows_its_answer_and_the_page_stays_whole(
     browser: Browser, serve: Callable[..., Served]
 ) -> None:
-    """From a fresh server: a Mastermind 4x6 guess is judged within the page's own request (no job); a Bulls and
-    Cows guess judged by a job polls its own note until the judgement shows, the page never blank meanwhile and
-    the guess row left as the visitor typed it; the Share link and the QR code's link carry nginx's port."""
+    """From a fresh server: a Mastermind 4x6 guess is judged by the quick lane's job, which its page waits for a
+    moment (or polls for) without a reload; a Bulls and Cows guess judged by a longer job polls its own note until
+    the judgement shows, the page never blank meanwhile and the guess row left as the visitor typed it; the Share
+    link and the QR code's link carry nginx's port."""
     app = serve()
     assert urlparse(app.url).port not in (80, None)
-    with urllib.request.urlopen(app.url + JUDGED, timeout=30) as r:
-        first = r.read().decode()
-    assert "CDEF</strong> lost" in first and "Working out how good" not in first
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
+    page.goto(app.url + JUDGED)
+    expect(page.locator("#judged")).to_contain_text("CDEF lost", timeout=30_000)
     page.goto(app.url + POLLED)
     expect(page.locator("#judged")).to_contain_text("Working out how good", timeout=60_000)  # the game built first
     page.locator(".palette button[data-colour]").nth(1).click()  # the visitor starts the next guess

@@ -101,6 +101,8 @@ def _commands(args: argparse.Namespace, bind: str) -> tuple[list[list[str]], lis
         "gthread",
         "--threads",
         str(whole(args.threads, "--threads")),
+        "--keep-alive",  # none: a worker killed under nginx leaves no kept connection that a GET's retry could meet
+        "0",
         "--timeout",
         "60",
         "--graceful-timeout",
@@ -293,14 +295,18 @@ def worker(args: argparse.Namespace) -> int:
     queues = Queues(config.redis_url(), config.instance_path())
     if args.queue == "precompute":
         lowest_priority()  # the background fill yields the cores to visitors' pages and jobs (serve sets it already)
-        if not args.no_precompute:
-            from webapp.results.shipped import install
+        if not args.no_precompute:  # what is shipped is not queued but stored, once the rest is queued
+            from webapp.results.shipped import install, shipped_keys
 
-            store = default_store()
-            shipped = install(store, lambda line: print(f"coin-puzzles worker: {line}", file=sys.stderr))
-            print(f"coin-puzzles worker: {shipped} shipped results stored", file=sys.stderr)
-            queued = queues.enqueue_missing(store, everything())
-            print(f"coin-puzzles worker: {queued} results queued for precomputation", file=sys.stderr)
+            store, shipped = default_store(), shipped_keys()
+            queued = queues.enqueue_missing(store, [(c, p) for c, p in everything() if c.key(p) not in shipped])
+            print(f"coin-puzzles worker: {queued} results queued for precomputation", file=sys.stderr, flush=True)
+            stored = install(store, lambda line: print(f"coin-puzzles worker: {line}", file=sys.stderr))
+            print(f"coin-puzzles worker: {stored} shipped results stored", file=sys.stderr, flush=True)
+    if args.queue == "quick":  # its jobs are awaited by the page that asked: the kernels loaded before the forks
+        from webapp.results.warm import load_here
+
+        load_here()
     queues.consumer(args.queue, workers).run()
     return 0
 

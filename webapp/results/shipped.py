@@ -169,6 +169,14 @@ def certified_items() -> list[tuple[tuple[int, int], StrategyParams]]:
     return [(s, codebreak_params("mastermind", (*s, None), "optimal-average")) for s in certificates() if s in inside]
 
 
+@lru_cache(maxsize=1)
+def shipped_keys() -> frozenset[str]:
+    """The store keys of everything shipped (the certified sizes' optimal averages and the files): the
+    precomputation queues none of them (`install` stores them)."""
+    certified = {CODEBREAK.key(p) for _, p in certified_items()}
+    return frozenset(certified | {c.key(p) for c, p in shipped_items()})
+
+
 def lookup(c: Computation[P, R], params: P) -> R | None:
     """A shipped result, checked, for a reader that found none in the store (the command line): a certified size's
     optimal average, or a shipped file's result; None when nothing is shipped for it."""

@@ -67,6 +67,14 @@ def _pegs_counts() -> tuple[int, int]:
     return compile_counts()
 
 
+def load_here() -> None:
+    """The code-breaking kernels loaded from the disk cache into this process (0.6 s here), so that the job
+    processes it forks find them loaded: a guess's worth of Mastermind 4x6 in 0.17 s instead of 0.5 s, within the
+    moment a page waits for the quick lane's job."""
+    for _, step in STEPS:
+        step()
+
+
 def warm(progress: bool = True) -> tuple[int, int]:
     """Run every step, the peg solitaire one in a second process; (kernels loaded from the cache, compiled)."""
     import multiprocessing
