@@ -46,7 +46,7 @@ from webapp.results.codebreak_results import (
     lesson_params,
     sized_title,
 )
-from webapp.results.games import Sizes, default_sizes, shipped
+from webapp.results.games import Sizes, default_sizes, load, shipped
 from webapp.results.precompute import PRECOMPUTED_OPTIMAL, PRECOMPUTED_POSSIBLE_ONLY
 from webapp.store import Progress
 
@@ -76,8 +76,10 @@ def game_args(args: Mapping[str, str]) -> tuple[str, Spec, Game, Sizes]:
 
 @lru_cache(maxsize=8)
 def built(name: str, sizes: Sizes) -> Game:
-    """A built game from the result store (a large outcome table is built by a job), kept in this process."""
-    return computed(GAME, game_params(name, sizes))
+    """A built game, kept in this process: built here when that is quick (never decoded from the store: building
+    is quicker), else from the result store (a large outcome table is built by a job)."""
+    params = game_params(name, sizes)
+    return load(name, *sizes) if GAME.quick(params) else computed(GAME, params)
 
 
 def size_query(sizes: Sizes) -> dict[str, str]:

@@ -90,7 +90,8 @@ def everything(large: bool = False) -> Iterator[Item]:
     later = []
     for game, spec in shipped().items():
         sizes = default_sizes(spec)
-        yield GAME, game_params(game, sizes)
+        if not GAME.quick(game_params(game, sizes)):  # a quick table is built where it is used, never stored
+            yield GAME, game_params(game, sizes)
         for strategy in STRATEGIES:
             params = codebreak_params(game, sizes, strategy)
             small = secrets_count(params) <= QUICK_OPTIMAL_SECRETS
