@@ -139,11 +139,9 @@ def _stop_all(procs: list[subprocess.Popen[bytes]]) -> None:
 
 
 def lowest_priority(niceness: int = PRECOMPUTE_NICENESS) -> None:
-    """This process at the precomputation's niceness (set, not added: a consumer serve started at it keeps it), and
-    so its session's scheduling group where the kernel groups by session (Linux's autogroup, on by default in
-    Debian): there a niceness only ranks processes within their own session, and a process that starts a session
-    of its own (serve's consumers, a proof started with setsid) would otherwise take an equal share of the cores
-    beside the site's, whatever its niceness."""
+    """This process at the precomputation's niceness (set, not added), and so its session's group where the kernel
+    groups by session (Linux's autogroup, on in Debian): a niceness ranks only within a session, and a process with
+    a session of its own (serve's consumers) would otherwise share the cores equally with the site's."""
     os.setpriority(os.PRIO_PROCESS, 0, niceness)
     with contextlib.suppress(OSError):  # no autogroup (another kernel, or it is off): the niceness is enough
         Path("/proc/self/autogroup").write_text(str(niceness))

@@ -76,10 +76,8 @@ def game_args(args: Mapping[str, str]) -> tuple[str, Spec, Game, Sizes]:
 
 @lru_cache(maxsize=8)
 def built(name: str, sizes: Sizes) -> Game:
-    """A built game, kept in this process: built here when that is quick (never decoded from the store: building
-    is quicker), else from the result store (a large outcome table is built by a job)."""
-    params = game_params(name, sizes)
-    return load(name, *sizes) if GAME.quick(params) else computed(GAME, params)
+    """A built game, kept in this process: built here where quick (quicker than decoding it), else from the store."""
+    return load(name, *sizes) if GAME.quick(p := game_params(name, sizes)) else computed(GAME, p)
 
 
 def size_query(sizes: Sizes) -> dict[str, str]:
