@@ -74,7 +74,7 @@ def game_args(args: Mapping[str, str]) -> tuple[str, Spec, Game, Sizes]:
     return name, spec, built(name, sizes), sizes
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=4)
 def built(name: str, sizes: Sizes) -> Game:
     """A built game, kept in this process: built here where quick (quicker than decoding it), else from the store."""
     return load(name, *sizes) if GAME.quick(p := game_params(name, sizes)) else computed(GAME, p)
