@@ -5,7 +5,7 @@ fills what is not stored.
 
 Two kinds, each checked when it is loaded:
 - the Mastermind certificates (webapp/data/certificates) inside the optima table: each one's tree replayed by the
-  game's own rules (`optima.certified_tree`) and stored as that size's proved optimal average;
+  game's own rules (`certified_tree`) and stored as that size's proved optimal average;
 - the stored results of the slow listed computations (`shipped_items`: what the background precomputation takes
   more than a few seconds to make), one file each in webapp/data/results, written by `coin-puzzles artifacts`
   (`make artifacts`). A file is the store's own encoding of the result, compressed; it is decoded against the
@@ -36,22 +36,15 @@ from solvers.pegs import board, pegs, replay
 from webapp.config import ROOT
 from webapp.results.catalogue import AEQUITAS, DEVIL, PEGS_REPORT, PEGS_TABLE, VARIANT_TABLE
 from webapp.results.codebreak_results import CODEBREAK, SECOND, StrategyParams, codebreak_params
-from webapp.results.computations import Computation, Failed, P, R, dumps, loads, read, run, write
+from webapp.results.computations import Computation, Failed, P, R, dumps, loads, read, run, unpack, write
 from webapp.results.games import game_spec
 from webapp.results.precompute import Item, everything
 from webapp.store import Store, codec
 
 SHIPPED_RESULTS = ROOT / "webapp" / "data" / "results"
-SHIPPED_KINDS = (
-    CODEBREAK,
-    SECOND,
-    PEGS_REPORT,
-    PEGS_TABLE,
-    AEQUITAS,
-    DEVIL,
-    VARIANT_TABLE,
-)  # the computations whose slow
-# listed results are shipped (the others: outcome tables and small searches, made in seconds by the precomputation)
+# the computations whose slow listed results are shipped (the others: outcome tables and small searches, made in
+# seconds by the precomputation)
+SHIPPED_KINDS = (CODEBREAK, SECOND, PEGS_REPORT, PEGS_TABLE, AEQUITAS, DEVIL, VARIANT_TABLE)
 SLOW_SECONDS = 2.0  # a listed result that took more CPU than this to make is shipped (`coin-puzzles artifacts`)
 
 
@@ -105,15 +98,14 @@ def keep_summary(store: Store, params: StrategyParams, tree: tuple[Node, Stats])
 
 def summary(store: Store, params: StrategyParams) -> Summary | None:
     """A stored tree's summary, so that the table decodes no whole tree (4x9's optimal tree is 6,561 leaves) on a
-    request: read from its own entry, else made once from the tree (then kept); None when the tree is not stored."""
+    request: read from its own entry, else made once from the tree (then kept); None when the tree is not stored
+    (LimitError for a stored refusal, as `stored` raises it)."""
     blob = store.get(CODEBREAK.key(params) + SUMMARY)
     if blob is not None:
         with contextlib.suppress(*codec.DecodeErrors):
             return codec.decode(codec.open_envelope(blob).value, Summary)
     found = kept(store, CODEBREAK, params)  # stored, or shipped (a certificate's tree: then stored too)
-    if found is None or isinstance(found, Failed):
-        return None
-    return keep_summary(store, params, found)
+    return None if found is None else keep_summary(store, params, unpack(found))  # a stored refusal raised again
 
 
 def path_of(c: Computation[Any, Any], params: Any) -> Path:
