@@ -68,13 +68,15 @@ class Position:
         counts = ((self.u, unknown), (self.l, light), (self.h, heavy))
         return [words.format(n=n, s="" if n == 1 else "s") for n, words in counts if n]
 
-    def plain(self, mirrored: bool = False) -> str:
+    def plain(self, mirrored: bool = False, genuine: int | None = None) -> str:
         """What the Observer knows, in plain words. Positions are kept with the fake heavier; `mirrored` (the fake
-        is lighter) swaps light and heavy back to the table's own coins."""
+        is lighter) swaps light and heavy back to the table's own coins; `genuine`: the table's own count of known
+        genuine coins (a position keeps only as many as a weighing can use)."""
         light, heavy = ("heavy", "light") if mirrored else ("light", "heavy")
         only = "{n} coin{s} that can only be "
         parts = self._classes("{n} coin{s} she knows nothing about", only + light, only + heavy)
-        return ", ".join([*parts, f"{self.g} known genuine" if self.g else "no coin known genuine"])
+        g = self.g if genuine is None else genuine
+        return ", ".join([*parts, f"{g} known genuine" if g else "no coin known genuine"])
 
     def describe(self) -> str:
         """The position in words."""

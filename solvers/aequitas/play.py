@@ -43,6 +43,13 @@ class AequitasTable:
         fake_unknown = self.fake.coin in numbers(c.unknown)
         return Position.make(u, lt, hv, c.n + c.extra - u - lt - hv, fake_unknown), mirrored
 
+    def plain(self) -> str:
+        """What the Observer knows, in plain words, counting every coin she knows to be genuine."""
+        c = self.coins
+        pos, mirrored = self.position()
+        known = c.n + c.extra - sum(len(numbers(k)) for k in (c.unknown, c.light, c.heavy))
+        return pos.plain(mirrored, genuine=known)
+
     def after(self, w: UserWeighing) -> AequitasTable:
         """The game after a weighing (its result is forced by the fake)."""
         return AequitasTable(apply(self.coins, w, honest_outcome(w, self.fake)), self.fake, self.goal)

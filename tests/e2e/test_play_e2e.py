@@ -318,7 +318,7 @@ def test_mastermind_guess_worth_win_screen_and_statistics(browser: Browser, live
             "was a best guess" if lost == 0 else f"lost {lost:.4f} expected guesses"
         )
         worst = max(len(p) for p in parts(s, e).values())
-        expect(page.locator(".judged .worst-left")).to_contain_text(f"up to {worst} code")
+        expect(page.locator(".judged .worst-left")).to_contain_text(f"up to {worst:,} code")
         if k == 1:
             axe_both_themes(page, "mastermind-judged", width)
         if play_round(g, tuple(made)).won:

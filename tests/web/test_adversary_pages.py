@@ -180,6 +180,7 @@ def test_a_guess_the_answers_rule_out_is_called_wrong_and_says_the_truth(client:
     page = client.get(f"{base}&moves=1-2;3-1&guess=3{other}").get_data(as_text=True)
     weight = {"h": "heavier", "l": "lighter"}
     assert f"Wrong: you named coin 3 {weight[other]}; it is {weight[truth]}." in page and "Not proved" not in page
+    assert "Not the coin" not in page  # the coin was right; the weight was not
     page = client.get(f"{base}&moves=1-2;3-1&guess=1h").get_data(as_text=True)
     assert f"Wrong: you named coin 1 heavier; the answers leave one case: Coin 3 is {weight[truth]}." in page
     assert "Proved: coin 3" in client.get(f"{base}&moves=1-2;3-1&guess=3{truth}").get_data(as_text=True)

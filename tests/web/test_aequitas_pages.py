@@ -229,5 +229,13 @@ def test_the_presets_last_and_say_what_they_offer(client: FlaskClient) -> None:
             assert winning == 0 and "lost start" in note, label
         else:
             assert f"{winning} winning first weighing among {len(legal)}" in note or (
-                f"Of your {len(legal)} first weighings only {winning} wins" in note
+                f"Only {winning} of the {len(legal)} possible first weighings wins" in note
             ), label
+
+
+def test_the_observer_counts_every_coin_she_knows_genuine(client: FlaskClient) -> None:
+    """Eight coins, the computer first: after its weighing (1 against 2) six coins are known genuine, and the
+    Observer's line says six, not the two a position keeps for the search."""
+    page = client.get("/aequitas/play?game=FI&n=8&first=computer", follow_redirects=True).get_data(as_text=True)
+    said = re.search(r"What she knows: ([^<]*)\.</p>", page)
+    assert said is not None and "6 known genuine" in said.group(1), said

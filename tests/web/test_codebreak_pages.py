@@ -278,7 +278,7 @@ def test_a_first_guess_of_mastermind_is_judged(client: FlaskClient) -> None:
     aabb = g.experiments.index("AABB")
     most = max(Counter(g.outcome(aabb, s) for s in range(len(g.secrets))).values())
     page = client.get("/codebreak/play?game=mastermind&maker=adversarial&g=AABB").get_data(as_text=True)
-    assert "the best guess, AABC" in page and f"up to <strong>{most}</strong> codes" in page
+    assert "the best guess, AABC" in page and f"up to <strong>{most:,}</strong> codes" in page
     assert f"{5625 / 1296:.4f} with the best" in page
 
 
@@ -290,7 +290,7 @@ def test_bulls_and_cows_first_guess_is_alike(client: FlaskClient) -> None:
     the page says why."""
     page = client.get("/codebreak/play?game=bulls-and-cows&maker=adversarial&g=ABCD").get_data(as_text=True)
     assert "Every first guess of this game is alike" in page
-    assert f"up to <strong>{4 * 3 * (6 * 5 * 4)}</strong> codes" in page
+    assert f"up to <strong>{4 * 3 * (6 * 5 * 4):,}</strong> codes" in page
     later = client.get("/codebreak/play?game=mastermind&maker=adversarial&pegs=4&colours=8&g=AAAA,BBBB")
     assert "a guess is judged when at most 1,440 codes are still possible before it (2,401 here)" in later.get_data(
         as_text=True

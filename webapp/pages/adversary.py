@@ -209,9 +209,9 @@ def _score(s: Setup, page: AdversaryPage) -> Score | None:
     verdict = page.view.verdict
     if verdict is None:
         return None
-    lost = (
-        "Not the coin" if s.mode == "honest" or not verdict.fits else "Not proved: the scale could still say otherwise"
-    )
+    lost = "Not proved: the scale could still say otherwise"
+    if s.mode == "honest" or not verdict.fits:
+        lost = "Not the coin" if s.mode == "honest" else "Wrong: the scale's answers rule that out"
     title = "You found the coin!" if verdict.win else lost
     return Score(title, verdict.win, len(page.weighings), s.minimum, "weighings")
 

@@ -46,7 +46,7 @@ PRESETS: dict[str, tuple[tuple[str, str, dict[str, str]] | tuple[str, str, dict[
             "F: 6 coins, misère",
             "aequitas.play",
             {"game": "F", "n": "6", "conv": "misere-last-mover-loses"},
-            "Of your 5 first weighings only 1 wins, and whoever reveals the fake loses.",
+            "Only 1 of the 5 possible first weighings wins, and whoever reveals the fake loses.",
         ),
         (
             "FI: 8 coins, misère",
