@@ -57,3 +57,16 @@ def test_a_store_made_before_the_total_gets_it_from_its_rows(tmp_path: Path) -> 
     again.put("game:new", bytes(77))
     again.delete("game:0")
     assert again.visitors_bytes() == _summed(path)
+
+
+def test_a_large_eviction_gives_the_logs_space_back(tmp_path: Path) -> None:
+    """A 20 MB visitor's entry (kept alone past a 1 MB budget) evicted by the next write: the write-ahead log is
+    checkpointed and truncated at once, instead of staying at the eviction's size."""
+    path = tmp_path / "r.db"
+    store = SqliteStore(path, SECRET, Budget(1 << 20, lambda key: False))
+    store.put("game:large", bytes(20 << 20))
+    assert store.get("game:large") is not None
+    store.put("game:small", bytes(1_000))
+    assert store.get("game:large") is None
+    wal = path.with_name(path.name + "-wal")
+    assert not wal.exists() or wal.stat().st_size < 1 << 20, wal.stat().st_size
