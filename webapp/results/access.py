@@ -9,6 +9,7 @@ the progress for the API) at the same URL until the result is there.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -189,13 +190,19 @@ def app_keys() -> tuple[str, ...]:
     return (str(config["SECRET_KEY"]), *(str(k) for k in config.get("SECRET_KEY_FALLBACKS") or ()))
 
 
+_OPENING = threading.Lock()  # a worker's threads open its store once, one of them
+
+
 def app_store() -> Store:
-    """The app's store (one per process, opened on first use)."""
+    """The app's store (one per process, opened on first use by one of its threads)."""
     store: Store | None = current_app.extensions.get("coin_puzzles_store")
     if store is None:
-        budget = store_budget()
-        store = open_store(str(current_app.config["RESULT_STORE"]), [k.encode() for k in app_keys()], budget)
-        current_app.extensions["coin_puzzles_store"] = store
+        with _OPENING:
+            store = current_app.extensions.get("coin_puzzles_store")
+            if store is None:
+                budget = store_budget()
+                store = open_store(str(current_app.config["RESULT_STORE"]), [k.encode() for k in app_keys()], budget)
+                current_app.extensions["coin_puzzles_store"] = store
     return store
 
 

@@ -50,18 +50,15 @@ class SqliteStore:
         self.address = f"sqlite:{path}"
         self._path, self._signer, self._budget = path, Signer(secrets), budget
         with self._db() as db:
-            db.execute("PRAGMA journal_mode=WAL")
+            if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":  # set once: setting it again needs the file
+                db.execute("PRAGMA journal_mode=WAL")  # to itself, and another writer makes that 'database is locked'
             db.execute(f"CREATE TABLE IF NOT EXISTS results ({RESULTS})")
             if "kept" not in {row[1] for row in db.execute("PRAGMA table_info(results)")}:
                 self._account_old(db)
             db.execute("CREATE INDEX IF NOT EXISTS results_visitors ON results (kept, at, size)")
-            db.execute("BEGIN IMMEDIATE")  # the running total made once, from the rows, with its triggers
-            db.execute(f"CREATE TABLE IF NOT EXISTS totals ({TOTALS})")
-            if db.execute("SELECT 1 FROM totals WHERE name = 'visitors'").fetchone() is None:
-                db.execute("INSERT INTO totals SELECT 'visitors', COALESCE(SUM(size), 0) FROM results WHERE kept = 0")
-            for trigger in TRIGGERS:
-                db.execute(trigger)
-            db.execute("COMMIT")
+            triggers = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+            if len(triggers & {"visitors_in", "visitors_out", "visitors_changed"}) < len(TRIGGERS):
+                self._make_totals(db)
             db.execute(
                 "CREATE TABLE IF NOT EXISTS jobs (key TEXT PRIMARY KEY, state TEXT, done INTEGER, total INTEGER, "
                 "note TEXT, updated REAL, client TEXT NOT NULL DEFAULT '')"
@@ -69,6 +66,19 @@ class SqliteStore:
             columns = {row[1] for row in db.execute("PRAGMA table_info(jobs)")}
             if "client" not in columns:  # a store made by an earlier version
                 db.execute("ALTER TABLE jobs ADD COLUMN client TEXT NOT NULL DEFAULT ''")
+
+    @staticmethod
+    def _make_totals(db: sqlite3.Connection) -> None:
+        """The running total made once, from the rows, with its triggers (in one transaction: the first process to
+        open the file makes them, the others find them)."""
+        db.execute("BEGIN IMMEDIATE")
+        db.execute(f"CREATE TABLE IF NOT EXISTS totals ({TOTALS})")
+        db.execute(
+            "INSERT OR REPLACE INTO totals SELECT 'visitors', COALESCE(SUM(size), 0) FROM results WHERE kept = 0"
+        )
+        for trigger in TRIGGERS:
+            db.execute(trigger)
+        db.execute("COMMIT")
 
     @staticmethod
     def _account_old(db: sqlite3.Connection) -> None:
