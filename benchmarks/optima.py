@@ -279,7 +279,7 @@ def frontier(record: Record) -> None:
     if os.getpriority(os.PRIO_PROCESS, 0) > 0:  # started niced, as docs/operations.md says: its session's group too
         from webapp.commands.admin import lowest_priority
 
-        lowest_priority(os.getpriority(os.PRIO_PROCESS, 0))
+        lowest_priority(os.getpriority(os.PRIO_PROCESS, 0), session=True)  # started with setsid, as documented
     path = FOLDER / "optima.json"
     done = {r["task"] for r in json.loads(path.read_text())} if path.exists() else set()
     for pegs, colours in FRONTIER_SIZES:

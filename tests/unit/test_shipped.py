@@ -148,3 +148,19 @@ def test_the_command_line_reads_what_is_shipped_without_a_store() -> None:
     found = lookup(CODEBREAK, codebreak_params("mastermind", (4, 9, None), "optimal-average"))
     assert found is not None and found[1].verified
     assert lookup(CODEBREAK, codebreak_params("mastermind", (4, 9, None), "optimal-worst")) is None
+
+
+def test_a_stored_refusal_yields_to_what_is_shipped(tmp_path: Path) -> None:
+    """A refusal an older version stored (out of its memory, say) under a shipped result's key is replaced by the
+    shipped result, when read and when installed."""
+    from webapp.results.computations import Failed, write
+    from webapp.results.shipped import kept
+
+    params = codebreak_params("bulls-and-cows", (4, 10, None), "optimal-average")
+    for way in ("read", "install"):
+        store = SqliteStore(tmp_path / f"{way}.db", SECRET)
+        write(store, CODEBREAK, CODEBREAK.key(params), Failed("limit", "out of memory"))
+        if way == "install":
+            install(store)
+        found = kept(store, CODEBREAK, params)
+        assert not isinstance(found, Failed) and found is not None and found[1].total == 26274

@@ -138,13 +138,14 @@ def _stop_all(procs: list[subprocess.Popen[bytes]]) -> None:
         p.wait()
 
 
-def lowest_priority(niceness: int = PRECOMPUTE_NICENESS) -> None:
+def lowest_priority(niceness: int = PRECOMPUTE_NICENESS, session: bool = False) -> None:
     """This process at the precomputation's niceness (set, not added), and so its session's group where the kernel
     groups by session (Linux's autogroup, on in Debian): a niceness ranks only within a session, and a process with
-    a session of its own (serve's consumers) would otherwise share the cores equally with the site's."""
+    a session of its own (serve's consumers; `session`: one started by setsid) would share the cores equally."""
     os.setpriority(os.PRIO_PROCESS, 0, niceness)
-    with contextlib.suppress(OSError):  # no autogroup (another kernel, or it is off): the niceness is enough
-        Path("/proc/self/autogroup").write_text(str(niceness))
+    if session or os.getsid(0) == os.getpid():
+        with contextlib.suppress(OSError):  # no autogroup (another kernel, or it is off): the niceness is enough
+            Path("/proc/self/autogroup").write_text(str(niceness))
 
 
 def private_instance() -> None:

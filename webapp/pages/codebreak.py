@@ -74,7 +74,7 @@ def game_args(args: Mapping[str, str]) -> tuple[str, Spec, Game, Sizes]:
     return name, spec, built(name, sizes), sizes
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)  # the five shipped games and a few sizes of visitors' own
 def built(name: str, sizes: Sizes) -> Game:
     """A built game, kept in this process: built here where quick (quicker than decoding it), else from the store."""
     return load(name, *sizes) if GAME.quick(p := game_params(name, sizes)) else computed(GAME, p)
@@ -359,15 +359,15 @@ def _suggest(name: str, sizes: Sizes, g: Game, r: Round) -> dict[str, str | None
     for s in HEURISTICS:
         params = codebreak_params(name, sizes, s)
         key = CODEBREAK.key(params)
-        if key not in _TOPS:
+        if (node := _TOPS.get(key)) is None:  # read once: another thread may clear the cache in between
             stored = peek(CODEBREAK, params)
             if stored is None:
                 trees[s] = None
                 continue
             if len(_TOPS) >= 64:
                 _TOPS.clear()
-            _TOPS[key] = top(g, stored[0])
-        trees[s] = _TOPS[key]
+            node = _TOPS[key] = top(g, stored[0])
+        trees[s] = node
     return suggestions(g, r, trees)
 
 

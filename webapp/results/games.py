@@ -39,7 +39,7 @@ def default_sizes(spec: Spec) -> Sizes:
     return int(spec.secrets[1].get("length", "4")), int(spec.secrets[1].get("colours", "6")), None
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)  # the five shipped games and a few sizes of visitors' own
 def load(name: str, pegs: int | None = None, colours: int | None = None, coins: int | None = None) -> Game:
     """A built game with its sizes overridden."""
     over = {k: v for k, v in (("length", pegs), ("colours", colours), ("count", coins)) if v is not None}

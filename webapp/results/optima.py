@@ -22,7 +22,8 @@ def beyond() -> tuple[OptimaCell, ...]:
     """The certified sizes past the table's games, each certificate's tree replayed (`certified_tree`) before it is
     listed, once per process (0.7 s with 3x10 to 3x16 here: it grows with each certificate, and past about a second
     belongs in a job); one whose tree does not verify at its total is left out. (The certified sizes inside the
-    table are stored as proved results before the precomputation queues anything: `shipped.install`.)"""
+    table are stored as proved results when the precomputation starts, `shipped.install`, and read through
+    `shipped.kept` before that.)"""
     inside = set(sizes())
     out = []
     for pegs, colours in sorted(certificates(), key=lambda size: (size[1] ** size[0], size)):

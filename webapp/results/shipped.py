@@ -1,7 +1,7 @@
 """Results shipped in the package, so that a fresh install serves what the project has proved before its own
-precomputation has run: `install` puts them into the result store, checked, before the precomputation queues
-anything (`coin-puzzles worker --queue precompute`, `coin-puzzles precompute`), and the precomputation then only
-fills what is not stored.
+precomputation has run: the precomputation queues only what is not shipped, then `install` puts the rest into the
+result store, checked (`coin-puzzles worker --queue precompute`, `coin-puzzles precompute`); until then every
+reader finds them through `kept`.
 
 Two kinds, each checked when it is loaded:
 - the Mastermind certificates (webapp/data/certificates) inside the optima table: each one's tree replayed by the
@@ -9,8 +9,8 @@ Two kinds, each checked when it is loaded:
 - the stored results of the slow listed computations (`shipped_items`: what the background precomputation takes
   more than a few seconds to make), one file each in webapp/data/results, written by `coin-puzzles artifacts`
   (`make artifacts`). A file is the store's own encoding of the result, compressed; it is decoded against the
-  computation's stored type, and a strategy tree is verified against every secret and a peg solution replayed
-  before it is stored. tests/unit/test_shipped.py checks every file against its source of truth.
+  computation's stored type; a strategy tree is also verified against every secret and a peg solution replayed
+  (the other kinds are checked by tests/unit/test_shipped.py against their sources, not when loaded).
 """
 
 from __future__ import annotations
@@ -188,11 +188,18 @@ def kept(store: Store, c: Computation[P, R], params: P) -> R | Failed | None:
     precomputation stores them all at its start, `install`), or None: every reader's way to a result."""
     key = c.key(params)
     found = read(store, c, key)
-    if found is None:
-        found = lookup(c, params)
-        if found is not None:
-            write(store, c, key, found)
+    if found is None or isinstance(found, Failed):  # a refusal stored before (an older version's) yields to it
+        shipped = lookup(c, params)
+        if shipped is not None:
+            write(store, c, key, shipped)
+            found = shipped
     return found
+
+
+def _holds(store: Store, c: Computation[Any, Any], key: str) -> bool:
+    """Whether the store holds a result under key (a stored refusal does not count: what is shipped replaces it)."""
+    found = read(store, c, key)
+    return found is not None and not isinstance(found, Failed)
 
 
 def install(store: Store, say: Callable[[str], None] = lambda line: None) -> int:
@@ -200,7 +207,7 @@ def install(store: Store, say: Callable[[str], None] = lambda line: None) -> int
     left out and said); how many were stored. Seconds: 1.5 s for the certificates' trees here."""
     stored = 0
     for size, tree in certified_items():
-        if read(store, CODEBREAK, CODEBREAK.key(tree)) is None:
+        if not _holds(store, CODEBREAK, CODEBREAK.key(tree)):
             found = certified_tree(*size)
             if found is None:
                 say(f"the certificate of Mastermind {size[0]}x{size[1]} does not verify: left out")
@@ -209,7 +216,7 @@ def install(store: Store, say: Callable[[str], None] = lambda line: None) -> int
             keep_summary(store, tree, found)
             stored += 1
     for c, params in shipped_items():
-        if read(store, c, c.key(params)) is None:
+        if not _holds(store, c, c.key(params)):
             try:
                 write(store, c, c.key(params), load(c, params))
                 stored += 1

@@ -125,10 +125,11 @@ class SqliteStore:
 
     @staticmethod
     def _after(db: sqlite3.Connection, evicted: int) -> None:
-        """After a large eviction, the log checkpointed and truncated (to WAL_LIMIT), so the file gives back its
-        space (a busy reader only postpones it)."""
+        """After a large eviction, the log checkpointed and truncated, so the file gives back its space: waiting at
+        most 0.1 s for readers (a busy reader leaves it to the next checkpoint, which truncates to WAL_LIMIT)."""
         if evicted >= LARGE_EVICTION:
-            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            db.execute("PRAGMA busy_timeout=100")
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
 
     def _write(self, db: sqlite3.Connection, key: str, blob: bytes) -> int:
         """Write an entry (in the caller's transaction); past the budget, evict the visitors' entries least recently
