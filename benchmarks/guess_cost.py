@@ -40,11 +40,11 @@ from solvers.codebreak.optimal.candidates import candidates  # noqa: E402
 from solvers.codebreak.optimal.rules import BIG  # noqa: E402
 from solvers.codebreak.optimal.table import Tuning  # noqa: E402
 from solvers.codebreak.second import SecondTotals, second_totals, second_worth  # noqa: E402
+from webapp.results.access import QUICK_WAIT_SECONDS  # noqa: E402
+from webapp.results.codebreak_results import QUICK_LESSON_SECRETS  # noqa: E402
 
 SAMPLE = {"mastermind": ((4, 6), 30, 10_000), "bulls-and-cows": ((4, 10), 10, 250)}  # sizes, games, baseline's most
 MOST_CODES = 1_440  # the site's LESSON_MAX_SECRETS
-QUICK_LESSON_SECRETS = 64  # the site's (webapp/results/codebreak_results.py): a lesson's table size switch
-QUICK_WAIT_SECONDS = 0.4  # the site's (webapp/results/access.py): how long a page waits for a quick lane's job
 
 
 def sample(g: Game, games: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
