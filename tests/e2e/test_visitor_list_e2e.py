@@ -25,7 +25,9 @@ def test_the_devils_solution_leads_back_and_counts_as_a_hint(page: Page, live_se
     """Mid-game, Show the solution, a step on, then Back to the game: the same position, one hint counted."""
     page.goto(f"{live_server}/devil/play?n=4&devil=adversarial&moves=1")
     page.get_by_role("link", name="Show the solution").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("move 2 of 16")
     page.get_by_role("link", name="Next", exact=True).click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("move 3 of 16")  # each page in before the next click
     page.get_by_role("link", name="Back to the game").click()
     expect(page.get_by_text("Hints: 1")).to_be_visible()
     expect(page).to_have_url(re.compile(r"/devil/play\?.*moves=1"))
