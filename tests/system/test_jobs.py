@@ -150,3 +150,12 @@ def test_store_budget_redis(redis_server: str) -> None:
     from webapp.store.redis import RedisStore
 
     check_budget(lambda budget: RedisStore(redis_server, [SYSTEM_KEY.encode()], budget), touch_on_read=True)
+
+
+@pytest.mark.slow
+def test_store_games_redis(redis_server: str) -> None:
+    """The Redis store keeps players' games within their own budget as SQLite does (one Lua script)."""
+    from tests.unit.test_store_budget import check_games
+    from webapp.store.redis import RedisStore
+
+    check_games(lambda budget: RedisStore(redis_server, [SYSTEM_KEY.encode()], budget))

@@ -1,6 +1,7 @@
-"""The store's budget for what visitors cause: past it, the least recently used visitors' entries are evicted and
-what the precomputation keeps is never touched (SQLite here; the same check runs on a real Redis in
-tests/system/test_jobs.py, and through nginx in tests/system/test_limits.py)."""
+"""The store's budget for what visitors cause: past it, the least recently used visitors' results are evicted, what
+the precomputation keeps is never touched, and players' games have a budget of their own that no result can take
+(SQLite here; the same checks run on a real Redis in tests/system/test_jobs.py, and through nginx in
+tests/system/test_limits.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from webapp.store import Budget, Store
+from webapp.store import Budget, GamesFull, Store, TooLarge
 from webapp.store import sqlite as store_sqlite
 from webapp.store.sqlite import SqliteStore
 
@@ -51,30 +52,67 @@ def check_budget(open_: Callable[[Budget], Store], touch_on_read: bool) -> None:
         assert store.get(first) is not None
         model.move_to_end(first)
         time.sleep(0.002)
-    assert store.get("game:a") is None
-    assert store.swap("game:a", None, b"g" * 500)
-    wrote("game:a", 500)
+    assert store.get("visitor:a") is None
+    assert store.swap("visitor:a", None, b"g" * 500)
+    wrote("visitor:a", 500)
     time.sleep(0.002)
-    assert store.swap("game:a", b"g" * 500, b"h" * 800)
-    wrote("game:a", 800)
+    assert store.swap("visitor:a", b"g" * 500, b"h" * 800)
+    wrote("visitor:a", 800)
     assert store.visitors_bytes() == sum(model.values()) <= BUDGET
     survivors = {f"visitor:{n}" for n in range(40) if store.get(f"visitor:{n}") is not None}
-    assert survivors == {k for k in model if k.startswith("visitor:")}
+    assert survivors == {k for k in model if k.startswith("visitor:") and k[8:].isdigit()}
     assert store.get("kept:table") == b"k" * 3 * BUDGET
     gone = next(iter(survivors))
     store.delete(gone)
     model.pop(gone)
     assert store.visitors_bytes() == sum(model.values())
-    store.put("visitor:huge", b"x" * 2 * BUDGET)  # larger than the budget: kept, alone
-    assert store.visitors_bytes() == len("visitor:huge") + 2 * BUDGET
-    assert store.count("visitor:") == 1 and store.get("game:a") is None
+    with pytest.raises(TooLarge):  # past its share (an eighth of the budget): refused, nothing evicted for it
+        store.put("visitor:huge", b"x" * (BUDGET // 8))
+    assert store.visitors_bytes() == sum(model.values()) and store.get("visitor:huge") is None
     assert store.get("kept:table") == b"k" * 3 * BUDGET
+
+
+GAME_BUDGET = 5_000
+GAME_SECONDS = 0.5
+
+
+def check_games(open_: Callable[[Budget], Store]) -> None:
+    """Players' games against strangers' results and other players: a flood of results past the visitors' budget
+    evicts no game; a new game past the games' budget is refused while every game was used within GAME_SECONDS
+    (and a move on a held game is not); once some are idle, the least recently used idle game goes, not one
+    viewed meanwhile."""
+    store = open_(Budget(BUDGET, kept, GAME_BUDGET, GAME_SECONDS))
+    record = b"r" * 590  # about a game's record
+    for n in range(8):
+        store.put(f"game:{n}", record)
+        time.sleep(0.002)
+    held = store.games_bytes()
+    assert held == sum(len(f"game:{n}") + len(record) for n in range(8))
+    for n in range(60):  # results of strangers, 6 budgets' worth
+        store.put(f"visitor:{n}", bytes([n]) * 1_000)
+    assert all(store.get(f"game:{n}") == record for n in range(8)) and store.games_bytes() == held
+    with pytest.raises(GamesFull):
+        store.put("game:new", record)
+    assert store.get("game:new") is None and store.games_bytes() == held
+    assert store.swap("game:0", record, record + b"m" * 300)  # a move past the games' budget: never refused
+    assert store.games_bytes() == held + 300 > GAME_BUDGET
+    time.sleep(GAME_SECONDS + 0.1)
+    assert store.get("game:1") == record  # viewed: used again, so kept
+    store.put("game:new", record)  # two idle games make room, the least recently used: 2 and 3
+    assert store.get("game:new") == record and store.games_bytes() <= GAME_BUDGET
+    assert [n for n in range(8) if store.get(f"game:{n}") is None] == [2, 3]
 
 
 def test_budget_sqlite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """SQLite, a read counting as a use at once (TOUCH_SECONDS 0 here)."""
     monkeypatch.setattr(store_sqlite, "TOUCH_SECONDS", 0.0)
     check_budget(lambda budget: SqliteStore(tmp_path / "results.db", SECRET, budget), touch_on_read=True)
+
+
+def test_games_sqlite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite, a read counting as a use at once (TOUCH_SECONDS 0 here)."""
+    monkeypatch.setattr(store_sqlite, "TOUCH_SECONDS", 0.0)
+    check_games(lambda budget: SqliteStore(tmp_path / "results.db", SECRET, budget))
 
 
 def test_no_budget_keeps_everything(tmp_path: Path) -> None:
@@ -86,8 +124,8 @@ def test_no_budget_keeps_everything(tmp_path: Path) -> None:
 
 
 def test_a_store_of_an_earlier_version_is_accounted(tmp_path: Path) -> None:
-    """A results table without sizes gets them on opening: its rendered answers and games count as visitors' (so
-    the budget reaches what an earlier version let pile up), every other entry is kept."""
+    """A results table without sizes gets them on opening: its rendered answers count as visitors' (so the budget
+    reaches what an earlier version let pile up), its games as games, every other entry is kept."""
     path = tmp_path / "results.db"
     signer = store_sqlite.Signer(SECRET)  # the rows an earlier version wrote, signed as it signed them
     with sqlite3.connect(path) as db:
@@ -95,8 +133,9 @@ def test_a_store_of_an_earlier_version_is_accounted(tmp_path: Path) -> None:
         for n, key in enumerate(["rendered:abc:api:x", "game:1", "codebreak.tree:s:p"]):
             blob = bytes([n]) * 4000
             db.execute("INSERT INTO results VALUES (?, ?, ?, ?)", (key, blob, signer.sign(key, blob), n))
-    store = SqliteStore(path, SECRET, Budget(5_000, kept))
-    assert store.visitors_bytes() == len("rendered:abc:api:x") + len("game:1") + 8000
+    store = SqliteStore(path, SECRET, Budget(4_000, kept))
+    assert store.visitors_bytes() == len("rendered:abc:api:x") + 4000
+    assert store.games_bytes() == len("game:1") + 4000
     store.put("visitor:new", b"n" * 100)  # the first write past the budget evicts the oldest visitor's entry
     assert store.get("rendered:abc:api:x") is None and store.get("game:1") is not None
     assert store.get("codebreak.tree:s:p") == bytes([2]) * 4000

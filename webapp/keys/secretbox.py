@@ -25,9 +25,11 @@ from solvers.errors import IllegalMoveError, InputError
 from solvers.weighing import Problem
 from solvers.weighing.case import Case, all_cases
 from webapp.http import caching
-from webapp.results.access import app_keys, app_store
+from webapp.results.access import Busy, app_keys, app_store
+from webapp.store import GAME_KEEP_DAYS, GAME_PREFIX, GamesFull
 
 SEAL_BYTES = 320  # every sealed plaintext has exactly this length, whatever it holds
+GAMES_FULL_RETRY_SECONDS = 600
 T = TypeVar("T")
 
 
@@ -94,11 +96,17 @@ class Hidden(Generic[T]):
     record: Record
 
 
+GONE = (
+    f"this game is not kept here any more: a game is kept at least {GAME_KEEP_DAYS} days after its last move or "
+    "view, then may make room for others (or it was started on another server); start a new one"
+)
+
+
 def _load(game_id: str) -> tuple[Record, bytes]:
     """A game's record (InputError if there is none)."""
-    blob = app_store().get(f"game:{game_id}")
+    blob = app_store().get(f"{GAME_PREFIX}{game_id}")
     if blob is None:
-        raise InputError("this game is not known here (it was started on another server, or its record was lost)")
+        raise InputError(GONE)
     history, token, ending = json.loads(blob)
     return Record(str(history), str(token), None if ending is None else str(ending)), blob
 
@@ -112,7 +120,16 @@ def _new_game(kind: str, secret: dict[str, object]) -> str:
     """Record a new game with its secret; its first token."""
     game_id = secrets.token_hex(8)
     token = _token(kind, game_id, secret, "")
-    app_store().put(f"game:{game_id}", Record("", token, None).dump())
+    try:
+        app_store().put(f"{GAME_PREFIX}{game_id}", Record("", token, None).dump())
+    except GamesFull:
+        raise Busy(
+            503,
+            f"The site holds as many games as it has room for, each played within the last {GAME_KEEP_DAYS} days, "
+            "so no new one was started. Try again later.",
+            GAMES_FULL_RETRY_SECONDS,
+            "No room for a new game",
+        ) from None
     return token
 
 
@@ -142,7 +159,8 @@ def _swap(kind: str, h: Hidden[T], new_history: str, ending: str | None, dump: C
         )
     record, blob = _load(h.id)
     token = _token(kind, h.id, dump(h.secret), new_history)
-    if not app_store().swap(f"game:{h.id}", blob, Record(new_history, token, ending).dump()):
+    if not app_store().swap(f"{GAME_PREFIX}{h.id}", blob, Record(new_history, token, ending).dump()):
+        _load(h.id)  # gone meanwhile: says so
         raise IllegalMoveError("this game has moved on since this position")
     return token
 

@@ -67,13 +67,17 @@ R = TypeVar("R")
 Enqueue = Callable[[str, Wire, str], None]  # (computation, parameters, client)
 
 
-class Busy(Exception):  # noqa: N818 - an answer, not a fault: come back later
-    """A visitor's job was not queued: this client has too many (429) or the queue is full (503)."""
+BUSY_TITLE = "Too many computations waiting"
 
-    def __init__(self, status: int, message: str, retry_after: int) -> None:
+
+class Busy(Exception):  # noqa: N818 - an answer, not a fault: come back later
+    """A visitor's job was not queued: this client has too many (429) or the queue is full (503); or (title) the
+    store had no room for a new game (503)."""
+
+    def __init__(self, status: int, message: str, retry_after: int, title: str = BUSY_TITLE) -> None:
         """Keep what the answer says."""
         super().__init__(message)
-        self.status, self.message, self.retry_after = status, message, retry_after
+        self.status, self.message, self.retry_after, self.title = status, message, retry_after, title
 
 
 class JobFailed(Exception):  # noqa: N818 - the job failed; the answer says so and when to retry
@@ -286,8 +290,8 @@ def _retry_later(status: int, title: str, message: str, seconds: int) -> Respons
 
 
 def busy_response(e: Busy) -> Response:
-    """429 (this client) or 503 (everyone), nothing queued."""
-    return _retry_later(e.status, "Too many computations waiting", e.message, e.retry_after)
+    """429 (this client) or 503 (everyone), nothing queued (or no game started)."""
+    return _retry_later(e.status, e.title, e.message, e.retry_after)
 
 
 def failed_response(e: JobFailed) -> Response:

@@ -19,7 +19,7 @@ import msgspec
 from solvers.checkpoint import Checkpoint, Entry
 from solvers.errors import LimitError, PuzzleError
 from solvers.progress import Tick
-from webapp.store import Store, codec
+from webapp.store import Store, TooLarge, codec
 
 Wire = Mapping[str, Any]  # a computation's parameters as a queued job carries them
 PRECOMPUTE_NOTE = "precompute"  # the note on a claim made by the background precomputation
@@ -144,8 +144,12 @@ def read(store: Store, c: Computation[Any, R], key: str) -> R | Failed | None:
 
 
 def write(store: Store, c: Computation[Any, R], key: str, value: R | Failed) -> None:
-    """Store a result (or a refusal)."""
-    store.put(key, dumps(c, value))
+    """Store a result (or a refusal); a visitor's result past its share of the store is kept as the refusal that
+    says so (asked again, it is not computed again until it is evicted)."""
+    try:
+        store.put(key, dumps(c, value))
+    except TooLarge as e:
+        store.put(key, dumps(c, Failed("limit", str(e))))
 
 
 def stored(store: Store, c: Computation[P, R], params: P) -> R | None:

@@ -37,7 +37,7 @@ from webapp.results.codebreak_results import (
 )
 from webapp.results.computations import Computation, Params
 from webapp.results.games import default_sizes, shipped
-from webapp.store import BUDGET_MB, Budget
+from webapp.store import BUDGET_MB, GAME_BUDGET_MB, GAME_KEEP_DAYS, Budget
 
 PRECOMPUTED_OPTIMAL = {  # optimal searches proved within minutes at their files' sizes
     ("mastermind", "optimal-worst"),
@@ -145,10 +145,18 @@ def listed(key: str) -> bool:
 def kept(key: str) -> bool:
     """Whether a store entry is kept whatever the store's budget: a result the site lists, or a page of its
     checkpoint (a long proof's, kept until it ends). Everything else is what visitors caused: results the site does
-    not list, rendered answers, sealed games."""
+    not list, rendered answers (players' games are a class of their own: `store.Budget`)."""
     return listed(key.split(":checkpoint", 1)[0])
 
 
 def store_budget() -> Budget:
-    """The budget of the entries visitors cause: COIN_PUZZLES_STORE_BUDGET_MB (default BUDGET_MB; 0: no limit)."""
-    return Budget(setting("COIN_PUZZLES_STORE_BUDGET_MB", BUDGET_MB) << 20, kept)
+    """The budget of the entries visitors cause: their results within COIN_PUZZLES_STORE_BUDGET_MB (default
+    BUDGET_MB; 0: no limit), players' games within COIN_PUZZLES_GAME_BUDGET_MB (default GAME_BUDGET_MB), each kept
+    at least COIN_PUZZLES_GAME_KEEP_DAYS (default GAME_KEEP_DAYS) after its last move or view."""
+    days = setting("COIN_PUZZLES_GAME_KEEP_DAYS", GAME_KEEP_DAYS)
+    return Budget(
+        setting("COIN_PUZZLES_STORE_BUDGET_MB", BUDGET_MB) << 20,
+        kept,
+        setting("COIN_PUZZLES_GAME_BUDGET_MB", GAME_BUDGET_MB) << 20,
+        days * 86400.0,
+    )

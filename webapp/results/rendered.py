@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 from collections.abc import Callable
+from contextlib import suppress
 from functools import lru_cache
 
 from flask import Response, request
@@ -20,6 +21,7 @@ from markupsafe import Markup
 
 from webapp.config import ROOT
 from webapp.results.access import app_store
+from webapp.store import TooLarge
 
 
 @lru_cache(maxsize=1)
@@ -35,13 +37,15 @@ def build() -> str:
 
 
 def _kept(name: str, make: Callable[[], bytes]) -> bytes:
-    """The compressed bytes kept under a name (made, compressed and kept on the first call)."""
+    """The compressed bytes kept under a name (made, compressed and kept on the first call; one past a visitor's
+    share of the store is made each time, and cached by the process and nginx only)."""
     store = app_store()
     key = f"rendered:{build()}:{name}"
     blob = store.get(key)
     if blob is None:
         blob = gzip.compress(make(), compresslevel=6)
-        store.put(key, blob)
+        with suppress(TooLarge):
+            store.put(key, blob)
     return blob
 
 

@@ -42,22 +42,55 @@ NO_LIMITS = Limits()
 
 BUDGET_MB = 1024  # the default of COIN_PUZZLES_STORE_BUDGET_MB
 TOUCH_SECONDS = 300.0  # a visitor's entry read counts as used again at most this often (a rare write on a read)
+ENTRY_SHARE = 8  # one visitor's result may hold at most this share of their budget (1/8): never the whole of it
+GAME_PREFIX = "game:"  # a player's game: its record (latest history, latest token, how it ended), about 600 bytes
+GAME_BUDGET_MB = 256  # the default of COIN_PUZZLES_GAME_BUDGET_MB: room for about 400,000 games
+GAME_KEEP_DAYS = 7  # a game moved or viewed within this long is never evicted (COIN_PUZZLES_GAME_KEEP_DAYS)
+KEPT, VISITORS, GAMES = 1, 0, 2  # an entry's class, as the stores record it: kept, a visitor's result, a game
 
 
 def _everything_kept(key: str) -> bool:
-    """No entry is a visitor's (a store opened without a budget: commands, tests)."""
+    """No result is a visitor's (a store opened without a budget: commands, tests)."""
     return True
+
+
+class TooLarge(Exception):  # noqa: N818 - a refusal: the store keeps the computation's refusal instead
+    """A visitor's result larger than its share of the budget (ENTRY_SHARE): not stored."""
+
+
+class GamesFull(Exception):  # noqa: N818 - an answer: the site holds all the games it can keep; come back later
+    """A new game that would pass the games' budget while every game held was used within the promised time."""
 
 
 @dataclass(frozen=True)
 class Budget:
-    """How many bytes (keys and values) the entries that visitors caused may hold in the store (0: no limit), and
-    which keys are kept whatever the budget (what the precomputation makes). Past the budget, a write of a visitor's
-    entry evicts the least recently used of the others (an entry read counts as used, at most every TOUCH_SECONDS);
-    an entry larger than the whole budget is kept alone."""
+    """What the store holds for visitors, in bytes (keys and values; 0: no limit), in two classes that never
+    evict each other:
+    - results visitors caused (every key that `kept` does not name; `kept`: what the precomputation makes,
+      held whatever the budget): within max_bytes, the least recently used evicted past it (an entry read counts
+      as used, at most every TOUCH_SECONDS); one larger than max_bytes / ENTRY_SHARE is refused (TooLarge);
+    - players' games (GAME_PREFIX): within game_bytes, evicting only games neither moved nor viewed for
+      game_seconds, least recently used first; a new game that still does not fit is refused (GamesFull), a move
+      on a held game never is."""
 
     max_bytes: int = 0
     kept: Callable[[str], bool] = _everything_kept
+    game_bytes: int = 0
+    game_seconds: float = GAME_KEEP_DAYS * 86400.0
+
+    def kind(self, key: str) -> int:
+        """The class of an entry: GAMES, KEPT or VISITORS."""
+        return GAMES if key.startswith(GAME_PREFIX) else KEPT if self.kept(key) else VISITORS
+
+    def admit(self, key: str, size: int) -> int:
+        """The class of an entry about to be written; TooLarge for a visitor's result past its share."""
+        kind = self.kind(key)
+        if kind == VISITORS and self.max_bytes and size > self.max_bytes // ENTRY_SHARE:
+            raise TooLarge(
+                f"this result ({size / 1e6:.1f} MB) is larger than the share of the store one visitor's result may "
+                f"hold ({self.max_bytes // ENTRY_SHARE / 1e6:.1f} MB), so it is not kept: ask for a smaller size"
+            )
+        return kind
 
 
 KEEP_ALL = Budget()
@@ -104,8 +137,7 @@ class Store(Protocol):
         ...
 
     def put(self, key: str, blob: bytes) -> None:
-        """Store bytes under a key, atomically (a visitor's entry within the store's budget: the least recently
-        used of the others evicted past it)."""
+        """Store bytes under a key, atomically, within the budget (`Budget`: TooLarge or GamesFull when refused)."""
         ...
 
     def delete(self, key: str) -> None:
@@ -113,7 +145,8 @@ class Store(Protocol):
         ...
 
     def swap(self, key: str, old: bytes | None, new: bytes) -> bool:
-        """Store new under key only if the key holds old (None: nothing yet), atomically; True if it did."""
+        """Store new under key only if the key holds old (None: nothing yet), atomically; True if it did (within
+        the budget, as put)."""
         ...
 
     def claim(self, key: str, client: str = "", limits: Limits = NO_LIMITS) -> Claim:
@@ -169,7 +202,11 @@ class Store(Protocol):
         ...
 
     def visitors_bytes(self) -> int:
-        """The bytes (keys and values) held by the entries visitors caused, which the budget bounds."""
+        """The bytes (keys and values) held by the results visitors caused, which the budget bounds."""
+        ...
+
+    def games_bytes(self) -> int:
+        """The bytes (keys and values) held by players' games, which the games' budget bounds."""
         ...
 
 

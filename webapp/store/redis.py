@@ -12,19 +12,24 @@ from webapp.store.base import (
     CLAIM_SECONDS,
     CLAIMS,
     FAILED_SECONDS,
+    GAME_PREFIX,
+    GAMES,
     KEEP_ALL,
+    KEPT,
     NO_LIMITS,
+    VISITORS,
     Budget,
     Claim,
+    GamesFull,
     Limits,
     Progress,
     Signer,
     stale_seconds,
 )
 
-VISITORS = "cp:visitors"  # sorted set: "client\nkey" of every live visitor job, scored by when its claim expires
+JOBS = "cp:visitors"  # sorted set: "client\nkey" of every live visitor job, scored by when its claim expires
 # A visitor's admission (ARGV[2] the client, '' for the precomputation: never counted): past the client's limit
-# (ARGV[3]) or the total (ARGV[4]) a refusal, else the job counted in VISITORS until its claim expires
+# (ARGV[3]) or the total (ARGV[4]) a refusal, else the job counted in JOBS until its claim expires
 ADMIT = """
 if ARGV[2] ~= '' then
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[5])
@@ -69,44 +74,59 @@ return 'won'
 
 
 RESULT = "cp:result:"  # a result's hash: its bytes and their digest
-# the visitors' entries: when each was last used (a sorted set), the bytes each holds (a hash) and their sum
-BUDGET_KEYS = ["cp:visitor-used", "cp:visitor-sizes", "cp:visitor-bytes"]
+# per class of entries (`base.VISITORS`, `base.GAMES`): when each was last used (a sorted set), the bytes each holds
+# (a hash) and their sum
+CLASS_KEYS = {
+    VISITORS: ["cp:visitor-used", "cp:visitor-sizes", "cp:visitor-bytes"],
+    GAMES: ["cp:game-used", "cp:game-sizes", "cp:game-bytes"],
+}
+BUDGET_KEYS = [*CLASS_KEYS[VISITORS], *CLASS_KEYS[GAMES]]  # KEYS[2..7] of the scripts
 FORGET = """
-local function forget(key)
-  local size = redis.call('HGET', KEYS[3], key)
+local function forget(key, at)
+  local size = redis.call('HGET', KEYS[at + 1], key)
   if size then
-    redis.call('HDEL', KEYS[3], key)
-    redis.call('ZREM', KEYS[2], key)
-    return redis.call('DECRBY', KEYS[4], size)
+    redis.call('HDEL', KEYS[at + 1], key)
+    redis.call('ZREM', KEYS[at], key)
+    return redis.call('DECRBY', KEYS[at + 2], size)
   end
-  return tonumber(redis.call('GET', KEYS[4]) or '0')
+  return tonumber(redis.call('GET', KEYS[at + 2]) or '0')
 end
 """
-# a result written (ARGV: key, bytes, digest, '1' when kept, now, the budget in bytes): a visitor's is counted, and
-# past the budget the least recently used others are deleted (their names made from RESULT: one Redis, not a cluster)
+# a result written (ARGV: key, bytes, digest, its class '1' kept, '0' a visitor's, '2' a game, now, that class's
+# budget in bytes, the time before which an entry may be evicted, '1' when a game that does not fit is refused):
+# counted in its class (a store of an earlier version's game leaves the visitors' class), and past the class's
+# budget its least recently used others are deleted (their names made from RESULT: one Redis, not a cluster);
+# -1 when refused (nothing written)
 WRITE_SCRIPT = (
     FORGET
     + f"""
-forget(ARGV[1])
-redis.call('HSET', KEYS[1], 'blob', ARGV[2], 'digest', ARGV[3])
-if ARGV[4] == '1' then return 0 end
+local had = redis.call('EXISTS', KEYS[1]) == 1
+forget(ARGV[1], 2)
+forget(ARGV[1], 5)
+if ARGV[4] == '1' then
+  redis.call('HSET', KEYS[1], 'blob', ARGV[2], 'digest', ARGV[3])
+  return 0
+end
+local at = ARGV[4] == '2' and 5 or 2
 local size = string.len(ARGV[1]) + string.len(ARGV[2])
-redis.call('HSET', KEYS[3], ARGV[1], size)
-redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1])
-local total = redis.call('INCRBY', KEYS[4], size)
+local total = tonumber(redis.call('GET', KEYS[at + 2]) or '0') + size
 local budget = tonumber(ARGV[6])
+local before = ARGV[7] == '+inf' and '+inf' or '(' .. ARGV[7]
 while budget > 0 and total > budget do
-  local oldest = redis.call('ZRANGE', KEYS[2], 0, 1)
+  local oldest = redis.call('ZRANGEBYSCORE', KEYS[at], '-inf', before, 'LIMIT', 0, 1)
   local victim = oldest[1]
-  if victim == ARGV[1] then victim = oldest[2] end
   if not victim then break end
   redis.call('DEL', '{RESULT}' .. victim)
-  total = forget(victim)
+  total = forget(victim, at) + size
 end
-return total
+if budget > 0 and total > budget and not had and ARGV[8] == '1' then return -1 end
+redis.call('HSET', KEYS[1], 'blob', ARGV[2], 'digest', ARGV[3])
+redis.call('HSET', KEYS[at + 1], ARGV[1], size)
+redis.call('ZADD', KEYS[at], ARGV[5], ARGV[1])
+return redis.call('INCRBY', KEYS[at + 2], size)
 """
 )
-DELETE_SCRIPT = FORGET + "forget(ARGV[1])\nredis.call('DEL', KEYS[1])\n"
+DELETE_SCRIPT = FORGET + "forget(ARGV[1], 2)\nforget(ARGV[1], 5)\nredis.call('DEL', KEYS[1])\n"
 
 
 def _member(client: str, key: str) -> str:
@@ -130,10 +150,10 @@ class RedisStore:
         self._delete: Any = self._r.register_script(DELETE_SCRIPT)
 
     def get(self, key: str) -> bytes | None:
-        """The bytes under a key, if intact (a visitor's entry counts as used now)."""
+        """The bytes under a key, if intact (a visitor's entry or a game counts as used now)."""
         pipe = self._r.pipeline(transaction=False)
         pipe.hmget(f"{RESULT}{key}", "blob", "digest")
-        pipe.zadd(BUDGET_KEYS[0], {key: time.time()}, xx=True)
+        pipe.zadd(CLASS_KEYS[GAMES if key.startswith(GAME_PREFIX) else VISITORS][0], {key: time.time()}, xx=True)
         (blob, digest), _ = pipe.execute()
         if blob is None:
             return None
@@ -142,23 +162,31 @@ class RedisStore:
             return None
         return bytes(blob)
 
-    def _written(self, key: str, blob: bytes, client: Any = None) -> None:
+    def _written(self, key: str, blob: bytes, fresh: bool, client: Any = None) -> Any:
         """The write script (on the server: one step), run now or queued in a transaction (client)."""
-        kept = "1" if self._budget.kept(key) else "0"
-        args = [key, blob, self._signer.sign(key, blob), kept, time.time(), self._budget.max_bytes]
-        self._write(keys=[f"{RESULT}{key}", *BUDGET_KEYS], args=args, client=client)
+        kind, now = self._budget.admit(key, len(key) + len(blob)), time.time()
+        budget = {KEPT: 0, VISITORS: self._budget.max_bytes, GAMES: self._budget.game_bytes}[kind]
+        idle = now - self._budget.game_seconds if kind == GAMES else "+inf"
+        args = [key, blob, self._signer.sign(key, blob), kind, now, budget, idle, int(fresh and kind == GAMES)]
+        return self._write(keys=[f"{RESULT}{key}", *BUDGET_KEYS], args=args, client=client)
 
     def put(self, key: str, blob: bytes) -> None:
-        """One script: both fields, the visitors' accounts and, past the budget, the evictions."""
-        self._written(key, blob)
+        """One script: both fields, the class's accounts and, past its budget, the evictions (GamesFull: a new
+        game that does not fit)."""
+        if self._written(key, blob, fresh=True) == -1:
+            raise GamesFull(key)
 
     def delete(self, key: str) -> None:
         """Forget a key (and its share of the budget)."""
         self._delete(keys=[f"{RESULT}{key}", *BUDGET_KEYS], args=[key])
 
     def visitors_bytes(self) -> int:
-        """The bytes the visitors' entries hold."""
-        return int(self._r.get(BUDGET_KEYS[2]) or 0)
+        """The bytes the visitors' results hold."""
+        return int(self._r.get(CLASS_KEYS[VISITORS][2]) or 0)
+
+    def games_bytes(self) -> int:
+        """The bytes the players' games hold."""
+        return int(self._r.get(CLASS_KEYS[GAMES][2]) or 0)
 
     def swap(self, key: str, old: bytes | None, new: bytes) -> bool:
         """Compare and set with WATCH / MULTI (optimistic: fails if anyone changed the key meanwhile)."""
@@ -172,8 +200,9 @@ class RedisStore:
                     pipe.unwatch()
                     return False
                 pipe.multi()
-                self._written(key, new, pipe)
-                pipe.execute()
+                self._written(key, new, old is None, pipe)
+                if pipe.execute()[-1] == -1:
+                    raise GamesFull(key)
                 return True
             except redis.WatchError:
                 return False
@@ -183,7 +212,7 @@ class RedisStore:
         counted, and refused past the limits, in a sorted set of live visitor jobs scored by their expiry."""
         now = time.time()
         won = self._claim(
-            keys=[f"cp:claim:{key}", VISITORS],
+            keys=[f"cp:claim:{key}", JOBS],
             args=[_member(client, key), client, limits.per_client, limits.total, now, int(CLAIM_SECONDS)],
         )
         verdict = one_of(won.decode() if isinstance(won, bytes) else str(won), CLAIMS, "claim")
@@ -195,7 +224,7 @@ class RedisStore:
         """One Lua script: a job still queued by the precomputation (its claim's holder '', its note `note`) becomes
         this visitor's, counted against the limits like a claim of their own; 'taken' if it is not such a job."""
         won = self._adopt(
-            keys=[f"cp:claim:{key}", VISITORS, f"cp:job:{key}"],
+            keys=[f"cp:claim:{key}", JOBS, f"cp:job:{key}"],
             args=[_member(client, key), client, limits.per_client, limits.total, time.time(), int(CLAIM_SECONDS), note],
         )
         return one_of(won.decode() if isinstance(won, bytes) else str(won), CLAIMS, "claim")
@@ -236,7 +265,7 @@ class RedisStore:
     def client_jobs(self, client: str) -> list[str]:
         """The keys of a visitor's live jobs (queued or running)."""
         prefix = f"{client}\n"
-        members = self._r.zrangebyscore(VISITORS, time.time(), "+inf")
+        members = self._r.zrangebyscore(JOBS, time.time(), "+inf")
         return [m.decode()[len(prefix) :] for m in members if m.decode().startswith(prefix)]
 
     def _client(self, key: str) -> str | None:
@@ -273,7 +302,7 @@ class RedisStore:
         pipe = self._r.pipeline()
         pipe.expire(f"cp:claim:{key}", max(1, int(seconds)))
         if client:
-            pipe.zadd(VISITORS, {_member(client, key): time.time() + seconds}, xx=True)
+            pipe.zadd(JOBS, {_member(client, key): time.time() + seconds}, xx=True)
             if state == "running":
                 pipe.set(f"cp:runner:{client}", key, ex=max(1, int(seconds)))
         pipe.execute()
@@ -284,7 +313,7 @@ class RedisStore:
         pipe = self._r.pipeline()
         pipe.delete(f"cp:claim:{key}")
         if client:
-            pipe.zrem(VISITORS, _member(client, key))
+            pipe.zrem(JOBS, _member(client, key))
         pipe.execute()
         if client and self._r.get(f"cp:runner:{client}") == key.encode():
             self._r.delete(f"cp:runner:{client}")

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from webapp.store.base import (
+    GAMES,
     KEEP_ALL,
+    KEPT,
     NO_LIMITS,
     TOUCH_SECONDS,
+    VISITORS,
     Budget,
     Claim,
+    GamesFull,
     Limits,
     Progress,
     Signer,
@@ -20,23 +25,25 @@ from webapp.store.base import (
     stale_seconds,
 )
 
-# a result's row: its bytes, their digest, when it was last written or read (a visitor's: within TOUCH_SECONDS), the
-# bytes it holds (key and value) and whether it is kept whatever the budget (1) or a visitor's (0)
+# a result's row: its bytes, their digest, when it was last written or read (a visitor's or game's: within
+# TOUCH_SECONDS), the bytes it holds (key and value) and its class (`base.KEPT`, `VISITORS` or `GAMES`)
 RESULTS = "key TEXT PRIMARY KEY, blob BLOB, digest TEXT, at REAL, size INTEGER NOT NULL DEFAULT 0, kept INTEGER"
 VISITOR_PREFIXES = ("rendered:", "game:")  # a store of an earlier version: its entries counted as visitors' or kept
-# the visitors' bytes, a running total that triggers keep in the writing transaction (a write costs the same at a
-# thousand entries and at a million: summing them took 524 ms at a million); a row replaced is updated, never
-# replaced (REPLACE would delete it without its trigger)
+# the bytes of the visitors' results and of the players' games, running totals that triggers keep in the writing
+# transaction (a write costs the same at a thousand entries and at a million: summing them took 524 ms at a
+# million); a row replaced is updated, never replaced (REPLACE would delete it without its trigger)
 TOTALS = "name TEXT PRIMARY KEY, bytes INTEGER NOT NULL"
-TRIGGERS = (
-    "CREATE TRIGGER IF NOT EXISTS visitors_in AFTER INSERT ON results WHEN NEW.kept = 0 BEGIN "
-    "UPDATE totals SET bytes = bytes + NEW.size WHERE name = 'visitors'; END",
-    "CREATE TRIGGER IF NOT EXISTS visitors_out AFTER DELETE ON results WHEN OLD.kept = 0 BEGIN "
-    "UPDATE totals SET bytes = bytes - OLD.size WHERE name = 'visitors'; END",
-    "CREATE TRIGGER IF NOT EXISTS visitors_changed AFTER UPDATE OF size, kept ON results BEGIN "
-    "UPDATE totals SET bytes = bytes - (CASE WHEN OLD.kept = 0 THEN OLD.size ELSE 0 END) "
-    "+ (CASE WHEN NEW.kept = 0 THEN NEW.size ELSE 0 END) WHERE name = 'visitors'; END",
+_TOTAL = (
+    "UPDATE totals SET bytes = bytes {sign} {row}.size "
+    "WHERE {row}.kept != 1 AND name = CASE {row}.kept WHEN 2 THEN 'games' ELSE 'visitors' END;"
 )
+TRIGGERS = {
+    "entries_in": f"AFTER INSERT ON results BEGIN {_TOTAL.format(sign='+', row='NEW')} END",
+    "entries_out": f"AFTER DELETE ON results BEGIN {_TOTAL.format(sign='-', row='OLD')} END",
+    "entries_changed": "AFTER UPDATE OF size, kept ON results BEGIN "
+    f"{_TOTAL.format(sign='-', row='OLD')} {_TOTAL.format(sign='+', row='NEW')} END",
+}
+OLD_TRIGGERS = ("visitors_in", "visitors_out", "visitors_changed")  # before games had their own total
 WAL_LIMIT = 64 << 20  # the write-ahead log is truncated to this after a checkpoint (it stayed at a 124 MB eviction's)
 LARGE_EVICTION = 16 << 20  # an eviction this large is checkpointed at once, so the log gives its space back
 
@@ -57,7 +64,7 @@ class SqliteStore:
                 self._account_old(db)
             db.execute("CREATE INDEX IF NOT EXISTS results_visitors ON results (kept, at, size)")
             triggers = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
-            if len(triggers & {"visitors_in", "visitors_out", "visitors_changed"}) < len(TRIGGERS):
+            if not set(TRIGGERS) <= triggers:
                 self._make_totals(db)
             db.execute(
                 "CREATE TABLE IF NOT EXISTS jobs (key TEXT PRIMARY KEY, state TEXT, done INTEGER, total INTEGER, "
@@ -69,15 +76,24 @@ class SqliteStore:
 
     @staticmethod
     def _make_totals(db: sqlite3.Connection) -> None:
-        """The running total made once, from the rows, with its triggers (in one transaction: the first process to
-        open the file makes them, the others find them)."""
+        """The running totals made once, from the rows, with their triggers, a store of an earlier version's games
+        moved to their own class (in one transaction: the first process to open the file makes them, the others
+        find them)."""
         db.execute("BEGIN IMMEDIATE")
+        if set(TRIGGERS) <= {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}:
+            db.execute("COMMIT")  # another process made them meanwhile
+            return
+        for name in (*OLD_TRIGGERS, *TRIGGERS):
+            db.execute(f"DROP TRIGGER IF EXISTS {name}")
         db.execute(f"CREATE TABLE IF NOT EXISTS totals ({TOTALS})")
-        db.execute(
-            "INSERT OR REPLACE INTO totals SELECT 'visitors', COALESCE(SUM(size), 0) FROM results WHERE kept = 0"
-        )
-        for trigger in TRIGGERS:
-            db.execute(trigger)
+        db.execute("UPDATE results SET kept = 2 WHERE substr(key, 1, 5) = 'game:'")
+        for name, kind in (("visitors", 0), ("games", 2)):
+            db.execute(
+                "INSERT OR REPLACE INTO totals SELECT ?, COALESCE(SUM(size), 0) FROM results WHERE kept = ?",
+                (name, kind),
+            )
+        for name, body in TRIGGERS.items():
+            db.execute(f"CREATE TRIGGER {name} {body}")
         db.execute("COMMIT")
 
     @staticmethod
@@ -94,18 +110,29 @@ class SqliteStore:
         )
         db.execute("COMMIT")
 
-    def _db(self) -> sqlite3.Connection:
-        """A connection (one per call: safe across forks and threads)."""
+    @contextmanager
+    def _db(self) -> Iterator[sqlite3.Connection]:
+        """A connection for one use (safe across forks and threads), closed after it: a transaction left open by an
+        error rolled back. Closed here, not when collected: a connection and its statement cache refer to each
+        other, so only the cycle collector would close it, and one still open when a consumer forks its workers
+        is carried into them (with it, the precomputation's consumer corrupted the file)."""
         db = sqlite3.connect(self._path, timeout=30, isolation_level=None)
-        db.execute("PRAGMA busy_timeout=30000")
-        db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
-        return db
+        try:
+            db.execute("PRAGMA busy_timeout=30000")
+            db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
+            yield db
+        except BaseException:
+            if db.in_transaction:
+                db.rollback()
+            raise
+        finally:
+            db.close()
 
     def get(self, key: str) -> bytes | None:
         """The bytes under a key, if intact."""
         with self._db() as db:
             row = db.execute("SELECT blob, digest, kept, at FROM results WHERE key = ?", (key,)).fetchone()
-            if row is not None and not row[2] and time.time() - float(row[3]) > TOUCH_SECONDS:
+            if row is not None and row[2] != KEPT and time.time() - float(row[3]) > TOUCH_SECONDS:
                 db.execute("UPDATE results SET at = ? WHERE key = ?", (time.time(), key))  # used: evicted later
         if row is None:
             return None
@@ -117,9 +144,10 @@ class SqliteStore:
 
     def put(self, key: str, blob: bytes) -> None:
         """Store bytes and their digest, within the budget, in one transaction."""
+        kind = self._budget.admit(key, len(key) + len(blob))
         with self._db() as db:
             db.execute("BEGIN IMMEDIATE")
-            evicted = self._write(db, key, blob)
+            evicted = self._write(db, key, blob, kind, fresh=True)
             db.execute("COMMIT")
             self._after(db, evicted)
 
@@ -131,37 +159,51 @@ class SqliteStore:
             db.execute("PRAGMA busy_timeout=100")
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
 
-    def _write(self, db: sqlite3.Connection, key: str, blob: bytes) -> int:
-        """Write an entry (in the caller's transaction); past the budget, evict the visitors' entries least recently
-        used until the rest fits (never the one written). The bytes evicted."""
-        kept = self._budget.kept(key)
+    def _write(self, db: sqlite3.Connection, key: str, blob: bytes, kind: int, fresh: bool) -> int:
+        """Write an entry of a class (in the caller's transaction) and keep its class within the budget; the bytes
+        evicted. A new game that does not fit (fresh: a put, not a move) rolls the transaction back: GamesFull."""
+        held = db.execute("SELECT 1 FROM results WHERE key = ?", (key,)).fetchone() if fresh else True
+        new_game = kind == GAMES and held is None
         db.execute(
             "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET blob = excluded.blob, "
             "digest = excluded.digest, at = excluded.at, size = excluded.size, kept = excluded.kept",
-            (key, blob, self._signer.sign(key, blob), time.time(), len(key) + len(blob), int(kept)),
+            (key, blob, self._signer.sign(key, blob), time.time(), len(key) + len(blob), kind),
         )
-        if kept or not self._budget.max_bytes:
+        limit = {KEPT: 0, VISITORS: self._budget.max_bytes, GAMES: self._budget.game_bytes}[kind]
+        if not limit:
             return 0
-        over = self._visitors(db) - self._budget.max_bytes
-        oldest = db.execute("SELECT key, size FROM results WHERE kept = 0 AND key != ? ORDER BY at", (key,))
+        over = self._total(db, kind) - limit
+        idle = time.time() - self._budget.game_seconds if kind == GAMES else float("inf")
+        oldest = db.execute(
+            "SELECT key, size FROM results WHERE kept = ? AND key != ? AND at < ? ORDER BY at", (kind, key, idle)
+        )
         victims, evicted = [], 0
         while over > 0 and (row := oldest.fetchone()) is not None:
             victims.append((str(row[0]),))
             over -= int(row[1])
             evicted += int(row[1])
         oldest.close()
+        if over > 0 and new_game:
+            db.execute("ROLLBACK")
+            raise GamesFull(key)
         db.executemany("DELETE FROM results WHERE key = ?", victims)
         return evicted
 
     @staticmethod
-    def _visitors(db: sqlite3.Connection) -> int:
-        """The visitors' bytes: the running total (`TRIGGERS`)."""
-        return int(db.execute("SELECT bytes FROM totals WHERE name = 'visitors'").fetchone()[0])
+    def _total(db: sqlite3.Connection, kind: int) -> int:
+        """The bytes of a class: its running total (`TRIGGERS`)."""
+        name = "games" if kind == GAMES else "visitors"
+        return int(db.execute("SELECT bytes FROM totals WHERE name = ?", (name,)).fetchone()[0])
 
     def visitors_bytes(self) -> int:
-        """The bytes the visitors' entries hold."""
+        """The bytes the visitors' results hold."""
         with self._db() as db:
-            return self._visitors(db)
+            return self._total(db, VISITORS)
+
+    def games_bytes(self) -> int:
+        """The bytes the players' games hold."""
+        with self._db() as db:
+            return self._total(db, GAMES)
 
     def delete(self, key: str) -> None:
         """Forget a key."""
@@ -170,6 +212,7 @@ class SqliteStore:
 
     def swap(self, key: str, old: bytes | None, new: bytes) -> bool:
         """Compare and set in one transaction."""
+        kind = self._budget.admit(key, len(key) + len(new))
         with self._db() as db:
             db.execute("BEGIN IMMEDIATE")
             row = db.execute("SELECT blob, digest FROM results WHERE key = ?", (key,)).fetchone()
@@ -179,7 +222,7 @@ class SqliteStore:
             if now != old:
                 db.execute("COMMIT")
                 return False
-            evicted = self._write(db, key, new)
+            evicted = self._write(db, key, new, kind, fresh=old is None)
             db.execute("COMMIT")
             self._after(db, evicted)
             return True
