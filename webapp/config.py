@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import itertools
 import logging
 import math
 import os
@@ -12,6 +13,7 @@ import random
 import secrets
 import string
 import zlib
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -70,13 +72,18 @@ MIN_KEY_BITS = 256  # a key set by hand must carry at least 32 bytes of entropy 
 # repetitive or patterned ('abcdefgh' six times, 16 hex digits four times): its estimate shrinks with its size. Random
 # keys compress to within 3% of the reference (zlib's Huffman coding of 64 random hex digits: 392 to 408 bits).
 PATTERN_SHARE = 0.85
+# An ordered or strided alphabet ('A…Za…z0…9+/', 'acegikmo…') does not repeat, so it compresses like a random key;
+# its characters step by one difference. Past this share of equal steps between neighbours (a random key of 64 hex
+# digits has at most about a fifth), only the other steps count.
+STRIDE_SHARE = 0.4
 
 
 def key_bits(key: str) -> float:
     """A generous estimate of a key's entropy: its length times the bits of the smallest alphabet it is drawn
     from (hex digits 4, base64 6, any printable character 6.5), scaled down by how much better than a random key
-    of that alphabet and length it compresses (repetition and patterns: `PATTERN_SHARE`); nothing for a key of
-    fewer than 8 distinct characters."""
+    of that alphabet and length it compresses (repetition and patterns: `PATTERN_SHARE`) and by the share of its
+    steps that are one stride (an ordered alphabet: `STRIDE_SHARE`); nothing for a key of fewer than 8 distinct
+    characters."""
     key = key.strip()
     if len(set(key)) < 8:
         return 0.0
@@ -89,7 +96,9 @@ def key_bits(key: str) -> float:
     rng = random.Random(len(key))  # the same reference in every process
     reference = "".join(rng.choice(alphabet) for _ in key)
     share = _compressed(key) / (PATTERN_SHARE * _compressed(reference))
-    return len(key) * per * min(1.0, share)
+    steps = Counter(ord(b) - ord(a) for a, b in itertools.pairwise(key))
+    stride = steps.most_common(1)[0][1] / (len(key) - 1)
+    return len(key) * per * min(1.0, share) * (1.0 - stride if stride > STRIDE_SHARE else 1.0)
 
 
 def _compressed(text: str) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import string
 from pathlib import Path
 
 import pytest
@@ -81,11 +82,15 @@ def test_the_published_key_in_the_environment_is_refused(
         "abcdefgh" * 6,  # long enough and varied enough by its alphabet, but one pattern repeated
         "0123456789abcdef" * 4,
         hashlib.sha256(b"half a key").hexdigest()[:32] * 2,  # 128 bits that look random, written twice
+        string.ascii_uppercase + string.ascii_lowercase + string.digits + "+/",  # the base64 alphabet in order
+        string.ascii_lowercase[::2] + string.ascii_uppercase[::2] + string.ascii_lowercase[1::2] + "0246813579",
+        "".join(chr(c) for c in range(33, 127)),  # every printable character, in order
     ],
 )
 def test_a_weak_key_in_the_environment_is_refused(instance: Path, monkeypatch: pytest.MonkeyPatch, weak: str) -> None:
-    """A key of less than 32 bytes of entropy (short, few distinct characters, or repetitive: it compresses far
-    better than a random key of its alphabet and length) is refused with the reason."""
+    """A key of less than 32 bytes of entropy (short, few distinct characters, repetitive: it compresses far
+    better than a random key of its alphabet and length, or an alphabet in order or by strides, which does not
+    compress but steps by one difference) is refused with the reason."""
     monkeypatch.setenv("COIN_PUZZLES_SECRET", weak)
     with pytest.raises(config.ConfigError, match="too weak"):
         config.keys(instance)
@@ -163,7 +168,7 @@ def test_rotate_key_with_the_key_in_the_environment(
 
 def test_random_keys_are_never_refused_as_patterned() -> None:
     """Keys drawn at random at the sizes the docs suggest (64 hex digits, 43 base64 characters) keep their full
-    estimate: the compression check refuses patterns, not chance."""
+    estimate: the compression and stride checks refuse patterns, not chance."""
     import secrets
 
     assert all(config.key_bits(config.new_key()) >= config.MIN_KEY_BITS for _ in range(500))
