@@ -70,7 +70,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         rotation.use(app, config.keys(Path(app.instance_path)))
-        app.before_request(rotation.follow)  # `rotate-key` takes effect without a restart
+        app.session_interface = rotation.FollowingSessions()  # `rotate-key` takes effect without a restart
     elif app.config.get("SECRET_KEY_FALLBACKS"):  # CSRF tokens signed with an older key still validate
         app.config["WTF_CSRF_SECRET_KEY"] = [*app.config["SECRET_KEY_FALLBACKS"], app.config["SECRET_KEY"]]
     if not app.config.get("RESULT_STORE"):

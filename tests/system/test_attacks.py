@@ -6,12 +6,15 @@ do not stall the site, and the instance folder is private."""
 
 from __future__ import annotations
 
+import http.cookiejar
 import os
+import re
 import signal
 import socket
 import subprocess
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -21,7 +24,7 @@ import pytest
 
 from tests.system.conftest import BIN, SYSTEM_KEY, Served, free_port
 from tests.system.test_proxy import slow_clients
-from tests.system.test_queue_faults import answered, ask, job_processes, until
+from tests.system.test_queue_faults import answered, ask, gunicorn_workers, job_processes, until
 from webapp.results.jobs import make_huey
 
 pytestmark = pytest.mark.slow
@@ -115,12 +118,43 @@ def test_a_rotated_key_loses_no_result(serve: Callable[..., Served], tmp_path: P
     assert app.output().count("coin-puzzles job: computing devil.solve") == 4  # n=12 and the three, once each
 
 
+def test_a_worker_booted_after_rotate_key_reads_the_new_keys_before_the_session(
+    serve: Callable[..., Served], tmp_path: Path
+) -> None:
+    """After `rotate-key`, a visitor's form and session cookie come signed with the new key; gunicorn's workers are
+    then killed, so the form's POST is the first request of a worker forked from a master that still holds the
+    old keys. Five times over, the POST starts its game (no 400 "your browser sent no session cookie"): the
+    worker follows the key files before it opens the session."""
+    app = serve(COIN_PUZZLES_SECRET="")
+    env = {**os.environ, "COIN_PUZZLES_SECRET": "", "COIN_PUZZLES_INSTANCE": str(tmp_path / "instance")}
+    subprocess.run([str(BIN / "coin-puzzles"), "rotate-key"], env=env, check=True, capture_output=True, timeout=60)
+    for _ in range(5):
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        with browser.open(app.url + "/adversary", timeout=30) as r:
+            token = re.search(r'name="csrf_token" value="([^"]+)"', r.read().decode())
+        assert token
+        old = gunicorn_workers(app)[1]
+        for pid in old:
+            os.kill(pid, signal.SIGKILL)
+        until(lambda old=old: len(set(gunicorn_workers(app)[1]) - set(old)) == len(old), 30, "no new workers")
+        form = urllib.parse.urlencode({"csrf_token": token[1], "n": "12", "mode": "honest"}).encode()
+        with browser.open(app.url + "/adversary", data=form, timeout=30) as r:
+            assert r.status == 200 and "/adversary/play?" in r.geturl()
+
+
 def test_a_killed_consumer_worker_is_queued_again_without_a_request(serve: Callable[..., Served]) -> None:
-    """SIGKILL the consumer's worker while its job runs: once its claim is stale, the precomputation's consumer
-    queues the job again by itself on its next look (nobody asks meanwhile), and it completes. The looks are 2 s
-    apart here instead of a minute (COIN_PUZZLES_REVIVE_SECONDS)."""
-    app = serve(JOB_WORKERS="1", COIN_PUZZLES_JOB_STALE_SECONDS="3", COIN_PUZZLES_REVIVE_SECONDS="2")
-    path = "/api/devil?n=15"  # the whole-table search for 15 coins: a job of about 4 s
+    """SIGKILL the consumer's worker while its job runs, with the precomputation's whole backlog queued on its one
+    worker: once the job's claim is stale, the precomputation's consumer queues it again by itself on its next
+    look (nobody asks meanwhile; the looks are its own thread's, not tasks behind that backlog), and it completes.
+    The looks are 2 s apart here instead of a minute (COIN_PUZZLES_REVIVE_SECONDS)."""
+    app = serve(
+        COIN_PUZZLES_PRECOMPUTE="1",
+        JOB_WORKERS="1",
+        COIN_PUZZLES_JOB_STALE_SECONDS="3",
+        COIN_PUZZLES_REVIVE_SECONDS="2",
+    )
+    until(lambda: "results queued for precomputation" in app.output(), 60, "the precomputation was not queued")
+    path = "/api/devil?n=15"  # the whole-table search for 15 coins: a job of about 4 s (the visitor's now)
     assert ask(app.url, path)[0] == 202
     until(lambda: bool(job_processes(app)), 60, "the job did not start")
     worker, _ = job_processes(app)[0]

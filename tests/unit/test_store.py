@@ -403,9 +403,32 @@ def test_a_forged_task_of_any_shape_is_dropped_with_one_line(
     assert err.count("a task not of this app was dropped") == 6 and "Traceback" not in err
 
 
+def test_a_malformed_queue_entry_is_dropped_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Entries written into the queue's own file by someone else than this app (not JSON, JSON of another shape, a
+    task name no task has): the consumer's read drops each with one line and gets nothing to run (huey logged a
+    traceback for each), and the page's look at the queue skips them; a real task behind them is still read."""
+    import sqlite3 as sql
+
+    from webapp.results.jobs import QUEUE_FILES, Queues
+
+    queues = Queues(None, tmp_path, store="sqlite:" + str(tmp_path / "r.db"))
+    huey = queues.visitors
+    with sql.connect(tmp_path / QUEUE_FILES["visitors"]) as db:
+        unknown = b'T["id","nobody.task",null,0,0,null,[],{},null,null,null,null,null]'
+        for junk in (b"\x80\x04pickle", b"T[1,2]", unknown):
+            db.execute("INSERT INTO task (queue, data, priority) VALUES (?, ?, 0)", (huey.name, junk))
+    queues.enqueue("devil.solve", {"n": 3, "goal": "all-heads", "reflections": False, "states": 2}, "10.0.0.1")
+    assert queues.place("visitors", "nothing") is None
+    assert [huey.dequeue() for _ in range(3)] == [None, None, None]
+    task = huey.dequeue()
+    assert task is not None and task.args[0] == "devil.solve"
+    err = capsys.readouterr().err
+    assert err.count("a malformed queue entry was dropped") == 6 and "Traceback" not in err
+
+
 def test_a_job_whose_consumer_died_is_queued_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A running job whose supervisor stopped reporting (its consumer killed) is queued again by the periodic
-    revive, on the lane of the client that asked for it, once however many consumers revive at the same time; a
+    """A running job whose supervisor stopped reporting (its consumer killed) is queued again by the reviver, on the
+    lane of the client that asked for it, once however many consumers revive at the same time; a
     live job is left alone."""
     from webapp.results.catalogue import DEVIL, DevilParams
     from webapp.results.jobs import Queues

@@ -108,6 +108,7 @@ def _commands(args: argparse.Namespace, bind: str) -> tuple[list[list[str]], lis
         "--graceful-timeout",
         "10",
         "--preload",
+        "--no-control-socket",  # at $HOME/.gunicorn by default: two servers of one account unlinked each other's
         "--access-logfile",
         "-",
         "webapp:served_app()",
@@ -285,28 +286,26 @@ def worker(args: argparse.Namespace) -> int:
     that is not stored yet (unless --no-precompute)."""
     from webapp import config
     from webapp.results.jobs import Queues
-    from webapp.results.precompute import everything
     from webapp.store import default_store
 
     workers = whole(args.workers, "--workers")
     config.keys(config.instance_path())  # ConfigError (exit status 2) for a published or weak key
     private_instance()
     queues = Queues(config.redis_url(), config.instance_path())
+    consumer = queues.consumer(args.queue, workers)
     if args.queue == "precompute":
         lowest_priority()  # the background fill yields the cores to visitors' pages and jobs (serve sets it already)
-        if not args.no_precompute:  # what is shipped is not queued but stored, once the rest is queued
-            from webapp.results.shipped import install, shipped_keys
+        if not args.no_precompute:  # what is shipped is not queued but stored, once the rest is queued and served
+            from webapp.results.shipped import start
 
-            store, shipped = default_store(), shipped_keys()
-            queued = queues.enqueue_missing(store, [(c, p) for c, p in everything() if c.key(p) not in shipped])
-            print(f"coin-puzzles worker: {queued} results queued for precomputation", file=sys.stderr, flush=True)
-            stored = install(store, lambda line: print(f"coin-puzzles worker: {line}", file=sys.stderr))
-            print(f"coin-puzzles worker: {stored} shipped results stored", file=sys.stderr, flush=True)
+            consumer.then = start(
+                queues, default_store(), lambda line: print(f"coin-puzzles worker: {line}", file=sys.stderr, flush=True)
+            )
     if args.queue == "quick":  # its jobs are awaited by the page that asked: the kernels loaded before the forks
         from webapp.results.warm import load_here
 
         load_here()
-    queues.consumer(args.queue, workers).run()
+    consumer.run()
     return 0
 
 

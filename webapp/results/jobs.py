@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import resource
 import sys
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import msgspec
-from huey import Huey, PriorityRedisHuey, SqliteHuey, crontab
-from huey.consumer import Consumer, Scheduler
-from huey.exceptions import RetryTask
+from huey import Huey, PriorityRedisHuey, SqliteHuey
+from huey.consumer import Consumer
+from huey.exceptions import HueyException, RetryTask
 from huey.registry import Message
 from huey.serializer import Serializer
 
@@ -80,13 +81,34 @@ class JsonSerializer(Serializer):
         raise ValueError("not a coin-puzzles queue entry")
 
 
+class Dropping(Huey):
+    """A queue whose malformed entries (not JSON, not a task of this app, a name no task has: written by someone
+    else than this app to a shared Redis or the queue's file) are dropped with one line instead of a traceback."""
+
+    def deserialize_task(self, data: bytes) -> Any:
+        """The task, or None (nothing to run) for an entry that is none of this app's."""
+        try:
+            return super().deserialize_task(data)
+        except (ValueError, TypeError, HueyException, msgspec.MsgspecError) as e:
+            print(f"coin-puzzles worker: a malformed queue entry was dropped ({type(e).__name__})", file=sys.stderr)
+            return None
+
+
+class SqliteQueue(Dropping, SqliteHuey):
+    """The queue in a SQLite file (the embedded default)."""
+
+
+class RedisQueue(Dropping, PriorityRedisHuey):
+    """The queue on Redis (several hosts)."""
+
+
 def make_huey(queue: str, redis_url: str | None, folder: Path) -> Huey:
     """A queue: Redis when a URL is given, else a SQLite file in the instance folder; tasks kept as JSON."""
     name = "coin-puzzles" if queue == "visitors" else f"coin-puzzles-{queue}"
     if redis_url:  # the type the single queue had: a deployed Redis keeps its key
-        return PriorityRedisHuey(name, url=redis_url, serializer=JsonSerializer())
+        return RedisQueue(name, url=redis_url, serializer=JsonSerializer())
     folder.mkdir(parents=True, exist_ok=True)
-    return SqliteHuey(name, filename=str(folder / QUEUE_FILES[queue]), results=False, serializer=JsonSerializer())
+    return SqliteQueue(name, filename=str(folder / QUEUE_FILES[queue]), results=False, serializer=JsonSerializer())
 
 
 def limit_memory(queue: str) -> Callable[[], None]:
@@ -129,6 +151,35 @@ def compute(address: str, name: str, params: dict[str, Any], client: str, queue:
     supervise(address, keys, c, p, config.job_seconds(queue))
 
 
+REVIVE_SECONDS = 60  # how often stale jobs are looked for (COIN_PUZZLES_REVIVE_SECONDS; the system tests: 2)
+
+
+class Reviving(Consumer):
+    """The precomputation's consumer, which also queues again the jobs whose consumer died (their claims went stale),
+    every COIN_PUZZLES_REVIVE_SECONDS: at once, not on the next visitor's request, counted against no limit. It
+    looks from a thread of its own in the consumer's main process, not as a task on its queue: a task waited
+    behind the whole precomputation (49 looks queued and none run after 49 minutes)."""
+
+    revive: Callable[[], int]
+    then: Callable[[], None] = staticmethod(lambda: None)  # what the consumer does once it serves (the install)
+
+    def start(self) -> None:
+        """Start the workers (forked first: the thread is not copied into them), then the reviver's thread, then
+        `then` (storing what is shipped takes seconds: the reviver looks meanwhile)."""
+        super().start()
+        seconds = max(1, config.setting("COIN_PUZZLES_REVIVE_SECONDS", REVIVE_SECONDS))
+        threading.Thread(target=self._look, args=(seconds,), name="reviver", daemon=True).start()
+        self.then()
+
+    def _look(self, seconds: int) -> None:
+        """Every few seconds until the consumer stops: revive; a failed look (the store away a moment) is one line."""
+        while not self.stop_flag.wait(seconds):
+            try:
+                self.revive()
+            except Exception as e:  # noqa: BLE001 - the next look tries again; the consumer must not die of it
+                print(f"coin-puzzles worker: looking for stopped jobs failed ({type(e).__name__})", file=sys.stderr)
+
+
 class Queues:
     """The three queues, visitors', the quick lane and the precomputation's, each with the one task that computes a
     result by name:
@@ -148,10 +199,6 @@ class Queues:
             huey.on_startup()(limit_memory(queue))
             self.by_name[queue] = huey
             self._tasks[queue] = huey.task(name="compute")(self._job(queue, huey))
-        # every minute (COIN_PUZZLES_REVIVE_SECONDS: `consumer`), the precomputation's consumer queues again the
-        # jobs whose consumer died (their claims went stale): at once, not on the next visitor's request, and
-        # counted against no limit
-        self.precompute.periodic_task(crontab(minute="*"), name="revive")(self.revive)
 
     def _job(self, queue: str, huey: Huey) -> Callable[..., None]:
         """The task of one queue (its client is ignored on the precomputation's). It takes whatever arguments a
@@ -171,13 +218,11 @@ class Queues:
         return job
 
     def consumer(self, queue: str, workers: int) -> Consumer:
-        """A queue's consumer with process workers. Its scheduler looks for periodic work (the precomputation's
-        `revive`) every COIN_PUZZLES_REVIVE_SECONDS (default Huey's minute; the system tests set a few seconds,
-        so that a killed worker's job is queued again without a minute's wait)."""
-        seconds = max(1, config.setting("COIN_PUZZLES_REVIVE_SECONDS", Scheduler.periodic_task_seconds))
-        scheduler = type("ReviveScheduler", (Scheduler,), {"periodic_task_seconds": seconds})
-        kind = type("ReviveConsumer", (Consumer,), {"scheduler_class": scheduler})
-        return kind(self.by_name[queue], workers=workers, worker_type="process")
+        """A queue's consumer with process workers; the precomputation's also revives (`Reviving`)."""
+        kind = Reviving if queue == "precompute" else Consumer
+        consumer = kind(self.by_name[queue], workers=workers, worker_type="process")
+        consumer.revive = self.revive
+        return consumer
 
     def revive(self) -> int:
         """Queue again every job whose supervisor died (a consumer killed, a host lost), on its lane, for the client
@@ -200,7 +245,7 @@ class Queues:
 
     def place(self, lane: str, key: str) -> int | None:
         """Where a job for key waits on a lane's queue (1: next), or None when it is not waiting there."""
-        for n, task in enumerate(self.by_name[lane].pending(), 1):
+        for n, task in enumerate((t for t in self.by_name[lane].pending() if t is not None), 1):
             try:
                 name, params, *_ = task.args
                 c = REGISTRY[name]

@@ -23,7 +23,7 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -40,6 +40,9 @@ from webapp.results.computations import Computation, Failed, P, R, dumps, loads,
 from webapp.results.games import game_spec
 from webapp.results.precompute import Item, everything
 from webapp.store import Store, codec
+
+if TYPE_CHECKING:
+    from webapp.results.jobs import Queues
 
 SHIPPED_RESULTS = ROOT / "webapp" / "data" / "results"
 # the computations whose slow listed results are shipped (the others: outcome tables and small searches, made in
@@ -223,6 +226,15 @@ def install(store: Store, say: Callable[[str], None] = lambda line: None) -> int
             except (ValueError, OSError) as e:
                 say(f"a shipped result was left out: {e}")
     return stored
+
+
+def start(queues: Queues, store: Store, say: Callable[[str], None]) -> Callable[[], None]:
+    """The precomputation's start: what the site lists and does not ship queued now; what it ships stored by the
+    step returned, which the consumer runs once it serves (its reviver looking meanwhile)."""
+    shipped = shipped_keys()
+    queued = queues.enqueue_missing(store, [(c, p) for c, p in everything() if c.key(p) not in shipped])
+    say(f"{queued} results queued for precomputation")
+    return lambda: say(f"{install(store, say)} shipped results stored")
 
 
 def make(items: Iterable[Item], say: Callable[[str], None] = print) -> list[Path]:
