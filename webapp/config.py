@@ -23,6 +23,7 @@ from solvers.errors import InputError
 from solvers.numbers import whole_number
 
 ROOT = Path(__file__).resolve().parent.parent
+CERTIFICATES = ROOT / "webapp" / "data" / "certificates"  # `coin-puzzles certify` made them (docs/certificates)
 
 
 class ConfigError(InputError):

@@ -150,8 +150,8 @@ def test_nginx_keeps_the_pages_the_app_marks_and_forgets_them_at_a_restart(
 ) -> None:
     """Through deploy/nginx.conf: a page of its address comes from nginx's cache the second time (X-Cache: HIT),
     gzipped for a client that accepts it, and a conditional GET gets its 304 there; a page with a form token is
-    never kept; a hashed static name is kept and immutable. Writing the configuration again, as `coin-puzzles
-    serve` does at each start (a deploy), empties the cache: nothing from before it is served."""
+    never kept. Writing the configuration again, as `coin-puzzles serve` does at each start (a deploy), empties
+    the cache: nothing from before it is served."""
     app = serve(COIN_PUZZLES_PROXY="0")
     upstream = app.url.removeprefix("http://")
     url, proc = start_nginx(tmp_path, upstream)
@@ -169,17 +169,55 @@ def test_nginx_keeps_the_pages_the_app_marks_and_forgets_them_at_a_restart(
         e.value.close()
         assert e.value.code == 304
         assert [_get(url + "/adversary")[1]["X-Cache"] for _ in range(2)] == ["MISS", "MISS"]
-        css = re.search(r'href="(/static/css/site\.[0-9a-f]{10}\.css)"', body.decode())
-        assert css is not None
-        assert _get(url + css[1])[1]["X-Cache"] == "MISS"
-        kept, _ = _until_kept(url + css[1])
-        assert kept["X-Cache"] == "HIT" and "immutable" in kept["Cache-Control"]
     finally:
         proc.terminate()
         proc.wait(timeout=10)
     url, proc = start_nginx(tmp_path, upstream)  # the configuration written again: a new deploy's nginx
     try:
         assert _get(url + plan)[1]["X-Cache"] == "MISS"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.mark.slow
+def test_hashed_static_files_come_from_disk_within_a_limit(serve: Callable[..., Served], tmp_path: Path) -> None:
+    """A page's hashed static names are served by nginx from disk, immutable, with the security headers, and never
+    reach the app or its cache: 40 query-string variants make no cache entry and no request in gunicorn's log; an
+    invented hash is a 404; one address asking 400 at once is held to its rate (503 past a burst of 200, which
+    the 42 asked before had begun)."""
+    app = serve(COIN_PUZZLES_PROXY="0")
+    url, proc = start_nginx(tmp_path, app.url.removeprefix("http://"))
+    try:
+        _, _, body = _get(url + "/")
+        cache = tmp_path / "nginx" / "cache"
+        kept = sorted(cache.rglob("*"))  # the home page's copy, written by now or soon: compared after, at the end
+        css = re.search(r'href="(/static/css/site\.([0-9a-f]{10})\.css)"', body.decode())
+        assert css is not None
+        status, headers, text = _get(url + css[1])
+        assert status == 200 and headers["Cache-Control"] == "public, max-age=31536000, immutable"
+        assert headers["X-Frame-Options"] == "DENY" and "X-Cache" not in headers
+        assert text == (Path(__file__).resolve().parents[2] / "static" / "css" / "site.css").read_bytes()
+        for i in range(40):
+            assert _get(f"{url}{css[1]}?v={i}")[2] == text
+        assert "/static/" not in app.output()  # gunicorn's access log: no static request reached it
+        with pytest.raises(urllib.error.HTTPError) as wrong:
+            _get(url + css[1].replace(css[2], "0123456789"))
+        wrong.value.close()
+        assert wrong.value.code == 404 and wrong.value.headers["X-Frame-Options"] == "DENY"
+        from concurrent.futures import ThreadPoolExecutor
+
+        def status_of(i: int) -> int:
+            try:
+                return _get(f"{url}{css[1]}?n={i}")[0]
+            except urllib.error.HTTPError as e:
+                e.close()
+                return e.code
+
+        with ThreadPoolExecutor(32) as pool:
+            statuses = list(pool.map(status_of, range(400)))
+        assert statuses.count(503) > 0 and statuses.count(200) >= 120, sorted(set(statuses))  # the burst, less the 42
+        assert len([p for p in cache.rglob("*") if p.is_file()]) <= max(1, len([p for p in kept if p.is_file()]))
     finally:
         proc.terminate()
         proc.wait(timeout=10)

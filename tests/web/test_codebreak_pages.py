@@ -348,7 +348,8 @@ def test_certified_sizes_past_the_table_are_listed(client: FlaskClient) -> None:
     """Every kept certificate of a size past the table's games (more than 10 colours, or more secrets) is listed after
     the table, in the page and the API alike: its total (the certificate's, which the site's own replay of its tree
     reaches), "new", its download, and when it was made and what it cost where recorded."""
-    from webapp.results.shipped import CERTIFICATES, MADE, certificates
+    from webapp.config import CERTIFICATES
+    from webapp.results.shipped import MADE, certificates
 
     past = {size: kept for size, kept in certificates().items() if size[1] > 9 or size[1] ** size[0] > 8000}
     assert {(3, 10), (3, 11), (3, 12), (3, 13), (3, 14)} <= set(past)

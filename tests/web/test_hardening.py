@@ -127,3 +127,21 @@ def test_the_secret_key_file_is_private(tmp_path: object, monkeypatch: pytest.Mo
     assert len(key) == 64 and (folder / "secret_key").stat().st_mode & 0o777 == 0o600
     (folder / "secret_key").chmod(0o644)
     assert secret_key(folder) == key and (folder / "secret_key").stat().st_mode & 0o777 == 0o600
+
+
+def test_a_redirect_past_the_url_limit_is_a_400() -> None:
+    """Whatever builds it, a redirect whose address passes MAX_URL is answered 400 saying so (nginx could not pass
+    its Location on, and the site would refuse the address); a redirect within the limit is left alone."""
+    from flask import redirect
+
+    from tests.conftest import TEST_KEY
+    from webapp import create_app
+    from webapp.http.errors import MAX_URL
+
+    app = create_app({"TESTING": True, "SECRET_KEY": TEST_KEY})
+    app.add_url_rule("/_far", "far", lambda: redirect("/pegs?x=" + "a" * MAX_URL, 303))
+    app.add_url_rule("/_near", "near", lambda: redirect("/pegs?x=a", 303))
+    client = app.test_client()
+    far = client.get("/_far")
+    assert far.status_code == 400 and "Location" not in far.headers and "longer than the" in far.get_data(as_text=True)
+    assert client.get("/_near").status_code == 303

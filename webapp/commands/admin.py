@@ -1,12 +1,11 @@
 """The commands that run the site: `serve` (gunicorn and the job consumers), `worker`, `precompute`,
-`proxy-config`, `rotate-key` and `warm-up` (each with the function that adds its arguments)."""
+`proxy-config` (`proxy`), `rotate-key` and `warm-up` (each with the function that adds its arguments)."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -16,6 +15,7 @@ import time
 from pathlib import Path
 
 from solvers.errors import InputError
+from webapp.commands import proxy
 from webapp.commands.arguments import whole
 
 # the precomputation's consumer and its jobs run at the lowest priority: when the cores are busy they get about
@@ -66,7 +66,7 @@ def serve(args: argparse.Namespace) -> int:
         ]
         if nginx is not None and _listening(bind, procs):  # nginx once gunicorn answers: no 502 at the start
             run = config.instance_path() / "nginx"
-            conf = write_proxy_config(run, f"{args.host}:{args.port}", bind, None)
+            conf = proxy.write_proxy_config(run, f"{args.host}:{args.port}", bind, None)
             nginx_run = [nginx, "-p", str(run), "-c", str(conf), "-g", "daemon off;"]
             procs.append(subprocess.Popen(nginx_run, start_new_session=True))
             names.append("nginx")
@@ -201,53 +201,6 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def write_proxy_config(run: Path, listen: str, upstream: str, static: Path | None) -> Path:
-    """deploy/nginx.conf with its placeholders filled, written into the run folder (made 0700); its path. Its
-    workers run as the account that wrote it (when nginx starts as root), which can read the checkout."""
-    import grp
-    import pwd
-
-    from webapp.config import ROOT
-
-    run = run.resolve()
-    run.mkdir(parents=True, exist_ok=True, mode=0o700)
-    static = static.resolve() if static else ROOT / "static"
-    if not (static / "css").is_dir():
-        raise InputError(f"{static} is not the project's static folder (it has no css/)")
-    text = (ROOT / "deploy" / "nginx.conf").read_text()
-    for name, value in (
-        ("@STATIC@", str(static)),
-        ("@LISTEN@", listen),
-        ("@UPSTREAM@", upstream),
-        ("@RUN@", str(run)),
-        ("@HOSTS@", known_hosts(os.environ.get("COIN_PUZZLES_HOSTS", ""))),
-        ("@USER@", pwd.getpwuid(os.geteuid()).pw_name),
-        ("@GROUP@", grp.getgrgid(os.getegid()).gr_name),
-    ):
-        text = text.replace(name, value)
-    (run / "nginx.conf").write_text(text)
-    shutil.rmtree(run / "cache", ignore_errors=True)  # pages kept by an earlier deploy are not served by this one
-    return run / "nginx.conf"
-
-
-def known_hosts(names: str) -> str:
-    """The map entries (one line) of the public host names whose pages nginx may cache, each with any port; a name
-    that is not a plain host name is refused (it would be read as nginx configuration)."""
-    entries = []
-    for name in filter(None, (n.strip().lower() for n in names.split(","))):
-        if not re.fullmatch(r"[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?", name):
-            raise InputError(f"COIN_PUZZLES_HOSTS: {name!r} is not a host name")
-        entries.append(f'"~^{re.escape(name)}(:[0-9]+)?$" "";')
-    return " ".join(entries)
-
-
-def proxy_config(args: argparse.Namespace) -> int:
-    """Write deploy/nginx.conf with its placeholders filled into a run folder; print how to start nginx."""
-    conf = write_proxy_config(Path(args.run), args.listen, args.upstream, Path(args.static) if args.static else None)
-    print(f"nginx -p {conf.parent} -c {conf} -g 'daemon off;'")
-    return 0
-
-
 def rotate_key(args: argparse.Namespace) -> int:
     """Make a new secret key and keep the old one as a fallback (read, never used to sign); --forget-old drops
     the fallbacks. With COIN_PUZZLES_SECRET set, print the two settings to use instead."""
@@ -379,13 +332,6 @@ def worker_arguments(k: argparse.ArgumentParser) -> None:
         default=os.environ.get("COIN_PUZZLES_PRECOMPUTE", "1") == "0",
         help="do not queue the precomputation at start (or COIN_PUZZLES_PRECOMPUTE=0)",
     )
-
-
-def proxy_config_arguments(px: argparse.ArgumentParser) -> None:
-    px.add_argument("--listen", default="127.0.0.1:8080")
-    px.add_argument("--upstream", default="127.0.0.1:8000")
-    px.add_argument("--run", default="instance/nginx", help="folder for the configuration, pid, logs, buffers")
-    px.add_argument("--static", default="", help="the static folder nginx serves (default: the checkout's static/)")
 
 
 def rotate_key_arguments(rk: argparse.ArgumentParser) -> None:

@@ -343,7 +343,8 @@ def _site() -> ModuleType:
 
 
 def _command(help_: str, arguments: Callable[[ModuleType], Callable[..., None]], run: Callable[..., Any]) -> Command:
-    """A site command: its help, and its functions in `admin` (named there, read when the command is used)."""
+    """A site command: its help, and its functions in `admin` or a module it imports (read when the command is
+    used)."""
     return Command(help_, lambda p: arguments(_site())(p), lambda a: int(run(_site())(a)))
 
 
@@ -367,8 +368,8 @@ COMMANDS: dict[str, Command] = {
     ),
     "proxy-config": _command(
         "write the nginx configuration (deploy/nginx.conf) for this machine",
-        lambda m: m.proxy_config_arguments,
-        lambda m: m.proxy_config,
+        lambda m: m.proxy.proxy_config_arguments,
+        lambda m: m.proxy.proxy_config,
     ),
     "rotate-key": _command(
         "make a new secret key; the old one stays accepted for reading",

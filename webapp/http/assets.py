@@ -3,31 +3,18 @@ shared cache keeps them for a year (`immutable`) and a deploy that changes a fil
 
 `url_for("static", filename="css/site.css")` writes the hashed name; the static route serves the file a hashed
 name stands for, immutable when the hash is the file's own (a name from before a change gets today's file, kept
-for no time). Our nginx proxies hashed names to this route and keeps the answers in its cache."""
+for no time). Our nginx serves the hashed names itself from disk (`proxy-config` lists them: `hashed`), so this
+route answers them only without nginx."""
 
 from __future__ import annotations
 
-import hashlib
-import re
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, current_app
 
-HASHED = re.compile(r"^(?P<stem>.+)\.(?P<hash>[0-9a-f]{10})(?P<ext>\.[A-Za-z0-9]+)$")
+from webapp.http.hashed import HASHED, content_hash, hashed_name
+
 YEAR = 31_536_000
-
-
-@lru_cache(maxsize=256)
-def content_hash(folder: str, filename: str) -> str | None:
-    """The first 10 hex digits of the SHA-256 of a static file (None: no such file). Read once per process:
-    static files change only with a deploy, which restarts the server."""
-    path = Path(folder) / filename
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()[:10]
-    except OSError:
-        return None
 
 
 def _folder() -> str:
@@ -35,19 +22,10 @@ def _folder() -> str:
     return str(current_app.static_folder)
 
 
-def hashed_name(filename: str) -> str:
-    """css/site.css -> css/site.<hash>.css (unchanged when the file is missing or has no extension)."""
-    digest = content_hash(_folder(), filename)
-    stem, dot, ext = filename.rpartition(".")
-    if digest is None or not dot or "/" in ext:
-        return filename
-    return f"{stem}.{digest}.{ext}"
-
-
 def add_hash(endpoint: str, values: dict[str, Any]) -> None:
     """url_for's hook: a static file's URL under its hashed name."""
     if endpoint == "static" and isinstance(values.get("filename"), str):
-        values["filename"] = hashed_name(values["filename"])
+        values["filename"] = hashed_name(_folder(), values["filename"])
 
 
 def send_static(filename: str) -> Response:

@@ -79,6 +79,20 @@ def refuse_long_addresses() -> None:
         raise RequestURITooLarge(f"The address is longer than the {MAX_URL:,} characters this site answers.")
 
 
+def refuse_long_redirects(response: Response) -> Response:
+    """A redirect to an address past MAX_URL (built from what a form sent) is a 400 saying so, never a Location that
+    nginx cannot pass on (a 502) or a page the site would refuse."""
+    location = response.headers.get("Location", "")
+    if response.status_code in (301, 302, 303, 307, 308) and len(location) > MAX_URL:
+        body, code = error_response(
+            400,
+            "Too long",
+            f"The address this leads to would be longer than the {MAX_URL:,} characters this site answers.",
+        )
+        return current_app.make_response((body, code))
+    return response
+
+
 PUZZLES_KEY = "coin_puzzles_puzzles"  # the app's extension: (area, name, endpoint, blurb) of each puzzle's pages
 
 
@@ -86,6 +100,7 @@ def init_app(app: Flask, puzzles: Sequence[tuple[str, str, str, str]] = ()) -> N
     """Register the handlers; puzzles: each puzzle's pages (`pages.main.PUZZLES_KEY`), for an error page's way back."""
     app.extensions[PUZZLES_KEY] = tuple(puzzles)
     app.before_request(refuse_long_addresses)
+    app.after_request(refuse_long_redirects)
 
     @app.errorhandler(PuzzleError)
     def puzzle_error(e: PuzzleError) -> tuple[Response | str, int]:

@@ -13,6 +13,16 @@ _TRUE = {"1", "true", "on", "yes"}
 _FALSE = {"", "0", "false", "off", "no"}
 
 
+MAX_HINTS = 10**6  # the hints a game counts (the field h)
+
+
+def hints(args: Mapping[str, str]) -> str:
+    """The hint count a page or a form carries on (the field h), checked: '' for none (a form's h went into its
+    redirect as it came, 17,000 characters of it made a 502)."""
+    n = whole(args, "h", 0, 0, MAX_HINTS, "h")
+    return str(n) if n else ""
+
+
 def whole(args: Mapping[str, str], name: str, default: int | None, lo: int, hi: int, label: str) -> int:
     """A whole number parameter within [lo, hi]."""
     raw = args.get(name)

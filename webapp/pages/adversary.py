@@ -243,7 +243,7 @@ def _play_links(
     if hidden is not None and hidden.standing != "live" and not guess:  # an earlier position: a link to the latest
         rec = hidden.record
         latest = Setup(s.problem, s.budget, s.minimum, s.mode, rec.token).url(moves=rec.history, guess=rec.ending or "")
-    hints = params.whole(request.args, "h", 0, 0, 10**6, "h") if request.method == "GET" else 0
+    hints = params.whole(request.args, "h", 0, 0, params.MAX_HINTS, "h") if request.method == "GET" else 0
     shown = params.whole(request.args, "hint", 0, 0, 2, "hint") if request.method == "GET" else 0
     keep = {"h": str(hints) if hints else ""}
 
@@ -318,7 +318,7 @@ def weigh() -> Response | tuple[str, int]:
     """Add a weighing; an illegal one is refused with a message and costs nothing."""
     pos = position(request.form)
     s, chain, log, hidden, r = pos
-    hints = request.form.get("h", "")
+    hints = params.hints(request.form)
     typed = {k: request.form.get(k, "") for k in ("left", "right")}
     places: dict[str, str] = {}
     try:
@@ -347,7 +347,7 @@ def take_back() -> Response:
         raise IllegalMoveError("there is no weighing to take back")
     w_text = ";".join((*log, TAKE_BACK))
     s = Setup(s.problem, s.budget, s.minimum, s.mode, HONEST_SCALE.advance(kind(s), hidden, w_text))
-    return go(s.url(moves=w_text, h=request.form.get("h", "")))
+    return go(s.url(moves=w_text, h=params.hints(request.form)))
 
 
 @bp.post("/guess")
@@ -366,7 +366,7 @@ def guess() -> Response | tuple[str, int]:
         return _page(pos, error=e.message), 400
     # the honest game's whole log; the adversarial game's undo chain as it stands (its take-backs still counted)
     played = {MOVES: pos.w_text()} if hidden is not None else pos.chain.query(MOVES, ";")
-    return go(s.url(**played, guess=token, h=request.form.get("h", "")))
+    return go(s.url(**played, guess=token, h=params.hints(request.form)))
 
 
 def game_id(s: Setup, weighings: str) -> str:

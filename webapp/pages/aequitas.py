@@ -271,7 +271,7 @@ def _play_links(
 ) -> AequitasPlayLinks:
     """The play page's links, bar and result."""
     m, ws, v = page.match, page.weighings, page.view
-    hints = params.whole(request.args, "h", 0, 0, 10**6, "h") if request.method == "GET" else 0
+    hints = params.whole(request.args, "h", 0, 0, params.MAX_HINTS, "h") if request.method == "GET" else 0
     keep = {"h": str(hints) if hints else ""}
     start = opening(m, ws)
 
@@ -321,7 +321,7 @@ def weigh() -> Response | tuple[str, int]:
         page = _play_page(m, ws, 0, error=f"Refused: {e.message}.", placed={**placed, **typed}, chain=chain)
         return page, 400
     chain = chain.play(format_weighings(after[len(ws) :]))
-    return go(url(m, moves=format_weighings(after), **chain_fields(chain), h=request.form.get("h", "")))
+    return go(url(m, moves=format_weighings(after), **chain_fields(chain), h=params.hints(request.form)))
 
 
 @bp.get("/table")

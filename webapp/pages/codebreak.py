@@ -228,7 +228,7 @@ def _play_links(
 ) -> CodePlayLinks:
     """The play page's links, bar, result, suggestions and judgement."""
     g, r, maker = page.game, page.round, page.maker
-    hints = params.whole(request.args, "h", 0, 0, 10**6, "h")
+    hints = params.whole(request.args, "h", 0, 0, params.MAX_HINTS, "h")
     history = ",".join(log)
     token = request.args.get("t", "") if maker == "random" else ""
     base = {"game": name, "maker": maker, "t": token, **size_query(sizes)}

@@ -259,7 +259,7 @@ def _play_links(
 ) -> DevilPlayLinks:
     """The play page's links, bar and result."""
     v, moves, adversarial = g.variant, page.moves, g.devil == "adversarial"
-    hints = params.whole(request.args, "h", 0, 0, 10**6, "h") if request.method == "GET" else 0
+    hints = params.whole(request.args, "h", 0, 0, params.MAX_HINTS, "h") if request.method == "GET" else 0
     moves_field = chain.query(MOVES) if adversarial else {MOVES: ",".join(log)}
     bar = Bar(
         game_id(g, moves) if adversarial else f"{v.n}:{v.goal}:{int(v.reflections)}#{g.token}",

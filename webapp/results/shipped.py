@@ -33,7 +33,7 @@ from solvers.codebreak.optima import Kept
 from solvers.codebreak.sequences import strategy_of
 from solvers.errors import InputError
 from solvers.pegs import board, pegs, replay
-from webapp.config import ROOT
+from webapp.config import CERTIFICATES, ROOT
 from webapp.results.catalogue import AEQUITAS, DEVIL, PEGS_REPORT, PEGS_TABLE, VARIANT_TABLE
 from webapp.results.codebreak_results import CODEBREAK, SECOND, StrategyParams, codebreak_params
 from webapp.results.computations import Computation, Failed, P, R, dumps, loads, read, run, unpack, write
@@ -51,7 +51,6 @@ SHIPPED_KINDS = (CODEBREAK, SECOND, PEGS_REPORT, PEGS_TABLE, AEQUITAS, DEVIL, VA
 SLOW_SECONDS = 2.0  # a listed result that took more CPU than this to make is shipped (`coin-puzzles artifacts`)
 
 
-CERTIFICATES = ROOT / "webapp" / "data" / "certificates"  # `coin-puzzles certify` made them (docs/certificates)
 MADE = CERTIFICATES / "made.json"  # file name -> when each was made and the CPU seconds it and its check took
 
 
