@@ -1,13 +1,15 @@
 """Web under load: every page kind through gunicorn and through nginx, cold and cached, at 10 and 50 connections.
 
-Two servers as `make run` starts them (`coin-puzzles serve`: nginx in front of 2 gunicorn sync workers), on stores
-holding what the pages read (the English board's table, as `make run`'s fill leaves it), the precomputation off:
-one as shipped (pages kept by each process and by nginx: "cached") and one with COIN_PUZZLES_PAGE_CACHE=0 (every
-request renders the page: "cold", the baseline in the same run). Each page is loaded through nginx (the address
-serve answers on) and through gunicorn directly (nginx's upstream), by wrk (one thread, keep-alive where the server
-keeps connections), each for a few seconds after a warm-up request; a static file served by the same nginx is the
-ceiling. Then, in this process: the server time of a conditional GET of an unchanged page (304) against rendering
-it.
+Servers as `make run` starts them (`coin-puzzles serve`: nginx in front of gunicorn's 2 workers of 8 threads), on
+stores holding what the pages read (the English board's table, as `make run`'s fill leaves it), the precomputation
+off: one as shipped (pages kept by each process and by nginx: "cached") and one with COIN_PUZZLES_PAGE_CACHE=0
+(every request renders the page: "cold", the baseline in the same run); and the same two without nginx
+(COIN_PUZZLES_PROXY=0: gunicorn on a TCP port, since behind nginx it listens on a private Unix socket). Through
+nginx the load comes from 100 loopback addresses (nginx holds each address to 50 requests a second: one address
+would measure the limit), by a client in this process (threads, one keep-alive connection each); gunicorn alone is
+loaded by wrk (one thread). Each for a few seconds after a warm-up request; a static file served by the same nginx
+is the ceiling. Then, in this process: the server time of a conditional GET of an unchanged page (304) against
+rendering it.
 
 Targets (issue 49; this machine, loopback): >= 1,500 req/s and p99 < 50 ms at 50 connections through serve on
 every kept page, 0 errors; through nginx's cache at least half the static file's rate; a 304 in < 2 ms. The client
@@ -17,6 +19,7 @@ minutes here); needs wrk (`make bench` installs Debian's). Not part of `make tes
 
 from __future__ import annotations
 
+import http.client
 import os
 import re
 import shutil
@@ -25,9 +28,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -82,7 +88,7 @@ class Server:
     """`coin-puzzles serve` on a copy of an instance: its address (nginx) and its upstream (gunicorn)."""
 
     def __init__(self, instance: str, **env: str) -> None:
-        """Start it and wait until nginx answers."""
+        """Start it and wait until it answers."""
         self.instance = tempfile.mkdtemp(prefix="coin-puzzles-web-")
         shutil.copytree(instance, self.instance, dirs_exist_ok=True)
         port = free_port()
@@ -99,8 +105,6 @@ class Server:
                     break
             except OSError:
                 time.sleep(0.1)
-        conf = (Path(self.instance) / "nginx" / "nginx.conf").read_text()
-        self.upstream = "http://" + re.search(r"server (127\.0\.0\.1:\d+);", conf)[1]  # type: ignore[index]
 
     def stop(self) -> None:
         """Stop it and remove its instance."""
@@ -125,10 +129,51 @@ def wrk(url: str, connections: int) -> tuple[float, float, int]:
     return rps, p99, errors + (int(bad[1]) if bad else 0)
 
 
-def figures(url: str) -> tuple[str, float]:
+ADDRESSES = 100  # the loopback addresses the load through nginx comes from
+
+
+def spread(url: str, connections: int) -> tuple[float, float, int]:
+    """wrk's three figures for load from many addresses: each connection a thread with its own loopback address
+    (127.0.1.1 to 127.0.1.100), asking again as soon as it is answered, keep-alive, for SECONDS."""
+    parts = urlsplit(url)
+    target = parts.path + (f"?{parts.query}" if parts.query else "")
+    times: list[list[float]] = [[] for _ in range(connections)]
+    errors = [0] * connections
+    start = time.monotonic()
+
+    def client(k: int) -> None:
+        conn = None
+        while time.monotonic() - start < SECONDS:
+            if conn is None:
+                source = (f"127.0.1.{k % ADDRESSES + 1}", 0)
+                conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=10, source_address=source)
+            t = time.perf_counter()
+            try:
+                conn.request("GET", target)
+                r = conn.getresponse()
+                r.read()
+                errors[k] += r.status >= 400
+                if r.getheader("Connection", "").lower() == "close":
+                    conn.close()
+                    conn = None
+            except (OSError, http.client.HTTPException):
+                errors[k] += 1
+                conn = None
+            times[k].append(time.perf_counter() - t)
+
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(connections)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    every = sorted(t for ts in times for t in ts)
+    return len(every) / (time.monotonic() - start), every[int(0.99 * (len(every) - 1))] * 1000, sum(errors)
+
+
+def figures(url: str, load: Callable[[str, int], tuple[float, float, int]] = wrk) -> tuple[str, float]:
     """'rps10 / rps50 req/s, p99 a / b ms, errors x / y' and the rate at 50 connections."""
     get(url)  # the first rendering (and, cached, the copy every later request gets)
-    runs = [wrk(url, c) for c in (10, 50)]
+    runs = [load(url, c) for c in (10, 50)]
     text = (
         " / ".join(f"{r:,.0f}" for r, _, _ in runs)
         + " req/s, p99 "
@@ -169,32 +214,36 @@ def main() -> None:
     record = Record("web")
     instance = filled_instance()
     cached, cold = Server(instance), Server(instance, COIN_PUZZLES_PAGE_CACHE="0")
+    alone, alone_cold = (
+        Server(instance, COIN_PUZZLES_PROXY="0"),
+        Server(instance, COIN_PUZZLES_PROXY="0", COIN_PUZZLES_PAGE_CACHE="0"),
+    )
     try:
-        static, static_rps = figures(cached.url + "/static/css/site.css")
+        static, static_rps = figures(cached.url + "/static/css/site.css", spread)
         record.row("a static file (site.css, 27 kB) served by nginx: the ceiling, 10 / 50 connections", static)
         for kind, path in PAGES:
             status, headers = get(cached.url + path)
             kept = "public" in headers.get("Cache-Control", "")
-            serve, serve_rps = figures(cached.url + path)
-            baseline, _ = figures(cold.url + path)
-            gunicorn, _ = figures(cached.upstream + path)
-            gunicorn_cold, _ = figures(cold.upstream + path)
+            serve, serve_rps = figures(cached.url + path, spread)
+            baseline, _ = figures(cold.url + path, spread)
+            gunicorn, _ = figures(alone.url + path)
+            gunicorn_cold, _ = figures(alone_cold.url + path)
             what = "kept" if kept else headers.get("Cache-Control", "")
             record.row(
-                f"{kind} `{path}` ({what}) through serve (nginx), 10 / 50 connections",
+                f"{kind} `{path}` ({what}) through serve (nginx), 10 / 50 connections from {ADDRESSES} addresses",
                 serve,
                 f"cold (COIN_PUZZLES_PAGE_CACHE=0): {baseline}",
                 f"{serve_rps / static_rps:.0%} of the static file",
                 ">= 1,500 req/s, p99 < 50 ms at 50, 0 errors" if kept else "",
             )
             record.row(
-                f"{kind} through gunicorn alone (2 sync workers), 10 / 50 connections",
+                f"{kind} through gunicorn alone (2 workers of 8 threads), 10 / 50 connections",
                 gunicorn,
                 f"cold: {gunicorn_cold}",
             )
     finally:
-        cached.stop()
-        cold.stop()
+        for server in (cached, cold, alone, alone_cold):
+            server.stop()
         shutil.rmtree(instance, ignore_errors=True)
     answered, rendered = conditional_get_ms()
     record.row(

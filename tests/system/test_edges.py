@@ -76,3 +76,24 @@ def test_two_servers_of_one_account_share_no_control_socket(serve: Callable[...,
     first, second = serve(), serve()
     for app in (first, second):
         assert _get(app.url, "/healthz", {}) == 200 and "Control socket" not in app.output()
+
+
+def test_a_malformed_queue_entry_is_dropped_by_the_running_consumer(serve: Callable[..., Served]) -> None:
+    """Rows written straight into the visitors' queue file (not JSON, another shape, an unknown task) while the
+    site runs: its consumer drops each with one line (no traceback in the log: the fixture checks) and still runs
+    the next real job."""
+    import sqlite3
+
+    from tests.system.test_queue_faults import answered, until
+    from webapp.results.jobs import QUEUE_FILES, make_huey
+
+    app = serve()
+    queue = Path(app.log).parent / "instance" / QUEUE_FILES["visitors"]
+    until(queue.exists, 30, "no visitors' queue file")
+    name = make_huey("visitors", None, queue.parent).name
+    with sqlite3.connect(queue) as db:
+        unknown = b'T["id","nobody.task",null,0,0,null,[],{},null,null,null,null,null]'
+        for junk in (b"\x80\x04pickle", b"T[1,2]", unknown):
+            db.execute("INSERT INTO task (queue, data, priority) VALUES (?, ?, 0)", (name, junk))
+    until(lambda: app.output().count("a malformed queue entry was dropped") >= 3, 30, "the entries were not dropped")
+    assert answered(app.url, "/api/devil?n=14", "127.0.0.1")[0] == 200

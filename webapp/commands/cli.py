@@ -343,8 +343,7 @@ def _site() -> ModuleType:
 
 
 def _command(help_: str, arguments: Callable[[ModuleType], Callable[..., None]], run: Callable[..., Any]) -> Command:
-    """A site command: its help, and its functions in `admin` or a module it imports (read when the command is
-    used)."""
+    """A site command: its help, and its functions in `admin` or its modules (read when the command is used)."""
     return Command(help_, lambda p: arguments(_site())(p), lambda a: int(run(_site())(a)))
 
 
