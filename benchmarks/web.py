@@ -5,8 +5,8 @@ stores holding what the pages read (the English board's table, as `make run`'s f
 off: one as shipped (pages kept by each process and by nginx: "cached") and one with COIN_PUZZLES_PAGE_CACHE=0
 (every request renders the page: "cold", the baseline in the same run); and the same two without nginx
 (COIN_PUZZLES_PROXY=0: gunicorn on a TCP port, since behind nginx it listens on a private Unix socket). Through
-nginx the load comes from 100 loopback addresses (nginx holds each address to 50 requests a second: one address
-would measure the limit), by a client in this process (threads, one keep-alive connection each); gunicorn alone is
+nginx the load comes from 1,000 loopback addresses (nginx holds each address to 50 requests a second: one address
+would measure the limit), by a client in this process (threads, a connection per request); gunicorn alone is
 loaded by wrk (one thread). Each for a few seconds after a warm-up request; a static file served by the same nginx
 is the ceiling. Then, in this process: the server time of a conditional GET of an unchanged page (304) against
 rendering it.
@@ -129,12 +129,13 @@ def wrk(url: str, connections: int) -> tuple[float, float, int]:
     return rps, p99, errors + (int(bad[1]) if bad else 0)
 
 
-ADDRESSES = 100  # the loopback addresses the load through nginx comes from
+ADDRESSES = 1000  # the loopback addresses the load through nginx comes from (127.0.4.0 up)
 
 
 def spread(url: str, connections: int) -> tuple[float, float, int]:
-    """wrk's three figures for load from many addresses: each connection a thread with its own loopback address
-    (127.0.1.1 to 127.0.1.100), asking again as soon as it is answered, keep-alive, for SECONDS."""
+    """wrk's three figures for load from many clients: each connection a thread that asks again as soon as it is
+    answered, each request from the next of ADDRESSES loopback addresses on a connection of its own (so no address
+    passes nginx's 50 a second: a single address would measure that limit), for SECONDS."""
     parts = urlsplit(url)
     target = parts.path + (f"?{parts.query}" if parts.query else "")
     times: list[list[float]] = [[] for _ in range(connections)]
@@ -142,23 +143,22 @@ def spread(url: str, connections: int) -> tuple[float, float, int]:
     start = time.monotonic()
 
     def client(k: int) -> None:
-        conn = None
+        n = k
         while time.monotonic() - start < SECONDS:
-            if conn is None:
-                source = (f"127.0.1.{k % ADDRESSES + 1}", 0)
-                conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=10, source_address=source)
+            address = 4 * 256 + n % ADDRESSES
+            source = (f"127.0.{address // 256}.{address % 256 or 1}", 0)
+            n += connections
             t = time.perf_counter()
+            conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=10, source_address=source)
             try:
                 conn.request("GET", target)
                 r = conn.getresponse()
                 r.read()
                 errors[k] += r.status >= 400
-                if r.getheader("Connection", "").lower() == "close":
-                    conn.close()
-                    conn = None
             except (OSError, http.client.HTTPException):
                 errors[k] += 1
-                conn = None
+            finally:
+                conn.close()
             times[k].append(time.perf_counter() - t)
 
     threads = [threading.Thread(target=client, args=(k,)) for k in range(connections)]
