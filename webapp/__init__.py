@@ -59,6 +59,29 @@ def served_app() -> Flask:
     return app
 
 
+def prerender() -> None:
+    """The listed pages too heavy to render in a request, rendered once as the site starts (the precomputation's
+    consumer runs this in a process of its own once what is shipped is stored), so that no visitor waits on them:
+    the Æquitas table to 40 coins is 1 MB of HTML from a 59 MB stored result, whose decoding and rendering took
+    1.7 s of a request. Each body is kept in the store under the deploy's build (`rendered.page_body`), where every
+    web worker finds it; its result is computed here first if it is not stored yet (the 30-coin table: a second)."""
+    import sys
+    import time
+
+    from webapp.results.catalogue import AEQUITAS, AequitasParams
+    from webapp.results.computations import execute, read
+    from webapp.store import default_store
+
+    store, client = default_store(), create_app().test_client()
+    for path, params in (("/aequitas/table", AequitasParams(30)), ("/aequitas/table?max=40", AequitasParams(40))):
+        start = time.perf_counter()
+        if read(store, AEQUITAS, AEQUITAS.key(params)) is None:
+            execute(store, AEQUITAS, params)
+        status = client.get(path).status_code
+        took = time.perf_counter() - start
+        print(f"coin-puzzles worker: {path} rendered ({status}) in {took:.1f} s", file=sys.stderr, flush=True)
+
+
 def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     """The app's settings: the test's, the keys (followed when `rotate-key` changes them, unless set) and the result
     store's address."""

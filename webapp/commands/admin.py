@@ -248,12 +248,20 @@ def worker(args: argparse.Namespace) -> int:
     consumer = queues.consumer(args.queue, workers)
     if args.queue == "precompute":
         lowest_priority()  # the background fill yields the cores to visitors' pages and jobs (serve sets it already)
-        if not args.no_precompute:  # what is shipped is not queued but stored, once the rest is queued and served
-            from webapp.results.shipped import start
+        if not args.no_precompute:  # what is shipped is not queued but stored, once the rest is queued and served;
+            from webapp.results.shipped import start  # then the heavy pages are rendered (`webapp.prerender`)
 
-            consumer.then = start(
-                queues, default_store(), lambda line: print(f"coin-puzzles worker: {line}", file=sys.stderr, flush=True)
-            )
+            def say(line: str) -> None:
+                print(f"coin-puzzles worker: {line}", file=sys.stderr, flush=True)
+
+            install = start(queues, default_store(), say)
+
+            def then() -> None:
+                install()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    subprocess.run([sys.executable, "-c", "import webapp; webapp.prerender()"], timeout=600)
+
+            consumer.then = then
     if args.queue == "quick":  # its jobs are awaited by the page that asked: the kernels loaded before the forks
         from webapp.results.warm import load_here
 
