@@ -16,7 +16,12 @@ game ends when the secret is guessed), the total T being the sum over every secr
    guess is smaller than S), every claim is then true, and the whole game's claim is T.
 3. Symmetry. A claim may name the guesses made before it (history). The permutations of places and colours that
    fix each of them keep every score, so, once the checker has seen that each maps S onto itself, guesses of one
-   orbit under them cost the same at S, and one per orbit (its least code) is checked.
+   orbit under them cost the same at S, and one per orbit (its least code) is checked. The permutations are built
+   the way the search builds its own (each place permutation with the colour map it forces), so a shared mistake
+   of construction is not ruled out by independence; instead each generator is checked before it is used: it is
+   a permutation of the codes, it keeps the answer of every guess to every secret, and it fixes each guess of
+   the history. Generators that pass generate a group of symmetries fixing the history, whatever built them; a
+   smaller group than the whole only makes the orbits finer (more guesses checked), never unsound.
 
 Parallel: the claims are independent of one another once all of them are known, so `check(cert, jobs)` splits
 them by the first guess of their history (the claims below one first guess share its symmetries; a claim without
@@ -129,6 +134,7 @@ class Checker:
         self.weights = colours ** np.arange(pegs - 1, -1, -1, dtype=np.int64)
         self._orbits: dict[tuple[int, ...], NDArray[np.bool_]] = {}
         self._deeper: dict[bytes, int] = {}
+        self._symmetries: set[bytes] = set()
 
     # ------------------------------------------------------------------ the optimal tree
 
@@ -225,12 +231,13 @@ class Checker:
 
     def _one_deeper(self, part: NDArray[np.int64], known: int) -> int:
         """What is known of P (known: its claim or counting bound) raised, one guess deeper, to the least over every
-        informative guess of |P| plus the counting bounds of its open parts, if that is more."""
+        informative guess of |P| plus the counting bounds of its open parts, if that is more. Only the least, which
+        the game alone decides, is kept from one call to the next: a claim's value never outlives its certificate
+        (a checker used again for another certificate once carried them over)."""
         key = part.tobytes()
         if key not in self._deeper:
-            least = int(_least_deeper(self.by_secret, part, self.bound, self.kinds, self.win))
-            self._deeper[key] = max(known, least)
-        return self._deeper[key]
+            self._deeper[key] = int(_least_deeper(self.by_secret, part, self.bound, self.kinds, self.win))
+        return max(known, self._deeper[key])
 
     def _tally(self, a: NDArray[Any], by_guess: bool = True) -> NDArray[np.int64]:
         """Per guess (a row of a, or a column when not by_guess): how many secrets give each answer, "all black"
@@ -250,11 +257,15 @@ class Checker:
         if hist is None:
             return np.arange(self.n, dtype=np.int64)
         key = tuple(sorted(set(hist)))
+        if key and (key[0] < 0 or key[-1] >= self.n):
+            raise Rejected("a claim's history names a guess that is not a code")
         gens = self._generators(key)
         for g in gens:
             if not np.array_equal(np.sort(g[s]), s):
                 raise Rejected("a claim's history has a symmetry that does not map its set onto itself")
         if key not in self._orbits:
+            for g in gens:
+                self._is_symmetry(g, key)
             least = np.arange(self.n, dtype=np.int64)
             while True:
                 before = least.copy()
@@ -265,6 +276,19 @@ class Checker:
                     break
             self._orbits[key] = least == np.arange(self.n)
         return np.flatnonzero(self._orbits[key])
+
+    def _is_symmetry(self, g: NDArray[np.int64], hist: tuple[int, ...]) -> None:
+        """g (each code's image) permutes the codes, keeps every answer and fixes every guess of hist; else the
+        checker itself is at fault (AssertionError: not a verdict on the certificate)."""
+        assert np.array_equal(np.sort(g), np.arange(self.n)), "a generator is not a permutation of the codes"
+        assert all(int(g[h]) == h for h in hist), "a generator moves a guess of the history"
+        if g.tobytes() in self._symmetries:  # the same permutation kept every answer for another history
+            return
+        self._symmetries.add(g.tobytes())
+        for lo in range(0, self.n, CHUNK):
+            rows = np.arange(lo, min(lo + CHUNK, self.n))
+            same = self.answers[np.ix_(g[rows], g)] == self.answers[rows]
+            assert same.all(), "a generator changes an answer"
 
     def _generators(self, hist: tuple[int, ...]) -> list[NDArray[np.int64]]:
         """Permutations of the codes (image of each code) that generate the group of place-and-colour permutations
@@ -325,9 +349,24 @@ def shares(work: list[tuple[NDArray[np.int64], int, tuple[int, ...] | None]], jo
     return [share for share in out if share]
 
 
+ARRAYS = ("pegs", "colours", "total", "lengths", "guesses", "sizes", "values", "members", "made", "history")
+
+
+def _integers(cert: dict[str, Any]) -> None:
+    """Every array a certificate needs is there and holds integers (a float array would be truncated silently)."""
+    for name in ARRAYS:
+        if name not in cert:
+            raise Rejected(f"the certificate has no {name}")
+        if not np.issubdtype(np.asarray(cert[name]).dtype, np.integer):
+            raise Rejected(f"the certificate's {name} are not integers")
+    if min(int(cert["pegs"]), int(cert["colours"])) < 1:
+        raise Rejected("the game has no codes")
+
+
 def check(cert: dict[str, Any], jobs: int = 1) -> int:
     """Check a certificate (its arrays by name) on `jobs` processes; how many claims it holds. Rejected if it
     proves nothing."""
+    _integers(cert)
     pegs, colours, total = int(cert["pegs"]), int(cert["colours"]), int(cert["total"])
     checker = Checker(pegs, colours)
     checker.check_strategy(cert["lengths"], cert["guesses"], total)
@@ -338,8 +377,11 @@ def check(cert: dict[str, Any], jobs: int = 1) -> int:
 def check_file(path: str | Path, jobs: int = 1) -> tuple[int, dict[str, Any]]:
     """Check a certificate file on `jobs` processes; (how many claims it holds, its arrays). Rejected if it proves
     nothing."""
-    with np.load(path) as f:
-        cert = dict(f)
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            cert = dict(f)
+    except (OSError, ValueError) as e:
+        raise Rejected(f"not a certificate file ({e})") from None
     return check(cert, jobs), cert
 
 

@@ -256,3 +256,52 @@ def test_strategies_that_are_not_one_are_refused(cert45: OptimumCertificate) -> 
     wrong_end[int(lengths[0]) - 1] = 7  # secret 0 "found" by guessing code 7
     with pytest.raises(Rejected, match="end on it"):
         checker.check_strategy(lengths, wrong_end, cert45.total)
+
+
+def test_a_checker_used_again_keeps_no_claim_from_the_last_certificate(cert45: OptimumCertificate) -> None:
+    """The one-guess-deeper bound of a part is the game's alone: a claim's value passed with it for one certificate
+    is not what the next call gets (a reused checker once carried claim values from one certificate into the next);
+    the checker that saw a raised certificate still checks the true one."""
+    checker = Checker(4, 5)
+    part = np.arange(0, 40, dtype=np.int64)
+    least = checker._one_deeper(part, 0)
+    assert checker._one_deeper(part, 10**6) == 10**6 and checker._one_deeper(part, 0) == least
+    with pytest.raises(Rejected):
+        checker.check_claims(*claims_of(cert45, values=cert45.values + 1, total=cert45.total + 1))
+    assert checker.check_claims(*claims_of(cert45)) == len(cert45.sizes)
+
+
+@pytest.mark.parametrize("value", [-1, 625, 10**6])
+def test_a_history_guess_that_is_no_code_is_refused(cert45: OptimumCertificate, value: int) -> None:
+    """A history naming a code out of range is REJECTED (it raised an IndexError, and a negative one was read as
+    a code counted from the end)."""
+    at = int(np.flatnonzero(cert45.made > 0)[0])
+    h = int(np.maximum(cert45.made[:at], 0).sum())
+    history = cert45.history.copy()
+    history[h] = value
+    values = cert45.values.copy()
+    values[at] = max(int(values[at]), int(counting(625, 13)[int(cert45.sizes[at])]) + 1)  # checked, not skipped
+    with pytest.raises(Rejected, match="not a code"):
+        check({**cert45._asdict(), "history": history, "values": values})
+
+
+@pytest.mark.parametrize("name", ["lengths", "guesses", "values", "history", "total"])
+def test_arrays_that_are_not_integers_are_refused(cert45: OptimumCertificate, name: str) -> None:
+    """A certificate whose arrays hold floats (numpy would truncate 2.9 to 2 without a word) is REJECTED, and so is
+    one that lacks an array."""
+    cert = cert45._asdict()
+    with pytest.raises(Rejected, match="not integers"):
+        check({**cert, name: np.asarray(cert[name], dtype=np.float64) + 0.5})
+    with pytest.raises(Rejected, match=f"has no {name}"):
+        check({k: v for k, v in cert.items() if k != name})
+
+
+def test_a_generator_that_is_no_symmetry_is_caught(cert45: OptimumCertificate, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The symmetries the checker builds are checked before use: one that swaps two codes (not a relabelling of
+    places and colours) changes answers, and the checker stops on it instead of trusting its construction."""
+    checker = Checker(4, 5)
+    bad = np.arange(625, dtype=np.int64)
+    bad[[1, 2]] = bad[[2, 1]]
+    monkeypatch.setattr(checker, "_generators", lambda hist: [bad])
+    with pytest.raises(AssertionError, match="changes an answer"):
+        checker._representatives(np.arange(625, dtype=np.int64), (0,))
