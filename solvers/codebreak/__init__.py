@@ -9,7 +9,6 @@ __all__ = [
     "HEURISTICS",
     "STRATEGIES",
     "Game",
-    "InputError",
     "Node",
     "Proving",
     "Spec",

@@ -116,3 +116,19 @@ def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
     ]
     assert defined_twice(tmp_path) == {"LIMIT": ["solvers/a.py", "webapp/b.py"], "Row": ["solvers/a.py", "webapp/b.py"]}
     assert loaded_by_string(tmp_path) == ["webapp/b.py: importlib", "webapp/b.py: module __getattr__"]
+
+
+def test_every_name_a_package_exports_is_defined() -> None:
+    """Each `__all__` of solvers/ and webapp/ names only what its module defines or imports (solvers.codebreak once
+    named InputError, which it had not)."""
+    import importlib
+
+    root = Path(__file__).resolve().parents[2]
+    missing = []
+    for path in sorted([*root.glob("solvers/**/*.py"), *root.glob("webapp/**/*.py")]):
+        if "__all__" not in path.read_text():
+            continue
+        name = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+        module = importlib.import_module(name)
+        missing += [f"{name}.{n}" for n in getattr(module, "__all__", []) if not hasattr(module, n)]
+    assert missing == []

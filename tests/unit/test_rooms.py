@@ -127,7 +127,7 @@ LAZY = {
     "webapp/__init__.py": "Flask and the pages load only when an app is built: the command line never pays for them",
     "webapp/commands/cli.py": "each subcommand imports only its own solver, so that a command starts fast",
     "webapp/commands/admin.py": "the same for the site's commands (serve, worker, precompute, keys, certify)",
-    "webapp/results/cluster.py": "Ray is optional (the `cluster` extra), loaded only when a proof joins a cluster",
+    "webapp/results/cluster.py": "Ray (a dependency, heavy to import) is loaded only when a proof joins a cluster",
     "webapp/results/warm.py": "the warm-up loads each compiled kernel in turn, and says how long each took",
     "webapp/results/codebreak_results.py": "the compiled search (Numba kernels) only in the job that proves",
     "webapp/pages/gamebar.py": "segno only for the pages that draw a QR code",
