@@ -123,3 +123,23 @@ def test_the_random_code_maker_cannot_be_probed(client: FlaskClient, extra: dict
     guess = {"csrf_token": csrf, **position, "p0": "A", "p1": "A", "p2": "B", "p3": "B"}
     assert client.post("/codebreak/guess", data=guess).status_code == 303
     assert refusal(client.post("/codebreak/guess", data=guess)) == (400, MOVED_ON)  # the same old position again
+
+
+def test_a_move_on_a_game_let_go_says_so(client: FlaskClient) -> None:
+    """A game whose record the store let go (evicted past the games' budget, or started elsewhere): its page and a
+    move on it say that it is not kept here any more, with the promise, never "moved on" (a record gone between
+    the page's read and the move's compare-and-swap once said that)."""
+    import sqlite3
+
+    from webapp.results.access import app_store
+
+    csrf, position = honest_game(client)
+    with client.application.app_context():
+        store = app_store()
+        with sqlite3.connect(store.address.removeprefix("sqlite:")) as db:  # the games' class: 2
+            games = [str(k) for (k,) in db.execute("SELECT key FROM results WHERE kept = 2")]
+        assert len(games) == 1
+        store.delete(games[0])
+    said = weigh(client, csrf, position, [1], [2])
+    assert isinstance(said, tuple) and said[0] == 400 and "not kept here any more" in said[1], said
+    assert "at least 7 days after its last move or view" in said[1] and MOVED_ON not in said[1]
