@@ -16,7 +16,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from webapp import config
     from webapp.http import assets, caching, errors, htmx, security
-    from webapp.pages import adversary, aequitas, codebreak, codebreak_plan, coins, devil, gamebar, main, pegs, variants
+    from webapp.pages import gamebar, main
+    from webapp.pages.registry import PUZZLES
     from webapp.results import access as results
 
     app = Flask(
@@ -30,13 +31,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     caching.init_app(app)
     assets.init_app(app)
-    errors.init_app(app, main.PUZZLES)
+    errors.init_app(app, [(p.area, p.name, p.endpoint) for p in PUZZLES])
     app.register_blueprint(main.bp)
     app.register_blueprint(gamebar.bp)
-    for area in (coins, adversary, aequitas, devil, pegs, codebreak, variants):  # each: pages and a JSON API
-        app.register_blueprint(area.bp)
-        app.register_blueprint(area.api)
-    app.register_blueprint(codebreak_plan.bp)  # the plan page and the optima table: code-breaking's too
+    for puzzle in PUZZLES:  # each: its pages and its JSON API
+        for blueprint in puzzle.blueprints:
+            app.register_blueprint(blueprint)
     app.after_request(htmx.keep_posts_out_of_history)
     _templates(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -108,6 +108,7 @@ def _templates(app: Flask) -> None:
     from solvers.pegs.board import board
     from webapp.http import htmx
     from webapp.pages import main, presets
+    from webapp.pages.registry import PUZZLES
 
     app.context_processor(htmx.layout)
     app.context_processor(main.footer)
@@ -125,6 +126,6 @@ def _templates(app: Flask) -> None:
         TILT=htmx.TILT,
         OUTCOME_WORDS=htmx.OUTCOME_WORDS,
         OUTCOMES=htmx.PAGE_OUTCOMES,
-        THUMB_LABELS=main.THUMB_LABELS,
+        THUMB_LABELS={p.area: p.picture for p in PUZZLES},
         presets=presets.presets,
     )

@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 
 from tests.web.forms import form_token, refusal
-from webapp.pages.main import PUZZLES, THUMB_LABELS
+from webapp.pages.registry import PUZZLES
 
 HX = {"HX-Request": "true"}
 
@@ -20,14 +20,29 @@ def test_home_lists_puzzles_without_dead_links(client: FlaskClient) -> None:
     r = client.get("/")
     html = r.get_data(as_text=True)
     assert r.status_code == 200
-    for kind, name, endpoint, _ in PUZZLES:
+    for p in PUZZLES:
         with client.application.test_request_context():
-            assert f'<a href="{url_for(endpoint)}">{escape(name)}</a>' in html
-        assert f'aria-label="{escape(THUMB_LABELS[kind])}"' in html  # a picture per puzzle
+            assert f'<a href="{url_for(p.endpoint)}">{escape(p.name)}</a>' in html
+        assert f'aria-label="{escape(p.picture)}"' in html  # a picture per puzzle
     for href in set(re.findall(r'href="(/[^"]*)"', html)):
         linked = client.get(href)
         linked.close()  # static files are streamed; close them
         assert linked.status_code == 200, href
+
+
+def test_each_puzzle_comes_from_the_one_registry(client: FlaskClient) -> None:
+    """Every blueprint of the app but the home page's and the game bar's is a registered puzzle's, every puzzle's
+    first page and footer come from its entry, and an error page under a puzzle leads back to that puzzle."""
+    app = client.application
+    owned = {b.name for p in PUZZLES for b in p.blueprints}
+    assert set(app.blueprints) - owned == {"main", "gamebar"}
+    for p in PUZZLES:
+        with app.test_request_context():
+            first = url_for(p.endpoint)
+        html = client.get(first).get_data(as_text=True)
+        assert escape(p.sources) in html, p.area
+        missing = client.get(first.rstrip("/") + "/no-such-page")
+        assert missing.status_code == 404 and f"Back to {escape(p.name)}</a>" in missing.get_data(as_text=True), p.area
 
 
 def test_healthz(client: FlaskClient) -> None:

@@ -57,7 +57,7 @@ def puzzle_link(path: str) -> tuple[str, str] | None:
     """The (address, name) of the puzzle whose pages `path` belongs to, for the error page's way back."""
     area = path.strip("/").split("/", 1)[0]
     puzzles = current_app.extensions.get(PUZZLES_KEY, ())  # the pages' list, given by the app factory (`init_app`)
-    return next(((url_for(endpoint), name) for key, name, endpoint, _ in puzzles if key == area), None)
+    return next(((url_for(endpoint), name) for key, name, endpoint in puzzles if key == area), None)
 
 
 def error_response(status: int, title: str, message: str, detail: object = None) -> tuple[Response | str, int]:
@@ -93,11 +93,11 @@ def refuse_long_redirects(response: Response) -> Response:
     return response
 
 
-PUZZLES_KEY = "coin_puzzles_puzzles"  # the app's extension: (area, name, endpoint, blurb) of each puzzle's pages
+PUZZLES_KEY = "coin_puzzles_puzzles"  # the app's extension: (area, name, first page) of each puzzle (`registry`)
 
 
-def init_app(app: Flask, puzzles: Sequence[tuple[str, str, str, str]] = ()) -> None:
-    """Register the handlers; puzzles: each puzzle's pages (`pages.main.PUZZLES_KEY`), for an error page's way back."""
+def init_app(app: Flask, puzzles: Sequence[tuple[str, str, str]] = ()) -> None:
+    """Register the handlers; puzzles: each puzzle's (area, name, first page), for an error page's way back."""
     app.extensions[PUZZLES_KEY] = tuple(puzzles)
     app.before_request(refuse_long_addresses)
     app.after_request(refuse_long_redirects)

@@ -47,6 +47,7 @@ from webapp.http.errors import NoGame
 from webapp.http.htmx import go, link
 from webapp.keys.secretbox import HONEST_SCALE, Hidden, random_secret
 from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, split_id
+from webapp.pages.puzzle import Puzzle
 
 bp = Blueprint("adversary", __name__, url_prefix="/adversary")
 api = Blueprint("adversary_api", __name__, url_prefix="/api")
@@ -410,3 +411,15 @@ def adversary_json() -> Response:
     s = parse_setup({**request.args, "mode": "adversary"}, page=False)
     r = replay(s.problem, s.budget, weighings_arg(request.args))
     return jsonify(as_json(adversary_report(r, s.minimum)))
+
+
+PUZZLE = Puzzle(
+    "adversary",
+    "Weigh against an adversary",
+    "adversary.setup",
+    "You weigh; the scale answers to make it as hard as it can.",
+    "A level balance with a question mark above it",
+    "The scale answers as an adversary (or honestly, with a sealed secret); the solver's figures are "
+    "exact. Sources: Dyson (1946), Guy & Nowakowski (1995).",
+    (bp, api),
+)

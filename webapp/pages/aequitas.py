@@ -28,6 +28,7 @@ from webapp.http import params
 from webapp.http.htmx import go, link
 from webapp.pages.adversary import weighings_arg
 from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, split_id
+from webapp.pages.puzzle import Puzzle
 from webapp.results.access import computed
 from webapp.results.catalogue import AEQUITAS, AequitasParams
 from webapp.results.rendered import json_answer, page_body
@@ -397,3 +398,15 @@ def aequitas_json() -> Response:
 
         return json_answer(f"{AEQUITAS.key(AequitasParams(max_coins))}:certificates={int(whole)}", table)
     return jsonify(as_json(parse_position(request.args)))
+
+
+PUZZLE = Puzzle(
+    "aequitas",
+    "Æquitas",
+    "aequitas.setup_page",
+    "Two-player counterfeit-coin games with an Observer and Grundy values.",
+    "A balance between two players",
+    "Grundy values by exhaustive search, compared with Burke, Khovanova, Lee, Nowakowski, Rowland and "
+    "Tennenhouse, 'Coins that Change Their Weights' / Æquitas (2022).",
+    (bp, api),
+)

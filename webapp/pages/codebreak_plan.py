@@ -15,6 +15,8 @@ from webapp.config import CERTIFICATES
 from webapp.http import params
 from webapp.http.htmx import link
 from webapp.pages.codebreak import api, game_args, size_query, strategy_arg
+from webapp.pages.codebreak import bp as pages
+from webapp.pages.puzzle import Puzzle
 from webapp.results.access import app_store, computed
 from webapp.results.codebreak_results import CODEBREAK, codebreak_params
 from webapp.results.optima import optima_table
@@ -105,3 +107,15 @@ def optima_certificate(name: str) -> ResponseReturnValue:
 def optima_json() -> Response:
     """The table of proved optima as JSON (the page's, `optima`)."""
     return jsonify(as_json(optima_table(app_store())))
+
+
+PUZZLE = Puzzle(
+    "codebreak",
+    "Code-breaking games",
+    "codebreak.index",
+    "A general code-breaking engine, with Mastermind.",
+    "Three Mastermind guesses of four colours, each with its black and white key pegs",
+    "Every strategy tree is verified by playing every secret through it. Sources: Knuth, 'The "
+    "computer as master mind' (1977); Klimoš, COBRA.",
+    (pages, api, bp),  # the play pages, the JSON API, and these: the plan and the optima table
+)

@@ -30,6 +30,7 @@ from solvers.weighing.verify import Verification
 from webapp.http import params
 from webapp.http.htmx import go, link
 from webapp.pages.gamebar import Bar, chain_links
+from webapp.pages.puzzle import Puzzle
 from webapp.pages.variants import plan_for, variant
 
 bp = Blueprint("coins", __name__, url_prefix="/coins")
@@ -249,3 +250,15 @@ def _variant_json() -> Response:
     )
     plan, check = plan_for(variant(a))
     return jsonify(as_json(report_of(plan, check, tree=params.flag(a, "tree"))))
+
+
+PUZZLE = Puzzle(
+    "coins",
+    "Counterfeit coin",
+    "coins.setup",
+    "Find the fake among N coins with a balance: optimal plans, verified.",
+    "A balance tipped to the left, two coins on each pan",
+    "Every plan shown is checked by replaying every case before it is shown. Sources: Dyson (1946), "
+    "Guy & Nowakowski (1995).",
+    (bp, api),
+)

@@ -32,6 +32,7 @@ from webapp.http.errors import NoGame
 from webapp.http.htmx import go, link
 from webapp.keys.secretbox import Hidden, HiddenGame, whole_field
 from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, split_id
+from webapp.pages.puzzle import Puzzle
 from webapp.results.access import computed
 from webapp.results.catalogue import DEVIL, devil_params
 
@@ -404,3 +405,15 @@ def devil_json() -> Response:
     """Shortest sure win (or why none), optionally with the moves."""
     v = parse_variant(request.args, states=True)
     return jsonify(as_json(devil_report(v, params.flag(request.args, "moves"), computed(DEVIL, devil_params(v)))))
+
+
+PUZZLE = Puzzle(
+    "devil",
+    "The Devil's blindfold game",
+    "devil.setup",
+    "Flip coins on a rotating table you cannot see.",
+    "A round table with four coins, heads and tails, and an arrow turning it",
+    "Shortest sure wins by exhaustive search, Lamping's construction verified on every table. Source: "
+    "Norvig, 'The Devil and the Coin Flip Game', with John Lamping's proof.",
+    (bp, api),
+)

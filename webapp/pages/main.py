@@ -4,52 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 
+from webapp.pages.registry import PUZZLES
+
 bp = Blueprint("main", __name__)
-
-PUZZLES = [
-    (
-        "coins",
-        "Counterfeit coin",
-        "coins.setup",
-        "Find the fake among N coins with a balance: optimal plans, verified.",
-    ),
-    (
-        "adversary",
-        "Weigh against an adversary",
-        "adversary.setup",
-        "You weigh; the scale answers to make it as hard as it can.",
-    ),
-    (
-        "aequitas",
-        "Æquitas",
-        "aequitas.setup_page",
-        "Two-player counterfeit-coin games with an Observer and Grundy values.",
-    ),
-    ("devil", "The Devil's blindfold game", "devil.setup", "Flip coins on a rotating table you cannot see."),
-    (
-        "pegs",
-        "The peg board",
-        "pegs.setup",
-        "Jump coins over each other on a triangle, the English or the French board, down to one.",
-    ),
-    ("codebreak", "Code-breaking games", "codebreak.index", "A general code-breaking engine, with Mastermind."),
-    (
-        "variants",
-        "Weighing variants",
-        "variants.index",
-        "A balance that may lie, two counterfeit coins, a balance with up to five pans: proved plans.",
-    ),
-]
-
-THUMB_LABELS = {
-    "coins": "A balance tipped to the left, two coins on each pan",
-    "adversary": "A level balance with a question mark above it",
-    "aequitas": "A balance between two players",
-    "devil": "A round table with four coins, heads and tails, and an arrow turning it",
-    "pegs": "A triangle of fifteen holes filled with coins but one",
-    "variants": "A balance with three pans, the middle one lower",
-    "codebreak": "Three Mastermind guesses of four colours, each with its black and white key pegs",
-}
 
 GLOSSARY: list[tuple[str, list[tuple[str, str, str]]]] = [
     (
@@ -259,27 +216,18 @@ def glossary() -> str:
     return render_template("glossary.html", GLOSSARY=GLOSSARY)
 
 
-FOOTERS = {
-    "coins": "Every plan shown is checked by replaying every case before it is shown. Sources: Dyson (1946), "
-    "Guy & Nowakowski (1995).",
-    "adversary": "The scale answers as an adversary (or honestly, with a sealed secret); the solver's figures are "
-    "exact. Sources: Dyson (1946), Guy & Nowakowski (1995).",
-    "aequitas": "Grundy values by exhaustive search, compared with Burke, Khovanova, Lee, Nowakowski, Rowland and "
-    "Tennenhouse, 'Coins that Change Their Weights' / Æquitas (2022).",
-    "devil": "Shortest sure wins by exhaustive search, Lamping's construction verified on every table. Source: "
-    "Norvig, 'The Devil and the Coin Flip Game', with John Lamping's proof.",
-    "pegs": "Exact analysis up to 21 holes, searches beyond. Sources: Matt Parker's coin triangle; G. I. Bell, "
-    "'Solving Triangular Peg Solitaire' (JIS, 2008).",
-    "codebreak": "Every strategy tree is verified by playing every secret through it. Sources: Knuth, 'The "
-    "computer as master mind' (1977); Klimoš, COBRA.",
-}
+DEFAULT_FOOTER = "Classic coin puzzles, solved exactly: every answer shown is checked before it is shown."
 
 
 def footer() -> dict[str, str]:
     """The footer of the page's own puzzle (a general one elsewhere)."""
-    default = "Classic coin puzzles, solved exactly: every answer shown is checked before it is shown."
     area = (request.blueprint or "").partition("_")[0]  # codebreak_api, codebreak_plan: the code-breaking area
-    return {"footer_text": FOOTERS.get(area, default)}
+    found = [p.sources for p in PUZZLES if p.area == area]
+    return {
+        "footer_text": found[0]
+        if found
+        else "Classic coin puzzles, solved exactly: every answer shown is checked before it is shown."
+    }
 
 
 @bp.get("/favicon.ico")

@@ -42,6 +42,7 @@ from solvers.report import as_json
 from webapp.http import params
 from webapp.http.htmx import go, link
 from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links
+from webapp.pages.puzzle import Puzzle
 from webapp.results.access import computed, held, peek
 from webapp.results.catalogue import (
     PEGS_ANALYSIS,
@@ -417,3 +418,15 @@ def pegs_json() -> Response:
         return jsonify(as_json(settled_report(b, hole, label, settled)))
     report = computed(PEGS_REPORT, ReportParams(b.name, pos, hole or None, count, label))
     return jsonify(as_json(report))
+
+
+PUZZLE = Puzzle(
+    "pegs",
+    "The peg board",
+    "pegs.setup",
+    "Jump coins over each other on a triangle, the English or the French board, down to one.",
+    "A triangle of fifteen holes filled with coins but one",
+    "Exact analysis up to 21 holes, searches beyond. Sources: Matt Parker's coin triangle; G. I. Bell, "
+    "'Solving Triangular Peg Solitaire' (JIS, 2008).",
+    (bp, api),
+)

@@ -20,6 +20,7 @@ from solvers.weighing.knowledge import typed_pan
 from webapp.http import params
 from webapp.http.htmx import go, link
 from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, split_id
+from webapp.pages.puzzle import Puzzle
 from webapp.results.access import computed, peek
 from webapp.results.catalogue import VARIANT_PLAN, VARIANT_TABLE, VARIANT_TABLES, VariantParams, variant_quick
 
@@ -302,3 +303,14 @@ def from_id() -> Response:
     )
     v = Variant.from_token(parts[0])
     return go(link("variants.play_page", query(v, **{MOVES: parts[1]})))
+
+
+PUZZLE = Puzzle(
+    "variants",
+    "Weighing variants",
+    "variants.index",
+    "A balance that may lie, two counterfeit coins, a balance with up to five pans: proved plans.",
+    "A balance with three pans, the middle one lower",
+    "Every plan shown is proved by exhaustive search and checked by replaying every case before it is shown.",
+    (bp, api),
+)
