@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from solvers.errors import InputError
@@ -401,3 +402,17 @@ def certify(args: argparse.Namespace) -> int:
         f"python -m tests.certify.checker {args.out}"
     )
     return 0
+
+
+# The site's commands by name: what adds each one's arguments and what runs it (its help is the command line's, so
+# that `coin-puzzles --help` does not import this module)
+site_commands: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {
+    "serve": (serve_arguments, serve),
+    "worker": (worker_arguments, worker),
+    "proxy-config": (proxy.proxy_config_arguments, proxy.proxy_config),
+    "rotate-key": (rotate_key_arguments, rotate_key),
+    "precompute": (precompute_arguments, precompute),
+    "artifacts": (artifacts_arguments, artifacts),
+    "certify": (certify_arguments, certify),
+    "warm-up": (warm_up_arguments, warm_up),
+}

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from solvers.errors import InputError, PuzzleError
 from webapp.commands.arguments import whole
@@ -342,11 +342,21 @@ def _site() -> ModuleType:
     return admin
 
 
-def _command(help_: str, arguments: Callable[[ModuleType], Callable[..., None]], run: Callable[..., Any]) -> Command:
-    """A site command: its help, and its functions in `admin` or its modules (read when the command is used)."""
-    return Command(help_, lambda p: arguments(_site())(p), lambda a: int(run(_site())(a)))
+def _site_command(name: str, help_: str) -> Command:
+    """A site command: its help, and its functions in `admin.site_commands` (read when the command is used)."""
+    return Command(help_, lambda p: _site().site_commands[name][0](p), lambda a: int(_site().site_commands[name][1](a)))
 
 
+SITE_COMMANDS = {  # their help: admin.site_commands has their functions
+    "serve": "serve the web app (gunicorn) and run the job consumer, together",
+    "worker": "run a background job consumer (serve starts one for each queue)",
+    "proxy-config": "write the nginx configuration (deploy/nginx.conf) for this machine",
+    "rotate-key": "make a new secret key; the old one stays accepted for reading",
+    "precompute": "compute everything the site links to into the result store",
+    "artifacts": "make the shipped results again",
+    "certify": "prove a Mastermind optimal average and write its certificate",
+    "warm-up": "compile every solver kernel into the disk cache (make run and make test do)",
+}
 COMMANDS: dict[str, Command] = {
     "weigh": Command("optimal weighing plan for the counterfeit-coin problem", weigh_arguments, weigh),
     "adversary": Command("replay weighings against the adversarial scale", adversary_arguments, adversary),
@@ -355,42 +365,7 @@ COMMANDS: dict[str, Command] = {
     "pegs": Command("peg solitaire: solvability, finals, fewest moves, a solution", pegs_arguments, pegs),
     "codebreak": Command("code-breaking games: strategies as verified trees", codebreak_arguments, codebreak),
     "optima": Command("the table of proved Mastermind optima, size by size", optima_arguments, optima),
-    "serve": _command(
-        "serve the web app (gunicorn) and run the job consumer, together",
-        lambda m: m.serve_arguments,
-        lambda m: m.serve,
-    ),
-    "worker": _command(
-        "run a background job consumer (serve starts one for each queue)",
-        lambda m: m.worker_arguments,
-        lambda m: m.worker,
-    ),
-    "proxy-config": _command(
-        "write the nginx configuration (deploy/nginx.conf) for this machine",
-        lambda m: m.proxy.proxy_config_arguments,
-        lambda m: m.proxy.proxy_config,
-    ),
-    "rotate-key": _command(
-        "make a new secret key; the old one stays accepted for reading",
-        lambda m: m.rotate_key_arguments,
-        lambda m: m.rotate_key,
-    ),
-    "precompute": _command(
-        "compute everything the site links to into the result store",
-        lambda m: m.precompute_arguments,
-        lambda m: m.precompute,
-    ),
-    "artifacts": _command("make the shipped results again", lambda m: m.artifacts_arguments, lambda m: m.artifacts),
-    "certify": _command(
-        "prove a Mastermind optimal average and write its certificate",
-        lambda m: m.certify_arguments,
-        lambda m: m.certify,
-    ),
-    "warm-up": _command(
-        "compile every solver kernel into the disk cache (make run and make test do)",
-        lambda m: m.warm_up_arguments,
-        lambda m: m.warm_up,
-    ),
+    **{name: _site_command(name, help_) for name, help_ in SITE_COMMANDS.items()},
 }
 
 

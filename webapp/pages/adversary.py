@@ -413,13 +413,13 @@ def adversary_json() -> Response:
     return jsonify(as_json(adversary_report(r, s.minimum)))
 
 
-PUZZLE = Puzzle(
-    "adversary",
-    "Weigh against an adversary",
-    "adversary.setup",
-    "You weigh; the scale answers to make it as hard as it can.",
-    "A level balance with a question mark above it",
-    "The scale answers as an adversary (or honestly, with a sealed secret); the solver's figures are "
+puzzle = Puzzle(
+    area="adversary",
+    name="Weigh against an adversary",
+    endpoint="adversary.setup",
+    blurb="You weigh; the scale answers to make it as hard as it can.",
+    picture="A level balance with a question mark above it",
+    sources="The scale answers as an adversary (or honestly, with a sealed secret); the solver's figures are "
     "exact. Sources: Dyson (1946), Guy & Nowakowski (1995).",
-    (bp, api),
+    blueprints=(bp, api),
 )

@@ -400,13 +400,13 @@ def aequitas_json() -> Response:
     return jsonify(as_json(parse_position(request.args)))
 
 
-PUZZLE = Puzzle(
-    "aequitas",
-    "Æquitas",
-    "aequitas.setup_page",
-    "Two-player counterfeit-coin games with an Observer and Grundy values.",
-    "A balance between two players",
-    "Grundy values by exhaustive search, compared with Burke, Khovanova, Lee, Nowakowski, Rowland and "
+puzzle = Puzzle(
+    area="aequitas",
+    name="Æquitas",
+    endpoint="aequitas.setup_page",
+    blurb="Two-player counterfeit-coin games with an Observer and Grundy values.",
+    picture="A balance between two players",
+    sources="Grundy values by exhaustive search, compared with Burke, Khovanova, Lee, Nowakowski, Rowland and "
     "Tennenhouse, 'Coins that Change Their Weights' / Æquitas (2022).",
-    (bp, api),
+    blueprints=(bp, api),
 )

@@ -109,13 +109,13 @@ def optima_json() -> Response:
     return jsonify(as_json(optima_table(app_store())))
 
 
-PUZZLE = Puzzle(
-    "codebreak",
-    "Code-breaking games",
-    "codebreak.index",
-    "A general code-breaking engine, with Mastermind.",
-    "Three Mastermind guesses of four colours, each with its black and white key pegs",
-    "Every strategy tree is verified by playing every secret through it. Sources: Knuth, 'The "
+puzzle = Puzzle(
+    area="codebreak",
+    name="Code-breaking games",
+    endpoint="codebreak.index",
+    blurb="A general code-breaking engine, with Mastermind.",
+    picture="Three Mastermind guesses of four colours, each with its black and white key pegs",
+    sources="Every strategy tree is verified by playing every secret through it. Sources: Knuth, 'The "
     "computer as master mind' (1977); Klimoš, COBRA.",
-    (pages, api, bp),  # the play pages, the JSON API, and these: the plan and the optima table
+    blueprints=(pages, api, bp),  # the play pages, the JSON API, and these: the plan and the optima table
 )

@@ -252,13 +252,13 @@ def _variant_json() -> Response:
     return jsonify(as_json(report_of(plan, check, tree=params.flag(a, "tree"))))
 
 
-PUZZLE = Puzzle(
-    "coins",
-    "Counterfeit coin",
-    "coins.setup",
-    "Find the fake among N coins with a balance: optimal plans, verified.",
-    "A balance tipped to the left, two coins on each pan",
-    "Every plan shown is checked by replaying every case before it is shown. Sources: Dyson (1946), "
+puzzle = Puzzle(
+    area="coins",
+    name="Counterfeit coin",
+    endpoint="coins.setup",
+    blurb="Find the fake among N coins with a balance: optimal plans, verified.",
+    picture="A balance tipped to the left, two coins on each pan",
+    sources="Every plan shown is checked by replaying every case before it is shown. Sources: Dyson (1946), "
     "Guy & Nowakowski (1995).",
-    (bp, api),
+    blueprints=(bp, api),
 )

@@ -407,13 +407,13 @@ def devil_json() -> Response:
     return jsonify(as_json(devil_report(v, params.flag(request.args, "moves"), computed(DEVIL, devil_params(v)))))
 
 
-PUZZLE = Puzzle(
-    "devil",
-    "The Devil's blindfold game",
-    "devil.setup",
-    "Flip coins on a rotating table you cannot see.",
-    "A round table with four coins, heads and tails, and an arrow turning it",
-    "Shortest sure wins by exhaustive search, Lamping's construction verified on every table. Source: "
+puzzle = Puzzle(
+    area="devil",
+    name="The Devil's blindfold game",
+    endpoint="devil.setup",
+    blurb="Flip coins on a rotating table you cannot see.",
+    picture="A round table with four coins, heads and tails, and an arrow turning it",
+    sources="Shortest sure wins by exhaustive search, Lamping's construction verified on every table. Source: "
     "Norvig, 'The Devil and the Coin Flip Game', with John Lamping's proof.",
-    (bp, api),
+    blueprints=(bp, api),
 )

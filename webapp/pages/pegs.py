@@ -420,13 +420,13 @@ def pegs_json() -> Response:
     return jsonify(as_json(report))
 
 
-PUZZLE = Puzzle(
-    "pegs",
-    "The peg board",
-    "pegs.setup",
-    "Jump coins over each other on a triangle, the English or the French board, down to one.",
-    "A triangle of fifteen holes filled with coins but one",
-    "Exact analysis up to 21 holes, searches beyond. Sources: Matt Parker's coin triangle; G. I. Bell, "
+puzzle = Puzzle(
+    area="pegs",
+    name="The peg board",
+    endpoint="pegs.setup",
+    blurb="Jump coins over each other on a triangle, the English or the French board, down to one.",
+    picture="A triangle of fifteen holes filled with coins but one",
+    sources="Exact analysis up to 21 holes, searches beyond. Sources: Matt Parker's coin triangle; G. I. Bell, "
     "'Solving Triangular Peg Solitaire' (JIS, 2008).",
-    (bp, api),
+    blueprints=(bp, api),
 )

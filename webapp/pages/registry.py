@@ -8,11 +8,11 @@ from webapp.pages import adversary, aequitas, codebreak_plan, coins, devil, pegs
 from webapp.pages.puzzle import Puzzle
 
 PUZZLES: tuple[Puzzle, ...] = (
-    coins.PUZZLE,
-    adversary.PUZZLE,
-    aequitas.PUZZLE,
-    devil.PUZZLE,
-    pegs.PUZZLE,
-    codebreak_plan.PUZZLE,  # the code-breaking area: its play pages (`codebreak`) and its plans and optima
-    variants.PUZZLE,
+    coins.puzzle,
+    adversary.puzzle,
+    aequitas.puzzle,
+    devil.puzzle,
+    pegs.puzzle,
+    codebreak_plan.puzzle,  # the code-breaking area: its play pages (`codebreak`) and its plans and optima
+    variants.puzzle,
 )

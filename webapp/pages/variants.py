@@ -305,12 +305,12 @@ def from_id() -> Response:
     return go(link("variants.play_page", query(v, **{MOVES: parts[1]})))
 
 
-PUZZLE = Puzzle(
-    "variants",
-    "Weighing variants",
-    "variants.index",
-    "A balance that may lie, two counterfeit coins, a balance with up to five pans: proved plans.",
-    "A balance with three pans, the middle one lower",
-    "Every plan shown is proved by exhaustive search and checked by replaying every case before it is shown.",
-    (bp, api),
+puzzle = Puzzle(
+    area="variants",
+    name="Weighing variants",
+    endpoint="variants.index",
+    blurb="A balance that may lie, two counterfeit coins, a balance with up to five pans: proved plans.",
+    picture="A balance with three pans, the middle one lower",
+    sources="Every plan shown is proved by exhaustive search and checked by replaying every case before it is shown.",
+    blueprints=(bp, api),
 )
