@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
-import itertools
 import logging
 import math
 import os
@@ -73,9 +72,11 @@ MIN_KEY_BITS = 256  # a key set by hand must carry at least 32 bytes of entropy 
 # repetitive or patterned ('abcdefgh' six times, 16 hex digits four times): its estimate shrinks with its size. Random
 # keys compress to within 3% of the reference (zlib's Huffman coding of 64 random hex digits: 392 to 408 bits).
 PATTERN_SHARE = 0.85
-# An ordered or strided alphabet ('A…Za…z0…9+/', 'acegikmo…') does not repeat, so it compresses like a random key;
-# its characters step by one difference. Past this share of equal steps between neighbours (a random key of 64 hex
-# digits has at most about a fifth), only the other steps count.
+# An ordered or strided alphabet ('A…Za…z0…9+/', 'acegikmo…', or such runs interleaved: 'aA0bB1cC2…') does not
+# repeat, so it compresses like a random key; its characters step by one difference, between neighbours or between
+# characters 2 to 4 apart. Past this share of equal steps (a random key of 64 hex digits has at most about a fifth),
+# only the other steps count. (Patterns of other kinds, a keyboard's rows, are not caught: keys are made by
+# `rotate-key`; this check is for a key typed by hand.)
 STRIDE_SHARE = 0.4
 
 
@@ -97,8 +98,10 @@ def key_bits(key: str) -> float:
     rng = random.Random(len(key))  # the same reference in every process
     reference = "".join(rng.choice(alphabet) for _ in key)
     share = _compressed(key) / (PATTERN_SHARE * _compressed(reference))
-    steps = Counter(ord(b) - ord(a) for a, b in itertools.pairwise(key))
-    stride = steps.most_common(1)[0][1] / (len(key) - 1)
+    stride = max(  # the largest share of equal steps between characters 1 to 4 apart (an interleave: 3 apart)
+        Counter(ord(b) - ord(a) for a, b in zip(key, key[lag:], strict=False)).most_common(1)[0][1] / (len(key) - lag)
+        for lag in range(1, 5)
+    )
     return len(key) * per * min(1.0, share) * (1.0 - stride if stride > STRIDE_SHARE else 1.0)
 
 

@@ -159,3 +159,28 @@ def test_store_games_redis(redis_server: str) -> None:
     from webapp.store.redis import RedisStore
 
     check_games(lambda budget: RedisStore(redis_server, [SYSTEM_KEY.encode()], budget))
+
+
+@pytest.mark.slow
+def test_games_an_earlier_version_counted_as_visitors_move_to_their_class_redis(redis_server: str) -> None:
+    """A Redis store written before games had their own class (a game's size in the visitors' accounts): the first
+    write of a new version moves it, with its last use, into the games' class, once."""
+    import redis
+
+    from webapp.store import Budget
+    from webapp.store.redis import RedisStore
+
+    r = redis.Redis.from_url(redis_server)
+    r.flushdb()
+    old = RedisStore(redis_server, [SYSTEM_KEY.encode()], Budget(10_000, lambda key: False, 10_000))
+    old.put("visitor:a", b"v" * 100)
+    r.hset("cp:visitor-sizes", "game:old", 110)  # as the earlier version counted a game
+    r.zadd("cp:visitor-used", {"game:old": 12.5})
+    r.incrby("cp:visitor-bytes", 110)
+    r.delete("cp:games-class")
+    new = RedisStore(redis_server, [SYSTEM_KEY.encode()], Budget(10_000, lambda key: False, 10_000))
+    new.put("visitor:b", b"w" * 100)
+    assert new.visitors_bytes() == 2 * (9 + 100) and new.games_bytes() == 110
+    assert r.zscore("cp:game-used", "game:old") == 12.5 and r.hget("cp:visitor-sizes", "game:old") is None
+    new.put("visitor:c", b"x" * 10)
+    assert new.games_bytes() == 110  # once

@@ -101,6 +101,11 @@ def check_games(open_: Callable[[Budget], Store]) -> None:
     store.put("game:new", record)  # two idle games make room, the least recently used: 2 and 3
     assert store.get("game:new") == record and store.games_bytes() <= GAME_BUDGET
     assert [n for n in range(8) if store.get(f"game:{n}") is None] == [2, 3]
+    time.sleep(GAME_SECONDS + 0.1)  # every game idle now; a new game too large even for all their room: refused,
+    before = store.games_bytes()  # and none of them evicted for it
+    with pytest.raises(GamesFull):
+        store.put("game:huge", b"h" * (GAME_BUDGET + 1))
+    assert store.games_bytes() == before and [n for n in range(8) if store.get(f"game:{n}") is None] == [2, 3]
 
 
 def test_budget_sqlite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

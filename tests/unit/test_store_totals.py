@@ -77,3 +77,22 @@ def test_a_large_eviction_gives_the_logs_space_back(tmp_path: Path) -> None:
     assert store.get("visitor:large") is None
     wal = path.with_name(path.name + "-wal")
     assert not wal.exists() or wal.stat().st_size < 1 << 20, wal.stat().st_size
+
+
+def test_an_earlier_versions_trigger_beside_ours_is_cleared_at_the_next_open(tmp_path: Path) -> None:
+    """An earlier version opening the file adds its own trigger beside ours (during a deploy), which counts every
+    visitor's write twice: the next open of this version drops it and makes the totals again from the rows."""
+    path = tmp_path / "r.db"
+    store = SqliteStore(path, SECRET, Budget(0, lambda key: key.startswith("kept:")))
+    store.put("visitor:1", bytes(100))
+    with sqlite3.connect(path) as db:  # the earlier version's trigger, as it made it
+        db.execute(
+            "CREATE TRIGGER visitors_in AFTER INSERT ON results WHEN NEW.kept = 0 BEGIN "
+            "UPDATE totals SET bytes = bytes + NEW.size WHERE name = 'visitors'; END"
+        )
+    store.put("visitor:2", bytes(100))
+    assert store.visitors_bytes() > _summed(path)  # counted twice while both run
+    again = SqliteStore(path, SECRET, Budget(0, lambda key: key.startswith("kept:")))
+    assert again.visitors_bytes() == _summed(path)
+    again.put("visitor:3", bytes(100))
+    assert again.visitors_bytes() == _summed(path)

@@ -137,11 +137,25 @@ def test_a_redirect_past_the_url_limit_is_a_400() -> None:
     from tests.conftest import TEST_KEY
     from webapp import create_app
     from webapp.http.errors import MAX_URL
+    from webapp.http.htmx import go
 
     app = create_app({"TESTING": True, "SECRET_KEY": TEST_KEY})
     app.add_url_rule("/_far", "far", lambda: redirect("/pegs?x=" + "a" * MAX_URL, 303))
     app.add_url_rule("/_near", "near", lambda: redirect("/pegs?x=a", 303))
+    app.add_url_rule("/_far_htmx", "far_htmx", lambda: go("/pegs?x=" + "a" * MAX_URL))  # a boosted form's answer
     client = app.test_client()
     far = client.get("/_far")
     assert far.status_code == 400 and "Location" not in far.headers and "longer than the" in far.get_data(as_text=True)
     assert client.get("/_near").status_code == 303
+    boosted = client.get("/_far_htmx", headers={"HX-Request": "true"})
+    assert boosted.status_code == 400 and "HX-Location" not in boosted.headers
+
+
+def test_a_code_guess_with_a_hint_count_too_long_is_refused(client: FlaskClient) -> None:
+    """The code-breaking guess and take-back forms carry their hint count on only once checked (it went into the
+    redirect as it came, 17,000 characters of it too long for nginx)."""
+    token = form_token(client, "/codebreak")
+    form = {"csrf_token": token, "game": "mastermind", "maker": "adversarial", "p0": "A", "p1": "B", "p2": "C"}
+    form |= {"p3": "D", "h": "9" * 17_000}
+    r = client.post("/codebreak/guess", data=form, headers={"HX-Request": "true"})
+    assert r.status_code == 400 and "h must be a whole number" in r.get_data(as_text=True)

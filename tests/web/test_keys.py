@@ -85,6 +85,10 @@ def test_the_published_key_in_the_environment_is_refused(
         string.ascii_uppercase + string.ascii_lowercase + string.digits + "+/",  # the base64 alphabet in order
         string.ascii_lowercase[::2] + string.ascii_uppercase[::2] + string.ascii_lowercase[1::2] + "0246813579",
         "".join(chr(c) for c in range(33, 127)),  # every printable character, in order
+        "".join(
+            a + b + c
+            for a, b, c in zip(string.ascii_lowercase, string.ascii_uppercase, string.digits * 3, strict=False)
+        ),  # noqa: E501 - runs interleaved
     ],
 )
 def test_a_weak_key_in_the_environment_is_refused(instance: Path, monkeypatch: pytest.MonkeyPatch, weak: str) -> None:

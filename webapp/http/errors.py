@@ -81,9 +81,11 @@ def refuse_long_addresses() -> None:
 
 def refuse_long_redirects(response: Response) -> Response:
     """A redirect to an address past MAX_URL (built from what a form sent) is a 400 saying so, never a Location that
-    nginx cannot pass on (a 502) or a page the site would refuse."""
-    location = response.headers.get("Location", "")
-    if response.status_code in (301, 302, 303, 307, 308) and len(location) > MAX_URL:
+    nginx cannot pass on (a 502) or a page the site would refuse; htmx's HX-Location (a boosted form's redirect)
+    likewise."""
+    location = response.headers.get("Location", "") if 300 <= response.status_code < 400 else ""
+    boosted = response.headers.get("HX-Location", "")  # {"path": ..., "target": ...}: the path past 30 characters
+    if len(location) > MAX_URL or len(boosted) > MAX_URL + 30:
         body, code = error_response(
             400,
             "Too long",

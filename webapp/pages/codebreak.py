@@ -388,7 +388,8 @@ def guess() -> Response:
     name, spec, g, sizes = game_args(request.form)
     length = len(g.secrets[0])
     code = "".join((request.form.get(f"p{i}", "") or "?")[:1] for i in range(length)).upper()
-    q = {k: v for k, v in request.form.items() if k in ("game", "maker", "t", "pegs", "colours", "coins", "h")}
+    q = {k: v for k, v in request.form.items() if k in ("game", "maker", "t", "pegs", "colours", "coins")}
+    q["h"] = params.hints(request.form)
     random_maker = q.get("maker") == "random"
     log = log_from_text(params.moves_text(request.form, "g"))
     chain = chain_from_text(params.moves_text(request.form, "g"), request.form.get("at", ""), request.form.get("u", ""))
@@ -412,7 +413,8 @@ def take_back() -> Response:
     """Against the random code maker: take the last guess back. It stays in the game's log (its score was seen),
     is counted, and the sealed record moves on, so the position before it cannot be played from again."""
     name, spec, g, sizes = game_args(request.form)
-    q = {k: v for k, v in request.form.items() if k in ("game", "maker", "t", "pegs", "colours", "coins", "h")}
+    q = {k: v for k, v in request.form.items() if k in ("game", "maker", "t", "pegs", "colours", "coins")}
+    q["h"] = params.hints(request.form)
     if q.get("maker") != "random":
         raise InputError("take-backs by this form are for the random code maker; the adversarial maker's are links")
     log = log_from_text(params.moves_text(request.form, "g"))

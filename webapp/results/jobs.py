@@ -86,12 +86,20 @@ class Dropping(Huey):
     else than this app to a shared Redis or the queue's file) are dropped with one line instead of a traceback."""
 
     def deserialize_task(self, data: bytes) -> Any:
-        """The task, or None (nothing to run) for an entry that is none of this app's."""
+        """The task, or None (nothing to run) for an entry that is none of this app's (a look at the queue skips
+        it; the consumer's read drops it, `dequeue`)."""
         try:
             return super().deserialize_task(data)
-        except (ValueError, TypeError, HueyException, msgspec.MsgspecError) as e:
-            print(f"coin-puzzles worker: a malformed queue entry was dropped ({type(e).__name__})", file=sys.stderr)
+        except (ValueError, TypeError, HueyException, msgspec.MsgspecError):
             return None
+
+    def dequeue(self) -> Any:
+        """The next task; a malformed entry is taken off the queue with one line, and nothing runs."""
+        data = self.storage.dequeue()
+        task = None if data is None else self.deserialize_task(data)
+        if data is not None and task is None:
+            print("coin-puzzles worker: a malformed queue entry was dropped", file=sys.stderr, flush=True)
+        return task
 
 
 class SqliteQueue(Dropping, SqliteHuey):
@@ -169,7 +177,11 @@ class Reviving(Consumer):
         super().start()
         seconds = max(1, config.setting("COIN_PUZZLES_REVIVE_SECONDS", REVIVE_SECONDS))
         threading.Thread(target=self._look, args=(seconds,), name="reviver", daemon=True).start()
-        self.then()
+        try:
+            self.then()
+        except BaseException:  # the consumer stops whole (its workers too), and serve sees it end: never half alive
+            self.stop()
+            raise
 
     def _look(self, seconds: int) -> None:
         """Every few seconds until the consumer stops: revive; a failed look (the store away a moment) is one line."""

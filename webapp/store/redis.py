@@ -96,7 +96,7 @@ end
 # budget in bytes, the time before which an entry may be evicted, '1' when a game that does not fit is refused):
 # counted in its class (a store of an earlier version's game leaves the visitors' class), and past the class's
 # budget its least recently used others are deleted (their names made from RESULT: one Redis, not a cluster);
-# -1 when refused (nothing written)
+# -1 when refused (nothing written, nothing evicted: the idle games are counted before any goes)
 WRITE_SCRIPT = (
     FORGET
     + f"""
@@ -112,6 +112,13 @@ local size = string.len(ARGV[1]) + string.len(ARGV[2])
 local total = tonumber(redis.call('GET', KEYS[at + 2]) or '0') + size
 local budget = tonumber(ARGV[6])
 local before = ARGV[7] == '+inf' and '+inf' or '(' .. ARGV[7]
+if budget > 0 and total > budget and not had and ARGV[8] == '1' then
+  local freeable = 0
+  for _, idle in ipairs(redis.call('ZRANGEBYSCORE', KEYS[at], '-inf', before)) do
+    freeable = freeable + tonumber(redis.call('HGET', KEYS[at + 1], idle) or '0')
+  end
+  if total - freeable > budget then return -1 end
+end
 while budget > 0 and total > budget do
   local oldest = redis.call('ZRANGEBYSCORE', KEYS[at], '-inf', before, 'LIMIT', 0, 1)
   local victim = oldest[1]
@@ -119,7 +126,6 @@ while budget > 0 and total > budget do
   redis.call('DEL', '{RESULT}' .. victim)
   total = forget(victim, at) + size
 end
-if budget > 0 and total > budget and not had and ARGV[8] == '1' then return -1 end
 redis.call('HSET', KEYS[1], 'blob', ARGV[2], 'digest', ARGV[3])
 redis.call('HSET', KEYS[at + 1], ARGV[1], size)
 redis.call('ZADD', KEYS[at], ARGV[5], ARGV[1])
@@ -127,6 +133,30 @@ return redis.call('INCRBY', KEYS[at + 2], size)
 """
 )
 DELETE_SCRIPT = FORGET + "forget(ARGV[1], 2)\nforget(ARGV[1], 5)\nredis.call('DEL', KEYS[1])\n"
+GAMES_MOVED = "cp:games-class"  # set once a store's games counted as visitors' (an earlier version) are moved
+# the games an earlier version counted in the visitors' class moved to their own, once (KEYS: BUDGET_KEYS, then
+# GAMES_MOVED; ARGV[1]: now, the last use of a game that has none)
+MOVE_GAMES_SCRIPT = """
+if redis.call('EXISTS', KEYS[7]) == 1 then return 0 end
+local moved, cursor = 0, '0'
+repeat
+  local page = redis.call('HSCAN', KEYS[2], cursor, 'MATCH', 'game:*', 'COUNT', 1000)
+  cursor = page[1]
+  for i = 1, #page[2], 2 do
+    local key, size = page[2][i], page[2][i + 1]
+    local used = redis.call('ZSCORE', KEYS[1], key) or ARGV[1]
+    redis.call('HDEL', KEYS[2], key)
+    redis.call('ZREM', KEYS[1], key)
+    redis.call('DECRBY', KEYS[3], size)
+    redis.call('HSET', KEYS[5], key, size)
+    redis.call('ZADD', KEYS[4], used, key)
+    redis.call('INCRBY', KEYS[6], size)
+    moved = moved + 1
+  end
+until cursor == '0'
+redis.call('SET', KEYS[7], '1')
+return moved
+"""
 
 
 def _member(client: str, key: str) -> str:
@@ -148,6 +178,14 @@ class RedisStore:
         self._adopt: Any = self._r.register_script(ADOPT_SCRIPT)
         self._write: Any = self._r.register_script(WRITE_SCRIPT)
         self._delete: Any = self._r.register_script(DELETE_SCRIPT)
+        self._moved = False
+
+    def _move_games(self) -> None:
+        """Once per store (a marker key), before this process's first write: the games an earlier version counted as
+        visitors' results moved to their own class, so that no flood of results evicts them."""
+        if not self._moved:
+            self._r.register_script(MOVE_GAMES_SCRIPT)(keys=[*BUDGET_KEYS, GAMES_MOVED], args=[time.time()])
+            self._moved = True
 
     def get(self, key: str) -> bytes | None:
         """The bytes under a key, if intact (a visitor's entry or a game counts as used now)."""
@@ -165,6 +203,8 @@ class RedisStore:
     def _written(self, key: str, blob: bytes, fresh: bool, client: Any = None) -> Any:
         """The write script (on the server: one step), run now or queued in a transaction (client)."""
         kind, now = self._budget.admit(key, len(key) + len(blob)), time.time()
+        if client is None:
+            self._move_games()
         budget = {KEPT: 0, VISITORS: self._budget.max_bytes, GAMES: self._budget.game_bytes}[kind]
         idle = now - self._budget.game_seconds if kind == GAMES else "+inf"
         args = [key, blob, self._signer.sign(key, blob), kind, now, budget, idle, int(fresh and kind == GAMES)]
@@ -192,6 +232,7 @@ class RedisStore:
         """Compare and set with WATCH / MULTI (optimistic: fails if anyone changed the key meanwhile)."""
         import redis
 
+        self._move_games()
         name = f"{RESULT}{key}"
         with self._r.pipeline() as pipe:
             try:

@@ -63,8 +63,7 @@ class SqliteStore:
             if "kept" not in {row[1] for row in db.execute("PRAGMA table_info(results)")}:
                 self._account_old(db)
             db.execute("CREATE INDEX IF NOT EXISTS results_visitors ON results (kept, at, size)")
-            triggers = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
-            if not set(TRIGGERS) <= triggers:
+            if not self._totals_kept(db):
                 self._make_totals(db)
             db.execute(
                 "CREATE TABLE IF NOT EXISTS jobs (key TEXT PRIMARY KEY, state TEXT, done INTEGER, total INTEGER, "
@@ -75,12 +74,19 @@ class SqliteStore:
                 db.execute("ALTER TABLE jobs ADD COLUMN client TEXT NOT NULL DEFAULT ''")
 
     @staticmethod
+    def _totals_kept(db: sqlite3.Connection) -> bool:
+        """Whether this version's triggers, and only they, keep the totals (an earlier version opening the file
+        adds its own beside them, which would count every visitor's write twice: then they are made again)."""
+        triggers = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+        return set(TRIGGERS) <= triggers and not triggers & set(OLD_TRIGGERS)
+
+    @staticmethod
     def _make_totals(db: sqlite3.Connection) -> None:
         """The running totals made once, from the rows, with their triggers, a store of an earlier version's games
         moved to their own class (in one transaction: the first process to open the file makes them, the others
         find them)."""
         db.execute("BEGIN IMMEDIATE")
-        if set(TRIGGERS) <= {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}:
+        if SqliteStore._totals_kept(db):
             db.execute("COMMIT")  # another process made them meanwhile
             return
         for name in (*OLD_TRIGGERS, *TRIGGERS):
