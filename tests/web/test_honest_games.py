@@ -133,13 +133,18 @@ def test_a_move_on_a_game_let_go_says_so(client: FlaskClient) -> None:
 
     from webapp.results.access import app_store
 
+    def games() -> set[str]:  # the games' class: 2
+        with client.application.app_context():
+            address = app_store().address.removeprefix("sqlite:")
+        with sqlite3.connect(address) as db:
+            return {str(k) for (k,) in db.execute("SELECT key FROM results WHERE kept = 2")}
+
+    before = games()
     csrf, position = honest_game(client)
+    new = games() - before
+    assert len(new) == 1
     with client.application.app_context():
-        store = app_store()
-        with sqlite3.connect(store.address.removeprefix("sqlite:")) as db:  # the games' class: 2
-            games = [str(k) for (k,) in db.execute("SELECT key FROM results WHERE kept = 2")]
-        assert len(games) == 1
-        store.delete(games[0])
+        app_store().delete(new.pop())
     said = weigh(client, csrf, position, [1], [2])
     assert isinstance(said, tuple) and said[0] == 400 and "not kept here any more" in said[1], said
     assert "at least 7 days after its last move or view" in said[1] and MOVED_ON not in said[1]

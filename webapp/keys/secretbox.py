@@ -22,6 +22,7 @@ from typing import Generic, TypeVar
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
 from solvers.errors import IllegalMoveError, InputError
+from solvers.history import TAKE_BACK, from_log
 from solvers.weighing import Problem
 from solvers.weighing.case import Case, all_cases
 from webapp.http import caching
@@ -193,6 +194,15 @@ class HiddenGame(Generic[T]):
     def advance(self, kind: str, h: Hidden[T], new_history: str, ended: str | None = None) -> str:
         """Record a move (and, if it ends the game, how); the token of the new position."""
         return _swap(kind, h, new_history, ended, self.dump)
+
+    def take_back(self, kind: str, h: Hidden[T], log: tuple[str, ...], what: str) -> tuple[str, str]:
+        """Take the last move in effect back (IllegalMoveError, naming what a move is in this game, when none is):
+        it stays in the log, counted, and the record moves on, so the position before it cannot be played from
+        again; the new history and its position's token. Every sealed game's take-back form comes here."""
+        if not from_log(log).applied:
+            raise IllegalMoveError(f"there is no {what} to take back")
+        history = self.sep.join((*log, TAKE_BACK))
+        return history, self.advance(kind, h, history)
 
     def finish(self, kind: str, h: Hidden[T], ending: str) -> str:
         """End the game at this position (for example with the player's guess); the token that shows the end."""

@@ -344,11 +344,8 @@ def take_back() -> Response:
     s, chain, log, hidden, r = position(request.form)
     if hidden is None:
         raise InputError("take-backs by this form are for the honest scale; the adversarial scale's are links")
-    if not chain.applied:
-        raise IllegalMoveError("there is no weighing to take back")
-    w_text = ";".join((*log, TAKE_BACK))
-    s = Setup(s.problem, s.budget, s.minimum, s.mode, HONEST_SCALE.advance(kind(s), hidden, w_text))
-    return go(s.url(moves=w_text, h=params.hints(request.form)))
+    w_text, token = HONEST_SCALE.take_back(kind(s), hidden, log, "weighing")
+    return go(Setup(s.problem, s.budget, s.minimum, s.mode, token).url(moves=w_text, h=params.hints(request.form)))
 
 
 @bp.post("/guess")

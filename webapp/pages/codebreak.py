@@ -27,8 +27,8 @@ from solvers.codebreak.play import (
 from solvers.codebreak.report import codebreak_report
 from solvers.codebreak.solve import TreeRequest
 from solvers.codebreak.strategy import OPTIMAL, not_offered
-from solvers.errors import IllegalMoveError, InputError, LimitError
-from solvers.history import MOVES, TAKE_BACK, Chain, chain_from_text, from_log, log_from_text, taken_back
+from solvers.errors import InputError, LimitError
+from solvers.history import MOVES, Chain, chain_from_text, from_log, log_from_text, taken_back
 from solvers.report import as_json
 from webapp.http import params
 from webapp.http.errors import NoGame
@@ -419,11 +419,8 @@ def take_back() -> Response:
         raise InputError("take-backs by this form are for the random code maker; the adversarial maker's are links")
     log = log_from_text(params.moves_text(request.form, "g"))
     hidden = RANDOM_CODE.open(q.get("t", ""), _game_key(name, sizes), ",".join(log))
-    if not from_log(log).applied:
-        raise IllegalMoveError("there is no guess to take back")
-    new_log = (*log, TAKE_BACK)
-    q["t"] = RANDOM_CODE.advance(_game_key(name, sizes), hidden, ",".join(new_log))
-    return go(link("codebreak.play", {**q, MOVES: ",".join(new_log)}))
+    history, q["t"] = RANDOM_CODE.take_back(_game_key(name, sizes), hidden, log, "guess")
+    return go(link("codebreak.play", {**q, MOVES: history}))
 
 
 def _taken_back(g: Game, log: tuple[str, ...], secret: int | None) -> list[tuple[str, str]]:

@@ -24,7 +24,7 @@ from solvers.devil import (
     won_at,
 )
 from solvers.devil.report import DevilPlayPage, Line, SolutionStep, devil_report, line_from, play_page, solution_step
-from solvers.errors import IllegalMoveError, InputError
+from solvers.errors import InputError
 from solvers.history import MOVES, RESTART, TAKE_BACK, Chain, chain_from_text, from_log, log_from_text, taken_back
 from solvers.report import as_json
 from webapp.http import params
@@ -328,10 +328,7 @@ def take_back() -> Response:
         raise InputError("take-backs by this form are for the random Devil; the adversarial Devil's are links")
     log = _log(g, request.form)
     hidden = RANDOM_DEVIL.open(g.token, _game_key(g.variant), ",".join(log))
-    if not from_log(log).applied:
-        raise IllegalMoveError("there is no move to take back")
-    new_log = ",".join((*log, TAKE_BACK))
-    token = RANDOM_DEVIL.advance(_game_key(g.variant), hidden, new_log)
+    new_log, token = RANDOM_DEVIL.take_back(_game_key(g.variant), hidden, log, "move")
     return go(DevilGame(g.variant, g.devil, token).url(moves=new_log, peek=request.form.get("peek", "")))
 
 
