@@ -423,8 +423,12 @@ def test_a_malformed_queue_entry_is_dropped_with_one_line(tmp_path: Path, capsys
     assert [huey.dequeue() for _ in range(3)] == [None, None, None]
     task = huey.dequeue()
     assert task is not None and task.args[0] == "devil.solve"
+    with sql.connect(tmp_path / QUEUE_FILES["visitors"]) as db:  # and one among the scheduled (re-queued) tasks
+        db.execute("INSERT INTO schedule (queue, data, timestamp) VALUES (?, ?, 0)", (huey.name, b"T[1,2]"))
+    assert huey.read_schedule() == []
     err = capsys.readouterr().err
     assert err.count("a malformed queue entry was dropped") == 3 and "Traceback" not in err
+    assert err.count("a malformed scheduled entry was dropped") == 1
 
 
 def test_a_job_whose_consumer_died_is_queued_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -101,6 +101,14 @@ class Dropping(Huey):
             print("coin-puzzles worker: a malformed queue entry was dropped", file=sys.stderr, flush=True)
         return task
 
+    def read_schedule(self, timestamp: Any = None) -> list[Any]:
+        """The scheduled tasks now due (a re-queued visitor's job); a malformed entry among them dropped with one
+        line (Huey logged a traceback for queueing None)."""
+        tasks = super().read_schedule(timestamp)
+        for _ in range(tasks.count(None)):
+            print("coin-puzzles worker: a malformed scheduled entry was dropped", file=sys.stderr, flush=True)
+        return [t for t in tasks if t is not None]
+
 
 class SqliteQueue(Dropping, SqliteHuey):
     """The queue in a SQLite file (the embedded default)."""
