@@ -61,7 +61,7 @@ def served_app() -> Flask:
 
 def prerender() -> None:
     """The listed pages too heavy to render in a request, rendered once as the site starts (the precomputation's
-    consumer runs this in a process of its own once what is shipped is stored), so that no visitor waits on them:
+    consumer runs this in a process of its own beside storing what is shipped), so that no visitor waits on them:
     the Æquitas table to 40 coins is 1 MB of HTML from a 59 MB stored result, whose decoding and rendering took
     1.7 s of a request. Each body is kept in the store under the deploy's build (`rendered.page_body`), where every
     web worker finds it; its result is computed here first if it is not stored yet (the 30-coin table: a second)."""
@@ -69,16 +69,16 @@ def prerender() -> None:
     import time
 
     from webapp.results.catalogue import AEQUITAS, AequitasParams
-    from webapp.results.computations import read, run, write
+    from webapp.results.computations import run, write
+    from webapp.results.shipped import kept
     from webapp.store import default_store
 
     store, client = default_store(), create_app().test_client()
     for path, params in (("/aequitas/table", AequitasParams(30)), ("/aequitas/table?max=40", AequitasParams(40))):
         start = time.perf_counter()
-        key = AEQUITAS.key(params)
-        if read(store, AEQUITAS, key) is None:  # its queued job's claim left alone (that job finds it stored)
-            value = run(AEQUITAS, params, lambda done, total: None)
-            write(store, AEQUITAS, key, value)
+        if kept(store, AEQUITAS, params) is None:  # stored, or shipped (then stored); else computed here, its
+            value = run(AEQUITAS, params, lambda done, total: None)  # queued job's claim left alone
+            write(store, AEQUITAS, AEQUITAS.key(params), value)
         status = client.get(path).status_code
         took = time.perf_counter() - start
         print(f"coin-puzzles worker: {path} rendered ({status}) in {took:.1f} s", file=sys.stderr, flush=True)

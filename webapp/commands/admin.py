@@ -257,10 +257,11 @@ def worker(args: argparse.Namespace) -> int:
 
             install = start(queues, default_store(), say)
 
-            def then() -> None:
+            def then() -> None:  # the heavy pages rendered beside the install (from the shipped files if need be)
+                pages = subprocess.Popen([sys.executable, "-c", "import webapp; webapp.prerender()"])
                 install()
                 with contextlib.suppress(subprocess.TimeoutExpired):
-                    subprocess.run([sys.executable, "-c", "import webapp; webapp.prerender()"], timeout=600)
+                    pages.wait(timeout=600)
 
             consumer.then = then
     if args.queue == "quick":  # its jobs are awaited by the page that asked: the kernels loaded before the forks

@@ -311,6 +311,7 @@ puzzle = Puzzle(
     endpoint="variants.index",
     blurb="A balance that may lie, two counterfeit coins, a balance with up to five pans: proved plans.",
     picture="A balance with three pans, the middle one lower",
-    sources="Every plan shown is proved by exhaustive search and checked by replaying every case before it is shown.",
+    sources="Every plan shown is proved by exhaustive search and checked by replaying every case before it is shown. "
+    "Source: Tošić, 'Two counterfeit coins' (Discrete Mathematics, 1983).",
     blueprints=(bp, api),
 )
