@@ -213,11 +213,10 @@ def test_the_presets_last_and_say_what_they_offer(client: FlaskClient) -> None:
     how many first weighings there are and how many of them win (leave value 0), or that the computer, moving
     first, faces a lost start."""
     from solvers.aequitas.game import grundy, playable
-    from webapp.pages.aequitas import parse_game
-    from webapp.pages.presets import PRESETS
+    from webapp.pages.aequitas import parse_game, puzzle
 
     page = client.get("/aequitas").get_data(as_text=True)
-    for label, _, query, note in PRESETS["aequitas"]:  # type: ignore[misc]
+    for label, _, query, note in puzzle.presets:  # type: ignore[misc]
         assert label in page and note in page
         m = parse_game(query)
         t = m.start()

@@ -419,4 +419,8 @@ puzzle = Puzzle(
     sources="The scale answers as an adversary (or honestly, with a sealed secret); the solver's figures are "
     "exact. Sources: Dyson (1946), Guy & Nowakowski (1995).",
     blueprints=(bp, api),
+    presets=(
+        ("12 coins against the adversary", "adversary.play", {"n": "12"}),
+        ("39 coins against the adversary", "adversary.play", {"n": "39"}),
+    ),
 )

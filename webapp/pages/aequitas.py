@@ -409,4 +409,31 @@ puzzle = Puzzle(
     sources="Grundy values by exhaustive search, compared with Burke, Khovanova, Lee, Nowakowski, Rowland and "
     "Tennenhouse, 'Coins that Change Their Weights' / Æquitas (2022).",
     blueprints=(bp, api),
+    presets=(  # games that last (no first weighing ends them), each with what makes it worth playing; tested
+        # against the solver's Grundy values (tests/web/test_aequitas_pages.py)
+        (
+            "F: 6 coins, misère",
+            "aequitas.play",
+            {"game": "F", "n": "6", "conv": "misere-last-mover-loses"},
+            "Only 1 of the 5 possible first weighings wins, and whoever reveals the fake loses.",
+        ),
+        (
+            "FI: 8 coins, misère",
+            "aequitas.play",
+            {"game": "FI", "n": "8", "conv": "misere-last-mover-loses"},
+            "Find the fake and its weight: 1 winning first weighing among 7.",
+        ),
+        (
+            "D: 8 coins, 1 that would be light, misère",
+            "aequitas.play",
+            {"game": "D", "n": "8", "light": "1", "conv": "misere-last-mover-loses"},
+            "1 winning first weighing among 5; a game can last 6 weighings.",
+        ),
+        (
+            "FI: 8 coins, the computer first",
+            "aequitas.play",
+            {"game": "FI", "n": "8", "first": "computer"},
+            "The computer moves first from a lost start: answer each weighing right and you win.",
+        ),
+    ),
 )

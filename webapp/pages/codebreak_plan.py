@@ -118,4 +118,16 @@ puzzle = Puzzle(
     sources="Every strategy tree is verified by playing every secret through it. Sources: Knuth, 'The "
     "computer as master mind' (1977); Klimoš, COBRA.",
     blueprints=(pages, api, bp),  # the play pages, the JSON API, and these: the plan and the optima table
+    presets=(
+        ("Mastermind 4x6, a random code (the classic)", "codebreak.start", {"game": "mastermind", "maker": "random"}),
+        ("Bulls and Cows, a random code", "codebreak.start", {"game": "bulls-and-cows", "maker": "random"}),
+        ("Mastermind 4x6 against the adversary", "codebreak.play", {"game": "mastermind", "maker": "adversarial"}),
+        (
+            "Mastermind 3x4 against the adversary",
+            "codebreak.play",
+            {"game": "mastermind", "maker": "adversarial", "pegs": "3", "colours": "4"},
+        ),
+        ("Bulls and Cows against the adversary", "codebreak.play", {"game": "bulls-and-cows", "maker": "adversarial"}),
+        ("Super Mastermind 5x8, adversary", "codebreak.play", {"game": "super-mastermind", "maker": "adversarial"}),
+    ),
 )

@@ -261,4 +261,10 @@ puzzle = Puzzle(
     sources="Every plan shown is checked by replaying every case before it is shown. Sources: Dyson (1946), "
     "Guy & Nowakowski (1995).",
     blueprints=(bp, api),
+    presets=(
+        ("12 coins, 3 weighings (the classic)", "coins.node", {"n": "12"}),
+        ("13 coins, 3 weighings", "coins.node", {"n": "13"}),
+        ("39 coins, 4 weighings", "coins.node", {"n": "39"}),
+        ("120 coins, 5 weighings", "coins.node", {"n": "120"}),
+    ),
 )

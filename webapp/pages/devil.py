@@ -413,4 +413,8 @@ puzzle = Puzzle(
     sources="Shortest sure wins by exhaustive search, Lamping's construction verified on every table. Source: "
     "Norvig, 'The Devil and the Coin Flip Game', with John Lamping's proof.",
     blueprints=(bp, api),
+    presets=(
+        ("4 coins (the classic)", "devil.play", {"n": "4"}),
+        ("8 coins", "devil.play", {"n": "8"}),
+    ),
 )

@@ -429,4 +429,9 @@ puzzle = Puzzle(
     sources="Exact analysis up to 21 holes, searches beyond. Sources: Matt Parker's coin triangle; G. I. Bell, "
     "'Solving Triangular Peg Solitaire' (JIS, 2008).",
     blueprints=(bp, api),
+    presets=(
+        ("English board, centre to centre", "pegs.play", {"board": "english", "hole": "d4", "finish": "d4"}),
+        ("French board from d3", "pegs.play", {"board": "french", "hole": "d3"}),
+        ("Triangle of 15, corner empty", "pegs.play", {"board": "triangle-5", "hole": "1"}),
+    ),
 )

@@ -1,11 +1,15 @@
 """What a puzzle tells the site about itself: each puzzle's module defines its `Puzzle`, and `registry.PUZZLES`
-lists them, once, for the factory (its blueprints), the home page, the footers and the error pages' way back."""
+lists them, once, for the factory (its blueprints), the home page, the footers, the presets and the error pages'
+way back."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from flask import Blueprint
+
+# a classic size: (label, endpoint, query), or (label, endpoint, query, a line on what makes it worth playing)
+PresetSpec = tuple[str, str, dict[str, str]] | tuple[str, str, dict[str, str], str]
 
 
 @dataclass(frozen=True)
@@ -19,3 +23,4 @@ class Puzzle:
     picture: str  # the home page thumbnail's text alternative
     sources: str  # its footer: how its answers are checked, and the publications behind them
     blueprints: tuple[Blueprint, ...]  # its pages and its JSON API
+    presets: tuple[PresetSpec, ...] = ()  # its classic sizes, one click each (`presets`)

@@ -314,4 +314,10 @@ puzzle = Puzzle(
     sources="Every plan shown is proved by exhaustive search and checked by replaying every case before it is shown. "
     "Source: Tošić, 'Two counterfeit coins' (Discrete Mathematics, 1983).",
     blueprints=(bp, api),
+    presets=(
+        ("Play: 12 coins, a balance that may lie once", "variants.play_page", {"n": "12", "lies": "1"}),
+        ("Play: 10 coins, two heavier fakes", "variants.play_page", {"n": "10", "weight": "heavier", "fakes": "2"}),
+        ("Play: 13 coins on a three-pan balance", "variants.play_page", {"n": "13", "pans": "3"}),
+        ("The plan: 12 coins, a balance that may lie once", "variants.plan_page", {"n": "12", "lies": "1"}),
+    ),
 )
