@@ -34,7 +34,6 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.record import Record  # noqa: E402
 from solvers.codebreak import Game, build, parse  # noqa: E402
 from solvers.codebreak.lesson import alive_after, every_first_alike, lesson  # noqa: E402
-from solvers.codebreak.optimal.average import average  # noqa: E402
 from solvers.codebreak.optimal.average_search import AverageSearch  # noqa: E402
 from solvers.codebreak.optimal.candidates import candidates  # noqa: E402
 from solvers.codebreak.optimal.rules import BIG  # noqa: E402
@@ -87,8 +86,7 @@ def baseline(g: Game, guesses: tuple[int, ...], scores: tuple[int, ...]) -> tupl
             if total >= best:
                 return total
             if o != rules.win:
-                part, left = s[outcomes == o], np.int64(best - total)
-                total += int(average(part, left, rules.everything, rules, search.memo, plain, search.cap))
+                total += search.kernel(s[outcomes == o], best - total, rules.everything, plain, search.cap)
         return total
 
     total, best = with_first(guesses[-1], int(BIG)), int(BIG)

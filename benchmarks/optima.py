@@ -44,7 +44,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.record import FOLDER, Record  # noqa: E402
-from solvers.checkpoint import Entry  # noqa: E402
+from solvers.checkpoint import Entry, Frame  # noqa: E402
 from solvers.codebreak import Game, Node, Proving, build, build_tree, parse, verify  # noqa: E402
 from solvers.codebreak.optima import OPTIMA_MAX_SECRETS, cell, sizes  # noqa: E402
 from solvers.codebreak.optimal.average_search import KEEP_MIN_COST, AverageSearch, NoneBelow  # noqa: E402
@@ -52,7 +52,9 @@ from solvers.codebreak.optimal.entries import format_entries, parse_entries, sna
 from solvers.codebreak.optimal.table import Tuning  # noqa: E402
 from solvers.codebreak.strategy import Strategy, guesses_possible_codes  # noqa: E402
 from solvers.errors import LimitError  # noqa: E402
+from solvers.halt import Paused  # noqa: E402
 from solvers.parallel import Execution, default_jobs  # noqa: E402
+from webapp.results.halting import halt_on_signals  # noqa: E402
 
 GAME = Path(__file__).resolve().parents[1] / "games" / "mastermind.game"
 SUPER = GAME.with_name("super-mastermind.game")
@@ -80,6 +82,8 @@ class FileCheckpoint:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.snapshot = SNAPSHOTS / f"{path.stem}.jsonl.gz"
+        self.frames = path.with_suffix(".frames.json")  # where a stopped run's parts stood (`pause`) ...
+        self.snapshot_frames = SNAPSHOTS / self.frames.name  # ... and as the snapshot in git keeps them
         # Super Mastermind's proof settles far more sets: its snapshot keeps the parts of the first guesses and
         # the largest below them (1.7 million sets cost 50 or more after 80 minutes, 4,493 cost 1,000 or more)
         self.snapshot_min = SUPER_SNAPSHOT_MIN_COST if path.stem.startswith("super") else SNAPSHOT_MIN_COST
@@ -101,7 +105,23 @@ class FileCheckpoint:
             data = gzip.compress(format_entries(entries[:keep]).encode(), mtime=0)
         self.snapshot.parent.mkdir(parents=True, exist_ok=True)
         self.snapshot.write_bytes(data)
+        if self.frames.exists():
+            self.snapshot_frames.write_text(self.frames.read_text())
         return keep
+
+    def paused(self) -> list[Frame]:
+        """Where the parts of the last stopped run stood: this clone's, else the snapshot's."""
+        for path in (self.frames, self.snapshot_frames):
+            if path.exists():
+                return [tuple(int(x) for x in f) for f in json.loads(path.read_text())]
+        return []
+
+    def pause(self, frames: list[Frame]) -> None:
+        """Keep where the running parts stood at a stop (written whole, then moved into place)."""
+        self.frames.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.frames.with_suffix(".partial")
+        partial.write_text(json.dumps([list(f) for f in frames]))
+        partial.replace(self.frames)
 
     def finish(self) -> None:
         """The proof is done: the local file goes. A snapshot in git (a proof of more than one session) stays,
@@ -110,6 +130,8 @@ class FileCheckpoint:
         if self.snapshot.exists():
             self.save_snapshot()
         self.path.unlink(missing_ok=True)
+        self.frames.unlink(missing_ok=True)
+        self.snapshot_frames.unlink(missing_ok=True)
 
     def compact(self) -> None:
         """Rewrite the file with one entry per set, of the sets a checkpoint keeps (files written before they
@@ -270,12 +292,7 @@ def frontier(record: Record) -> None:
     end sends), it keeps its progress in the snapshot (`webapp/data/proofs/`) before it exits, so that the next run,
     here or in a later clone once the snapshot is committed, goes on from there. `--status PxC` says where a proof
     stands: each first guess's least possible total, from its settled parts."""
-    import signal
-
-    def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
+    halt_on_signals()  # a stop halts the proof where it stands (`webapp.results.halting`)
     if os.getpriority(os.PRIO_PROCESS, 0) > 0:  # started niced, as docs/operations.md says: its session's group too
         from webapp.commands.admin import lowest_priority
 
@@ -290,10 +307,15 @@ def frontier(record: Record) -> None:
         beat = heartbeat(name, pegs, colours, before)
         try:
             prove_size(record, pegs, colours)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, Paused):
             kept = FileCheckpoint(CHECKPOINTS / f"{name}.jsonl").save_snapshot()
             note_run(name, cpu_seconds() - before, "stopped")
-            print(f"{time.strftime('%H:%M:%S')} stopped: {name}'s progress kept in its snapshot ({kept:,} entries)")
+            paused = len(FileCheckpoint(CHECKPOINTS / f"{name}.jsonl").paused())
+            print(
+                f"{time.strftime('%H:%M:%S')} stopped: {name}'s progress kept in its snapshot ({kept:,} entries, "
+                f"{paused} part(s) kept where they stood)",
+                flush=True,
+            )
             return
         finally:
             beat.set()

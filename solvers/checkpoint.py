@@ -3,9 +3,10 @@ from the search (no NumPy, no Numba), so the job layer that stores checkpoints i
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 Entry = tuple[int, int, int, int]  # one fact a proof settled: a set's fingerprint (2 numbers), its cost, its experiment
+Frame = tuple[int, ...]  # where a stopped search of one part stood (`optimal.rules.saved`), as whole numbers
 
 
 class Checkpoint(Protocol):
@@ -17,3 +18,15 @@ class Checkpoint(Protocol):
 
     def keep(self, entries: list[Entry]) -> None:
         """Keep the entries of one settled part (the set, and every set on its optimal tree)."""
+
+
+@runtime_checkable
+class FrameCheckpoint(Checkpoint, Protocol):
+    """A checkpoint that also keeps where a stopped proof's running parts stood (`solvers.halt.Paused`), so that
+    the next run goes on from there with nothing searched again."""
+
+    def paused(self) -> list[Frame]:
+        """The frames kept by the last stop (none once the proof went on past them)."""
+
+    def pause(self, frames: list[Frame]) -> None:
+        """Keep the frames of a stop (replacing those of an earlier one)."""

@@ -136,8 +136,9 @@ CACHE = _configure()
 
 
 def kernel(function: F) -> F:
-    """Compile `function` with Numba in nopython mode, cached on disk."""
-    return cast(F, numba.njit(cache=True)(function))
+    """Compile `function` with Numba in nopython mode, cached on disk, releasing the GIL while it runs (so that a
+    thread of the process stays live: progress lines, and the watcher that halts a proof on a signal)."""
+    return cast(F, numba.njit(cache=True, nogil=True)(function))
 
 
 def parallel_kernel(function: F) -> F:

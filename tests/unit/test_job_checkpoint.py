@@ -14,6 +14,8 @@ from webapp.results.codebreak_results import CODEBREAK, codebreak_params
 from webapp.results.computations import StoreCheckpoint, stored, work
 from webapp.store import open_store
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 class Stopped(Exception):
     """The job's process stopped (a restart, a crash)."""
@@ -177,3 +179,34 @@ def test_a_long_proof_starts_from_its_snapshot_in_git(tmp_path: Path, monkeypatc
     ):
         work(store, CODEBREAK, other)
     assert started[1:] == [[], []]
+
+
+def test_a_job_whose_worker_stops_halts_and_goes_on_later(tmp_path: Path) -> None:
+    """A job's process proving Mastermind 4x7 (its own, forked as a consumer's worker forks it) is asked to stop as
+    its stopping worker asks (SIGTERM): it ends within the worker's grace, keeping what it proved and where its
+    running parts stood in the store; the next run goes on from there to the optimum, and the frames are cleared
+    with the rest of the checkpoint."""
+    import os
+
+    from solvers.codebreak import build, parse
+    from solvers.codebreak.optimal.average_search import AverageSearch
+    from tests.waiting import until
+    from webapp.results import supervisor
+
+    address, keys = f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32]
+    store = open_store(address, keys)
+    params = codebreak_params("mastermind", (4, 7, None), "optimal-average")
+    key = CODEBREAK.key(params)
+    pid = os.fork()
+    if pid == 0:
+        supervisor._child(address, keys, CODEBREAK, params)
+    checkpoint = StoreCheckpoint(store, key)
+    until(lambda: checkpoint.known() or None, 120, "the proof kept nothing", every=0.05)  # inside its proof
+    assert supervisor._halted(pid)
+    assert store.get(key + ":checkpoint:frames") is not None
+    work(store, CODEBREAK, params)
+    found = stored(store, CODEBREAK, params)
+    assert found is not None and found[1].verified
+    game = build(parse((ROOT / "games" / "mastermind.game").read_text()), {"length": 4, "colours": 7})
+    assert found[1].total == AverageSearch(game.tabled()).solve().cost
+    assert store.get(key + ":checkpoint:frames") is None

@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from solvers.checkpoint import Checkpoint, Entry
+from solvers.checkpoint import Checkpoint, Entry, Frame
 from solvers.errors import LimitError, PuzzleError
 from solvers.progress import Tick
 from webapp.store import Store, TooLarge, codec
@@ -188,12 +188,22 @@ class StoreCheckpoint:
                 break
         self.store.put(f"{self.key}:{n}", json.dumps([list(e) for e in entries]).encode())
 
+    def paused(self) -> list[Frame]:
+        """Where the running parts of the job's last stopped run stood (`solvers.halt.Paused`)."""
+        blob = self.store.get(self.key + ":frames")
+        return [tuple(int(x) for x in f) for f in json.loads(blob)] if blob else []
+
+    def pause(self, frames: list[Frame]) -> None:
+        """Keep where the running parts stood as the job was stopped."""
+        self.store.put(self.key + ":frames", json.dumps([list(f) for f in frames]).encode())
+
     def clear(self) -> None:
-        """Forget the entries (the result is stored)."""
+        """Forget the entries and frames (the result is stored)."""
         for n in range(self._pages()):
             self.store.delete(f"{self.key}:{n}")
         self.store.delete(self.count_key)
         self.store.delete(self.key)
+        self.store.delete(self.key + ":frames")
 
 
 def work(store: Store, c: Computation[P, Any], params: P) -> None:

@@ -20,8 +20,10 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
+from solvers.halt import Paused
 from solvers.parallel import die_with_parent
 from webapp.results.computations import Computation, P, read, work
+from webapp.results.halting import halt_on_signals
 from webapp.results.precompute import store_budget
 from webapp.store import Store, open_store, stale_seconds
 
@@ -29,6 +31,8 @@ ATTEMPTS = 2  # a job whose process is killed is run once more before it is mark
 
 
 FAILED_CODE = 3  # a job process's exit status after an error it stored as the job's failure (not run again)
+PAUSED_CODE = 4  # ... after it was halted (its worker stopping) and kept where its proof stood in its checkpoint
+HALT_SECONDS = 3.0  # how long a stopping worker gives its job's process to halt and keep its frames, then kills it
 
 
 def _child(address: str, keys: Sequence[bytes], c: Computation[P, Any], params: P) -> None:
@@ -38,13 +42,15 @@ def _child(address: str, keys: Sequence[bytes], c: Computation[P, Any], params: 
     code = 1
     try:
         die_with_parent()
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        halt_on_signals()  # a stopping worker's SIGTERM halts the proof, which keeps where it stood
         # forked from a consumer's worker, which multiprocessing started as a daemon: a job is not one (its proof
         # forks a pool of its own, which multiprocessing refuses to a daemon), and it dies with its worker anyway
         multiprocessing.current_process().daemon = False
         # a store of its own: no connection shared across the fork
         work(open_store(address, keys, store_budget()), c, params)
         code = 0
+    except Paused:
+        code = PAUSED_CODE
     except Exception as e:  # noqa: BLE001 - reported, stored as the failure, and the exit status tells the worker
         traceback.print_exc()
         with contextlib.suppress(Exception):
@@ -83,8 +89,26 @@ def _wait(store: Store, key: str, pid: int, deadline: float) -> int | None:
             os.close(fd)
 
 
-def _kill(pid: int) -> None:
-    """Stop a child and collect it."""
+def _halted(pid: int) -> bool:
+    """Ask a child to halt (SIGTERM: a proof halts within a second, keeping where it stood in its checkpoint);
+    whether it ended (collected) within HALT_SECONDS."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + HALT_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0]:
+                return True
+        except ChildProcessError:
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def _kill(pid: int, halt: bool = False) -> None:
+    """Stop a child and collect it (halt: asked first, `_halted`, and killed only if it did not end)."""
+    if halt and _halted(pid):
+        return
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
     with contextlib.suppress(ChildProcessError):
@@ -138,5 +162,5 @@ def supervise(address: str, keys: Sequence[bytes], c: Computation[P, Any], param
         return "killed"
     finally:
         if pid > 0:  # the worker itself was stopped (SIGTERM from the consumer) while the child ran
-            _kill(pid)
+            _kill(pid, halt=True)
             store.release(key)

@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 from solvers.jit import kernel
 
 from .candidates import candidates, lookahead, representatives
-from .rules import BIG, Memo, Rules, Symmetry
+from .rules import BEST, BEST_G, BETA, BIG, CANDIDATE, FLOOR, FRAME_LEVELS, PART, TOTAL, Frames, Memo, Rules, Symmetry
 from .sets import (
     below,
     feasible,
@@ -88,6 +88,84 @@ def open_parts(
 
 
 @kernel
+def settled(s: NDArray[np.int32], beta: np.int64, rules: Rules, memo: Memo, depth: int) -> Any:  # pragma: no cover
+    """What `average` knows of S before any experiment: (whether that settles it, its cost or bound if so, the
+    least bound, its table keys), S's work counted when it is to be searched."""
+    n = s.shape[0]
+    none = np.uint64(0)
+    if not feasible(n, depth, rules):
+        return True, BIG, BIG, none, none
+    if n <= 1:
+        return True, np.int64(n if rules.must_hit else 0), np.int64(0), none, none
+    lb = np.int64(rules.bound[n])
+    if memo.counters[0].stopped:
+        return True, max(lb, beta), lb, none, none
+    if lb >= beta:
+        return True, lb, lb, none, none
+    h1, h2 = keyed(fingerprint(s, rules), depth)
+    held, value, exact, _ = look(memo, h1, h2)
+    if held:
+        if exact or value >= beta:
+            return True, value, lb, h1, h2
+        lb = max(lb, value)
+    cost = shortcut(s, rules) if depth >= 3 else np.int64(-1)  # its trees take at most three experiments
+    if cost >= 0:
+        return True, cost, lb, h1, h2
+    if not spend(memo, n):
+        return True, beta, lb, h1, h2
+    return False, np.int64(0), lb, h1, h2
+
+
+@kernel
+def resumed(
+    frames: Frames, level: int, h1: np.uint64, h2: np.uint64, beta: np.int64, memo: Memo, n: int
+) -> Any:  # pragma: no cover - compiled
+    """Where the search of S (the level-th set on the path, its keys h1, h2) starts: (the candidate, the part, the
+    best total and experiment, the least refuted bound), from S's frame when the frames restore one for S (its
+    budget no smaller: a smaller one only refutes more), else from the start; S's frame then set up."""
+    first, part, best, best_g, floor = 0, -1, beta, -1, BIG
+    if level < frames.head[1]:
+        state = frames.state[level]
+        if frames.key[level, 0] == h1 and frames.key[level, 1] == h2 and beta <= state[BETA]:
+            first, part, best, best_g, floor = state[CANDIDATE], state[PART], state[BEST], state[BEST_G], state[FLOOR]
+            memo.counters[0].work -= n  # counted when the stopped search entered it
+            if best >= beta:  # a smaller budget now
+                best, best_g, floor = beta, -1, min(floor, best)
+        else:
+            frames.head[1] = level  # another set, or a larger budget: nothing below restores
+    if level < FRAME_LEVELS:
+        frames.key[level, 0], frames.key[level, 1], frames.state[level, BETA] = h1, h2, beta
+        frames.head[0] = level + 1
+    return first, part, best, best_g, floor
+
+
+@kernel
+def reopened(s: NDArray[np.int32], g: int, rules: Rules, frames: Frames, level: int) -> Any:  # pragma: no cover
+    """Experiment g at S as S's frame saw it when the search stopped: `open_parts`'s values, its bounds those of
+    the frame."""
+    members, start = split(s, g, rules)
+    order = open_by_size(start, 2 if rules.must_hit else 1, rules)
+    return members, start, frames.lows[level].copy(), frames.state[level, TOTAL], order
+
+
+@kernel
+def mark(
+    frames: Frames, level: int, c: int, k: int, total: np.int64, best: np.int64, best_g: int, floor: np.int64
+) -> None:  # pragma: no cover
+    """S's frame before its experiment c's k-th part is searched."""
+    if level < FRAME_LEVELS:
+        state = frames.state[level]
+        state[CANDIDATE], state[PART], state[TOTAL], state[BEST], state[BEST_G], state[FLOOR] = (
+            c,
+            k,
+            total,
+            best,
+            best_g,
+            floor,
+        )
+
+
+@kernel
 def average(
     s: NDArray[np.int32],
     beta: np.int64,
@@ -96,55 +174,53 @@ def average(
     memo: Memo,
     sym: Symmetry,
     depth: int,
+    level: int,
 ) -> Any:  # pragma: no cover - compiled
     """The least total cost of S within depth experiments (`rules.UNCAPPED`: any number) if it is below beta, else
     a proved lower bound that is at least beta, BIG if S cannot finish within depth (only the allowed experiments
-    first; every experiment below)."""
-    n = s.shape[0]
-    if not feasible(n, depth, rules):
-        return BIG
-    if n <= 1:
-        return np.int64(n if rules.must_hit else 0)
-    lb = np.int64(rules.bound[n])
-    if memo.counters[0].stopped:
-        return max(lb, beta)
-    if lb >= beta:
-        return lb
-    h1, h2 = keyed(fingerprint(s, rules), depth)
-    held, value, exact, _ = look(memo, h1, h2)
-    if held:
-        if exact or value >= beta:
-            return value
-        lb = max(lb, value)
-    exact = shortcut(s, rules) if depth >= 3 else np.int64(-1)  # its trees take at most three experiments
-    if exact >= 0:
-        return exact
-    if not spend(memo, n):
-        return beta
+    first; every experiment below). S is the level-th set on the search's path: its frame (`rules.Frames`, in
+    `Memo.frames`) is kept as the search goes, and restored from when the frames hold one to restore for S
+    (`resumed`). A search that stops (its work's end, or halted) returns at once, its frames as they stood, and
+    records nothing."""
+    done, value, lb, h1, h2 = settled(s, beta, rules, memo, depth)
+    if done:
+        return value
+    frames = memo.frames
     cands = candidates(s, allowed, rules, False, sym)
-    best, best_g, floor = beta, -1, BIG
-    for c in range(cands.shape[0]):
+    first, part, best, best_g, floor = resumed(frames, level, h1, h2, beta, memo, s.shape[0])
+    for c in range(first, cands.shape[0]):
         if cands[c, 0] >= best:
             floor = min(floor, cands[c, 0])
             break
         g = int(cands[c, 1])
         inner = narrowed(sym, g)
-        members, start, lows, total, order = open_parts(s, g, best, rules, memo, depth, inner)
-        for o in order if total < best else order[:0]:
-            part = members[start[o] : start[o + 1]]
-            left = best - (total - lows[o])
-            total += average(part, left, rules.everything, rules, memo, inner, below(depth)) - lows[o]
-            if total >= best:
-                break
+        if c == first and part >= 0:  # the experiment it was trying, its parts' bounds as they were
+            members, start, lows, total, order = reopened(s, g, rules, frames, level)
+            k = part
+        else:
+            members, start, lows, total, order = open_parts(s, g, best, rules, memo, depth, inner)
+            k = 0
+            if level < FRAME_LEVELS:
+                frames.lows[level] = lows
+        while k < order.shape[0] and total < best:
+            o = order[k]
+            mark(frames, level, c, k, total, best, best_g, floor)
+            part_s = members[start[o] : start[o + 1]]
+            v = average(part_s, best - (total - lows[o]), rules.everything, rules, memo, inner, below(depth), level + 1)
+            if memo.counters[0].stopped:
+                return max(lb, beta)
+            frames.head[1] = min(frames.head[1], level + 1)  # the path restored: nothing below restores again
+            total += v - lows[o]
+            k += 1
         if total < best:
             best, best_g = total, g
         else:
             floor = min(floor, total)
-    if memo.counters[0].stopped:
-        return max(lb, beta)
     if best_g < 0:
         best = max(floor, lb)
     record(memo, h1, h2, best, best_g >= 0, best_g)
     if memo.log.shape[0]:
         note(memo, s, best, sym)
+    if level < FRAME_LEVELS:
+        frames.head[0] = level
     return best

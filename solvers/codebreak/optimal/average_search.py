@@ -12,14 +12,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from solvers.checkpoint import Checkpoint, Entry
+from solvers.checkpoint import Checkpoint, Entry, Frame, FrameCheckpoint
 from solvers.errors import LimitError
+from solvers.halt import Paused, proving
 from solvers.parallel import ONE, Execution
 
 from ..game import Game
 from .average import average, open_parts
 from .candidates import candidates
-from .rules import BIG, UNCAPPED, Opened, Optimum, Symmetry, below
+from .rules import BIG, UNCAPPED, Opened, Optimum, Symmetry, below, restore, saved
 from .sets import perfect_member, seals, shortcut
 from .symmetry import narrowed, place_classes
 from .table import SearchTable, Tuning, split_size
@@ -38,11 +39,11 @@ KEEP_MIN_COST = 50  # guesses: a checkpoint keeps the sets that cost at least th
 COMPLETE_OPEN_SHARE = 16  # a resumed proof completes a first experiment whose unsettled parts hold at most 1/16 of
 # the secrets (the parts a checkpoint or snapshot never kept: searched again in seconds; `settled_under`)
 FINE_FROM = 500  # secrets: when a checkpoint is kept, a part this large below a first experiment is searched in
-# slices of SLICE_WORK work, the sets proved in each slice kept as it ends (a part of 4x9 takes hours) ...
-SLICE_WORK = 300_000  # ... (half a minute or so here: Mastermind 4x7's whole proof is 138,576 in about 12 s, 5x5's
-# 50,654 in about 8 s): a slice stopped mid-way is resumed by the next, which reads every set the earlier slices
-# settled back from the table. The first slice's size, then fitted to ...
-SLICE_SECONDS = 8.0  # ... this many seconds each, so that a job stopped at any moment loses at most about that much
+# slices of work, the sets proved in each slice kept as it ends (a part of 4x9 takes hours), each slice going on
+# from the frames where the last stopped (`rules.Frames`): so a process killed outright (SIGKILL, out of memory)
+# loses at most a slice; a stop asked for (`solvers.halt`) loses nothing. The first slice is ...
+SLICE_WORK = 300_000  # ... this much work (Mastermind 4x7's whole proof is 138,576), then each about ...
+SLICE_SECONDS = 8.0  # ... this many seconds
 PATHS_KEPT = 4096  # the symmetries after this many sequences of experiments are kept (`sym_of`)
 KEEP_WORK = 50_000  # work: a checkpoint is looked over for new proved sets (a pass over the whole table) after this
 # much work since the last time (less is searched again in a few seconds)
@@ -88,6 +89,10 @@ class AverageSearch(SearchTable):
         self.slices = 0  # slices of large parts ended before the part was settled (`settle_part`)
         self.tasks: list[Task] = []  # the tasks of a proof on several processes, as they ran (`parallel`)
         self.restarts = 0  # times a proof on several processes lost a worker and handed its tasks out again
+        self.paused: dict[tuple[int, int], Frame] = {}  # the frames of the parts a stopped run was searching, by key
+        self.pause_to = checkpoint if isinstance(checkpoint, FrameCheckpoint) and self.cap >= UNCAPPED else None
+        if self.pause_to is not None:
+            self.paused = {(f[2], f[3]): f for f in self.pause_to.paused() if len(f) > 3}
         if checkpoint is not None and self.cap >= UNCAPPED:
             known = checkpoint.known()
             self.adopt(known)
@@ -101,8 +106,13 @@ class AverageSearch(SearchTable):
         """The least total cost of s (below beta) within depth experiments (default: the search's cap), else a lower
         bound at least beta."""
         a = self.rules.everything if allowed is None else allowed
-        d = self.cap if depth is None else depth
-        v = average(s, np.int64(beta), a, self.rules, self.memo, self.plain, d)
+        return self.kernel(s, beta, a, self.plain, self.cap if depth is None else depth)
+
+    def kernel(self, s: NDArray[np.int32], beta: int, allowed: NDArray[np.bool_], sym: Symmetry, depth: int) -> int:
+        """The compiled kernel's search of s from the start (its frames restore nothing), LimitError past the
+        budget of work, Paused once halted."""
+        self.frames.head[:] = 0
+        v = average(s, np.int64(beta), allowed, self.rules, self.memo, sym, depth, 0)
         self.check()
         return int(v)
 
@@ -152,8 +162,7 @@ class AverageSearch(SearchTable):
             allowed = place_classes(self.places, np.array(history, dtype=np.int64))
         else:
             allowed, sym = self.rules.everything, self.sym_of(tuple(history))
-            value = int(average(s, np.int64(best), allowed, self.rules, self.memo, sym, self.cap))
-            self.check()
+            value = self.kernel(s, best, allowed, sym, self.cap)
             if value >= best:
                 return best, -1
             held, stored, exact, choice = self.held(s, self.cap)
@@ -167,9 +176,17 @@ class AverageSearch(SearchTable):
         processes or a cluster for large games)."""
         from .parallel import Workers
 
+        self.memo.counters["stopped"][0] = False  # a search halted before goes on (`paused`)
         workers = Workers(self, self.jobs if self.split else 1, KEEP_WORK, self.engine)
         try:
-            return self._solve(tick, workers)
+            with proving():
+                return self._solve(tick, workers)
+        except Paused as stop:  # halted: what the table proved and where each running part stood, kept
+            self.paused.update({(f[2], f[3]): f for f in stop.frames})
+            self.keep_new(every=True)
+            if self.pause_to is not None:
+                self.pause_to.pause(list(self.paused.values()))
+            raise
         finally:
             workers.close()
 
@@ -252,11 +269,17 @@ class AverageSearch(SearchTable):
         return total
 
     def settle_part(self, part: NDArray[np.int32], left: int, sym: Symmetry, depth: int) -> int:
-        """The kernel's `average` of one part of a first experiment (below left, else a bound at least left). With a
-        checkpoint, a part of FINE_FROM secrets or more is searched in slices of SLICE_WORK work, and what each
-        slice proved is kept as it ends; so is what the part proved once settled. depth: the experiments left to
-        the part."""
-        counters = self.memo.counters
+        """The kernel's `average` of one part of a first experiment (below left, else a bound at least left), going
+        on where a stopped run left it when its frames were kept (`paused`). With a checkpoint, a part of FINE_FROM
+        secrets or more is searched in slices (SLICE_WORK, then SLICE_SECONDS), what each slice proved kept as it
+        ends, the next going on from the frames; so is what the part proved once settled. Halted: Paused, with the
+        part's frames. depth: the experiments left to the part."""
+        counters, frames, rules = self.memo.counters, self.frames, self.rules
+        frames.head[:] = 0
+        k1, k2 = self.key(part, depth)
+        mine = self.paused.pop((int(k1), int(k2)), None)
+        if mine is not None:
+            restore(frames, mine)
         limit = int(counters["limit"][0])
         sliced = self.keep is not None and len(part) >= FINE_FROM
         size = SLICE_WORK
@@ -264,16 +287,19 @@ class AverageSearch(SearchTable):
             if sliced:
                 counters["limit"][0] = min(limit, self.work + size)
             started, before = time.monotonic(), self.work
-            v = int(average(part, np.int64(left), self.rules.everything, self.rules, self.memo, sym, depth))
-            if not (sliced and counters["stopped"][0] and int(counters["limit"][0]) < limit):
+            v = int(average(part, np.int64(left), rules.everything, rules, self.memo, sym, depth, 0))
+            if not counters["stopped"][0] or self.memo.halt[0] or int(counters["limit"][0]) >= limit:
                 break
-            counters["stopped"][0] = False  # the slice's end, not the budget's: keep what it proved, then go on
+            counters["stopped"][0] = False  # a slice's end: keep what it proved, then go on from its frames
             self.slices += 1
+            self.keep_new(every=True)
+            frames.head[1] = frames.head[0]
             rate = (self.work - before) / max(time.monotonic() - started, 1e-3)  # work a second on this machine
-            # the next slice sized to take SLICE_SECONDS; one after a slice that proved nothing new to keep is
-            # doubled instead, so that one is at last larger than the part's whole search: the slices always end
-            size = max(1, int(rate * SLICE_SECONDS)) if self.keep_new(every=True) else 2 * size
+            # fitted to SLICE_SECONDS, and doubled after a slice too small to enter the next set (it got nowhere)
+            size = max(int(rate * SLICE_SECONDS), 2 * size if self.work == before else 1)
         counters["limit"][0] = limit
+        if counters["stopped"][0] and self.memo.halt[0]:
+            raise Paused([saved(frames)] if frames.head[0] else [])
         self.check()
         if self.keep is not None and v < left and not self.proved(part, depth)[0]:
             self.adopt([self.entry(part, v, depth)])  # settled by a shortcut, which the kernel does not record

@@ -69,9 +69,23 @@ def certify(
 ) -> OptimumCertificate:
     """Prove the game's optimal average with the log on, and make its certificate (LimitError when the log does not
     fit in LOG_VALUES or the search's budget of work)."""
-    codes = certifiable(game)
+    return certificate_of(game, logging(game, node_limit), tick)
+
+
+def logging(game: Game, node_limit: int = NODE_LIMIT) -> AverageSearch:
+    """The search `certify` runs: in one process, its log on."""
+    certifiable(game)
     search = AverageSearch(game.tabled(), Tuning(node_limit=node_limit))
     search.memo = search.memo._replace(log=np.zeros(LOG_VALUES, dtype=np.int64))
+    return search
+
+
+def certificate_of(
+    game: Game, search: AverageSearch, tick: Callable[[int, int], None] | None = None
+) -> OptimumCertificate:
+    """The certificate of the game's optimal average, proved by its logging search (`logging`; one halted part-way,
+    Paused, goes on from where it stood)."""
+    codes = certifiable(game)
     cost = search.solve(tick).cost
     counters = search.memo.counters[0]
     if counters["overflow"]:

@@ -60,6 +60,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from solvers.errors import LimitError
+from solvers.halt import Paused, halted
 from solvers.parallel import Engine, Inline, Pool, Shared, forked_executor, kill
 
 from .nodes import Experiment, Handout, OpenSet
@@ -83,6 +84,7 @@ from .tasks import (
 POLL_SECONDS = 0.005  # how long the parent waits for a result before it passes on the settled parts' entries
 AHEAD = 2  # tasks handed to each process at once (one running, the next waiting: no process idles between tasks)
 SLOTS = 1 << 16  # the sets whose best total is shared (each set with younger brothers out takes one)
+DRAIN_SECONDS = 5.0  # a halted proof waits this long at most for its running tasks to hand back where they stood
 RESTARTS = 3  # workers lost (killed, out of memory) that a proof survives: its lost tasks are handed out again
 UNBOUNDED = int(BIG) // 2  # a budget this large bounds nothing: the eldest's parts are searched exactly, at once
 
@@ -131,6 +133,7 @@ class Workers:
         self.log: list[Task] = []  # every task, as it ran
         self.told: Callable[[int, int], None] = lambda i, done: None
         self.root: tuple[int, int] | None = None  # the start's (total or bound, first experiment or -1)
+        self.paused: list[tuple[int, ...]] = []  # halted: where the tasks handed back stood (`Found.paused`)
 
     def close(self) -> None:
         """Stop every worker (one still searching what is no longer needed included); a cluster's workers are
@@ -170,6 +173,8 @@ class Workers:
             self.here = self.here._replace(tell=told)
         self._open(OpenSet(s, path, under, None, -1, ()), cands)
         while self.root is None:
+            if halted():
+                self._drain()
             self._send()
             if self.root is not None:  # settled by the bounds alone as tasks were handed out
                 break
@@ -180,6 +185,18 @@ class Workers:
                 if generation == self.generation:
                     self._arrived(number, future)
         return self.root
+
+    def _drain(self) -> None:
+        """Halted: wait (DRAIN_SECONDS at most) for the running tasks to stop and hand back where they stood, then
+        Paused with all of it."""
+        deadline = time.monotonic() + DRAIN_SECONDS
+        while self.running and time.monotonic() < deadline:
+            with contextlib.suppress(queue.Empty):
+                generation, number, future = self.results.get(timeout=POLL_SECONDS)
+                if generation == self.generation:
+                    self.paused += (future.exception() is None and future.result().paused) or ()
+                    self.running.pop(number, None)
+        raise Paused(self.paused)
 
     def _arrived(self, number: int, future: Future[Found]) -> None:
         """A task's result: logged, then acted on if it still counts (a lost worker: `_restart`)."""
@@ -192,6 +209,9 @@ class Workers:
             raise WorkersLost(f"the proofs' cluster lost a task's workers: {str(e).splitlines()[0][:200]}") from e
         task, sent = self.running.pop(number)
         self.work += 0 if self.inline else found.work  # run here: already the search's own
+        if found.paused is not None:  # halted as it ran: `least` drains the rest
+            self.paused += found.paused
+            return None
         if found.entries:  # a cluster's worker: the optimal tree of what it settled, kept here
             self.search.adopt(list(found.entries))
         done = time.perf_counter() - self.start

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from solvers import halt as stopping
 from solvers.errors import InputError
 
 if TYPE_CHECKING:
@@ -50,6 +51,24 @@ class Rules(NamedTuple):
     apart: NDArray[np.int64]  # apart[k]: the least |S| + parts' bounds an experiment outside S can give (`apart`)
 
 
+FRAME_LEVELS = 64  # the levels of a search's path its frames hold (deeper levels are searched again on a resume)
+BETA, CANDIDATE, BEST, BEST_G, FLOOR, PART, TOTAL = range(7)  # a frame's state, as `average` keeps it
+FRAME_STATE = 7
+
+
+class Frames(NamedTuple):
+    """Where the average kernel stands on its path from the set it was given (`average.average`), one frame per
+    level, written as it goes: the set's key, its budget, the experiment it tries (its place among the candidates),
+    the best total and experiment so far, the least bound of an experiment refuted, the part it searches (its place
+    in the parts' order), the total before that part and the parts' bounds. So a search stopped at any point (its
+    work's end, or `Memo.halt`) is resumed from the frames with nothing searched again (`head[1]`)."""
+
+    head: NDArray[np.int64]  # [0]: the levels on the path now; [1]: the levels still to restore on a resume
+    key: NDArray[np.uint64]  # (FRAME_LEVELS, 2): each level's set, keyed as the table keys it
+    state: NDArray[np.int64]  # (FRAME_LEVELS, FRAME_STATE): BETA ... TOTAL
+    lows: NDArray[np.int64]  # (FRAME_LEVELS, outcomes): the bounds of the parts of the experiment tried
+
+
 class Memo(NamedTuple):
     """Proved costs and bounds per set of secrets, in an open-addressed table keyed by the set's fingerprint;
     and the work done (secrets of every set searched) against its limit."""
@@ -64,6 +83,43 @@ class Memo(NamedTuple):
     log: NDArray[np.int64]  # no values: off; else every set's cost or bound as the search proves it, for a
     # certificate (`sets.note`, `certificate`): (size, value, experiments made before it, the set, those experiments)
     # one after another, `logged` values used (overflow: it did not fit)
+    halt: NDArray[np.bool_]  # one value, `solvers.halt.HALT` (shared with every process forked after it): once set,
+    # every kernel stops at the next set it enters (`sets.spend`), as at the end of its work
+    frames: Frames  # where the average kernel stands on its path (this process's own, never shared)
+
+
+def new_frames(outcomes: int) -> Frames:
+    """Empty frames for a game with that many outcomes."""
+    return Frames(
+        np.zeros(2, dtype=np.int64),
+        np.zeros((FRAME_LEVELS, 2), dtype=np.uint64),
+        np.zeros((FRAME_LEVELS, FRAME_STATE), dtype=np.int64),
+        np.zeros((FRAME_LEVELS, outcomes), dtype=np.int64),
+    )
+
+
+def saved(frames: Frames) -> tuple[int, ...]:
+    """The frames of a stopped search's path as whole numbers (what a checkpoint keeps: `restore`)."""
+    levels = int(frames.head[0])
+    out = [levels, frames.lows.shape[1]]
+    for level in range(levels):
+        out += frames.key[level].tolist() + frames.state[level].tolist() + frames.lows[level].tolist()
+    return tuple(int(x) for x in out)
+
+
+def restore(frames: Frames, record: tuple[int, ...]) -> bool:
+    """Load a stopped path (`saved`) for the next search to resume; False (nothing loaded) if it is not a record of
+    frames of this game."""
+    levels, outcomes = record[0], record[1] if len(record) > 1 else -1
+    width = 2 + FRAME_STATE + outcomes
+    if outcomes != frames.lows.shape[1] or not 0 < levels <= FRAME_LEVELS or len(record) != 2 + levels * width:
+        return False
+    rows = np.array(record[2:], dtype=object).reshape(levels, width)
+    frames.key[:levels] = rows[:, :2].astype(np.uint64)
+    frames.state[:levels] = rows[:, 2 : 2 + FRAME_STATE].astype(np.int64)
+    frames.lows[:levels] = rows[:, 2 + FRAME_STATE :].astype(np.int64)
+    frames.head[:] = levels
+    return True
 
 
 class Opened(NamedTuple):
@@ -98,11 +154,12 @@ def _field(room: mmap.mmap | None, size: int, kind: type[np.generic], at: int) -
     return np.zeros(size, dtype=kind) if room is None else np.frombuffer(room, dtype=kind, count=size, offset=at)
 
 
-def new_memo(size: int, limit: int, shared: bool = False, log: int = 0) -> Memo:
+def new_memo(size: int, limit: int, shared: bool = False, log: int = 0, outcomes: int = 1) -> Memo:
     """An empty table of `size` slots (a power of two) and a work limit. shared: the table (not the work counters)
     lives in memory that processes forked later share with this one (an anonymous shared mapping), so that a
     proof's workers read each other's proved sets (`optimal.parallel`); each entry is sealed (`sets.seal`). log: the
-    values of the log of proved sets (`Memo.log`; 0: none kept)."""
+    values of the log of proved sets (`Memo.log`; 0: none kept). It stops when this process's flag is set
+    (`solvers.halt.HALT`, as it is when the table is made); outcomes: the game's, for the kernel's frames."""
     counters = np.zeros(1, dtype=COUNTERS)
     counters[0]["limit"] = limit
     kinds = (np.uint64, np.uint64, np.int64, np.bool_, np.int32, np.uint64)
@@ -110,7 +167,8 @@ def new_memo(size: int, limit: int, shared: bool = False, log: int = 0) -> Memo:
     starts = np.cumsum([0] + [size * np.dtype(k).itemsize for k in kinds]).tolist()
     k1, k2, value, exact, choice, check = (_field(room, size, k, at) for k, at in zip(kinds, starts, strict=False))
     choice[:] = -1
-    return Memo(k1, k2, value, exact, choice, check, counters, np.zeros(log, dtype=np.int64))
+    log_values = np.zeros(log, dtype=np.int64)
+    return Memo(k1, k2, value, exact, choice, check, counters, log_values, stopping.HALT, new_frames(outcomes))
 
 
 def counting_bounds(n: int, branches: int, must_hit: bool) -> NDArray[np.int64]:

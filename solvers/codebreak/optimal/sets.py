@@ -148,12 +148,13 @@ def note(memo: Memo, s: NDArray[np.int32], value: np.int64, sym: Symmetry) -> No
 
 @kernel
 def spend(memo: Memo, n: int) -> bool:  # pragma: no cover - compiled
-    """Count the work of searching a set of n secrets; False (and stopped) once past the limit."""
+    """Count the work of searching a set of n secrets; False (and stopped, the set not counted: a resumed search
+    counts it when it searches it) once past the limit, or once halted."""
     counters = memo.counters[0]
-    counters.work += n
-    if counters.work > counters.limit:
+    if counters.work + n > counters.limit or memo.halt[0]:
         counters.stopped = True
         return False
+    counters.work += n
     return True
 
 

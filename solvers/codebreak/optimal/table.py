@@ -12,11 +12,12 @@ from numpy.typing import NDArray
 
 from solvers.checkpoint import Entry
 from solvers.errors import LimitError
+from solvers.halt import Paused
 
 from ..game import Game
 from .average import average, open_parts
 from .candidates import candidates
-from .rules import UNCAPPED, Rules, Symmetry, apart, counting, new_memo, possible_only_game
+from .rules import UNCAPPED, Frames, Rules, Symmetry, apart, counting, new_memo, possible_only_game
 from .sets import fingerprint, free_for, keyed, look, perfect_member, record, seals, shortcut
 from .symmetry import place_classes, space, symmetries
 from .worst import fits
@@ -108,7 +109,8 @@ class SearchTable:
         tuning = tuning or Tuning()
         self.game, self.tuning, self.possible_only = game, tuning, possible_only
         self.rules, self.lowest_depth = rules_of(game, tuning.lookahead, possible_only)
-        self.memo = new_memo(1 << table_bits(len(game.secrets), tuning.cache_bits), tuning.node_limit, shared)
+        size = 1 << table_bits(len(game.secrets), tuning.cache_bits)
+        self.memo = new_memo(size, tuning.node_limit, shared, outcomes=self.rules.outcomes)
         none = np.zeros(0, dtype=np.int64)
         no_codes = np.zeros((0, 1), dtype=np.int8)
         no = np.zeros(0, dtype=np.bool_)
@@ -129,12 +131,19 @@ class SearchTable:
         return len(self.game.secrets)
 
     @property
+    def frames(self) -> Frames:
+        """Where the average kernel stands on its path (`rules.Frames`)."""
+        return self.memo.frames
+
+    @property
     def work(self) -> int:
         """The secrets of every set searched so far."""
         return int(self.memo.counters[0]["work"])
 
     def check(self) -> None:
-        """LimitError once the kernels stopped for the budget of work."""
+        """LimitError once the kernels stopped for the budget of work; Paused (with nothing kept) once halted."""
+        if self.memo.counters[0]["stopped"] and self.memo.halt[0]:
+            raise Paused([])
         if self.memo.counters[0]["stopped"]:
             limit = int(self.memo.counters[0]["limit"])
             raise LimitError(
@@ -222,7 +231,7 @@ class SearchTable:
         them loaded, and never compile one at the same time as another."""
         s = np.zeros(0, dtype=np.int32)
         e = self.rules.everything
-        average(s, np.int64(0), e, self.rules, self.memo, self.plain, UNCAPPED)
+        average(s, np.int64(0), e, self.rules, self.memo, self.plain, UNCAPPED, 0)
         fits(s, 1, e, self.rules, self.memo, self.plain)
         open_parts(s, 0, np.int64(0), self.rules, self.memo, UNCAPPED, self.plain)
         h1, h2 = (np.uint64(h) for h in fingerprint(s, self.rules))

@@ -16,7 +16,8 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from solvers.checkpoint import Entry
+from solvers.checkpoint import Entry, Frame
+from solvers.halt import Paused
 
 from .candidates import candidates
 from .rules import Memo, Opened, Rules, Symmetry
@@ -102,6 +103,7 @@ class Found(NamedTuple):
     parts: tuple[tuple[int, int], ...] = ()
     cands: NDArray[np.int64] | None = None  # a set opened (`opening`): its experiments in order, with their bounds
     entries: tuple[Entry, ...] = ()  # a cluster's worker: the optimal tree of what it settled exactly, as entries
+    paused: tuple[Frame, ...] | None = None  # halted part-way (`solvers.halt`): where its part stood (or nothing)
 
 
 class Task(NamedTuple):
@@ -172,7 +174,10 @@ def settle(ctx: Context, part: NDArray[np.int32], left: int, path: tuple[int, ..
     """The kernel's search of one part below the experiments of path: its cost if below left, else a bound."""
     search = ctx.search
     before, clock = search.work, time.process_time()
-    v = search.settle_part(part, left, search.sym_of(path), depth)
+    try:
+        v = search.settle_part(part, left, search.sym_of(path), depth)
+    except Paused as stop:
+        return Found(left, False, search.work - before, time.process_time() - clock, paused=tuple(stop.frames))
     entries = tuple(search.part_proof(part, v, depth)) if ctx.entries and v < left else ()
     return Found(v, v < left, search.work - before, time.process_time() - clock, entries=entries)
 
@@ -196,7 +201,10 @@ def brother(ctx: Context, slot: int, i: int, s: NDArray[np.int32], path: tuple[i
         parts = tuple((int(o), int(lows[o])) for o in order)
         return Found(int(total), False, search.work - before, time.process_time() - clock, parts)
     told: Callable[[int], None] = (lambda done: tell(i, done)) if tell and slot == ROOT_SLOT else lambda _: None
-    total = search.settle_guess(path, g, opened, limit, told, cap)
+    try:
+        total = search.settle_guess(path, g, opened, limit, told, cap)
+    except Paused as stop:
+        return Found(limit, False, search.work - before, time.process_time() - clock, paused=tuple(stop.frames))
     final = cap()
     exact = total < final
     entries = tuple(search.tree_entries(s, g, total, search.depth_at(len(path)))) if ctx.entries and exact else ()

@@ -1,0 +1,192 @@
+"""A proof halted at any point (`solvers.halt`) keeps where its running parts stood (`rules.Frames`) and goes on
+from there: the same optimum, the same work, the same certificate byte for byte; a split proof's workers hand their
+parts back; SIGTERM and Ctrl+C to a proving process halt it instead of killing it (`webapp.results.halting`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solvers.checkpoint import Entry, Frame
+from solvers.codebreak import Game, build, build_tree, parse, verify
+from solvers.codebreak.optimal.average_search import AverageSearch
+from solvers.codebreak.optimal.certificate import certificate_of, certify, logging
+from solvers.halt import Paused, clear, halt
+from solvers.parallel import Execution
+
+ROOT = Path(__file__).resolve().parents[2]
+MASTERMIND_4X6 = 5625  # Koyama and Lai (1993): 4.3403 guesses on average over 1,296 secrets
+
+
+class Kept:
+    """A checkpoint in memory that keeps frames too (`solvers.checkpoint.FrameCheckpoint`)."""
+
+    def __init__(self) -> None:
+        self.entries: list[Entry] = []
+        self.frames: list[Frame] = []
+
+    def known(self) -> list[Entry]:
+        return list(self.entries)
+
+    def keep(self, entries: list[Entry]) -> None:
+        self.entries += entries
+
+    def paused(self) -> list[Frame]:
+        return list(self.frames)
+
+    def pause(self, frames: list[Frame]) -> None:
+        self.frames = list(frames)
+
+
+def game(pegs: int, colours: int) -> Game:
+    return build(parse((ROOT / "games" / "mastermind.game").read_text()), {"length": pegs, "colours": colours})
+
+
+def halted_at(search: AverageSearch, work: int = 0, when: Callable[[], bool] | None = None) -> Paused:
+    """Run search's proof, halted by another thread once its work passes `work` (or once when() holds: the work of
+    a split proof is its workers'); the Paused it raised."""
+    over = threading.Event()
+    ready = when or (lambda: search.work >= work)
+
+    def watch() -> None:
+        while not over.is_set() and not ready():
+            time.sleep(0.0002)
+        halt()
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        with pytest.raises(Paused) as stop:
+            search.solve()
+    finally:
+        over.set()
+        watcher.join()
+        clear()
+    return stop.value
+
+
+def test_a_proof_halted_anywhere_goes_on_with_no_work_lost() -> None:
+    """Mastermind 4x6 halted at random points: each stop keeps its running part's frames, and a new search from the
+    checkpoint proves 5,625 with a tree that verifies, the two runs' work together within 1% of the work of one run
+    that was never stopped (what a new process searches again: the small sets a checkpoint does not keep, and the
+    lower bounds of the sets refuted, which it keeps none of)."""
+    g = game(4, 6).tabled()
+    whole = AverageSearch(g).solve()
+    assert whole.cost == MASTERMIND_4X6
+    rng = random.Random(75)
+    for _ in range(3):
+        kept = Kept()
+        first = AverageSearch(g, checkpoint=kept)
+        stop = halted_at(first, rng.randrange(whole.work // 10, whole.work * 9 // 10))
+        assert stop.frames and kept.frames == stop.frames and kept.entries
+        again = AverageSearch(g, checkpoint=kept)
+        assert len(again.paused) == len(kept.frames)
+        found = again.solve()
+        assert found.cost == MASTERMIND_4X6 and not again.paused  # its frames were taken up
+        assert abs(first.work + found.work - whole.work) <= whole.work / 100
+    tree = build_tree(game(4, 6), "optimal-average", checkpoint=kept)
+    assert verify(game(4, 6), tree).total == MASTERMIND_4X6
+
+
+def test_a_certificate_made_again_after_a_halt_is_the_same_byte_for_byte() -> None:
+    """The certifying search halted part-way and then run on gives the certificate of a run never stopped, array
+    by array, with the same work."""
+    g = game(4, 6)
+    never = logging(g)
+    whole = certificate_of(g, never)
+    assert np.array_equal(whole.values, certify(g).values)
+    rng = random.Random(7575)
+    for _ in range(2):
+        search = logging(g)
+        halted_at(search, rng.randrange(never.work // 10, never.work * 9 // 10))
+        again = certificate_of(g, search)
+        assert search.work == never.work
+        for field, a, b in zip(whole._fields, whole, again, strict=True):
+            assert np.array_equal(np.asarray(a), np.asarray(b)), field
+            assert np.asarray(a).tobytes() == np.asarray(b).tobytes(), field
+
+
+@pytest.mark.parametrize("jobs", [2])
+def test_a_split_proof_halted_hands_back_its_workers_parts(jobs: int) -> None:
+    """On forked workers the halt reaches every worker (shared memory): each hands back where its part stood, the
+    proof raises Paused with them, and a run from the checkpoint proves Mastermind 4x7's optimum again, as one
+    process proves it."""
+    g = game(4, 7).tabled()
+    for seconds in (1.0, 1.5, 2.0, 2.5, 3.0):  # 4x7 takes about 12 CPU-s here; a worker halted in the bounds of
+        # an experiment's parts (not in a part yet) has no frames to hand back, so a stop may hand back none
+        kept = Kept()
+        first = AverageSearch(g, run=Execution(jobs), checkpoint=kept)
+        assert first.split
+        end = time.monotonic() + seconds
+        stop = halted_at(first, when=lambda: time.monotonic() > end)  # noqa: B023 - used before the loop goes on
+        assert kept.frames == list(first.paused.values()) == stop.frames
+        if stop.frames:
+            break
+    assert kept.frames
+    again = AverageSearch(g, run=Execution(jobs), checkpoint=kept)
+    assert again.solve().cost == AverageSearch(g).solve().cost
+
+
+PROVE = """
+import json, sys
+from pathlib import Path
+from solvers.codebreak import build, parse
+from solvers.codebreak.optimal.average_search import AverageSearch
+from solvers.halt import Paused
+from solvers.parallel import Execution
+from webapp.results.halting import halt_on_signals
+
+class Kept:
+    def __init__(self, path):
+        self.path = path
+        saved = json.loads(path.read_text()) if path.exists() else {"entries": [], "frames": []}
+        self.entries, self.frames = [tuple(e) for e in saved["entries"]], [tuple(f) for f in saved["frames"]]
+    def known(self): return list(self.entries)
+    def keep(self, entries): self.entries += entries
+    def paused(self): return list(self.frames)
+    def pause(self, frames): self.frames = frames
+    def save(self): self.path.write_text(json.dumps({"entries": self.entries, "frames": self.frames}))
+
+halt_on_signals()
+g = build(parse(Path("games/mastermind.game").read_text()), {"length": 4, "colours": 7}).tabled()
+kept = Kept(Path(sys.argv[2]))
+search = AverageSearch(g, run=Execution(int(sys.argv[1])), checkpoint=kept)
+search.load_kernels()
+print("proving", flush=True)
+try:
+    print(f"proved {search.solve().cost} after {len(kept.paused())} part(s) resumed", flush=True)
+except Paused:
+    print(f"paused with {len(kept.frames)} part(s) kept", flush=True)
+kept.save()
+"""
+
+
+@pytest.mark.parametrize(("jobs", "how"), [(1, signal.SIGTERM), (2, signal.SIGINT)])
+def test_a_signal_halts_a_proving_process_which_goes_on_later(jobs: int, how: signal.Signals, tmp_path: Path) -> None:
+    """SIGTERM (or Ctrl+C's SIGINT) to a process proving Mastermind 4x7 (2,401 secrets: about 12 CPU-s), in its
+    compiled kernels or its scheduling loop: it stops, keeping what it proved and where its running parts stood
+    (not killed, not run to the end), and the next run goes on from there to the optimum one run proves."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    kept = tmp_path / "kept.json"
+    command = [sys.executable, "-c", PROVE, str(jobs), str(kept)]
+    child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    assert child.stdout.readline().strip() == "proving"
+    time.sleep(1.5)  # well inside the proof
+    child.send_signal(how)
+    out, _ = child.communicate(timeout=60)
+    assert child.returncode == 0 and out.startswith("paused with "), out
+    assert json.loads(kept.read_text())["entries"]
+    again = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=True)
+    assert again.stdout.splitlines()[1].startswith(f"proved {AverageSearch(game(4, 7).tabled()).solve().cost} ")

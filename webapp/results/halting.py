@@ -1,0 +1,40 @@
+"""A stop asked of a long proof (SIGTERM, as a session's end or `kill` sends; Ctrl+C) halts it where it stands
+(`solvers.halt`) instead of killing it, so that it keeps its frames and the next run goes on from there.
+
+The proof spends its time in compiled kernels that hold no Python frame, where Python runs no signal handler until
+they return: the signal's byte goes to a socket (`signal.set_wakeup_fd`), and a thread waiting on it sets the
+flag at once, which every kernel reads at every set it enters (the kernels release the GIL, so the thread runs).
+The handler itself, run once the kernel returned, raises KeyboardInterrupt when no proof is running
+(`solvers.halt.running`), so that a stop between proofs stops the command as before."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import threading
+from types import FrameType
+
+from solvers.halt import halt, own, running
+
+
+def halt_on_signals() -> None:
+    """From now on SIGTERM and SIGINT halt this process's proofs (and their forked workers', not the process's that
+    forked this one: the flag is made anew, `solvers.halt.own`), or, when none runs, raise KeyboardInterrupt."""
+    own()
+    wake, woken = socket.socketpair()
+    woken.setblocking(False)
+    signal.set_wakeup_fd(woken.fileno())
+
+    def watch() -> None:
+        while wake.recv(1):
+            halt()
+
+    threading.Thread(target=watch, name="halt on signals", daemon=True).start()
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        halt()
+        if not running():
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, handler)
+    signal.signal(signal.SIGINT, handler)
