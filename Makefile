@@ -151,6 +151,7 @@ bench: $(VENV)/.installed nginx wrk warm
 	$(BIN)/python benchmarks/lessons.py
 	$(BIN)/python benchmarks/guess_cost.py
 	$(BIN)/python benchmarks/scaling.py
+	$(BIN)/python benchmarks/pause.py
 	$(BIN)/python benchmarks/certificates.py
 	$(BIN)/python benchmarks/variants.py
 	$(BIN)/python benchmarks/store.py

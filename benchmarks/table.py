@@ -25,6 +25,7 @@ SCRIPTS = (  # (script, section title), in `make bench` order
     ("lessons", "What a guess was worth (the hint that teaches)"),
     ("guess_cost", "What a guess was worth, over a fixed sample of games, as the site answers it"),
     ("scaling", "Proofs on several processes: measured on two, simulated on more"),
+    ("pause", "A proof stopped part-way (SIGTERM) and run again: how soon it stops, what the next run searches"),
     ("cluster", "Proofs on a Ray cluster of this machine, beside forked processes (not in `make bench`)"),
     ("engines", "Distributed engines on the proof's tasks (the `engines` extra; not in `make bench`)"),
     ("certificates", "Certificates of the optima: made by the search, confirmed by the independent checker"),

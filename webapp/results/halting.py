@@ -16,6 +16,8 @@ from types import FrameType
 
 from solvers.halt import halt, own, running
 
+_SOCKETS: list[socket.socket] = []
+
 
 def halt_on_signals() -> None:
     """From now on SIGTERM and SIGINT halt this process's proofs (and their forked workers', not the process's that
@@ -24,6 +26,7 @@ def halt_on_signals() -> None:
     wake, woken = socket.socketpair()
     woken.setblocking(False)
     signal.set_wakeup_fd(woken.fileno())
+    _SOCKETS[:] = [wake, woken]  # kept open for the process's life (a collected socket closes its descriptor)
 
     def watch() -> None:
         while wake.recv(1):
