@@ -51,8 +51,10 @@ from solvers.codebreak.optimal.average_search import KEEP_MIN_COST, AverageSearc
 from solvers.codebreak.optimal.entries import format_entries, parse_entries, snapshot_name  # noqa: E402
 from solvers.codebreak.optimal.table import Tuning  # noqa: E402
 from solvers.codebreak.strategy import Strategy, guesses_possible_codes  # noqa: E402
-from solvers.errors import LimitError  # noqa: E402
-from solvers.halt import Paused  # noqa: E402
+from solvers.errors import (
+    LimitError,  # noqa: E402
+    Paused,  # noqa: E402
+)
 from solvers.parallel import Execution, default_jobs  # noqa: E402
 from webapp.results.halting import halt_on_signals  # noqa: E402
 

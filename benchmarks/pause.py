@@ -32,7 +32,7 @@ import json, sys
 from pathlib import Path
 from solvers.codebreak import build, parse
 from solvers.codebreak.optimal.average_search import AverageSearch
-from solvers.halt import Paused
+from solvers.errors import Paused
 from solvers.parallel import Execution
 from webapp.results.halting import halt_on_signals
 

@@ -26,6 +26,15 @@ class PuzzleError(ValueError):
         return str(self.args[0]) if self.args else ""
 
 
+class Paused(Exception):
+    """A search stopped part-way (`solvers.halt.halt`), not a refusal: `frames` holds where each of its running
+    parts stood (`rules.saved` records, which a checkpoint keeps: `FrameCheckpoint.pause`)."""
+
+    def __init__(self, frames: list[tuple[int, ...]]) -> None:
+        super().__init__(f"stopped part-way; {len(frames)} part(s) kept where they stood")
+        self.frames = frames
+
+
 class InputError(PuzzleError):
     """Malformed or out-of-range input: a number, a name, a token, a game file."""
 

@@ -1,12 +1,11 @@
-"""One flag that stops every proof of this process and of the processes it forks: `HALT`, a byte of memory shared
-with every process forked after it was made (a process that is itself forked and may be halted makes its own:
-`own`). An entry point sets it (`halt`) when it is told to stop
-(SIGTERM, Ctrl+C: `webapp.results.halting`); each compiled kernel reads it at every set it enters and stops there
-as at the end of its work, and a search that can resume raises `Paused` with where it stood, which its entry point
-keeps (a proof's checkpoint) so that the next run goes on from there.
+"""One flag that stops every proof of this process and of the processes it forks: `HALT`, a byte of memory shared with
+every process forked after it was made (a process that is itself forked and may be halted makes its own: `own`). An
+entry point sets it (`halt`) when it is told to stop (SIGTERM, Ctrl+C: `webapp.results.halting`); each compiled
+kernel reads it at every set it enters and stops there as at the end of its work, and a search that can resume raises
+`solvers.errors.Paused` with where it stood, which its entry point keeps (a proof's checkpoint) so that the next run
+goes on from there.
 
-No search sets the flag, and nothing here reads a signal: a search runs the same whether or not anyone may stop it.
-"""
+No search sets the flag, and nothing here reads a signal: a search runs the same whether or not anyone may stop it."""
 
 from __future__ import annotations
 
@@ -24,15 +23,6 @@ def shared_flag() -> NDArray[np.bool_]:
 
 
 HALT = shared_flag()  # this process's flag (`own`), read by every search made after it was made
-
-
-class Paused(Exception):
-    """A search stopped by `halt` part-way: `frames` holds where each of its running parts stood (`rules.saved`
-    records, which a checkpoint keeps: `Checkpoint.pause`)."""
-
-    def __init__(self, frames: list[tuple[int, ...]]) -> None:
-        super().__init__(f"stopped part-way; {len(frames)} part(s) kept where they stood")
-        self.frames = frames
 
 
 def own() -> None:

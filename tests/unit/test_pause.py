@@ -22,7 +22,8 @@ from solvers.checkpoint import Entry, Frame
 from solvers.codebreak import Game, build, build_tree, parse, verify
 from solvers.codebreak.optimal.average_search import AverageSearch
 from solvers.codebreak.optimal.certificate import certificate_of, certify, logging
-from solvers.halt import Paused, clear, halt
+from solvers.errors import Paused
+from solvers.halt import clear, halt
 from solvers.parallel import Execution
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -143,7 +144,7 @@ import json, sys
 from pathlib import Path
 from solvers.codebreak import build, parse
 from solvers.codebreak.optimal.average_search import AverageSearch
-from solvers.halt import Paused
+from solvers.errors import Paused
 from solvers.parallel import Execution
 from webapp.results.halting import halt_on_signals
 
@@ -190,3 +191,23 @@ def test_a_signal_halts_a_proving_process_which_goes_on_later(jobs: int, how: si
     assert json.loads(kept.read_text())["entries"]
     again = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=True)
     assert again.stdout.splitlines()[1].startswith(f"proved {AverageSearch(game(4, 7).tabled()).solve().cost} ")
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_stops_a_proof_of_the_command_line(how: signal.Signals) -> None:
+    """`coin-puzzles codebreak` proving black-peg Mastermind 4x7's optimal average (minutes here) is stopped by
+    Ctrl+C (or SIGTERM) in its compiled kernels: one line that says so, exit status 130, no traceback."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "webapp.commands.cli", "codebreak", "mastermind-black", "--pegs", "4", "--colours", "7"]
+        + ["--strategy", "optimal-average"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3.0)  # inside the proof
+    child.send_signal(how)
+    out, err = child.communicate(timeout=60)  # the proof itself takes minutes
+    assert child.returncode == 130 and out == ""
+    assert err.strip() == "coin-puzzles: stopped (a proof run here keeps nothing: it starts over next time)"

@@ -392,7 +392,9 @@ def certify(args: argparse.Namespace) -> int:
     import numpy as np
 
     from solvers.codebreak.optimal.certificate import certify as make
+    from webapp.results.halting import halt_on_signals
 
+    halt_on_signals()  # Ctrl+C stops the proof within a second (its kernels run no Python signal handler)
     started = time.monotonic()
     cert = make(build(game_spec("mastermind"), {"length": pegs, "colours": colours}, colours_up_to=PROOF_COLOURS))
     with open(args.out, "wb") as f:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, TypeVar
 
-from solvers.errors import InputError, PuzzleError
+from solvers.errors import InputError, Paused, PuzzleError
 from webapp.commands.arguments import whole
 
 if TYPE_CHECKING:
@@ -187,7 +187,9 @@ def codebreak(args: argparse.Namespace) -> Report:
         )
     if found is None:
         from webapp.results.cluster import search_run  # a proof here: as COIN_PUZZLES_JOBS, COIN_PUZZLES_CLUSTER say
+        from webapp.results.halting import halt_on_signals
 
+        halt_on_signals()  # Ctrl+C stops the proof within a second (its kernels run no Python signal handler)
         run = search_run()
         found = analysis(args.game, pegs_, colours, coins, args.strategy, max_guesses=cap, possible_only=only, run=run)
     root, stats = found
@@ -401,6 +403,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PuzzleError as e:
         print(f"coin-puzzles: error: {e.message}", file=sys.stderr)
         return 2
+    except (Paused, KeyboardInterrupt):  # Ctrl+C or SIGTERM: a proof here keeps no checkpoint
+        print("coin-puzzles: stopped (a proof run here keeps nothing: it starts over next time)", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # the reader went away (`| head`): what is left to print has nowhere to go
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor when Python flushes it at exit
         return 1

@@ -20,7 +20,7 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
-from solvers.halt import Paused
+from solvers.errors import Paused
 from solvers.parallel import die_with_parent
 from webapp.results.computations import Computation, P, read, work
 from webapp.results.halting import halt_on_signals

@@ -13,8 +13,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from solvers.checkpoint import Checkpoint, Entry, Frame, FrameCheckpoint
-from solvers.errors import LimitError
-from solvers.halt import Paused, proving
+from solvers.errors import LimitError, Paused
+from solvers.halt import proving
 from solvers.parallel import ONE, Execution
 
 from ..game import Game

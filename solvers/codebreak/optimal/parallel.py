@@ -59,8 +59,8 @@ from concurrent.futures.process import BrokenProcessPool
 import numpy as np
 from numpy.typing import NDArray
 
-from solvers.errors import LimitError
-from solvers.halt import Paused, halted
+from solvers.errors import LimitError, Paused
+from solvers.halt import halted
 from solvers.parallel import Engine, Inline, Pool, Shared, forked_executor, kill
 
 from .nodes import Experiment, Handout, OpenSet

@@ -11,8 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from solvers.checkpoint import Entry
-from solvers.errors import LimitError
-from solvers.halt import Paused
+from solvers.errors import LimitError, Paused
 
 from ..game import Game
 from .average import average, open_parts

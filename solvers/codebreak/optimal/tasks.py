@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from solvers.checkpoint import Entry, Frame
-from solvers.halt import Paused
+from solvers.errors import Paused
 
 from .candidates import candidates
 from .rules import Memo, Opened, Rules, Symmetry
