@@ -201,9 +201,12 @@ def test_a_job_whose_worker_stops_halts_and_goes_on_later(tmp_path: Path) -> Non
     if pid == 0:
         supervisor._child(address, keys, CODEBREAK, params)
     checkpoint = StoreCheckpoint(store, key)
-    until(lambda: checkpoint.known() or None, 120, "the proof kept nothing", every=0.05)  # inside its proof
-    assert supervisor._halted(pid)
-    assert store.get(key + ":checkpoint:frames") is not None
+    try:
+        until(lambda: checkpoint.known() or None, 120, "the proof kept nothing", every=0.05)  # inside its proof
+        assert supervisor._halted(pid) == supervisor.PAUSED_CODE
+    finally:
+        supervisor._kill(pid)  # a test that failed early leaves no proof running
+    assert store.get(key + ":checkpoint:frames") is not None  # its workers' parts (none when all were between)
     work(store, CODEBREAK, params)
     found = stored(store, CODEBREAK, params)
     assert found is not None and found[1].verified

@@ -89,25 +89,26 @@ def _wait(store: Store, key: str, pid: int, deadline: float) -> int | None:
             os.close(fd)
 
 
-def _halted(pid: int) -> bool:
-    """Ask a child to halt (SIGTERM: a proof halts within a second, keeping where it stood in its checkpoint);
-    whether it ended (collected) within HALT_SECONDS."""
+def _halted(pid: int) -> int | None:
+    """Ask a child to halt (SIGTERM: a proof halts within a second, keeping where it stood in its checkpoint); its
+    exit status if it ended (collected) within HALT_SECONDS (-1: collected by someone else), else None."""
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + HALT_SECONDS
     while time.monotonic() < deadline:
         try:
-            if os.waitpid(pid, os.WNOHANG)[0]:
-                return True
+            done, status = os.waitpid(pid, os.WNOHANG)
         except ChildProcessError:
-            return True
+            return -1
+        if done:
+            return os.waitstatus_to_exitcode(status)
         time.sleep(0.02)
-    return False
+    return None
 
 
 def _kill(pid: int, halt: bool = False) -> None:
     """Stop a child and collect it (halt: asked first, `_halted`, and killed only if it did not end)."""
-    if halt and _halted(pid):
+    if halt and _halted(pid) is not None:
         return
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
@@ -122,7 +123,7 @@ def _duration(seconds: float) -> str:
 
 def supervise(address: str, keys: Sequence[bytes], c: Computation[P, Any], params: P, seconds: float) -> str:
     """Run one job under watch; what became of it: 'stored', 'skipped' (stored already), 'failed' (an error, its
-    reason stored), 'timeout' or 'killed'."""
+    reason stored), 'paused' (halted, its checkpoint kept), 'timeout' or 'killed'."""
     store = open_store(address, keys, store_budget())
     store_budget().kept(c.key(params))  # the site's list made once, before the job's process forks
     key = c.key(params)
@@ -156,6 +157,9 @@ def supervise(address: str, keys: Sequence[bytes], c: Computation[P, Any], param
                 return "stored"
             if os.waitstatus_to_exitcode(status) == FAILED_CODE:
                 return "failed"  # its reason is stored; its traceback was logged once
+            if os.waitstatus_to_exitcode(status) == PAUSED_CODE:  # halted by a signal of its own: its checkpoint
+                store.release(key)  # keeps where it stood, and the next request for it runs it again from there
+                return "paused"
             how = f"signal {-os.waitstatus_to_exitcode(status)}" if os.WIFSIGNALED(status) else "an error"
             print(f"coin-puzzles job: {key} ended by {how} (attempt {attempt})", file=sys.stderr, flush=True)
         store.fail(key, f"its process was stopped ({how}) twice, perhaps for lack of memory")

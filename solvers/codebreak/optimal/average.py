@@ -20,7 +20,22 @@ from numpy.typing import NDArray
 from solvers.jit import kernel
 
 from .candidates import candidates, lookahead, representatives
-from .rules import BEST, BEST_G, BETA, BIG, CANDIDATE, FLOOR, FRAME_LEVELS, PART, TOTAL, Frames, Memo, Rules, Symmetry
+from .rules import (
+    BEST,
+    BEST_G,
+    BETA,
+    BIG,
+    CANDIDATE,
+    FLOOR,
+    FRAME_LEVELS,
+    PART,
+    TOTAL,
+    TRIED,
+    Frames,
+    Memo,
+    Rules,
+    Symmetry,
+)
 from .sets import (
     below,
     feasible,
@@ -28,6 +43,7 @@ from .sets import (
     free_for,
     keyed,
     look,
+    mix,
     note,
     open_by_size,
     record,
@@ -116,17 +132,38 @@ def settled(s: NDArray[np.int32], beta: np.int64, rules: Rules, memo: Memo, dept
     return False, np.int64(0), lb, h1, h2
 
 
+TRIED_SEED = np.uint64(0x9E3779B97F4A7C15)
+
+
+@kernel
+def tried(h: np.uint64, g: int) -> np.uint64:  # pragma: no cover - compiled
+    """The hash of the candidates tried so far (h, from TRIED_SEED) once experiment g is tried too."""
+    return mix(h ^ np.uint64(g + 1))
+
+
+@kernel
+def tried_to(cands: NDArray[np.int64], c: int) -> np.uint64:  # pragma: no cover - compiled
+    """The hash of candidates 0 to c (`tried`)."""
+    h = TRIED_SEED
+    for i in range(c + 1):
+        h = tried(h, cands[i, 1])
+    return h
+
+
 @kernel
 def resumed(
-    frames: Frames, level: int, h1: np.uint64, h2: np.uint64, beta: np.int64, memo: Memo, n: int
+    frames: Frames, level: int, h1: np.uint64, h2: np.uint64, beta: np.int64, memo: Memo, cands: Any, n: int
 ) -> Any:  # pragma: no cover - compiled
-    """Where the search of S (the level-th set on the path, its keys h1, h2) starts: (the candidate, the part, the
-    best total and experiment, the least refuted bound), from S's frame when the frames restore one for S (its
-    budget no smaller: a smaller one only refutes more), else from the start; S's frame then set up."""
+    """Where the search of S (the level-th set on the path, its keys h1, h2, its candidates cands) starts: (the
+    candidate, the part, the best total and experiment, the least refuted bound), from S's frame when the frames
+    restore one for S with the same candidates tried (a budget no smaller: a smaller one only refutes more), else
+    from the start; S's frame then set up."""
     first, part, best, best_g, floor = 0, -1, beta, -1, BIG
     if level < frames.head[1]:
         state = frames.state[level]
-        if frames.key[level, 0] == h1 and frames.key[level, 1] == h2 and beta <= state[BETA]:
+        c = state[CANDIDATE]
+        same = frames.key[level, 0] == h1 and frames.key[level, 1] == h2 and beta <= state[BETA]
+        if same and 0 <= c < cands.shape[0] and np.int64(tried_to(cands, c) >> np.uint64(1)) == state[TRIED]:
             first, part, best, best_g, floor = state[CANDIDATE], state[PART], state[BEST], state[BEST_G], state[FLOOR]
             memo.counters[0].work -= n  # counted when the stopped search entered it
             if best >= beta:  # a smaller budget now
@@ -166,6 +203,15 @@ def mark(
 
 
 @kernel
+def opening(frames: Frames, level: int, lows: NDArray[np.int64], h: np.uint64) -> int:  # pragma: no cover
+    """S's frame as an experiment is opened: its parts' bounds and the candidates tried (h); its first part's place."""
+    if level < FRAME_LEVELS:
+        frames.lows[level] = lows
+        frames.state[level, TRIED] = np.int64(h >> np.uint64(1))
+    return 0
+
+
+@kernel
 def average(
     s: NDArray[np.int32],
     beta: np.int64,
@@ -187,21 +233,21 @@ def average(
         return value
     frames = memo.frames
     cands = candidates(s, allowed, rules, False, sym)
-    first, part, best, best_g, floor = resumed(frames, level, h1, h2, beta, memo, s.shape[0])
+    first, part, best, best_g, floor = resumed(frames, level, h1, h2, beta, memo, cands, s.shape[0])
+    h = tried_to(cands, first - 1)
     for c in range(first, cands.shape[0]):
         if cands[c, 0] >= best:
             floor = min(floor, cands[c, 0])
             break
         g = int(cands[c, 1])
         inner = narrowed(sym, g)
+        h = tried(h, g)
         if c == first and part >= 0:  # the experiment it was trying, its parts' bounds as they were
             members, start, lows, total, order = reopened(s, g, rules, frames, level)
             k = part
         else:
             members, start, lows, total, order = open_parts(s, g, best, rules, memo, depth, inner)
-            k = 0
-            if level < FRAME_LEVELS:
-                frames.lows[level] = lows
+            k = opening(frames, level, lows, h)
         while k < order.shape[0] and total < best:
             o = order[k]
             mark(frames, level, c, k, total, best, best_g, floor)
@@ -212,6 +258,7 @@ def average(
             frames.head[1] = min(frames.head[1], level + 1)  # the path restored: nothing below restores again
             total += v - lows[o]
             k += 1
+        frames.head[1] = min(frames.head[1], level + 1)  # its experiment done: nothing below restores again
         if total < best:
             best, best_g = total, g
         else:

@@ -52,20 +52,22 @@ class Rules(NamedTuple):
 
 
 FRAME_LEVELS = 64  # the levels of a search's path its frames hold (deeper levels are searched again on a resume)
-BETA, CANDIDATE, BEST, BEST_G, FLOOR, PART, TOTAL = range(7)  # a frame's state, as `average` keeps it
-FRAME_STATE = 7
+BETA, CANDIDATE, BEST, BEST_G, FLOOR, PART, TOTAL, TRIED = range(8)  # a frame's state, as `average` keeps it
+FRAME_STATE = 8
 
 
 class Frames(NamedTuple):
     """Where the average kernel stands on its path from the set it was given (`average.average`), one frame per
     level, written as it goes: the set's key, its budget, the experiment it tries (its place among the candidates),
     the best total and experiment so far, the least bound of an experiment refuted, the part it searches (its place
-    in the parts' order), the total before that part and the parts' bounds. So a search stopped at any point (its
+    in the parts' order), the total before that part, a hash of the candidates tried so far (the same set reached
+    under other symmetries, or by other code, has other candidates: its frame is not restored there) and the
+    parts' bounds. So a search stopped at any point (its
     work's end, or `Memo.halt`) is resumed from the frames with nothing searched again (`head[1]`)."""
 
     head: NDArray[np.int64]  # [0]: the levels on the path now; [1]: the levels still to restore on a resume
     key: NDArray[np.uint64]  # (FRAME_LEVELS, 2): each level's set, keyed as the table keys it
-    state: NDArray[np.int64]  # (FRAME_LEVELS, FRAME_STATE): BETA ... TOTAL
+    state: NDArray[np.int64]  # (FRAME_LEVELS, FRAME_STATE): BETA ... TRIED
     lows: NDArray[np.int64]  # (FRAME_LEVELS, outcomes): the bounds of the parts of the experiment tried
 
 
