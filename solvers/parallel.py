@@ -44,6 +44,10 @@ def die_with_parent() -> None:
 def _start_worker() -> None:
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which stops its workers
+    # a stop is the parent's to ask (its halt flag is theirs too): a SIGTERM ends a worker (the executor's shutdown
+    # sends it), never halts the flag it shares, nor wakes the parent's signal socket, as its forked handler would
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.set_wakeup_fd(-1)
 
 
 def forked_executor(jobs: int) -> ProcessPoolExecutor:

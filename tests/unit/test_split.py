@@ -91,8 +91,8 @@ def test_the_task_log(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_worker_killed_mid_proof(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A worker process killed (SIGKILL) after ten results: the tasks that were out are handed out again on fresh
-    processes, and the proof ends with the one-process optimum and a tree that verifies."""
+    """A worker process killed (SIGKILL) after ten results, with tasks still to run: the tasks that were out are
+    handed out again on fresh processes, and the proof ends with the one-process optimum and a tree that verifies."""
     import os
     import signal
 
@@ -101,10 +101,12 @@ def test_a_worker_killed_mid_proof(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search_module, "PARALLEL_FROM", 1)
     arrived = parallel.Workers._arrived
     seen: list[int] = []
+    killed: list[int] = []
 
     def arrive_and_kill(self: parallel.Workers, number: int, future: object) -> None:
         seen.append(number)
-        if len(seen) == 10:
+        if len(seen) >= 10 and (self.waiting or self.running) and not killed:  # work left to hand out again
+            killed.append(number)
             os.kill(next(iter(self.pool._processes.values())).pid or 0, signal.SIGKILL)
         arrived(self, number, future)  # type: ignore[arg-type]
 

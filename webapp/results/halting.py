@@ -9,6 +9,7 @@ The handler itself, run once the kernel returned, raises KeyboardInterrupt when 
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import threading
@@ -17,16 +18,22 @@ from types import FrameType
 from solvers.halt import halt, own, running
 
 _SOCKETS: list[socket.socket] = []
+_INSTALLED: list[int] = []  # the process that installed them
 
 
 def halt_on_signals() -> None:
     """From now on SIGTERM and SIGINT halt this process's proofs (and their forked workers', not the process's that
     forked this one: the flag is made anew, `solvers.halt.own`), or, when none runs, raise KeyboardInterrupt."""
     own()
+    if os.getpid() in _INSTALLED:  # once a process (the command line's tests call it in theirs again and again)
+        return
+    for inherited in _SOCKETS:  # a forked process's: the thread that read them did not survive the fork
+        inherited.close()
     wake, woken = socket.socketpair()
     woken.setblocking(False)
     signal.set_wakeup_fd(woken.fileno())
     _SOCKETS[:] = [wake, woken]  # kept open for the process's life (a collected socket closes its descriptor)
+    _INSTALLED[:] = [os.getpid()]
 
     def watch() -> None:
         while wake.recv(1):
