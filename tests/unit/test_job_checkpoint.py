@@ -213,3 +213,28 @@ def test_a_job_whose_worker_stops_halts_and_goes_on_later(tmp_path: Path) -> Non
     game = build(parse((ROOT / "games" / "mastermind.game").read_text()), {"length": 4, "colours": 7})
     assert found[1].total == AverageSearch(game.tabled()).solve().cost
     assert store.get(key + ":checkpoint:frames") is None
+
+
+def test_a_job_that_cannot_resume_halts_quietly(tmp_path: Path) -> None:
+    """A job whose search keeps no frames (an average within a cap of guesses), halted by its stopping worker,
+    still ends at once with the paused status and writes no traceback (the signal never raises in its process)."""
+    import os
+
+    from tests.waiting import until
+    from webapp.results import supervisor
+
+    address, keys = f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32]
+    store = open_store(address, keys)
+    params = codebreak_params("mastermind-black", (4, 7, None), "optimal-average", max_guesses=8)
+    key = CODEBREAK.key(params)
+    log = tmp_path / "child.log"
+    pid = os.fork()
+    if pid == 0:
+        os.dup2(os.open(log, os.O_WRONLY | os.O_CREAT), 2)
+        supervisor._child(address, keys, CODEBREAK, params)
+    try:
+        until(lambda: store.progress(key), 60, "the job did not start", every=0.05)
+        assert supervisor._halted(pid) == supervisor.PAUSED_CODE
+    finally:
+        supervisor._kill(pid)
+    assert "Traceback" not in log.read_text()

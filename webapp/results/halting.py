@@ -21,9 +21,11 @@ _SOCKETS: list[socket.socket] = []
 _INSTALLED: list[int] = []  # the process that installed them
 
 
-def halt_on_signals() -> None:
+def halt_on_signals(interrupt: bool = True) -> None:
     """From now on SIGTERM and SIGINT halt this process's proofs (and their forked workers', not the process's that
-    forked this one: the flag is made anew, `solvers.halt.own`), or, when none runs, raise KeyboardInterrupt."""
+    forked this one: the flag is made anew, `solvers.halt.own`), or, when none runs and interrupt is true, raise
+    KeyboardInterrupt (a job's process, told by its stopping worker, halts whatever runs: a search that cannot
+    resume raises Paused with nothing kept, and anything else is killed after the worker's grace)."""
     own()
     if os.getpid() in _INSTALLED:  # once a process (the command line's tests call it in theirs again and again)
         return
@@ -43,7 +45,7 @@ def halt_on_signals() -> None:
 
     def handler(signum: int, frame: FrameType | None) -> None:
         halt()
-        if not running():
+        if interrupt and not running():
             raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, handler)

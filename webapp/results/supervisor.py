@@ -42,7 +42,7 @@ def _child(address: str, keys: Sequence[bytes], c: Computation[P, Any], params: 
     code = 1
     try:
         die_with_parent()
-        halt_on_signals()  # a stopping worker's SIGTERM halts the proof, which keeps where it stood
+        halt_on_signals(interrupt=False)  # a stopping worker's SIGTERM halts the proof, which keeps where it stood
         # forked from a consumer's worker, which multiprocessing started as a daemon: a job is not one (its proof
         # forks a pool of its own, which multiprocessing refuses to a daemon), and it dies with its worker anyway
         multiprocessing.current_process().daemon = False
