@@ -35,14 +35,24 @@ PAUSED_CODE = 4  # ... after it was halted (its worker stopping) and kept where 
 HALT_SECONDS = 3.0  # how long a stopping worker gives its job's process to halt and keep its frames, then kills it
 
 
-def _child(address: str, keys: Sequence[bytes], c: Computation[P, Any], params: P) -> None:
+def _child(
+    address: str,
+    keys: Sequence[bytes],
+    c: Computation[P, Any],
+    params: P,
+    mask: set[int | signal.Signals] | None = None,
+) -> None:
     """In the forked process: compute and store the result, then exit (never return into the worker's code). An
     error is logged once (its traceback) and stored as the job's failure with its reason, which the page and the
-    API show; the same job would fail the same way again, so it is not run again."""
+    API show; the same job would fail the same way again, so it is not run again. mask: the signal mask to restore
+    once the halting handler replaced the worker's (forked with SIGTERM held back, which would otherwise reach
+    Huey's handler, which raises)."""
     code = 1
     try:
-        die_with_parent()
         halt_on_signals(interrupt=False)  # a stopping worker's SIGTERM halts the proof, which keeps where it stood
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        die_with_parent()
         # forked from a consumer's worker, which multiprocessing started as a daemon: a job is not one (its proof
         # forks a pool of its own, which multiprocessing refuses to a daemon), and it dies with its worker anyway
         multiprocessing.current_process().daemon = False
@@ -138,13 +148,14 @@ def supervise(address: str, keys: Sequence[bytes], c: Computation[P, Any], param
                 store.report(key, "running", 0, 0, "")
             # the consumer's stop signal is held back while the process forks: Huey's handler raises in the worker,
             # and raised inside fork's own lock handling it left an 'Exception ignored' traceback in the log
+            # (the child's until its own handler is in place: `_child`)
             held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
             try:
                 pid = os.fork()
+                if pid == 0:
+                    _child(address, keys, c, params, held)
             finally:
                 signal.pthread_sigmask(signal.SIG_SETMASK, held)
-            if pid == 0:
-                _child(address, keys, c, params)
             status = _wait(store, key, pid, deadline)
             if status is None:
                 _kill(pid)  # before marking it failed: its progress reports would overwrite the mark
