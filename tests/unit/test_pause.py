@@ -63,7 +63,7 @@ def halted_at(search: AverageSearch, work: int = 0, when: Callable[[], bool] | N
 
     def watch() -> None:
         while not over.is_set() and not ready():
-            time.sleep(0.0002)
+            time.sleep(0.01 if when else 0.0002)  # a condition of its own may be costly to test
         halt()
 
     watcher = threading.Thread(target=watch)
@@ -125,13 +125,13 @@ def test_a_split_proof_halted_hands_back_its_workers_parts(jobs: int) -> None:
     proof raises Paused with them, and a run from the checkpoint proves Mastermind 4x7's optimum again, as one
     process proves it."""
     g = game(4, 7).tabled()
-    for seconds in (1.0, 1.5, 2.0, 2.5, 3.0):  # 4x7 takes about 12 CPU-s here; a worker halted in the bounds of
-        # an experiment's parts (not in a part yet) has no frames to hand back, so a stop may hand back none
+    for proved in (300, 600, 1200, 2400, 4800):  # halted once the workers proved that many sets (a worker halted
+        # in the bounds of an experiment's parts, not in a part yet, has no frames to hand back, so try again)
         kept = Kept()
         first = AverageSearch(g, run=Execution(jobs), checkpoint=kept)
         assert first.split
-        end = time.monotonic() + seconds
-        stop = halted_at(first, when=lambda: time.monotonic() > end)  # noqa: B023 - used before the loop goes on
+        table = first.memo.exact  # shared with the workers
+        stop = halted_at(first, when=lambda: int(np.count_nonzero(table)) >= proved)  # noqa: B023 - this run's
         assert kept.frames == list(first.paused.values())
         assert set(first.paused) == {(f[2], f[3]) for f in stop.frames}  # one frame a set (two tasks may share one)
         if stop.frames:
