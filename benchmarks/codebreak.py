@@ -32,6 +32,7 @@ from solvers.codebreak.optimal.average_search import AverageSearch  # noqa: E402
 from solvers.codebreak.optimal.table import Tuning  # noqa: E402
 from solvers.codebreak.optimal.worst_search import WorstSearch  # noqa: E402
 from solvers.weighing import Problem, min_weighings  # noqa: E402
+from tests import oracle  # noqa: E402
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
@@ -96,42 +97,6 @@ def super_mastermind() -> None:
     )
 
 
-def plain_optimal_total(pegs: int, colours: int) -> int:
-    """Baseline: the least total by a plain-Python branch-and-bound on frozensets (memoised, every code tried at
-    every node, a part of k codes bounded below by 2k - 1 guesses)."""
-    codes = list(product(range(colours), repeat=pegs))
-    score = {}
-    for g in codes:
-        for s in codes:
-            black = sum(a == b for a, b in zip(g, s, strict=True))
-            score[g, s] = (black, sum(min(g.count(c), s.count(c)) for c in set(g)) - black)
-    memo: dict[frozenset[tuple[int, ...]], int] = {}
-
-    def cost(alive: frozenset[tuple[int, ...]]) -> int:
-        if len(alive) == 1:
-            return 1
-        if alive in memo:
-            return memo[alive]
-        best = 1 << 30
-        for g in codes:
-            parts: dict[tuple[int, int], set[tuple[int, ...]]] = {}
-            for s in alive:
-                if s != g:
-                    parts.setdefault(score[g, s], set()).add(s)
-            if (g not in alive and len(parts) == 1) or len(alive) + sum(2 * len(p) - 1 for p in parts.values()) >= best:
-                continue
-            total = len(alive)
-            for p in parts.values():
-                total += cost(frozenset(p))
-                if total >= best:
-                    break
-            best = min(best, total)
-        memo[alive] = best
-        return best
-
-    return cost(frozenset(codes))
-
-
 def main() -> None:
     """Print the figures."""
     spec = parse((GAMES / "mastermind.game").read_text())
@@ -167,7 +132,7 @@ def main() -> None:
         st = verify(gs, build_tree(gs, "optimal-average"))
         ours = time.perf_counter() - t
         t = time.perf_counter()
-        plain = plain_optimal_total(pegs, colours)
+        plain = oracle.optimal_total(pegs, colours)
         base = time.perf_counter() - t
         worst = verify(gs, build_tree(gs, "optimal-worst")).worst
         assert st.total == plain and st.verified

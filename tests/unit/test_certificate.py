@@ -6,7 +6,6 @@ so that they no longer prove anything, which the checker must refuse."""
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
 from itertools import product
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ import pytest
 
 from solvers.codebreak import build
 from solvers.codebreak.optimal.certificate import OptimumCertificate, certify
+from tests import oracle
 from tests.certify.checker import Checker, Rejected, all_codes, answers, check, check_file, counting, shares
 from webapp.results.games import game_spec
 
@@ -26,13 +26,6 @@ def mastermind(pegs: int, colours: int) -> Any:
     return build(game_spec("mastermind"), {"length": pegs, "colours": colours})
 
 
-def score(guess: tuple[int, ...], secret: tuple[int, ...]) -> tuple[int, int]:
-    """Blacks and whites, counted as a player does."""
-    blacks = sum(a == b for a, b in zip(guess, secret, strict=True))
-    common = sum((Counter(guess) & Counter(secret)).values())
-    return blacks, common - blacks
-
-
 @pytest.mark.parametrize(("pegs", "colours"), [(3, 4), (4, 3), (2, 6)])
 def test_checker_scores_as_a_player_counts(pegs: int, colours: int) -> None:
     table = answers(pegs, colours)
@@ -40,7 +33,7 @@ def test_checker_scores_as_a_player_counts(pegs: int, colours: int) -> None:
     assert codes == list(product(range(colours), repeat=pegs))
     for g, guess in enumerate(codes):
         for x, secret in enumerate(codes):
-            b, w = score(guess, secret)
+            b, w = oracle.score(guess, secret)
             assert table[g, x] == b * (pegs + 1) + w
 
 
@@ -73,13 +66,13 @@ def test_one_deeper_bound_against_a_count_by_hand() -> None:
 
     codes = list(product(range(4), repeat=3))
     checker = Checker(3, 4)
-    bound = counting(len(codes), len({score(g, x) for g in codes for x in codes}) - 1)
+    bound = counting(len(codes), len({oracle.score(g, x) for g in codes for x in codes}) - 1)
     rng = random.Random(7)
     for size in (2, 3, 5, 8, 13, 21, 40):
         part = sorted(rng.sample(range(len(codes)), size))
         least = None
         for g in codes:
-            parts = Counter(score(g, codes[x]) for x in part if codes[x] != g)
+            parts = Counter(oracle.score(g, codes[x]) for x in part if codes[x] != g)
             if size in parts.values():
                 continue  # tells nothing
             total = size + sum(int(bound[c]) for c in parts.values())
@@ -88,36 +81,12 @@ def test_one_deeper_bound_against_a_count_by_hand() -> None:
         assert checker._one_deeper(np.array(part, dtype=np.int64), 0) == least
 
 
-@cache
-def brute_total(pegs: int, colours: int) -> int:
-    """The optimal total by exhaustive search over every guess at every set (no bounds, no symmetries)."""
-    codes = list(product(range(colours), repeat=pegs))
-
-    @cache
-    def best(s: frozenset[int]) -> int:
-        if len(s) == 1:
-            return 1
-        out = None
-        for g in range(len(codes)):
-            parts: dict[tuple[int, int], set[int]] = {}
-            for x in s:
-                if x != g:
-                    parts.setdefault(score(codes[g], codes[x]), set()).add(x)
-            if any(len(p) == len(s) for p in parts.values()):
-                continue  # tells nothing
-            total = len(s) + sum(best(frozenset(p)) for p in parts.values())
-            out = total if out is None else min(out, total)
-        assert out is not None
-        return out
-
-    return best(frozenset(range(len(codes))))
-
-
 @pytest.mark.parametrize(("pegs", "colours"), [(2, 2), (2, 3), (3, 2), (2, 4)])
 def test_tiny_games_against_brute_force(pegs: int, colours: int) -> None:
     cert = certify(mastermind(pegs, colours))
     assert check(cert._asdict()) >= 1
-    assert cert.total == brute_total(pegs, colours)
+    every, total, _ = oracle.plain_costs(pegs, colours)
+    assert cert.total == total(frozenset(every))
 
 
 def test_published_games() -> None:

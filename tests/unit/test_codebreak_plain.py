@@ -17,8 +17,7 @@ from solvers.codebreak.game import Game
 from solvers.codebreak.optima import sizes
 from solvers.codebreak.optimal.plain import PLAIN_MAX, PlainSearch
 from solvers.errors import InputError, LimitError
-
-from .test_codebreak import brute_optimal_total, plain_costs
+from tests import oracle
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 
@@ -58,9 +57,9 @@ def test_plain_search_equals_the_exhaustive_searches(pegs: int, colours: int) ->
     """Against the exhaustive searches written in the tests (no bounds, no symmetry): the fewest total guesses and
     the fewest in the worst case."""
     g = game("mastermind", length=pegs, colours=colours)
-    total = brute_optimal_total(pegs, colours)
+    total = oracle.optimal_total(pegs, colours)
     assert PlainSearch(g, False, 10**9).solve().cost == total
-    codes, _, depth = plain_costs(pegs, colours)
+    codes, _, depth = oracle.plain_costs(pegs, colours)
     assert PlainSearch(g, True, 10**9).solve().cost == depth(frozenset(codes))
 
 
@@ -86,10 +85,8 @@ def test_capped_costs_of_random_sets_equal_an_exhaustive_search() -> None:
     from functools import cache
     from itertools import product
 
-    from .test_codebreak import reference_score
-
     codes = list(product(range(6), repeat=2))
-    score = {(g, x): reference_score(g, x) for g in codes for x in codes}
+    score = {(g, x): oracle.score(g, x) for g in codes for x in codes}
 
     @cache
     def capped(alive: frozenset[tuple[int, ...]], d: int) -> float:
@@ -167,15 +164,13 @@ def possible_only_costs(pegs: int, colours: int):  # type: ignore[no-untyped-def
     from functools import cache
     from itertools import product
 
-    from .test_codebreak import reference_score
-
     codes = list(product(range(colours), repeat=pegs))
 
     def parts(g: tuple[int, ...], alive: frozenset[tuple[int, ...]]) -> list[frozenset[tuple[int, ...]]]:
         split: dict[tuple[int, int], set[tuple[int, ...]]] = {}
         for x in alive:
             if x != g:
-                split.setdefault(reference_score(g, x), set()).add(x)
+                split.setdefault(oracle.score(g, x), set()).add(x)
         return [frozenset(p) for p in split.values()]
 
     @cache

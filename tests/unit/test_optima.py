@@ -21,7 +21,8 @@ from solvers.codebreak.optima import (
     sizes,
 )
 from solvers.codebreak.strategy import Stats
-from tests.unit.test_codebreak import brute_optimal_total, reference_parts, reference_score, spec
+from tests import oracle
+from tests.unit.test_codebreak import spec
 
 
 def test_sizes_cover_every_game_up_to_the_limit_smallest_first() -> None:
@@ -49,7 +50,7 @@ def test_small_cells_equal_a_plain_exhaustive_search(pegs: int, colours: int) ->
     code at every node, memoised, no symmetry)."""
     g = build(spec("mastermind"), {"length": pegs, "colours": colours})
     st = verify(g, build_tree(g, "optimal-average"))
-    assert st.verified and st.total == brute_optimal_total(pegs, colours)
+    assert st.verified and st.total == oracle.optimal_total(pegs, colours)
 
 
 @pytest.mark.parametrize("size", [s for s, p in PUBLISHED.items() if s[1] ** s[0] <= 1296 and (p.total or p.average)])
@@ -101,7 +102,7 @@ def brute_capped_total(pegs: int, colours: int, cap: int) -> int | None:
     exhaustive search written here (every code at every node, memoised on the set and the guesses left), or None
     when no strategy finds every secret within cap."""
     codes = list(product(range(colours), repeat=pegs))
-    score = {(g, s): reference_score(g, s) for g in codes for s in codes}
+    score = {(g, s): oracle.score(g, s) for g in codes for s in codes}
     none = 10**9
 
     @cache
@@ -112,7 +113,7 @@ def brute_capped_total(pegs: int, colours: int, cap: int) -> int | None:
             return 1
         best = none
         for g in codes:
-            parts = reference_parts(score, alive, g)
+            parts = oracle.parts(score, alive, g)
             if parts is None:
                 continue
             total = len(alive) + sum(cost(frozenset(p), left - 1) for p in parts.values())
