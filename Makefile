@@ -125,10 +125,10 @@ proofs: $(VENV)/.test-installed warm
 
 # The sizes past the Mastermind table (3x15, 3x16, 4x10; smallest first), each a proof of minutes to hours resumed
 # from its checkpoint and its snapshot in git; stopped (Ctrl+C, SIGTERM), it keeps its progress in the snapshot (at
-# most 4 MB a size) and its CPU time in the runs' record beside it (commit both to carry it on; `--status 4x10` of
-# benchmarks/optima.py says where it stands).
+# most 4 MB a size), where its running parts stood, and its CPU time in the runs' record beside it (commit the three
+# to carry it on; `python -m webapp.commands.frontier --status 4x10` says where it stands).
 frontier: $(VENV)/.installed warm
-	$(BIN)/python benchmarks/optima.py --frontier
+	$(BIN)/python -m webapp.commands.frontier
 
 unit: $(VENV)/.test-installed warm
 	$(BIN)/pytest -m "not proof" tests/unit tests/web

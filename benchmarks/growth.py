@@ -3,10 +3,11 @@
 Measured: each certified size's proof on one process with its log on (`coin-puzzles certify`), in CPU seconds, as
 `webapp/data/certificates/made.json` records it. Projected: for a size not proved, a power law in the number of
 secrets, CPU = a * n^k, fitted (least squares on the logarithms) to the three largest measured sizes of the same
-number of pegs of at least MIN_SECONDS (7 pegs, with none measured: the sizes of the same number of colours). Wall
-times on 16 processes and on a cluster of 256 divide that by the speed-ups the scaling benchmark simulated from the
-largest task log it recorded (`benchmarks/scaling.py --large`: 4x8's). A projection, not a bound: the growth from
-4x8 to 4x9 was 24x where 4x7 to 4x8 was 8x, so a fit to three points can be off by a large factor either way.
+number of pegs of at least MIN_SECONDS (`webapp.commands.frontier.fit`, which make frontier's status projects with)
+(7 pegs, with none measured: the sizes of the same number of colours). Wall times on 16 processes and on a cluster
+of 256 divide that by the speed-ups the scaling benchmark simulated from the largest task log it recorded
+(`benchmarks/scaling.py --large`: 4x8's). A projection, not a bound: the growth from 4x8 to 4x9 was 24x where 4x7 to
+4x8 was 8x, so a fit to three points can be off by a large factor either way.
 
     python benchmarks/growth.py           # print the table
     python benchmarks/growth.py --write   # and write it into docs/results.md (between its growth markers)
@@ -17,53 +18,20 @@ largest task log it recorded (`benchmarks/scaling.py --large`: 4x8's). A project
 from __future__ import annotations
 
 import json
-import math
 import re
 import sys
 from pathlib import Path
-from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
-MADE = ROOT / "webapp" / "data" / "certificates" / "made.json"
+sys.path.insert(0, str(ROOT))
+
+from webapp.commands.frontier import MIN_SECONDS, fit, hours, measured  # noqa: E402
+
 SCALING = ROOT / "docs" / "performance" / "scaling.json"
 RESULTS = ROOT / "docs" / "results.md"
 START, END = "<!-- growth: benchmarks/growth.py --write -->", "<!-- growth end -->"
-MIN_SECONDS = 1.0  # smaller proofs are mostly start-up (the kernels' loading)
 TARGETS = ((4, 10), (3, 15), (3, 16), (3, 21), (5, 6), (5, 7), (6, 5), (7, 4))
 WIDE = (16, 256)  # processes whose simulated speed-up divides the CPU time
-
-
-class Fit(NamedTuple):
-    """CPU seconds = scale * secrets ** power, from the sizes named."""
-
-    scale: float
-    power: float
-    sizes: tuple[tuple[int, int], ...]
-
-    def seconds(self, secrets: int) -> float:
-        return float(self.scale * secrets**self.power)
-
-
-def measured() -> dict[tuple[int, int], float]:
-    """(pegs, colours) -> the CPU seconds of its proof with the log on, where recorded."""
-    out = {}
-    for name, how in json.loads(MADE.read_text()).items():
-        if how.get("proof_cpu_seconds") is not None:
-            pegs, colours = (int(x) for x in re.findall(r"\d+", name))
-            out[pegs, colours] = float(how["proof_cpu_seconds"])
-    return out
-
-
-def fit(points: dict[tuple[int, int], float]) -> Fit | None:
-    """The power law through the three largest of points (at least two needed)."""
-    chosen = sorted((p for p in points if points[p] >= MIN_SECONDS), key=lambda pc: pc[1] ** pc[0])[-3:]
-    if len(chosen) < 2:
-        return None
-    xs = [math.log(c**p) for p, c in chosen]
-    ys = [math.log(points[p, c]) for p, c in chosen]
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    power = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum((x - mx) ** 2 for x in xs)
-    return Fit(math.exp(my - power * mx), power, tuple(chosen))
 
 
 def speedups() -> dict[int, tuple[float, str]]:
@@ -77,11 +45,6 @@ def speedups() -> dict[int, tuple[float, str]]:
         if found:
             out[n] = (float(found.group(1)), size.group(0) if size else "?")
     return out
-
-
-def hours(seconds: float) -> str:
-    """Seconds as a short figure in hours (or minutes under one hour)."""
-    return f"{seconds / 60:,.0f} min" if seconds < 3600 else f"{seconds / 3600:,.1f} h"
 
 
 def table() -> str:

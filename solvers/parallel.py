@@ -10,11 +10,12 @@ Nothing below an entry point reads the environment or a global to decide it: `de
 from __future__ import annotations
 
 import contextlib
+import heapq
 import os
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .numbers import whole_number
 
@@ -129,3 +130,27 @@ class Execution:
 
 
 ONE = Execution()  # in the searching process alone
+
+
+class Logged(NamedTuple):
+    """A task of a proof's log as a simulated schedule reads it (`makespan`): its number, its CPU seconds, and the
+    tasks it waited for."""
+
+    number: int
+    seconds: float
+    after: list[int]
+
+
+def makespan(tasks: list[Logged], workers: int) -> float:
+    """The end of a list schedule: each task, in order, on the first process free once every task it waited for
+    is done; workers 0: as many processes as tasks (the critical path)."""
+    end: dict[int, float] = {}
+    free = [0.0] * workers
+    for task in tasks:
+        ready = max((end[a] for a in task.after if a in end), default=0.0)
+        if workers:
+            end[task.number] = max(heapq.heappop(free), ready) + task.seconds
+            heapq.heappush(free, end[task.number])
+        else:
+            end[task.number] = ready + task.seconds
+    return max(end.values(), default=0.0)

@@ -20,7 +20,7 @@ from .strategy import Stats
 OPTIMA_MAX_SECRETS = 8000  # the table's largest games
 AUTOMATIC_SECRETS = 3125  # cells up to this size are queued by `make run`; larger ones (minutes each) by
 # `make precompute` only
-# sizes whose proof has not finished in benchmarks/optima.py's runs (sessions long; its snapshot in webapp/data/proofs
+# sizes whose proof has not finished in make frontier's runs (sessions long; its snapshot in webapp/data/proofs
 # holds how far it got): `coin-puzzles precompute` tries them after everything else. None now: 5x6, the last, was
 # proved on 2026-11-26
 FRONTIER: frozenset[tuple[int, int]] = frozenset()

@@ -45,7 +45,7 @@ class Seeded:
         return [*self.shipped, *(self.own.known() if self.own else [])]
 
     def keep(self, entries: list[Entry]) -> None:
-        """Kept in the run's own checkpoint (the snapshot is written by benchmarks/optima.py)."""
+        """Kept in the run's own checkpoint (the snapshot is written by make frontier's runner)."""
         if self.own:
             self.own.keep(entries)
 

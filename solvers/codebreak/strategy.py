@@ -56,8 +56,8 @@ class Proving(NamedTuple):
     for the worst case, OPTIMAL_AVERAGE_MAX_NODES for the average; the optima table's long proofs are given more);
     under: the average search looks only below this total (`NoneBelow` if no strategy is); run: where the compiled
     average search's proof runs (`solvers.parallel.Execution`, chosen by the entry point); any_size: an operator's
-    long proof (`benchmarks/optima.py`, the frontier past the table's sizes), searched whatever the game's size (the
-    budget of work and the machine's memory still apply; the site never asks for it)."""
+    long proof (make frontier's, past the table's sizes), searched whatever the game's size (the budget of work and
+    the machine's memory still apply; the site never asks for it)."""
 
     compiled: bool | None = None
     node_limit: int | None = None

@@ -1,6 +1,7 @@
-"""The code stays readable by imports and calls alone (docs/style.md): in `solvers/` and `webapp/` no module over
-450 lines, no function over 60 lines or 8 parameters, each top-level class or type name defined in one module only,
-and no module loaded by a string (`importlib`, a module `__getattr__`)."""
+"""The code stays readable by imports and calls alone (docs/style.md): no module over 450 lines in `solvers/`,
+`webapp/`, `tests/` and `benchmarks/`; in `solvers/` and `webapp/` no function over 60 lines or 8 parameters, each
+top-level class or type name defined in one module only, and no module loaded by a string (`importlib`, a module
+`__getattr__`)."""
 
 from __future__ import annotations
 
@@ -80,9 +81,22 @@ def loaded_by_string(root: Path) -> list[str]:
     return out
 
 
+def too_long(root: Path) -> list[str]:
+    """The modules of tests/ and benchmarks/ past the modules' limit (their functions are not held to it: a test's
+    steps read best in one place)."""
+    out = []
+    for package in ("tests", "benchmarks"):
+        for path in sorted((root / package).rglob("*.py")):
+            lines = len(path.read_text(encoding="utf-8").splitlines())
+            if lines > MAX_MODULE_LINES:
+                out.append(f"{path.relative_to(root)}: {lines} lines")
+    return out
+
+
 def test_no_module_or_function_is_past_the_limits() -> None:
     assert len(sources(ROOT)) > 80  # both packages were read
     assert too_large(ROOT) == []
+    assert len(list((ROOT / "tests").rglob("*.py"))) > 80 and too_long(ROOT) == []
 
 
 def test_each_name_is_defined_once() -> None:
@@ -116,6 +130,10 @@ def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
     ]
     assert defined_twice(tmp_path) == {"LIMIT": ["solvers/a.py", "webapp/b.py"], "Row": ["solvers/a.py", "webapp/b.py"]}
     assert loaded_by_string(tmp_path) == ["webapp/b.py: importlib", "webapp/b.py: module __getattr__"]
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_c.py").write_text("\n" * 451)
+    (tmp_path / "tests" / "test_d.py").write_text("\n" * 450)
+    assert too_long(tmp_path) == ["tests/test_c.py: 451 lines"]
 
 
 def test_every_name_a_package_exports_is_defined() -> None:
@@ -132,3 +150,15 @@ def test_every_name_a_package_exports_is_defined() -> None:
         module = importlib.import_module(name)
         missing += [f"{name}.{n}" for n in getattr(module, "__all__", []) if not hasattr(module, n)]
     assert missing == []
+
+
+def test_no_test_imports_a_benchmark() -> None:
+    """Benchmarks only time things: what a test checks lives in solvers/ or webapp/ (`make frontier`'s runner moved
+    to webapp/commands/frontier.py for that), or in tests/ itself."""
+    found = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            names += [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            found += [f"{path.relative_to(ROOT)}: {n}" for n in names if n.split(".")[0] == "benchmarks"]
+    assert found == []

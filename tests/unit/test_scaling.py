@@ -1,12 +1,13 @@
-"""The scaling benchmark's simulated schedule (`benchmarks/scaling.py`)."""
+"""The simulated schedule of a proof's task log (`solvers.parallel.makespan`, which `benchmarks/scaling.py` runs)."""
 
 from __future__ import annotations
+
+from solvers.parallel import Logged, makespan
 
 
 def test_the_simulated_schedule() -> None:
     """List scheduling: each task on the first process free once the tasks it waited for are done; with no limit on
     processes, the critical path."""
-    from benchmarks.scaling import Logged, makespan
 
     def free(*seconds: float) -> list[Logged]:
         return [Logged(i, s, []) for i, s in enumerate(seconds)]

@@ -129,9 +129,9 @@ def _refuse_large(p: StrategyParams) -> None:
 
 
 def shipped_entries(p: StrategyParams) -> list[Entry]:
-    """The table entries of a long proof's snapshot kept in git (webapp/data/proofs, written by
-    benchmarks/optima.py as its runs settle the parts of first guesses, sessions long): the site's job resumes from
-    them instead of proving again from scratch; none if the proof has no snapshot."""
+    """The table entries of a long proof's snapshot kept in git (webapp/data/proofs, written by make frontier and
+    benchmarks/optima.py as their runs settle the parts of first guesses, sessions long): the site's job resumes
+    from them instead of proving again from scratch; none if the proof has no snapshot."""
     path = PROOFS / f"{snapshot_name(p.game, p.pegs, p.colours, bool(p.possible_only))}.jsonl.gz"
     return parse_entries(gzip.decompress(path.read_bytes()).decode()) if path.is_file() else []
 
