@@ -139,14 +139,16 @@ class AverageSearch(SearchTable):
         cands: NDArray[np.int64],
         best: int,
         told: Callable[[int, int], None] = lambda i, done: None,
+        entry: bool = True,
     ) -> tuple[int, int]:
         """(the least total of s below best, the first experiment achieving it; or best and -1 when none is below
         it): the candidates in their order (each with its bound, best first) until a bound reaches the best total,
         each experiment's parts searched by the kernel, told(i, secrets settled) for the i-th; in this process, as
-        `best_at` searches (`parallel.Workers`: the one loop over a set's experiments, `solve`'s too)."""
+        `best_at` searches (`parallel.Workers`: the one loop over a set's experiments, `solve`'s too). entry False:
+        s's own table entry is neither read nor written (cands are other experiments than the search's own)."""
         from .parallel import Workers
 
-        return Workers(self, 1, KEEP_WORK).least(s, tuple(int(h) for h in history), cands, best, told)
+        return Workers(self, 1, KEEP_WORK).least(s, tuple(int(h) for h in history), cands, best, told, entry)
 
     def best_at(self, s: NDArray[np.int32], history: Sequence[int], best: int = int(BIG)) -> tuple[int, int]:
         """(the least total cost of s, an experiment achieving it) in the middle of a game (s: the set the

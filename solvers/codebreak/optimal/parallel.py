@@ -135,6 +135,7 @@ class Workers:
         self.told: Callable[[int, int], None] = lambda i, done: None
         self.root: tuple[int, int] | None = None  # the start's (total or bound, first experiment or -1)
         self.paused: list[tuple[int, ...]] = []  # halted: where the tasks handed back stood (`Found.paused`)
+        self.entry = True  # the start's table entry is its own (`least`)
 
     def close(self) -> None:
         """Stop every worker (one still searching what is no longer needed included); a cluster's workers are
@@ -165,11 +166,14 @@ class Workers:
         cands: NDArray[np.int64],
         under: int,
         told: Callable[[int, int], None],
+        entry: bool = True,
     ) -> tuple[int, int]:
         """(the least total of s (the set the experiments of path left) below under, the experiment achieving it
         first in the order of cands (the experiments to try, each with its bound, best first); or a bound at least
-        under and -1), told(i, done) as the i-th experiment's secrets are settled."""
-        self.told = told
+        under and -1), told(i, done) as the i-th experiment's secrets are settled. entry False: s's own entry in the
+        table is neither read nor written (cands are not the experiments the table's entry for s was proved over:
+        `second_free`'s any code at a set where the search below guesses possible codes only)."""
+        self.told, self.entry = told, entry
         if self.inline:  # a brother run here tells its parts as they settle
             self.here = self.here._replace(tell=told)
         self._open(OpenSet(s, path, under, None, -1, ()), cands)
@@ -278,7 +282,8 @@ class Workers:
         if not feasible(n, depth, search.rules):
             return self._finish(node, int(BIG))
         node.low = int(search.rules.bound[n])
-        held, value, exact, choice = search.held(node.s, depth)
+        own = self.entry or node.up is not None  # the table's entry is this set's (`least`)
+        held, value, exact, choice = search.held(node.s, depth) if own else (False, 0, False, -1)
         if held and exact and choice >= 0 and value < node.budget:
             node.best, node.choice = value, choice
             return self._finish(node)
@@ -419,8 +424,9 @@ class Workers:
         search = self.search
         exact = bound is None and node.choice >= 0 and node.best < node.budget
         value = node.best if exact else bound if bound is not None else max(node.floor, node.low)
-        h1, h2 = search.key(node.s, search.depth_at(len(node.path)))
-        record(search.memo, h1, h2, np.int64(value), exact, node.choice if exact else -1)
+        if self.entry or node.up is not None:
+            h1, h2 = search.key(node.s, search.depth_at(len(node.path)))
+            record(search.memo, h1, h2, np.int64(value), exact, node.choice if exact else -1)
         if node.up is None:
             self.root = (value, node.choice if exact else -1)
         else:

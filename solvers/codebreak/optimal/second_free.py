@@ -82,7 +82,8 @@ def _first(
             return total, chosen
         low = int(rules.bound[len(part)])
         cands = candidates(part, rules.everything, free, False, sym)
-        cost, g2 = search.least(part, (g1,), cands, best - (total - low))
+        cost, g2 = search.least(part, (g1,), cands, best - (total - low), entry=False)  # the table's entry for
+        # the part (a possible-only proof's, as a snapshot holds it) is its cost under another rule
         if g2 < 0:
             return max(total - low + cost, best), chosen
         chosen[o] = (cost, g2)
