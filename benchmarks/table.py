@@ -26,6 +26,7 @@ SCRIPTS = (  # (script, section title), in `make bench` order
     ("guess_cost", "What a guess was worth, over a fixed sample of games, as the site answers it"),
     ("scaling", "Proofs on several processes: measured on two, simulated on more"),
     ("pause", "A proof stopped part-way (SIGTERM) and run again: how soon it stops, what the next run searches"),
+    ("table_size", "A long proof against the size of its table of proved sets (minutes: not in `make bench`)"),
     ("cluster", "Proofs on a Ray cluster of this machine, beside forked processes (not in `make bench`)"),
     ("engines", "Distributed engines on the proof's tasks (the `engines` extra; not in `make bench`)"),
     ("certificates", "Certificates of the optima: made by the search, confirmed by the independent checker"),

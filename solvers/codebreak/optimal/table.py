@@ -34,7 +34,9 @@ SPLIT_SHARE = 4  # ... and by default only sets of at least 1/(4 x processes) of
 # finer split costs more CPU than it balances (Mastermind 5x5 in one process, its tasks run one after another: 8.0 s
 # unsplit, 9.6 s split from 400 secrets, 13.7 s from 200), while on many every set of 200 secrets is split
 COLUMNS_FROM = 1000  # experiments: the bound one experiment deeper reads the table by columns (`rules.columns`) ...
-COLUMNS_MAX_CELLS = 8000 * 8000  # ... a copy of at most this many outcomes (5x6: 60 MB; not Super Mastermind's 1 GiB)
+COLUMNS_MAX_CELLS = 10_000 * 10_000  # ... a copy of at most this many outcomes (5x6: 60 MB, 4x10: 100 MB, shared by
+# a proof's forked workers; not Super Mastermind's 1 GiB). 4x10 read its rows until 2026-11-29: the search of ABCD's
+# largest part did 6.3x the work per CPU second by columns (`benchmarks/profile_search.py`)
 
 
 class Tuning(NamedTuple):
