@@ -38,13 +38,17 @@ from solvers.codebreak.strategy import guesses_possible_codes  # noqa: E402
 from solvers.errors import LimitError  # noqa: E402
 from webapp.commands.frontier import (  # noqa: E402
     CHECKPOINTS,
+    FRONTIER_SIZES,
     LONG,
     FileCheckpoint,
+    cpu_seconds,
+    note_run,
     peaks,
     progress,
     prove,
     proved_tree,
 )
+from webapp.results.codebreak_results import PROOFS  # noqa: E402
 from webapp.results.games import game_spec  # noqa: E402
 
 SUPER_PUBLISHED = 179_929  # supermastermind.github.io/playonline/optimal_strategy.html: possible codes only, worst 8
@@ -58,8 +62,12 @@ def task(pegs: int, colours: int) -> str:
 def prove_size(record: Record, pegs: int, colours: int) -> None:
     """One size proved (`frontier.prove`: resumed from its checkpoint and snapshot, its tree verified, its least
     worst case) and recorded at once."""
-    record.row(task(pegs, colours), prove(pegs, colours))
+    before = cpu_seconds()
+    found = prove(pegs, colours)
+    record.row(task(pegs, colours), found)
     record.save()  # each size as soon as it is proved
+    if (pegs, colours) in FRONTIER_SIZES:  # make frontier's record too, so that it skips the size
+        note_run(snapshot_name("mastermind", pegs, colours, False), cpu_seconds() - before, f"proved: {found}")
 
 
 def main() -> None:
@@ -225,7 +233,10 @@ def recorded(size: str) -> tuple[int, int | None]:
     if size == "super":
         return SUPER_PUBLISHED, None
     pegs, colours = (int(x) for x in size.split("x"))
-    ours = {r["task"]: r["ours"] for r in json.loads((FOLDER / "optima.json").read_text())}[task(pegs, colours)]
+    ours = {r["task"]: r["ours"] for r in json.loads((FOLDER / "optima.json").read_text())}.get(task(pegs, colours))
+    if ours is None:  # proved by make frontier: its record of runs says what it found
+        runs = json.loads((PROOFS / f"{snapshot_name('mastermind', pegs, colours, False)}.runs.json").read_text())
+        ours = str(runs[-1]["how"])
     found = re.search(r"total ([\d,]+) .*least worst case (\d+)", ours)
     assert found, ours
     return int(found[1].replace(",", "")), int(found[2])

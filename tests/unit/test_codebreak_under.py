@@ -80,7 +80,7 @@ def test_build_tree_passes_it_to_the_compiled_search() -> None:
 
 def test_an_operators_long_proof_is_searched_past_the_sites_sizes(monkeypatch: pytest.MonkeyPatch) -> None:
     """The site refuses an optimal search past its sizes; an operator's long proof (`Proving.any_size`, as
-    benchmarks/optima.py runs the frontier) searches it, with the same optimum as without the limit (Mastermind 4x4:
+    make frontier runs it) searches it, with the same optimum as without the limit (Mastermind 4x4:
     905, Goddard 2004)."""
     from solvers.codebreak import strategy as strategy_module
     from solvers.errors import LimitError

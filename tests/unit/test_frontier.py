@@ -144,3 +144,22 @@ def test_where_a_proof_stands_from_its_checkpoint(monkeypatch: pytest.MonkeyPatc
         assert kept is None or (all(settled for _, _, settled in chosen) and total == 905)
         low, high = between(stands, 950)  # the optimum's bounds, with a tree of 950 known
         assert low <= 905 <= high and high == (905 if kept is not None else 950)
+
+
+def test_a_clones_checkpoint_from_before_the_move_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A local checkpoint and its frames where benchmarks/optima.py kept them (benchmarks/checkpoints/) are moved
+    into .proofs/ the first time the proof's checkpoint is opened, so a clone's progress is not silently dropped;
+    one already there is never overwritten."""
+    old, new = tmp_path / "old", tmp_path / "new"
+    monkeypatch.setattr(frontier, "FORMERLY", old)
+    monkeypatch.setattr(frontier, "CHECKPOINTS", new)
+    monkeypatch.setattr(frontier, "PROOFS", tmp_path / "proofs")
+    old.mkdir()
+    (old / "mastermind-9x9.jsonl").write_text("[[1, 2, 60, 7]]\n")
+    (old / "mastermind-9x9.frames.json").write_text("[]")
+    (old / "mastermind-8x8.jsonl").write_text("[[3, 4, 70, 8]]\n")
+    (new / "mastermind-8x8.jsonl").parent.mkdir()
+    (new / "mastermind-8x8.jsonl").write_text("[[5, 6, 80, 9]]\n")
+    assert frontier.FileCheckpoint(new / "mastermind-9x9.jsonl").known() == [(1, 2, 60, 7)]
+    assert (new / "mastermind-9x9.frames.json").exists() and not (old / "mastermind-9x9.jsonl").exists()
+    assert frontier.FileCheckpoint(new / "mastermind-8x8.jsonl").known() == [(5, 6, 80, 9)]

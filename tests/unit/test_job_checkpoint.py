@@ -126,7 +126,7 @@ def test_the_optima_tables_proofs_have_no_work_cap(tmp_path: Path, monkeypatch: 
 
 
 def test_a_long_proof_starts_from_its_snapshot_in_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A cell of the optima table whose proof has a snapshot in webapp/data/proofs (written by benchmarks/optima.py)
+    """A cell of the optima table whose proof has a snapshot in webapp/data/proofs (written by make frontier)
     starts from the snapshot's settled sets, then the job's own; the job proves 4x4's 905 (Goddard 2004) from them
     and keeps what it settles in its own checkpoint, never in the snapshot. A cell without a snapshot, or a
     strategy other than the optimal average, starts from the job's checkpoint alone."""

@@ -39,16 +39,24 @@ def test_mastermind_4x6_second_guess_free_is_5636() -> None:
     assert not guesses_possible_codes(g, found.tree, from_depth=1)  # some second guess is not a possible code
 
 
-def test_a_possible_only_proofs_table_does_not_answer_for_a_free_second_guess() -> None:
+def test_a_possible_only_proofs_table_does_not_answer_for_a_free_second_guess(monkeypatch: pytest.MonkeyPatch) -> None:
     """Super Mastermind's run resumes from the possible-codes-only proof's checkpoint, whose entries hold the parts
     of the first guesses at their possible-only costs: those must not stand for the parts' costs with any code as
-    the second guess (a run from them gave 179,792 for Super Mastermind, above the published 179,274). On 4x6 from a
-    finished possible-only proof's entries: still 5,636, not 5,660."""
+    the second guess (a run from them gave 179,792 for Super Mastermind, above the published 179,274), nor may what
+    this rule settles stand for a possible-only cost. On 4x6 from a finished possible-only proof's entries: still
+    5,636, not 5,660; and a possible-only proof from what that run kept: still 5,660."""
+    from solvers.codebreak.optimal import average_search as search_module
     from solvers.codebreak.optimal.average_search import AverageSearch
     from tests.unit.test_codebreak_checkpoint import Kept
+
+    monkeypatch.setattr(search_module, "KEEP_WORK", 0)  # what is settled is kept at once
 
     g = build(spec("mastermind"), {"length": 4, "colours": 6}).tabled()
     kept = Kept()
     assert AverageSearch(g, checkpoint=kept, possible_only=True).solve().cost == 5660
     found = second_free(g, checkpoint=Kept(kept.batches))
     assert found.total == 5636 and found.stats.verified and found.stats.total == 5636
+    free = Kept()
+    assert second_free(g, checkpoint=free).total == 5636
+    assert free.batches  # what it settled was kept, and holds no part at its cost under this rule:
+    assert AverageSearch(g, checkpoint=Kept(free.batches), possible_only=True).solve().cost == 5660

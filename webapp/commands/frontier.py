@@ -53,6 +53,7 @@ from webapp.results.halting import halt_on_signals
 from webapp.results.shipped import MADE
 
 CHECKPOINTS = ROOT / ".proofs"  # the local files of the proofs under way (not in git); their snapshots: PROOFS
+FORMERLY = ROOT / "benchmarks" / "checkpoints"  # where they were until 2026-11-29 (a clone's are moved in once)
 LONG = 10**12  # the search's budget of work: none to speak of (the default budgets are for a visitor's jobs)
 HEURISTIC_BOUND_FROM = 4000  # secrets: the proofs this large search below the best heuristic tree's total
 # the heuristics whose trees give that bound (seconds each)
@@ -76,6 +77,10 @@ class FileCheckpoint:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        for old in (FORMERLY / path.name, FORMERLY / path.with_suffix(".frames.json").name):
+            if path.parent == CHECKPOINTS and old.exists() and not (CHECKPOINTS / old.name).exists():
+                CHECKPOINTS.mkdir(parents=True, exist_ok=True)
+                old.replace(CHECKPOINTS / old.name)  # a clone's progress from before the move, kept
         self.snapshot = PROOFS / f"{path.stem}.jsonl.gz"
         self.frames = path.with_suffix(".frames.json")  # where a stopped run's parts stood (`pause`) ...
         self.snapshot_frames = PROOFS / self.frames.name  # ... and as the snapshot in git keeps them
