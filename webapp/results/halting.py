@@ -9,6 +9,8 @@ The handler itself, run once the kernel returned, raises KeyboardInterrupt when 
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import signal
 import socket
@@ -36,6 +38,7 @@ def halt_on_signals(interrupt: bool = True) -> None:
     signal.set_wakeup_fd(woken.fileno())
     _SOCKETS[:] = [wake, woken]  # kept open for the process's life (a collected socket closes its descriptor)
     _INSTALLED[:] = [os.getpid()]
+    atexit.register(_closed, os.getpid())
 
     def watch() -> None:
         while wake.recv(1):
@@ -50,3 +53,14 @@ def halt_on_signals(interrupt: bool = True) -> None:
 
     signal.signal(signal.SIGTERM, handler)
     signal.signal(signal.SIGINT, handler)
+
+
+def _closed(pid: int) -> None:
+    """At the exit of the process that installed them: no more wake-ups, and the sockets closed (Python warned of
+    them, unclosed, at the exit of every test process)."""
+    if os.getpid() != pid or os.getpid() not in _INSTALLED:
+        return
+    with contextlib.suppress(ValueError):  # not the main thread
+        signal.set_wakeup_fd(-1)
+    for s in _SOCKETS:
+        s.close()
