@@ -42,6 +42,7 @@ from webapp.commands.frontier import (  # noqa: E402
     LONG,
     FileCheckpoint,
     cpu_seconds,
+    niced_session,
     note_run,
     peaks,
     progress,
@@ -86,6 +87,7 @@ def main() -> None:
         "--site-job", metavar="PxC|super", help="time make precompute's jobs for a long proof, from its snapshot"
     )
     args = parser.parse_args()
+    niced_session()  # a long proof started niced yields to everything else, its session's group included
     if args.site_job:
         return site_job(args.site_job)
     if args.super:

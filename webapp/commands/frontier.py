@@ -280,6 +280,15 @@ def note_run(name: str, seconds: float, how: str) -> None:
     path.write_text(json.dumps(runs, indent=1) + "\n")
 
 
+def niced_session() -> None:
+    """Started niced (`setsid nice -n 19`, as docs/operations.md says), a long proof sets its session's scheduling
+    group to the same niceness: where Linux groups processes by session (autogroup), a niceness alone ranks a
+    process only within its session, and a proof started apart competed with the tests at full weight (a fresh
+    clone's system tests timed out beside Super Mastermind's proof on 2026-11-29)."""
+    if os.getpriority(os.PRIO_PROCESS, 0) > 0:
+        lowest_priority(os.getpriority(os.PRIO_PROCESS, 0), session=True)
+
+
 def proved(name: str) -> bool:
     """Whether a size's last run proved it (its record of runs beside its snapshot in git)."""
     path = PROOFS / f"{name}.runs.json"
@@ -293,8 +302,7 @@ def frontier() -> None:
     sends), it keeps its progress in the snapshot (`webapp/data/proofs/`) before it exits, so that the next run,
     here or in a later clone once the snapshot is committed, goes on from there."""
     halt_on_signals()  # a stop halts the proof where it stands (`webapp.results.halting`)
-    if os.getpriority(os.PRIO_PROCESS, 0) > 0:  # started niced, as docs/operations.md says: its session's group too
-        lowest_priority(os.getpriority(os.PRIO_PROCESS, 0), session=True)  # started with setsid, as documented
+    niced_session()
     for pegs, colours in FRONTIER_SIZES:
         name = snapshot_name("mastermind", pegs, colours, False)
         if proved(name):
