@@ -283,8 +283,7 @@ def note_run(name: str, seconds: float, how: str) -> None:
 def niced_session() -> None:
     """Started niced (`setsid nice -n 19`, as docs/operations.md says), a long proof sets its session's scheduling
     group to the same niceness: where Linux groups processes by session (autogroup), a niceness alone ranks a
-    process only within its session, and a proof started apart competed with the tests at full weight (a fresh
-    clone's system tests timed out beside Super Mastermind's proof on 2026-11-29)."""
+    process only within its session (a proof started apart competed with a fresh clone's tests at full weight)."""
     if os.getpriority(os.PRIO_PROCESS, 0) > 0:
         lowest_priority(os.getpriority(os.PRIO_PROCESS, 0), session=True)
 
