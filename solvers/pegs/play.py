@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from solvers.errors import InputError, LimitError
 from solvers.history import Chain, chain_from_text
 
-from .board import Board, Jump, board
+from .board import Board, Jump
 from .invariant import class_finals
 from .rules import apply_jump, checked_jump, legal_jumps, pegs
 
@@ -200,19 +200,3 @@ def session_from_text(b: Board, hole: str, text: str, finish: str = "", at: str 
     for applied in {*chain.states()}:
         game_from_text(b, hole, ",".join(applied), finish)
     return Session(game_from_text(b, hole, ",".join(chain.applied), finish), chain)
-
-
-def game_id(g: PegGame) -> str:
-    """The game's short ID, typed or pasted to recreate it: board, start hole (and '>' the finish hole when the
-    goal names one) and the jumps in effect, e.g. 'english:d4>d4:d2-d4,d5-d3'."""
-    goal = f">{g.finish}" if g.finish else ""
-    return f"{g.board.name}:{g.hole}{goal}:{g.text()}"
-
-
-def from_game_id(text: str) -> PegGame:
-    """The game an ID describes (see game_id); every jump is checked by the rules."""
-    parts = text.strip().split(":")
-    if len(parts) not in (2, 3):
-        raise InputError(f"{text[:40]!r} is not a peg board game ID: write board:hole:jumps, like english:d4:d2-d4")
-    hole, _, finish = parts[1].partition(">")
-    return game_from_text(board(parts[0].strip()), hole.strip(), parts[2] if len(parts) == 3 else "", finish.strip())

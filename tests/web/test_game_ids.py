@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from html import unescape
+from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -93,7 +94,7 @@ def test_a_bulls_and_cows_guess_writes_digits_into_the_address(client: FlaskClie
         ("/pegs/id?id=english", "is not a peg board game ID"),
         ("/pegs/id?id=english:d4:d4-d2", "d4 cannot jump"),
         ("/pegs/id?id=nowhere:1:", "unknown board"),
-        ("/codebreak/id?id=mastermind:4x6", "is not a code-breaking game ID"),
+        ("/codebreak/id?id=mastermind", "is not a code-breaking game ID"),
         ("/codebreak/id?id=mastermind:4x6:AAZZ", "AAZZ"),
         ("/codebreak/id?id=mastermind:4x6%23nonsense", "this game token is damaged"),
         ("/pegs/play?board=triangle-4&hole=2&j=7-2&at=2", "expected a whole number from 0 to 1"),
@@ -277,3 +278,48 @@ def test_old_links_keep_working(client: FlaskClient, url: str, status: int) -> N
     """Bookmarked positions, shared links and game IDs from before keep opening their games (no parameter was
     renamed: the new fields, such as the typed pans, are additions)."""
     assert client.get(url).status_code == status
+
+
+@pytest.mark.parametrize(
+    ("url", "start"),
+    [
+        ("/pegs/id?id=english:d4", {"board": "english", "hole": "d4"}),
+        ("/codebreak/id?id=mastermind:4x6", {"game": "mastermind", "maker": "adversarial", "moves": ""}),
+        ("/devil/id?id=4:all-heads:0", {"n": "4", "goal": "all-heads"}),
+        ("/adversary/id?id=12-unknown-identify-0-0:3", {"n": "12", "budget": "3"}),
+        ("/variants/id?id=12-unknown-l1-f1-p2", {"n": "12"}),
+        ("/coins/id?id=12-unknown-identify-0-0:worst", {"n": "12", "objective": "worst"}),
+        ("/aequitas/id?id=F:5:0:0:1:1:normal:you", {"game": "F", "n": "5"}),
+    ],
+)
+def test_an_id_without_its_moves_opens_the_start(client: FlaskClient, url: str, start: dict[str, str]) -> None:
+    """Every game's ID is read by one parser (`gamebar.split_id`): the moves left out, it opens the game's start."""
+    r = client.get(url)
+    assert r.status_code == 303, (url, r.get_data(as_text=True)[:300])
+    opened = query(r.headers["Location"])
+    assert {k: opened.get(k, "") for k in start} == start, opened
+    assert not opened.get("moves") and not opened.get("j") and not opened.get("path")
+
+
+def hand_made_ids(root: Path) -> list[str]:
+    """The modules of webapp/pages/ that write or read a game ID themselves instead of through gamebar's
+    `format_id` and `split_id`: a sealed game's '#' and token written by hand, or an ID split at ':'."""
+    found = []
+    for path in sorted((root / "webapp" / "pages").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if path.name != "gamebar.py" and ("#{" in text or 'id", "").split(":")' in text):
+            found.append(path.name)
+    return found
+
+
+def test_game_ids_are_written_and_read_in_one_place(tmp_path: Path) -> None:
+    """One format, one parser: no page writes a sealed game's ID or splits an ID itself (a planted page that does
+    is found)."""
+    root = Path(__file__).resolve().parents[2]
+    assert hand_made_ids(root) == []
+    pages = tmp_path / "webapp" / "pages"
+    pages.mkdir(parents=True)
+    (pages / "gamebar.py").write_text('def format_id(): return f"{head}#{token}"\n')
+    (pages / "mine.py").write_text('ident = f"{name}:{sizes}#{token}"\n')
+    (pages / "theirs.py").write_text('parts = request.args.get("id", "").split(":")\n')
+    assert hand_made_ids(tmp_path) == ["mine.py", "theirs.py"]

@@ -46,7 +46,7 @@ from webapp.http import params
 from webapp.http.errors import NoGame
 from webapp.http.htmx import go, link
 from webapp.keys.secretbox import HONEST_SCALE, Hidden, random_secret
-from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, split_id
+from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, format_id, split_id
 from webapp.pages.puzzle import Puzzle
 
 bp = Blueprint("adversary", __name__, url_prefix="/adversary")
@@ -252,7 +252,9 @@ def _play_links(
         return s.url(**c.query(MOVES, ";"), **keep, **more)
 
     ident = (
-        game_id(s, format_weighings(ws)) if s.mode == "adversary" else f"{s.problem.to_token()}:{s.budget}#{s.token}"
+        game_id(s, format_weighings(ws))
+        if s.mode == "adversary"
+        else format_id((s.problem.to_token(), s.budget), token=s.token)
     )
     share = s.url(moves=pos.w_text(), guess=guess)  # a finished game's link shows its end
     links = chain_links(chain, at, s.mode == "adversary" and not guess)
@@ -370,7 +372,7 @@ def guess() -> Response | tuple[str, int]:
 def game_id(s: Setup, weighings: str) -> str:
     """A game against the adversarial scale as a short ID: its problem's token, the budget and the weighings in
     effect (e.g. '12-unknown-identify-0-0:3:1..4-5..8')."""
-    return f"{s.problem.to_token()}:{s.budget}:{weighings}"
+    return format_id((s.problem.to_token(), s.budget), weighings)
 
 
 @bp.get("/id")

@@ -27,7 +27,7 @@ from solvers.weighing.knowledge import UserWeighing, format_weighings, parse_wei
 from webapp.http import params
 from webapp.http.htmx import go, link
 from webapp.pages.adversary import weighings_arg
-from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, split_id
+from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, format_id, split_id
 from webapp.pages.puzzle import Puzzle
 from webapp.results.access import computed
 from webapp.results.catalogue import AEQUITAS, AequitasParams
@@ -206,14 +206,14 @@ def game_id(m: Match, ws: tuple[UserWeighing, ...]) -> str:
     'F:5:0:0:1:1:normal:you:1-2;2-3')."""
     q = query(m)
     fields = ("game", "n", "extra", "light", "fake", "heavier", "conv", "first")
-    return ":".join(q[k] for k in fields) + ":" + format_weighings(ws)
+    return format_id([q[k] for k in fields], format_weighings(ws))
 
 
 @bp.get("/id")
 def from_id() -> Response:
     """Open the match an ID describes (see `game_id`)."""
     parts, _ = split_id(
-        request.args.get("id", "").split("#")[0],
+        request.args.get("id", "").split("#")[0],  # a token means nothing here: the match is open
         9,
         "an Æquitas",
         "game:n:extra:light:fake:heavier:rule:first:weighings",

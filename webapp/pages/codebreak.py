@@ -34,7 +34,7 @@ from webapp.http import params
 from webapp.http.errors import NoGame
 from webapp.http.htmx import go, link
 from webapp.keys.secretbox import Hidden, HiddenGame, whole_field
-from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, split_id
+from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, format_id, split_id
 from webapp.results.access import Busy, JobFailed, Pending, computed, peek
 from webapp.results.codebreak_results import (
     CODEBREAK,
@@ -268,7 +268,7 @@ def _bar(
     g, r, adversarial = page.game, page.round, page.maker == "adversarial"
     guesses = ",".join(code_text(g, e) for e in r.guesses)  # as the page shows them (digits)
     token = request.args.get("t", "")
-    ident = game_id(name, sizes, guesses) if adversarial else f"{name}:{_size_text(sizes)}#{token}"
+    ident = game_id(name, sizes, guesses) if adversarial else format_id((name, _size_text(sizes)), token=token)
     score = _score(name, sizes, page.maker, len(r.guesses)) if r.won else None
     links = chain_links(chain, at, adversarial)
     stats = _stats(name, sizes, page.maker)
@@ -286,7 +286,7 @@ def _size_text(sizes: Sizes) -> str:
 def game_id(name: str, sizes: Sizes, guesses: str) -> str:
     """A game against the adversarial code maker as a short ID: the game, its sizes and the guesses in effect
     (e.g. 'mastermind:4x6:AABB,CDEF', 'bulls-and-cows:4x10:0123,4567': codes as the page shows them)."""
-    return f"{name}:{_size_text(sizes)}:{guesses}"
+    return format_id((name, _size_text(sizes)), guesses)
 
 
 @bp.get("/id")

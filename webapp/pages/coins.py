@@ -29,7 +29,7 @@ from solvers.weighing.search import MinResult
 from solvers.weighing.verify import Verification
 from webapp.http import params
 from webapp.http.htmx import go, link
-from webapp.pages.gamebar import Bar, chain_links
+from webapp.pages.gamebar import Bar, chain_links, format_id, split_id
 from webapp.pages.puzzle import Puzzle
 from webapp.pages.variants import plan_for, variant
 
@@ -94,21 +94,21 @@ def _path_query(c: Chain) -> dict[str, str]:
 def game_id(p: Problem, obj: Objective, path: str) -> str:
     """A plan node as a short ID: the problem's token, the objective and the outcomes followed (e.g.
     '12-unknown-identify-0-0:worst:LB')."""
-    return f"{p.to_token()}:{obj}:{path}"
+    return format_id((p.to_token(), obj), path)
 
 
 @bp.get("/id")
 def from_id() -> Response:
     """Open the plan node an ID describes (see `game_id`)."""
-    text = request.args.get("id", "").strip()
-    parts = text.split(":")
-    if len(parts) != 3:
-        raise InputError(
-            f"{text[:40]!r} is not a plan ID: write problem:objective:outcomes, like 12-unknown-identify-0-0:worst:LB"
-        )
-    p = Problem.from_token(parts[0].strip())
-    obj = params.objective({"objective": parts[1].strip()})
-    path = parts[2].strip().upper()
+    parts, _ = split_id(
+        request.args.get("id", "").split("#")[0],  # a plan has no secret
+        3,
+        "a plan",
+        "problem:objective:outcomes, like 12-unknown-identify-0-0:worst:LB",
+    )
+    p = Problem.from_token(parts[0])
+    obj = params.objective({"objective": parts[1]})
+    path = parts[2].upper()
     if len(path) > 64 or any(ch not in "LBR" for ch in path):
         raise InputError("the outcomes are the letters L, B and R", {"path": path[:40]})
     node_view(make_plan(p, obj), path)

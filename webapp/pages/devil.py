@@ -31,7 +31,7 @@ from webapp.http import params
 from webapp.http.errors import NoGame
 from webapp.http.htmx import go, link
 from webapp.keys.secretbox import Hidden, HiddenGame, whole_field
-from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, split_id
+from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, format_id, split_id
 from webapp.pages.puzzle import Puzzle
 from webapp.results.access import computed
 from webapp.results.catalogue import DEVIL, devil_params
@@ -175,7 +175,7 @@ def game_id(g: DevilGame, moves: tuple[int, ...]) -> str:
     """A game against the adversarial Devil as a short ID: coins, goal, reflections and the moves in effect (e.g.
     '4:all-heads:0:5,3')."""
     v = g.variant
-    return f"{v.n}:{v.goal}:{int(v.reflections)}:{moves_to_text(moves)}"
+    return format_id((v.n, v.goal, int(v.reflections)), moves_to_text(moves))
 
 
 @bp.get("/id")
@@ -263,7 +263,7 @@ def _play_links(
     hints = params.whole(request.args, "h", 0, 0, params.MAX_HINTS, "h") if request.method == "GET" else 0
     moves_field = chain.query(MOVES) if adversarial else {MOVES: ",".join(log)}
     bar = Bar(
-        game_id(g, moves) if adversarial else f"{v.n}:{v.goal}:{int(v.reflections)}#{g.token}",
+        game_id(g, moves) if adversarial else format_id((v.n, v.goal, int(v.reflections)), token=g.token),
         url_for("devil.from_id"),
         g.url(moves=moves_to_text(moves) if adversarial else ",".join(log)),
         *chain_links(chain, lambda c: g.url(**c.query(MOVES), peek="1" if peek else ""), adversarial),

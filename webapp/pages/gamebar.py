@@ -5,7 +5,7 @@ once the game ends and the statistics the browser keeps; the QR code route."""
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import KW_ONLY, dataclass
 
 from flask import Blueprint, Response, request, url_for
@@ -84,11 +84,22 @@ def chain_links(
     )
 
 
+def format_id(fields: Sequence[object], moves: str = "", token: str | None = None) -> str:
+    """Every game's ID in one format: the fields that set the game up, joined by ':', then ':' and the moves in
+    effect; or, for a game with a hidden secret, '#' and its sealed token instead of the moves (its record holds
+    them). `split_id` reads it back."""
+    head = ":".join(str(field) for field in fields)
+    return f"{head}#{token}" if token is not None else f"{head}:{moves}"
+
+
 def split_id(text: str, fields: int, what: str, example: str) -> tuple[list[str], str | None]:
-    """A game ID's fields (split at ':') and, for a game with a hidden secret, its sealed token (after '#'; then
-    the last field, the moves, is left out: the token's record holds them); None for an open game."""
+    """A game ID's fields (split at ':'; `format_id`), the last of `fields` the moves, which may be left out (the
+    game's start), and, for a game with a hidden secret, its sealed token (after '#'; then the moves are left
+    out: the token's record holds them); None for an open game."""
     head, hashed, token = text.strip().partition("#")
     parts = [part.strip() for part in head.split(":")]
+    if not hashed and len(parts) == fields - 1:
+        parts.append("")  # no moves: the start
     if len(parts) != (fields - 1 if hashed else fields):
         raise InputError(f"{text[:40]!r} is not {what} game ID: write {example}")
     return parts, token.strip() if hashed else None

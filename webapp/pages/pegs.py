@@ -26,7 +26,7 @@ from solvers.pegs import (
     replay,
 )
 from solvers.pegs.lesson import IMPOSSIBLE, FewestMoves, lesson
-from solvers.pegs.play import Session, from_game_id, game_id, session_from_text
+from solvers.pegs.play import Session, session_from_text
 from solvers.pegs.report import (
     PegPlayPage,
     PegReport,
@@ -41,7 +41,7 @@ from solvers.pegs.shipped import shipped_start
 from solvers.report import as_json
 from webapp.http import params
 from webapp.http.htmx import go, link
-from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links
+from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, format_id, split_id
 from webapp.pages.puzzle import Puzzle
 from webapp.results.access import computed, held, peek
 from webapp.results.catalogue import (
@@ -65,6 +65,12 @@ def parse_game(args: Mapping[str, str]) -> PegGame:
     """Board, start hole, jumps and goal (finish: any, start, centre or a hole) from the URL; every jump is
     checked by the rules."""
     return game_from_text(_board(args), args.get("hole", ""), params.moves_text(args, "j"), args.get("finish", ""))
+
+
+def game_id(g: PegGame) -> str:
+    """The game's short ID, typed or pasted to recreate it (`format_id`): board, start hole (and '>' the finish hole
+    when the goal names one) and the jumps in effect, e.g. 'english:d4>d4:d2-d4,d5-d3'."""
+    return format_id((g.board.name, f"{g.hole}>{g.finish}" if g.finish else g.hole), g.text())
 
 
 def game_url(g: PegGame, **more: str) -> str:
@@ -294,8 +300,16 @@ def solvable_starts(g: PegGame) -> list[str] | None:
 
 @bp.get("/id")
 def from_id() -> Response:
-    """Open the game a typed or pasted ID describes (see `game_id`)."""
-    return go(game_url(from_game_id(request.args.get("id", ""))))
+    """Open the game a typed or pasted ID describes (see `game_id`): board:hole:jumps, the hole followed by
+    '>' and the finish hole when the goal names one; without its jumps, the start."""
+    parts, _ = split_id(
+        request.args.get("id", "").split("#")[0],  # a peg game has no secret
+        3,
+        "a peg board",
+        "board:hole:jumps, like english:d4:d2-d4",
+    )
+    hole, _, finish = parts[1].partition(">")
+    return go(game_url(game_from_text(board(parts[0]), hole.strip(), parts[2], finish.strip())))
 
 
 @bp.get("/solution")

@@ -19,7 +19,7 @@ from solvers.weighing import WEIGHTS
 from solvers.weighing.knowledge import typed_pan
 from webapp.http import params
 from webapp.http.htmx import go, link
-from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, split_id
+from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, format_id, split_id
 from webapp.pages.puzzle import Puzzle
 from webapp.results.access import computed, peek
 from webapp.results.catalogue import VARIANT_PLAN, VARIANT_TABLE, VARIANT_TABLES, VariantParams, variant_quick
@@ -292,7 +292,7 @@ class VariantPlayView(NamedTuple):
 
 def game_id(v: Variant, weighings: tuple[str, ...]) -> str:
     """A game as a short ID: the variant's token and the weighings in effect (e.g. '12-unknown-l1-f1-p2:1,2-3,4')."""
-    return f"{v.to_token()}:{';'.join(weighings)}"
+    return format_id((v.to_token(),), ";".join(weighings))
 
 
 @bp.get("/id")
