@@ -53,6 +53,6 @@ def test_a_misquoted_threshold_is_found(tmp_path: Path) -> None:
     (tmp_path / "docs").mkdir()
     (tmp_path / "solvers" / "a.py").write_text("PARALLEL_FROM = 2000\nNAME = 'x'\n")
     (tmp_path / "docs" / "d.md").write_text(
-        "games of 1,000 secrets or more (`PARALLEL_FROM`) fork; 2,000 secrets, `PARALLEL_FROM`; 3 `NAME`\n"
+        "games of 1,000 codes or more (`PARALLEL_FROM`) fork; 2,000 codes, `PARALLEL_FROM`; 3 `NAME`\n"
     )
-    assert misquoted(tmp_path) == ["docs/d.md: '1,000 secrets or more (`PARALLEL_FROM`' but PARALLEL_FROM is [2000.0]"]
+    assert misquoted(tmp_path) == ["docs/d.md: '1,000 codes or more (`PARALLEL_FROM`' but PARALLEL_FROM is [2000.0]"]
