@@ -155,3 +155,31 @@ def test_imports_are_at_the_top_but_a_documented_few(tmp_path: Path) -> None:
     (tmp_path / "webapp" / "late.py").write_text("def f():\n    import json\n")
     (tmp_path / "webapp" / "early.py").write_text("import json\nfrom typing import TYPE_CHECKING\n")
     assert lazy_importers(tmp_path) == {"webapp/late.py"}
+
+
+SHARED_PAGES = {"gamebar", "puzzle", "registry"}  # what every puzzle's pages may import from webapp/pages/
+
+
+def pages_importing_pages(root: Path) -> list[str]:
+    """Puzzle pages that import another puzzle's page (what two puzzles share lives in gamebar, params or results);
+    a module named after its puzzle (`codebreak_plan`) may import that puzzle's, and the registry every puzzle's."""
+    out = []
+    for path in sorted((root / "webapp" / "pages").glob("*.py")):
+        if path.stem in SHARED_PAGES | {"__init__", "main", "presets"}:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("webapp.pages."):
+                other = (node.module or "").split(".")[2]
+                if other not in SHARED_PAGES and not path.stem.startswith(f"{other}_"):
+                    out.append(f"{path.name} imports {other}")
+    return out
+
+
+def test_no_puzzles_page_imports_another_puzzles(tmp_path: Path) -> None:
+    """The Æquitas page read the adversary's weighings and the plan navigator the variants' plans from their pages;
+    both now come from webapp/http/params.py and webapp/results/variant_plans.py (a planted import is found)."""
+    assert pages_importing_pages(ROOT) == []
+    (tmp_path / "webapp" / "pages").mkdir(parents=True)
+    (tmp_path / "webapp" / "pages" / "aequitas.py").write_text("from webapp.pages.adversary import weighings_arg\n")
+    (tmp_path / "webapp" / "pages" / "codebreak_plan.py").write_text("from webapp.pages.codebreak import api\n")
+    assert pages_importing_pages(tmp_path) == ["aequitas.py imports adversary"]

@@ -7,7 +7,9 @@ from collections.abc import Mapping
 from solvers.errors import InputError, Word, one_of
 from solvers.history import MOVES
 from solvers.numbers import whole_number
+from solvers.variants.model import MAX_LIES, MAX_PANS, VARIANT_MAX_COINS, Variant
 from solvers.weighing import GOALS, MAX_COINS, OBJECTIVES, WEIGHTS, Objective, Problem
+from solvers.weighing.knowledge import UserWeighing, parse_weighings
 
 _TRUE = {"1", "true", "on", "yes"}
 _FALSE = {"", "0", "false", "off", "no"}
@@ -85,3 +87,20 @@ def moves_text(args: Mapping[str, str], before: str) -> str:
     """A game's list of moves from its URL or form: under `moves`, every game's name for it, or under the name the
     game used before (`before`), so that old links, bookmarks and open pages keep working."""
     return args[MOVES] if MOVES in args else args.get(before, "")
+
+
+def variant(args: Mapping[str, str]) -> Variant:
+    """The variant named by n, weight, lies, fakes and pans."""
+    n = whole(args, "n", None, 1, VARIANT_MAX_COINS, "The number of coins (n)")
+    lies = whole(args, "lies", 0, 0, MAX_LIES, "lies")
+    fakes = whole(args, "fakes", 1, 1, 2, "fakes")
+    pans = whole(args, "pans", 2, 2, MAX_PANS, "pans")
+    return Variant(n, choice(args, "weight", WEIGHTS), lies, fakes, pans)
+
+
+def weighings_arg(args: Mapping[str, str]) -> tuple[UserWeighing, ...]:
+    """Weighings from the moves parameter (before: w; every one in effect: the API and the Æquitas games)."""
+    text = moves_text(args, "w")
+    if len(text) > 200_000:
+        raise InputError("too many weighings")
+    return parse_weighings(text)

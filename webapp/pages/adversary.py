@@ -127,14 +127,6 @@ def chain_arg(args: Mapping[str, str], s: Setup) -> Chain:
     return chain
 
 
-def weighings_arg(args: Mapping[str, str]) -> tuple[UserWeighing, ...]:
-    """Weighings from the moves parameter (before: w; every one in effect: the API and the Æquitas games)."""
-    text = params.moves_text(args, "w")
-    if len(text) > 200_000:
-        raise InputError("too many weighings")
-    return parse_weighings(text)
-
-
 def kind(s: Setup) -> str:
     """What an honest game's token is bound to: the problem and the budget."""
     return f"adversary/{s.problem.to_token()}/{s.budget}"
@@ -408,7 +400,7 @@ def from_id() -> Response:
 def adversary_json() -> Response:
     """Replay weighings against the adversary and report what they prove."""
     s = parse_setup({**request.args, "mode": "adversary"}, page=False)
-    r = replay(s.problem, s.budget, weighings_arg(request.args))
+    r = replay(s.problem, s.budget, params.weighings_arg(request.args))
     return jsonify(as_json(adversary_report(r, s.minimum)))
 
 

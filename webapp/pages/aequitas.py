@@ -26,7 +26,6 @@ from solvers.report import as_json
 from solvers.weighing.knowledge import UserWeighing, format_weighings, parse_weighings, placed_weighing, placements
 from webapp.http import params
 from webapp.http.htmx import go, link
-from webapp.pages.adversary import weighings_arg
 from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, format_id, split_id
 from webapp.pages.puzzle import Puzzle
 from webapp.results.access import computed
@@ -171,7 +170,7 @@ def chain_arg(m: Match, args: Mapping[str, str]) -> tuple[tuple[UserWeighing, ..
     weighing with the computer's reply, and every restart, '|' between them; given only when it holds more than
     moves shows), at (how many are in effect) and u (take-backs). Every state of the chain is a legal game whose
     turns each start with your weighing, so a redo never fails."""
-    ws = weighings_arg(args)
+    ws = params.weighings_arg(args)
     text = args.get("turns", "")
     if not text:
         turns = turns_of(m, ws)

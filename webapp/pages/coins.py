@@ -31,7 +31,7 @@ from webapp.http import params
 from webapp.http.htmx import go, link
 from webapp.pages.gamebar import Bar, chain_links, format_id, split_id
 from webapp.pages.puzzle import Puzzle
-from webapp.pages.variants import plan_for, variant
+from webapp.results.variant_plans import plan_for
 
 bp = Blueprint("coins", __name__, url_prefix="/coins")
 api = Blueprint("coins_api", __name__, url_prefix="/api")
@@ -248,7 +248,7 @@ def _variant_json() -> Response:
         a.get("objective", "worst"),
         params.flag(a, "scheme"),
     )
-    plan, check = plan_for(variant(a))
+    plan, check = plan_for(params.variant(a))
     return jsonify(as_json(report_of(plan, check, tree=params.flag(a, "tree"))))
 
 

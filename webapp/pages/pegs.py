@@ -68,8 +68,7 @@ def parse_game(args: Mapping[str, str]) -> PegGame:
 
 
 def game_id(g: PegGame) -> str:
-    """The game's short ID, typed or pasted to recreate it (`format_id`): board, start hole (and '>' the finish hole
-    when the goal names one) and the jumps in effect, e.g. 'english:d4>d4:d2-d4,d5-d3'."""
+    """The game's short ID (`format_id`): board, start hole ('>' the finish), jumps: 'english:d4>d4:d2-d4,d5-d3'."""
     return format_id((g.board.name, f"{g.hole}>{g.finish}" if g.finish else g.hole), g.text())
 
 

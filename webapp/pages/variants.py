@@ -12,62 +12,27 @@ from flask.typing import ResponseReturnValue
 from solvers.errors import IllegalMoveError, InputError, LimitError
 from solvers.history import MOVES, Chain, chain_from_text
 from solvers.variants.adversary import VariantGame, parse_weighings, play, typed_weighing
-from solvers.variants.model import MAX_LIES, MAX_PANS, VARIANT_MAX_COINS, Variant
+from solvers.variants.model import Variant
 from solvers.variants.plan import VariantPlan, VariantVerification
 from solvers.variants.report import Run, VariantNodeView, VariantRow, bound_name, navigate, runs
-from solvers.weighing import WEIGHTS
 from solvers.weighing.knowledge import typed_pan
 from webapp.http import params
 from webapp.http.htmx import go, link
 from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, format_id, split_id
 from webapp.pages.puzzle import Puzzle
 from webapp.results.access import computed, peek
-from webapp.results.catalogue import VARIANT_PLAN, VARIANT_TABLE, VARIANT_TABLES, VariantParams, variant_quick
+from webapp.results.catalogue import VARIANT_TABLE, VARIANT_TABLES, VariantParams, variant_quick
+from webapp.results.variant_plans import plan_for
 
 bp = Blueprint("variants", __name__, url_prefix="/variants")
 api = Blueprint("variants_api", __name__, url_prefix="/api")
 VARIANT_MAX_PATH = 40
 
 
-def variant(args: Mapping[str, str]) -> Variant:
-    """The variant named by n, weight, lies, fakes and pans."""
-    n = params.whole(args, "n", None, 1, VARIANT_MAX_COINS, "The number of coins (n)")
-    lies = params.whole(args, "lies", 0, 0, MAX_LIES, "lies")
-    fakes = params.whole(args, "fakes", 1, 1, 2, "fakes")
-    pans = params.whole(args, "pans", 2, 2, MAX_PANS, "pans")
-    return Variant(n, params.choice(args, "weight", WEIGHTS), lies, fakes, pans)
-
-
 def query(v: Variant, **more: str) -> dict[str, str]:
     """The canonical query of a variant (what URLs carry)."""
     base = {"n": str(v.coins), "weight": v.weight, "lies": str(v.lies), "fakes": str(v.fakes), "pans": str(v.pans)}
     return {**base, **more}
-
-
-def plan_for(v: Variant) -> tuple[VariantPlan, VariantVerification]:
-    """The verified plan, from the result store (computed by a job when large). Refused at once, with the largest
-    number of coins within reach, where the variant's stored table shows this one beyond the search's reach (a job
-    would run for many minutes to the same refusal)."""
-    reach = beyond_reach(v)
-    if reach is not None:
-        raise LimitError(reach)
-    plan, check = computed(VARIANT_PLAN, VariantParams(v.to_token()))
-    return plan, check
-
-
-def beyond_reach(v: Variant) -> str | None:
-    """Why a variant's plan is refused at once (its table, when stored, shows it beyond the search's reach), or
-    None."""
-    start = 2 if v.fakes == 2 else 1
-    rows = peek(VARIANT_TABLE, VariantParams(Variant(start, v.weight, v.lies, v.fakes, v.pans).to_token()))
-    row = next((r for r in rows or () if r.coins == v.coins), None)
-    if row is None or row.weighings is not None or not row.note.startswith(("beyond", "not searched")):
-        return None
-    reached = max((r.coins for r in rows or () if r.weighings is not None), default=0)
-    return (
-        f"{v.coins} coins are beyond this search's reach for this variant (its table: {row.note}); "
-        f"the largest number of coins it plans is {reached}"
-    )
 
 
 def _path(v: Variant) -> str:
@@ -101,7 +66,7 @@ def _reach() -> list[tuple[str, int]]:
 @bp.get("/plan")
 def plan_page() -> str:
     """One node of a variant's optimal plan: the weighing to make, or the answer."""
-    v = variant(request.args)
+    v = params.variant(request.args)
     plan, check = plan_for(v)
     base = query(v)
     page = PlanPage(
@@ -139,7 +104,7 @@ class PlanPage(NamedTuple):
 def _table_variant() -> Variant:
     """The variant a table is about (its settings; N is the smallest, as in the table's key)."""
     fakes = params.whole(request.args, "fakes", 1, 1, 2, "fakes")
-    return variant({**request.args, "n": str(fakes)})
+    return params.variant({**request.args, "n": str(fakes)})
 
 
 def table_query(v: Variant) -> dict[str, str]:
@@ -194,7 +159,7 @@ def play_page() -> ResponseReturnValue:
     a variant: the set-up, with the classic games one click each."""
     if "n" not in request.args:
         return go(url_for("variants.index") + "#presets-variants")
-    v = variant(request.args)
+    v = params.variant(request.args)
     if not variant_quick(v):
         raise LimitError("the adversary game is played on the sizes planned within a second (see the tables)")
     plan, chain = plan_for(v)[0], _chain(v, request.args)
