@@ -18,10 +18,15 @@ _FALSE = {"", "0", "false", "off", "no"}
 MAX_HINTS = 10**6  # the hints a game counts (the field h)
 
 
+def hints_used(args: Mapping[str, str]) -> int:
+    """The hints a game has used so far (the field h, every game's), checked."""
+    return whole(args, "h", 0, 0, MAX_HINTS, "h")
+
+
 def hints(args: Mapping[str, str]) -> str:
     """The hint count a page or a form carries on (the field h), checked: '' for none (a form's h went into its
     redirect as it came, 17,000 characters of it made a 502)."""
-    n = whole(args, "h", 0, 0, MAX_HINTS, "h")
+    n = hints_used(args)
     return str(n) if n else ""
 
 

@@ -96,6 +96,11 @@ class Hidden(Generic[T]):
     standing: str
     record: Record
 
+    def may_take_back(self, moved: bool, over: bool = False) -> bool:
+        """Whether the page offers a take-back: the latest position of a game still on, with a move in effect (every
+        sealed game's take-back form is offered on this one condition)."""
+        return self.standing == "live" and moved and not over
+
 
 GONE = (
     f"this game is not kept here any more: a game is kept at least {GAME_KEEP_DAYS} days after its last move or "

@@ -236,7 +236,7 @@ def _play_links(
     if hidden is not None and hidden.standing != "live" and not guess:  # an earlier position: a link to the latest
         rec = hidden.record
         latest = Setup(s.problem, s.budget, s.minimum, s.mode, rec.token).url(moves=rec.history, guess=rec.ending or "")
-    hints = params.whole(request.args, "h", 0, 0, params.MAX_HINTS, "h") if request.method == "GET" else 0
+    hints = params.hints_used(request.args) if request.method == "GET" else 0
     shown = params.whole(request.args, "hint", 0, 0, 2, "hint") if request.method == "GET" else 0
     keep = {"h": str(hints) if hints else ""}
 
@@ -267,7 +267,7 @@ def _play_links(
         error=error,
         placed=placed,
         latest=latest,
-        take_back=hidden is not None and hidden.standing == "live" and bool(ws) and not guess,
+        take_back=hidden is not None and hidden.may_take_back(bool(ws), bool(guess)),
         taken_back=[_taken_back_text(w, hidden.secret) for w in taken_back(log)] if hidden is not None else [],
     )
 

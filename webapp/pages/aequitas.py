@@ -271,7 +271,7 @@ def _play_links(
 ) -> AequitasPlayLinks:
     """The play page's links, bar and result."""
     m, ws, v = page.match, page.weighings, page.view
-    hints = params.whole(request.args, "h", 0, 0, params.MAX_HINTS, "h") if request.method == "GET" else 0
+    hints = params.hints_used(request.args) if request.method == "GET" else 0
     keep = {"h": str(hints) if hints else ""}
     start = opening(m, ws)
 

@@ -228,7 +228,7 @@ def _play_links(
 ) -> CodePlayLinks:
     """The play page's links, bar, result, suggestions and judgement."""
     g, r, maker = page.game, page.round, page.maker
-    hints = params.whole(request.args, "h", 0, 0, params.MAX_HINTS, "h")
+    hints = params.hints_used(request.args)
     history = ",".join(log)
     token = request.args.get("t", "") if maker == "random" else ""
     base = {"game": name, "maker": maker, "t": token, **size_query(sizes)}
@@ -255,7 +255,7 @@ def _play_links(
         latest=link("codebreak.play", {**base, "t": hidden.record.token, MOVES: hidden.record.history})
         if hidden is not None and earlier
         else None,
-        take_back=bool(hidden is not None and hidden.standing == "live" and r.guesses and not r.won),
+        take_back=hidden is not None and hidden.may_take_back(bool(r.guesses), r.won),
         taken_back=_taken_back(g, log, hidden.secret if hidden is not None else None) if not adversarial else [],
     )
 

@@ -260,7 +260,7 @@ def _play_links(
 ) -> DevilPlayLinks:
     """The play page's links, bar and result."""
     v, moves, adversarial = g.variant, page.moves, g.devil == "adversarial"
-    hints = params.whole(request.args, "h", 0, 0, params.MAX_HINTS, "h") if request.method == "GET" else 0
+    hints = params.hints_used(request.args) if request.method == "GET" else 0
     moves_field = chain.query(MOVES) if adversarial else {MOVES: ",".join(log)}
     bar = Bar(
         game_id(g, moves) if adversarial else format_id((v.n, v.goal, int(v.reflections)), token=g.token),
@@ -289,11 +289,7 @@ def _play_links(
         latest=DevilGame(v, g.devil, hidden.record.token).url(moves=hidden.record.history)
         if hidden and earlier
         else None,
-        take_back=hidden is not None
-        and hidden.standing == "live"
-        and bool(moves)
-        and page.won is None
-        and not resigned,
+        take_back=hidden is not None and hidden.may_take_back(bool(moves), page.won is not None or resigned),
         error=error,
         resigned=resigned,
         give_up_url=g.url(**moves_field, resign="1"),

@@ -130,7 +130,7 @@ def play() -> str:
     """The board: select a coin, then a target; undo and redo, hints that teach, the game's ID, the win screen."""
     s = parse_session(request.args)
     g = s.game
-    hints = params.whole(request.args, "h", 0, 0, params.MAX_HINTS, "h")
+    hints = params.hints_used(request.args)
     starts = solvable_starts(g) if not g.jumps else None
     page = play_page(g, request.args.get("sel", ""), searched(g.board, g.finish), starts)
     hint = _hint(g) if params.flag(request.args, "hint") else None
@@ -316,7 +316,7 @@ def solution() -> str:
     """Step through a solution from a start, one move at a time: the hint's (fewest moves where exact), or with
     fewest=1 from a start with a finish hole, the proved fewest moves of the thorough report (a background job)."""
     s = parse_session(request.args)  # from the start, or from a game's position (its undo chain: j, at, u)
-    g, hints = s.game, params.whole(request.args, "h", 0, 0, params.MAX_HINTS, "h")
+    g, hints = s.game, params.hints_used(request.args)
     here = g.position()
     fewest = params.flag(request.args, "fewest")
     if fewest and (g.jumps or not g.finish):

@@ -191,7 +191,7 @@ def _chain(v: Variant, args: Mapping[str, str]) -> Chain:
 
 def _play(v: Variant, plan: VariantPlan, chain: Chain, error: str | None = None, typed: list[str] | None = None) -> str:
     """The play page: the game so far, its bar (undo, redo, ID, share, and the result once the answer is known)."""
-    hints = params.whole(request.args, "h", 0, 0, params.MAX_HINTS, "h")
+    hints = params.hints_used(request.args)
     game = play(plan, parse_weighings(v, ";".join(chain.applied)), hint=params.flag(request.args, "hint"))
     score = None
     if game.answer is not None:
