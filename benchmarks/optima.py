@@ -36,13 +36,13 @@ from solvers.codebreak.optimal.entries import snapshot_name  # noqa: E402
 from solvers.codebreak.optimal.table import Tuning  # noqa: E402
 from solvers.codebreak.strategy import guesses_possible_codes  # noqa: E402
 from solvers.errors import LimitError  # noqa: E402
+from webapp.commands.admin import niced_session  # noqa: E402
 from webapp.commands.frontier import (  # noqa: E402
     CHECKPOINTS,
     FRONTIER_SIZES,
     LONG,
     FileCheckpoint,
     cpu_seconds,
-    niced_session,
     note_run,
     peaks,
     progress,

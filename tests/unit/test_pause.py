@@ -99,7 +99,7 @@ def test_a_proof_halted_anywhere_goes_on_with_no_work_lost() -> None:
         found = again.solve()
         assert found.cost == MASTERMIND_4X6 and not again.paused  # its frames were taken up
         assert abs(first.work + found.work - whole.work) <= whole.work / 100
-    assert inside  # most stops land inside a part (a fresh clone's suite once saw one between two)
+    assert inside  # a stop lands inside a part far more often than between two (a fresh clone's suite saw one)
     tree = build_tree(game(4, 6), "optimal-average", checkpoint=kept)
     assert verify(game(4, 6), tree).total == MASTERMIND_4X6
 

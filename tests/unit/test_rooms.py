@@ -168,8 +168,12 @@ def pages_importing_pages(root: Path) -> list[str]:
         if path.stem in SHARED_PAGES | {"__init__", "main", "presets"}:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("webapp.pages."):
-                other = (node.module or "").split(".")[2]
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module == "webapp.pages":  # from webapp.pages import x
+                names += [f"webapp.pages.{a.name}" for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names.append(node.module or "")
+            for other in {n.split(".")[2] for n in names if n.startswith("webapp.pages.")}:
                 if other not in SHARED_PAGES and not path.stem.startswith(f"{other}_"):
                     out.append(f"{path.name} imports {other}")
     return out
@@ -182,4 +186,10 @@ def test_no_puzzles_page_imports_another_puzzles(tmp_path: Path) -> None:
     (tmp_path / "webapp" / "pages").mkdir(parents=True)
     (tmp_path / "webapp" / "pages" / "aequitas.py").write_text("from webapp.pages.adversary import weighings_arg\n")
     (tmp_path / "webapp" / "pages" / "codebreak_plan.py").write_text("from webapp.pages.codebreak import api\n")
-    assert pages_importing_pages(tmp_path) == ["aequitas.py imports adversary"]
+    (tmp_path / "webapp" / "pages" / "coins.py").write_text("from webapp.pages import variants\n")
+    (tmp_path / "webapp" / "pages" / "devil.py").write_text("import webapp.pages.pegs\n")
+    assert pages_importing_pages(tmp_path) == [
+        "aequitas.py imports adversary",
+        "coins.py imports variants",
+        "devil.py imports pegs",
+    ]

@@ -150,6 +150,24 @@ def lowest_priority(niceness: int = PRECOMPUTE_NICENESS, session: bool = False) 
             Path("/proc/self/autogroup").write_text(str(niceness))
 
 
+def niced_session() -> None:
+    """Started niced (`setsid nice -n 19`, as docs/operations.md says), a long proof sets its session's scheduling
+    group to the same niceness: where Linux groups processes by session (autogroup), a niceness alone ranks a
+    process only within its session (a proof started apart competed with a fresh clone's tests at full weight)."""
+    if os.getpriority(os.PRIO_PROCESS, 0) > 0:
+        lowest_priority(os.getpriority(os.PRIO_PROCESS, 0), session=detached())
+
+
+def detached() -> bool:
+    """Whether this process has no controlling terminal (started with setsid): only then is its session's group its
+    own to lower (from a terminal, it would be the terminal's shell and everything started from it afterwards)."""
+    try:
+        os.close(os.open("/dev/tty", os.O_RDONLY))
+    except OSError:
+        return True
+    return False
+
+
 def private_instance() -> None:
     """The instance folder (the store, the queues, the key) readable by this account only: 0700, its files 0600
     (those an earlier version made readable by others closed up), and every file this process and its children

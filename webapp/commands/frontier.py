@@ -45,7 +45,7 @@ from solvers.codebreak.optimal.table import Tuning
 from solvers.codebreak.strategy import Strategy
 from solvers.errors import Paused
 from solvers.parallel import Execution, default_jobs
-from webapp.commands.admin import lowest_priority
+from webapp.commands.admin import niced_session
 from webapp.config import ROOT
 from webapp.results.codebreak_results import PROOFS
 from webapp.results.games import game_spec
@@ -278,14 +278,6 @@ def note_run(name: str, seconds: float, how: str) -> None:
     runs = json.loads(path.read_text()) if path.exists() else []
     runs.append({"date": time.strftime("%Y-%m-%d"), "cpu_seconds": round(seconds), "how": how})
     path.write_text(json.dumps(runs, indent=1) + "\n")
-
-
-def niced_session() -> None:
-    """Started niced (`setsid nice -n 19`, as docs/operations.md says), a long proof sets its session's scheduling
-    group to the same niceness: where Linux groups processes by session (autogroup), a niceness alone ranks a
-    process only within its session (a proof started apart competed with a fresh clone's tests at full weight)."""
-    if os.getpriority(os.PRIO_PROCESS, 0) > 0:
-        lowest_priority(os.getpriority(os.PRIO_PROCESS, 0), session=True)
 
 
 def proved(name: str) -> bool:

@@ -92,13 +92,14 @@ def format_id(fields: Sequence[object], moves: str = "", token: str | None = Non
     return f"{head}#{token}" if token is not None else f"{head}:{moves}"
 
 
-def split_id(text: str, fields: int, what: str, example: str) -> tuple[list[str], str | None]:
-    """A game ID's fields (split at ':'; `format_id`), the last of `fields` the moves, which may be left out (the
-    game's start), and, for a game with a hidden secret, its sealed token (after '#'; then the moves are left
-    out: the token's record holds them); None for an open game."""
+def split_id(text: str, fields: int, what: str, example: str, bare: bool = False) -> tuple[list[str], str | None]:
+    """A game ID's fields (split at ':'; `format_id`), the last of `fields` the moves (empty: the game's start; bare:
+    they may be left out with their ':', as the peg board's IDs always could), and, for a game with a hidden
+    secret, its sealed token (after '#'; then the moves are left out: the token's record holds them); None for an
+    open game."""
     head, hashed, token = text.strip().partition("#")
     parts = [part.strip() for part in head.split(":")]
-    if not hashed and len(parts) == fields - 1:
+    if bare and not hashed and len(parts) == fields - 1:
         parts.append("")  # no moves: the start
     if len(parts) != (fields - 1 if hashed else fields):
         raise InputError(f"{text[:40]!r} is not {what} game ID: write {example}")

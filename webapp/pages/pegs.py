@@ -301,12 +301,8 @@ def solvable_starts(g: PegGame) -> list[str] | None:
 def from_id() -> Response:
     """Open the game a typed or pasted ID describes (see `game_id`): board:hole:jumps, the hole followed by
     '>' and the finish hole when the goal names one; without its jumps, the start."""
-    parts, _ = split_id(
-        request.args.get("id", "").split("#")[0],  # a peg game has no secret
-        3,
-        "a peg board",
-        "board:hole:jumps, like english:d4:d2-d4",
-    )
+    text = request.args.get("id", "").split("#")[0]  # a peg game has no secret
+    parts, _ = split_id(text, 3, "a peg board", "board:hole:jumps, like english:d4:d2-d4", bare=True)
     hole, _, finish = parts[1].partition(">")
     return go(game_url(game_from_text(board(parts[0]), hole.strip(), parts[2], finish.strip())))
 

@@ -177,7 +177,7 @@ def play_page() -> ResponseReturnValue:
         play(plan, parse_weighings(v, ";".join((*chain.applied, step))))
     except InputError as e:
         return _play(v, plan, chain, error=e.message, typed=[t or "" for t in typed]), 400
-    return go(link("variants.play_page", query(v, **chain.play(step).query(MOVES, ";"), h=request.args.get("h", ""))))
+    return go(link("variants.play_page", query(v, **chain.play(step).query(MOVES, ";"), h=params.hints(request.args))))
 
 
 def _chain(v: Variant, args: Mapping[str, str]) -> Chain:
