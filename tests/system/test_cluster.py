@@ -14,11 +14,12 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.waiting import until
 
 from .conftest import BIN, Served, free_port
 from .test_jobs import descendants, until_done
@@ -69,9 +70,7 @@ def cluster() -> Iterator[tuple[str, str]]:
         for command in (head, [ray, "start", f"--address={address}", *common]):
             started = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120, check=False)
             assert started.returncode == 0, started.stderr[-4000:]
-        deadline = time.monotonic() + 60
-        while len(raylets(root)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.2)
+        until(lambda: len(raylets(root)) >= 2, 60, "the cluster's two raylets did not start", every=0.2)
         assert len(raylets(root)) == 2
         yield address, root
     finally:

@@ -5,7 +5,6 @@ port, opening every page of the site spends none of the visitor's quota, and odd
 
 from __future__ import annotations
 
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -16,6 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.system.conftest import Served
+from tests.waiting import until
 from tests.web.test_odd_input import PLAYS
 from webapp.http.errors import MAX_URL
 
@@ -56,11 +56,12 @@ def test_a_first_judged_guess_shows_its_answer_and_the_page_stays_whole(
     page.goto(app.url + POLLED)
     expect(page.locator("#judged")).to_contain_text("Working out how good", timeout=60_000)  # the game built first
     page.locator(".palette button[data-colour]").nth(1).click()  # the visitor starts the next guess
-    deadline = time.monotonic() + 180
-    while "expected guesses" not in (page.locator("#judged").text_content() or ""):
+
+    def judged() -> bool:  # never blank while it waits
         assert "codes still possible" in page.locator("main").inner_text(), "the page went blank"
-        assert time.monotonic() < deadline, "the judgement never showed"
-        page.wait_for_timeout(250)
+        return "expected guesses" in (page.locator("#judged").text_content() or "")
+
+    until(judged, 180, "the judgement never showed")
     expect(page.get_by_role("heading", name="Your last guess")).to_have_count(1)  # swapped in place, not nested
     expect(page.locator(".guess-row .peg").first).not_to_have_text("?")  # what the visitor typed is still there
     _shot(page, "judged-phone")
