@@ -46,7 +46,7 @@ from webapp.http import params
 from webapp.http.errors import NoGame
 from webapp.http.htmx import go, link
 from webapp.keys.secretbox import HONEST_SCALE, Hidden, random_secret
-from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, format_id, split_id
+from webapp.pages.gamebar import Bar, Score, Sealed, StatsKey, format_id, game_bar, split_id, take_back_route
 from webapp.pages.puzzle import Puzzle
 
 bp = Blueprint("adversary", __name__, url_prefix="/adversary")
@@ -249,10 +249,8 @@ def _play_links(
         else format_id((s.problem.to_token(), s.budget), token=s.token)
     )
     share = s.url(moves=pos.w_text(), guess=guess)  # a finished game's link shows its end
-    links = chain_links(chain, at, s.mode == "adversary" and not guess)
-    bar = Bar(
-        ident, url_for("adversary.from_id"), share, *links, chain.undos, hints, stats=_stats(s), end=_score(s, page)
-    )
+    live = s.mode == "adversary" and not guess
+    bar = game_bar("adversary", ident, share, chain, at, live=live, hints=hints, stats=_stats(s), end=_score(s, page))
     if hidden is not None:  # earlier positions of a game played forward: prefixes of its log
         prefixes = [s.url(moves=";".join(log[:cut]), **keep) for cut in positions_in_log(log)]
     else:
@@ -331,15 +329,20 @@ def weigh() -> Response | tuple[str, int]:
     return go(s.url(**chain.play(new).query(MOVES, ";"), h=hints))
 
 
-@bp.post("/take-back")
-def take_back() -> Response:
-    """On the honest scale: take the last weighing back. It stays in the game's log (its answer was seen), is
-    counted, and the sealed record moves on, so the position before it cannot be played from again."""
-    s, chain, log, hidden, r = position(request.form)
+def _sealed(form: Mapping[str, str]) -> Sealed:
+    """The honest scale's position a take-back form posts (the adversarial scale's take-backs are undo links)."""
+    s, _, log, hidden, _ = position(form)
     if hidden is None:
         raise InputError("take-backs by this form are for the honest scale; the adversarial scale's are links")
-    w_text, token = HONEST_SCALE.take_back(kind(s), hidden, log, "weighing")
-    return go(Setup(s.problem, s.budget, s.minimum, s.mode, token).url(moves=w_text, h=params.hints(request.form)))
+    hints = params.hints(form)
+
+    def at(history: str, token: str) -> str:
+        return Setup(s.problem, s.budget, s.minimum, s.mode, token).url(moves=history, h=hints)
+
+    return Sealed(HONEST_SCALE, kind(s), hidden, log, "weighing", at)
+
+
+take_back_route(bp, _sealed)
 
 
 @bp.post("/guess")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from solvers.aequitas import CONVENTIONS, GAMES, Convention, PaperCell, options
 from solvers.aequitas.match import Match, MatchStep, Player
@@ -26,7 +26,7 @@ from solvers.report import as_json
 from solvers.weighing.knowledge import UserWeighing, format_weighings, parse_weighings, placed_weighing, placements
 from webapp.http import params
 from webapp.http.htmx import go, link
-from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, format_id, split_id
+from webapp.pages.gamebar import Bar, Score, StatsKey, format_id, game_bar, split_id
 from webapp.pages.puzzle import Puzzle
 from webapp.results.access import computed
 from webapp.results.catalogue import AEQUITAS, AequitasParams
@@ -278,15 +278,12 @@ def _play_links(
     def at(c: Chain) -> str:
         return url(m, moves=format_weighings(state(m, start, c.applied)), **chain_fields(c), **keep)
 
-    undo, redo, restart = chain_links(chain, at)
-    bar = Bar(
-        game_id=game_id(m, ws),
-        id_action=url_for("aequitas.from_id"),
-        share=url(m, moves=format_weighings(ws)),
-        undo=undo,
-        redo=redo,
-        restart=restart,
-        take_backs=chain.undos,
+    bar = game_bar(
+        "aequitas",
+        game_id(m, ws),
+        url(m, moves=format_weighings(ws)),
+        chain,
+        at,
         hints=hints,
         stats=StatsKey(f"aequitas:{game_id(m, ())}", f"Æquitas {m.game}, {m.n} coins ({rule_name(m.convention)})"),
         end=_score(page),
@@ -298,7 +295,7 @@ def _play_links(
         convention_name=CONVENTION_NAMES[m.convention],
         hint=hint,
         hint_url=url(m, moves=format_weighings(ws), hint="1", h=str(hints + 1), **chain_fields(chain)),
-        restart=restart or url(m, moves=format_weighings(m.advance(()))),
+        restart=bar.restart or url(m, moves=format_weighings(m.advance(()))),
         error=error,
         placed=placed,
         query=lambda **more: query(m, **more),

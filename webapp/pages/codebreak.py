@@ -34,7 +34,7 @@ from webapp.http import params
 from webapp.http.errors import NoGame
 from webapp.http.htmx import go, link
 from webapp.keys.secretbox import Hidden, HiddenGame, whole_field
-from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, format_id, split_id
+from webapp.pages.gamebar import Bar, Score, Sealed, StatsKey, format_id, game_bar, split_id, take_back_route
 from webapp.results.access import Busy, JobFailed, Pending, computed, peek
 from webapp.results.codebreak_results import (
     CODEBREAK,
@@ -270,9 +270,8 @@ def _bar(
     token = request.args.get("t", "")
     ident = game_id(name, sizes, guesses) if adversarial else format_id((name, _size_text(sizes)), token=token)
     score = _score(name, sizes, page.maker, len(r.guesses)) if r.won else None
-    links = chain_links(chain, at, adversarial)
     stats = _stats(name, sizes, page.maker)
-    return Bar(ident, url_for("codebreak.from_id"), share, *links, chain.undos, hints, stats=stats, end=score)
+    return game_bar("codebreak", ident, share, chain, at, live=adversarial, hints=hints, stats=stats, end=score)
 
 
 def _size_text(sizes: Sizes) -> str:
@@ -408,19 +407,23 @@ def guess() -> Response:
     return go(link("codebreak.play", {**q, **chain.query(MOVES)}))
 
 
-@bp.post("/take-back")
-def take_back() -> Response:
-    """Against the random code maker: take the last guess back. It stays in the game's log (its score was seen),
-    is counted, and the sealed record moves on, so the position before it cannot be played from again."""
-    name, spec, g, sizes = game_args(request.form)
-    q = {k: v for k, v in request.form.items() if k in ("game", "maker", "t", "pegs", "colours", "coins")}
-    q["h"] = params.hints(request.form)
+def _sealed(form: Mapping[str, str]) -> Sealed:
+    """The random code maker's position a take-back form posts (the adversarial maker's take-backs are links)."""
+    name, spec, g, sizes = game_args(form)
+    q = {k: v for k, v in form.items() if k in ("game", "maker", "t", "pegs", "colours", "coins")}
+    q["h"] = params.hints(form)
     if q.get("maker") != "random":
         raise InputError("take-backs by this form are for the random code maker; the adversarial maker's are links")
-    log = log_from_text(params.moves_text(request.form, "g"))
+    log = log_from_text(params.moves_text(form, "g"))
     hidden = RANDOM_CODE.open(q.get("t", ""), _game_key(name, sizes), ",".join(log))
-    history, q["t"] = RANDOM_CODE.take_back(_game_key(name, sizes), hidden, log, "guess")
-    return go(link("codebreak.play", {**q, MOVES: history}))
+
+    def at(history: str, token: str) -> str:
+        return link("codebreak.play", {**q, "t": token, MOVES: history})
+
+    return Sealed(RANDOM_CODE, _game_key(name, sizes), hidden, log, "guess", at)
+
+
+take_back_route(bp, _sealed)
 
 
 def _taken_back(g: Game, log: tuple[str, ...], secret: int | None) -> list[tuple[str, str]]:

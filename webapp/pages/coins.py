@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from flask import Blueprint, Response, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, jsonify, render_template, request
 
 from solvers.errors import InputError, PuzzleError
 from solvers.history import RESTART, Chain, chain_from_text
@@ -29,7 +29,7 @@ from solvers.weighing.search import MinResult
 from solvers.weighing.verify import Verification
 from webapp.http import params
 from webapp.http.htmx import go, link
-from webapp.pages.gamebar import Bar, chain_links, format_id, split_id
+from webapp.pages.gamebar import Bar, format_id, game_bar, split_id
 from webapp.pages.puzzle import Puzzle
 from webapp.results.variant_plans import plan_for
 
@@ -154,14 +154,7 @@ def _node_links(page: NodePage, chain: Chain) -> NodeLinks:
         tree_url=plan_url("coins.tree", p, obj) if p.coins <= TREE_PAGE_COINS else None,
         scheme_url=plan_url("coins.scheme", p, obj) if p.coins <= MAX_SCHEME_COINS else None,
         api_url=plan_url("coins_api.coins_json", p, obj),
-        bar=Bar(
-            game_id(p, obj, path),
-            url_for("coins.from_id"),
-            plan_url("coins.node", p, obj, path=path),
-            *chain_links(chain, at),
-            chain.undos,
-            stats=None,
-        ),
+        bar=game_bar("coins", game_id(p, obj, path), plan_url("coins.node", p, obj, path=path), chain, at, stats=None),
     )
 
 

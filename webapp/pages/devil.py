@@ -31,7 +31,7 @@ from webapp.http import params
 from webapp.http.errors import NoGame
 from webapp.http.htmx import go, link
 from webapp.keys.secretbox import Hidden, HiddenGame, whole_field
-from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, format_id, split_id
+from webapp.pages.gamebar import Bar, Score, Sealed, StatsKey, format_id, game_bar, split_id, take_back_route
 from webapp.pages.puzzle import Puzzle
 from webapp.results.access import computed
 from webapp.results.catalogue import DEVIL, devil_params
@@ -262,13 +262,14 @@ def _play_links(
     v, moves, adversarial = g.variant, page.moves, g.devil == "adversarial"
     hints = params.hints_used(request.args) if request.method == "GET" else 0
     moves_field = chain.query(MOVES) if adversarial else {MOVES: ",".join(log)}
-    bar = Bar(
+    bar = game_bar(
+        "devil",
         game_id(g, moves) if adversarial else format_id((v.n, v.goal, int(v.reflections)), token=g.token),
-        url_for("devil.from_id"),
         g.url(moves=moves_to_text(moves) if adversarial else ",".join(log)),
-        *chain_links(chain, lambda c: g.url(**c.query(MOVES), peek="1" if peek else ""), adversarial),
-        chain.undos,
-        hints,
+        chain,
+        lambda c: g.url(**c.query(MOVES), peek="1" if peek else ""),
+        live=adversarial,
+        hints=hints,
         stats=StatsKey(
             f"devil:{v.n}:{v.goal}:{int(v.reflections)}:{g.devil}", f"{v.n} coins against the {g.devil} Devil"
         ),
@@ -315,17 +316,21 @@ def flip() -> Response | tuple[str, int]:
     return go(DevilGame(g.variant, g.devil, token).url(moves=new_log, peek=peek))
 
 
-@bp.post("/take-back")
-def take_back() -> Response:
-    """Against the random Devil: take the last move back. It stays in the game's log, is counted, and the sealed
-    record moves on, so the position before it cannot be played from again."""
-    g = parse_game(request.form)
+def _sealed(form: Mapping[str, str]) -> Sealed:
+    """The random Devil's position a take-back form posts (the adversarial Devil's take-backs are links)."""
+    g = parse_game(form)
     if g.devil != "random":
         raise InputError("take-backs by this form are for the random Devil; the adversarial Devil's are links")
-    log = _log(g, request.form)
+    log = _log(g, form)
     hidden = RANDOM_DEVIL.open(g.token, _game_key(g.variant), ",".join(log))
-    new_log, token = RANDOM_DEVIL.take_back(_game_key(g.variant), hidden, log, "move")
-    return go(DevilGame(g.variant, g.devil, token).url(moves=new_log, peek=request.form.get("peek", "")))
+
+    def at(history: str, token: str) -> str:
+        return DevilGame(g.variant, g.devil, token).url(moves=history, peek=form.get("peek", ""))
+
+    return Sealed(RANDOM_DEVIL, _game_key(g.variant), hidden, log, "move", at)
+
+
+take_back_route(bp, _sealed)
 
 
 @bp.get("/solution")

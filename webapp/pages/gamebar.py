@@ -1,17 +1,23 @@
-"""What every game page shows around the board, as one model (Bar): undo and redo (buttons and keys), the game's
-short ID with a field to enter one, a share link with its QR code, the take-backs and hints used, the win screen
-once the game ends and the statistics the browser keeps; the QR code route."""
+"""The midend: what every game page shows and does around its board, written once. One model of the bar (`Bar`,
+built by `game_bar`): undo and redo (buttons and keys), the game's short ID with a field to enter one (one format and
+one parser: `format_id`, `split_id`), a share link with its QR code, the take-backs and hints used, the win screen
+once the game ends (`Score`) and the statistics the browser keeps; the take-back of a game with a hidden secret
+(`take_back_route`: the one route behind every such game's form); the QR code route. A puzzle's page supplies only
+its rules' calls and its templates: its ID's fields, its links, its `Sealed` position."""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass
+from typing import Any, NamedTuple
 
 from flask import Blueprint, Response, request, url_for
 
 from solvers.errors import InputError
 from solvers.history import Chain
+from webapp.http.htmx import go
+from webapp.keys.secretbox import Hidden, HiddenGame
 
 bp = Blueprint("gamebar", __name__)
 MAX_SHARED = 2000  # characters of a shared path: a QR code holds up to about 2,300 at this error correction
@@ -70,18 +76,61 @@ class Bar:
         return url_for("gamebar.qr", path=self.share)
 
 
-def chain_links(
-    chain: Chain, at: Callable[[Chain], str], live: bool = True, restart: bool = True
-) -> tuple[str | None, str | None, str | None]:
-    """The Undo, Redo and Restart links of a game's undo chain (at: a chain's URL), None where there is nothing to
-    do; none at all where the game's moves are not a chain of links (live False: a hidden game)."""
-    if not live:
-        return None, None, None
-    return (
-        at(chain.undo()) if chain.can_undo else None,
-        at(chain.redo()) if chain.can_redo else None,
-        at(chain.restart()) if restart and chain.applied else None,
+def game_bar(
+    area: str,
+    game_id: str,
+    share: str,
+    chain: Chain,
+    at: Callable[[Chain], str],
+    *,
+    live: bool = True,
+    hints: int = 0,
+    stats: StatsKey | None,
+    end: Score | None = None,
+) -> Bar:
+    """A game page's bar: its ID (entered again through `area`'s `from_id`), its share link, the Undo, Redo and
+    Restart links of its undo chain (at: a chain's URL; none where its moves are not a chain of links, live False:
+    a game with a hidden secret, played forward only), the take-backs counted by the chain and the hints used."""
+    undo, redo, restart = (
+        (
+            at(chain.undo()) if chain.can_undo else None,
+            at(chain.redo()) if chain.can_redo else None,
+            at(chain.restart()) if chain.applied else None,
+        )
+        if live
+        else (None, None, None)
     )
+    return Bar(
+        game_id, url_for(f"{area}.from_id"), share, undo, redo, restart, chain.undos, hints, stats=stats, end=end
+    )
+
+
+class Sealed(NamedTuple):
+    """A position of a game with a hidden secret, as its take-back form posts it: the kind of game (its sealing),
+    the game's key, the position opened, the moves logged up to it, what a move is called ('guess') and the URL of
+    a position of the game (its history, its token)."""
+
+    game: HiddenGame[Any]
+    kind: str
+    hidden: Hidden[Any]
+    log: tuple[str, ...]
+    what: str
+    at: Callable[[str, str], str]
+
+
+def take_back_route(bp: Blueprint, sealed: Callable[[Mapping[str, str]], Sealed]) -> None:
+    """The take-back of a game with a hidden secret, as `bp`'s POST /take-back (sealed: the posted position, an
+    InputError for a game whose take-backs are undo links instead). The move taken back stays in the game's log
+    (its answer was seen), is counted, and the sealed record moves on, so that the position before it cannot be
+    played from again (`HiddenGame.take_back`)."""
+
+    def take_back() -> Response:
+        p = sealed(request.form)
+        history, token = p.game.take_back(p.kind, p.hidden, p.log, p.what)
+        return go(p.at(history, token))
+
+    take_back.__doc__ = take_back_route.__doc__
+    bp.add_url_rule("/take-back", "take_back", take_back, methods=["POST"])
 
 
 def format_id(fields: Sequence[object], moves: str = "", token: str | None = None) -> str:

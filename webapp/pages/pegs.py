@@ -41,7 +41,7 @@ from solvers.pegs.shipped import shipped_start
 from solvers.report import as_json
 from webapp.http import params
 from webapp.http.htmx import go, link
-from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, format_id, split_id
+from webapp.pages.gamebar import Bar, Score, StatsKey, format_id, game_bar, split_id
 from webapp.pages.puzzle import Puzzle
 from webapp.results.access import computed, held, peek
 from webapp.results.catalogue import (
@@ -156,13 +156,13 @@ def _play_links(s: Session, page: PegPlayPage, hints: int, hint: dict[str, objec
     """The play page's links, bar and result for a session."""
     g, b = s.game, page.board
     keep = {"h": hints or ""}
-    bar = Bar(
+    bar = game_bar(
+        "pegs",
         game_id(g),
-        url_for("pegs.from_id"),
         session_url(s),
-        *chain_links(s.chain, lambda c: session_url(s.moved(c), **keep)),
-        s.chain.undos,
-        hints,
+        s.chain,
+        lambda c: session_url(s.moved(c), **keep),
+        hints=hints,
         stats=_stats(g),
         end=_score(g, len(page.moves)) if page.ended else None,
     )

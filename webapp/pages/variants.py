@@ -18,7 +18,7 @@ from solvers.variants.report import Run, VariantNodeView, VariantRow, bound_name
 from solvers.weighing.knowledge import typed_pan
 from webapp.http import params
 from webapp.http.htmx import go, link
-from webapp.pages.gamebar import Bar, Score, StatsKey, chain_links, format_id, split_id
+from webapp.pages.gamebar import Bar, Score, StatsKey, format_id, game_bar, split_id
 from webapp.pages.puzzle import Puzzle
 from webapp.results.access import computed, peek
 from webapp.results.catalogue import VARIANT_TABLE, VARIANT_TABLES, VariantParams, variant_quick
@@ -198,13 +198,13 @@ def _play(v: Variant, plan: VariantPlan, chain: Chain, error: str | None = None,
         turns = len(game.turns)
         title = "Found in the fewest weighings" if turns <= game.minimum else "Found"
         score = Score(title, turns <= game.minimum, turns, game.minimum, "weighings")
-    bar = Bar(
+    bar = game_bar(
+        "variants",
         game_id(v, chain.applied),
-        url_for("variants.from_id"),
         link("variants.play_page", query(v, **{MOVES: ";".join(chain.applied)})),
-        *chain_links(chain, lambda c: link("variants.play_page", query(v, **c.query(MOVES, ";"), h=str(hints or "")))),
-        chain.undos,
-        hints,
+        chain,
+        lambda c: link("variants.play_page", query(v, **c.query(MOVES, ";"), h=str(hints or ""))),
+        hints=hints,
         stats=StatsKey(f"variants:{v.to_token()}", v.describe()),
         end=score,
     )

@@ -1,0 +1,77 @@
+"""The midend (`webapp/pages/gamebar.py`) owns what every game shares: no puzzle's page builds its bar, its undo,
+redo and restart links or its take-back itself, and no template but `_gamebar.html` defines the bar, the share
+panel, the win screen, the statistics or the take-back form. Each check is shown to find a planted second copy."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+OWNED_CALLS = {  # a call by this name in a page: a copy of what the midend does
+    "Bar": "builds its bar (gamebar.game_bar)",
+    "undo": "makes undo links (gamebar.game_bar)",
+    "redo": "makes redo links (gamebar.game_bar)",
+    "restart": "makes restart links (gamebar.game_bar)",
+    "take_back": "takes a move back (gamebar.take_back_route)",
+}
+OWNED_MACROS = ("bar", "share", "win", "stats", "take_back")
+
+
+def page_copies(root: Path) -> list[str]:
+    """'module: what' for each thing a puzzle's page does that the midend owns."""
+    found = []
+    for path in sorted((root / "webapp" / "pages").glob("*.py")):
+        if path.name == "gamebar.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                f = node.func
+                name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+                if name in OWNED_CALLS:
+                    found.append(f"{path.name}: {OWNED_CALLS[name]}")
+            elif isinstance(node, ast.Constant) and node.value == "/take-back":
+                found.append(f"{path.name}: a take-back route of its own (gamebar.take_back_route)")
+    return sorted(found)
+
+
+def template_copies(root: Path) -> list[str]:
+    """'template: macro' for each macro the midend's template owns defined again elsewhere."""
+    pattern = re.compile(r"{%-?\s*macro\s+(" + "|".join(OWNED_MACROS) + r")\s*\(")
+    return [
+        f"{path.relative_to(root / 'templates')}: {m.group(1)}"
+        for path in sorted((root / "templates").rglob("*.html"))
+        if path.name != "_gamebar.html"
+        for m in pattern.finditer(path.read_text(encoding="utf-8"))
+    ]
+
+
+def test_no_page_does_what_the_midend_owns() -> None:
+    """Every page's bar, undo links and take-back come from gamebar; every template's bar macros from
+    _gamebar.html."""
+    assert page_copies(ROOT) == []
+    assert template_copies(ROOT) == []
+    assert "macro win(" in (ROOT / "templates" / "_gamebar.html").read_text(encoding="utf-8")
+
+
+def test_the_checks_find_a_planted_copy(tmp_path: Path) -> None:
+    """A page that builds its own bar, its own undo link or its own take-back route, and a template with its own
+    win screen, are each found; the midend's own module and template are not."""
+    pages, templates = tmp_path / "webapp" / "pages", tmp_path / "templates" / "mine"
+    pages.mkdir(parents=True)
+    templates.mkdir(parents=True)
+    (pages / "gamebar.py").write_text("def game_bar(c):\n    return Bar(c.undo())\n")
+    (pages / "mine.py").write_text("bar = Bar('id', '/id', '/share')\n")
+    (pages / "theirs.py").write_text("back = at(chain.undo())\n")
+    (pages / "sealed.py").write_text("@bp.post('/take-back')\ndef tb():\n    return GAME.take_back(k, h, log, 'x')\n")
+    (pages / "fine.py").write_text("ok = hidden.may_take_back(True)\n")
+    (tmp_path / "templates" / "_gamebar.html").write_text("{% macro win(b) %}{% endmacro %}")
+    (templates / "play.html").write_text("{%- macro win(b) -%}<div class=win></div>{% endmacro %}")
+    assert page_copies(tmp_path) == [
+        "mine.py: builds its bar (gamebar.game_bar)",
+        "sealed.py: a take-back route of its own (gamebar.take_back_route)",
+        "sealed.py: takes a move back (gamebar.take_back_route)",
+        "theirs.py: makes undo links (gamebar.game_bar)",
+    ]
+    assert template_copies(tmp_path) == ["mine/play.html: win"]
