@@ -250,7 +250,9 @@ def _play_links(
     )
     share = s.url(moves=pos.w_text(), guess=guess)  # a finished game's link shows its end
     live = s.mode == "adversary" and not guess
-    bar = game_bar("adversary", ident, share, chain, at, live=live, hints=hints, stats=_stats(s), end=_score(s, page))
+    bar = game_bar(
+        "adversary", ident, share, chain, at if live else None, hints=hints, stats=_stats(s), end=_score(s, page)
+    )
     if hidden is not None:  # earlier positions of a game played forward: prefixes of its log
         prefixes = [s.url(moves=";".join(log[:cut]), **keep) for cut in positions_in_log(log)]
     else:

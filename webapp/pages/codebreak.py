@@ -271,7 +271,7 @@ def _bar(
     ident = game_id(name, sizes, guesses) if adversarial else format_id((name, _size_text(sizes)), token=token)
     score = _score(name, sizes, page.maker, len(r.guesses)) if r.won else None
     stats = _stats(name, sizes, page.maker)
-    return game_bar("codebreak", ident, share, chain, at, live=adversarial, hints=hints, stats=stats, end=score)
+    return game_bar("codebreak", ident, share, chain, at if adversarial else None, hints=hints, stats=stats, end=score)
 
 
 def _size_text(sizes: Sizes) -> str:

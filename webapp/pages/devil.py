@@ -267,8 +267,7 @@ def _play_links(
         game_id(g, moves) if adversarial else format_id((v.n, v.goal, int(v.reflections)), token=g.token),
         g.url(moves=moves_to_text(moves) if adversarial else ",".join(log)),
         chain,
-        lambda c: g.url(**c.query(MOVES), peek="1" if peek else ""),
-        live=adversarial,
+        (lambda c: g.url(**c.query(MOVES), peek="1" if peek else "")) if adversarial else None,
         hints=hints,
         stats=StatsKey(
             f"devil:{v.n}:{v.goal}:{int(v.reflections)}:{g.devil}", f"{v.n} coins against the {g.devil} Devil"

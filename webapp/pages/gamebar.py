@@ -81,27 +81,26 @@ def game_bar(
     game_id: str,
     share: str,
     chain: Chain,
-    at: Callable[[Chain], str],
+    at: Callable[[Chain], str] | None,
     *,
-    live: bool = True,
     hints: int = 0,
     stats: StatsKey | None,
     end: Score | None = None,
 ) -> Bar:
     """A game page's bar: its ID (entered again through `area`'s `from_id`), its share link, the Undo, Redo and
-    Restart links of its undo chain (at: a chain's URL; none where its moves are not a chain of links, live False:
-    a game with a hidden secret, played forward only), the take-backs counted by the chain and the hints used."""
-    undo, redo, restart = (
-        (
-            at(chain.undo()) if chain.can_undo else None,
-            at(chain.redo()) if chain.can_redo else None,
-            at(chain.restart()) if chain.applied else None,
-        )
-        if live
-        else (None, None, None)
-    )
+    Restart links of its undo chain (at: a chain's URL; None where the moves are not a chain of links: a game with
+    a hidden secret, played forward only), the take-backs counted by the chain and the hints used."""
     return Bar(
-        game_id, url_for(f"{area}.from_id"), share, undo, redo, restart, chain.undos, hints, stats=stats, end=end
+        game_id=game_id,
+        id_action=url_for(f"{area}.from_id"),
+        share=share,
+        undo=at(chain.undo()) if at and chain.can_undo else None,
+        redo=at(chain.redo()) if at and chain.can_redo else None,
+        restart=at(chain.restart()) if at and chain.applied else None,
+        take_backs=chain.undos,
+        hints=hints,
+        stats=stats,
+        end=end,
     )
 
 
