@@ -10,13 +10,14 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 import pytest
+
+from tests.waiting import until
 
 BIN = Path(sys.executable).parent
 SYSTEM_KEY = secrets.token_hex(32)  # the servers' key, made for this run
@@ -39,15 +40,14 @@ def free_port() -> int:
 
 def wait_for_port(port: int, seconds: float = 30, process: subprocess.Popen[str] | None = None) -> bool:
     """Block until something listens on the port (True), or the process given ends first (False)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+
+    def listening_or_ended() -> str:
         with socket.socket() as s:
             if s.connect_ex(("127.0.0.1", port)) == 0:
-                return True
-        if process is not None and process.poll() is not None:
-            return False
-        time.sleep(0.1)
-    raise TimeoutError(f"nothing listens on port {port}")
+                return "listening"
+        return "ended" if process is not None and process.poll() is not None else ""
+
+    return until(listening_or_ended, seconds, f"nothing listens on port {port}", 0.1) == "listening"
 
 
 @dataclass

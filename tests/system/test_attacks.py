@@ -12,7 +12,6 @@ import re
 import signal
 import socket
 import subprocess
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -164,19 +163,19 @@ def test_a_killed_consumer_worker_is_queued_again_without_a_request(serve: Calla
 
 
 def test_slow_clients_do_not_stall_the_site(serve: Callable[..., Served]) -> None:
-    """50 connections that send their headers a line at a time for 10 s: /healthz still answers each time within
-    a second (nginx holds them; gunicorn's two sync workers never see them), with the security headers."""
+    """50 connections that send their headers a line at a time for 10 s: /healthz keeps answering while they do,
+    at least 20 times (nginx holds them; gunicorn's two sync workers never see them; were the site held up behind
+    them, its answers would come only once they stop), with the security headers."""
     app = serve()
     thread, stopped = slow_clients(app.url, 50, 10)
-    times = []
+    during = 0  # answers that came while the slow clients were still sending
     while not stopped.is_set():
-        t = time.monotonic()
         status, headers, _ = ask(app.url, "/healthz")
-        times.append(time.monotonic() - t)
+        during += not stopped.is_set()
         assert status == 200 and headers["x-frame-options"] == "DENY"
-        time.sleep(0.2)
+        stopped.wait(0.2)
     thread.join()
-    assert len(times) >= 20 and max(times) < 1.0, max(times)
+    assert during >= 20, during
     with pytest.raises(urllib.error.HTTPError) as too_long:  # nginx's own error page, with the same headers
         urllib.request.urlopen(app.url + "/" + "a" * 20_000, timeout=30)
     assert too_long.value.code == 414 and too_long.value.headers["X-Frame-Options"] == "DENY"

@@ -18,12 +18,13 @@ from playwright.sync_api import Browser, expect
 from tests.system.conftest import Served
 from tests.waiting import until
 
+JUDGED_OR_PROGRESS = r"<progress|was a best guess|expected guesses against"
 
-def _get(url: str) -> tuple[int, str, float]:
-    """Status, body and wall seconds of one GET."""
-    start = time.monotonic()
+
+def _get(url: str) -> tuple[int, str]:
+    """Status and body of one GET."""
     with urllib.request.urlopen(url, timeout=30) as r:
-        return r.status, r.read().decode(), time.monotonic() - start
+        return r.status, r.read().decode()
 
 
 @pytest.mark.slow
@@ -43,9 +44,9 @@ def test_a_fresh_site_shows_what_is_proved_and_stays_prompt(browser: Browser, se
     with sqlite3.connect(Path(app.log).parent / "instance" / "results.db") as db:
         bodies = [k for (k,) in db.execute("SELECT key FROM results WHERE key LIKE 'rendered:%:page:aequitas-table:%'")]
     assert sorted(k.rsplit(":", 1)[1] for k in bodies) == ["30", "40"], bodies
-    status, table, _ = _get(app.url + "/aequitas/table?max=40")
+    status, table = _get(app.url + "/aequitas/table?max=40")
     assert status == 200 and table.count("<tr") > 40
-    status, optima, _ = _get(app.url + "/codebreak/optima")
+    status, optima = _get(app.url + "/codebreak/optima")
     proved = re.search(r"(\d+) of (\d+) sizes", optima)
     assert status == 200 and proved is not None and int(proved.group(1)) >= 14, proved
     for (pegs, colours), kept in certificates().items():
@@ -69,6 +70,9 @@ def test_a_fresh_site_shows_what_is_proved_and_stays_prompt(browser: Browser, se
         time.sleep(0.1)  # the heavy pages asked first
         home = pool.submit(_get, app.url + "/").result()
         answers = [f.result() for f in heavy]
-    assert home[0] == 200 and home[2] < 1.0, home[2]
-    assert all(status == 200 for status, _, _ in answers)
-    assert all(seconds < 5 for _, _, seconds in answers), [seconds for _, _, seconds in answers]
+    assert home[0] == 200
+    # each heavy page answers with the guess judged (already stored) or the quick lane's progress (its job not
+    # done within the request's wait): never a search inside the request (benchmarks/guess_cost.py times them)
+    assert all(status == 200 and re.search(JUDGED_OR_PROGRESS, body) for status, body in answers), [
+        (status, body[:300]) for status, body in answers
+    ]

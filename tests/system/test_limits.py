@@ -124,9 +124,23 @@ def test_invented_header_values_make_no_cache_entries(serve: Callable[..., Serve
     assert _cache_files(app) == before
 
 
+def _held(s: socket.socket) -> bool:
+    """Whether the server still holds a connection open without having answered it."""
+    s.setblocking(False)
+    try:
+        s.recv(1, socket.MSG_PEEK)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    return False  # an answer (nginx's 408) or its end
+
+
 def test_idle_half_sent_requests_leave_the_site_answering(serve: Callable[..., Served]) -> None:
-    """1,500 connections from one address that send half a request and wait: /healthz from another keeps
-    answering within a second, 20 times running (nginx's workers hold them; gunicorn never sees them)."""
+    """1,500 connections from one address that send half a request and wait: /healthz from another answers 20
+    times running while they are still held (nginx's workers hold them, dropping each after its
+    client_header_timeout; gunicorn never sees them: were the site held up behind them, it would answer only once
+    nginx dropped them)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4096)), hard))
     app = serve()
@@ -137,13 +151,9 @@ def test_idle_half_sent_requests_leave_the_site_answering(serve: Callable[..., S
             s = socket.create_connection((host, int(port)), timeout=10, source_address=("127.0.0.9", 0))
             s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
             idle.append(s)
-        times = []
         for _ in range(20):
-            t = time.monotonic()
             assert ask(app.url, "/healthz", "127.0.0.1")[0] == 200
-            times.append(time.monotonic() - t)
-            time.sleep(0.1)
-        assert max(times) < 1.0, max(times)
+        assert _held(idle[-1]), "the half-sent requests were dropped before the site answered"
     finally:
         for s in idle:
             s.close()

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.system.conftest import Served, free_port, wait_for_port
+from tests.waiting import until
 from webapp.commands.cli import main
 
 
@@ -48,8 +49,8 @@ def proxied(serve: Callable[..., Served], tmp_path: Path) -> Iterator[tuple[str,
 
 
 def slow_clients(url: str, count: int, seconds: float) -> tuple[threading.Thread, threading.Event]:
-    """Open count connections that send a request's headers one line every half second for a while; the event
-    is set when they stop sending (just before they close)."""
+    """Open count connections that send a request's headers one line every half second for a while (returning once
+    all are open); the event is set when they stop sending (just before they close)."""
     host, port = url.removeprefix("http://").split(":")
 
     def trickle() -> None:
@@ -58,6 +59,7 @@ def slow_clients(url: str, count: int, seconds: float) -> tuple[threading.Thread
             s = socket.create_connection((host, int(port)))
             s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
             socks.append(s)
+        connected.set()
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             for s in socks:
@@ -68,10 +70,10 @@ def slow_clients(url: str, count: int, seconds: float) -> tuple[threading.Thread
         for s in socks:
             s.close()
 
-    stopped = threading.Event()
+    stopped, connected = threading.Event(), threading.Event()
     t = threading.Thread(target=trickle, daemon=True)
     t.start()
-    time.sleep(0.5)  # let them connect
+    assert connected.wait(30), "the slow clients did not connect"
     return t, stopped
 
 
@@ -136,12 +138,12 @@ def _get(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
 def _until_kept(url: str) -> tuple[dict[str, str], bytes]:
     """The headers and body of url asked again until nginx answers from its cache (it finishes writing its copy
     just after the first answer: on a loaded machine, a moment later), for at most 2 s."""
-    for _ in range(20):
+
+    def kept() -> tuple[dict[str, str], bytes] | None:
         _, headers, body = _get(url)
-        if headers["X-Cache"] == "HIT":
-            break
-        time.sleep(0.1)
-    return headers, body
+        return (headers, body) if headers["X-Cache"] == "HIT" else None
+
+    return until(kept, 2, f"nginx did not answer {url} from its cache", 0.1)
 
 
 @pytest.mark.slow
