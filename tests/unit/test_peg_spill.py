@@ -138,7 +138,7 @@ def test_a_listed_problems_job_keeps_its_levels_on_disk_then_removes_them(
     search on disk gives the fewest moves the search in memory gives, and the exact layers', is checked above on
     triangle-6.)"""
     from solvers.progress import quiet
-    from webapp.results.catalogue import ReportParams, _pegs_report, pegs_problem
+    from webapp.results.catalogue import PEGS_REPORT, ReportParams, pegs_problem
 
     monkeypatch.setenv("COIN_PUZZLES_INSTANCE", str(tmp_path))
     folders: list[Path] = []
@@ -150,14 +150,14 @@ def test_a_listed_problems_job_keeps_its_levels_on_disk_then_removes_them(
 
     monkeypatch.setattr(DiskSpill, "save", spy)
     b = board("english")
-    report = _pegs_report(pegs_problem("english", "c2", "c5"), quiet)
+    report = PEGS_REPORT.run(pegs_problem("english", "c2", "c5"), quiet)
     assert report.proved and report.min_moves == len(report.solution)
     assert replay(b, b.start("c2"), report.analysis(b).solution) == 1 << b.index("c5")
     assert set(folders) == {tmp_path / "pegs-search" / f"english-{b.start('c2'):x}-c5"}
     assert not any((tmp_path / "pegs-search").iterdir())
     folders.clear()
     moved = b.start("c2") ^ (1 << b.index("c2")) ^ (1 << b.index("c4")) ^ (1 << b.index("c3"))  # c4 jumped to c2
-    other = _pegs_report(ReportParams("english", moved, None, False, "c5"), quiet)
+    other = PEGS_REPORT.run(ReportParams("english", moved, None, False, "c5"), quiet)
     assert other.proved and other.min_moves is not None and not folders
 
 
@@ -276,7 +276,7 @@ def test_a_full_disk_ends_a_listed_problems_job_clearly(tmp_path: Path, monkeypa
     import errno
 
     from solvers.progress import quiet
-    from webapp.results.catalogue import _pegs_report, pegs_problem
+    from webapp.results.catalogue import PEGS_REPORT, pegs_problem
 
     monkeypatch.setenv("COIN_PUZZLES_INSTANCE", str(tmp_path))
 
@@ -285,7 +285,7 @@ def test_a_full_disk_ends_a_listed_problems_job_clearly(tmp_path: Path, monkeypa
 
     monkeypatch.setattr(DiskSpill, "keep", full)
     with pytest.raises(LimitError, match="needs more disk"):
-        _pegs_report(pegs_problem("english", "c3", "c3"), quiet)
+        PEGS_REPORT.run(pegs_problem("english", "c3", "c3"), quiet)
     assert not any((tmp_path / "pegs-search").iterdir())
 
 

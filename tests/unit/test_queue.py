@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from solvers.errors import LimitError
-from tests.unit.test_store import SECRET, SQUARE, X, square
+from solvers.progress import Tick
+from tests.unit.test_store import SECRET, SQUARE, Square, X
 from webapp.results.access import Busy, Pending, fetch
 from webapp.results.computations import Computation, Wire
 from webapp.store import Limits
@@ -50,9 +51,22 @@ def _refuse_odd(p: X) -> None:
         raise LimitError("odd numbers are refused")
 
 
-HINT = Computation(
-    "test.hint", X, square, lambda p: False, lambda p: "a hint", int, check=_refuse_odd, lane=lambda p: "quick"
-)
+class Hint(Square):
+    """A stand-in for a hint: never quick, odd numbers refused before a job is queued, in the quick lane."""
+
+    name = "test.hint"
+
+    def quick(self, p: X) -> bool:
+        return False
+
+    def check(self, p: X) -> None:
+        _refuse_odd(p)
+
+    def lane(self, p: X) -> str:
+        return "quick"
+
+
+HINT = Hint()
 
 
 def test_a_quick_job_is_never_locked_out_by_long_ones(tmp_path: Path) -> None:
@@ -177,12 +191,21 @@ def test_a_quick_lane_job_is_awaited_a_moment_and_no_search_runs_in_the_request(
     store = SqliteStore(tmp_path / "r.db", SECRET)
     computed_here: list[int] = []
 
-    def run(p: X, tick: object) -> int:
-        computed_here.append(p.x)
-        return p.x * p.x
+    class InLane(Square):
+        """A square in the lane its name says, never quick."""
+
+        def run(self, p: X, tick: Tick, checkpoint: object = None) -> int:
+            computed_here.append(p.x)
+            return p.x * p.x
+
+        def quick(self, p: X) -> bool:
+            return False
+
+        def lane(self, p: X) -> str:
+            return self.name.removeprefix("test.")
 
     for lane in ("quick", "visitors"):
-        c = Computation(f"test.{lane}", X, run, lambda p: False, lambda p: "a sq", int, lane=lambda p, lane=lane: lane)
+        c = type(f"In{lane}", (InLane,), {"name": f"test.{lane}"})()
         done = threading.Event()
 
         def enqueue(

@@ -40,7 +40,22 @@ def square(p: X, tick: Tick) -> int:
     return p.x**2
 
 
-SQUARE = Computation("test.square", X, square, lambda p: p.x < 10, lambda p: "a square", int)
+class Square(Computation[X, int]):
+    """A stand-in computation: quick below 10."""
+
+    name, params, stored_as = "test.square", X, int
+
+    def run(self, p: X, tick: Tick, checkpoint: object = None) -> int:
+        return square(p, tick)
+
+    def quick(self, p: X) -> bool:
+        return p.x < 10
+
+    def title(self, p: X) -> str:
+        return "a square"
+
+
+SQUARE = Square()
 
 
 def test_entries_survive_reopening(tmp_path: Path) -> None:
@@ -157,8 +172,12 @@ def test_a_job_past_its_memory_budget_is_refused_clearly(tmp_path: Path) -> None
         "from webapp.results.jobs import limit_memory\n"
         "from webapp.results.computations import Computation, Failed, Params, run\n"
         "limit_memory('visitors')()\n"
-        "grow = lambda p, t: np.ones(2 ** 31, dtype=np.uint8)\n"
-        "big = Computation('test.big', Params, grow, lambda p: False, str, str)\n"
+        "class Big(Computation):\n"
+        "    name, params, stored_as = 'test.big', Params, str\n"
+        "    run = lambda self, p, t, c=None: np.ones(2 ** 31, dtype=np.uint8)\n"
+        "    quick = lambda self, p: False\n"
+        "    title = lambda self, p: 'big'\n"
+        "big = Big()\n"
         "out = run(big, Params(), lambda d, t: None)\n"
         "print(type(out).__name__, out.message if isinstance(out, Failed) else '')\n"
     )

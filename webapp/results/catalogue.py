@@ -11,6 +11,7 @@ import msgspec
 
 from solvers.aequitas.paper import PaperCell, cells
 from solvers.aequitas.report import TableReport, table_report
+from solvers.checkpoint import Checkpoint
 from solvers.devil import DevilVariant, Solution, solve
 from solvers.devil.variant import DevilGoal
 from solvers.errors import LimitError
@@ -100,111 +101,6 @@ class VariantParams(Params, frozen=True):
         return variant_model.Variant.from_token(self.variant)
 
 
-def _pegs_table(p: BoardParams, tick: Tick) -> tuple[PegRow, ...]:
-    """Every start of a board."""
-    return tuple(board_table(p.board, tick))
-
-
-def _pegs_report(p: ReportParams, tick: Tick) -> PegReport:
-    """The API's thorough analysis of a position. A listed problem's fewest-moves search (PROBLEMS) keeps its
-    levels on disk in the instance folder (`peg_spill.report_on_disk`), so that a stopped job resumes where it was;
-    any other position's search stays in memory within its usual limit (a visitor's job stopped at its time limit
-    leaves no files behind)."""
-    b = board(p.board)
-    listed = p.hole is not None and p.finish and p.position == b.start(p.hole) and listed_problem(b, p.hole, p.finish)
-    if not listed or b.size <= EXACT_MAX_HOLES:
-        return peg_report(b, p.position, p.hole, p.count, p.finish or None, tick)
-    return report_on_disk(b, p.position, p.hole or "", str(p.finish), p.count, tick)
-
-
-def _pegs_analysis(p: PositionParams, tick: Tick) -> Analysis:
-    """Solvability, fewest moves where exact, and a solution, for the play page's hints and solutions."""
-    b = board(p.board)
-    return analyse(b, p.position, finish=b.index(p.finish) if p.finish else None)
-
-
-def _pegs_search(p: PositionParams, tick: Tick) -> Analysis:
-    """A solution by the thorough depth-first search (its budget 40 times a hint's: most of a minute on the French
-    board), where a hint's search ran out of budget."""
-    b = board(p.board)
-    return analyse(b, p.position, thorough=True, finish=b.index(p.finish) if p.finish else None)
-
-
-def _pegs_analysis_quick(p: PositionParams) -> bool:
-    """Small boards, few coins, or a position the invariant settles at once."""
-    b, pos = board(p.board), p.position
-    return b.size <= QUICK_TABLE_HOLES or pegs(pos) <= QUICK_PEGS or (pegs(pos) > 1 and not class_finals(b, pos))
-
-
-def _devil(p: DevilParams, tick: Tick) -> Solution:
-    """The shortest sure win for a variant, or why there is none."""
-    return solve(DevilVariant(p.n, p.goal, p.reflections, p.states), tick)
-
-
-def _devil_quick(p: DevilParams) -> bool:
-    """Small variants."""
-    return int(p.states**p.n) <= QUICK_DEVIL_CONFIGS
-
-
-def _aequitas(p: AequitasParams, tick: Tick) -> tuple[tuple[PaperCell, ...], TableReport]:
-    """The comparison table with the paper, and its report with the certificates of every disagreement."""
-    rows = tuple(cells(p.max, tick))
-    return rows, table_report(p.max, rows)
-
-
-PEGS_TABLE = Computation(
-    "pegs.table",
-    BoardParams,
-    _pegs_table,
-    lambda p: board(p.board).size <= QUICK_TABLE_HOLES,
-    lambda p: f"the table of starts for the {board(p.board).title}",
-    tuple[PegRow, ...],
-)
-PEGS_REPORT = Computation(
-    "pegs.report",
-    ReportParams,
-    _pegs_report,
-    lambda p: board(p.board).size <= QUICK_TABLE_HOLES,
-    lambda p: f"the analysis of a position on the {board(p.board).title}",
-    PegReport,
-)
-PEGS_ANALYSIS = Computation(
-    "pegs.analysis",
-    PositionParams,
-    _pegs_analysis,
-    _pegs_analysis_quick,
-    lambda p: f"the best moves from this position on the {board(p.board).title}",  # for a hint or a solution
-    Analysis,
-    lane=lambda p: "quick",  # a hint's search stops at its budget within seconds
-)
-PEGS_SEARCH = Computation(
-    "pegs.search",
-    PositionParams,
-    _pegs_search,
-    _pegs_analysis_quick,
-    lambda p: f"a solution for this position on the {board(p.board).title}",
-    Analysis,
-)
-DEVIL = Computation(
-    "devil.solve", DevilParams, _devil, _devil_quick, lambda p: f"the Devil's game for {p.n} coins", Solution
-)
-AEQUITAS = Computation(
-    "aequitas.table",
-    AequitasParams,
-    _aequitas,
-    lambda p: p.max <= QUICK_AEQUITAS,
-    lambda p: f"the Æquitas table up to {p.max} coins",
-    tuple[tuple[PaperCell, ...], TableReport],
-)
-
-
-def _variant_plan(p: VariantParams, tick: Tick) -> tuple[VariantPlan, VariantVerification]:
-    """A variant's optimal plan, verified on every secret and every way the scale may lie."""
-    plan = variant_plan(p.model(), tick)
-    check = verify_variant(plan)
-    return plan, check
-
-
 QUICK_VARIANT = {"lies1": 40, "lies2": 10, "fakes": 30, "pans": 40}  # coins planned and verified within ~1 s
 
 
@@ -214,29 +110,161 @@ def variant_quick(v: variant_model.Variant) -> bool:
     return v.coins <= QUICK_VARIANT[key]
 
 
-def _variant_table(p: VariantParams, tick: Tick) -> tuple[VariantRow, ...]:
-    """A variant's table for N = 1..100, each figure proved and its plan verified."""
-    return variant_table(p.model(), tick)
+class PegsTable(Computation[BoardParams, tuple[PegRow, ...]]):
+    """Every start of a board."""
+
+    name, params, stored_as = "pegs.table", BoardParams, tuple[PegRow, ...]
+
+    def run(self, p: BoardParams, tick: Tick, checkpoint: Checkpoint | None = None) -> tuple[PegRow, ...]:
+        return tuple(board_table(p.board, tick))
+
+    def quick(self, p: BoardParams) -> bool:
+        return board(p.board).size <= QUICK_TABLE_HOLES
+
+    def title(self, p: BoardParams) -> str:
+        return f"the table of starts for the {board(p.board).title}"
 
 
-VARIANT_PLAN = Computation(
-    name="variants.plan",
-    params=VariantParams,
-    run=_variant_plan,
-    quick=lambda p: variant_quick(p.model()),
-    title=lambda p: f"the plan for {p.model().describe()}",
-    stored_as=tuple[StoredPlan, VariantVerification],
-    dump=lambda r: (stored(r[0]), r[1]),
-    load=lambda r: (restored(r[0]), r[1]),
-)
-VARIANT_TABLE = Computation(
-    "variants.table",
-    VariantParams,
-    _variant_table,
-    lambda p: False,
-    lambda p: f"the table for {p.model().describe().split(', ', 1)[1]}, N = 1 to 100",
-    tuple[VariantRow, ...],
-)
+class PegsReport(Computation[ReportParams, PegReport]):
+    """The API's thorough analysis of a position. A listed problem's fewest-moves search (PROBLEMS) keeps its
+    levels on disk in the instance folder (`peg_spill.report_on_disk`), so that a stopped job resumes where it was;
+    any other position's search stays in memory within its usual limit (a visitor's job stopped at its time limit
+    leaves no files behind)."""
+
+    name, params, stored_as = "pegs.report", ReportParams, PegReport
+
+    def run(self, p: ReportParams, tick: Tick, checkpoint: Checkpoint | None = None) -> PegReport:
+        b = board(p.board)
+        listed = (
+            p.hole is not None and p.finish and p.position == b.start(p.hole) and listed_problem(b, p.hole, p.finish)
+        )
+        if not listed or b.size <= EXACT_MAX_HOLES:
+            return peg_report(b, p.position, p.hole, p.count, p.finish or None, tick)
+        return report_on_disk(b, p.position, p.hole or "", str(p.finish), p.count, tick)
+
+    def quick(self, p: ReportParams) -> bool:
+        return board(p.board).size <= QUICK_TABLE_HOLES
+
+    def title(self, p: ReportParams) -> str:
+        return f"the analysis of a position on the {board(p.board).title}"
+
+
+class PegsAnalysis(Computation[PositionParams, Analysis]):
+    """Solvability, fewest moves where exact, and a solution, for the play page's hints and solutions (the quick
+    lane: a hint's search stops at its budget within seconds)."""
+
+    name, params, stored_as = "pegs.analysis", PositionParams, Analysis
+
+    def run(self, p: PositionParams, tick: Tick, checkpoint: Checkpoint | None = None) -> Analysis:
+        b = board(p.board)
+        return analyse(b, p.position, finish=b.index(p.finish) if p.finish else None)
+
+    def quick(self, p: PositionParams) -> bool:
+        """Small boards, few coins, or a position the invariant settles at once."""
+        b, pos = board(p.board), p.position
+        return b.size <= QUICK_TABLE_HOLES or pegs(pos) <= QUICK_PEGS or (pegs(pos) > 1 and not class_finals(b, pos))
+
+    def title(self, p: PositionParams) -> str:
+        return f"the best moves from this position on the {board(p.board).title}"  # for a hint or a solution
+
+    def lane(self, p: PositionParams) -> str:
+        return "quick"
+
+
+class PegsSearch(PegsAnalysis):
+    """A solution by the thorough depth-first search (its budget 40 times a hint's: most of a minute on the French
+    board), where a hint's search ran out of budget."""
+
+    name = "pegs.search"
+
+    def run(self, p: PositionParams, tick: Tick, checkpoint: Checkpoint | None = None) -> Analysis:
+        b = board(p.board)
+        return analyse(b, p.position, thorough=True, finish=b.index(p.finish) if p.finish else None)
+
+    def title(self, p: PositionParams) -> str:
+        return f"a solution for this position on the {board(p.board).title}"
+
+    def lane(self, p: PositionParams) -> str:
+        return "visitors"
+
+
+class Devil(Computation[DevilParams, Solution]):
+    """The shortest sure win for a variant of the Devil's game, or why there is none."""
+
+    name, params, stored_as = "devil.solve", DevilParams, Solution
+
+    def run(self, p: DevilParams, tick: Tick, checkpoint: Checkpoint | None = None) -> Solution:
+        return solve(DevilVariant(p.n, p.goal, p.reflections, p.states), tick)
+
+    def quick(self, p: DevilParams) -> bool:
+        return int(p.states**p.n) <= QUICK_DEVIL_CONFIGS
+
+    def title(self, p: DevilParams) -> str:
+        return f"the Devil's game for {p.n} coins"
+
+
+class Aequitas(Computation[AequitasParams, tuple[tuple[PaperCell, ...], TableReport]]):
+    """The comparison table with the paper, and its report with the certificates of every disagreement."""
+
+    name, params, stored_as = "aequitas.table", AequitasParams, tuple[tuple[PaperCell, ...], TableReport]
+
+    def run(
+        self, p: AequitasParams, tick: Tick, checkpoint: Checkpoint | None = None
+    ) -> tuple[tuple[PaperCell, ...], TableReport]:
+        rows = tuple(cells(p.max, tick))
+        return rows, table_report(p.max, rows)
+
+    def quick(self, p: AequitasParams) -> bool:
+        return p.max <= QUICK_AEQUITAS
+
+    def title(self, p: AequitasParams) -> str:
+        return f"the Æquitas table up to {p.max} coins"
+
+
+class VariantPlanOf(Computation[VariantParams, tuple[VariantPlan, VariantVerification]]):
+    """A variant's optimal plan, verified on every secret and every way the scale may lie (stored without its
+    search: `StoredPlan`)."""
+
+    name, params, stored_as = "variants.plan", VariantParams, tuple[StoredPlan, VariantVerification]
+
+    def run(
+        self, p: VariantParams, tick: Tick, checkpoint: Checkpoint | None = None
+    ) -> tuple[VariantPlan, VariantVerification]:
+        plan = variant_plan(p.model(), tick)
+        return plan, verify_variant(plan)
+
+    def quick(self, p: VariantParams) -> bool:
+        return variant_quick(p.model())
+
+    def title(self, p: VariantParams) -> str:
+        return f"the plan for {p.model().describe()}"
+
+    def dump(self, value: tuple[VariantPlan, VariantVerification]) -> object:
+        return stored(value[0]), value[1]
+
+    def load(self, kept: Any) -> tuple[VariantPlan, VariantVerification]:
+        return restored(kept[0]), kept[1]
+
+
+class VariantTable(Computation[VariantParams, tuple[VariantRow, ...]]):
+    """The table of a variant's family for N = 1 to 100 coins."""
+
+    name, params, stored_as = "variants.table", VariantParams, tuple[VariantRow, ...]
+
+    def run(self, p: VariantParams, tick: Tick, checkpoint: Checkpoint | None = None) -> tuple[VariantRow, ...]:
+        return variant_table(p.model(), tick)
+
+    def quick(self, p: VariantParams) -> bool:
+        return False
+
+    def title(self, p: VariantParams) -> str:
+        return f"the table for {p.model().describe().split(', ', 1)[1]}, N = 1 to 100"
+
+
+PEGS_TABLE, PEGS_REPORT, PEGS_ANALYSIS, PEGS_SEARCH = PegsTable(), PegsReport(), PegsAnalysis(), PegsSearch()
+DEVIL, AEQUITAS, VARIANT_PLAN, VARIANT_TABLE = Devil(), Aequitas(), VariantPlanOf(), VariantTable()
+
+
 COMPUTATIONS: tuple[Computation[Any, Any], ...] = (
     PEGS_TABLE,
     PEGS_REPORT,

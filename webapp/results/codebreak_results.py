@@ -250,50 +250,74 @@ def _second(p: GameParams, tick: Tick, checkpoint: Checkpoint | None = None) -> 
     return second_totals(AverageSearch(g, Tuning(cache_bits=None), checkpoint=checkpoint), tick)
 
 
-def _game(p: GameParams, tick: Tick) -> Game:
+class CodebreakTree(Computation[StrategyParams, tuple[Node, Stats]]):
+    """A strategy's tree and its verified statistics (`solve`), resumed from the job's checkpoint in the store."""
+
+    name, params, stored_as = "codebreak.tree", StrategyParams, tuple[Node, Stats]
+
+    def run(self, p: StrategyParams, tick: Tick, checkpoint: Checkpoint | None = None) -> tuple[Node, Stats]:
+        return _codebreak(p, tick, checkpoint)
+
+    def quick(self, p: StrategyParams) -> bool:
+        return _codebreak_quick(p)
+
+    def title(self, p: StrategyParams) -> str:
+        within = f" within {p.max_guesses} guesses" if p.max_guesses else ""
+        return f"{STRATEGY_NAMES[p.strategy]} for {sized_title(p)}{within}"
+
+    def check(self, p: StrategyParams) -> None:
+        _refuse_large(p)
+
+
+class GameTable(Computation[GameParams, Game]):
     """A built game: its secrets, experiments and outcome table."""
-    return p.load()
+
+    name, params, stored_as = "codebreak.game", GameParams, Game
+
+    def run(self, p: GameParams, tick: Tick, checkpoint: Checkpoint | None = None) -> Game:
+        return p.load()
+
+    def quick(self, p: GameParams) -> bool:
+        return _game_quick(p)
+
+    def title(self, p: GameParams) -> str:
+        return f"the outcome table of {sized_title(p)}"
 
 
-CODEBREAK = Computation(
-    "codebreak.tree",
-    StrategyParams,
-    _codebreak,
-    _codebreak_quick,
-    lambda p: (
-        f"{STRATEGY_NAMES[p.strategy]} for {sized_title(p)}"
-        + (f" within {p.max_guesses} guesses" if p.max_guesses else "")
-    ),
-    tuple[Node, Stats],
-    check=_refuse_large,
-    resume=_codebreak,
-)
-GAME = Computation(
-    "codebreak.game",
-    GameParams,
-    _game,
-    _game_quick,
-    lambda p: f"the outcome table of {sized_title(p)}",
-    Game,
-)
-SECOND = Computation(
-    "codebreak.second",
-    GameParams,
-    _second,
-    lambda p: False,
-    lambda p: f"the worth of every second guess in {sized_title(p)}",
-    SecondTotals,
-    resume=_second,
-)
-LESSON = Computation(
-    "codebreak.lesson",
-    LessonParams,
-    _lesson,
-    _lesson_quick,
-    lambda p: f"the worth of the guess {p.guesses.rsplit(',', 1)[-1]}",
-    CodeLesson,
-    lane=lambda p: "quick" if "," not in p.guesses or _codes_before(p) <= QUICK_LANE_LESSON_SECRETS else "visitors",
-)
+class SecondGuesses(Computation[GameParams, SecondTotals]):
+    """The totals of every second guess (`_second`), resumed from the job's checkpoint in the store."""
+
+    name, params, stored_as = "codebreak.second", GameParams, SecondTotals
+
+    def run(self, p: GameParams, tick: Tick, checkpoint: Checkpoint | None = None) -> SecondTotals:
+        return _second(p, tick, checkpoint)
+
+    def quick(self, p: GameParams) -> bool:
+        return False
+
+    def title(self, p: GameParams) -> str:
+        return f"the worth of every second guess in {sized_title(p)}"
+
+
+class Lesson(Computation[LessonParams, CodeLesson]):
+    """What a guess was worth (`_lesson`); in the quick lane when few codes were still possible before it."""
+
+    name, params, stored_as = "codebreak.lesson", LessonParams, CodeLesson
+
+    def run(self, p: LessonParams, tick: Tick, checkpoint: Checkpoint | None = None) -> CodeLesson:
+        return _lesson(p, tick)
+
+    def quick(self, p: LessonParams) -> bool:
+        return _lesson_quick(p)
+
+    def title(self, p: LessonParams) -> str:
+        return f"the worth of the guess {p.guesses.rsplit(',', 1)[-1]}"
+
+    def lane(self, p: LessonParams) -> str:
+        return "quick" if "," not in p.guesses or _codes_before(p) <= QUICK_LANE_LESSON_SECRETS else "visitors"
+
+
+CODEBREAK, GAME, SECOND, LESSON = CodebreakTree(), GameTable(), SecondGuesses(), Lesson()
 
 
 def game_params(game: str, sizes: tuple[int | None, int | None, int | None]) -> GameParams:

@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable, Mapping
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import msgspec
 
@@ -31,15 +32,14 @@ class Params(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The base of every computation's parameters: frozen, and a queued job's unknown fields are refused."""
 
 
-def _same(value: Any) -> Any:
-    """A result stored as it is."""
-    return value
-
-
-@dataclass(frozen=True)
-class Computation(Generic[P, R]):
-    """A named, deterministic computation: run(params, tick) -> R for params of type `params`; quick(params) says
-    whether it is cheap enough for a web request (about a second of CPU at most); title(params) names it for people.
+class Computation(ABC, Generic[P, R]):
+    """A named, deterministic computation: `run(params, tick, checkpoint=None)` -> R for params of type `params`
+    (a long proof keeps what it settles in the checkpoint given, a job's in the store, and resumes from it); `quick`
+    says whether it is cheap enough for a web request (about a second of CPU at most), `title` names it for people,
+    `check` refuses bad parameters (a PuzzleError) before a job is queued, and `lane` says which queue a job of it
+    waits in: "quick" for work a visitor waits on with the page open, estimated at seconds, never queued behind long
+    jobs (webapp/results/jobs.py) and counted apart from the visitor's long jobs (webapp/results/access.py).
+    Each computation is a subclass (`catalogue`) setting `name`, `params` and `stored_as`.
 
     Results are stored as JSON: `stored_as` is the type stored (what a stored entry is decoded against); `dump`
     and `load` turn a result into that type and back when it is not data already (a plan holding its search).
@@ -48,18 +48,34 @@ class Computation(Generic[P, R]):
 
     name: str
     params: type[P]
-    run: Callable[[P, Tick], R]
-    quick: Callable[[P], bool]
-    title: Callable[[P], str]
     stored_as: Any
-    dump: Callable[[R], object] = _same
-    load: Callable[[Any], R] = _same
-    check: Callable[[P], None] = lambda p: None  # refuses bad parameters (a PuzzleError) before a job is queued
-    lane: Callable[[P], str] = lambda p: "visitors"  # "quick": work a visitor waits on with the page open,
-    # estimated at seconds, never queued behind long jobs (webapp/results/jobs.py) and counted apart from the visitor's
-    # long jobs (webapp/results/access.py)
-    resume: Callable[[P, Tick, Checkpoint | None], R] | None = None  # a run that keeps what it settles in a
-    # checkpoint and resumes from it (a job's, in the store): used instead of `run` where given
+
+    @abstractmethod
+    def run(self, params: P, tick: Tick, checkpoint: Checkpoint | None = None) -> R:
+        """The result, computed (telling tick(done, total) as it goes)."""
+
+    @abstractmethod
+    def quick(self, params: P) -> bool:
+        """Whether a web request may compute it."""
+
+    @abstractmethod
+    def title(self, params: P) -> str:
+        """What it computes, for people ('the table of starts for the English board')."""
+
+    def check(self, params: P) -> None:
+        """Refuse parameters a job would refuse (a PuzzleError), before one is queued; none by default."""
+
+    def lane(self, params: P) -> str:
+        """The queue a job of it waits in: 'quick' or 'visitors' (the default)."""
+        return "visitors"
+
+    def dump(self, value: R) -> object:
+        """A result as the store keeps it (`stored_as`): the result itself by default."""
+        return value
+
+    def load(self, stored: Any) -> R:
+        """A result from what the store keeps: the stored value itself by default."""
+        return cast(R, stored)
 
     @cached_property
     def schema(self) -> str:
@@ -93,10 +109,10 @@ class Failed:
 
 
 def run(c: Computation[P, R], params: P, tick: Tick, checkpoint: Checkpoint | None = None) -> R | Failed:
-    """Compute a result (a resumable computation with the checkpoint given); a solver's refusal or running out of
-    the job's memory becomes a stored Failed."""
+    """Compute a result (with the checkpoint given); a solver's refusal or running out of the job's memory becomes a
+    stored Failed."""
     try:
-        return c.resume(params, tick, checkpoint) if c.resume is not None else c.run(params, tick)
+        return c.run(params, tick, checkpoint)
     except LimitError as e:
         return Failed("limit", e.message)
     except PuzzleError as e:
@@ -207,8 +223,8 @@ class StoreCheckpoint:
 
 
 def work(store: Store, c: Computation[P, Any], params: P) -> None:
-    """A job's work: report progress (at most twice a second), compute with a checkpoint in the store (given to a
-    resumable computation), store the result and drop the checkpoint (the claim is left to whoever runs the
+    """A job's work: report progress (at most twice a second), compute with a checkpoint in the store (given to the
+    computation), store the result and drop the checkpoint (the claim is left to whoever runs the
     job)."""
     key = c.key(params)
     last = [0.0]
@@ -225,8 +241,8 @@ def work(store: Store, c: Computation[P, Any], params: P) -> None:
 
 
 def resumable(store: Store, c: Computation[P, Any], params: P, tick: Tick) -> None:
-    """Compute a result with a checkpoint in the store (given to a resumable computation, so that a run stopped
-    part-way resumes), store it and drop the checkpoint."""
+    """Compute a result with a checkpoint in the store (given to the computation, so that a run stopped part-way
+    resumes), store it and drop the checkpoint."""
     key = c.key(params)
     checkpoint = StoreCheckpoint(store, key)
     result = run(c, params, tick, checkpoint)

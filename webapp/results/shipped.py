@@ -47,7 +47,15 @@ if TYPE_CHECKING:
 SHIPPED_RESULTS = ROOT / "webapp" / "data" / "results"
 # the computations whose slow listed results are shipped (the others: outcome tables and small searches, made in
 # seconds by the precomputation)
-SHIPPED_KINDS = (CODEBREAK, SECOND, PEGS_REPORT, PEGS_TABLE, AEQUITAS, DEVIL, VARIANT_TABLE)
+SHIPPED_KINDS: tuple[Computation[Any, Any], ...] = (
+    CODEBREAK,
+    SECOND,
+    PEGS_REPORT,
+    PEGS_TABLE,
+    AEQUITAS,
+    DEVIL,
+    VARIANT_TABLE,
+)
 SLOW_SECONDS = 2.0  # a listed result that took more CPU than this to make is shipped (`coin-puzzles artifacts`)
 
 
