@@ -147,7 +147,7 @@ def main() -> None:
             target="< 200 ms",
         )
         os.environ["COIN_PUZZLES_INSTANCE"] = folder
-        from webapp.results.precompute import everything
+        from webapp.jobs.precompute import everything
         from webapp.store import default_store
 
         store = default_store()

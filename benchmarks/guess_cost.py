@@ -39,7 +39,7 @@ from solvers.codebreak.optimal.candidates import candidates  # noqa: E402
 from solvers.codebreak.optimal.rules import BIG  # noqa: E402
 from solvers.codebreak.optimal.table import Tuning  # noqa: E402
 from solvers.codebreak.second import SecondTotals, second_totals, second_worth  # noqa: E402
-from webapp.results.access import QUICK_WAIT_SECONDS  # noqa: E402
+from webapp.jobs.access import QUICK_WAIT_SECONDS  # noqa: E402
 from webapp.results.codebreak_results import QUICK_LESSON_SECRETS  # noqa: E402
 
 SAMPLE = {"mastermind": ((4, 6), 30, 10_000), "bulls-and-cows": ((4, 10), 10, 250)}  # sizes, games, baseline's most

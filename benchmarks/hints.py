@@ -44,7 +44,7 @@ def main() -> None:
 
         store_blobs: dict[str, list[bytes]] = {}
         with app.app_context():
-            from webapp.results.access import app_store
+            from webapp.jobs.access import app_store
 
             store = app_store()
             for game, sizes, strategies in (

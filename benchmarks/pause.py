@@ -1,7 +1,7 @@
 """How fast a proof stops when asked, and what its next run searches again (`solvers/halt.py`, `rules.Frames`).
 
 A process proves Mastermind 4x7 (2,401 secrets, about 12 CPU-s on one process) with a checkpoint in a file and
-halts on SIGTERM (`webapp/results/halting.py`); it is sent SIGTERM at a random moment of its proof. Measured:
+halts on SIGTERM (`webapp/jobs/halting.py`); it is sent SIGTERM at a random moment of its proof. Measured:
 the wall time from the signal to the process's exit, and the work of the next run, which goes on from the
 checkpoint, against the work of one run never stopped. The baseline, in the same run: the next run from the same
 checkpoint without its frames (what a stop kept before the kernel could pause: only the sets settled).
@@ -34,7 +34,7 @@ from solvers.codebreak import build, parse
 from solvers.codebreak.optimal.average_search import AverageSearch
 from solvers.errors import Paused
 from solvers.parallel import Execution
-from webapp.results.halting import halt_on_signals
+from webapp.jobs.halting import halt_on_signals
 
 path, frames = Path(sys.argv[2]), sys.argv[3] == "frames"
 saved = json.loads(path.read_text()) if path.exists() else {"entries": [], "frames": []}

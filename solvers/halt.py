@@ -1,6 +1,6 @@
 """One flag that stops every proof of this process and of the processes it forks: `HALT`, a byte of memory shared with
 every process forked after it was made (a process that is itself forked and may be halted makes its own: `own`). An
-entry point sets it (`halt`) when it is told to stop (SIGTERM, Ctrl+C: `webapp.results.halting`); each compiled
+entry point sets it (`halt`) when it is told to stop (SIGTERM, Ctrl+C: `webapp.jobs.halting`); each compiled
 kernel reads it at every set it enters and stops there as at the end of its work, and a search that can resume raises
 `solvers.errors.Paused` with where it stood, which its entry point keeps (a proof's checkpoint) so that the next run
 goes on from there.

@@ -16,9 +16,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from webapp import config
     from webapp.http import assets, caching, errors, htmx, security
+    from webapp.jobs import access as results
     from webapp.pages import gamebar, main
     from webapp.pages.registry import PUZZLES
-    from webapp.results import access as results
 
     app = Flask(
         __name__,
@@ -48,9 +48,9 @@ def served_app() -> Flask:
     what a worker's first request would otherwise do, kept by every worker it forks: the certified sizes past the
     optima table replayed (0.5 s here, `optima.beyond`), the shipped games built at their own sizes (Bulls and
     Cows' outcome table: 0.2 s)."""
+    from webapp.jobs.optima import beyond
     from webapp.pages.codebreak import built
     from webapp.results.games import default_sizes, shipped
-    from webapp.results.optima import beyond
 
     app = create_app()
     beyond()
@@ -68,9 +68,9 @@ def prerender() -> None:
     import sys
     import time
 
+    from webapp.jobs.shipped import kept
     from webapp.results.catalogue import AEQUITAS, AequitasParams
     from webapp.results.computations import run, write
-    from webapp.results.shipped import kept
     from webapp.store import default_store
 
     store, client = default_store(), create_app().test_client()

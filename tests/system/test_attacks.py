@@ -24,7 +24,7 @@ import pytest
 from tests.system.conftest import BIN, SYSTEM_KEY, Served, free_port
 from tests.system.test_proxy import slow_clients
 from tests.system.test_queue_faults import answered, ask, gunicorn_workers, job_processes, until
-from webapp.results.jobs import make_huey
+from webapp.jobs.queues import make_huey
 
 pytestmark = pytest.mark.slow
 

@@ -35,7 +35,7 @@ def test_a_fresh_site_shows_what_is_proved_and_stays_prompt(browser: Browser, se
     coins, from a 59 MB result) were rendered by the consumer before anyone asked, so a visit reads its body from
     the store. Then, while four pages of third guesses (searched by jobs) are asked at once, the home page answers
     within a second."""
-    from webapp.results.shipped import certificates
+    from webapp.jobs.shipped import certificates
 
     app = serve(COIN_PUZZLES_PRECOMPUTE="1", JOB_WORKERS="2", PRECOMPUTE_WORKERS="2")
     assert "nginx not found" not in app.output()  # nginx in front, as make run serves

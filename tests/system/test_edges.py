@@ -85,7 +85,7 @@ def test_a_malformed_queue_entry_is_dropped_by_the_running_consumer(serve: Calla
     import sqlite3
 
     from tests.system.test_queue_faults import answered, until
-    from webapp.results.jobs import QUEUE_FILES, make_huey
+    from webapp.jobs.queues import QUEUE_FILES, make_huey
 
     app = serve()
     queue = Path(app.log).parent / "instance" / QUEUE_FILES["visitors"]

@@ -85,6 +85,6 @@ def defined_in(path: Path) -> set[str]:
 
 def test_the_check_sees_a_stale_name() -> None:
     """A renamed function or a moved file in the text is caught."""
-    paths, names = named("`webapp/results.py` `fetch_it` and `webapp/results/access.py` `computed`")
+    paths, names = named("`webapp/results.py` `fetch_it` and `webapp/jobs/access.py` `computed`")
     assert [p for p in paths if not (ROOT / p).exists()] == ["webapp/results.py"]
     assert [n for n in names if n not in defined_names()] == ["fetch_it"]

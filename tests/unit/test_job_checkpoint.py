@@ -31,7 +31,7 @@ def test_a_stopped_job_resumes_from_its_checkpoint(via: str, tmp_path: Path, mon
     from solvers.codebreak.optimal import average_search
     from webapp import store as store_module
     from webapp.commands import admin
-    from webapp.results import precompute
+    from webapp.jobs import precompute
 
     store = open_store(f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32])
     params = codebreak_params("mastermind", (4, 4, None), "optimal-average")
@@ -191,7 +191,7 @@ def test_a_job_whose_worker_stops_halts_and_goes_on_later(tmp_path: Path) -> Non
     from solvers.codebreak import build, parse
     from solvers.codebreak.optimal.average_search import AverageSearch
     from tests.waiting import until
-    from webapp.results import supervisor
+    from webapp.jobs import supervisor
 
     address, keys = f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32]
     store = open_store(address, keys)
@@ -221,7 +221,7 @@ def test_a_job_that_cannot_resume_halts_quietly(tmp_path: Path) -> None:
     import os
 
     from tests.waiting import until
-    from webapp.results import supervisor
+    from webapp.jobs import supervisor
 
     address, keys = f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32]
     store = open_store(address, keys)

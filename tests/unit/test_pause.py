@@ -1,6 +1,6 @@
 """A proof halted at any point (`solvers.halt`) keeps where its running parts stood (`rules.Frames`) and goes on
 from there: the same optimum, the same work, the same certificate byte for byte; a split proof's workers hand their
-parts back; SIGTERM and Ctrl+C to a proving process halt it instead of killing it (`webapp.results.halting`)."""
+parts back; SIGTERM and Ctrl+C to a proving process halt it instead of killing it (`webapp.jobs.halting`)."""
 
 from __future__ import annotations
 
@@ -151,7 +151,7 @@ from solvers.codebreak import build, parse
 from solvers.codebreak.optimal.average_search import AverageSearch
 from solvers.errors import LimitError, Paused
 from solvers.parallel import Execution
-from webapp.results.halting import halt_on_signals
+from webapp.jobs.halting import halt_on_signals
 
 class Kept:
     def __init__(self, path):

@@ -213,8 +213,8 @@ def test_the_hours_long_problem_is_queued_by_precompute_only_and_last() -> None:
     (optima.FRONTIER, none now); `make run`'s background queue leaves it out, with every listed problem but the
     English centre game (the rest take 9 minutes of both cores, the French ones up to 5.6 GB)."""
     from solvers.codebreak import optima
+    from webapp.jobs.precompute import LATE_PROBLEMS, everything
     from webapp.results.catalogue import PEGS_REPORT, pegs_problem
-    from webapp.results.precompute import LATE_PROBLEMS, everything
 
     late = pegs_problem("french", "d3", "a5")
     assert ("french", "d3", "a5") in LATE_PROBLEMS

@@ -7,7 +7,7 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from webapp.results.access import computed
+from webapp.jobs.access import computed
 from webapp.results.catalogue import PEGS_REPORT, pegs_problem
 
 

@@ -13,7 +13,7 @@ import pytest
 from solvers.errors import LimitError
 from solvers.progress import Tick
 from tests.unit.test_store import SECRET, SQUARE, Square, X
-from webapp.results.access import Busy, Pending, fetch
+from webapp.jobs.access import Busy, Pending, fetch
 from webapp.results.computations import Computation, Wire
 from webapp.store import Limits
 from webapp.store.sqlite import SqliteStore
@@ -26,7 +26,7 @@ def test_the_queue_keeps_tasks_as_json(tmp_path: Path) -> None:
 
     from huey import SqliteHuey
 
-    from webapp.results.jobs import JsonSerializer
+    from webapp.jobs.queues import JsonSerializer
 
     queue = SqliteHuey("t", filename=str(tmp_path / "q.db"), results=False, serializer=JsonSerializer())
     task = queue.task(name="compute")(lambda name, params, client: None)
@@ -98,7 +98,7 @@ def test_a_task_cannot_name_a_store_or_a_foreign_computation(
 ) -> None:
     """A task carries no store path (the consumer writes to its own store), and a task in the old shape or with a
     name the app does not know is dropped with one line, never run and never a traceback."""
-    from webapp.results.jobs import compute
+    from webapp.jobs.queues import compute
 
     store = tmp_path / "elsewhere.db"
     compute("sqlite:" + str(tmp_path / "r.db"), f"sqlite:{store}", {"n": 3}, "", "visitors", True)  # type: ignore[arg-type]
@@ -111,7 +111,7 @@ def test_a_forged_task_of_any_shape_is_dropped_with_one_line(
 ) -> None:
     """Tasks written to the queue by someone else (a shared Redis) with arguments of another shape: each dropped
     with the one line, never run, never a traceback (huey would log one for a call its task cannot take)."""
-    from webapp.results.jobs import Queues
+    from webapp.jobs.queues import Queues
 
     queues = Queues(None, tmp_path, immediate=True, store="sqlite:" + str(tmp_path / "r.db"))
     task = queues._tasks["visitors"]
@@ -135,7 +135,7 @@ def test_a_malformed_queue_entry_is_dropped_with_one_line(tmp_path: Path, capsys
     still read."""
     import sqlite3 as sql
 
-    from webapp.results.jobs import QUEUE_FILES, Queues
+    from webapp.jobs.queues import QUEUE_FILES, Queues
 
     queues = Queues(None, tmp_path, store="sqlite:" + str(tmp_path / "r.db"))
     huey = queues.visitors
@@ -160,8 +160,8 @@ def test_a_job_whose_consumer_died_is_queued_again(tmp_path: Path, monkeypatch: 
     """A running job whose supervisor stopped reporting (its consumer killed) is queued again by the reviver, on the
     lane of the client that asked for it, once however many consumers revive at the same time; a
     live job is left alone."""
+    from webapp.jobs.queues import Queues
     from webapp.results.catalogue import DEVIL, DevilParams
-    from webapp.results.jobs import Queues
 
     monkeypatch.setenv("COIN_PUZZLES_JOB_STALE_SECONDS", "1")
     store = SqliteStore(tmp_path / "r.db", SECRET)
@@ -185,7 +185,7 @@ def test_a_quick_lane_job_is_awaited_a_moment_and_no_search_runs_in_the_request(
     import threading
     from threading import Event
 
-    from webapp.results.access import QUICK_WAIT_SECONDS
+    from webapp.jobs.access import QUICK_WAIT_SECONDS
     from webapp.results.computations import write
 
     store = SqliteStore(tmp_path / "r.db", SECRET)

@@ -1,8 +1,8 @@
 """The web side's rooms: `webapp/` is packages whose names say their job, and imports go one way only. Pages sit
-above keys, keys above results, results above http, http above the store, and everything above `config`; nothing
-imports pages or commands but the app factory (`webapp/__init__.py`), which assembles the app. Each room's
-`__init__` docstring says what it owns and which rooms it may import. The checker is shown to fail on a planted
-violation."""
+above keys, keys above jobs, jobs above results, results above http, http above the store, and everything above
+`config`; nothing imports pages or commands but the app factory (`webapp/__init__.py`), which assembles the app.
+Each room's `__init__` docstring says what it owns and which rooms it may import. The checker is shown to fail on a
+planted violation."""
 
 from __future__ import annotations
 
@@ -12,16 +12,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 # each room and the rooms it may import (besides itself): the order of the layers, top to bottom
 MAY_IMPORT = {
-    "factory": {"commands", "pages", "keys", "results", "http", "store", "config"},
-    "commands": {"keys", "results", "http", "store", "config"},
-    "pages": {"keys", "results", "http", "store", "config"},
-    "keys": {"results", "http", "store", "config"},
+    "factory": {"commands", "pages", "keys", "jobs", "results", "http", "store", "config"},
+    "commands": {"keys", "jobs", "results", "http", "store", "config"},
+    "pages": {"keys", "jobs", "results", "http", "store", "config"},
+    "keys": {"jobs", "results", "http", "store", "config"},
+    "jobs": {"results", "http", "store", "config"},
     "results": {"http", "store", "config"},
     "http": {"store", "config"},
     "store": {"config"},
     "config": set(),
 }
-ROOMS = {"commands", "pages", "keys", "results", "http", "store"}
+ROOMS = {"commands", "pages", "keys", "jobs", "results", "http", "store"}
 
 
 def room_of(parts: tuple[str, ...]) -> str:
@@ -86,16 +87,19 @@ def test_each_room_is_a_package_that_says_what_it_owns() -> None:
 
 
 def test_the_checker_finds_a_planted_violation(tmp_path: Path) -> None:
-    """A store module importing a page, and a results module importing keys by a relative import, are found."""
+    """A store module importing a page, a results module importing keys by a relative import, and one importing
+    the jobs room above it, are found."""
     for room in ("store", "pages", "results", "keys"):
         (tmp_path / "webapp" / room).mkdir(parents=True)
         (tmp_path / "webapp" / room / "__init__.py").write_text('"""May import: config."""\n')
     (tmp_path / "webapp" / "__init__.py").write_text("from webapp.pages import coins\n")  # the factory may
     (tmp_path / "webapp" / "pages" / "coins.py").write_text("from webapp.store import base\n")  # downwards: fine
     (tmp_path / "webapp" / "store" / "base.py").write_text("def f():\n    from webapp.pages.coins import bp\n")
-    (tmp_path / "webapp" / "results" / "jobs.py").write_text("from ..keys import secretbox\n")
+    (tmp_path / "webapp" / "results" / "games.py").write_text("from ..keys import secretbox\n")
+    (tmp_path / "webapp" / "results" / "cluster.py").write_text("from webapp.jobs.queues import Queues\n")
     assert violations(tmp_path) == [
-        "webapp.results.jobs -> webapp.keys (results -> keys)",
+        "webapp.results.cluster -> webapp.jobs.queues (results -> jobs)",
+        "webapp.results.games -> webapp.keys (results -> keys)",
         "webapp.store.base -> webapp.pages.coins (store -> pages)",
     ]
 
@@ -128,7 +132,7 @@ LAZY = {
     "webapp/commands/cli.py": "each subcommand imports only its own solver, so that a command starts fast",
     "webapp/commands/admin.py": "the same for the site's commands (serve, worker, precompute, keys, certify)",
     "webapp/results/cluster.py": "Ray (a dependency, heavy to import) is loaded only when a proof joins a cluster",
-    "webapp/results/warm.py": "the warm-up loads each compiled kernel in turn, and says how long each took",
+    "webapp/jobs/warm.py": "the warm-up loads each compiled kernel in turn, and says how long each took",
     "webapp/results/codebreak_results.py": "the compiled search (Numba kernels) only in the job that proves",
     "webapp/pages/gamebar.py": "segno only for the pages that draw a QR code",
     "webapp/store/__init__.py": "the Redis backend only where a Redis is configured",
@@ -181,7 +185,7 @@ def pages_importing_pages(root: Path) -> list[str]:
 
 def test_no_puzzles_page_imports_another_puzzles(tmp_path: Path) -> None:
     """The Æquitas page read the adversary's weighings and the plan navigator the variants' plans from their pages;
-    both now come from webapp/http/params.py and webapp/results/variant_plans.py (a planted import is found)."""
+    both now come from webapp/http/params.py and webapp/jobs/variant_plans.py (a planted import is found)."""
     assert pages_importing_pages(ROOT) == []
     (tmp_path / "webapp" / "pages").mkdir(parents=True)
     (tmp_path / "webapp" / "pages" / "aequitas.py").write_text("from webapp.pages.adversary import weighings_arg\n")

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from tests.unit.test_store import SECRET
+from webapp.jobs.shipped import SHIPPED_RESULTS, certified_items, install, load, lookup, path_of, shipped_items
 from webapp.results.catalogue import AEQUITAS, PEGS_REPORT, PEGS_TABLE, AequitasParams, BoardParams, pegs_problem
 from webapp.results.codebreak_results import CODEBREAK, SECOND, codebreak_params, game_params
 from webapp.results.computations import dumps, run, stored
-from webapp.results.shipped import SHIPPED_RESULTS, certified_items, install, load, lookup, path_of, shipped_items
 from webapp.store.sqlite import SqliteStore
 
 
@@ -33,7 +33,7 @@ def test_every_shipped_file_is_a_listed_result_and_holds_when_loaded() -> None:
 def test_a_shipped_result_that_does_not_hold_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A tree whose stored statistics its replay does not give, and a peg solution that does not end on its
     finish, are refused when loaded."""
-    import webapp.results.shipped as shipped
+    import webapp.jobs.shipped as shipped
 
     tree = codebreak_params("bulls-and-cows", (4, 10, None), "optimal-average")
     english = pegs_problem("english", "d4", "d4")
@@ -125,8 +125,8 @@ def test_a_fresh_store_holds_every_shipped_result_before_any_job(tmp_path: Path)
     """`install` stores the certified sizes' optimal averages and every shipped file (once: a second install
     stores nothing); the optima table then shows each certified size proved at its certificate's total, the
     published ones agreeing (Koyama and Lai 1993's 5,625, Ville 2013's 11,228, arfst23's 20,471)."""
-    from webapp.results.optima import optima_table
-    from webapp.results.shipped import certificates
+    from webapp.jobs.optima import optima_table
+    from webapp.jobs.shipped import certificates
 
     store = SqliteStore(tmp_path / "r.db", SECRET)
     assert install(store) == len(certified_items()) + len(shipped_items())
@@ -153,8 +153,8 @@ def test_the_command_line_reads_what_is_shipped_without_a_store() -> None:
 def test_a_stored_refusal_yields_to_what_is_shipped(tmp_path: Path) -> None:
     """A refusal an older version stored (out of its memory, say) under a shipped result's key is replaced by the
     shipped result, when read and when installed."""
+    from webapp.jobs.shipped import kept
     from webapp.results.computations import Failed, write
-    from webapp.results.shipped import kept
 
     params = codebreak_params("bulls-and-cows", (4, 10, None), "optimal-average")
     for way in ("read", "install"):

@@ -14,7 +14,7 @@ import pytest
 
 from solvers.errors import LimitError
 from solvers.progress import Tick
-from webapp.results.access import Busy, JobFailed, Pending, fetch
+from webapp.jobs.access import Busy, JobFailed, Pending, fetch
 from webapp.results.computations import Computation, Params, Wire, execute
 from webapp.store import Limits, Store
 from webapp.store.sqlite import SqliteStore
@@ -169,7 +169,7 @@ def test_a_job_past_its_memory_budget_is_refused_clearly(tmp_path: Path) -> None
     with a stored 'too large' refusal instead of taking the machine's memory."""
     code = (
         "import numpy as np\n"
-        "from webapp.results.jobs import limit_memory\n"
+        "from webapp.jobs.queues import limit_memory\n"
         "from webapp.results.computations import Computation, Failed, Params, run\n"
         "limit_memory('visitors')()\n"
         "class Big(Computation):\n"
@@ -231,7 +231,7 @@ def test_precomputation_jobs_count_against_the_visitor_who_moves_them(tmp_path: 
 def test_the_precomputation_has_a_queue_of_its_own(tmp_path: Path) -> None:
     """Precomputation jobs go to their own queue (own consumer), so hours of them never hold a visitor's job back;
     a visitor asking for one of them while it waits queues it on the visitors' queue, which then has it too."""
-    from webapp.results.jobs import Queues
+    from webapp.jobs.queues import Queues
 
     store = SqliteStore(tmp_path / "r.db", SECRET)
     queues = Queues(None, tmp_path, store=store.address)  # SQLite queues in this folder, no consumer

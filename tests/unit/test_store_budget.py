@@ -149,8 +149,8 @@ def test_a_store_of_an_earlier_version_is_accounted(tmp_path: Path) -> None:
 def test_the_site_keeps_what_it_lists_and_its_checkpoints() -> None:
     """The app's budget keeps a listed result and its checkpoint pages (a long proof's, until it ends); a result the
     site does not list, a rendered answer and a sealed game are visitors'."""
+    from webapp.jobs.precompute import kept as site_kept
     from webapp.results.catalogue import AEQUITAS, AequitasParams
-    from webapp.results.precompute import kept as site_kept
 
     listed = AEQUITAS.key(AequitasParams(30))
     assert site_kept(listed) and site_kept(f"{listed}:checkpoint:3") and site_kept(f"{listed}:checkpoint:pages")

@@ -19,7 +19,7 @@ from tests.conftest import TEST_KEY
 from tests.web.forms import form_token
 from webapp import create_app
 from webapp.http.caching import CHANGING, KEPT, PRIVATE
-from webapp.results.access import app_store
+from webapp.jobs.access import app_store
 from webapp.results.catalogue import VARIANT_TABLE, VariantParams
 from webapp.results.computations import write
 

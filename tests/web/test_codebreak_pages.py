@@ -203,7 +203,7 @@ def test_optima_table_page(client: FlaskClient) -> None:
     """The optima table lists every size; a proved size links to its optimal plan (which opens), says whether it
     agrees with its publication, and is a point on the chart; a size the package certifies is proved at its
     certificate's total on a fresh store (5x6 among them); the rest say what they wait for."""
-    from webapp.results.shipped import certificates
+    from webapp.jobs.shipped import certificates
 
     for strategy in ("optimal-average", "optimal-worst"):
         assert client.get(f"/api/codebreak?game=mastermind&pegs=2&colours=4&strategy={strategy}").status_code == 200
@@ -305,7 +305,7 @@ def test_super_mastermind_possible_only_is_queued_by_precompute_only(
     precompute` (large), after everything but the Mastermind sizes not proved yet (optima.FRONTIER: none now; 5x6
     until 2026-11-26), never by `make run`'s background queue; Mastermind's (a second) by both."""
     from solvers.codebreak import optima
-    from webapp.results.precompute import everything
+    from webapp.jobs.precompute import everything
 
     monkeypatch.setattr(optima, "FRONTIER", unproved)
 
@@ -349,7 +349,7 @@ def test_certified_sizes_past_the_table_are_listed(client: FlaskClient) -> None:
     the table, in the page and the API alike: its total (the certificate's, which the site's own replay of its tree
     reaches), "new", its download, and when it was made and what it cost where recorded."""
     from webapp.config import CERTIFICATES
-    from webapp.results.shipped import MADE, certificates
+    from webapp.jobs.shipped import MADE, certificates
 
     past = {size: kept for size, kept in certificates().items() if size[1] > 9 or size[1] ** size[0] > 8000}
     assert {(3, 10), (3, 11), (3, 12), (3, 13), (3, 14)} <= set(past)
@@ -410,7 +410,7 @@ def test_a_bulls_and_cows_second_guess_is_read_from_the_stored_totals(client: Fl
 
     from solvers.codebreak import build, parse
     from solvers.codebreak.play import play_round
-    from webapp.results.access import computed, peek
+    from webapp.jobs.access import computed, peek
     from webapp.results.codebreak_results import SECOND, game_params, lesson_params
 
     sizes = (3, 5, None)

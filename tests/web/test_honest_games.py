@@ -131,7 +131,7 @@ def test_a_move_on_a_game_let_go_says_so(client: FlaskClient) -> None:
     the page's read and the move's compare-and-swap once said that)."""
     import sqlite3
 
-    from webapp.results.access import app_store
+    from webapp.jobs.access import app_store
 
     def games() -> set[str]:  # the games' class: 2
         with client.application.app_context():

@@ -149,7 +149,7 @@ def test_table_lists_the_classic_problem(client: FlaskClient) -> None:
     proved at once from what the package ships (18 moves: Bergholt 1912, proved least by Beasley); a problem not
     shipped says, while its report is not stored, whether a job is computing it or opening the link will (the page
     never computes it itself)."""
-    from webapp.results.access import app_store
+    from webapp.jobs.access import app_store
     from webapp.results.catalogue import PEGS_REPORT, pegs_problem
 
     html = client.get("/pegs/table?board=english").get_data(as_text=True)

@@ -12,7 +12,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from webapp import create_app
-from webapp.results.access import computed
+from webapp.jobs.access import computed
 from webapp.results.codebreak_results import GAME, game_params
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"

@@ -15,7 +15,7 @@ from solvers.variants.report import VariantRow
 from tests.conftest import TEST_KEY
 from tests.web.forms import form_token, refusal
 from webapp import create_app
-from webapp.results.access import app_store
+from webapp.jobs.access import app_store
 from webapp.results.catalogue import VARIANT_TABLE, VariantParams
 from webapp.results.computations import write
 

@@ -2,4 +2,4 @@
 operator's commands (`admin`: serve, worker, precompute, keys, certify) and their shared argument parsing
 (`arguments`).
 
-May import: keys, results, http, store, config (and the solvers). Never pages. Nothing imports commands."""
+May import: keys, jobs, results, http, store, config (and the solvers). Never pages. Nothing imports commands."""

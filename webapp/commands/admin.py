@@ -257,7 +257,7 @@ def worker(args: argparse.Namespace) -> int:
     """A job consumer for one queue. The precomputation's consumer first queues everything the site links to
     that is not stored yet (unless --no-precompute)."""
     from webapp import config
-    from webapp.results.jobs import Queues
+    from webapp.jobs.queues import Queues
     from webapp.store import default_store
 
     workers = whole(args.workers, "--workers")
@@ -268,7 +268,7 @@ def worker(args: argparse.Namespace) -> int:
     if args.queue == "precompute":
         lowest_priority()  # the background fill yields the cores to visitors' pages and jobs (serve sets it already)
         if not args.no_precompute:  # what is shipped is not queued but stored, once the rest is queued and served;
-            from webapp.results.shipped import start  # then the heavy pages are rendered (`webapp.prerender`)
+            from webapp.jobs.shipped import start  # then the heavy pages are rendered (`webapp.prerender`)
 
             def say(line: str) -> None:
                 print(f"coin-puzzles worker: {line}", file=sys.stderr, flush=True)
@@ -283,7 +283,7 @@ def worker(args: argparse.Namespace) -> int:
 
             consumer.then = then
     if args.queue == "quick":  # its jobs are awaited by the page that asked: the kernels loaded before the forks
-        from webapp.results.warm import load_here
+        from webapp.jobs.warm import load_here
 
         load_here()
     consumer.run()
@@ -294,9 +294,9 @@ def precompute(args: argparse.Namespace) -> int:
     """Compute every result the site links to, in the foreground, with a progress bar; resumable."""
     from tqdm import tqdm
 
+    from webapp.jobs.precompute import everything
+    from webapp.jobs.shipped import install
     from webapp.results.computations import read, resumable
-    from webapp.results.precompute import everything
-    from webapp.results.shipped import install
     from webapp.store import default_store
 
     private_instance()
@@ -322,7 +322,7 @@ def precompute(args: argparse.Namespace) -> int:
 
 def artifacts(args: argparse.Namespace) -> int:
     """Make the shipped results again (webapp/data/results: `shipped.remake`)."""
-    from webapp.results.shipped import remake
+    from webapp.jobs.shipped import remake
 
     remake(args.only, print)
     return 0
@@ -377,7 +377,7 @@ def warm_up_arguments(w: argparse.ArgumentParser) -> None:
 def warm_up(args: argparse.Namespace) -> int:
     """Compile every solver kernel into the disk cache (a kernel already there is loaded, not compiled)."""
     from solvers.jit import CACHE
-    from webapp.results.warm import warm
+    from webapp.jobs.warm import warm
 
     loaded, compiled = warm(progress=not args.quiet)
     print(f"warm-up: {compiled} kernels compiled, {loaded} already compiled (cache: {CACHE})")
@@ -410,7 +410,7 @@ def certify(args: argparse.Namespace) -> int:
     import numpy as np
 
     from solvers.codebreak.optimal.certificate import certify as make
-    from webapp.results.halting import halt_on_signals
+    from webapp.jobs.halting import halt_on_signals
 
     halt_on_signals()  # Ctrl+C stops the proof within a second (its kernels run no Python signal handler)
     started = time.monotonic()

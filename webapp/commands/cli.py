@@ -149,8 +149,8 @@ def pegs(args: argparse.Namespace) -> Report:
 def _stored(c: Computation[P, R], params: P) -> R | None:
     """A result from the store (`make run` or `precompute` put it there) or shipped in the package, else None (both
     verified before use); the caller imports the catalogue (every solver) only when it asks."""
+    from webapp.jobs.shipped import kept, lookup
     from webapp.results.computations import unpack
-    from webapp.results.shipped import kept, lookup
     from webapp.store import default_store
 
     try:
@@ -186,8 +186,8 @@ def codebreak(args: argparse.Namespace) -> Report:
             "stores it (resumable), then this command reads it"
         )
     if found is None:
+        from webapp.jobs.halting import halt_on_signals
         from webapp.results.cluster import search_run  # a proof here: as COIN_PUZZLES_JOBS, COIN_PUZZLES_CLUSTER say
-        from webapp.results.halting import halt_on_signals
 
         halt_on_signals()  # Ctrl+C stops the proof within a second (its kernels run no Python signal handler)
         run = search_run()
@@ -320,7 +320,7 @@ def optima_arguments(o: argparse.ArgumentParser) -> None:
 
 def optima(args: argparse.Namespace) -> Report:
     """The table of proved Mastermind optima: from the result store, small sizes proved here when missing."""
-    from webapp.results.optima import optima_table
+    from webapp.jobs.optima import optima_table
     from webapp.store import default_store
 
     return optima_table(default_store(), whole(args.compute_up_to, "--compute-up-to"))

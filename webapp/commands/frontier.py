@@ -47,10 +47,10 @@ from solvers.errors import Paused
 from solvers.parallel import Execution, default_jobs
 from webapp.commands.admin import niced_session
 from webapp.config import ROOT
+from webapp.jobs.halting import halt_on_signals
+from webapp.jobs.shipped import MADE
 from webapp.results.codebreak_results import PROOFS
 from webapp.results.games import game_spec
-from webapp.results.halting import halt_on_signals
-from webapp.results.shipped import MADE
 
 CHECKPOINTS = ROOT / ".proofs"  # the local files of the proofs under way (not in git); their snapshots: PROOFS
 FORMERLY = ROOT / "benchmarks" / "checkpoints"  # where they were until 2026-11-29 (a clone's are moved in once)
@@ -292,7 +292,7 @@ def frontier() -> None:
     its snapshot in git, in order; sizes already proved are skipped. Stopped (Ctrl+C, or SIGTERM as a session's end
     sends), it keeps its progress in the snapshot (`webapp/data/proofs/`) before it exits, so that the next run,
     here or in a later clone once the snapshot is committed, goes on from there."""
-    halt_on_signals()  # a stop halts the proof where it stands (`webapp.results.halting`)
+    halt_on_signals()  # a stop halts the proof where it stands (`webapp.jobs.halting`)
     niced_session()
     for pegs, colours in FRONTIER_SIZES:
         name = snapshot_name("mastermind", pegs, colours, False)

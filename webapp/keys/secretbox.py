@@ -26,7 +26,7 @@ from solvers.history import TAKE_BACK, from_log
 from solvers.weighing import Problem
 from solvers.weighing.case import Case, all_cases
 from webapp.http import caching
-from webapp.results.access import Busy, app_keys, app_store
+from webapp.jobs.access import Busy, app_keys, app_store
 from webapp.store import GAME_KEEP_DAYS, GAME_PREFIX, GamesFull
 
 SEAL_BYTES = 320  # every sealed plaintext has exactly this length, whatever it holds

@@ -26,11 +26,11 @@ from solvers.report import as_json
 from solvers.weighing.knowledge import UserWeighing, format_weighings, parse_weighings, placed_weighing, placements
 from webapp.http import params
 from webapp.http.htmx import go, link
+from webapp.jobs.access import computed
+from webapp.jobs.rendered import json_answer, page_body
 from webapp.pages.gamebar import Bar, Score, StatsKey, format_id, game_bar, split_id
 from webapp.pages.puzzle import Puzzle
-from webapp.results.access import computed
 from webapp.results.catalogue import AEQUITAS, AequitasParams
-from webapp.results.rendered import json_answer, page_body
 
 bp = Blueprint("aequitas", __name__, url_prefix="/aequitas")
 api = Blueprint("aequitas_api", __name__, url_prefix="/api")

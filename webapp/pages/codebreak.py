@@ -33,9 +33,10 @@ from solvers.report import as_json
 from webapp.http import params
 from webapp.http.errors import NoGame
 from webapp.http.htmx import go, link
+from webapp.jobs.access import Busy, JobFailed, Pending, computed, peek
+from webapp.jobs.precompute import PRECOMPUTED_OPTIMAL, PRECOMPUTED_POSSIBLE_ONLY
 from webapp.keys.secretbox import Hidden, HiddenGame, whole_field
 from webapp.pages.gamebar import Bar, Score, Sealed, StatsKey, format_id, game_bar, split_id, take_back_route
-from webapp.results.access import Busy, JobFailed, Pending, computed, peek
 from webapp.results.codebreak_results import (
     CODEBREAK,
     LESSON,
@@ -45,7 +46,6 @@ from webapp.results.codebreak_results import (
     sized_title,
 )
 from webapp.results.games import Sizes, default_sizes, load, shipped
-from webapp.results.precompute import PRECOMPUTED_OPTIMAL, PRECOMPUTED_POSSIBLE_ONLY
 from webapp.store import Progress
 
 bp = Blueprint("codebreak", __name__, url_prefix="/codebreak")

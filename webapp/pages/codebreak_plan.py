@@ -14,13 +14,13 @@ from solvers.report import as_json
 from webapp.config import CERTIFICATES
 from webapp.http import params
 from webapp.http.htmx import link
+from webapp.jobs.access import app_store, computed
+from webapp.jobs.optima import optima_table
+from webapp.jobs.shipped import certificates
 from webapp.pages.codebreak import api, game_args, size_query, strategy_arg
 from webapp.pages.codebreak import bp as pages
 from webapp.pages.puzzle import Puzzle
-from webapp.results.access import app_store, computed
 from webapp.results.codebreak_results import CODEBREAK, codebreak_params
-from webapp.results.optima import optima_table
-from webapp.results.shipped import certificates
 
 bp = Blueprint("codebreak_plan", __name__, url_prefix="/codebreak")
 

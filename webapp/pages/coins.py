@@ -29,9 +29,9 @@ from solvers.weighing.search import MinResult
 from solvers.weighing.verify import Verification
 from webapp.http import params
 from webapp.http.htmx import go, link
+from webapp.jobs.variant_plans import plan_for
 from webapp.pages.gamebar import Bar, format_id, game_bar, split_id
 from webapp.pages.puzzle import Puzzle
-from webapp.results.variant_plans import plan_for
 
 bp = Blueprint("coins", __name__, url_prefix="/coins")
 api = Blueprint("coins_api", __name__, url_prefix="/api")

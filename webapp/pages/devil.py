@@ -30,10 +30,10 @@ from solvers.report import as_json
 from webapp.http import params
 from webapp.http.errors import NoGame
 from webapp.http.htmx import go, link
+from webapp.jobs.access import computed
 from webapp.keys.secretbox import Hidden, HiddenGame, whole_field
 from webapp.pages.gamebar import Bar, Score, Sealed, StatsKey, format_id, game_bar, split_id, take_back_route
 from webapp.pages.puzzle import Puzzle
-from webapp.results.access import computed
 from webapp.results.catalogue import DEVIL, devil_params
 
 bp = Blueprint("devil", __name__, url_prefix="/devil")

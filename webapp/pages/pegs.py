@@ -41,9 +41,9 @@ from solvers.pegs.shipped import shipped_start
 from solvers.report import as_json
 from webapp.http import params
 from webapp.http.htmx import go, link
+from webapp.jobs.access import computed, held, peek
 from webapp.pages.gamebar import Bar, Score, StatsKey, format_id, game_bar, split_id
 from webapp.pages.puzzle import Puzzle
-from webapp.results.access import computed, held, peek
 from webapp.results.catalogue import (
     PEGS_ANALYSIS,
     PEGS_REPORT,

@@ -18,11 +18,11 @@ from solvers.variants.report import Run, VariantNodeView, VariantRow, bound_name
 from solvers.weighing.knowledge import typed_pan
 from webapp.http import params
 from webapp.http.htmx import go, link
+from webapp.jobs.access import computed, peek
+from webapp.jobs.variant_plans import plan_for
 from webapp.pages.gamebar import Bar, Score, StatsKey, format_id, game_bar, split_id
 from webapp.pages.puzzle import Puzzle
-from webapp.results.access import computed, peek
 from webapp.results.catalogue import VARIANT_TABLE, VARIANT_TABLES, VariantParams, variant_quick
-from webapp.results.variant_plans import plan_for
 
 bp = Blueprint("variants", __name__, url_prefix="/variants")
 api = Blueprint("variants_api", __name__, url_prefix="/api")

@@ -38,7 +38,7 @@ class Computation(ABC, Generic[P, R]):
     says whether it is cheap enough for a web request (about a second of CPU at most), `title` names it for people,
     `check` refuses bad parameters (a PuzzleError) before a job is queued, and `lane` says which queue a job of it
     waits in: "quick" for work a visitor waits on with the page open, estimated at seconds, never queued behind long
-    jobs (webapp/results/jobs.py) and counted apart from the visitor's long jobs (webapp/results/access.py).
+    jobs (webapp/jobs/queues.py) and counted apart from the visitor's long jobs (webapp/jobs/access.py).
     Each computation is a subclass (`catalogue`) setting `name`, `params` and `stored_as`.
 
     Results are stored as JSON: `stored_as` is the type stored (what a stored entry is decoded against); `dump`

@@ -85,7 +85,7 @@ POLL_SECONDS = 0.005  # how long the parent waits for a result before it passes 
 AHEAD = 2  # tasks handed to each process at once (one running, the next waiting: no process idles between tasks)
 SLOTS = 1 << 16  # the sets whose best total is shared (each set with younger brothers out takes one)
 DRAIN_SECONDS = 2.0  # a halted proof waits this long at most for its running tasks to hand back where they stood
-# (a job's process is given 3 s: `webapp.results.supervisor.HALT_SECONDS`)
+# (a job's process is given 3 s: `webapp.jobs.supervisor.HALT_SECONDS`)
 RESTARTS = 3  # workers lost (killed, out of memory) that a proof survives: its lost tasks are handed out again
 UNBOUNDED = int(BIG) // 2  # a budget this large bounds nothing: the eldest's parts are searched exactly, at once
 

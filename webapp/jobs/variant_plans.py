@@ -7,7 +7,7 @@ from __future__ import annotations
 from solvers.errors import LimitError
 from solvers.variants.model import Variant
 from solvers.variants.plan import VariantPlan, VariantVerification
-from webapp.results.access import computed, peek
+from webapp.jobs.access import computed, peek
 from webapp.results.catalogue import VARIANT_PLAN, VARIANT_TABLE, VariantParams
 
 

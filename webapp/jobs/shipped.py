@@ -34,15 +34,15 @@ from solvers.codebreak.sequences import strategy_of
 from solvers.errors import InputError
 from solvers.pegs import board, pegs, replay
 from webapp.config import CERTIFICATES, ROOT
+from webapp.jobs.precompute import Item, everything
 from webapp.results.catalogue import AEQUITAS, DEVIL, PEGS_REPORT, PEGS_TABLE, VARIANT_TABLE
 from webapp.results.codebreak_results import CODEBREAK, SECOND, StrategyParams, codebreak_params
 from webapp.results.computations import Computation, Failed, P, R, dumps, loads, read, run, unpack, write
 from webapp.results.games import game_spec
-from webapp.results.precompute import Item, everything
 from webapp.store import Store, codec
 
 if TYPE_CHECKING:
-    from webapp.results.jobs import Queues
+    from webapp.jobs.queues import Queues
 
 SHIPPED_RESULTS = ROOT / "webapp" / "data" / "results"
 # the computations whose slow listed results are shipped (the others: outcome tables and small searches, made in

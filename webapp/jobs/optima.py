@@ -9,9 +9,9 @@ from functools import lru_cache
 from solvers.codebreak.optima import AUTOMATIC_SECRETS, OptimaCell, OptimaReport, cell, report, sizes
 from solvers.errors import LimitError
 from webapp.http.caching import changing
+from webapp.jobs.shipped import Summary, certificates, certified_tree, summary
 from webapp.results.codebreak_results import CODEBREAK, codebreak_params
 from webapp.results.games import analysis
-from webapp.results.shipped import Summary, certificates, certified_tree, summary
 from webapp.store import Store
 
 OPTIMA_STRATEGIES = ("optimal-average", "optimal-worst")

@@ -20,7 +20,9 @@ from flask import Flask, Response, current_app, has_request_context, jsonify, re
 from webapp import config
 from webapp.http import caching
 from webapp.http.errors import error_response
-from webapp.results import jobs
+from webapp.jobs import queues as jobs
+from webapp.jobs.precompute import listed, store_budget
+from webapp.jobs.shipped import kept
 from webapp.results.catalogue import from_key
 from webapp.results.computations import (
     PRECOMPUTE_NOTE,
@@ -34,8 +36,6 @@ from webapp.results.computations import (
     unpack,
     write,
 )
-from webapp.results.precompute import listed, store_budget
-from webapp.results.shipped import kept
 from webapp.store import FAILED_SECONDS, NO_LIMITS, Limits, Progress, Store, open_store
 
 

@@ -20,7 +20,7 @@ from flask import Response, request
 from markupsafe import Markup
 
 from webapp.config import ROOT
-from webapp.results.access import app_store
+from webapp.jobs.access import app_store
 from webapp.store import TooLarge
 
 

@@ -5,7 +5,7 @@ Three queues, each with its own consumer (`coin-puzzles worker --queue visitors|
 the quick lane, for the work a visitor waits on with the page open (a hint, a guess's worth: seconds each, a
 computation whose `lane` is "quick"), so that it never waits behind a visitor's long proof; and the precomputation
 of everything the site links to, so that a precomputation of hours never holds a visitor's job back. A visitor
-asking for a result still queued for precomputation queues it again on the visitors' queue (webapp/results/access.py).
+asking for a result still queued for precomputation queues it again on the visitors' queue (webapp/jobs/access.py).
 
 Huey was chosen over Celery and RQ: it is maintained, small, has no broker to run for the embedded default (its
 SQLite storage), and the same code runs on Redis; it has an in-process immediate mode for the Flask test client.
@@ -29,10 +29,10 @@ from huey.registry import Message
 from huey.serializer import Serializer
 
 from webapp import config
+from webapp.jobs.precompute import store_budget
+from webapp.jobs.supervisor import supervise
 from webapp.results.catalogue import REGISTRY, from_key
 from webapp.results.computations import PRECOMPUTE_NOTE, Computation, Params, execute
-from webapp.results.precompute import store_budget
-from webapp.results.supervisor import supervise
 from webapp.store import Store, open_store
 
 QUEUE_FILES = {"visitors": "queue.db", "quick": "quick.db", "precompute": "precompute.db"}  # SQLite files in the

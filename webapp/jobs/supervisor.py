@@ -22,9 +22,9 @@ from typing import Any
 
 from solvers.errors import Paused
 from solvers.parallel import die_with_parent
+from webapp.jobs.halting import halt_on_signals
+from webapp.jobs.precompute import store_budget
 from webapp.results.computations import Computation, P, read, work
-from webapp.results.halting import halt_on_signals
-from webapp.results.precompute import store_budget
 from webapp.store import Store, open_store, stale_seconds
 
 ATTEMPTS = 2  # a job whose process is killed is run once more before it is marked failed
