@@ -3,6 +3,7 @@ and `fetch` computes quick results inline and heavy ones through one job."""
 
 from __future__ import annotations
 
+import inspect
 import os
 import sqlite3
 import subprocess
@@ -326,3 +327,13 @@ def test_fetch_answers_busy_and_failed(tmp_path: Path) -> None:
     with pytest.raises(JobFailed, match="limit of 60 minutes"):
         fetch(store, SQUARE, X(20), enqueue, "1.1.1.1", limits)
     assert len(queued) == 2
+
+
+def test_every_backend_is_a_store_that_checks_entries_in_one_place() -> None:
+    """The backends are subclasses of `Store`, which reads and checks an entry's signature once for both: neither
+    defines `get` (or signs by itself) again."""
+    from webapp.store.redis import RedisStore
+
+    for backend in (SqliteStore, RedisStore):
+        assert issubclass(backend, Store) and "get" not in vars(backend), backend
+        assert "Signer(" not in inspect.getsource(backend), backend

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from webapp.store import Budget, GamesFull, Store, TooLarge
+from webapp.store import Budget, GamesFull, Signer, Store, TooLarge
 from webapp.store import sqlite as store_sqlite
 from webapp.store.sqlite import SqliteStore
 
@@ -132,7 +132,7 @@ def test_a_store_of_an_earlier_version_is_accounted(tmp_path: Path) -> None:
     """A results table without sizes gets them on opening: its rendered answers count as visitors' (so the budget
     reaches what an earlier version let pile up), its games as games, every other entry is kept."""
     path = tmp_path / "results.db"
-    signer = store_sqlite.Signer(SECRET)  # the rows an earlier version wrote, signed as it signed them
+    signer = Signer(SECRET)  # the rows an earlier version wrote, signed as it signed them
     with sqlite3.connect(path) as db:
         db.execute("CREATE TABLE results (key TEXT PRIMARY KEY, blob BLOB, digest TEXT, at REAL)")
         for n, key in enumerate(["rendered:abc:api:x", "game:1", "codebreak.tree:s:p"]):

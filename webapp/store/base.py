@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal
 
 from webapp.config import setting
 
@@ -127,87 +128,106 @@ class Progress:
         return self.done / self.total if self.total else 0.0
 
 
-class Store(Protocol):
-    """What the app and the jobs need from a store."""
+class Store(ABC):
+    """What the app and the jobs need from a store; each backend is a subclass (`sqlite.SqliteStore`,
+    `redis.RedisStore`). What every backend does alike is done here once: its address, its keys (`Signer`) and its
+    budget, and `get`, which reads an entry through the backend (`_stored`) and drops one whose signature fails."""
 
-    address: str
+    def __init__(self, address: str, secrets: Sequence[bytes], budget: Budget) -> None:
+        self.address = address
+        self._signer, self._budget = Signer(secrets), budget
 
     def get(self, key: str) -> bytes | None:
         """The bytes stored under a key, if present and intact (a damaged entry is deleted)."""
-        ...
+        found = self._stored(key)
+        if found is None:
+            return None
+        blob, digest = found
+        if not self._intact(key, blob, digest):
+            self.delete(key)
+            return None
+        return blob
 
+    def _intact(self, key: str, blob: bytes, digest: str | None) -> bool:
+        """Whether an entry's bytes carry the signature of one of the store's keys."""
+        return digest is not None and self._signer.intact(key, blob, digest)
+
+    @abstractmethod
+    def _stored(self, key: str) -> tuple[bytes, str | None] | None:
+        """An entry's bytes and signature as the backend holds them (a visitor's entry or a game counts as used)."""
+
+    @abstractmethod
     def put(self, key: str, blob: bytes) -> None:
         """Store bytes under a key, atomically, within the budget (`Budget`: TooLarge or GamesFull when refused)."""
-        ...
 
+    @abstractmethod
     def delete(self, key: str) -> None:
         """Forget a key."""
-        ...
 
+    @abstractmethod
     def swap(self, key: str, old: bytes | None, new: bytes) -> bool:
         """Store new under key only if the key holds old (None: nothing yet), atomically; True if it did (within
         the budget, as put)."""
-        ...
 
+    @abstractmethod
     def claim(self, key: str, client: str = "", limits: Limits = NO_LIMITS) -> Claim:
         """'won' if this caller now owns the job for a key; 'taken' if a live job has it; 'client-full' or
         'queue-full' if a visitor's claim (client set) would pass the limits (nothing is claimed then)."""
-        ...
 
+    @abstractmethod
     def adopt(self, key: str, client: str, limits: Limits, note: str) -> Claim:
         """A job still queued by the precomputation (no client, its progress note `note`) becomes this visitor's,
         counted against the limits like a claim of their own: 'won' (the caller queues it for the visitor),
         'client-full' or 'queue-full' (nothing changed), 'taken' if it is not such a job (someone adopted it)."""
-        ...
 
+    @abstractmethod
     def stale_jobs(self) -> list[tuple[str, str]]:
         """(key, client) of every job marked running whose supervisor has not reported for stale_seconds() (its
         consumer died): what `revive` may queue again."""
-        ...
 
+    @abstractmethod
     def revive(self, key: str) -> bool:
         """Mark a stale running job queued again, atomically (True for the one caller that did it)."""
-        ...
 
+    @abstractmethod
     def client_jobs(self, client: str) -> list[str]:
         """The keys of a visitor's live jobs (queued or running), for the answer that refuses another."""
-        ...
 
+    @abstractmethod
     def start(self, key: str, client: str) -> bool:
         """Mark a job running, unless another job of the same client (a visitor) is running: then False."""
-        ...
 
+    @abstractmethod
     def fail(self, key: str, note: str) -> None:
         """End a job's claim as failed, with why (shown for FAILED_SECONDS, then it may be claimed again)."""
-        ...
 
+    @abstractmethod
     def progress(self, key: str) -> Progress | None:
         """The job's progress, if a job holds the key."""
-        ...
 
+    @abstractmethod
     def report(self, key: str, state: str, done: int, total: int, note: str) -> None:
         """Record a job's progress (and keep its claim alive)."""
-        ...
 
+    @abstractmethod
     def touch(self, key: str) -> None:
         """Keep a running job's claim alive (its supervisor's heartbeat)."""
-        ...
 
+    @abstractmethod
     def release(self, key: str) -> None:
         """End a job's claim."""
-        ...
 
+    @abstractmethod
     def count(self, prefix: str) -> int:
         """How many results are stored under keys starting with prefix."""
-        ...
 
+    @abstractmethod
     def visitors_bytes(self) -> int:
         """The bytes (keys and values) held by the results visitors caused, which the budget bounds."""
-        ...
 
+    @abstractmethod
     def games_bytes(self) -> int:
         """The bytes (keys and values) held by players' games, which the games' budget bounds."""
-        ...
 
 
 def _digest(secret: bytes, key: str, blob: bytes) -> str:

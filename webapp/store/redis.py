@@ -23,7 +23,7 @@ from webapp.store.base import (
     GamesFull,
     Limits,
     Progress,
-    Signer,
+    Store,
     stale_seconds,
 )
 
@@ -164,16 +164,15 @@ def _member(client: str, key: str) -> str:
     return f"{client}\n{key}"
 
 
-class RedisStore:
+class RedisStore(Store):
     """Redis: results as hashes, job claims by SET NX with an expiry, progress as hashes."""
 
     def __init__(self, url: str, secrets: Sequence[bytes], budget: Budget = KEEP_ALL) -> None:
         """Connect (lazily) to the server at url."""
         import redis
 
-        self.address = url
+        super().__init__(url, secrets, budget)
         self._r: Any = redis.Redis.from_url(url)
-        self._signer, self._budget = Signer(secrets), budget
         self._claim: Any = self._r.register_script(CLAIM_SCRIPT)
         self._adopt: Any = self._r.register_script(ADOPT_SCRIPT)
         self._write: Any = self._r.register_script(WRITE_SCRIPT)
@@ -187,18 +186,13 @@ class RedisStore:
             self._r.register_script(MOVE_GAMES_SCRIPT)(keys=[*BUDGET_KEYS, GAMES_MOVED], args=[time.time()])
             self._moved = True
 
-    def get(self, key: str) -> bytes | None:
-        """The bytes under a key, if intact (a visitor's entry or a game counts as used now)."""
+    def _stored(self, key: str) -> tuple[bytes, str | None] | None:
+        """The hash's bytes and digest (a visitor's entry or a game counted as used now)."""
         pipe = self._r.pipeline(transaction=False)
         pipe.hmget(f"{RESULT}{key}", "blob", "digest")
         pipe.zadd(CLASS_KEYS[GAMES if key.startswith(GAME_PREFIX) else VISITORS][0], {key: time.time()}, xx=True)
         (blob, digest), _ = pipe.execute()
-        if blob is None:
-            return None
-        if digest is None or not self._signer.intact(key, bytes(blob), digest.decode()):
-            self.delete(key)
-            return None
-        return bytes(blob)
+        return None if blob is None else (bytes(blob), None if digest is None else digest.decode())
 
     def _written(self, key: str, blob: bytes, fresh: bool, client: Any = None) -> Any:
         """The write script (on the server: one step), run now or queued in a transaction (client)."""

@@ -20,7 +20,7 @@ from webapp.store.base import (
     GamesFull,
     Limits,
     Progress,
-    Signer,
+    Store,
     live,
     stale_seconds,
 )
@@ -48,14 +48,14 @@ WAL_LIMIT = 64 << 20  # the write-ahead log is truncated to this after a checkpo
 LARGE_EVICTION = 16 << 20  # an eviction this large is checkpointed at once, so the log gives its space back
 
 
-class SqliteStore:
+class SqliteStore(Store):
     """One SQLite file (write-ahead log, so readers never wait for a writer)."""
 
     def __init__(self, path: Path, secrets: Sequence[bytes], budget: Budget = KEEP_ALL) -> None:
         """Open (and create) the file and its tables."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.address = f"sqlite:{path}"
-        self._path, self._signer, self._budget = path, Signer(secrets), budget
+        super().__init__(f"sqlite:{path}", secrets, budget)
+        self._path = path
         with self._db() as db:
             if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":  # set once: setting it again needs the file
                 db.execute("PRAGMA journal_mode=WAL")  # to itself, and another writer makes that 'database is locked'
@@ -134,19 +134,13 @@ class SqliteStore:
         finally:
             db.close()
 
-    def get(self, key: str) -> bytes | None:
-        """The bytes under a key, if intact."""
+    def _stored(self, key: str) -> tuple[bytes, str | None] | None:
+        """The row's bytes and digest (a visitor's or a game's row counted as used, at most every TOUCH_SECONDS)."""
         with self._db() as db:
             row = db.execute("SELECT blob, digest, kept, at FROM results WHERE key = ?", (key,)).fetchone()
             if row is not None and row[2] != KEPT and time.time() - float(row[3]) > TOUCH_SECONDS:
                 db.execute("UPDATE results SET at = ? WHERE key = ?", (time.time(), key))  # used: evicted later
-        if row is None:
-            return None
-        blob, digest = bytes(row[0]), str(row[1])
-        if not self._signer.intact(key, blob, digest):
-            self.delete(key)
-            return None
-        return blob
+        return None if row is None else (bytes(row[0]), None if row[1] is None else str(row[1]))
 
     def put(self, key: str, blob: bytes) -> None:
         """Store bytes and their digest, within the budget, in one transaction."""
@@ -223,7 +217,7 @@ class SqliteStore:
             db.execute("BEGIN IMMEDIATE")
             row = db.execute("SELECT blob, digest FROM results WHERE key = ?", (key,)).fetchone()
             now = None if row is None else bytes(row[0])
-            if now is not None and not self._signer.intact(key, now, str(row[1])):
+            if now is not None and not self._intact(key, now, None if row[1] is None else str(row[1])):
                 now = None  # a damaged entry counts as none
             if now != old:
                 db.execute("COMMIT")
