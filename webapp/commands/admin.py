@@ -24,6 +24,9 @@ from webapp.commands.arguments import whole
 PRECOMPUTE_NICENESS = 19
 
 
+STOP_SECONDS = 15  # how long serve's processes are given to stop by themselves once asked to
+
+
 def serve(args: argparse.Namespace) -> int:
     """gunicorn and the job consumers (visitors', quick lane, precomputation) together; when one stops (or on
     Ctrl-C / SIGTERM) all are stopped. The exit status: 0 after a stop asked for, else the status of the process
@@ -79,7 +82,7 @@ def serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        _stop_all(procs)
+        _stop_all(procs, names)
         if sockets is not None:
             shutil.rmtree(sockets, ignore_errors=True)
     return status
@@ -121,17 +124,20 @@ def _commands(args: argparse.Namespace, bind: str) -> tuple[list[list[str]], lis
     return [visitors, quick, precompute, gunicorn], precompute
 
 
-def _stop_all(procs: list[subprocess.Popen[bytes]]) -> None:
-    """Stop serve's processes: SIGTERM to each, one deadline for all, then whatever is left of each group."""
+def _stop_all(procs: list[subprocess.Popen[bytes]], names: list[str]) -> None:
+    """Stop serve's processes: SIGTERM to each, one deadline for all (STOP_SECONDS), then whatever is left of each
+    group, saying which process had not stopped by itself."""
     # a consumer's SIGTERM interrupts its running jobs (each ends its claim as it stops, so the next start
     # queues it again); gunicorn's SIGTERM lets the requests in flight finish (at most 10 s); nginx's stops it
     for p in procs:
         if p.poll() is None:
             p.send_signal(signal.SIGTERM)
-    deadline = time.monotonic() + 15  # one deadline for all of them, not 15 s each
-    for p in procs:
+    deadline = time.monotonic() + STOP_SECONDS  # one deadline for all of them, not 15 s each
+    for name, p in zip(names, procs, strict=False):
         with contextlib.suppress(subprocess.TimeoutExpired):
             p.wait(timeout=max(0.1, deadline - time.monotonic()))
+        if p.poll() is None:
+            print(f"coin-puzzles serve: {name} did not stop within {STOP_SECONDS} s; killed", file=sys.stderr)
     # then whatever is left of each group: a job deep in compiled code does not see the interrupt, and a job of
     # an hour must not outlive the server (its claim lapses in 10 minutes)
     for p in procs:

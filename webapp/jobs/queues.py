@@ -14,6 +14,7 @@ SQLite storage), and the same code runs on Redis; it has an in-process immediate
 from __future__ import annotations
 
 import resource
+import signal
 import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping
@@ -180,15 +181,21 @@ class Reviving(Consumer):
     then: Callable[[], None] = staticmethod(lambda: None)  # what the consumer does once it serves (the install)
 
     def start(self) -> None:
-        """Start the workers (forked first: the thread is not copied into them), then the reviver's thread, then
-        `then` (storing what is shipped takes seconds: the reviver looks meanwhile)."""
+        """Start the workers (forked first: the threads are not copied into them), then the reviver's thread, then
+        `then` in a thread of its own (storing what is shipped takes seconds: the reviver looks meanwhile, and the
+        consumer's main loop stays free to stop at once when asked)."""
         super().start()
         seconds = max(1, config.setting("COIN_PUZZLES_REVIVE_SECONDS", REVIVE_SECONDS))
         threading.Thread(target=self._look, args=(seconds,), name="reviver", daemon=True).start()
+        threading.Thread(target=self._then, name="install", daemon=True).start()
+
+    def _then(self) -> None:
+        """`then`; if it fails, the consumer stops whole (its workers too) as on SIGTERM, and serve sees it end:
+        never half alive."""
         try:
             self.then()
-        except BaseException:  # the consumer stops whole (its workers too), and serve sees it end: never half alive
-            self.stop()
+        except BaseException:
+            self._restart, self._graceful, self._signum = False, False, signal.SIGTERM  # the main loop stops
             raise
 
     def _look(self, seconds: int) -> None:
