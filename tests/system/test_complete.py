@@ -33,8 +33,9 @@ def test_a_fresh_site_shows_what_is_proved_and_stays_prompt(browser: Browser, se
     certificates' totals); the English centre game's solution is proved (18 moves: Bergholt 1912, proved least by
     Beasley); a Bulls and Cows second guess is judged (its worth shipped); the Æquitas tables (1 MB of HTML to 40
     coins, from a 59 MB result) were rendered by the consumer before anyone asked, so a visit reads its body from
-    the store. Then, while four pages of third guesses (searched by jobs) are asked at once, the home page answers
-    within a second."""
+    the store. Then four pages of third guesses (searched by jobs) asked at once with the home page each answer,
+    with the guess judged or the quick lane's progress, never an error (how long they take is measured by
+    benchmarks/guess_cost.py, not here)."""
     from webapp.jobs.shipped import certificates
 
     app = serve(COIN_PUZZLES_PRECOMPUTE="1", JOB_WORKERS="2", PRECOMPUTE_WORKERS="2")
@@ -71,8 +72,8 @@ def test_a_fresh_site_shows_what_is_proved_and_stays_prompt(browser: Browser, se
         home = pool.submit(_get, app.url + "/").result()
         answers = [f.result() for f in heavy]
     assert home[0] == 200
-    # each heavy page answers with the guess judged (already stored) or the quick lane's progress (its job not
-    # done within the request's wait): never a search inside the request (benchmarks/guess_cost.py times them)
+    # each heavy page answers with the guess judged or the quick lane's progress (its job not done within the
+    # request's wait, `QUICK_WAIT_SECONDS`)
     assert all(status == 200 and re.search(JUDGED_OR_PROGRESS, body) for status, body in answers), [
         (status, body[:300]) for status, body in answers
     ]

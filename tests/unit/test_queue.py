@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -227,3 +229,26 @@ def test_a_quick_lane_job_is_awaited_a_moment_and_no_search_runs_in_the_request(
             fetch(store, c, X(500), enqueue, "1.1.1.1")
         done.wait(5)
     assert computed_here == []  # every result came from a job
+
+
+def test_a_failed_install_stops_the_precomputations_consumer_with_a_failure(tmp_path: Path) -> None:
+    """The precomputation's consumer stores what is shipped from a thread of its own; when that fails, the consumer
+    stops whole (its workers too, as on SIGTERM), says so with the traceback, and ends with a failure (`failed`, the
+    worker command's exit status 1), never half alive."""
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from webapp.jobs.queues import Queues\n"
+        "c = Queues(None, Path(sys.argv[1])).consumer('precompute', 1)\n"
+        "def install():\n"
+        "    raise RuntimeError('the install failed')\n"
+        "c.then = install\n"
+        "c.run()\n"
+        "sys.exit(3 if c.failed else 0)\n"
+    )
+    env = {**os.environ, "COIN_PUZZLES_INSTANCE": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "RuntimeError: the install failed" in done.stderr

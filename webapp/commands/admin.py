@@ -293,7 +293,8 @@ def worker(args: argparse.Namespace) -> int:
 
         load_here()
     consumer.run()
-    return 0
+    return 1 if getattr(consumer, "failed", False) else 0  # the precomputation's install failed (its traceback
+    # printed): a failure's status, so that serve, or any supervisor, sees it
 
 
 def precompute(args: argparse.Namespace) -> int:

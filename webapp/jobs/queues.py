@@ -179,6 +179,7 @@ class Reviving(Consumer):
 
     revive: Callable[[], int]
     then: Callable[[], None] = staticmethod(lambda: None)  # what the consumer does once it serves (the install)
+    failed = False  # `then` failed: the consumer stopped, and its command ends with a failure's exit status
 
     def start(self) -> None:
         """Start the workers (forked first: the threads are not copied into them), then the reviver's thread, then
@@ -195,6 +196,7 @@ class Reviving(Consumer):
         try:
             self.then()
         except BaseException:
+            self.failed = True
             self._restart, self._graceful, self._signum = False, False, signal.SIGTERM  # the main loop stops
             raise
 
@@ -210,7 +212,7 @@ class Reviving(Consumer):
 class Queues:
     """The three queues, visitors', the quick lane and the precomputation's, each with the one task that computes a
     result by name:
-    built by the app (`results.init_app`, from its config) and by each consumer (`coin-puzzles worker`)."""
+    built by the app (`webapp.jobs.access.init_app`, from its config) and by each consumer (`coin-puzzles worker`)."""
 
     def __init__(self, redis_url: str | None, folder: Path, immediate: bool = False, store: str = "") -> None:
         """The queues (Redis when a URL is given, else SQLite files in folder); store: where jobs keep their

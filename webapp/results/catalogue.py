@@ -171,21 +171,21 @@ class PegsAnalysis(Computation[PositionParams, Analysis]):
         return "quick"
 
 
-class PegsSearch(PegsAnalysis):
+class PegsSearch(Computation[PositionParams, Analysis]):
     """A solution by the thorough depth-first search (its budget 40 times a hint's: most of a minute on the French
-    board), where a hint's search ran out of budget."""
+    board), where a hint's search ran out of budget; quick where a hint is (`PegsAnalysis.quick`)."""
 
-    name = "pegs.search"
+    name, params, stored_as = "pegs.search", PositionParams, Analysis
 
     def run(self, p: PositionParams, tick: Tick, checkpoint: Checkpoint | None = None) -> Analysis:
         b = board(p.board)
         return analyse(b, p.position, thorough=True, finish=b.index(p.finish) if p.finish else None)
 
+    def quick(self, p: PositionParams) -> bool:
+        return PEGS_ANALYSIS.quick(p)
+
     def title(self, p: PositionParams) -> str:
         return f"a solution for this position on the {board(p.board).title}"
-
-    def lane(self, p: PositionParams) -> str:
-        return "visitors"
 
 
 class Devil(Computation[DevilParams, Solution]):

@@ -2,7 +2,8 @@
 function of its parameters (a P, a frozen msgspec struct) returning an R; its results (or its refusals, as `Failed`)
 are kept in the result store as JSON under a key made of its name, the schema of what it stores and its parameters.
 The computations themselves are listed in `catalogue`; the web's way to them (computing, queuing, progress pages)
-is `results`. A queued job carries its parameters as plain JSON data (`wire`), read back and checked by `parse`."""
+is `webapp.jobs.access`. A queued job carries its parameters as plain JSON data (`wire`), read back and checked by
+`parse`."""
 
 from __future__ import annotations
 
