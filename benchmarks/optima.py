@@ -211,7 +211,15 @@ def second_free_run(size: str) -> None:
     def told(i: int, n: int) -> None:
         print(f"{time.strftime('%H:%M:%S')} {i} of {n} first guesses settled", flush=True)
 
-    found = second_free(g, Tuning(node_limit=LONG), told, checkpoint)
+    def settled(g1: int, size: int, cost: int, g2: int) -> None:
+        how = f"costs {cost:,}, second guess {g.experiments[g2]}" if g2 >= 0 else f"costs at least {cost:,}"
+        print(
+            f"{time.strftime('%H:%M:%S')} first guess {g.experiments[g1]}: a part of {size:,} secrets {how} "
+            f"({cpu_seconds():,.0f} CPU s so far)",
+            flush=True,
+        )
+
+    found = second_free(g, Tuning(node_limit=LONG), told, checkpoint, settled)
     published = SECOND_FREE_PUBLISHED.get(size)
     verdict = (
         ""

@@ -29,6 +29,8 @@ from .candidates import candidates
 from .rules import BIG, UNCAPPED, Rules
 from .table import Tuning
 
+Settled = Callable[[int, int, int, int], None]  # (first guess, secrets of a part, its cost or bound, its second guess)
+
 
 class SecondFree(NamedTuple):
     """The optimum under the rule, its first guess, and its tree's statistics (verified)."""
@@ -44,10 +46,12 @@ def second_free(
     tuning: Tuning | None = None,
     told: Callable[[int, int], None] = lambda i, n: None,
     checkpoint: Checkpoint | None = None,
+    settled: Settled = lambda g1, size, cost, g2: None,
 ) -> SecondFree:
     """The least total over every secret with possible codes only from the third guess on, proved; told(i, n) after
-    the i-th of the n first guesses. checkpoint: where the possible-only sets proved below the second guesses are
-    kept, and read back from (the possible-codes-only proof's own: the sets are the same)."""
+    the i-th of the n first guesses, settled(g1, secrets, cost, g2) after each part of first guess g1 (g2 -1: no
+    second guess below the part's budget, cost a bound). checkpoint: where the possible-only sets proved below the
+    second guesses are kept, and read back from (the possible-codes-only proof's own: the sets are the same)."""
     search = AverageSearch(game, tuning, possible_only=True, checkpoint=checkpoint)
     free = search.rules._replace(possible_only=False)  # the second guess: any code
     s = search.everyone()
@@ -55,7 +59,7 @@ def second_free(
     best, choice = int(BIG), -1
     seconds: dict[int, tuple[int, int]] = {}
     for i, (_, g1) in enumerate(firsts):
-        total, chosen = _first(search, free, s, int(g1), best)
+        total, chosen = _first(search, free, s, int(g1), best, settled)
         if total < best:
             best, choice, seconds = total, int(g1), chosen
         told(i + 1, len(firsts))
@@ -67,7 +71,7 @@ def second_free(
 
 
 def _first(
-    search: AverageSearch, free: Rules, s: NDArray[np.int32], g1: int, best: int
+    search: AverageSearch, free: Rules, s: NDArray[np.int32], g1: int, best: int, settled: Settled
 ) -> tuple[int, dict[int, tuple[int, int]]]:
     """First guess g1's total (or a bound at least best) and, per outcome, (its part's cost, its second guess)."""
     rules = search.rules
@@ -84,6 +88,7 @@ def _first(
         cands = candidates(part, rules.everything, free, False, sym)
         cost, g2 = search.least(part, (g1,), cands, best - (total - low), entry=False)  # the table's entry for
         # the part (a possible-only proof's, as a snapshot holds it) is its cost under another rule
+        settled(g1, len(part), cost, g2)
         if g2 < 0:
             return max(total - low + cost, best), chosen
         chosen[o] = (cost, g2)
