@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solvers.checkpoint import Checkpoint, Entry
-from solvers.parallel import ONE, Execution
 from solvers.progress import Tick, quiet
 
 from .game import Game
@@ -18,18 +17,17 @@ from .tree import Node
 
 @dataclass(frozen=True)
 class TreeRequest:
-    """What to solve: the game, the strategy, a cap on the guesses (the optimal average within it), whether only
-    codes still possible may be guessed, the optimal search's budget of work (None: its default), the entries a
-    long proof's snapshot settled (resumed from instead of proved again) and where its proof runs (the entry
-    point's `Execution`: this process by default)."""
+    """What to solve: the game, the strategy, a cap on the guesses (the optimal average within it: part of the
+    question, not a stop), whether only codes still possible may be guessed, how an optimal search runs and where it
+    stops (`Proving`, one value from the entry point: its budget of work, a total to look below, where its proof
+    runs), and the entries a long proof's snapshot settled (resumed from instead of proved again)."""
 
     game: Game
     strategy: Strategy
     max_guesses: int | None = None
     possible_only: bool = False
-    node_limit: int | None = None
+    proving: Proving = Proving()
     shipped: tuple[Entry, ...] = ()
-    run: Execution = ONE
 
 
 class Seeded:
@@ -63,6 +61,6 @@ def solve(r: TreeRequest, tick: Tick = quiet, checkpoint: Checkpoint | None = No
         r.max_guesses,
         checkpoint=checkpoint,
         possible_only=r.possible_only,
-        proving=Proving(node_limit=r.node_limit, run=r.run),
+        proving=r.proving,
     )
     return tree, verify(r.game, tree, possible_only=r.possible_only)

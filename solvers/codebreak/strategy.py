@@ -51,7 +51,9 @@ OPTIMAL: tuple[Strategy, ...] = ("optimal-worst", "optimal-average")
 
 
 class Proving(NamedTuple):
-    """How an optimal search runs: compiled, or in plain Python for games of at most `PLAIN_MAX` secrets (None:
+    """How an optimal search runs and where it stops, as one value an entry point passes down (as python-chess's
+    `Limit` is one value for an engine's search), never budgets and flags passed one by one: compiled, or in plain
+    Python for games of at most `PLAIN_MAX` secrets (None:
     plain first for those, unless a checkpoint or `under` is given); its budget of work (None: OPTIMAL_MAX_NODES
     for the worst case, OPTIMAL_AVERAGE_MAX_NODES for the average; the optima table's long proofs are given more);
     under: the average search looks only below this total (`NoneBelow` if no strategy is); run: where the compiled

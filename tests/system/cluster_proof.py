@@ -23,7 +23,7 @@ from solvers.codebreak.game import Game
 from solvers.codebreak.optimal import average_search
 from solvers.codebreak.optimal.average_search import AverageSearch
 from solvers.codebreak.solve import TreeRequest, solve
-from solvers.codebreak.strategy import read_back
+from solvers.codebreak.strategy import Proving, read_back
 from webapp.results.cluster import search_run
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
@@ -84,7 +84,7 @@ def main() -> None:
         if kill:  # with a checkpoint, which the site's call keeps in its store
             row = prove(game, kept)
         else:
-            tree, stats = solve(TreeRequest(game, "optimal-average", run=search_run()))
+            tree, stats = solve(TreeRequest(game, "optimal-average", proving=Proving(run=search_run())))
             first = game.experiments[tree.experiment] if tree.experiment is not None else None
             row = {"total": stats.total, "verified": stats.verified, "first": first}
         ended = time.monotonic()

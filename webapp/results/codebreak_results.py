@@ -23,7 +23,7 @@ from solvers.codebreak.optimal.entries import parse_entries, snapshot_name
 from solvers.codebreak.play import Round
 from solvers.codebreak.second import SecondTotals, second_totals, second_worth
 from solvers.codebreak.solve import TreeRequest, solve
-from solvers.codebreak.strategy import STRATEGY_NAMES, check_options, limit_message, optimal_limit
+from solvers.codebreak.strategy import STRATEGY_NAMES, Proving, check_options, limit_message, optimal_limit
 from solvers.errors import InputError, LimitError, one_of
 from solvers.progress import Tick
 from webapp.config import ROOT
@@ -107,15 +107,15 @@ def _codebreak(p: StrategyParams, tick: Tick, checkpoint: Checkpoint | None = No
     long = in_table or (only and p.game in LARGE_POSSIBLE_ONLY and not p.max_guesses)
     shipped = shipped_entries(p) if long and p.strategy == "optimal-average" else []
     strategy = one_of(p.strategy, STRATEGIES, "strategy")
-    run = search_run()  # the job's choice: COIN_PUZZLES_JOBS processes, or COIN_PUZZLES_CLUSTER's cluster
+    # where the proof runs is the job's choice (COIN_PUZZLES_JOBS processes, or COIN_PUZZLES_CLUSTER's cluster)
+    proving = Proving(node_limit=LONG_PROOF_NODES if long else None, run=search_run())
     request = TreeRequest(
         game=p.load(),
         strategy=strategy,
         max_guesses=p.max_guesses,
         possible_only=only,
-        node_limit=LONG_PROOF_NODES if long else None,
+        proving=proving,
         shipped=tuple(shipped),
-        run=run,
     )
     return solve(request, tick, checkpoint)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from solvers.codebreak import Game, Node, Spec, Stats, Strategy, build, parse
 from solvers.codebreak.solve import TreeRequest, solve
+from solvers.codebreak.strategy import Proving
 from solvers.errors import InputError
 from solvers.parallel import ONE, Execution
 from webapp.config import ROOT
@@ -59,4 +60,5 @@ def analysis(
 ) -> tuple[Node, Stats]:
     """A strategy tree and its verified statistics (cached); the optimal average within max_guesses if given, the
     optimal strategy among those guessing only possible codes if asked; run: where an optimal proof runs."""
-    return solve(TreeRequest(load(name, pegs, colours, coins), strategy, max_guesses, possible_only, run=run))
+    game = load(name, pegs, colours, coins)
+    return solve(TreeRequest(game, strategy, max_guesses, possible_only, proving=Proving(run=run)))
