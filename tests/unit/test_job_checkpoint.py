@@ -188,8 +188,7 @@ def test_a_job_whose_worker_stops_halts_and_goes_on_later(tmp_path: Path) -> Non
     with the rest of the checkpoint."""
     import os
 
-    from solvers.codebreak import build, parse
-    from solvers.codebreak.optimal.average_search import AverageSearch
+    from tests.unit.test_pause import MASTERMIND_4X7
     from tests.waiting import until
     from webapp.jobs import supervisor
 
@@ -210,8 +209,7 @@ def test_a_job_whose_worker_stops_halts_and_goes_on_later(tmp_path: Path) -> Non
     work(store, CODEBREAK, params)
     found = stored(store, CODEBREAK, params)
     assert found is not None and found[1].verified
-    game = build(parse((ROOT / "games" / "mastermind.game").read_text()), {"length": 4, "colours": 7})
-    assert found[1].total == AverageSearch(game.tabled()).solve().cost
+    assert found[1].total == MASTERMIND_4X7
     assert store.get(key + ":checkpoint:frames") is None
 
 
