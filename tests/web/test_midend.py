@@ -8,6 +8,8 @@ import ast
 import re
 from pathlib import Path
 
+from flask import Flask
+
 ROOT = Path(__file__).resolve().parents[2]
 OWNED_CALLS = {  # a call by this name in a page: a copy of what the midend does
     "Bar": "builds its bar (gamebar.game_bar)",
@@ -75,3 +77,21 @@ def test_the_checks_find_a_planted_copy(tmp_path: Path) -> None:
         "theirs.py: makes undo links (gamebar.game_bar)",
     ]
     assert template_copies(tmp_path) == ["mine/play.html: win"]
+
+
+def test_the_win_screen_scores_a_game_against_the_proved_best(app: Flask) -> None:
+    """The win screen says 'optimal' at the proved best, how many more above it, and how many fewer below it (a
+    random opponent can lose sooner than the worst case the best is proved against), never a negative 'more'."""
+    from webapp.pages.gamebar import Bar, Score, StatsKey
+
+    with app.test_request_context("/"):
+        win = app.jinja_env.get_template("_gamebar.html").module.win  # type: ignore[attr-defined]
+
+        def against(score: int) -> str:
+            end = Score("Won", True, score, 15, "moves")
+            html = str(win(Bar("id", "/id", "/s", stats=StatsKey("k", "a game"), end=end)))
+            return html.split('class="against">', 1)[1].split("</dd>", 1)[0]
+
+        assert against(15) == "optimal"
+        assert against(17) == "2 more"
+        assert against(12).startswith("3 fewer")

@@ -197,7 +197,7 @@ def _play(v: Variant, plan: VariantPlan, chain: Chain, error: str | None = None,
     if game.answer is not None:
         turns = len(game.turns)
         title = "Found in the fewest weighings" if turns <= game.minimum else "Found"
-        score = Score(title, turns <= game.minimum, turns, game.minimum, "weighings")
+        score = Score(title, True, turns, game.minimum, "weighings")  # found: a win, scored against the fewest
     bar = game_bar(
         "variants",
         game_id(v, chain.applied),
