@@ -41,9 +41,11 @@
       });
     });
     var preview = form.querySelector("[data-preview]");
-    if (preview) preview.textContent = previewText(pans(form), on);
+    var unknown = form.dataset.unknown;  // a typed token that is no coin: kept as typed, for the server to refuse
+    if (preview) preview.textContent = unknown ? "Coin " + unknown + " is not in this game: type numbers like 7, " +
+      "ranges like 1-4, or G1." : previewText(pans(form), on);
     form.querySelectorAll(".pan-text").forEach(function (input) {
-      if (input !== document.activeElement) input.value = runs(on[input.dataset.side]);
+      if (input !== document.activeElement && !unknown) input.value = runs(on[input.dataset.side]);
     });
   }
 
@@ -63,17 +65,21 @@
 
   // The typed pans, read as the server reads them (numbers, ranges 1-4 or 1..4, G1): the coins' controls follow.
   function typed(form) {
-    var want = {};
+    var want = {}, coins = {}, unknown = "";
+    form.querySelectorAll(".pick").forEach(function (pick) { coins[pick.dataset.coin] = true; });
     form.querySelectorAll(".pan-text").forEach(function (input) {
       input.value.replace(/\s*(-|\.\.|–)\s*/g, "-").split(/[,\s]+/).forEach(function (token) {
         var m = /^(\d+)-(\d+)$/.exec(token);
+        var name = token.toUpperCase().replace(/^0+(?=\d)/, "");
         if (m) { for (var k = Number(m[1]); k <= Number(m[2]); k += 1) want[String(k)] = input.dataset.side; }
-        else if (token) want[token.toUpperCase().replace(/^0+(?=\d)/, "")] = input.dataset.side;
+        else if (token && coins[name]) want[name] = input.dataset.side;
+        else if (token && !unknown) unknown = token.slice(0, 20);
       });
     });
     form.querySelectorAll(".pick").forEach(function (pick) {
       pick.querySelector("select").value = want[pick.dataset.coin] || "off";
     });
+    if (unknown) form.dataset.unknown = unknown; else delete form.dataset.unknown;
     sync(form);
   }
 
@@ -154,7 +160,13 @@
     var own = pickOf(zone.closest("form"), e.dataTransfer.getData("text/plain"));
     if (own) place(own, zone.dataset.drop);
   });
-  function syncAll() { document.querySelectorAll("form.picker").forEach(sync); }
+  // A page drawn again after a refusal keeps what was typed: the coins' controls follow the typed pans then.
+  function syncAll() {
+    document.querySelectorAll("form.picker").forEach(function (form) {
+      var filled = Array.prototype.some.call(form.querySelectorAll(".pan-text"), function (i) { return i.value; });
+      (filled ? typed : sync)(form);
+    });
+  }
   document.addEventListener("DOMContentLoaded", syncAll);
   document.addEventListener("htmx:afterSwap", syncAll);
 })();

@@ -152,3 +152,21 @@ def test_a_hundred_coins_by_ranges_and_classes(browser: Browser, live_server: st
             expect(page.get_by_role("textbox", name="Left pan")).not_to_have_value("")
             page.screenshot(path=str(SHOTS / "adversary-100-ranges.png"), full_page=False)
         context.close()
+
+
+def test_a_typed_pan_that_names_no_coin_is_kept_and_refused_by_name(browser: Browser, live_server: str) -> None:
+    """Letters typed in a pan are no coin: the preview says so as the server will, the field keeps them when the
+    other pan is typed (it is not rewritten from the coins' controls), and Weigh is refused naming them."""
+    page = browser.new_page()
+    page.goto(f"{live_server}/adversary/play?n=12")
+    page.get_by_role("textbox", name="Left pan").fill("abc")
+    expect(page.locator("[data-preview]")).to_have_text(
+        "Coin abc is not in this game: type numbers like 7, ranges like 1-4, or G1."
+    )
+    page.get_by_role("textbox", name="Right pan").fill("1-2")
+    expect(page.get_by_role("textbox", name="Left pan")).to_have_value("abc")
+    page.get_by_role("button", name="Weigh", exact=True).click()
+    expect(page.locator("#play-error")).to_contain_text("coin abc is not in this game")
+    page.get_by_role("textbox", name="Left pan").fill("3-4")
+    expect(page.locator("[data-preview]")).to_have_text("Ready to weigh 3, 4 against 1, 2.")
+    page.close()
