@@ -102,6 +102,7 @@ def test_a_bulls_and_cows_guess_writes_digits_into_the_address(client: FlaskClie
         ("/pegs/play?board=triangle-4&hole=2&j=7-2,restart,1-4", "1 cannot jump"),
         ("/codebreak/play?game=mastermind&maker=random&g=restart", "no restart"),
         ("/aequitas/id?id=F:5:0", "is not an Æquitas game ID"),
+        ("/variants/id?id=12-unknown-l1-f1-p2:zz", "a weighing names 2 pans"),
         ("/aequitas/play?game=F&n=12&turns=1..4-5..8|1-2&at=0", "entry 2 is not a turn of yours"),
         ("/aequitas/play?game=F&n=5&w=1-2&turns=3-4", "moves and turns disagree"),
         ("/qr.svg?path=//evil.example/x", "a path of this site"),

@@ -267,6 +267,7 @@ def from_id() -> Response:
         request.args.get("id", ""), 2, "a variants", "variant:weighings, like 12-unknown-l1-f1-p2:1,2-3,4"
     )
     v = Variant.from_token(parts[0])
+    parse_weighings(v, parts[1])  # weighings that are none refused here, as every other game's ID is
     return go(link("variants.play_page", query(v, **{MOVES: parts[1]})))
 
 
