@@ -432,3 +432,16 @@ def test_a_bulls_and_cows_second_guess_is_read_from_the_stored_totals(client: Fl
         lp = lesson_params("bulls-and-cows", sizes, g, r, peek)
         assert lp.total is not None and lp.best is not None and lp.best_guess is not None
     assert any("lost" in p and "was a best guess" not in p for p in pages.values())  # a poorer guess among them
+
+
+def test_the_start_form_offers_every_size_a_game_may_be_played_at(client: FlaskClient) -> None:
+    """The form's pegs and colours reach the sizes the play page accepts (6 pegs: 6x3 and 6x4 are certified), and
+    one past them is refused with the same bounds the form shows."""
+    page = client.get("/codebreak").get_data(as_text=True)
+    pegs = re.search(r'<input id="pegs"[^>]*min="(\d+)" max="(\d+)"', page)
+    colours = re.search(r'<input id="colours"[^>]*min="(\d+)" max="(\d+)"', page)
+    assert pegs is not None and colours is not None
+    assert (pegs[1], pegs[2], colours[1], colours[2]) == ("1", "6", "2", "10")
+    assert client.get("/codebreak/play?game=mastermind&pegs=6&colours=3").status_code == 200
+    r = client.get("/codebreak/play?game=mastermind&pegs=7&colours=3")
+    assert r.status_code == 400 and "from 1 to 6" in r.get_data(as_text=True)

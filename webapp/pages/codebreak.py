@@ -52,13 +52,16 @@ bp = Blueprint("codebreak", __name__, url_prefix="/codebreak")
 api = Blueprint("codebreak_api", __name__, url_prefix="/api")
 
 
+PEGS, COLOURS = (1, 6), (2, 10)  # the sizes a game may be played at (the form's bounds are these)
+
+
 def _sizes(args: Mapping[str, str], spec: Spec) -> Sizes:
     """Pegs, colours and coins from the query (None: the file's own)."""
     if spec.secrets[0] == "coins":
         coins = params.whole(args, "coins", int(spec.secrets[1].get("count", "4")), 2, MAX_GENERATED_COINS, "coins")
         return None, None, coins
-    pegs = params.whole(args, "pegs", int(spec.secrets[1].get("length", "4")), 1, 6, "pegs")
-    colours = params.whole(args, "colours", int(spec.secrets[1].get("colours", "6")), 2, 10, "colours")
+    pegs = params.whole(args, "pegs", int(spec.secrets[1].get("length", "4")), *PEGS, "pegs")
+    colours = params.whole(args, "colours", int(spec.secrets[1].get("colours", "6")), *COLOURS, "colours")
     return pegs, colours, None
 
 
@@ -92,7 +95,8 @@ def strategy_arg(args: Mapping[str, str]) -> Strategy:
 def index() -> str:
     """The shipped games."""
     games = shipped()
-    return render_template("codebreak/index.html", games=games, summaries={k: summary(s) for k, s in games.items()})
+    summaries = {k: summary(s) for k, s in games.items()}
+    return render_template("codebreak/index.html", games=games, summaries=summaries, pegs=PEGS, colours=COLOURS)
 
 
 @bp.get("/game")
