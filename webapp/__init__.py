@@ -49,13 +49,12 @@ def served_app() -> Flask:
     optima table replayed (0.5 s here, `optima.beyond`), the shipped games built at their own sizes (Bulls and
     Cows' outcome table: 0.2 s)."""
     from webapp.jobs.optima import beyond
-    from webapp.pages.codebreak import built
-    from webapp.results.games import default_sizes, shipped
+    from webapp.results.games import default_sizes, load, shipped
 
     app = create_app()
     beyond()
     for name, spec in shipped().items():
-        built(name, default_sizes(spec))
+        load(name, *default_sizes(spec))
     return app
 
 
