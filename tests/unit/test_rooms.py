@@ -86,17 +86,27 @@ def test_each_room_is_a_package_that_says_what_it_owns() -> None:
     assert loose == ["__init__.py", "config.py"]
 
 
+def plant(root: Path, files: dict[str, str]) -> None:
+    """Write a planted tree of modules under root (path -> source), folders made as needed."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
 def test_the_checker_finds_a_planted_violation(tmp_path: Path) -> None:
     """A store module importing a page, a results module importing keys by a relative import, and one importing
     the jobs room above it, are found."""
-    for room in ("store", "pages", "results", "keys"):
-        (tmp_path / "webapp" / room).mkdir(parents=True)
-        (tmp_path / "webapp" / room / "__init__.py").write_text('"""May import: config."""\n')
-    (tmp_path / "webapp" / "__init__.py").write_text("from webapp.pages import coins\n")  # the factory may
-    (tmp_path / "webapp" / "pages" / "coins.py").write_text("from webapp.store import base\n")  # downwards: fine
-    (tmp_path / "webapp" / "store" / "base.py").write_text("def f():\n    from webapp.pages.coins import bp\n")
-    (tmp_path / "webapp" / "results" / "games.py").write_text("from ..keys import secretbox\n")
-    (tmp_path / "webapp" / "results" / "cluster.py").write_text("from webapp.jobs.queues import Queues\n")
+    plant(tmp_path, {f"webapp/{room}/__init__.py": '"""May import: config."""\n' for room in ROOMS})
+    plant(
+        tmp_path,
+        {
+            "webapp/__init__.py": "from webapp.pages import coins\n",  # the factory may
+            "webapp/pages/coins.py": "from webapp.store import base\n",  # downwards: fine
+            "webapp/store/base.py": "def f():\n    from webapp.pages.coins import bp\n",
+            "webapp/results/games.py": "from ..keys import secretbox\n",
+            "webapp/results/cluster.py": "from webapp.jobs.queues import Queues\n",
+        },
+    )
     assert violations(tmp_path) == [
         "webapp.results.cluster -> webapp.jobs.queues (results -> jobs)",
         "webapp.results.games -> webapp.keys (results -> keys)",
@@ -187,11 +197,15 @@ def test_no_puzzles_page_imports_another_puzzles(tmp_path: Path) -> None:
     """The Æquitas page read the adversary's weighings and the plan navigator the variants' plans from their pages;
     both now come from webapp/http/params.py and webapp/jobs/variant_plans.py (a planted import is found)."""
     assert pages_importing_pages(ROOT) == []
-    (tmp_path / "webapp" / "pages").mkdir(parents=True)
-    (tmp_path / "webapp" / "pages" / "aequitas.py").write_text("from webapp.pages.adversary import weighings_arg\n")
-    (tmp_path / "webapp" / "pages" / "codebreak_plan.py").write_text("from webapp.pages.codebreak import api\n")
-    (tmp_path / "webapp" / "pages" / "coins.py").write_text("from webapp.pages import variants\n")
-    (tmp_path / "webapp" / "pages" / "devil.py").write_text("import webapp.pages.pegs\n")
+    plant(
+        tmp_path,
+        {
+            "webapp/pages/aequitas.py": "from webapp.pages.adversary import weighings_arg\n",
+            "webapp/pages/codebreak_plan.py": "from webapp.pages.codebreak import api\n",
+            "webapp/pages/coins.py": "from webapp.pages import variants\n",
+            "webapp/pages/devil.py": "import webapp.pages.pegs\n",
+        },
+    )
     assert pages_importing_pages(tmp_path) == [
         "aequitas.py imports adversary",
         "coins.py imports variants",
