@@ -86,7 +86,7 @@ def baseline(g: Game, guesses: tuple[int, ...], scores: tuple[int, ...]) -> tupl
             if total >= best:
                 return total
             if o != rules.win:
-                total += search.kernel(s[outcomes == o], best - total, rules.everything, plain, search.cap)
+                total += search.kernel(s[outcomes == o], best - total, plain, search.cap)
         return total
 
     total, best = with_first(guesses[-1], int(BIG)), int(BIG)

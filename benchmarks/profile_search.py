@@ -70,7 +70,7 @@ def main() -> None:
     sampler.start()
     started = time.process_time()
     try:
-        search.kernel(part, int(BIG), search.rules.everything, sym, below(UNCAPPED))
+        search.kernel(part, int(BIG), sym, below(UNCAPPED))
         print("the part was settled before the time was up", flush=True)
     except (LimitError, Paused):  # halted at the time given
         pass

@@ -1,15 +1,16 @@
-"""How the optimal-average proof scales with processes, split all the way down (`optimal/parallel.py`).
+"""How the optimal-average proof scales with processes, split all the way down (`optimal/prove.py`).
 
 For each size, in a fresh process each (kernels loaded from the cache before the clock): the serial search (one
 process), then the split search on two processes as it runs there (`table.split_size`). Each prints its wall time,
 the CPU seconds of every process summed (the parent's and its workers'), and its work (the secrets of every set
-searched). Then the split as it runs on many processes (every set of 200 secrets or more opened), recorded on two;
-from its task log (each task's CPU seconds and the tasks it waited for) it simulates the same tasks on 4, 8, 16, 64
-and 256 processes (`makespan`): each task, in the order handed out, on the first process free, once every task it
-waited for is done (the parent's bookkeeping between tasks is not counted). The simulation assumes a task costs
-what it cost here, where the budgets it got depended on which results came back first; on more processes they would
-come back in another order, so it is an estimate. Its floor, the critical path (the longest chain of tasks each
-waiting for the one before), is exact for these tasks.
+searched). Then the split as it runs on many processes (every set of fewer than 200 secrets below a larger one handed
+out), recorded on two; from its task log (each task's CPU seconds and the results the search read before it) it
+simulates the same tasks on 4, 8, 16, 64 and 256 processes (`makespan`): each task, in the order handed out, on the
+first process free, once every task it waited for is done (the parent's bookkeeping between tasks is not counted).
+The simulation assumes a task costs what it cost here, where the budgets it got depended on which results came back
+first; on more processes they would come back in another order, so it is an estimate. A task counts as waiting for
+every result the parent read before handing it out, which overstates the chain (a task handed out after a result
+often did not need it), so the simulated figures are a floor rather than a forecast.
 
 With `--cluster`, instead, each size is proved on a Ray cluster of this machine's own (`COIN_PUZZLES_CLUSTER=local`,
 `webapp/results/cluster.py`), beside the two forked processes, twice in turn: its wall time (Ray's start not

@@ -82,16 +82,6 @@ class Inline:
         return future
 
 
-class Shared(Protocol):
-    """Numbers the parent writes and every worker reads (a split proof's best totals)."""
-
-    def __getitem__(self, slot: int) -> int:
-        """The number in a slot."""
-
-    def __setitem__(self, slot: int, value: int) -> None:
-        """Write a slot."""
-
-
 class Pool(Protocol):
     """Where tasks run: `submit` as concurrent.futures has it."""
 
@@ -101,19 +91,19 @@ class Pool(Protocol):
 
 class Engine(Protocol):
     """A cluster's side of a split proof (`webapp.results.cluster`): how many tasks it runs at once, and for one search
-    the numbers its workers share and the pool that runs its tasks, each task with the search rebuilt (once per
-    worker process) from what `start` was given, its table its own. A worker lost mid-task is the engine's to
+    the pool that runs its tasks, each task with the search rebuilt (once per worker process) from what `start` was
+    given, its table its own. A worker lost mid-task is the engine's to
     retry; one it could not raises one of `lost`."""
 
     jobs: int
     lost: tuple[type[BaseException], ...]
 
-    def start(self, game: Any, recipe: Callable[[Any], Any], slots: int) -> tuple[Shared, Pool]:
-        """A search's shared numbers (slots of them) and its pool: its game kept where the workers read it, and
-        recipe(the engine's handle to it) what rebuilds the search there."""
+    def start(self, game: Any, recipe: Callable[[Any], Any]) -> Pool:
+        """A search's pool: its game kept where the workers read it, and recipe(the engine's handle to it) what
+        rebuilds the search there."""
 
     def stop(self) -> None:
-        """Drop the search's workers' state (its shared numbers; tasks still running are abandoned)."""
+        """Drop the search's workers' state (tasks still running are abandoned)."""
 
 
 @dataclass(frozen=True)

@@ -234,7 +234,7 @@ def test_a_frame_is_not_restored_where_other_candidates_are_tried() -> None:
         first = AverageSearch(g)
         first.memo.counters["limit"][0] = limit
         with pytest.raises(LimitError):
-            first.kernel(part, int(BIG), first.rules.everything, aabb, depth)
+            first.kernel(part, int(BIG), aabb, depth)
         frame = saved(first.frames)
         assert frame[0] >= 1
         for sym in (aaab, aabb):

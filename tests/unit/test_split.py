@@ -1,6 +1,6 @@
-"""The proof split all the way down on several processes (`optimal.parallel`): with sets as small as 20 secrets split
-into tasks, it proves what the search on one process proves (the same optimum and first guess, capped, guessing
-possible codes only, or looking below a total), and the tree read back from the parent's table verifies."""
+"""The proof split all the way down on several processes (`optimal.prove`): with sets as small as 20 secrets handed
+back as subproblems, it proves what the search on one process proves (the same optimum and first guess, capped,
+guessing possible codes only, or looking below a total), and the tree read back from the parent's table verifies."""
 
 from __future__ import annotations
 
@@ -47,12 +47,10 @@ def test_the_split_proof_is_the_serial_one(
     split = AverageSearch(g, Tuning(split_from=split_from), run=Execution(2), **asked)  # type: ignore[arg-type]
     found = split.solve()
     assert (found.cost, split.root_choice) == (expected.cost, alone.root_choice)
-    kinds = {t.kind for t in split.tasks}
-    assert {"part", "brother"} <= kinds  # the start's parts and younger brothers as tasks
-    below = any(t.kind == "open" for t in split.tasks)  # a set below the start opened (the start is opened here)
-    assert below or split_from > 20
-    alone_kinds = {t.kind for t in alone.tasks}  # the same tasks, run in this process, none split
-    assert "part" in alone_kinds and alone_kinds <= {"part", "brother"}
+    levels = {t.level for t in split.tasks}
+    assert 1 in levels  # the start's parts handed back
+    assert max(levels) > 1 or split_from > 20  # and sets below a set the search from the start searched itself
+    assert {t.level for t in alone.tasks} == {1}  # on one process: every part of the start, and nothing below
     s = np.arange(len(g.secrets), dtype=np.int32)
     tree = read_back(g, split, s, found.cost, False, split.root_choice, split.cap)
     stats = verify(g, tree)
@@ -83,10 +81,9 @@ def test_the_task_log(monkeypatch: pytest.MonkeyPatch) -> None:
     assert all(sent.get(a, -1.0) <= t.sent for t in search.tasks for a in t.after if a in sent)
     assert all(a < t.number for t in search.tasks for a in t.after)
     assert all(t.seconds >= 0 and t.done >= t.sent >= 0 for t in search.tasks)
-    opened = sum(t.size for t in search.tasks if t.kind == "open")
-    assert sum(t.work for t in search.tasks) + opened == found.work - search.work
+    assert sum(t.work for t in search.tasks) == found.work - search.work  # the workers' work, the rest the parent's
     alone = AverageSearch(g)
-    here = alone.solve()  # one process: the same kinds of task, run here, their work the whole proof's
+    here = alone.solve()  # one process: the same subproblems, run here, their work the whole proof's
     assert here.cost == found.cost and sum(t.work for t in alone.tasks) == here.work > 0
 
 
@@ -96,23 +93,24 @@ def test_a_worker_killed_mid_proof(monkeypatch: pytest.MonkeyPatch) -> None:
     import os
     import signal
 
-    from solvers.codebreak.optimal import parallel
+    from solvers.codebreak.optimal import prove
 
     monkeypatch.setattr(search_module, "PARALLEL_FROM", 1)
-    arrived = parallel.Workers._arrived
+    arrived = prove.Schedule._arrived
     seen: list[int] = []
     killed: list[int] = []
 
-    def arrive_and_kill(self: parallel.Workers, number: int, future: object) -> None:
+    def arrive_and_kill(self: prove.Schedule, number: int, future: object, *rest: object) -> bool:
         seen.append(number)
         if len(seen) >= 10 and (self.waiting or self.running) and not killed:  # work left to hand out again
             killed.append(number)
-            os.kill(next(iter(self.pool._processes.values())).pid or 0, signal.SIGKILL)
-        arrived(self, number, future)  # type: ignore[arg-type]
+            assert isinstance(self.executor, prove.Forked)
+            os.kill(next(iter(self.executor.pool._processes.values())).pid or 0, signal.SIGKILL)
+        return arrived(self, number, future, *rest)  # type: ignore[arg-type]
 
     g = game("mastermind", 4, 5).tabled()
     expected = AverageSearch(g).solve().cost
-    monkeypatch.setattr(parallel.Workers, "_arrived", arrive_and_kill)
+    monkeypatch.setattr(prove.Schedule, "_arrived", arrive_and_kill)
     search = AverageSearch(g, Tuning(split_from=20), run=Execution(2))
     found = search.solve()
     assert found.cost == expected and search.restarts == 1
@@ -130,33 +128,33 @@ def tree_total(node: Node | None) -> int:
 
 
 def test_a_cluster_task_hands_back_the_optimal_tree_of_what_it_settled() -> None:
-    """A cluster's worker has a table of its own, so what it settles exactly comes back as entries (`tasks.share`
-    with entries): a part of Mastermind 4x4's first guess, and a younger brother's experiment at the start. A fresh
-    search that adopts them reads back their costs and a tree of that total without searching anything."""
-    from solvers.codebreak.optimal import tasks
+    """A cluster's worker has a table of its own, so what it settles exactly comes back as entries (`prove.share`
+    with entries): the largest parts of Mastermind 4x4's first guesses AABB and AABC. A fresh search that adopts
+    them reads back their costs and trees of those totals without searching anything."""
+    from solvers.codebreak.optimal import prove
     from solvers.codebreak.optimal.rules import BIG, UNCAPPED, below
 
     g = game("mastermind", 4, 4).tabled()
     worker = AverageSearch(g)
     s = worker.everyone()
-    tasks.share(worker, [int(BIG) << tasks.INDEX_BITS | tasks.NO_INDEX], entries=True)
+    found = []
+    prove.share(worker, entries=True)
     try:
-        first = g.experiments.index("AABB")
-        outcomes = worker.rules.table[first, s]
-        part = s[outcomes == np.bincount(outcomes).argmax()]  # the largest part
-        found = tasks.in_worker(tasks.settle, part, int(BIG), (first,), below(UNCAPPED))
-        brother = tasks.in_worker(tasks.brother, 0, 1, s, (), g.experiments.index("AABC"), int(BIG))
+        for first in (g.experiments.index("AABB"), g.experiments.index("AABC")):
+            outcomes = worker.rules.table[first, s]
+            part = s[outcomes == np.bincount(outcomes).argmax()]  # the largest part
+            found.append((part, prove.in_worker(part, int(BIG), (first,), below(UNCAPPED))))
     finally:
-        tasks.share(worker, None)
-    assert found.exact and found.entries and brother.exact and brother.entries and not brother.parts
+        prove.share(None)
     parent = AverageSearch(g)
-    parent.adopt([*found.entries, *brother.entries])
-    cost, _ = parent.best_of(part, found.value, below(UNCAPPED))
-    assert cost == found.value
-    tree = read_back(g, parent, part, cost, False)
-    assert tree_total(tree) == found.value
-    whole = read_back(g, parent, s, brother.value, False, g.experiments.index("AABC"))
-    assert tree_total(whole) == brother.value and verify(g, whole).verified
+    for _, answer in found:
+        assert answer.exact and answer.entries and answer.choice >= 0
+        parent.adopt(list(answer.entries))
+    for part, answer in found:
+        cost, choice = parent.best_of(part, answer.value, below(UNCAPPED))
+        assert (cost, choice) == (answer.value, answer.choice)
+        tree = read_back(g, parent, part, cost, False)
+        assert tree_total(tree) == answer.value
     assert parent.work == 0  # read back from the entries alone
 
 

@@ -9,9 +9,8 @@ With it, the split's tasks go to the cluster's workers, on every machine that jo
 Each worker process rebuilds the search once per proof (`average_search.rebuilt`, the game read from Ray's object
 store, once per machine) with a table of its own, and hands back the optimal tree of each task it settles exactly,
 as table entries; the proving process keeps them in its table and in its checkpoint (the result store: Redis when
-shared), so a restarted proof resumes from them. A brother reads its set's best total from an actor that lives
-beside the proving process. Ray hands a task out again when its worker or machine is lost (RETRIES times), and a
-proof past that fails with a message (`WorkersLost`).
+shared), so a restarted proof resumes from them. Ray hands a task out again when its worker or machine is lost
+(RETRIES times), and a proof past that fails with a message (`WorkersLost`).
 
 Ray is imported only when a split proof first needs the cluster: a command or a page never waits for it.
 """
@@ -24,7 +23,6 @@ import os
 import resource
 import socket
 import sys
-import time
 import uuid
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -33,14 +31,13 @@ from typing import Any
 import numpy as np
 
 from solvers.errors import LimitError
-from solvers.parallel import Execution, Shared, default_jobs
+from solvers.parallel import Execution, default_jobs
 
 VARIABLE = "COIN_PUZZLES_CLUSTER"
 LOCAL = "local"  # the variable's value for a Ray of the proof's own on this machine
 RETRIES = 3  # times Ray hands a task out again after its worker process or machine was lost
 NAMESPACE = "coin-puzzles"
 REACH_SECONDS = 5  # a cluster's head that does not answer this soon is not there
-FRESH_SECONDS = 0.02  # a worker reads a set's best total from the actor at most this often
 
 
 class ClusterError(LimitError):
@@ -115,69 +112,22 @@ class RayEngine:
             ray.exceptions.LocalRayletDiedError,
             ray.exceptions.TaskCancelledError,
         )
-        self._bests: Any = None
         self._pool: RayPool | None = None
 
-    def start(self, game: Any, recipe: Callable[[Any], Any], slots: int) -> tuple[Shared, RayPool]:
-        """A proof's best totals (an actor on this machine) and its pool; the game put in the object store once."""
+    def start(self, game: Any, recipe: Callable[[Any], Any]) -> RayPool:
+        """A proof's pool; the game put in the object store once."""
         import ray
-        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-        here = NodeAffinitySchedulingStrategy(node_id=ray.get_runtime_context().get_node_id(), soft=False)
-        self._bests = ray.remote(Bests).options(num_cpus=0, scheduling_strategy=here).remote(slots)
         # the handles inside lists, so that Ray hands a task the handles, not what they name (read once a process)
-        proof = ray.put((recipe([ray.put(game)]), self._bests))
+        proof = ray.put(recipe([ray.put(game)]))
         self._pool = RayPool(uuid.uuid4().hex, [proof])
-        return Totals(self._bests), self._pool
+        return self._pool
 
     def stop(self) -> None:
-        """Cancel the proof's tasks still out and end its actor."""
-        import ray
-
+        """Cancel the proof's tasks still out."""
         if self._pool is not None:
             self._pool.cancel()
-        if self._bests is not None:
-            ray.kill(self._bests)
-        self._bests, self._pool = None, None
-
-
-class Bests:
-    """The best totals of a proof's sets, read by its workers (a Ray actor: one process, calls one at a time)."""
-
-    def __init__(self, slots: int) -> None:
-        self.values = [0] * slots
-
-    def set(self, slot: int, value: int) -> None:
-        """The proving process's new best at a set."""
-        self.values[slot] = value
-
-    def get(self, slot: int) -> int:
-        """A set's best as a worker reads it."""
-        return self.values[slot]
-
-
-class Totals:
-    """A proof's best totals as a process sees them (`solvers.parallel.Shared`): the proving process writes without
-    waiting (the actor takes one caller's calls in the order made); a worker reads from the actor, unless it did
-    less than FRESH_SECONDS ago (a stale best only prunes less: the proving process compares every result with the
-    best it knows)."""
-
-    def __init__(self, actor: Any) -> None:
-        self.actor = actor
-        self.read: dict[int, tuple[float, int]] = {}  # slot -> (when, value)
-
-    def __getitem__(self, slot: int) -> int:
-        import ray
-
-        now = time.monotonic()
-        when, value = self.read.get(slot, (-FRESH_SECONDS, 0))
-        if now - when >= FRESH_SECONDS:
-            value = int(ray.get(self.actor.get.remote(slot)))
-            self.read[slot] = (now, value)
-        return value
-
-    def __setitem__(self, slot: int, value: int) -> None:
-        self.actor.set.remote(slot, value)
+        self._pool = None
 
 
 class RayPool:
@@ -208,12 +158,12 @@ class RayPool:
         self.out.clear()
 
 
-_held: tuple[str, Any, Totals] | None = None  # a worker process's search: (its proof's key, the search, its bests)
+_held: tuple[str, Any] | None = None  # a worker process's search: (its proof's key, the search)
 
 
 def run(key: str, proof: list[Any], fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
     """One task in a cluster's worker process: the proof's search rebuilt at its first task here (an earlier
-    proof's dropped first) from its recipe and best totals (proof: their handle), then fn(*args) with it."""
+    proof's dropped first) from its recipe (proof: its handle), then fn(*args) with it."""
     global _held
     if _held is None or _held[0] != key:
         import ray
@@ -221,12 +171,12 @@ def run(key: str, proof: list[Any], fn: Callable[..., Any], args: tuple[Any, ...
         from solvers.codebreak.optimal.average_search import rebuilt
 
         _held = None
-        recipe, bests = ray.get(proof[0])
+        recipe = ray.get(proof[0])
         # copies: the object store's arrays are read-only, which the kernels were not compiled for
         search = rebuilt(recipe, copy.deepcopy(ray.get(recipe.game[0])))
         search.load_kernels()
-        _held = (key, search, Totals(bests))
-    from solvers.codebreak.optimal.tasks import share
+        _held = (key, search)
+    from solvers.codebreak.optimal.prove import share
 
-    share(_held[1], _held[2], entries=True)
+    share(_held[1], entries=True)
     return fn(*(copy.copy(a) if isinstance(a, np.ndarray) else a for a in args))  # writable, as above

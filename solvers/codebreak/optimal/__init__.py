@@ -3,8 +3,9 @@
 One branch and bound per case, each in one compiled kernel (Numba): `average` (the least total) and `worst` (the
 fewest experiments), over a game's arrays and one table of proved facts (`rules`, `sets`), with `candidates`
 choosing and ordering the experiments tried and `symmetry` the classes tried once. From Python, `table.SearchTable`
-holds what both searches share; `average_search.AverageSearch` and `worst_search.WorstSearch` search the first
-experiments (progress, checkpoints, several processes by `parallel`) and read the optimal tree back. `plain` is the
+holds what both searches share; `average_search.AverageSearch` and `worst_search.WorstSearch` run them (progress,
+checkpoints, and for the average the subproblems the kernel hands back, on several processes by `prove`) and read
+the optimal tree back. `plain` is the
 same search in plain Python: small games, and the tests' oracle. The tree is played against every secret by
 `strategy.verify` before it is reported.
 

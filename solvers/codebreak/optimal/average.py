@@ -8,6 +8,17 @@ the part "g is the secret" is finished). Every experiment is tried (one per part
 first part searched already has a tight budget; a part is searched with the budget left by the best cost found, the
 exact costs of the parts searched and the bounds of the rest, and a search that exceeds its budget returns a proved
 lower bound instead. Proved costs and lower bounds are kept per set (`Memo`).
+
+Subproblems. Asked to (`Memo.counters` split), the search hands every set below the start smaller than split back
+(within its first FRAME_LEVELS levels) as an open subproblem (`hand_back`), and its cost waits (PENDING): its bound
+stands in for it, so the search goes on with budgets no tighter than the true ones, and what it proves there holds
+(a larger budget only prunes less). An experiment waiting on a part is not settled: with a bounded budget its later
+parts wait too (the serial search may not need them); with an unbounded one they are all needed, so they are
+searched or handed back now. A set with no experiment settled yet whose experiment waits tries no other (young
+brothers wait for the eldest's total), but for a start with a bounded budget (which bounds them already); else its
+later experiments go on under the best total settled. A set that waits records nothing, returns PENDING, and leaves
+its frames at its first waiting part (`path_from`, `waited`), so the next search from the start resumes there once
+the handed-back sets' costs are known (`Handed` answers, else the table: `optimal.prove`).
 """
 
 from __future__ import annotations
@@ -29,9 +40,12 @@ from .rules import (
     FLOOR,
     FRAME_LEVELS,
     PART,
+    PENDING,
     TOTAL,
     TRIED,
+    UNBOUNDED,
     Frames,
+    Handed,
     Memo,
     Rules,
     Symmetry,
@@ -104,32 +118,81 @@ def open_parts(
 
 
 @kernel
-def settled(s: NDArray[np.int32], beta: np.int64, rules: Rules, memo: Memo, depth: int) -> Any:  # pragma: no cover
-    """What `average` knows of S before any experiment: (whether that settles it, its cost or bound if so, the
-    least bound, its table keys), S's work counted when it is to be searched."""
+def settled(
+    s: NDArray[np.int32], beta: np.int64, rules: Rules, memo: Memo, depth: int, level: int
+) -> Any:  # pragma: no cover
+    """What `average` knows of S (the level-th set on the path) before any experiment: (whether that settles it,
+    its cost or bound if so, PENDING if S is handed back instead (`hand_back`), the least bound, its table keys), S's
+    work counted when it is to be searched. The start's entry is not looked up when it is guarded."""
     n = s.shape[0]
     none = np.uint64(0)
+    counters = memo.counters[0]
+    guarded = level == 0 and counters.guarded  # its experiments are given: its entry is another search's
+    chosen = level == 0 and (guarded or counters.split > 0)  # a schedule's start: its experiment is sought too
     if not feasible(n, depth, rules):
         return True, BIG, BIG, none, none
-    if n <= 1:
+    if n == 0 or (n == 1 and not chosen):
         return True, np.int64(n if rules.must_hit else 0), np.int64(0), none, none
     lb = np.int64(rules.bound[n])
-    if memo.counters[0].stopped:
+    if counters.stopped:
         return True, max(lb, beta), lb, none, none
     if lb >= beta:
         return True, lb, lb, none, none
     h1, h2 = keyed(fingerprint(s, rules), depth)
-    held, value, exact, _ = look(memo, h1, h2)
-    if held:
-        if exact or value >= beta:
+    held, value, exact, choice = look(memo, h1, h2)
+    if held and not guarded:
+        if (exact and (choice >= 0 or not chosen)) or value >= beta:
+            if level == 0:
+                counters.choice = choice
             return True, value, lb, h1, h2
         lb = max(lb, value)
-    cost = shortcut(s, rules) if depth >= 3 else np.int64(-1)  # its trees take at most three experiments
+    if 0 < level < FRAME_LEVELS and n < counters.split:
+        known, value, exact = answered(memo.handed, h1, h2)
+        if known and (exact or value >= beta):
+            return True, value, lb, h1, h2
+        return True, hand_back(s, beta, depth, level, h1, h2, memo), lb, h1, h2
+    cost = shortcut(s, rules) if depth >= 3 and not chosen else np.int64(-1)  # its trees take three at most
     if cost >= 0:
         return True, cost, lb, h1, h2
-    if not spend(memo, n):
+    if not chosen and not spend(memo, n):  # a schedule's start is not counted: it is searched again and again
         return True, beta, lb, h1, h2
     return False, np.int64(0), lb, h1, h2
+
+
+@kernel
+def answered(handed: Handed, h1: np.uint64, h2: np.uint64) -> Any:  # pragma: no cover - compiled
+    """(whether the schedule answered the set h1, h2 (`Handed.answer_keys`, where no table entry can crowd it out),
+    its cost or bound, whether exact)."""
+    size = handed.answer_keys.shape[0]
+    at = np.int64(h1 % np.uint64(size))
+    for _ in range(size):
+        k1, k2 = handed.answer_keys[at, 0], handed.answer_keys[at, 1]
+        if k1 == h1 and k2 == h2:
+            return True, handed.answers[at, 0], handed.answers[at, 1] != 0
+        if k1 == 0 and k2 == 0:
+            break
+        at = (at + 1) % size
+    return False, np.int64(0), False
+
+
+@kernel
+def hand_back(
+    s: NDArray[np.int32], beta: np.int64, depth: int, level: int, h1: np.uint64, h2: np.uint64, memo: Memo
+) -> np.int64:  # pragma: no cover - compiled
+    """PENDING: S is an open subproblem for another process (`Handed`), its row written while there is room (a
+    set that does not fit is handed back by the next search from the start)."""
+    handed, state = memo.handed, memo.frames.state
+    r, m, n = handed.head[0], handed.head[1], s.shape[0]
+    if r < handed.rows.shape[0] and m + n <= handed.members.shape[0]:
+        handed.members[m : m + n] = s
+        row = handed.rows[r]
+        row[0], row[1], row[2], row[3], row[4] = beta, depth, level, m, m + n
+        row[5 : 5 + level] = handed.path[:level]
+        row[5 + FRAME_LEVELS : 5 + FRAME_LEVELS + level] = state[:level, CANDIDATE]
+        row[5 + 2 * FRAME_LEVELS : 5 + 2 * FRAME_LEVELS + level] = state[:level, PART]
+        handed.keys[r, 0], handed.keys[r, 1] = h1, h2
+        handed.head[0], handed.head[1] = r + 1, m + n
+    return PENDING
 
 
 TRIED_SEED = np.uint64(0x9E3779B97F4A7C15)
@@ -165,11 +228,18 @@ def resumed(
         same = frames.key[level, 0] == h1 and frames.key[level, 1] == h2 and beta <= state[BETA]
         if same and 0 <= c < cands.shape[0] and np.int64(tried_to(cands, c) >> np.uint64(1)) == state[TRIED]:
             first, part, best, best_g, floor = state[CANDIDATE], state[PART], state[BEST], state[BEST_G], state[FLOOR]
-            memo.counters[0].work -= n  # counted when the stopped search entered it
+            counters = memo.counters[0]
+            if level or not (counters.split or counters.guarded):  # a schedule's start counts none (`settled`)
+                counters.work -= n  # counted when the stopped search entered it
             if best >= beta:  # a smaller budget now
                 best, best_g, floor = beta, -1, min(floor, best)
         else:
             frames.head[1] = level  # another set, or a larger budget: nothing below restores
+    entered = memo.handed.entered
+    e = memo.handed.head[2]
+    if first == 0 and part < 0 and memo.counters[0].split and level and e < entered.shape[0]:
+        entered[e, 0], entered[e, 1], entered[e, 2] = h1, h2, np.uint64(n)  # entered afresh by the search
+        memo.handed.head[2] = e + 1
     if level < FRAME_LEVELS:
         frames.key[level, 0], frames.key[level, 1], frames.state[level, BETA] = h1, h2, beta
         frames.head[0] = level + 1
@@ -212,29 +282,22 @@ def opening(frames: Frames, level: int, lows: NDArray[np.int64], h: np.uint64) -
 
 
 @kernel
-def average(
-    s: NDArray[np.int32],
-    beta: np.int64,
-    allowed: NDArray[np.bool_],
-    rules: Rules,
-    memo: Memo,
-    sym: Symmetry,
-    depth: int,
-    level: int,
-) -> Any:  # pragma: no cover - compiled
+def average(s: NDArray[np.int32], beta: np.int64, given: NDArray[np.int64], rules: Rules, memo: Memo, sym: Symmetry,
+            depth: int, level: int) -> Any:  # pragma: no cover - compiled  # fmt: skip
     """The least total cost of S within depth experiments (`rules.UNCAPPED`: any number) if it is below beta, else
-    a proved lower bound that is at least beta, BIG if S cannot finish within depth (only the allowed experiments
-    first; every experiment below). S is the level-th set on the search's path: its frame (`rules.Frames`, in
-    `Memo.frames`) is kept as the search goes, and restored from when the frames hold one to restore for S
-    (`resumed`). A search that stops (its work's end, or halted) returns at once, its frames as they stood, and
-    records nothing."""
-    done, value, lb, h1, h2 = settled(s, beta, rules, memo, depth)
+    a proved lower bound that is at least beta, BIG if S cannot finish within depth; PENDING if it waits on a set
+    handed back (the module's note). given: S's experiments (`candidates` rows; none: every one, as below S). S is
+    the level-th set on the search's path: its frame (`rules.Frames`) is kept as it goes, and restored from when the
+    frames hold one for S (`resumed`). A search that stops (its work's end, or halted) returns at once, its frames as
+    they stood, recording nothing."""
+    done, value, lb, h1, h2 = settled(s, beta, rules, memo, depth, level)
     if done:
         return value
     frames = memo.frames
-    cands = candidates(s, allowed, rules, False, sym)
+    cands = given if given.shape[0] else candidates(s, rules.everything, rules, False, sym)
     first, part, best, best_g, floor = resumed(frames, level, h1, h2, beta, memo, cands, s.shape[0])
     h = tried_to(cands, first - 1)
+    waits, held, held_lows, held_keys = False, frames.state[:0], frames.lows[:0], frames.key[:0]  # `path_from`
     for c in range(first, cands.shape[0]):
         if cands[c, 0] >= best:
             floor = min(floor, cands[c, 0])
@@ -248,26 +311,78 @@ def average(
         else:
             members, start, lows, total, order = open_parts(s, g, best, rules, memo, depth, inner)
             k = opening(frames, level, lows, h)
+        if level < FRAME_LEVELS:
+            memo.handed.path[level] = g
+        waiting = False
         while k < order.shape[0] and total < best:
             o = order[k]
             mark(frames, level, c, k, total, best, best_g, floor)
             part_s = members[start[o] : start[o + 1]]
-            v = average(part_s, best - (total - lows[o]), rules.everything, rules, memo, inner, below(depth), level + 1)
+            v = average(part_s, best - (total - lows[o]), given[:0], rules, memo, inner, below(depth), level + 1)
             if memo.counters[0].stopped:
                 return max(lb, beta)
             frames.head[1] = min(frames.head[1], level + 1)  # the path restored: nothing below restores again
-            total += v - lows[o]
             k += 1
+            if v == PENDING:
+                if not waits and level < FRAME_LEVELS:
+                    held, held_lows, held_keys = path_from(frames, level)
+                waits = waiting = True
+                if best < UNBOUNDED:
+                    break
+                continue
+            total += v - lows[o]
         frames.head[1] = min(frames.head[1], level + 1)  # its experiment done: nothing below restores again
-        if total < best:
+        if waiting:
+            if best_g < 0 and (level > 0 or best >= UNBOUNDED):
+                break
+        elif total < best:
             best, best_g = total, g
         else:
             floor = min(floor, total)
-    if best_g < 0:
-        best = max(floor, lb)
-    record(memo, h1, h2, best, best_g >= 0, best_g)
+    if waits:
+        return waited(frames, level, held, held_lows, held_keys)
+    return finish(s, max(floor, lb) if best_g < 0 else best, best_g, level, h1, h2, memo, sym)
+
+
+@kernel
+def path_from(frames: Frames, level: int) -> Any:  # pragma: no cover - compiled
+    """Copies of the frames from S (the level-th set) down, as they stand at S's first waiting part (`waited`)."""
+    top = frames.head[0]
+    return frames.state[level:top].copy(), frames.lows[level:top].copy(), frames.key[level:top].copy()
+
+
+@kernel
+def waited(
+    frames: Frames, level: int, held: NDArray[np.int64], lows: NDArray[np.int64], keys: NDArray[np.uint64]
+) -> np.int64:  # pragma: no cover - compiled
+    """PENDING, the path from S set back to where it stood at S's first waiting part (held, lows, keys: the frames
+    from S down), so that the next search from the start resumes all the way down it."""
+    if level < FRAME_LEVELS:
+        top = level + held.shape[0]
+        frames.state[level:top], frames.lows[level:top], frames.key[level:top] = held, lows, keys
+        frames.head[0] = top
+    return PENDING
+
+
+@kernel
+def finish(
+    s: NDArray[np.int32],
+    best: np.int64,
+    best_g: int,
+    level: int,
+    h1: np.uint64,
+    h2: np.uint64,
+    memo: Memo,
+    sym: Symmetry,
+) -> np.int64:  # pragma: no cover - compiled
+    """S settled: its cost (best_g its experiment) or bound recorded (not a guarded start's), the start's experiment
+    kept (`Memo.counters` choice), the log noted, its frame dropped; best."""
+    if level > 0 or not memo.counters[0].guarded:
+        record(memo, h1, h2, best, best_g >= 0, best_g)
+    if level == 0:
+        memo.counters[0].choice = best_g
     if memo.log.shape[0]:
         note(memo, s, best, sym)
     if level < FRAME_LEVELS:
-        frames.head[0] = level
+        memo.frames.head[0] = level
     return best

@@ -1,7 +1,7 @@
-"""The average case driven from Python: `AverageSearch.solve` tries the first experiments (one per symmetry class,
-best bound first) and searches each one's parts with the compiled kernel (`average`), so that progress is told
-part by part, the first experiments can go to several processes (`parallel`), and a long proof's checkpoint keeps
-what each part settles. The branch and bound itself is the kernel's alone."""
+"""The average case: `AverageSearch.solve` proves the least total from the start with the compiled kernel
+(`average`), whose subproblems `prove.Schedule` hands out (to this process, forked ones or a cluster), so that
+progress is told part by part and a long proof's checkpoint keeps what each part settles. The branch and bound
+itself is the kernel's alone."""
 
 from __future__ import annotations
 
@@ -20,15 +20,13 @@ from solvers.parallel import ONE, Execution
 from ..game import Game
 from .average import average, open_parts
 from .candidates import candidates
-from .rules import BIG, UNCAPPED, Opened, Optimum, Symmetry, below, restore, saved
+from .rules import BIG, UNCAPPED, Optimum, Symmetry, below, restore, saved
 from .sets import perfect_member, seals, shortcut
 from .symmetry import narrowed, place_classes
 from .table import SearchTable, Tuning, split_size
-from .tasks import Recipe
 
 if TYPE_CHECKING:
-    from .parallel import Workers
-    from .tasks import Task
+    from .prove import Recipe, Schedule, Task
 
 PARALLEL_FROM = 2000  # secrets: smaller games are searched in one process (forking costs more than it saves: 4x6,
 # 1,296 secrets, 0.22 s on one process against 0.26 s on two, not counting the fork; 4x7, 2,401, gains 1.7x) ...
@@ -56,7 +54,7 @@ class NoneBelow(LimitError):
 class AverageSearch(SearchTable):
     """The least total number of experiments over every secret (within at most cap experiments when given),
     proved. run: where its proof runs (`solvers.parallel.Execution`, its entry point's choice: this process by
-    default, or forked processes or a cluster, which split it: `parallel`); under: a total known to be reachable, or
+    default, or forked processes or a cluster, which split it: `prove`); under: a total known to be reachable, or
     published, plus one: the search looks only below it (NoneBelow if none is); checkpoint: where an uncapped
     proof keeps the sets it settles, and resumes from."""
 
@@ -78,6 +76,7 @@ class AverageSearch(SearchTable):
         super().__init__(game, tuning, possible_only, shared=self.split and self.engine is None)  # over processes
         # forked from this one, which share the table
         self.cap = UNCAPPED if cap is None else cap
+        self.every = np.zeros((0, 2), dtype=np.int64)  # the kernel's experiments to try: every one
         self.under = int(BIG) if under is None else under
         asked = tuning.split_from if tuning is not None else None
         self.split_from = asked or split_size(self.secrets, self.jobs)  # the least set split into tasks
@@ -87,7 +86,7 @@ class AverageSearch(SearchTable):
         self._paths: dict[tuple[int, ...], Symmetry] = {}  # the symmetries after a few experiments (`sym_of`)
         self._kept_at = 0  # the work done when the table was last looked over (`keep_new`)
         self.slices = 0  # slices of large parts ended before the part was settled (`settle_part`)
-        self.tasks: list[Task] = []  # the tasks of a proof on several processes, as they ran (`parallel`)
+        self.tasks: list[Task] = []  # the subproblems of the proof, as they ran (`prove`)
         self.restarts = 0  # times a proof on several processes lost a worker and handed its tasks out again
         self.paused: dict[tuple[int, int], Frame] = {}  # the frames of the parts a stopped run was searching, by key
         self.pause_to = checkpoint if isinstance(checkpoint, FrameCheckpoint) and self.cap >= UNCAPPED else None
@@ -100,19 +99,18 @@ class AverageSearch(SearchTable):
             self.resumed = len(known)
             self._kept = {(h1, h2) for h1, h2, _, _ in known}
 
-    def average(
-        self, s: NDArray[np.int32], beta: int, allowed: NDArray[np.bool_] | None = None, depth: int | None = None
-    ) -> int:
+    def average(self, s: NDArray[np.int32], beta: int, depth: int | None = None) -> int:
         """The least total cost of s (below beta) within depth experiments (default: the search's cap), else a lower
         bound at least beta."""
-        a = self.rules.everything if allowed is None else allowed
-        return self.kernel(s, beta, a, self.plain, self.cap if depth is None else depth)
+        return self.kernel(s, beta, self.plain, self.cap if depth is None else depth)
 
-    def kernel(self, s: NDArray[np.int32], beta: int, allowed: NDArray[np.bool_], sym: Symmetry, depth: int) -> int:
-        """The compiled kernel's search of s from the start (its frames restore nothing), LimitError past the
-        budget of work, Paused once halted."""
+    def kernel(
+        self, s: NDArray[np.int32], beta: int, sym: Symmetry, depth: int, given: NDArray[np.int64] | None = None
+    ) -> int:
+        """The compiled kernel's search of s from the start (its frames restore nothing; given: its experiments,
+        else every one), LimitError past the budget of work, Paused once halted."""
         self.frames.head[:] = 0
-        v = average(s, np.int64(beta), allowed, self.rules, self.memo, sym, depth, 0)
+        v = average(s, np.int64(beta), self.every if given is None else given, self.rules, self.memo, sym, depth, 0)
         self.check()
         return int(v)
 
@@ -125,12 +123,10 @@ class AverageSearch(SearchTable):
         told: Callable[[int], None] = lambda done: None,
     ) -> int:
         """The least total cost of s (the set the experiments of history left) with experiment e next, if below
-        best; else a lower bound at least best: e's parts bounded one experiment deeper (`open_guess`), then searched
-        one by one (`settle_guess`) under the symmetries that fix every experiment made (`sym_of`, as the proof
-        narrows them down its tree), told(secrets settled) after each. The one way a total is found from Python:
-        `solve`'s first experiments, `best_at`'s, a lesson's guess."""
-        path = tuple(int(h) for h in history)
-        return self.settle_guess(path, e, self.open_guess(s, path, e, best), best, told)
+        best; else a lower bound at least best; told(secrets settled) as e's parts are (`least`, e the only
+        experiment tried: `solve`'s first experiments, a lesson's guess)."""
+        one = np.array([[0, e]], dtype=np.int64)
+        return self.least(s, history, one, best, lambda i, done: told(done), entry=False)[0]
 
     def least(
         self,
@@ -142,13 +138,14 @@ class AverageSearch(SearchTable):
         entry: bool = True,
     ) -> tuple[int, int]:
         """(the least total of s below best, the first experiment achieving it; or best and -1 when none is below
-        it): the candidates in their order (each with its bound, best first) until a bound reaches the best total,
-        each experiment's parts searched by the kernel, told(i, secrets settled) for the i-th; in this process, as
-        `best_at` searches (`parallel.Workers`: the one loop over a set's experiments, `solve`'s too). entry False:
-        s's own table entry is neither read nor written (cands are other experiments than the search's own)."""
-        from .parallel import Workers
+        it): the candidates in their order (each with its bound, best first), in this process (`prove.Schedule`,
+        which `solve` runs too), told(i, secrets settled) for the i-th. entry False: s's own table entry is neither
+        read nor written (cands are other experiments than the search's own)."""
+        from .prove import Schedule
 
-        return Workers(self, 1, KEEP_WORK).least(s, tuple(int(h) for h in history), cands, best, told, entry)
+        schedule = Schedule(self, 1, KEEP_WORK)
+        value, choice = schedule.least(s, tuple(int(h) for h in history), cands, best, told, entry)
+        return (value, choice) if choice >= 0 else (max(value, best), -1)
 
     def best_at(self, s: NDArray[np.int32], history: Sequence[int], best: int = int(BIG)) -> tuple[int, int]:
         """(the least total cost of s, an experiment achieving it) in the middle of a game (s: the set the
@@ -164,7 +161,7 @@ class AverageSearch(SearchTable):
             allowed = place_classes(self.places, np.array(history, dtype=np.int64))
         else:
             allowed, sym = self.rules.everything, self.sym_of(tuple(history))
-            value = self.kernel(s, best, allowed, sym, self.cap)
+            value = self.kernel(s, best, sym, self.cap)
             if value >= best:
                 return best, -1
             held, stored, exact, choice = self.held(s, self.cap)
@@ -174,12 +171,12 @@ class AverageSearch(SearchTable):
         return self.least(s, history, candidates(s, allowed, self.rules, self.WORST, sym), best)
 
     def solve(self, tick: Callable[[int, int], None] | None = None) -> Optimum:
-        """The optimal total from the start, proved (`parallel.Workers`: in this process, or split on several
-        processes or a cluster for large games)."""
-        from .parallel import Workers
+        """The optimal total from the start, proved (`prove.Schedule`: its subproblems in this process, or on
+        several processes or a cluster for large games)."""
+        from .prove import Schedule
 
         self.memo.counters["stopped"][0] = False  # a search halted before goes on (`paused`)
-        workers = Workers(self, self.jobs if self.split else 1, KEEP_WORK, self.engine)
+        workers = Schedule(self, self.jobs if self.split else 1, KEEP_WORK, self.engine)
         try:
             with proving():
                 return self._solve(tick, workers)
@@ -192,7 +189,7 @@ class AverageSearch(SearchTable):
         finally:
             workers.close()
 
-    def _solve(self, tick: Callable[[int, int], None] | None, workers: Workers) -> Optimum:
+    def _solve(self, tick: Callable[[int, int], None] | None, workers: Schedule) -> Optimum:
         s = self.everyone()
         if self.resumed and self.under >= BIG:  # a resumed proof looks below the best first experiment it settled
             self.under = self.settled_under()
@@ -214,6 +211,8 @@ class AverageSearch(SearchTable):
 
     def recipe(self, game: object) -> Recipe:
         """What rebuilds this search in a cluster's worker (`rebuilt`), the game given as the engine holds it."""
+        from .prove import Recipe
+
         return Recipe(game, self.tuning._replace(split_from=self.split_from), self.cap, self.possible_only)
 
     def depth_at(self, made: int) -> int:
@@ -225,9 +224,9 @@ class AverageSearch(SearchTable):
 
     def sym_of(self, path: tuple[int, ...]) -> Symmetry:
         """The symmetries in force after the experiments of path, as the kernel narrows them down a tree from the
-        first experiment's (`first_symmetries`); none before any experiment."""
+        first experiment's (`first_symmetries`); every one before any experiment (`start_symmetries`)."""
         if not path:
-            return self.plain
+            return self.start_symmetries()
         if len(path) == 1:
             return self.first_symmetries(path[0])
         if path not in self._paths:
@@ -235,40 +234,6 @@ class AverageSearch(SearchTable):
                 self._paths.clear()
             self._paths[path] = narrowed(self.sym_of(path[:-1]), path[-1])
         return self._paths[path]
-
-    def open_guess(self, s: NDArray[np.int32], path: tuple[int, ...], g: int, best: int) -> Opened:
-        """Experiment g next at s (the set the experiments of path left): its parts and their bounds, one experiment
-        deeper (`average.open_parts`, bounding stopped once the total reaches best)."""
-        after, depth = self.sym_of((*path, g)), self.depth_at(len(path))
-        return Opened(*open_parts(s, g, np.int64(best), self.rules, self.memo, depth, after))
-
-    def settle_guess(
-        self,
-        path: tuple[int, ...],
-        g: int,
-        opened: Opened,
-        best: int,
-        told: Callable[[int], None],
-        cap: Callable[[], int] | None = None,
-    ) -> int:
-        """The total of an experiment opened (`open_guess`) if below best, else a lower bound at least best: as
-        `average` does for one experiment, with the parts searched one by one from here so that progress is told
-        after each (secrets whose part is settled). cap(), when given, may lower best before each part (another
-        process found a better experiment)."""
-        after, depth = self.sym_of((*path, g)), self.depth_at(len(path))
-        members, start, lows, total, order = opened
-        total = int(total)
-        done = int(start[-1]) - sum(int(start[o + 1] - start[o]) for o in order)
-        for o in order:
-            best = min(best, cap()) if cap else best
-            if total >= best:
-                return total
-            told(done)
-            part = members[start[o] : start[o + 1]]
-            total += self.settle_part(part, best - (total - int(lows[o])), after, below(depth)) - int(lows[o])
-            done += len(part)
-        told(done)
-        return total
 
     def settle_part(self, part: NDArray[np.int32], left: int, sym: Symmetry, depth: int) -> int:
         """The kernel's `average` of one part of a first experiment (below left, else a bound at least left), going
@@ -289,7 +254,7 @@ class AverageSearch(SearchTable):
             if sliced:
                 counters["limit"][0] = min(limit, self.work + size)
             started, before = time.monotonic(), self.work
-            v = int(average(part, np.int64(left), rules.everything, rules, self.memo, sym, depth, 0))
+            v = int(average(part, np.int64(left), self.every, rules, self.memo, sym, depth, 0))
             if not counters["stopped"][0] or self.memo.halt[0] or int(counters["limit"][0]) >= limit:
                 break
             counters["stopped"][0] = False  # a slice's end: keep what it proved, then go on from its frames

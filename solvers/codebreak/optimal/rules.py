@@ -25,12 +25,23 @@ if TYPE_CHECKING:
 
 BIG = np.int64(1) << 40  # above any cost
 UNCAPPED = 1 << 20  # a depth standing for "no cap on the number of experiments"
+UNBOUNDED = BIG // 2  # a budget this large bounds nothing: every part of an experiment under it is searched exactly
 
 
 COUNTERS = np.dtype(
-    [("work", np.int64), ("limit", np.int64), ("stopped", np.bool_), ("logged", np.int64), ("overflow", np.bool_)],
+    [
+        ("work", np.int64),
+        ("limit", np.int64),
+        ("stopped", np.bool_),
+        ("logged", np.int64),
+        ("overflow", np.bool_),
+        ("split", np.int64),  # a set below the start smaller than this is handed back (`Handed`; 0: none is)
+        ("guarded", np.bool_),  # the start's own table entry is neither read nor written (its experiments are given)
+        ("choice", np.int64),  # the start's experiment, as the last search from the start proved it (-1: none)
+    ],
     align=True,
 )
+PENDING = np.int64(-1)  # what the average kernel returns for a set whose cost waits on a set it handed back
 
 
 class Rules(NamedTuple):
@@ -71,6 +82,44 @@ class Frames(NamedTuple):
     lows: NDArray[np.int64]  # (FRAME_LEVELS, outcomes): the bounds of the parts of the experiment tried
 
 
+HANDED_ROWS = 4096  # the sets one search from the start hands back at most (more are handed back by the next)
+HANDED_WIDTH = 5 + 3 * FRAME_LEVELS  # a row: budget, depth, level, members' start and end; then for each level
+# above it the experiment made, its place among the candidates and the part's place (the serial search's order)
+
+
+ANSWERS = 1 << 16  # the answers a schedule pins for its searches from the start (more go through the table alone)
+
+
+class Handed(NamedTuple):
+    """The open subproblems a search from the start handed back (`average.hand_back`): each a set below the start
+    that the search needs and did not search itself (smaller than `split`), with its budget, where it stands on the
+    search's path and its table key; its cost comes back through the table (`optimal.prove`)."""
+
+    head: NDArray[np.int64]  # [0]: rows used; [1]: members used; [2]: entered rows used
+    rows: NDArray[np.int64]  # (HANDED_ROWS, HANDED_WIDTH)
+    keys: NDArray[np.uint64]  # (HANDED_ROWS, 2)
+    members: NDArray[np.int32]  # the sets, one after another
+    path: NDArray[np.int64]  # (FRAME_LEVELS,): the experiment made at each level of the path now
+    entered: NDArray[np.uint64]  # (HANDED_ROWS, 3): the sets below the start it searched itself, entered afresh
+    # (key, secrets): the schedule counts each one's work once over the searches from the start
+    answer_keys: NDArray[np.uint64]  # (ANSWERS, 2): the sets the schedule answered, open addressing (0, 0: empty)
+    answers: NDArray[np.int64]  # (ANSWERS, 2): each one's cost or bound, and 1 if exact
+
+
+def new_handed(secrets: int) -> Handed:
+    """Room for the sets one search from the start hands back (untouched pages cost nothing)."""
+    return Handed(
+        np.zeros(3, dtype=np.int64),
+        np.empty((HANDED_ROWS, HANDED_WIDTH), dtype=np.int64),
+        np.empty((HANDED_ROWS, 2), dtype=np.uint64),
+        np.empty(max(1 << 16, 64 * secrets), dtype=np.int32),
+        np.zeros(FRAME_LEVELS, dtype=np.int64),
+        np.empty((HANDED_ROWS, 3), dtype=np.uint64),
+        np.zeros((ANSWERS, 2), dtype=np.uint64),
+        np.zeros((ANSWERS, 2), dtype=np.int64),
+    )
+
+
 class Memo(NamedTuple):
     """Proved costs and bounds per set of secrets, in an open-addressed table keyed by the set's fingerprint;
     and the work done (secrets of every set searched) against its limit."""
@@ -88,6 +137,7 @@ class Memo(NamedTuple):
     halt: NDArray[np.bool_]  # one value, `solvers.halt.HALT` (shared with every process forked after it): once set,
     # every kernel stops at the next set it enters (`sets.spend`), as at the end of its work
     frames: Frames  # where the average kernel stands on its path (this process's own, never shared)
+    handed: Handed  # the sets a search from the start handed back (this process's own)
 
 
 def new_frames(outcomes: int) -> Frames:
@@ -156,21 +206,23 @@ def _field(room: mmap.mmap | None, size: int, kind: type[np.generic], at: int) -
     return np.zeros(size, dtype=kind) if room is None else np.frombuffer(room, dtype=kind, count=size, offset=at)
 
 
-def new_memo(size: int, limit: int, shared: bool = False, log: int = 0, outcomes: int = 1) -> Memo:
+def new_memo(size: int, limit: int, shared: bool = False, log: int = 0, outcomes: int = 1, secrets: int = 0) -> Memo:
     """An empty table of `size` slots (a power of two) and a work limit. shared: the table (not the work counters)
     lives in memory that processes forked later share with this one (an anonymous shared mapping), so that a
-    proof's workers read each other's proved sets (`optimal.parallel`); each entry is sealed (`sets.seal`). log: the
+    proof's workers read each other's proved sets (`optimal.prove`); each entry is sealed (`sets.seal`). log: the
     values of the log of proved sets (`Memo.log`; 0: none kept). It stops when this process's flag is set
     (`solvers.halt.HALT`, as it is when the table is made); outcomes: the game's, for the kernel's frames."""
     counters = np.zeros(1, dtype=COUNTERS)
     counters[0]["limit"] = limit
+    counters[0]["choice"] = -1
     kinds = (np.uint64, np.uint64, np.int64, np.bool_, np.int32, np.uint64)
     room = mmap.mmap(-1, sum(size * np.dtype(k).itemsize for k in kinds)) if shared else None  # MAP_SHARED
     starts = np.cumsum([0] + [size * np.dtype(k).itemsize for k in kinds]).tolist()
     k1, k2, value, exact, choice, check = (_field(room, size, k, at) for k, at in zip(kinds, starts, strict=False))
     choice[:] = -1
     log_values = np.zeros(log, dtype=np.int64)
-    return Memo(k1, k2, value, exact, choice, check, counters, log_values, stopping.HALT, new_frames(outcomes))
+    frames = new_frames(outcomes)
+    return Memo(k1, k2, value, exact, choice, check, counters, log_values, stopping.HALT, frames, new_handed(secrets))
 
 
 def counting_bounds(n: int, branches: int, must_hit: bool) -> NDArray[np.int64]:

@@ -5,6 +5,7 @@ optimal tree can be read back), the symmetries in force after the first experime
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import permutations
 from typing import NamedTuple
 
 import numpy as np
@@ -111,7 +112,7 @@ class SearchTable:
         self.game, self.tuning, self.possible_only = game, tuning, possible_only
         self.rules, self.lowest_depth = rules_of(game, tuning.lookahead, possible_only)
         size = 1 << table_bits(len(game.secrets), tuning.cache_bits)
-        self.memo = new_memo(size, tuning.node_limit, shared, outcomes=self.rules.outcomes)
+        self.memo = new_memo(size, tuning.node_limit, shared, outcomes=self.rules.outcomes, secrets=self.secrets)
         none = np.zeros(0, dtype=np.int64)
         no_codes = np.zeros((0, 1), dtype=np.int8)
         no = np.zeros(0, dtype=np.bool_)
@@ -170,6 +171,26 @@ class SearchTable:
     def root_candidates(self, s: NDArray[np.int32], allowed: NDArray[np.bool_]) -> NDArray[np.int64]:
         """The first experiments to try, each with its bound (worst case: its largest part), best first."""
         return candidates(s, allowed, self.rules, self.WORST, self.plain)
+
+    def start_symmetries(self) -> Symmetry:
+        """Every symmetry before any experiment, as the kernel narrows it at the first experiment to
+        `first_symmetries`' (`symmetry.narrowed`): each place permutation with no colour moved, every colour free;
+        in black-peg games their place-by-place symmetries; none in others."""
+        if self.places.shape[0]:
+            return self.plain._replace(places=self.places)
+        if self.space is None:
+            return self.plain
+        codes, colours = self.space.codes, self.space.colours
+        maps = np.array([[*p, *range(colours)] for p in permutations(range(codes.shape[1]))], dtype=np.int64)
+        return self.plain._replace(
+            maps=maps,
+            stab=np.arange(len(maps), dtype=np.int64),
+            codes=codes,
+            free=np.ones(colours, dtype=np.bool_),
+            where=self.space.where,
+            first=np.empty(len(codes), dtype=np.bool_),
+            known=np.zeros(1, dtype=np.bool_),
+        )
 
     def first_symmetries(self, g: int, keep: bool = True) -> Symmetry:
         """The symmetries in force once experiment g is made first: the colour and position permutations that fix g
@@ -232,7 +253,7 @@ class SearchTable:
         them loaded, and never compile one at the same time as another."""
         s = np.zeros(0, dtype=np.int32)
         e = self.rules.everything
-        average(s, np.int64(0), e, self.rules, self.memo, self.plain, UNCAPPED, 0)
+        average(s, np.int64(0), np.zeros((0, 2), dtype=np.int64), self.rules, self.memo, self.plain, UNCAPPED, 0)
         fits(s, 1, e, self.rules, self.memo, self.plain)
         open_parts(s, 0, np.int64(0), self.rules, self.memo, UNCAPPED, self.plain)
         h1, h2 = (np.uint64(h) for h in fingerprint(s, self.rules))

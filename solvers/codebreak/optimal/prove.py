@@ -1,0 +1,445 @@
+"""The one schedule of an average-case search, whatever runs its subproblems (`Schedule.least`).
+
+The compiled kernel (`average.average`) is the only branch and bound. Searched from the start with a split size,
+it searches the sets at least that large itself and hands every smaller set it needs below the start back as an
+open subproblem (`average.hand_back`): its secrets, its budget, the experiments that led to it and its place in
+the serial search's order. Its cost waits: the kernel goes on where the serial search would not need it yet (the
+other parts of an experiment under an unbounded budget; the younger brothers of a settled eldest, under the best
+total settled), settles nothing that waits, and stops with its frames at the first part that waits. The schedule
+hands the subproblems out, earliest in the serial order first; each is searched by the kernel in a worker
+(`settle`), and its cost (or a lower bound at least its budget) is pinned where the next search from the start,
+resumed from its frames, reads it (`pin`; and into the table, which keeps it for the tree and the checkpoint). The
+search ends when the kernel returns a total.
+
+A subproblem's budget is never tighter than the serial search's (a part's bound stands in for a part that waits),
+so what it proves holds there. On one process (`Here`) every part of the start is handed back and searched in the
+serial order, one at a time, each with the serial search's budget (Mastermind 4x7: work 138,148 against the
+serial search's 138,576; the bounds one guess deeper it records at the start differ). Forked
+processes (`Forked`) share the parent's table (`rules.new_memo(shared=True)`); a cluster's workers (`Cluster`) have
+tables of their own and hand back the optimal tree of what they settle exactly. What differs between them (submit,
+a lost worker, close) is in their adapters. A halt keeps the frames of the running subproblems; the parent's own
+searches (the sets of split size and more) are searched again from the kept results on the next run.
+
+Every subproblem is logged (`Task`: its size, budget, CPU seconds, and the results the search from the start read
+just before it handed it out), so that `benchmarks/scaling.py` replays the schedule on more processes.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from solvers.checkpoint import Entry, Frame
+from solvers.errors import LimitError, Paused
+from solvers.halt import halted
+from solvers.parallel import Engine, Inline, forked_executor, kill
+
+from .average import average
+from .rules import FRAME_LEVELS, PENDING, restore, saved
+from .sets import record
+from .table import Tuning
+
+if TYPE_CHECKING:
+    from .rules import Handed, Memo, Rules, Symmetry
+
+POLL_SECONDS = 0.005  # how long the schedule waits for a result before it looks at the halt flag again
+AHEAD = 2  # subproblems handed to each process at once (one running, the next waiting: no process idles)
+DRAIN_SECONDS = 2.0  # a halted proof waits this long at most for its running subproblems to hand back where they
+# stood (a job's process is given 3 s: `webapp.jobs.supervisor.HALT_SECONDS`)
+RESTARTS = 3  # workers lost (killed, out of memory) that a proof survives: their subproblems are handed out again
+
+
+class Search(Protocol):
+    """What the schedule needs of its search (`average_search.AverageSearch`, which imports this module)."""
+
+    memo: Memo
+    rules: Rules
+    keep: Callable[[list[Entry]], None] | None  # where proved sets' entries go (a checkpoint), if anywhere
+    split_from: int
+    game: Any
+
+    @property
+    def work(self) -> int: ...
+    def sym_of(self, path: tuple[int, ...]) -> Symmetry: ...
+    def depth_at(self, made: int) -> int: ...
+    def check(self) -> None: ...
+    def held(self, s: NDArray[np.int32], depth: int) -> tuple[bool, int, bool, int]: ...
+    def settle_part(self, part: NDArray[np.int32], left: int, sym: Symmetry, depth: int) -> int: ...
+    def best_of(self, s: NDArray[np.int32], budget: int, depth: int) -> tuple[int, int]: ...
+    def part_proof(self, part: NDArray[np.int32], cost: int, depth: int) -> list[Entry]: ...
+    def adopt(self, entries: list[Entry]) -> None: ...
+    def keep_new(self, every: bool = False) -> int: ...
+    def recipe(self, game: Any) -> Recipe: ...
+    def load_kernels(self) -> None: ...
+
+
+class WorkersLost(LimitError):
+    """The proof's worker processes died more often than it restarts them (RESTARTS), or a cluster's more often
+    than it retries a task: the proof fails with this message."""
+
+
+class Found(NamedTuple):
+    """A subproblem's result: its cost (exact, its experiment) or a lower bound at least its budget; the worker's
+    work and CPU seconds; a cluster's worker: the entries of the optimal tree of what it settled exactly; halted
+    part-way: where it stood."""
+
+    value: int
+    exact: bool
+    choice: int
+    work: int
+    seconds: float
+    entries: tuple[Entry, ...] = ()
+    paused: tuple[Frame, ...] | None = None
+
+
+class Task(NamedTuple):
+    """One subproblem as it ran, for the scaling benchmark: its number, its level (experiments below the start),
+    its secrets, its budget, whether it was settled exactly, its work and CPU seconds, when it was handed out and
+    when its result arrived (seconds from the search's start), and the results the search read before handing it
+    out (what it waited for)."""
+
+    number: int
+    level: int
+    size: int
+    budget: int
+    exact: bool
+    work: int
+    seconds: float
+    sent: float
+    done: float
+    after: tuple[int, ...]
+
+
+class Recipe(NamedTuple):
+    """What rebuilds a proof's search in a cluster's worker (`average_search.rebuilt`): the game (or the engine's
+    handle to it), how the search runs, its cap, and whether only possible codes are guessed."""
+
+    game: Any
+    tuning: Tuning
+    cap: int
+    possible_only: bool
+
+
+def pin(handed: Handed, key: tuple[int, int], value: int, exact: bool) -> None:
+    """Write an answer where the searches from the start read it first (`average.answered`), if there is room."""
+    size = handed.answer_keys.shape[0]
+    at = key[0] % size
+    for _ in range(size):
+        k1, k2 = (int(k) for k in handed.answer_keys[at])
+        if (k1, k2) in ((0, 0), key):
+            handed.answer_keys[at], handed.answers[at] = key, (value, int(exact))
+            return
+        at = (at + 1) % size
+
+
+class Open(NamedTuple):
+    """A set handed back: its place in the serial search's order, its table key, its secrets, its budget, the
+    experiments left to it and the experiments that led to it."""
+
+    place: tuple[int, ...]
+    key: tuple[int, int]
+    s: NDArray[np.int32]
+    budget: int
+    depth: int
+    path: tuple[int, ...]
+
+
+def settle(search: Search, entries: bool, part: NDArray[np.int32], budget: int, path: tuple[int, ...],
+           depth: int) -> Found:  # fmt: skip
+    """A subproblem: the kernel's search of a set below the experiments of path (`AverageSearch.settle_part`)."""
+    before, clock = search.work, time.process_time()
+    try:
+        v = search.settle_part(part, budget, search.sym_of(path), depth)
+    except Paused as stop:
+        return Found(budget, False, -1, search.work - before, time.process_time() - clock, paused=tuple(stop.frames))
+    exact = v < budget
+    choice = search.best_of(part, v, depth)[1] if exact else -1
+    tree = tuple(search.part_proof(part, v, depth)) if entries and exact else ()
+    return Found(v, exact, choice, search.work - before, time.process_time() - clock, tree)
+
+
+_worker: tuple[Search, bool] | None = None  # in a worker: its search and whether it hands back entries
+
+
+def share(search: Search | None, entries: bool = False) -> None:
+    """The search the workers forked after this call (or a cluster's worker, before each task) settle subproblems
+    with (`in_worker`); entries: hand back what was settled exactly."""
+    global _worker
+    _worker = None if search is None else (search, entries)
+
+
+def in_worker(*args: Any) -> Found:
+    """A subproblem in a worker process (`settle`): what it proves goes to its table (shared with the parent's, or
+    handed back as entries), never to a checkpoint of its own."""
+    assert _worker is not None
+    search, entries = _worker
+    search.keep = None
+    return settle(search, entries, *args)
+
+
+class Here:
+    """This process runs each subproblem as it is handed out."""
+
+    jobs, lost = 1, ()
+
+    def __init__(self, search: Search) -> None:
+        self.search = search
+
+    def submit(self, *args: Any) -> Future[Found]:
+        return Inline().submit(settle, self.search, False, *args)
+
+    def restart(self) -> None:
+        raise AssertionError("a proof in its own process has no worker to lose")
+
+    def close(self) -> None:
+        return None
+
+
+class Forked:
+    """Processes forked from this one, which share its table; one that dies breaks the pool, which starts again."""
+
+    lost = ()
+
+    def __init__(self, search: Search, jobs: int) -> None:
+        search.load_kernels()
+        share(search)
+        self.jobs, self.pool = jobs, forked_executor(jobs)
+
+    def submit(self, *args: Any) -> Future[Found]:
+        return self.pool.submit(in_worker, *args)
+
+    def restart(self) -> None:
+        kill(self.pool)
+        self.pool = forked_executor(self.jobs)
+
+    def close(self) -> None:
+        kill(self.pool)
+
+
+class Cluster:
+    """A cluster's workers (`webapp.results.cluster`), each with a table of its own: a worker lost is the engine's
+    to retry, and one it could not fails the proof."""
+
+    def __init__(self, search: Search, engine: Engine) -> None:
+        self.engine, self.jobs, self.lost = engine, engine.jobs, engine.lost
+        self.pool = engine.start(search.game, search.recipe)
+
+    def submit(self, *args: Any) -> Future[Found]:
+        return self.pool.submit(in_worker, *args)
+
+    def restart(self) -> None:
+        raise AssertionError("a cluster retries its own tasks")
+
+    def close(self) -> None:
+        self.engine.stop()
+
+
+Executor = Here | Forked | Cluster
+
+
+class Schedule:
+    """One search's subproblems: handed out, waiting and answered, their log, and the executor that runs them."""
+
+    def __init__(self, search: Search, jobs: int, keep_every: int, engine: Engine | None = None) -> None:
+        self.search, self.keep_every, self.kept_at = search, keep_every, 0
+        self.inline = engine is None and jobs == 1
+        self.executor: Executor = (
+            Here(search) if self.inline else Forked(search, jobs) if engine is None else Cluster(search, engine)
+        )
+        self.room = self.executor.jobs * (1 if self.inline else AHEAD)
+        self.results: queue.SimpleQueue[tuple[int, int, Future[Found]]] = queue.SimpleQueue()
+        self.waiting: dict[tuple[int, int], Open] = {}
+        self.running: dict[int, tuple[Open, float, tuple[int, ...]]] = {}
+        self.answers: dict[tuple[int, int], tuple[int, bool, int]] = {}  # key: value, exact, experiment
+        self.log: list[Task] = []
+        self.read: list[int] = []  # the results read since the last search from the start
+        self.paused: list[Frame] = []
+        self.entered: set[tuple[int, int]] = set()
+        self.generation = self.restarts = self.numbers = self.work = 0
+        self.start = time.perf_counter()
+
+    def close(self) -> None:
+        """Stop every worker (one still searching what is no longer needed included)."""
+        self.executor.close()
+
+    def least(
+        self,
+        s: NDArray[np.int32],
+        path: tuple[int, ...],
+        cands: NDArray[np.int64],
+        under: int,
+        told: Callable[[int, int], None] = lambda i, done: None,
+        entry: bool = True,
+    ) -> tuple[int, int]:
+        """(the least total of s (the set the experiments of path left) below under, the experiment achieving it
+        first in the order of cands (the experiments to try, each with its bound, best first); or a bound at least
+        under and -1), told(i, secrets settled) as the parts of the i-th experiment are. entry False: s's own entry
+        in the table is neither read nor written (cands are not the experiments the table's entry for s was
+        proved over: `second_free`'s any code at a set where the search below guesses possible codes only)."""
+        search, memo = self.search, self.search.memo
+        counters, frames = memo.counters, memo.frames
+        sym, depth = search.sym_of(path), search.depth_at(len(path))
+        split = len(s) + 1 if self.inline else max(search.split_from, 1)  # on one process, every part is one
+        done: dict[int, int] = {}
+        memo.handed.answer_keys[:] = 0  # the answers of this search alone
+        line: tuple[int, ...] = ()  # the frames of the last search from the start, which the next resumes from
+        while True:
+            if line:
+                restore(frames, line)
+                frames.head[1] = frames.head[0]
+            else:
+                frames.head[:] = 0
+            memo.handed.head[:] = 0
+            counters["split"][0], counters["guarded"][0], counters["choice"][0] = split, not entry, -1
+            try:
+                v = int(average(s, np.int64(under), cands, search.rules, memo, sym, depth, 0))
+            finally:
+                counters["split"][0], counters["guarded"][0] = 0, False
+            self._entered()
+            if halted():
+                self._drain()
+            search.check()
+            if v != PENDING:
+                choice = int(counters["choice"][0])
+                if entry and v < under and choice < 0:  # settled by the table before any experiment
+                    choice = search.held(s, depth)[3]
+                return v, choice if v < under else -1
+            line = saved(frames) if frames.head[0] else ()
+            if self._refresh(path):  # answers crowded out of the table written again: search again at once
+                continue
+            self._send()
+            self._wait(done, told)
+
+    def _entered(self) -> None:
+        """Each set below the start that a search from the start searched itself counts its work once, however
+        often the searches from the start enter it again."""
+        handed, counters = self.search.memo.handed, self.search.memo.counters
+        for h1, h2, n in handed.entered[: int(handed.head[2])].tolist():
+            if (h1, h2) in self.entered:
+                counters["work"][0] -= n
+            self.entered.add((h1, h2))
+
+    def _refresh(self, path: tuple[int, ...]) -> int:
+        """What the last search from the start handed back becomes what waits (what it no longer needs is
+        dropped); an answer it asked for again (crowded out of the table) is written again. How many were."""
+        handed, again, waiting = self.search.memo.handed, 0, {}
+        out = {o.key: o.budget for o, _, _ in self.running.values()}
+        for r in range(int(handed.head[0])):
+            row, key = handed.rows[r], (int(handed.keys[r, 0]), int(handed.keys[r, 1]))
+            level, start, end = int(row[2]), int(row[3]), int(row[4])
+            value, exact, choice = self.answers.get(key, (0, False, -1))
+            if exact or value >= row[0]:  # answered (a bound proved under a tighter budget does not answer)
+                record(self.search.memo, np.uint64(key[0]), np.uint64(key[1]), np.int64(value), exact, choice)
+                again += 1
+                continue
+            if out.get(key, -1) >= row[0]:
+                continue  # already out, with a budget no tighter
+            place = np.stack([row[5 + FRAME_LEVELS : 5 + FRAME_LEVELS + level], row[5 + 2 * FRAME_LEVELS :][:level]])
+            sub = (*path, *(int(g) for g in row[5 : 5 + level]))
+            waiting[key] = Open(tuple(place.T.ravel().tolist()), key, handed.members[start:end].copy(),
+                                int(row[0]), int(row[1]), sub)  # fmt: skip
+        self.waiting = waiting
+        return again
+
+    def _send(self) -> None:
+        """Hand out what waits, earliest in the serial order first, while a process has room."""
+        after, self.read = tuple(self.read), []
+        for key in sorted(self.waiting, key=lambda k: self.waiting[k].place):
+            if len(self.running) >= self.room:
+                return
+            o = self.waiting.pop(key)
+            number, self.numbers = self.numbers, self.numbers + 1
+            self.running[number] = (o, time.perf_counter() - self.start, after)
+            try:
+                future = self.executor.submit(o.s, o.budget, o.path, o.depth)
+            except BrokenProcessPool:  # a worker died since the last result
+                return self._restart()
+            future.add_done_callback(self._to(number))
+
+    def _to(self, number: int) -> Callable[[Future[Found]], None]:
+        """Where the executor's thread puts subproblem number's result (or what it raised)."""
+        results, generation = self.results, self.generation
+        return lambda future: results.put((generation, number, future))
+
+    def _wait(self, done: dict[int, int], told: Callable[[int, int], None]) -> None:
+        """Wait for a result, then take every one that is in, and wait on while every process still has one to go
+        on with (each search from the start costs the parent time; halted: `_drain`)."""
+        if not self.running:
+            raise AssertionError("the proof has nothing left to run and no result")
+        got = False
+        while not got or not self.results.empty() or len(self.running) > self.executor.jobs:
+            if halted():
+                self._drain()
+            try:
+                generation, number, future = self.results.get(timeout=POLL_SECONDS)
+            except queue.Empty:
+                continue
+            if generation == self.generation:
+                got = self._arrived(number, future, done, told) or got
+
+    def _arrived(self, number: int, future: Future[Found], done: dict[int, int], told: Callable[[int, int], None]
+                 ) -> bool:  # fmt: skip
+        """A result: into the table (and the log); False if it was lost with its worker (`_restart`)."""
+        try:
+            found = future.result()
+        except BrokenProcessPool:
+            self._restart()
+            return False
+        except self.executor.lost as e:  # a cluster's worker lost more often than it retries a task
+            raise WorkersLost(f"the proofs' cluster lost a task's workers: {str(e).splitlines()[0][:200]}") from e
+        o, sent, after = self.running.pop(number)
+        search = self.search
+        self.work += 0 if self.inline else found.work  # run here: already the search's own
+        if found.paused is not None:  # halted as it ran
+            self.paused += found.paused
+            return False
+        if found.entries:  # a cluster's worker: the optimal tree of what it settled
+            search.adopt(list(found.entries))
+        value, exact, choice = self.answers.get(o.key, (-1, False, -1))
+        if not exact and (found.exact or found.value > value):  # a weaker answer keeps the stronger one
+            value, exact, choice = self.answers[o.key] = (found.value, found.exact, found.choice)
+            pin(search.memo.handed, o.key, value, exact)
+        record(search.memo, np.uint64(o.key[0]), np.uint64(o.key[1]), np.int64(value), exact, choice)
+        self.read.append(number)
+        row = (found.exact, found.work, found.seconds, sent, time.perf_counter() - self.start, after)
+        self.log.append(Task(number, len(o.place) // 2, len(o.s), o.budget, *row))
+        if len(o.place) == 2:  # a part of an experiment at the start
+            done[o.place[0]] = done.get(o.place[0], 0) + len(o.s)
+            told(o.place[0], done[o.place[0]])
+        if search.keep is not None and search.work + self.work - self.kept_at >= self.keep_every:
+            self.kept_at = search.work + self.work  # what the workers proved, into the checkpoint
+            search.keep_new(every=True)
+        return True
+
+    def _restart(self) -> None:
+        """A worker was lost: a new pool, and every subproblem that was out handed out again."""
+        self.restarts += 1
+        if self.restarts > RESTARTS:
+            raise WorkersLost(f"the proof's worker processes died {self.restarts} times (killed, or out of memory?)")
+        self.executor.restart()
+        self.generation += 1
+        lost, self.running = self.running, {}
+        for o, _, _ in lost.values():
+            self.waiting[o.key] = o
+        self._send()
+
+    def _drain(self) -> None:
+        """Halted: wait (DRAIN_SECONDS at most) for the running subproblems to stop and hand back where they stood,
+        then Paused with all of it."""
+        deadline = time.monotonic() + DRAIN_SECONDS
+        while self.running and time.monotonic() < deadline:
+            try:
+                generation, number, future = self.results.get(timeout=POLL_SECONDS)
+            except queue.Empty:
+                continue
+            if generation == self.generation:
+                self.paused += (future.exception() is None and future.result().paused) or ()
+                self.running.pop(number, None)
+        raise Paused(self.paused)
