@@ -126,6 +126,7 @@ class SearchTable:
         )
         self.root_choice = -1  # the first experiment `solve` chose
         self._symmetries: dict[int, Symmetry] = {}
+        self._start: Symmetry | None = None
 
     @property
     def secrets(self) -> int:
@@ -175,7 +176,13 @@ class SearchTable:
     def start_symmetries(self) -> Symmetry:
         """Every symmetry before any experiment, as the kernel narrows it at the first experiment to
         `first_symmetries`' (`symmetry.narrowed`): each place permutation with no colour moved, every colour free;
-        in black-peg games their place-by-place symmetries; none in others."""
+        in black-peg games their place-by-place symmetries; none in others. Made once per search."""
+        if self._start is None:
+            self._start = self._start_symmetries()
+        return self._start
+
+    def _start_symmetries(self) -> Symmetry:
+        """`start_symmetries`, made."""
         if self.places.shape[0]:
             return self.plain._replace(places=self.places)
         if self.space is None:
