@@ -262,6 +262,8 @@ class Schedule:
         self.read: list[int] = []  # the results read since the last search from the start
         self.paused: list[Frame] = []
         self.entered: set[tuple[int, int]] = set()
+        self.blocker: tuple[int, int] | None = None  # the set the last search from the start stopped at
+        self.arrived: set[tuple[int, int]] = set()  # the sets answered since
         self.generation = self.restarts = self.numbers = self.work = 0
         self.start = time.perf_counter()
 
@@ -330,6 +332,7 @@ class Schedule:
         """What the last search from the start handed back becomes what waits (what it no longer needs is
         dropped); an answer it asked for again (crowded out of the table) is written again. How many were."""
         handed, again, waiting = self.search.memo.handed, 0, {}
+        self.blocker = (int(handed.keys[0, 0]), int(handed.keys[0, 1])) if handed.head[0] else None
         out = {o.key: o.budget for o, _, _ in self.running.values()}
         for r in range(int(handed.head[0])):
             row, key = handed.rows[r], (int(handed.keys[r, 0]), int(handed.keys[r, 1]))
@@ -369,12 +372,12 @@ class Schedule:
         return lambda future: results.put((generation, number, future))
 
     def _wait(self, done: dict[int, int], told: Callable[[int, int], None]) -> None:
-        """Wait for a result, then take every one that is in, and wait on while every process still has one to go
-        on with (each search from the start costs the parent time; halted: `_drain`)."""
+        """Take results until the one the search from the start stopped at is in (each search from the start
+        costs the parent time), handing out what waits meanwhile (halted: `_drain`)."""
         if not self.running:
             raise AssertionError("the proof has nothing left to run and no result")
-        got = False
-        while not got or not self.results.empty() or len(self.running) > self.executor.jobs:
+        blocker, self.arrived = self.blocker, set()
+        while True:
             if halted():
                 self._drain()
             try:
@@ -382,7 +385,12 @@ class Schedule:
             except queue.Empty:
                 continue
             if generation == self.generation:
-                got = self._arrived(number, future, done, told) or got
+                self._arrived(number, future, done, told)
+            if not self.results.empty():
+                continue
+            if blocker is None or blocker in self.arrived or not (self.running or self.waiting):
+                return
+            self._send()
 
     def _arrived(self, number: int, future: Future[Found], done: dict[int, int], told: Callable[[int, int], None]
                  ) -> bool:  # fmt: skip
@@ -395,6 +403,7 @@ class Schedule:
         except self.executor.lost as e:  # a cluster's worker lost more often than it retries a task
             raise WorkersLost(f"the proofs' cluster lost a task's workers: {str(e).splitlines()[0][:200]}") from e
         o, sent, after = self.running.pop(number)
+        self.arrived.add(o.key)
         search = self.search
         self.work += 0 if self.inline else found.work  # run here: already the search's own
         if found.paused is not None:  # halted as it ran
