@@ -90,7 +90,7 @@ def baseline(g: Game, guesses: tuple[int, ...], scores: tuple[int, ...]) -> tupl
         return total
 
     total, best = with_first(guesses[-1], int(BIG)), int(BIG)
-    for low, e in candidates(s, rules.everything, rules, False, plain):
+    for low, e in candidates(s, rules.everything, rules, False, plain, False):
         if low >= best:
             break
         best = min(best, with_first(int(e), best))

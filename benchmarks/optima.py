@@ -36,6 +36,7 @@ from solvers.codebreak.optimal.entries import snapshot_name  # noqa: E402
 from solvers.codebreak.optimal.table import Tuning  # noqa: E402
 from solvers.codebreak.strategy import guesses_possible_codes  # noqa: E402
 from solvers.errors import LimitError  # noqa: E402
+from solvers.parallel import Execution, default_jobs  # noqa: E402
 from webapp.commands.admin import niced_session  # noqa: E402
 from webapp.commands.frontier import (  # noqa: E402
     CHECKPOINTS,
@@ -191,9 +192,9 @@ SECOND_FREE_PUBLISHED = {"super": 179_274, "4x6": 5_636}  # the supermastermind 
 
 def second_free_run(size: str) -> None:
     """Mastermind PxC or Super Mastermind guessing possible codes only from the third guess on, any code second
-    (`second_free`), proved, its tree verified; Super Mastermind's possible-only sets below the second guesses
-    checkpointed with its possible-codes-only proof's (the same sets: read back from its snapshot, kept as they
-    settle)."""
+    (`second_free`), proved on every core, its tree verified; Super Mastermind's sets checkpointed with its
+    possible-codes-only proof's (the possible-only sets below the second guesses are the same: read back from its
+    snapshot, kept as they settle), where a stop keeps its running parts' frames too."""
     from solvers.codebreak.optimal.second_free import second_free
 
     record = Record("optima-possible")
@@ -208,18 +209,11 @@ def second_free_run(size: str) -> None:
         label, checkpoint = f"Mastermind {pegs}x{colours} ({colours**pegs:,} secrets)", None
     t = time.perf_counter()
 
-    def told(i: int, n: int) -> None:
-        print(f"{time.strftime('%H:%M:%S')} {i} of {n} first guesses settled", flush=True)
+    def tick(done: int, of: int) -> None:
+        print(f"{time.strftime('%H:%M:%S')} {done:,} of {of:,} first guesses' secrets settled "
+              f"({cpu_seconds():,.0f} CPU s so far)", flush=True)  # fmt: skip
 
-    def settled(g1: int, size: int, cost: int, g2: int) -> None:
-        how = f"costs {cost:,}, second guess {g.experiments[g2]}" if g2 >= 0 else f"costs at least {cost:,}"
-        print(
-            f"{time.strftime('%H:%M:%S')} first guess {g.experiments[g1]}: a part of {size:,} secrets {how} "
-            f"({cpu_seconds():,.0f} CPU s so far)",
-            flush=True,
-        )
-
-    found = second_free(g, Tuning(node_limit=LONG), told, checkpoint, settled)
+    found = second_free(g, Tuning(node_limit=LONG), tick, checkpoint, Execution(default_jobs()))
     published = SECOND_FREE_PUBLISHED.get(size)
     verdict = (
         ""

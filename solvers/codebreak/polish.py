@@ -121,6 +121,6 @@ def bound_two_deep(game: Game, search: AverageSearch) -> dict[int, int]:
         total = len(s)
         for o in np.unique(outcomes):
             if not (game.must_hit and int(o) == game.win_outcome):
-                total += int(lookahead(s[outcomes == o], rules, every))
+                total += int(lookahead(s[outcomes == o], rules, every, False))
         out[e] = total
     return out

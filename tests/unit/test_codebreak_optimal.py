@@ -67,7 +67,7 @@ def test_search_bounds_and_refutations_agree_with_plain_search() -> None:
             alive = frozenset(codes[i] for i in chosen)
             exact = total(alive)
             assert average.rules.bound[size] <= exact
-            deeper = lookahead(chosen, average.rules, average.rules.everything)
+            deeper = lookahead(chosen, average.rules, average.rules.everything, False)
             assert average.rules.bound[size] <= deeper <= exact  # admissible one deeper
             for beta in (exact - 2, exact, exact + 1, exact + 4):
                 v = average.average(chosen, beta)
@@ -214,7 +214,7 @@ def test_the_bound_one_deeper_tries_one_experiment_per_class(pegs: int, colours:
         for o in np.unique(outcomes):
             part = secrets[outcomes == o]
             if len(part) > 2:
-                assert lookahead(part, search.rules, reps) == lookahead(part, search.rules, everything)
+                assert lookahead(part, search.rules, reps, False) == lookahead(part, search.rules, everything, False)
 
 
 @pytest.mark.parametrize(
@@ -247,7 +247,7 @@ def test_the_deeper_bound_read_by_columns_equals_the_bound_read_by_rows(
         outcomes = rows.rules.table[e]
         sets += [secrets[outcomes == o] for o in np.unique(outcomes)]
     for s in sets:
-        assert lookahead(s, columns.rules, everything) == lookahead(s, rows.rules, everything)
+        assert lookahead(s, columns.rules, everything, False) == lookahead(s, rows.rules, everything, False)
     assert columns.solve().cost == rows.solve().cost
 
 

@@ -54,6 +54,7 @@ from .sets import (
     below,
     feasible,
     fingerprint,
+    free,
     free_for,
     keyed,
     look,
@@ -106,7 +107,7 @@ def open_parts(
             continue
         if not chosen:
             reps, chosen = representatives(inner, rules.everything), True
-        lo = lookahead(members[start[o] : start[o + 1]], rules, reps)
+        lo = lookahead(members[start[o] : start[o + 1]], rules, reps, free(below(depth)))
         if lo > lows[o]:
             total += lo - lows[o]
             lows[o] = lo
@@ -294,7 +295,7 @@ def average(s: NDArray[np.int32], beta: np.int64, given: NDArray[np.int64], rule
     if done:
         return value
     frames = memo.frames
-    cands = given if given.shape[0] else candidates(s, rules.everything, rules, False, sym)
+    cands = given if given.shape[0] else candidates(s, rules.everything, rules, False, sym, free(depth))
     first, part, best, best_g, floor = resumed(frames, level, h1, h2, beta, memo, cands, s.shape[0])
     h = tried_to(cands, first - 1)
     waits, held, held_lows, held_keys = False, frames.state[:0], frames.lows[:0], frames.key[:0]  # `path_from`

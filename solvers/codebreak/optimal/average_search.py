@@ -20,7 +20,7 @@ from solvers.parallel import ONE, Execution
 from ..game import Game
 from .average import average, open_parts
 from .candidates import candidates
-from .rules import BIG, UNCAPPED, Optimum, Symmetry, below, restore, saved
+from .rules import BIG, UNCAPPED, Optimum, Symmetry, below, free, restore, saved
 from .sets import perfect_member, seals, shortcut
 from .symmetry import narrowed, place_classes
 from .table import SearchTable, Tuning, split_size
@@ -168,7 +168,8 @@ class AverageSearch(SearchTable):
             if held and exact and stored == value and choice >= 0:
                 return value, choice
             best = value + 1  # settled without a table entry (a shortcut): the experiment is sought below
-        return self.least(s, history, candidates(s, allowed, self.rules, self.WORST, sym), best)
+        anything = free(self.depth_at(len(history)))
+        return self.least(s, history, candidates(s, allowed, self.rules, self.WORST, sym, anything), best)
 
     def solve(self, tick: Callable[[int, int], None] | None = None) -> Optimum:
         """The optimal total from the start, proved (`prove.Schedule`: its subproblems in this process, or on

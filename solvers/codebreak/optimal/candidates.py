@@ -26,11 +26,11 @@ WIN_SALT = np.uint64(0x5555)  # the part "the experiment is the secret" fingerpr
 
 @kernel
 def _scores(
-    s: NDArray[np.int32], ok: NDArray[np.bool_], rules: Rules, worst: bool, shift: int
+    s: NDArray[np.int32], ok: NDArray[np.bool_], rules: Rules, worst: bool, shift: int, anything: bool
 ) -> tuple[NDArray[np.uint64], NDArray[np.uint64], NDArray[np.int64]]:  # pragma: no cover - compiled
-    """For each experiment in ok that tells something: its partition's two fingerprints and its score (the bound
-    << shift, then the tie-breaks: the spread where it fits, an experiment that may be the secret first, then the
-    game's order in the low 23 bits)."""
+    """For each experiment in ok that tells something (with possible codes only, a member of S unless anything):
+    its partition's two fingerprints and its score (the bound << shift, then the tie-breaks: the spread where it
+    fits, an experiment that may be the secret first, then the game's order in the low 23 bits)."""
     k = rules.outcomes
     member = np.zeros(ok.shape[0] if rules.must_hit else 1, dtype=np.bool_)
     if rules.must_hit:
@@ -44,7 +44,7 @@ def _scores(
     score = np.empty(ok.shape[0], dtype=np.int64)
     m = 0
     for g in np.flatnonzero(ok):
-        if rules.possible_only and not member[g]:
+        if rules.possible_only and not anything and not member[g]:
             continue  # only codes still possible are guessed
         count[:] = 0
         part[:] = 0
@@ -108,13 +108,13 @@ def _best_per_partition(
 
 @kernel
 def candidates(
-    s: NDArray[np.int32], allowed: NDArray[np.bool_], rules: Rules, worst: bool, sym: Symmetry
+    s: NDArray[np.int32], allowed: NDArray[np.bool_], rules: Rules, worst: bool, sym: Symmetry, anything: bool
 ) -> NDArray[np.int64]:  # pragma: no cover - compiled
     """The experiments worth trying at S, one per partition and per class, best bound first: rows (bound,
     experiment), where the bound is |S| + the parts' counting bounds (average) or the largest open part
-    (worst)."""
+    (worst); anything: any code, though the rules guess possible codes only (`rules.free`)."""
     shift = SPREAD_SHIFT if worst and s.shape[0] < SPREAD_MAX else 24
-    keys, keys2, score = _scores(s, first_of_classes(allowed, sym), rules, worst, shift)
+    keys, keys2, score = _scores(s, first_of_classes(allowed, sym), rules, worst, shift, anything)
     chosen = score[_best_per_partition(keys, keys2, score)]
     chosen.sort()
     out = np.empty((chosen.shape[0], 2), dtype=np.int64)
@@ -135,11 +135,12 @@ def representatives(sym: Symmetry, everything: NDArray[np.bool_]) -> NDArray[np.
 
 
 @kernel
-def lookahead(s: NDArray[np.int32], rules: Rules, reps: NDArray[np.bool_]) -> Any:  # pragma: no cover - compiled
+def lookahead(s: NDArray[np.int32], rules: Rules, reps: NDArray[np.bool_], anything: bool) -> Any:  # pragma: no cover
     """A lower bound on S's average-case cost one experiment deep: the least, over every experiment, of |S| plus
     the counting bounds of the parts it leaves open (each part costs at least its counting bound). When S is mapped
     onto itself by permutations of the experiments, experiments of a class leave parts of the same sizes: reps
-    marks one per class (`representatives`), the only ones tried; with possible codes only, S's members. The least
+    marks one per class (`representatives`), the only ones tried; with possible codes only, S's members (unless
+    anything: `rules.free`). The least
     is never below S's own counting bound: the loop stops at an experiment that reaches it."""
     n = s.shape[0]
     if rules.columns.shape[0] and 0 < n < 1 << 16:
@@ -147,7 +148,7 @@ def lookahead(s: NDArray[np.int32], rules: Rules, reps: NDArray[np.bool_]) -> An
         if best <= rules.apart[n]:
             return best  # no experiment outside S does better: the table's columns need not be read
         return min(best, _lookahead_by_columns(s, rules))
-    tried = s.astype(np.int64) if rules.possible_only else np.arange(rules.table.shape[0])
+    tried = s.astype(np.int64) if rules.possible_only and not anything else np.arange(rules.table.shape[0])
     return _by_rows(s, tried, rules, reps)
 
 

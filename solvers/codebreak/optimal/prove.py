@@ -3,25 +3,22 @@
 The compiled kernel (`average.average`) is the only branch and bound. Searched from the start with a split size,
 it searches the sets at least that large itself and hands every smaller set it needs below the start back as an
 open subproblem (`average.hand_back`): its secrets, its budget, the experiments that led to it and its place in
-the serial search's order. Its cost waits: the kernel goes on where the serial search would not need it yet (the
-other parts of an experiment under an unbounded budget; the younger brothers of a settled eldest, under the best
-total settled), settles nothing that waits, and stops with its frames at the first part that waits. The schedule
-hands the subproblems out, earliest in the serial order first; each is searched by the kernel in a worker
-(`settle`), and its cost (or a lower bound at least its budget) is pinned where the next search from the start,
-resumed from its frames, reads it (`pin`; and into the table, which keeps it for the tree and the checkpoint). The
-search ends when the kernel returns a total.
+the serial search's order. Its cost waits (the kernel's note says where it goes on meanwhile), and the kernel stops
+with its frames at the first part that waits. The schedule hands the subproblems out, earliest in the serial order
+first; each is searched by the kernel in a worker (`settle`), and its cost (or a lower bound at least its budget) is
+pinned where the next search from the start reads it (`pin`; and into the table, which keeps it for the tree and the
+checkpoint). That search, resumed from the frames, runs once the part it stopped at is answered; it ends when the
+kernel returns a total.
 
 A subproblem's budget is never tighter than the serial search's (a part's bound stands in for a part that waits),
 so what it proves holds there. On one process (`Here`) every part of the start is handed back and searched in the
-serial order, one at a time, each with the serial search's budget (Mastermind 4x7: work 138,148 against the
-serial search's 138,576; the bounds one guess deeper it records at the start differ). Forked
-processes (`Forked`) share the parent's table (`rules.new_memo(shared=True)`); a cluster's workers (`Cluster`) have
-tables of their own and hand back the optimal tree of what they settle exactly. What differs between them (submit,
-a lost worker, close) is in their adapters. A halt keeps the frames of the running subproblems; the parent's own
-searches (the sets of split size and more) are searched again from the kept results on the next run.
-
-Every subproblem is logged (`Task`: its size, budget, CPU seconds, and the results the search from the start read
-just before it handed it out), so that `benchmarks/scaling.py` replays the schedule on more processes.
+serial order, one at a time, each with the serial search's budget (Mastermind 4x7: work 138,148 against the serial
+search's 138,576; the bounds one guess deeper it records at the start differ). Forked processes (`Forked`) share
+the parent's table (`rules.new_memo(shared=True)`); a cluster's workers (`Cluster`) have tables of their own and
+hand back the optimal tree of what they settle exactly. What differs between them (submit, a lost worker, close) is
+in their adapters. A halt keeps the frames of the running subproblems; the parent's own searches (the sets of split
+size and more) are searched again from the kept results on the next run. Every subproblem is logged (`Task`) for
+`benchmarks/scaling.py`'s replay of the schedule on more processes.
 """
 
 from __future__ import annotations
@@ -100,10 +97,9 @@ class Found(NamedTuple):
 
 
 class Task(NamedTuple):
-    """One subproblem as it ran, for the scaling benchmark: its number, its level (experiments below the start),
-    its secrets, its budget, whether it was settled exactly, its work and CPU seconds, when it was handed out and
-    when its result arrived (seconds from the search's start), and the results the search read before handing it
-    out (what it waited for)."""
+    """One subproblem as it ran (for the scaling benchmark): its number, level (below the start), secrets, budget,
+    whether settled exactly, work, CPU seconds, when handed out and answered (seconds from the search's start), and
+    the results read before it was handed out."""
 
     number: int
     level: int
@@ -374,18 +370,14 @@ class Schedule:
     def _wait(self, done: dict[int, int], told: Callable[[int, int], None]) -> None:
         """Take results until the one the search from the start stopped at is in (each search from the start
         costs the parent time), handing out what waits meanwhile (halted: `_drain`)."""
-        if not self.running:
-            raise AssertionError("the proof has nothing left to run and no result")
+        assert self.running, "the proof has nothing left to run and no result"
         blocker, self.arrived = self.blocker, set()
         while True:
             if halted():
                 self._drain()
-            try:
-                generation, number, future = self.results.get(timeout=POLL_SECONDS)
-            except queue.Empty:
+            if (got := self._next()) is None:
                 continue
-            if generation == self.generation:
-                self._arrived(number, future, done, told)
+            self._arrived(*got, done, told)
             if not self.results.empty():
                 continue
             if blocker is None or blocker in self.arrived or not (self.running or self.waiting):
@@ -444,11 +436,15 @@ class Schedule:
         then Paused with all of it."""
         deadline = time.monotonic() + DRAIN_SECONDS
         while self.running and time.monotonic() < deadline:
-            try:
-                generation, number, future = self.results.get(timeout=POLL_SECONDS)
-            except queue.Empty:
-                continue
-            if generation == self.generation:
-                self.paused += (future.exception() is None and future.result().paused) or ()
-                self.running.pop(number, None)
+            if (got := self._next()) is not None:
+                self.paused += (got[1].exception() is None and got[1].result().paused) or ()
+                self.running.pop(got[0], None)
         raise Paused(self.paused)
+
+    def _next(self) -> tuple[int, Future[Found]] | None:
+        """A subproblem's number and result, if one of this pool's comes within POLL_SECONDS."""
+        try:
+            generation, number, future = self.results.get(timeout=POLL_SECONDS)
+        except queue.Empty:
+            return None
+        return (number, future) if generation == self.generation else None

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 BIG = np.int64(1) << 40  # above any cost
 UNCAPPED = 1 << 20  # a depth standing for "no cap on the number of experiments"
+SECOND_FREE = UNCAPPED + 2  # the cap of a search where the second experiment may be any code though the others are
+# possible codes only: no cap, and free at the start (whose codes are all possible) and at its parts (UNCAPPED + 1)
 UNBOUNDED = BIG // 2  # a budget this large bounds nothing: every part of an experiment under it is searched exactly
 
 
@@ -301,5 +303,12 @@ class Optimum:
 
 
 def below(depth: int) -> int:
-    """The depth left to the parts after one experiment (no cap stays no cap), as the kernels count it."""
-    return depth if depth >= UNCAPPED else depth - 1
+    """The depth left to the parts after one experiment (no cap stays no cap; `SECOND_FREE`'s count down to it),
+    as the kernels count it."""
+    return depth if depth == UNCAPPED else depth - 1
+
+
+def free(depth: int) -> bool:
+    """Whether a set at this depth may be guessed any code though the rules guess possible codes only: the sets
+    above UNCAPPED (`SECOND_FREE`), keyed apart from the same sets below them (`sets.keyed`)."""
+    return depth > UNCAPPED

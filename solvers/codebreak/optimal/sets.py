@@ -46,14 +46,16 @@ def fingerprint(s: NDArray[np.int32], rules: Rules) -> tuple[np.uint64, np.uint6
 @kernel
 def keyed(h: tuple[np.uint64, np.uint64], depth: int) -> tuple[np.uint64, np.uint64]:  # pragma: no cover
     """A set's fingerprints as the table keys it at a depth cap (unchanged when uncapped): the least cost of a set
-    within d experiments is another entry than without a cap."""
-    if depth >= UNCAPPED:
+    within d experiments is another entry than without a cap (and a set free to be guessed any code, above
+    UNCAPPED, another than one guessed possible codes only)."""
+    if depth == UNCAPPED:
         return h
     salt = mix(np.uint64(depth) + np.uint64(0x9E3779B97F4A7C15))
     return h[0] ^ salt, h[1] ^ mix(salt)
 
 
 below = kernel(rules.below)  # the depth left to the parts after one experiment, compiled for the kernels
+free = kernel(rules.free)  # whether a set at a depth may be guessed any code, compiled for the kernels
 
 
 @kernel

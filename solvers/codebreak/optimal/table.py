@@ -171,7 +171,7 @@ class SearchTable:
 
     def root_candidates(self, s: NDArray[np.int32], allowed: NDArray[np.bool_]) -> NDArray[np.int64]:
         """The first experiments to try, each with its bound (worst case: its largest part), best first."""
-        return candidates(s, allowed, self.rules, self.WORST, self.plain)
+        return candidates(s, allowed, self.rules, self.WORST, self.plain, False)  # at the start every code is possible
 
     def start_symmetries(self) -> Symmetry:
         """Every symmetry before any experiment, as the kernel narrows it at the first experiment to

@@ -59,7 +59,7 @@ def fits(
             return False
     if not spend(memo, n):
         return False
-    cands = candidates(s, allowed, rules, True, sym)
+    cands = candidates(s, allowed, rules, True, sym, False)
     found = -1
     for c in range(cands.shape[0]):
         if cands[c, 0] > rules.caps[depth - 1]:
