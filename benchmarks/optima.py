@@ -35,7 +35,7 @@ from solvers.codebreak.optimal.average_search import NoneBelow  # noqa: E402
 from solvers.codebreak.optimal.entries import snapshot_name  # noqa: E402
 from solvers.codebreak.optimal.table import Tuning  # noqa: E402
 from solvers.codebreak.strategy import guesses_possible_codes  # noqa: E402
-from solvers.errors import LimitError  # noqa: E402
+from solvers.errors import LimitError, Paused  # noqa: E402
 from solvers.parallel import Execution, default_jobs  # noqa: E402
 from webapp.commands.admin import niced_session  # noqa: E402
 from webapp.commands.frontier import (  # noqa: E402
@@ -50,6 +50,7 @@ from webapp.commands.frontier import (  # noqa: E402
     prove,
     proved_tree,
 )
+from webapp.jobs.halting import halt_on_signals  # noqa: E402
 from webapp.results.codebreak_results import PROOFS  # noqa: E402
 from webapp.results.games import game_spec  # noqa: E402
 
@@ -82,7 +83,7 @@ def main() -> None:
     parser.add_argument("--possible-only", action="store_true", help="the optima guessing possible codes only")
     parser.add_argument("--average-only", action="store_true", help="with --possible-only: leave out the worst case")
     parser.add_argument("--super", action="store_true", help="Super Mastermind 5x8 guessing possible codes only")
-    parser.add_argument("--under", type=int, help="with --super: look only below this total (proved if none is)")
+    parser.add_argument("--under", type=int, help="with --super or --second-free: look only below this total")
     parser.add_argument("--second-free", metavar="PxC|super", help="possible codes only but the second guess")
     parser.add_argument(
         "--site-job", metavar="PxC|super", help="time make precompute's jobs for a long proof, from its snapshot"
@@ -94,7 +95,7 @@ def main() -> None:
     if args.super:
         return super_possible_only(args.under)
     if args.second_free:
-        return second_free_run(args.second_free)
+        return second_free_run(args.second_free, args.under)
     if args.possible_only:
         return possible_only(args.up_to, args.again, not args.average_only)
     record = Record("optima")
@@ -190,11 +191,12 @@ def super_possible_only(under: int | None) -> None:
 SECOND_FREE_PUBLISHED = {"super": 179_274, "4x6": 5_636}  # the supermastermind site (as issue 66 quotes it)
 
 
-def second_free_run(size: str) -> None:
+def second_free_run(size: str, under: int | None) -> None:
     """Mastermind PxC or Super Mastermind guessing possible codes only from the third guess on, any code second
     (`second_free`), proved on every core, its tree verified; Super Mastermind's sets checkpointed with its
     possible-codes-only proof's (the possible-only sets below the second guesses are the same: read back from its
-    snapshot, kept as they settle), where a stop keeps its running parts' frames too."""
+    snapshot, kept as they settle), where a stop (SIGTERM, Ctrl+C) keeps its running parts' frames too. under: look
+    only below this total (the published figure plus one: if none is below, that is recorded, proved)."""
     from solvers.codebreak.optimal.second_free import second_free
 
     record = Record("optima-possible")
@@ -213,7 +215,16 @@ def second_free_run(size: str) -> None:
         print(f"{time.strftime('%H:%M:%S')} {done:,} of {of:,} first guesses' secrets settled "
               f"({cpu_seconds():,.0f} CPU s so far)", flush=True)  # fmt: skip
 
-    found = second_free(g, Tuning(node_limit=LONG), tick, checkpoint, Execution(default_jobs()))
+    halt_on_signals()  # a stop halts the proof where it stands
+    try:
+        found = second_free(g, Tuning(node_limit=LONG), tick, checkpoint, Execution(default_jobs()), under)
+    except (KeyboardInterrupt, Paused):
+        print(f"{time.strftime('%H:%M:%S')} stopped: its frames and settled sets kept ({cpu_seconds():,.0f} CPU s)")
+        return
+    except NoneBelow as none:
+        record.row(f"{label}, possible codes only from the third guess on (any code second)", f"{none}, proved")
+        record.save()
+        return
     published = SECOND_FREE_PUBLISHED.get(size)
     verdict = (
         ""

@@ -42,11 +42,15 @@ def second_free(
     tick: Callable[[int, int], None] | None = None,
     checkpoint: Checkpoint | None = None,
     run: Execution = ONE,
+    under: int | None = None,
 ) -> SecondFree:
     """The least total over every secret with possible codes only from the third guess on, proved; tick(done, of)
     as the first guesses' parts settle (`AverageSearch.solve`). checkpoint: where what is proved is kept, and read
-    back from (the possible-codes-only proof's own may serve: the keys differ where the rules do)."""
-    search = AverageSearch(game, tuning, cap=SECOND_FREE, possible_only=True, checkpoint=checkpoint, run=run)
+    back from (the possible-codes-only proof's own may serve: the keys differ where the rules do). under: look only
+    below this total (`average_search.NoneBelow` if none is)."""
+    search = AverageSearch(
+        game, tuning, cap=SECOND_FREE, under=under, possible_only=True, checkpoint=checkpoint, run=run
+    )
     total = search.solve(tick).cost
     tree = read_back(game, search, search.everyone(), total, False, search.root_choice, SECOND_FREE)
     stats = verify(game, tree)
