@@ -193,17 +193,18 @@ SECOND_FREE_PUBLISHED = {"super": 179_274, "4x6": 5_636}  # the supermastermind 
 
 def second_free_run(size: str, under: int | None) -> None:
     """Mastermind PxC or Super Mastermind guessing possible codes only from the third guess on, any code second
-    (`second_free`), proved on every core, its tree verified; Super Mastermind's sets checkpointed with its
-    possible-codes-only proof's (the possible-only sets below the second guesses are the same: read back from its
-    snapshot, kept as they settle), where a stop (SIGTERM, Ctrl+C) keeps its running parts' frames too. under: look
+    (`second_free`), proved on every core, its tree verified; Super Mastermind's checkpoint (where a stop by SIGTERM
+    or Ctrl+C keeps its running parts' frames too) seeded with its possible-codes-only proof's (the possible-only
+    sets below the second guesses are the same; free sets are keyed apart: `rules.SECOND_FREE`). under: look
     only below this total (the published figure plus one: if none is below, that is recorded, proved)."""
     from solvers.codebreak.optimal.second_free import second_free
 
     record = Record("optima-possible")
     if size == "super":
         g, label = build(game_spec("super-mastermind")).tabled(), "Super Mastermind 5x8 (32,768 secrets)"
-        checkpoint: FileCheckpoint | None = FileCheckpoint(
-            CHECKPOINTS / f"{snapshot_name('super-mastermind', None, None, True)}.jsonl"
+        checkpoint: FileCheckpoint | None = FileCheckpoint(  # its own files, read after the possible-only proof's
+            CHECKPOINTS / "super-mastermind-second-free.jsonl",
+            FileCheckpoint(CHECKPOINTS / f"{snapshot_name('super-mastermind', None, None, True)}.jsonl"),
         )
     else:
         pegs, colours = (int(x) for x in size.split("x"))

@@ -130,8 +130,13 @@ def choose(game: Game, alive: NDArray[np.int64], strategy: Strategy) -> int:
     return int(ties[consistent][0] if consistent.any() else ties[0])
 
 
+GUESS_CAP_MAX = 30  # the largest cap on the guesses asked (none binds past the heaviest game's counting depth)
+
+
 def check_options(strategy: str, max_guesses: int | None, possible_only: bool) -> None:
     """InputError for options the strategy does not take (checked before any work is queued)."""
+    if max_guesses is not None and not 1 <= max_guesses <= GUESS_CAP_MAX:
+        raise InputError(f"a cap on the guesses (max_guesses) is from 1 to {GUESS_CAP_MAX}, not {max_guesses}")
     if possible_only and strategy not in OPTIMAL:
         raise InputError("possible codes only is for the optimal strategies (the heuristics prefer them anyway)")
     if max_guesses is not None and strategy != "optimal-average":

@@ -36,7 +36,8 @@ def test_mastermind_4x6_second_guess_free_is_5636() -> None:
     ticks: list[tuple[int, int]] = []
     found = second_free(g, tick=lambda done, of: ticks.append((done, of)))
     assert found.total == 5636 and found.stats.verified and found.stats.total == 5636
-    assert ticks and all(0 < done <= of for done, of in ticks)  # progress as the first guesses' parts settle
+    # progress as the first guesses' parts settle: the chosen first guess's all do (every secret but itself)
+    assert all(0 < done <= of for done, of in ticks) and max(done for done, _ in ticks) >= 1296 - 1
     assert guesses_possible_codes(g, found.tree, from_depth=2)
     assert not guesses_possible_codes(g, found.tree, from_depth=1)  # some second guess is not a possible code
 
@@ -62,3 +63,48 @@ def test_a_possible_only_proofs_table_does_not_answer_for_a_free_second_guess(mo
     assert second_free(g, checkpoint=free).total == 5636
     assert free.batches  # what it settled was kept, and holds no part at its cost under this rule:
     assert AverageSearch(g, checkpoint=Kept(free.batches), possible_only=True).solve().cost == 5660
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_only_below_a_total_and_on_two_processes(jobs: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Looking only below the published 5,636 proves that none is below it (NoneBelow); one more finds it, on one
+    process and split over two (forked workers search the parts, their sets free to be guessed any code)."""
+    from solvers.codebreak.optimal import average_search as search_module
+    from solvers.codebreak.optimal.average_search import NoneBelow
+    from solvers.parallel import Execution
+
+    monkeypatch.setattr(search_module, "PARALLEL_FROM", 1)
+    g = build(spec("mastermind"), {"length": 4, "colours": 6}).tabled()
+    with pytest.raises(NoneBelow):
+        second_free(g, run=Execution(jobs), under=5636)
+    found = second_free(g, run=Execution(jobs), under=5637)
+    assert found.total == 5636 and found.stats.verified
+
+
+def test_a_free_set_is_bounded_as_if_every_code_were_allowed() -> None:
+    """The bound one guess deeper at a free set (`rules.free`) under possible-codes-only rules is the unrestricted
+    rules' bound, never the possible-only one (which is higher where a code outside the set splits it better: it
+    would cut the optimum off); and a cap past UNCAPPED means nothing but SECOND_FREE."""
+    import numpy as np
+
+    from solvers.codebreak.optimal.average_search import AverageSearch
+    from solvers.codebreak.optimal.candidates import lookahead
+    from solvers.codebreak.optimal.rules import SECOND_FREE, UNCAPPED
+    from solvers.codebreak.strategy import check_options
+    from solvers.errors import InputError
+
+    g = build(spec("mastermind"), {"length": 3, "colours": 4}).tabled()
+    only, every = AverageSearch(g, possible_only=True), AverageSearch(g)
+    rng = np.random.default_rng(5)
+    higher = 0
+    for _ in range(200):
+        s = np.sort(rng.choice(64, size=int(rng.integers(3, 20)), replace=False)).astype(np.int32)
+        free = int(lookahead(s, only.rules, only.rules.everything, True))
+        assert free == int(lookahead(s, every.rules, every.rules.everything, False))
+        higher += int(lookahead(s, only.rules, only.rules.everything, False)) > free
+    assert higher  # the rules differ on these sets, so the test tells them apart
+    with pytest.raises(ValueError):
+        AverageSearch(g, cap=UNCAPPED + 3)
+    assert AverageSearch(g, cap=SECOND_FREE, possible_only=True).cap == SECOND_FREE
+    with pytest.raises(InputError):
+        check_options("optimal-average", UNCAPPED + 1, False)

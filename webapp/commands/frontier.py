@@ -73,10 +73,11 @@ MIN_SECONDS = 1.0  # certified proofs shorter than this are mostly start-up (the
 
 class FileCheckpoint:
     """A proof's settled parts in a file, one line of table entries per part (appended and flushed as each part
-    is settled), and its snapshot in git (`snapshot`)."""
+    is settled), and its snapshot in git (`snapshot`); seed: another proof's checkpoint, read first (a proof under
+    another rule whose sets below its start are the same), never written."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, path: Path, seed: FileCheckpoint | None = None) -> None:
+        self.path, self.seed = path, seed
         for old in (FORMERLY / path.name, FORMERLY / path.with_suffix(".frames.json").name):
             if path.parent == CHECKPOINTS and old.exists() and not (CHECKPOINTS / old.name).exists():
                 CHECKPOINTS.mkdir(parents=True, exist_ok=True)
@@ -89,7 +90,11 @@ class FileCheckpoint:
         self.snapshot_min = SUPER_SNAPSHOT_MIN_COST if path.stem.startswith("super") else SNAPSHOT_MIN_COST
 
     def known(self) -> list[Entry]:
-        """The entries of every part kept so far, the snapshot's first."""
+        """The entries of every part kept so far, the seed's first, then the snapshot's."""
+        return (self.seed.known() if self.seed else []) + self.own()
+
+    def own(self) -> list[Entry]:
+        """This proof's entries: its snapshot's, then its file's."""
         out = parse_entries(gzip.decompress(self.snapshot.read_bytes()).decode()) if self.snapshot.exists() else []
         return out + (parse_entries(self.path.read_text()) if self.path.exists() else [])
 
@@ -97,7 +102,7 @@ class FileCheckpoint:
         """Write the snapshot: its entries and this run's of at least `snapshot_min`, one per set, within budget
         bytes compressed (the costliest sets kept when all do not fit); how many sets."""
         entries = sorted(
-            {(e[0], e[1]): e for e in self.known() if e[2] >= self.snapshot_min}.values(), key=lambda e: -e[2]
+            {(e[0], e[1]): e for e in self.own() if e[2] >= self.snapshot_min}.values(), key=lambda e: -e[2]
         )
         data, keep = gzip.compress(format_entries(entries).encode(), mtime=0), len(entries)
         while len(data) > budget and keep > 1:

@@ -26,7 +26,7 @@ from solvers.codebreak.play import (
 )
 from solvers.codebreak.report import codebreak_report
 from solvers.codebreak.solve import TreeRequest
-from solvers.codebreak.strategy import OPTIMAL, not_offered
+from solvers.codebreak.strategy import GUESS_CAP_MAX, OPTIMAL, not_offered
 from solvers.errors import InputError, LimitError
 from solvers.history import MOVES, Chain, chain_from_text, from_log, log_from_text, taken_back
 from solvers.report import as_json
@@ -440,7 +440,7 @@ def codebreak_json() -> Response:
     """Strategy statistics (and tree) for a shipped game."""
     name, spec, g, sizes = game_args(request.args)
     strategy = strategy_arg(request.args)
-    cap = params.whole(request.args, "max_guesses", 0, 1, 30, "max_guesses") or None
+    cap = params.whole(request.args, "max_guesses", 0, 1, GUESS_CAP_MAX, "max_guesses") or None
     only = params.flag(request.args, "possible_only")
     root, stats = computed(CODEBREAK, codebreak_params(name, sizes, strategy, cap, only))
     tree, dot = params.flag(request.args, "tree"), params.flag(request.args, "dot")

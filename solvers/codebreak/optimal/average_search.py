@@ -20,7 +20,7 @@ from solvers.parallel import ONE, Execution
 from ..game import Game
 from .average import average, open_parts
 from .candidates import candidates
-from .rules import BIG, UNCAPPED, Optimum, Symmetry, below, free, restore, saved
+from .rules import BIG, SECOND_FREE, UNCAPPED, Optimum, Symmetry, below, free, restore, saved
 from .sets import perfect_member, seals, shortcut
 from .symmetry import narrowed, place_classes
 from .table import SearchTable, Tuning, split_size
@@ -75,6 +75,8 @@ class AverageSearch(SearchTable):
         self.split = self.engine is not None or (self.jobs > 1 and n >= PARALLEL_FROM)  # `solve` splits the proof
         super().__init__(game, tuning, possible_only, shared=self.split and self.engine is None)  # over processes
         # forked from this one, which share the table
+        if cap is not None and cap > UNCAPPED and cap != SECOND_FREE:
+            raise ValueError(f"a cap of {cap} experiments: past UNCAPPED, only SECOND_FREE has a meaning")
         self.cap = UNCAPPED if cap is None else cap
         self.every = np.zeros((0, 2), dtype=np.int64)  # the kernel's experiments to try: every one
         self.under = int(BIG) if under is None else under
@@ -161,10 +163,10 @@ class AverageSearch(SearchTable):
             allowed = place_classes(self.places, np.array(history, dtype=np.int64))
         else:
             allowed, sym = self.rules.everything, self.sym_of(tuple(history))
-            value = self.kernel(s, best, sym, self.cap)
+            value = self.kernel(s, best, sym, self.depth_at(len(history)))
             if value >= best:
                 return best, -1
-            held, stored, exact, choice = self.held(s, self.cap)
+            held, stored, exact, choice = self.held(s, self.depth_at(len(history)))
             if held and exact and stored == value and choice >= 0:
                 return value, choice
             best = value + 1  # settled without a table entry (a shortcut): the experiment is sought below

@@ -48,8 +48,7 @@ if TYPE_CHECKING:
 
 POLL_SECONDS = 0.005  # how long the schedule waits for a result before it looks at the halt flag again
 AHEAD = 2  # subproblems handed to each process at once (one running, the next waiting: no process idles)
-DRAIN_SECONDS = 2.0  # a halted proof waits this long at most for its running subproblems to hand back where they
-# stood (a job's process is given 3 s: `webapp.jobs.supervisor.HALT_SECONDS`)
+DRAIN_SECONDS = 2.0  # a halted proof waits this long for its subproblems' frames (a job: 3 s, `HALT_SECONDS`)
 RESTARTS = 3  # workers lost (killed, out of memory) that a proof survives: their subproblems are handed out again
 
 
@@ -78,8 +77,7 @@ class Search(Protocol):
 
 
 class WorkersLost(LimitError):
-    """The proof's worker processes died more often than it restarts them (RESTARTS), or a cluster's more often
-    than it retries a task: the proof fails with this message."""
+    """The proof's workers died more often than it restarts them (RESTARTS), or than a cluster retries a task."""
 
 
 class Found(NamedTuple):
@@ -256,6 +254,7 @@ class Schedule:
         self.answers: dict[tuple[int, int], tuple[int, bool, int]] = {}  # key: value, exact, experiment
         self.log: list[Task] = []
         self.read: list[int] = []  # the results read since the last search from the start
+        self.after: tuple[int, ...] = ()  # ... and those read before it
         self.paused: list[Frame] = []
         self.entered: set[tuple[int, int]] = set()
         self.blocker: tuple[int, int] | None = None  # the set the last search from the start stopped at
@@ -279,8 +278,7 @@ class Schedule:
         """(the least total of s (the set the experiments of path left) below under, the experiment achieving it
         first in the order of cands (the experiments to try, each with its bound, best first); or a bound at least
         under and -1), told(i, secrets settled) as the parts of the i-th experiment are. entry False: s's own entry
-        in the table is neither read nor written (cands are not the experiments the table's entry for s was
-        proved over: `second_free`'s any code at a set where the search below guesses possible codes only)."""
+        in the table is neither read nor written (cands are not the experiments it was proved over: `with_first`)."""
         search, memo = self.search, self.search.memo
         counters, frames = memo.counters, memo.frames
         sym, depth = search.sym_of(path), search.depth_at(len(path))
@@ -312,6 +310,7 @@ class Schedule:
             line = saved(frames) if frames.head[0] else ()
             if self._refresh(path):  # answers crowded out of the table written again: search again at once
                 continue
+            self.after, self.read = tuple(self.read), []  # what the tasks handed out now waited for
             self._send()
             self._wait(done, told)
 
@@ -349,7 +348,7 @@ class Schedule:
 
     def _send(self) -> None:
         """Hand out what waits, earliest in the serial order first, while a process has room."""
-        after, self.read = tuple(self.read), []
+        after = self.after
         for key in sorted(self.waiting, key=lambda k: self.waiting[k].place):
             if len(self.running) >= self.room:
                 return
@@ -369,8 +368,9 @@ class Schedule:
 
     def _wait(self, done: dict[int, int], told: Callable[[int, int], None]) -> None:
         """Take results until the one the search from the start stopped at is in (each search from the start
-        costs the parent time), handing out what waits meanwhile (halted: `_drain`)."""
-        assert self.running, "the proof has nothing left to run and no result"
+        costs the parent time) or a process would idle, handing out what waits meanwhile (halted: `_drain`)."""
+        if not self.running:
+            raise AssertionError("the proof has nothing left to run and no result")
         blocker, self.arrived = self.blocker, set()
         while True:
             if halted():
@@ -380,7 +380,7 @@ class Schedule:
             self._arrived(*got, done, told)
             if not self.results.empty():
                 continue
-            if blocker is None or blocker in self.arrived or not (self.running or self.waiting):
+            if blocker is None or blocker in self.arrived or len(self.running) + len(self.waiting) < self.executor.jobs:
                 return
             self._send()
 
