@@ -90,13 +90,9 @@ def parse_setup(args: Mapping[str, str], page: bool = True, need_token: bool = T
             "extra": str(params.whole(args, "extra", 0, 0, ADVERSARY_MAX_EXTRA, "Extra genuine coins")),
         }
     )
-    raw = args.get("budget", "")
-    budget, minimum = game_budget(
-        p,
-        # a loose bound for the parse only: game_budget says the range this problem allows
-        params.whole(args, "budget", 0, 0, 10**6, "The weighing budget") if raw.strip() else None,
-        MAX_WEIGHINGS,
-    )
+    raw = args.get("budget", "").strip()
+    asked = (min(int(raw), 10**7) if raw.isascii() and raw.isdigit() else -1) if raw else None
+    budget, minimum = game_budget(p, asked, MAX_WEIGHINGS)  # any other value: the range this problem allows
     mode = params.choice(args, "mode", MODES)
     token = args.get("t", "") if mode == "honest" else ""
     if mode == "honest" and need_token and not token:
@@ -283,11 +279,11 @@ def _taken_back_text(w: str, secret: Case) -> str:
 def setup() -> Response | str | tuple[str, int]:
     """The set-up form; a valid POST starts a game (303 to its first position)."""
     if request.method == "GET":
-        return render_template("adversary/setup.html", form=request.args, error=None)
+        return render_template("adversary/setup.html", form=request.args, error=None, most=MAX_WEIGHINGS)
     try:
         s = parse_setup(request.form, need_token=False)
     except InputError as e:
-        return render_template("adversary/setup.html", form=request.form, error=e.message), 400
+        return render_template("adversary/setup.html", form=request.form, error=e.message, most=MAX_WEIGHINGS), 400
     if s.mode == "honest":
         token = HONEST_SCALE.start(kind(s), random_secret(s.problem))
         s = Setup(s.problem, s.budget, s.minimum, s.mode, token)
