@@ -126,7 +126,8 @@ def test_a_certificate_made_again_after_a_halt_is_the_same_byte_for_byte() -> No
 @pytest.mark.parametrize("jobs", [2])
 def test_a_split_proof_halted_hands_back_its_workers_parts(jobs: int) -> None:
     """On forked workers the halt reaches every worker (shared memory): each hands back where its part stood, the
-    proof raises Paused with them, and a run from the checkpoint proves Mastermind 4x7's published optimum."""
+    proof raises Paused with them and with where the parent's search from the start stood, and a run from the
+    checkpoint goes on from all of them and proves Mastermind 4x7's published optimum."""
     g = game(4, 7).tabled()
     for proved in (300, 600, 1200, 2400, 4800):  # halted once the workers proved that many sets (a worker halted
         # in the bounds of an experiment's parts, not in a part yet, has no frames to hand back, so try again)
@@ -140,8 +141,11 @@ def test_a_split_proof_halted_hands_back_its_workers_parts(jobs: int) -> None:
         if stop.frames:
             break
     assert kept.frames
+    k1, k2 = first.key(first.everyone(), first.cap)
+    assert (int(k1), int(k2)) in first.paused  # the parent's own frames, from the start down
     again = AverageSearch(g, run=Execution(jobs), checkpoint=kept)
     assert again.solve().cost == MASTERMIND_4X7
+    assert (int(k1), int(k2)) not in again.paused  # the search from the start went on from them
 
 
 PROVE = """

@@ -16,9 +16,8 @@ serial order, one at a time, each with the serial search's budget (Mastermind 4x
 search's 138,576; the bounds one guess deeper it records at the start differ). Forked processes (`Forked`) share
 the parent's table (`rules.new_memo(shared=True)`); a cluster's workers (`Cluster`) have tables of their own and
 hand back the optimal tree of what they settle exactly. What differs between them (submit, a lost worker, close) is
-in their adapters. A halt keeps the frames of the running subproblems; the parent's own searches (the sets of split
-size and more) are searched again from the kept results on the next run. Every subproblem is logged (`Task`) for
-`benchmarks/scaling.py`'s replay of the schedule on more processes.
+in their adapters. A halt keeps the frames of the running subproblems and of the last search from the start (where
+the parent's own searches stood). Every subproblem is logged (`Task`) for `benchmarks/scaling.py`'s replay.
 """
 
 from __future__ import annotations
@@ -60,10 +59,12 @@ class Search(Protocol):
     keep: Callable[[list[Entry]], None] | None  # where proved sets' entries go (a checkpoint), if anywhere
     split_from: int
     game: Any
+    paused: dict[tuple[int, int], Frame]  # a stopped run's frames, by the key of the set each stood in
 
     @property
     def work(self) -> int: ...
     def sym_of(self, path: tuple[int, ...]) -> Symmetry: ...
+    def key(self, s: NDArray[np.int32], depth: int) -> tuple[np.uint64, np.uint64]: ...
     def depth_at(self, made: int) -> int: ...
     def check(self) -> None: ...
     def held(self, s: NDArray[np.int32], depth: int) -> tuple[bool, int, bool, int]: ...
@@ -112,8 +113,7 @@ class Task(NamedTuple):
 
 
 class Recipe(NamedTuple):
-    """What rebuilds a proof's search in a cluster's worker (`average_search.rebuilt`): the game (or the engine's
-    handle to it), how the search runs, its cap, and whether only possible codes are guessed."""
+    """What rebuilds a proof's search in a cluster's worker (`average_search.rebuilt`): game, tuning, cap, rule."""
 
     game: Any
     tuning: Tuning
@@ -134,8 +134,7 @@ def pin(handed: Handed, key: tuple[int, int], value: int, exact: bool) -> None:
 
 
 class Open(NamedTuple):
-    """A set handed back: its place in the serial search's order, its table key, its secrets, its budget, the
-    experiments left to it and the experiments that led to it."""
+    """A set handed back: its place in the serial order, table key, secrets, budget, depth, and the path to it."""
 
     place: tuple[int, ...]
     key: tuple[int, int]
@@ -163,15 +162,13 @@ _worker: tuple[Search, bool] | None = None  # in a worker: its search and whethe
 
 
 def share(search: Search | None, entries: bool = False) -> None:
-    """The search the workers forked after this call (or a cluster's worker, before each task) settle subproblems
-    with (`in_worker`); entries: hand back what was settled exactly."""
+    """The search workers forked after this (or a cluster's, each task) settle with; entries: hand back trees."""
     global _worker
     _worker = None if search is None else (search, entries)
 
 
 def in_worker(*args: Any) -> Found:
-    """A subproblem in a worker process (`settle`): what it proves goes to its table (shared with the parent's, or
-    handed back as entries), never to a checkpoint of its own."""
+    """A subproblem in a worker (`settle`): proved into its table (the parent's, or entries), no checkpoint."""
     assert _worker is not None
     search, entries = _worker
     search.keep = None
@@ -255,6 +252,7 @@ class Schedule:
         self.log: list[Task] = []
         self.read: list[int] = []  # the results read since the last search from the start
         self.after: tuple[int, ...] = ()  # ... and those read before it
+        self.line: tuple[int, ...] = ()  # the frames of the last search from the start
         self.paused: list[Frame] = []
         self.entered: set[tuple[int, int]] = set()
         self.blocker: tuple[int, int] | None = None  # the set the last search from the start stopped at
@@ -285,7 +283,8 @@ class Schedule:
         split = len(s) + 1 if self.inline else max(search.split_from, 1)  # on one process, every part is one
         done: dict[int, int] = {}
         memo.handed.answer_keys[:] = 0  # the answers of this search alone
-        line: tuple[int, ...] = ()  # the frames of the last search from the start, which the next resumes from
+        k1, k2 = search.key(s, depth)
+        line = search.paused.pop((int(k1), int(k2)), ()) if entry else ()  # a stopped run's search from the start
         while True:
             if line:
                 restore(frames, line)
@@ -299,6 +298,7 @@ class Schedule:
             finally:
                 counters["split"][0], counters["guarded"][0] = 0, False
             self._entered()
+            self.line = line = saved(frames) if frames.head[0] else ()  # kept by a stop (`_drain`)
             if halted():
                 self._drain()
             search.check()
@@ -307,7 +307,6 @@ class Schedule:
                 if entry and v < under and choice < 0:  # settled by the table before any experiment
                     choice = search.held(s, depth)[3]
                 return v, choice if v < under else -1
-            line = saved(frames) if frames.head[0] else ()
             if self._refresh(path):  # answers crowded out of the table written again: search again at once
                 continue
             self.after, self.read = tuple(self.read), []  # what the tasks handed out now waited for
@@ -439,7 +438,7 @@ class Schedule:
             if (got := self._next()) is not None:
                 self.paused += (got[1].exception() is None and got[1].result().paused) or ()
                 self.running.pop(got[0], None)
-        raise Paused(self.paused)
+        raise Paused(self.paused + [self.line] * bool(self.line))  # the parent's own searches' frames too
 
     def _next(self) -> tuple[int, Future[Found]] | None:
         """A subproblem's number and result, if one of this pool's comes within POLL_SECONDS."""
