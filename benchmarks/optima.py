@@ -49,6 +49,7 @@ from webapp.commands.frontier import (  # noqa: E402
     progress,
     prove,
     proved_tree,
+    second_free_checkpoint,
 )
 from webapp.jobs.halting import halt_on_signals  # noqa: E402
 from webapp.results.codebreak_results import PROOFS  # noqa: E402
@@ -202,10 +203,7 @@ def second_free_run(size: str, under: int | None) -> None:
     record = Record("optima-possible")
     if size == "super":
         g, label = build(game_spec("super-mastermind")).tabled(), "Super Mastermind 5x8 (32,768 secrets)"
-        checkpoint: FileCheckpoint | None = FileCheckpoint(  # its own files, read after the possible-only proof's
-            CHECKPOINTS / "super-mastermind-second-free.jsonl",
-            FileCheckpoint(CHECKPOINTS / f"{snapshot_name('super-mastermind', None, None, True)}.jsonl"),
-        )
+        checkpoint: FileCheckpoint | None = second_free_checkpoint()
     else:
         pegs, colours = (int(x) for x in size.split("x"))
         g = build(game_spec("mastermind"), {"length": pegs, "colours": colours}).tabled()

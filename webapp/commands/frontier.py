@@ -41,6 +41,7 @@ from solvers.codebreak import Game, Node, Proving, build, build_tree, verify
 from solvers.codebreak.optima import cell
 from solvers.codebreak.optimal.average_search import KEEP_MIN_COST, AverageSearch
 from solvers.codebreak.optimal.entries import format_entries, parse_entries, snapshot_name
+from solvers.codebreak.optimal.rules import SECOND_FREE
 from solvers.codebreak.optimal.table import Tuning
 from solvers.codebreak.strategy import Strategy
 from solvers.errors import Paused
@@ -323,11 +324,19 @@ def frontier() -> None:
         note_run(name, cpu_seconds() - before, f"proved: {found}")
 
 
+def second_free_checkpoint() -> FileCheckpoint:
+    """Super Mastermind's second-free proof's checkpoint (`benchmarks/optima.py --second-free super`), read after the
+    possible-only proof's: the sets below the second guesses are the same, the free ones keyed apart."""
+    seed = FileCheckpoint(CHECKPOINTS / f"{snapshot_name('super-mastermind', None, None, True)}.jsonl")
+    return FileCheckpoint(CHECKPOINTS / "super-mastermind-second-free.jsonl", seed)
+
+
 def status(size: str) -> None:
     """Where a proof stands, read from its checkpoint and snapshot (the run may go on meanwhile): each first guess
     in the order the search tries them, the least total it can still have, and its parts, settled or bounded (parts
-    costing under KEEP_MIN_COST are never kept: a run searches them again in seconds)."""
-    if size == "super":
+    costing under KEEP_MIN_COST are never kept: a run searches them again in seconds). Super Mastermind (possible
+    codes only, or with the second guess free): the lower bound alone (the heuristics' trees break its rule)."""
+    if size.startswith("super"):
         g, name, only = (
             build(game_spec("super-mastermind")).tabled(),
             snapshot_name("super-mastermind", None, None, True),
@@ -336,8 +345,10 @@ def status(size: str) -> None:
     else:
         pegs, colours = (int(x) for x in size.split("x"))
         g, name, only = mastermind(pegs, colours), snapshot_name("mastermind", pegs, colours, False), False
+    free = size == "super-second-free"
+    checkpoint = second_free_checkpoint() if free else FileCheckpoint(CHECKPOINTS / f"{name}.jsonl")
     search = AverageSearch(
-        g, Tuning(node_limit=LONG), checkpoint=FileCheckpoint(CHECKPOINTS / f"{name}.jsonl"), possible_only=only
+        g, Tuning(node_limit=LONG), cap=SECOND_FREE if free else None, checkpoint=checkpoint, possible_only=only
     )
     stands = search.standing()
     for e, total, parts in stands:
@@ -348,6 +359,9 @@ def status(size: str) -> None:
             + (f"; open: {still}" if still else ""),
             flush=True,
         )
+    if only:
+        print(f"the optimum is at least {min(total for _, total, _ in stands):,}", flush=True)
+        return
     low, high = between(stands, heuristic_bound(g) - 1)
     print(
         f"the optimum lies between {low:,} and {high:,} (averages {low / len(g.secrets):.4f} to "
@@ -355,8 +369,7 @@ def status(size: str) -> None:
         "upper bound (the best heuristic tree, or a first guess settled)",
         flush=True,
     )
-    if size != "super":
-        print(spent_and_left(name, pegs, colours))
+    print(spent_and_left(name, pegs, colours))
 
 
 def between(stands: list[tuple[int, int, list[tuple[int, int, bool]]]], tree: int) -> tuple[int, int]:
@@ -431,7 +444,9 @@ def main() -> None:
         prog="python -m webapp.commands.frontier",
         description="make frontier: the Mastermind sizes past the optima table, each a long proof resumed across runs",
     )
-    parser.add_argument("--status", metavar="PxC|super", help="where a proof stands, from its checkpoint")
+    parser.add_argument(
+        "--status", metavar="PxC|super|super-second-free", help="where a proof stands, from its checkpoint"
+    )
     parser.add_argument("--snapshot", action="store_true", help="every local checkpoint's progress into git")
     args = parser.parse_args()
     if args.status:
