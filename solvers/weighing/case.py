@@ -29,11 +29,6 @@ class Case:
         """'heavier', 'lighter' or None."""
         return None if self.heavier is None or self.coin is None else "heavier" if self.heavier else "lighter"
 
-    @property
-    def signed(self) -> int:
-        """+coin when heavier, -coin when lighter, 0 for none (the weight must be known)."""
-        return 0 if self.coin is None else self.coin if self.heavier else -self.coin
-
     def to_token(self) -> str:
         """'7h', '7l', '7' (weight not said) or 'none'."""
         if self.coin is None:

@@ -146,20 +146,17 @@ def test_where_a_proof_stands_from_its_checkpoint(monkeypatch: pytest.MonkeyPatc
         assert low <= 905 <= high and high == (905 if kept is not None else 950)
 
 
-def test_a_clones_checkpoint_from_before_the_move_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A local checkpoint and its frames where benchmarks/optima.py kept them (benchmarks/checkpoints/) are moved
-    into .proofs/ the first time the proof's checkpoint is opened, so a clone's progress is not silently dropped;
-    one already there is never overwritten."""
-    old, new = tmp_path / "old", tmp_path / "new"
-    monkeypatch.setattr(frontier, "FORMERLY", old)
-    monkeypatch.setattr(frontier, "CHECKPOINTS", new)
+def test_a_seeded_checkpoint_reads_its_seed_first_and_writes_only_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Super Mastermind's second-free proof reads the possible-only proof's entries before its own (the sets below
+    the second guesses are the same), and keeps, pauses and snapshots only its own: the seed's files are unchanged."""
     monkeypatch.setattr(frontier, "PROOFS", tmp_path / "proofs")
-    old.mkdir()
-    (old / "mastermind-9x9.jsonl").write_text("[[1, 2, 60, 7]]\n")
-    (old / "mastermind-9x9.frames.json").write_text("[]")
-    (old / "mastermind-8x8.jsonl").write_text("[[3, 4, 70, 8]]\n")
-    (new / "mastermind-8x8.jsonl").parent.mkdir()
-    (new / "mastermind-8x8.jsonl").write_text("[[5, 6, 80, 9]]\n")
-    assert frontier.FileCheckpoint(new / "mastermind-9x9.jsonl").known() == [(1, 2, 60, 7)]
-    assert (new / "mastermind-9x9.frames.json").exists() and not (old / "mastermind-9x9.jsonl").exists()
-    assert frontier.FileCheckpoint(new / "mastermind-8x8.jsonl").known() == [(5, 6, 80, 9)]
+    seed = frontier.FileCheckpoint(tmp_path / "possible.jsonl")
+    seed.keep([(1, 2, 60, 7)])
+    own = frontier.FileCheckpoint(tmp_path / "free.jsonl", seed)
+    own.keep([(3, 4, 70, 8)])
+    own.pause([(1, 5, 3, 4)])
+    assert own.known() == [(1, 2, 60, 7), (3, 4, 70, 8)] and seed.known() == [(1, 2, 60, 7)]
+    assert own.save_snapshot() == 1 and seed.paused() == [] and own.paused() == [(1, 5, 3, 4)]
+    assert frontier.FileCheckpoint(tmp_path / "free.jsonl").known() == [(3, 4, 70, 8), (3, 4, 70, 8)]

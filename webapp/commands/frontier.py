@@ -54,16 +54,12 @@ from webapp.results.codebreak_results import PROOFS
 from webapp.results.games import game_spec
 
 CHECKPOINTS = ROOT / ".proofs"  # the local files of the proofs under way (not in git); their snapshots: PROOFS
-FORMERLY = ROOT / "benchmarks" / "checkpoints"  # where they were until 2026-11-29 (a clone's are moved in once)
 LONG = 10**12  # the search's budget of work: none to speak of (the default budgets are for a visitor's jobs)
 HEURISTIC_BOUND_FROM = 4000  # secrets: the proofs this large search below the best heuristic tree's total
-# the heuristics whose trees give that bound (seconds each)
-HEURISTIC_BOUND_BY: tuple[Strategy, ...] = ("expected", "entropy")
+HEURISTIC_BOUND_BY: tuple[Strategy, ...] = ("expected", "entropy")  # the heuristics whose trees give it (seconds)
 SUPER_SNAPSHOT_MIN_COST = 1000  # guesses: the sets Super Mastermind's snapshot keeps (see FileCheckpoint)
-# 50 guesses: the sets a snapshot and a checkpoint keep (a set of n secrets costs at least 2n - 1): the smaller sets
-# below them are searched again in seconds (Super Mastermind's proof kept 16 million entries, 857 MB, in its first 7
-# minutes; 259,000 of them cost 50 or more)
-SNAPSHOT_MIN_COST = KEEP_MIN_COST
+SNAPSHOT_MIN_COST = KEEP_MIN_COST  # 50 guesses: the sets kept (the smaller are searched again in seconds; Super
+# Mastermind's proof kept 16 million entries, 857 MB, in its first 7 minutes; 259,000 of them cost 50 or more)
 SNAPSHOT_BUDGET = 4 << 20  # bytes, compressed: a size's snapshot in git at most (git keeps every committed version,
 # so each session's refresh adds its size to every clone); past it, only the costliest sets are kept (the search
 # settles the cheaper ones again, the largest of them first, as it goes)
@@ -79,10 +75,6 @@ class FileCheckpoint:
 
     def __init__(self, path: Path, seed: FileCheckpoint | None = None) -> None:
         self.path, self.seed = path, seed
-        for old in (FORMERLY / path.name, FORMERLY / path.with_suffix(".frames.json").name):
-            if path.parent == CHECKPOINTS and old.exists() and not (CHECKPOINTS / old.name).exists():
-                CHECKPOINTS.mkdir(parents=True, exist_ok=True)
-                old.replace(CHECKPOINTS / old.name)  # a clone's progress from before the move, kept
         self.snapshot = PROOFS / f"{path.stem}.jsonl.gz"
         self.frames = path.with_suffix(".frames.json")  # where a stopped run's parts stood (`pause`) ...
         self.snapshot_frames = PROOFS / self.frames.name  # ... and as the snapshot in git keeps them
@@ -325,8 +317,7 @@ def frontier() -> None:
 
 
 def second_free_checkpoint() -> FileCheckpoint:
-    """Super Mastermind's second-free proof's checkpoint (`benchmarks/optima.py --second-free super`), read after the
-    possible-only proof's: the sets below the second guesses are the same, the free ones keyed apart."""
+    """Super Mastermind's second-free proof's checkpoint, read after the possible-only proof's (`rules.SECOND_FREE`)."""
     seed = FileCheckpoint(CHECKPOINTS / f"{snapshot_name('super-mastermind', None, None, True)}.jsonl")
     return FileCheckpoint(CHECKPOINTS / "super-mastermind-second-free.jsonl", seed)
 
@@ -334,14 +325,11 @@ def second_free_checkpoint() -> FileCheckpoint:
 def status(size: str) -> None:
     """Where a proof stands, read from its checkpoint and snapshot (the run may go on meanwhile): each first guess
     in the order the search tries them, the least total it can still have, and its parts, settled or bounded (parts
-    costing under KEEP_MIN_COST are never kept: a run searches them again in seconds). Super Mastermind (possible
-    codes only, or with the second guess free): the lower bound alone (the heuristics' trees break its rule)."""
+    costing under KEEP_MIN_COST are never kept). Super Mastermind's proofs: the lower bound alone (the heuristics'
+    trees break their rules)."""
     if size.startswith("super"):
-        g, name, only = (
-            build(game_spec("super-mastermind")).tabled(),
-            snapshot_name("super-mastermind", None, None, True),
-            True,
-        )
+        g, only = build(game_spec("super-mastermind")).tabled(), True
+        name = snapshot_name("super-mastermind", None, None, True)
     else:
         pegs, colours = (int(x) for x in size.split("x"))
         g, name, only = mastermind(pegs, colours), snapshot_name("mastermind", pegs, colours, False), False

@@ -176,17 +176,6 @@ def restore(frames: Frames, record: tuple[int, ...]) -> bool:
     return True
 
 
-class Opened(NamedTuple):
-    """An experiment opened at a set (`average.open_parts`): the set sorted by outcome, each outcome's start, each
-    open part's bound, their total with the set's size, and the parts to search, largest first."""
-
-    members: NDArray[np.int32]
-    start: NDArray[np.int64]
-    lows: NDArray[np.int64]
-    total: int
-    order: NDArray[np.int64]
-
-
 class Symmetry(NamedTuple):
     """The symmetries that fix every experiment made so far (and so map the set of secrets onto itself): in sequence
     games, the place-and-colour permutations of the maps in force, each combined with every permutation of the free
