@@ -136,7 +136,7 @@ GUESS_CAP_MAX = 30  # the largest cap on the guesses asked (none binds past the 
 def check_options(strategy: str, max_guesses: int | None, possible_only: bool) -> None:
     """InputError for options the strategy does not take (checked before any work is queued)."""
     if max_guesses is not None and not 1 <= max_guesses <= GUESS_CAP_MAX:
-        raise InputError(f"a cap on the guesses (max_guesses) is from 1 to {GUESS_CAP_MAX}, not {max_guesses}")
+        raise InputError(f"max_guesses must be a whole number from 1 to {GUESS_CAP_MAX}, not {max_guesses}")
     if possible_only and strategy not in OPTIMAL:
         raise InputError("possible codes only is for the optimal strategies (the heuristics prefer them anyway)")
     if max_guesses is not None and strategy != "optimal-average":
@@ -244,7 +244,7 @@ def _optimal_tree(
         search = _compiled(game, asked, limit, checkpoint)
         cost = search.solve(tick).cost
     if cost >= BIG:
-        raise InputError(f"no strategy finds every secret within {max_guesses} guesses")
+        raise InputError(f"no strategy finds every secret within {max_guesses} guess{'' if max_guesses == 1 else 'es'}")
 
     return read_back(game, search, alive.astype(np.int32), cost, worst, search.root_choice, search.cap)
 

@@ -12,8 +12,9 @@ import pytest
 from flask.testing import FlaskClient
 
 from webapp import create_app
-from webapp.jobs.access import computed
-from webapp.results.codebreak_results import GAME, game_params
+from webapp.jobs.access import Pending, computed
+from webapp.jobs.optima import OPTIMA_STRATEGIES
+from webapp.results.codebreak_results import CODEBREAK, GAME, codebreak_params, game_params
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 POLLS = ("load delay", "every ")  # the hx-trigger values that ask again by themselves
@@ -24,6 +25,8 @@ PAGES = {
     "codebreak/game.html": "/codebreak/game?game=mastermind",
     # Bulls and Cows' third guess against the adversary: searched by a job (a second guess's worth is shipped)
     "codebreak/play.html": "/codebreak/play?game=bulls-and-cows&maker=adversarial&g=ABCD,EFGH,IJAB",
+    # a size queued (the store fixture asks for 3x5's proof): the table updates itself until it is proved
+    "codebreak/optima.html": "/codebreak/optima",
 }
 
 
@@ -69,6 +72,9 @@ def store() -> str:
     address = f"sqlite:{tempfile.mkdtemp(prefix='coin-puzzles-polls-')}/results.db"
     with create_app({"TESTING": True, "RESULT_STORE": address, "JOBS_IMMEDIATE": True}).app_context():
         computed(GAME, game_params("bulls-and-cows", (4, 10, None)))
+    queued = create_app({"TESTING": True, "RESULT_STORE": address, "JOBS_IMMEDIATE": False})
+    with queued.app_context(), pytest.raises(Pending):  # 3x5's proof asked for, and left queued
+        computed(CODEBREAK, codebreak_params("mastermind", (3, 5, None), OPTIMA_STRATEGIES[0]))
     return address
 
 
