@@ -313,9 +313,9 @@ def test_mastermind_guess_worth_win_screen_and_statistics(browser: Browser, live
         if s == {e}:  # the winning guess of the last code: nothing to judge, the win screen says it
             expect(page.locator(".judged")).to_have_count(0)
             break
-        lost = (with_first(s, e) - best(s)) / len(s)
+        more = with_first(s, e) - best(s)  # guesses lost in all over the codes still possible
         expect(page.locator(".judged .lost")).to_contain_text(
-            "was a best guess" if lost == 0 else f"lost {lost:.4f} expected guesses"
+            "was a best guess" if more == 0 else f"lost {more:,} guess{'' if more == 1 else 'es'} in all"
         )
         worst = max(len(p) for p in parts(s, e).values())
         expect(page.locator(".judged .worst-left")).to_contain_text(f"up to {worst:,} code")
