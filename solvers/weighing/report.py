@@ -194,17 +194,20 @@ def adversary_report(r: Replay, minimum: int) -> AdversaryReport:
     )
 
 
-def game_budget(p: Problem, budget: int | None, max_weighings: int) -> tuple[int, int]:
-    """(budget, minimum) for an adversary game: the budget defaults to the minimum and may exceed it by 20."""
+def budget_range(p: Problem, max_weighings: int) -> tuple[int, int]:
+    """(least, most) weighing budget of an adversary game: the proved minimum, and up to 20 more."""
     m = min_weighings(p)
     if not m.solvable or m.weighings is None:
         raise InputError(f"this game cannot be won: {m.reason}")
-    hi = min(max_weighings, m.weighings + 20)
-    if budget is None:
-        return m.weighings, m.weighings
-    if not m.weighings <= budget <= hi:
-        raise InputError(f"The weighing budget must be a whole number from {m.weighings} to {hi}")
-    return budget, m.weighings
+    return m.weighings, min(max_weighings, m.weighings + 20)
+
+
+def game_budget(p: Problem, budget: int | None, max_weighings: int) -> tuple[int, int]:
+    """(budget, minimum) for an adversary game: the budget defaults to the minimum (`budget_range`)."""
+    lo, hi = budget_range(p, max_weighings)
+    if budget is not None and not lo <= budget <= hi:
+        raise InputError(f"The weighing budget must be a whole number from {lo} to {hi}")
+    return lo if budget is None else budget, lo
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,13 @@ from tests.e2e.test_layout_e2e import SHOTS
 P = Problem(12)
 
 
-def start_game(page: Page, base: str, mode: str = "adversary") -> None:
-    """Open the set-up form and start a 12-coin game."""
+def start_game(page: Page, base: str, mode: str = "adversary", script: bool = True) -> None:
+    """Open the set-up form and start a 12-coin game (script: the budget's line follows the coins chosen)."""
     page.goto(f"{base}/adversary")
     page.get_by_label("Number of coins").fill("12")
+    if script:
+        page.get_by_label("Number of coins").dispatch_event("change")  # as leaving the field does
+        expect(page.locator("#budget-help")).to_contain_text("From 3 to 23 weighings")  # the budgets they allow
     page.get_by_role("radio", name=re.compile("^" + mode)).check()
     page.get_by_role("button", name="Start the game").click()
     expect(page.get_by_role("heading", name="Weighing 1 of 3")).to_be_visible()
@@ -114,7 +117,7 @@ def test_without_javascript(browser: Browser, live_server: str) -> None:
     """The whole game works with JavaScript off."""
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
-    start_game(page, live_server)
+    start_game(page, live_server, script=False)
     place(page, (1, 2, 3, 4), (5, 6, 7, 8))
     expect(page.get_by_role("heading", name="Weighing 1:")).to_be_visible()
     context.close()

@@ -197,3 +197,15 @@ def test_a_hint_counts_once_per_weighing_whatever_its_levels(client: FlaskClient
     two = client.get(BASE + "&hint=1&h=1").get_data(as_text=True)
     second = re.search(r'href="([^"]*hint=2[^"]*)"', two)
     assert second is not None and dict(parse_qsl(urlsplit(second.group(1).replace("&amp;", "&")).query))["h"] == "1"
+
+
+def test_the_setup_form_says_which_budgets_its_coins_allow(client: FlaskClient) -> None:
+    """The line under the budget field names the range the server accepts for the coins chosen (the field's own
+    bounds are every problem's), and the form asks for it again as its settings change."""
+    problem = "weight=unknown&goal=identify&extra=0&maybe_none=0"
+    assert "From 3 to 23 weighings" in client.get(f"/adversary/budget?n=12&{problem}").get_data(as_text=True)
+    assert "From 3 to 23 weighings" in client.get(f"/adversary?n=12&{problem}").get_data(as_text=True)
+    refused = client.get(f"/adversary/budget?n=2&{problem}").get_data(as_text=True)
+    assert "cannot be played" in refused and COINS_3_TO_1000 in refused
+    page = client.get("/adversary").get_data(as_text=True)
+    assert 'hx-get="/adversary/budget"' in page and 'hx-target="#budget-help"' in page and "Leave it empty" in page

@@ -40,6 +40,7 @@ from solvers.weighing.report import (
     AdversaryPage,
     adversary_page,
     adversary_report,
+    budget_range,
     game_budget,
 )
 from webapp.http import params
@@ -79,17 +80,33 @@ class Setup:
         return link("adversary.play", self.query(**more))
 
 
-def parse_setup(args: Mapping[str, str], page: bool = True, need_token: bool = True) -> Setup:
-    """Problem, budget and mode from the query or form; 400 on anything malformed."""
+def setup_problem(args: Mapping[str, str], page: bool = True) -> Problem:
+    """The problem of the query or form; 400 on anything malformed."""
     lo, hi = (PAGE_MIN_COINS, PAGE_MAX_COINS) if page else (1, ADVERSARY_MAX_COINS)
     n = params.whole(args, "n", None, lo, hi, "The number of coins (n)")
-    p = params.problem(
-        {
-            **args,
-            "n": str(n),
-            "extra": str(params.whole(args, "extra", 0, 0, ADVERSARY_MAX_EXTRA, "Extra genuine coins")),
-        }
-    )
+    extra = params.whole(args, "extra", 0, 0, ADVERSARY_MAX_EXTRA, "Extra genuine coins")
+    return params.problem({**args, "n": str(n), "extra": str(extra)})
+
+
+def allowed_budgets(args: Mapping[str, str]) -> tuple[int, int] | str | None:
+    """The budgets the set-up form's problem allows, or why it has none (None: no coins given yet)."""
+    if not args.get("n", "").strip():
+        return None
+    try:
+        return budget_range(setup_problem(args), MAX_WEIGHINGS)
+    except InputError as e:
+        return e.message
+
+
+@bp.get("/budget")
+def budget_help() -> str:
+    """The line under the budget field, which the set-up form updates as its coins change."""
+    return render_template("adversary/_budget.html", allowed=allowed_budgets(request.args))
+
+
+def parse_setup(args: Mapping[str, str], page: bool = True, need_token: bool = True) -> Setup:
+    """Problem, budget and mode from the query or form; 400 on anything malformed."""
+    p = setup_problem(args, page)
     raw = args.get("budget", "").strip()
     asked = (min(int(raw), 10**7) if raw.isascii() and raw.isdigit() else -1) if raw else None
     budget, minimum = game_budget(p, asked, MAX_WEIGHINGS)  # any other value: the range this problem allows
@@ -279,11 +296,17 @@ def _taken_back_text(w: str, secret: Case) -> str:
 def setup() -> Response | str | tuple[str, int]:
     """The set-up form; a valid POST starts a game (303 to its first position)."""
     if request.method == "GET":
-        return render_template("adversary/setup.html", form=request.args, error=None, most=MAX_WEIGHINGS)
+        allowed = allowed_budgets(request.args)
+        return render_template(
+            "adversary/setup.html", form=request.args, error=None, most=MAX_WEIGHINGS, allowed=allowed
+        )
     try:
         s = parse_setup(request.form, need_token=False)
     except InputError as e:
-        return render_template("adversary/setup.html", form=request.form, error=e.message, most=MAX_WEIGHINGS), 400
+        allowed = allowed_budgets(request.form)
+        return render_template(
+            "adversary/setup.html", form=request.form, error=e.message, most=MAX_WEIGHINGS, allowed=allowed
+        ), 400
     if s.mode == "honest":
         token = HONEST_SCALE.start(kind(s), random_secret(s.problem))
         s = Setup(s.problem, s.budget, s.minimum, s.mode, token)
