@@ -298,7 +298,8 @@ class Schedule:
             finally:
                 counters["split"][0], counters["guarded"][0] = 0, False
             self._entered()
-            self.line = line = saved(frames) if frames.head[0] else ()  # kept by a stop (`_drain`)
+            if not counters["stopped"][0]:  # halted part-way, its frames stand past parts that wait: not kept
+                self.line = line = saved(frames) if frames.head[0] else ()  # kept by a stop (`_drain`)
             if halted():
                 self._drain()
             search.check()
