@@ -21,6 +21,7 @@ class Stopped(Exception):
     """The job's process stopped (a restart, a crash)."""
 
 
+@pytest.mark.slow  # a job's process started and stopped, about 10 s: with the whole-system tests
 @pytest.mark.parametrize("via", ["job", "precompute"])
 def test_a_stopped_job_resumes_from_its_checkpoint(via: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Mastermind 4x4's optimal average (905, Goddard 2004), as a job of the queue and as `coin-puzzles precompute`
@@ -181,6 +182,7 @@ def test_a_long_proof_starts_from_its_snapshot_in_git(tmp_path: Path, monkeypatc
     assert started[1:] == [[], []]
 
 
+@pytest.mark.slow  # a worker process started and stopped, about 10 s: with the whole-system tests
 def test_a_job_whose_worker_stops_halts_and_goes_on_later(tmp_path: Path) -> None:
     """A job's process proving Mastermind 4x7 (its own, forked as a consumer's worker forks it) is asked to stop as
     its stopping worker asks (SIGTERM): it ends within the worker's grace, keeping what it proved and where its

@@ -182,6 +182,7 @@ kept.save()
 """
 
 
+@pytest.mark.slow  # two proving processes of about 10 s each: with the whole-system tests, which mostly wait
 @pytest.mark.parametrize(("jobs", "how"), [(1, signal.SIGTERM), (2, signal.SIGINT)])
 def test_a_signal_halts_a_proving_process_which_goes_on_later(jobs: int, how: signal.Signals, tmp_path: Path) -> None:
     """SIGTERM (or Ctrl+C's SIGINT) to a process proving Mastermind 4x7 (2,401 secrets: about 12 CPU-s), in its
