@@ -203,6 +203,7 @@ def test_the_setup_form_says_which_budgets_its_coins_allow(client: FlaskClient) 
     """The line under the budget field names the range the server accepts for the coins chosen (the field's own
     bounds are every problem's), and the form asks for it again as its settings change."""
     problem = "weight=unknown&goal=identify&extra=0&maybe_none=0"
+    # 12 coins, heavier or lighter, coin and weight named: 3 weighings (Dyson 1946), and the game allows 20 more
     assert "From 3 to 23 weighings" in client.get(f"/adversary/budget?n=12&{problem}").get_data(as_text=True)
     assert "From 3 to 23 weighings" in client.get(f"/adversary?n=12&{problem}").get_data(as_text=True)
     refused = client.get(f"/adversary/budget?n=2&{problem}").get_data(as_text=True)

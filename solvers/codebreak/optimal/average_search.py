@@ -156,22 +156,21 @@ class AverageSearch(SearchTable):
         kernel's `average` on s under the symmetries fixing history (`sym_of`), as the proof searches a part, its
         experiment read from the table. With best (a total some experiment achieves), only experiments below it
         are sought: (best, -1) when none is."""
-        sym = self.plain
+        sym, depth = self.plain, self.depth_at(len(history))
         if not history:
             allowed = self.root_allowed()
         elif self.places.shape[0]:
             allowed = place_classes(self.places, np.array(history, dtype=np.int64))
         else:
             allowed, sym = self.rules.everything, self.sym_of(tuple(history))
-            value = self.kernel(s, best, sym, self.depth_at(len(history)))
+            value = self.kernel(s, best, sym, depth)
             if value >= best:
                 return best, -1
-            held, stored, exact, choice = self.held(s, self.depth_at(len(history)))
+            held, stored, exact, choice = self.held(s, depth)
             if held and exact and stored == value and choice >= 0:
                 return value, choice
             best = value + 1  # settled without a table entry (a shortcut): the experiment is sought below
-        anything = free(self.depth_at(len(history)))
-        return self.least(s, history, candidates(s, allowed, self.rules, self.WORST, sym, anything), best)
+        return self.least(s, history, candidates(s, allowed, self.rules, self.WORST, sym, free(depth)), best)
 
     def solve(self, tick: Callable[[int, int], None] | None = None) -> Optimum:
         """The optimal total from the start, proved (`prove.Schedule`: its subproblems in this process, or on
