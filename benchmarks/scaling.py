@@ -6,11 +6,14 @@ the CPU seconds of every process summed (the parent's and its workers'), and its
 searched). Then the split as it runs on many processes (every set of fewer than 200 secrets below a larger one handed
 out), recorded on two; from its task log (each task's CPU seconds and the results the search read before it) it
 simulates the same tasks on 4, 8, 16, 64 and 256 processes (`makespan`): each task, in the order handed out, on the
-first process free, once every task it waited for is done (the parent's bookkeeping between tasks is not counted).
-The simulation assumes a task costs what it cost here, where the budgets it got depended on which results came back
-first; on more processes they would come back in another order, so it is an estimate. A task counts as waiting for
-every result the parent read before handing it out, which overstates the chain (a task handed out after a result
-often did not need it), so the simulated figures are a floor rather than a forecast.
+first process free, once every task it waited for is done. That replay counts neither the parent's own searches
+(of the sets too large to hand out, again at each search from the start) nor how the schedule would choose on more
+processes (a task counts as waiting for every result read before it was handed out, as the two processes ran), so
+it is no bound either way. The clock simulation (`Virtual`, the row "simulated on a clock") runs the schedule
+itself as if on N processes: each task runs here when handed out, its result comes back when it would end on N
+processes, and the parent's own CPU seconds move the same clock, so the schedule waits, idles and searches from
+the start as it would there. It assumes each task costs there what it cost here, and a task's sets below its own
+are in the table at once (a task beside it may read them sooner than on real processes, which flatters it a little).
 
 With `--cluster`, instead, each size is proved on a Ray cluster of this machine's own (`COIN_PUZZLES_CLUSTER=local`,
 `webapp/results/cluster.py`), beside the two forked processes, twice in turn: its wall time (Ray's start not
@@ -22,18 +25,23 @@ speed-ups. With `--against DIR` (a worktree of another commit: `git worktree add
 from that checkout too, round by round beside this one's, and its figures fill the baseline column.
 
 Run with `python benchmarks/scaling.py` (about four minutes here; `--large` adds 4x8, about fifteen, `--only-large`
-runs it alone; `--cluster` about two). Not part of `make test`.
+runs it alone; `--cluster` about two; `--clock` the clock simulation's rows alone, about five). Not part of
+`make test`.
 """
 
 from __future__ import annotations
 
+import heapq
 import json
 import os
 import subprocess
 import sys
 import time
+from concurrent.futures import Future
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -43,6 +51,7 @@ from solvers.codebreak.optimal.table import split_size  # noqa: E402
 from solvers.parallel import Logged, makespan  # noqa: E402
 
 SIZES = ((4, 7), (5, 5))
+CLOCKED = 16  # processes the clock simulation runs the schedule on
 LARGE = ((4, 8),)
 SIMULATED = (4, 8, 16, 64, 256)
 
@@ -80,6 +89,61 @@ def one(pegs: int, colours: int, jobs: int, split: int) -> Figures:
     order = sorted(search.tasks, key=lambda task: (task.sent, task.number))
     tasks = [Logged(task.number, task.seconds, list(task.after)) for task in order]
     return Figures(found.cost, found.work, wall, cpu, tasks)
+
+
+class Virtual:
+    """An engine of the clock simulation (`clocked`): the pool of a cluster of `jobs` processes that runs each task
+    here when it is handed out and hands its result back when it would end there (`advance`, which the schedule
+    calls before it waits); the parent's own CPU seconds move the same clock."""
+
+    lost: tuple[type[BaseException], ...] = ()
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs, self.tasks, self.tasks_cpu, self.waited = jobs, 0, 0.0, 0.0
+        self.free = [0.0] * jobs
+        self.pending: list[tuple[float, int, Future[Any], Any]] = []  # (when it ends, number, future, result)
+        self.base = time.process_time()
+
+    def now(self) -> float:
+        """The clock: the parent's own CPU seconds since the start, and the time it waited."""
+        return time.process_time() - self.base - self.tasks_cpu + self.waited
+
+    def start(self, game: Any, recipe: Any) -> Virtual:
+        from solvers.codebreak.optimal.prove import share
+
+        self.search = recipe.__self__  # the search itself (`Recipe` would rebuild it in a cluster's worker)
+        share(self.search)
+        self.base = time.process_time()
+        return self
+
+    def submit(self, fn: Any, *args: Any) -> Future[Any]:
+        """Task args, run here now; its result due when the first process free (from now) would end it."""
+        from solvers.codebreak.optimal.sets import record
+
+        sent, before = self.now(), time.process_time()
+        found = fn(*args)
+        self.tasks_cpu += time.process_time() - before
+        k1, k2 = self.search.key(args[0], args[3])
+        record(self.search.memo, k1, k2, np.int64(0), False, -1)  # its own set unknown until its result comes
+        end = max(heapq.heappop(self.free), sent) + found.seconds
+        heapq.heappush(self.free, end)
+        future: Future[Any] = Future()
+        heapq.heappush(self.pending, (end, self.tasks, future, found))
+        self.tasks += 1
+        return future
+
+    def advance(self) -> None:
+        """The results due by now handed back; none: the clock moves on to the next one's end (the parent waits)."""
+        now = self.now()
+        if self.pending and self.pending[0][0] > now:
+            self.waited += self.pending[0][0] - now
+            now = self.pending[0][0]
+        while self.pending and self.pending[0][0] <= now:
+            _, _, future, found = heapq.heappop(self.pending)
+            future.set_result(found)
+
+    def stop(self) -> None:
+        return None
 
 
 def measured(pegs: int, colours: int, jobs: int, split: int = 0, root: Path = ROOT) -> Figures:
@@ -164,6 +228,37 @@ def scaled(pegs: int, colours: int, roots: list[Path]) -> list[Scaled]:
     return out
 
 
+def clocked(pegs: int, colours: int, jobs: int) -> tuple[int, float, float, float, float, int]:
+    """In this process: the proof on one process, then on the clock simulation of jobs processes (`Virtual`, the
+    default split for that many): (one process's CPU seconds, the simulated end, the tasks' CPU seconds, the
+    parent's own, the tasks), after the optimum."""
+    from solvers.codebreak import build, parse
+    from solvers.codebreak.optimal.average_search import AverageSearch
+    from solvers.parallel import Execution
+
+    spec = parse((ROOT / "games" / "mastermind.game").read_text())
+    AverageSearch(build(spec, {"length": 2, "colours": 3})).load_kernels()
+    g = build(spec, {"length": pegs, "colours": colours}).tabled()
+    before = time.process_time()
+    serial = AverageSearch(g).solve()
+    one_cpu, engine = time.process_time() - before, Virtual(jobs)
+    found = AverageSearch(g, run=Execution(jobs, lambda: engine)).solve()
+    assert found.cost == serial.cost, (found.cost, serial.cost)
+    end = engine.now()
+    return found.cost, one_cpu, end, engine.tasks_cpu, end - engine.waited, engine.tasks
+
+
+def on_clock(pegs: int, colours: int) -> tuple[int, str]:
+    """`clocked` on CLOCKED processes in a fresh process: the optimum, and a cell of the table."""
+    done = subprocess.run([sys.executable, __file__, "--clocked", str(pegs), str(colours), str(CLOCKED)],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    cost, one_cpu, end, tasks_cpu, parent, tasks = json.loads(done.stdout.strip().splitlines()[-1])
+    return cost, (
+        f"{one_cpu / end:.2f}x: {end:.1f} s against one process's {one_cpu:.1f} CPU s; {tasks:,} tasks of "
+        f"{tasks_cpu:.1f} CPU s in all, the parent's own searches and bookkeeping {parent:.1f} s"
+    )
+
+
 def simulated(pegs: int, colours: int, serial: Figures, root: Path) -> str:
     """The split as on many processes, recorded on two, its tasks scheduled on more (`makespan`); its optimum
     must be the one-process proof's."""
@@ -209,7 +304,21 @@ def main(sizes: tuple[tuple[int, int], ...], against: Path | None) -> None:
             "",
             "16: at least 12x" if (pegs, colours) == (4, 8) else "",
         )
+        clock_row(record, pegs, colours)
     record.save()
+
+
+def clock_row(record: Record, pegs: int, colours: int) -> None:
+    """The row of the clock simulation on CLOCKED processes (`on_clock`)."""
+    cost, cell = on_clock(pegs, colours)
+    record.row(
+        f"Mastermind {pegs}x{colours} optimal average ({cost:,}), proved: on {CLOCKED} processes, simulated on a "
+        "clock (`Virtual`: the schedule itself, the parent's own searches counted)",
+        cell,
+        "",
+        "",
+        "16: at least 12x" if (pegs, colours) == (4, 8) else "",
+    )
 
 
 def git_name(root: Path | None) -> str:
@@ -241,11 +350,19 @@ def on_ray(sizes: tuple[tuple[int, int], ...]) -> None:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--one"]:
         print(json.dumps(one(*(int(x) for x in sys.argv[2:6]))))
+    elif sys.argv[1:2] == ["--clocked"]:
+        print(json.dumps(clocked(*(int(x) for x in sys.argv[2:5]))))
     else:
         started = time.perf_counter()
         sizes = SIZES + (LARGE if "--large" in sys.argv else ())
         if "--only-large" in sys.argv:
             sizes = LARGE
         against = Path(sys.argv[sys.argv.index("--against") + 1]).resolve() if "--against" in sys.argv else None
-        on_ray(sizes) if "--cluster" in sys.argv else main(sizes, against)
+        if "--clock" in sys.argv:  # the clock simulation's rows alone
+            clocks = Record("scaling")
+            for pegs, colours in SIZES + LARGE:
+                clock_row(clocks, pegs, colours)
+            clocks.save()
+        else:
+            on_ray(sizes) if "--cluster" in sys.argv else main(sizes, against)
         print(f"({time.perf_counter() - started:.0f} s)")

@@ -15,9 +15,8 @@ so what it proves holds there. On one process (`Here`) every part of the start i
 serial order, one at a time, each with the serial search's budget (Mastermind 4x7: work 138,148 against the serial
 search's 138,576; the bounds one guess deeper it records at the start differ). Forked processes (`Forked`) share
 the parent's table (`rules.new_memo(shared=True)`); a cluster's workers (`Cluster`) have tables of their own and
-hand back the optimal tree of what they settle exactly. What differs between them (submit, a lost worker, close) is
-in their adapters. A halt keeps the frames of the running subproblems and of the last search from the start (where
-the parent's own searches stood). Every subproblem is logged (`Task`) for `benchmarks/scaling.py`'s replay.
+hand back the optimal tree of what they settle. Their differences (submit, a lost worker, close) are in adapters. A
+halt keeps the running subproblems' frames and the last search from the start's; `Task` logs each for scaling.py.
 """
 
 from __future__ import annotations
@@ -189,8 +188,7 @@ class Here:
     def restart(self) -> None:
         raise AssertionError("a proof in its own process has no worker to lose")
 
-    def close(self) -> None:
-        return None
+    def close(self) -> None: ...
 
 
 class Forked:
@@ -215,8 +213,7 @@ class Forked:
 
 
 class Cluster:
-    """A cluster's workers (`webapp.results.cluster`), each with a table of its own: a worker lost is the engine's
-    to retry, and one it could not fails the proof."""
+    """A cluster's workers (`webapp.results.cluster`), tables their own; the engine retries a lost worker's task."""
 
     def __init__(self, search: Search, engine: Engine) -> None:
         self.engine, self.jobs, self.lost = engine, engine.jobs, engine.lost
@@ -442,7 +439,10 @@ class Schedule:
         raise Paused(self.paused + [self.line] * bool(self.line))  # the parent's own searches' frames too
 
     def _next(self) -> tuple[int, Future[Found]] | None:
-        """A subproblem's number and result, if one of this pool's comes within POLL_SECONDS."""
+        """A subproblem's number and result, if one of this pool's comes within POLL_SECONDS (a simulated pool's
+        clock, `benchmarks/scaling.py`, moved on to the next result first)."""
+        if self.results.empty() and isinstance(self.executor, Cluster):
+            getattr(self.executor.pool, "advance", lambda: None)()
         try:
             generation, number, future = self.results.get(timeout=POLL_SECONDS)
         except queue.Empty:
