@@ -118,13 +118,17 @@ class Virtual:
 
     def submit(self, fn: Any, *args: Any) -> Future[Any]:
         """Task args, run here now; its result due when the first process free (from now) would end it."""
-        from solvers.codebreak.optimal.sets import record
+        from solvers.codebreak.optimal.sets import look, record
 
+        memo, (k1, k2) = self.search.memo, self.search.key(args[0], args[3])
+        held, value, exact, choice = look(memo, k1, k2)
         sent, before = self.now(), time.process_time()
         found = fn(*args)
         self.tasks_cpu += time.process_time() - before
-        k1, k2 = self.search.key(args[0], args[3])
-        record(self.search.memo, k1, k2, np.int64(0), False, -1)  # its own set unknown until its result comes
+        if held:  # its own set as the table held it before, until its result comes
+            record(memo, k1, k2, value, exact, choice)
+        else:
+            record(memo, k1, k2, np.int64(0), False, -1)
         end = max(heapq.heappop(self.free), sent) + found.seconds
         heapq.heappush(self.free, end)
         future: Future[Any] = Future()
