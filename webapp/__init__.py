@@ -117,6 +117,7 @@ def _templates(app: Flask) -> None:
         ord=ord,
         num=htmx.number,
         capitalize_first=htmx.capitalize_first,
+        sentence=htmx.sentence,
         board_title=lambda name: board(name).title,  # a peg board's name for people
         strategy_name=lambda s: STRATEGY_NAMES.get(s, s),  # a code-breaking strategy's, likewise
         reading_letter=htmx.reading_letter,

@@ -25,9 +25,10 @@ def refused(client: FlaskClient, url: str, message: str, status: int = 400) -> N
 
 
 def refusal(r: TestResponse) -> tuple[int, str]:
-    """A refused request's status and the message its error page gives (role=alert), or its JSON error."""
+    """A refused request's status and the message its error page gives (role=alert, less the full stop the page
+    ends a message with), or its JSON error."""
     if r.is_json:
         return r.status_code, str(r.get_json().get("error", ""))
     found = re.search(r'role="alert"[^>]*>(.*?)</p>', r.get_data(as_text=True), re.S)
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", found.group(1))).strip() if found else ""
-    return r.status_code, html.unescape(text)
+    return r.status_code, html.unescape(text).removesuffix(".")

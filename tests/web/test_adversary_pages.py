@@ -7,6 +7,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from flask.testing import FlaskClient
+from markupsafe import escape
 
 from tests.web.forms import form_token, refusal
 
@@ -131,10 +132,12 @@ COINS_3_TO_1000 = "The number of coins (n) must be a whole number from 3 to 1,00
     ],
 )
 def test_bad_urls_are_400(client: FlaskClient, query: str, message: str) -> None:
-    """Malformed or impossible positions give a 400 page that names what is wrong (a budget above the problem's
-    range says the same range as one below it)."""
-    status, said = refusal(client.get("/adversary/play?" + query))
+    """Malformed or impossible positions give a 400 page that names what is wrong, as a sentence (a budget above the
+    problem's range says the same range as one below it)."""
+    r = client.get("/adversary/play?" + query)
+    status, said = refusal(r)
     assert status == 400 and said.startswith(message), (query, said)
+    assert f"{escape(said)}.</p>" in r.get_data(as_text=True)  # a sentence: its full stop
 
 
 def test_api(client: FlaskClient) -> None:

@@ -52,9 +52,9 @@ def test_a_finished_game_cannot_be_played_again(client: FlaskClient) -> None:
     csrf, position = honest_game(client)
     done = client.post("/adversary/guess", data={**position, "csrf_token": csrf, "coin": "11", "fake_is": "heavier"})
     assert done.status_code == 303 and "The secret:" in client.get(done.headers["Location"]).get_data(as_text=True)
-    assert weigh(client, csrf, position, [11], [1]) == (400, "this game is over This cost nothing: try again.")
+    assert weigh(client, csrf, position, [11], [1]) == (400, "this game is over. This cost nothing: try again")
     again = client.post("/adversary/guess", data={**position, "csrf_token": csrf, "coin": "3", "fake_is": "heavier"})
-    assert refusal(again) == (400, "this game is over This cost nothing: try again.")
+    assert refusal(again) == (400, "this game is over. This cost nothing: try again")
 
 
 def test_extending_the_history_in_the_url_is_refused(client: FlaskClient) -> None:
@@ -81,7 +81,7 @@ def test_going_back_is_read_only_and_branches_are_refused(client: FlaskClient) -
     assert "An earlier position" in earlier and 'action="/adversary/weigh"' not in earlier
     assert weigh(client, csrf, first, [9, 10, 11, 12], [1, 2, 3, 4]) == (
         400,
-        MOVED_ON + " This cost nothing: try again.",
+        MOVED_ON + ". This cost nothing: try again",
     )
     assert isinstance(weigh(client, csrf, query(second), [9], [10]), str)
 

@@ -64,6 +64,12 @@ def capitalize_first(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def sentence(text: str) -> str:
+    """A message as a sentence: a full stop at its end unless it ends in one (or ! or ?)."""
+    text = text.strip()
+    return text if not text or text[-1] in ".!?" else f"{text}."
+
+
 def reading_letter(digit: int) -> str:
     """A reading digit of Dyson's schemes as its outcome's letter (L, B, R)."""
     return Outcome.from_reading(digit).letter
