@@ -97,6 +97,7 @@ class Virtual:
     calls before it waits); the parent's own CPU seconds move the same clock."""
 
     lost: tuple[type[BaseException], ...] = ()
+    shared = True  # its tasks write the search's own table, as forked workers do
 
     def __init__(self, jobs: int) -> None:
         self.jobs, self.tasks, self.tasks_cpu, self.waited = jobs, 0, 0.0, 0.0

@@ -1,6 +1,7 @@
 """The proof split all the way down on several processes (`optimal.prove`): with sets as small as 20 secrets handed
-back as subproblems, it proves what the search on one process proves (the same optimum and first guess, capped,
-guessing possible codes only, or looking below a total), and the tree read back from the parent's table verifies."""
+back as subproblems (and the younger brothers of larger ones, each alone), it proves what the search on one process
+proves (the same optimum and first guess, capped, guessing possible codes only, or looking below a total), and the
+tree read back from the parent's table verifies."""
 
 from __future__ import annotations
 
@@ -51,6 +52,8 @@ def test_the_split_proof_is_the_serial_one(
     assert 1 in levels  # the start's parts handed back
     assert max(levels) > 1 or split_from > 20  # and sets below a set the search from the start searched itself
     assert {t.level for t in alone.tasks} == {1}  # on one process: every part of the start, and nothing below
+    if (name, pegs, colours) == ("mastermind", 4, 5):  # younger brothers of sets it searched itself, handed out
+        assert sum(t.brother for t in split.tasks) > 100 and not any(t.brother for t in alone.tasks)
     s = np.arange(len(g.secrets), dtype=np.int32)
     tree = read_back(g, split, s, found.cost, False, split.root_choice, split.cap)
     stats = verify(g, tree)

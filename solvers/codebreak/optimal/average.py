@@ -16,9 +16,11 @@ stands in for it, so the search goes on with budgets no tighter than the true on
 parts wait too (the serial search may not need them); with an unbounded one they are all needed, so they are
 searched or handed back now. A set with no experiment settled yet whose experiment waits tries no other (young
 brothers wait for the eldest's total), but for a start with a bounded budget (which bounds them already); else its
-later experiments go on under the best total settled. A set that waits records nothing, returns PENDING, and leaves
-its frames at its first waiting part (`path_from`, `waited`), so the next search from the start resumes there once
-the handed-back sets' costs are known (`Handed` answers, else the table: `optimal.prove`).
+later experiments go on under the best total settled; where the schedule asks (`brothers_out`: its workers share the
+table), a set of at least split below the start hands each later experiment back alone instead (`brother`). A set
+that waits records nothing, returns PENDING, and leaves its frames at its first waiting part (`path_from`, `waited`),
+so the next search from the start resumes there once the handed-back sets' costs are known (`Handed` answers, else
+the table: `optimal.prove`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from .rules import (
     BETA,
     BIG,
     CANDIDATE,
+    EXPERIMENT,
     FLOOR,
     FRAME_LEVELS,
     PART,
@@ -151,7 +154,7 @@ def settled(
         known, value, exact = answered(memo.handed, h1, h2)
         if known and (exact or value >= beta):
             return True, value, lb, h1, h2
-        return True, hand_back(s, beta, depth, level, h1, h2, memo), lb, h1, h2
+        return True, hand_back(s, beta, depth, level, h1, h2, memo, -1), lb, h1, h2
     cost = shortcut(s, rules) if depth >= 3 and not chosen else np.int64(-1)  # its trees take three at most
     if cost >= 0:
         return True, cost, lb, h1, h2
@@ -178,10 +181,11 @@ def answered(handed: Handed, h1: np.uint64, h2: np.uint64) -> Any:  # pragma: no
 
 @kernel
 def hand_back(
-    s: NDArray[np.int32], beta: np.int64, depth: int, level: int, h1: np.uint64, h2: np.uint64, memo: Memo
+    s: NDArray[np.int32], beta: np.int64, depth: int, level: int, h1: np.uint64, h2: np.uint64, memo: Memo, g: int
 ) -> np.int64:  # pragma: no cover - compiled
     """PENDING: S is an open subproblem for another process (`Handed`), its row written while there is room (a
-    set that does not fit is handed back by the next search from the start)."""
+    set that does not fit is handed back by the next search from the start); g: S's experiment g alone is (a
+    younger brother, `brother`: level counts its frame too), else -1."""
     handed, state = memo.handed, memo.frames.state
     r, m, n = handed.head[0], handed.head[1], s.shape[0]
     if r < handed.rows.shape[0] and m + n <= handed.members.shape[0]:
@@ -191,6 +195,7 @@ def hand_back(
         row[5 : 5 + level] = handed.path[:level]
         row[5 + FRAME_LEVELS : 5 + FRAME_LEVELS + level] = state[:level, CANDIDATE]
         row[5 + 2 * FRAME_LEVELS : 5 + 2 * FRAME_LEVELS + level] = state[:level, PART]
+        row[EXPERIMENT] = g
         handed.keys[r, 0], handed.keys[r, 1] = h1, h2
         handed.head[0], handed.head[1] = r + 1, m + n
     return PENDING
@@ -283,14 +288,39 @@ def opening(frames: Frames, level: int, lows: NDArray[np.int64], h: np.uint64) -
 
 
 @kernel
+def brother(
+    s: NDArray[np.int32], depth: int, level: int, c: int, g: int, memo: Memo, best: np.int64, best_g: int
+) -> Any:  # pragma: no cover - compiled
+    """Younger brother g (the c-th candidate) of S (the level-th set), once an experiment of S is settled (best, by
+    best_g), is another process's: (whether it waits, S's best and its experiment with g's answer). Not answered
+    yet, it is handed back (S under g alone, budget best, a key of its own); S then keeps no frame (searched again,
+    its eldest's parts are in the table)."""
+    frames = memo.frames
+    e1, e2 = mix(frames.key[level, 0] ^ np.uint64(g + 1)), mix(frames.key[level, 1] + np.uint64(g + 1))
+    known, value, exact = answered(memo.handed, e1, e2)
+    if not known:
+        known, value, exact, _ = look(memo, e1, e2)
+    if known and (exact or value >= best):
+        return (False, value, g) if exact and value < best else (False, best, best_g)
+    frames.state[level, CANDIDATE], frames.state[level, PART] = c, -1  # its place in the serial order
+    memo.handed.path[level] = g
+    hand_back(s, best, depth, level + 1, e1, e2, memo, g)
+    return True, best, best_g
+
+
+@kernel
+def brothers_out(s: NDArray[np.int32], level: int, memo: Memo) -> bool:  # pragma: no cover - compiled
+    """Whether S (the level-th set) hands its younger brothers to other processes (`brother`): a set of the
+    parent's own (at least split, below the start) when the schedule asks for it (`Memo.counters` brothers)."""
+    counters = memo.counters[0]
+    return bool(counters.brothers) and 0 < level < FRAME_LEVELS - 1 and s.shape[0] >= counters.split > 0
+
+
+@kernel
 def average(s: NDArray[np.int32], beta: np.int64, given: NDArray[np.int64], rules: Rules, memo: Memo, sym: Symmetry,
             depth: int, level: int) -> Any:  # pragma: no cover - compiled  # fmt: skip
-    """The least total cost of S within depth experiments (`rules.UNCAPPED`: any number) if it is below beta, else
-    a proved lower bound that is at least beta, BIG if S cannot finish within depth; PENDING if it waits on a set
-    handed back (the module's note). given: S's experiments (`candidates` rows; none: every one, as below S). S is
-    the level-th set on the search's path: its frame (`rules.Frames`) is kept as it goes, and restored from when the
-    frames hold one for S (`resumed`). A search that stops (its work's end, or halted) returns at once, its frames as
-    they stood, recording nothing."""
+    """S's least total cost within depth experiments if below beta, else a bound at least beta (BIG: none); PENDING:
+    it waits (module note). given: S's experiments (none: all). Frames kept and `resumed`; a stop records nothing."""
     done, value, lb, h1, h2 = settled(s, beta, rules, memo, depth, level)
     if done:
         return value
@@ -299,21 +329,25 @@ def average(s: NDArray[np.int32], beta: np.int64, given: NDArray[np.int64], rule
     first, part, best, best_g, floor = resumed(frames, level, h1, h2, beta, memo, cands, s.shape[0])
     h = tried_to(cands, first - 1)
     waits, held, held_lows, held_keys = False, frames.state[:0], frames.lows[:0], frames.key[:0]  # `path_from`
+    brothers = brothers_out(s, level, memo)
     for c in range(first, cands.shape[0]):
         if cands[c, 0] >= best:
             floor = min(floor, cands[c, 0])
             break
         g = int(cands[c, 1])
-        inner = narrowed(sym, g)
         h = tried(h, g)
+        if brothers and best_g >= 0 and not (c == first and part >= 0):  # a younger brother: another process's
+            waiting, best, best_g = brother(s, depth, level, c, g, memo, best, best_g)
+            waits = waits or waiting
+            continue
+        inner = narrowed(sym, g)
         if c == first and part >= 0:  # the experiment it was trying, its parts' bounds as they were
             members, start, lows, total, order = reopened(s, g, rules, frames, level)
             k = part
         else:
             members, start, lows, total, order = open_parts(s, g, best, rules, memo, depth, inner)
             k = opening(frames, level, lows, h)
-        if level < FRAME_LEVELS:
-            memo.handed.path[level] = g
+        memo.handed.path[min(level, FRAME_LEVELS - 1)] = g  # (deeper levels hand nothing back)
         waiting = False
         while k < order.shape[0] and total < best:
             o = order[k]

@@ -237,18 +237,21 @@ class AverageSearch(SearchTable):
             self._paths[path] = narrowed(self.sym_of(path[:-1]), path[-1])
         return self._paths[path]
 
-    def settle_part(self, part: NDArray[np.int32], left: int, sym: Symmetry, depth: int) -> int:
+    def settle_part(self, part: NDArray[np.int32], left: int, sym: Symmetry, depth: int, experiment: int = -1) -> int:
         """The kernel's `average` of one part of a first experiment (below left, else a bound at least left), going
         on where a stopped run left it when its frames were kept (`paused`). With a checkpoint, a part of FINE_FROM
         secrets or more is searched in slices (SLICE_WORK, then SLICE_SECONDS), what each slice proved kept as it
         ends, the next going on from the frames; so is what the part proved once settled. Halted: Paused, with the
-        part's frames. depth: the experiments left to the part."""
+        part's frames. depth: the experiments left to the part. experiment: that experiment alone is tried (a younger
+        brother, `average.brother`), the part's own entry neither read nor written; halted, it keeps no frames."""
         counters, frames, rules = self.memo.counters, self.frames, self.rules
         frames.head[:] = 0
         k1, k2 = self.key(part, depth)
-        mine = self.paused.pop((int(k1), int(k2)), None)
+        mine = self.paused.pop((int(k1), int(k2)), None) if experiment < 0 else None
         if mine is not None:
             restore(frames, mine)
+        given = self.every if experiment < 0 else np.array([[0, experiment]], dtype=np.int64)
+        counters["guarded"][0] = experiment >= 0
         limit = int(counters["limit"][0])
         sliced = self.keep is not None and len(part) >= FINE_FROM
         size = SLICE_WORK
@@ -256,7 +259,7 @@ class AverageSearch(SearchTable):
             if sliced:
                 counters["limit"][0] = min(limit, self.work + size)
             started, before = time.monotonic(), self.work
-            v = int(average(part, np.int64(left), self.every, rules, self.memo, sym, depth, 0))
+            v = int(average(part, np.int64(left), given, rules, self.memo, sym, depth, 0))
             if not counters["stopped"][0] or self.memo.halt[0] or int(counters["limit"][0]) >= limit:
                 break
             counters["stopped"][0] = False  # a slice's end: keep what it proved, then go on from its frames
@@ -266,10 +269,12 @@ class AverageSearch(SearchTable):
             rate = (self.work - before) / max(time.monotonic() - started, 1e-3)  # work a second on this machine
             # fitted to SLICE_SECONDS, and doubled after a slice too small to enter the next set (it got nowhere)
             size = max(int(rate * SLICE_SECONDS), 2 * size if self.work == before else 1)
-        counters["limit"][0] = limit
+        counters["limit"][0], counters["guarded"][0] = limit, False
         if counters["stopped"][0] and self.memo.halt[0]:
-            raise Paused([saved(frames)] if frames.head[0] else [])
+            raise Paused([saved(frames)] if frames.head[0] and experiment < 0 else [])
         self.check()
+        if experiment >= 0:
+            return v
         if self.keep is not None and v < left and not self.proved(part, depth)[0]:
             self.adopt([self.entry(part, v, depth)])  # settled by a shortcut, which the kernel does not record
         self.keep_new()

@@ -1,22 +1,21 @@
 """The one schedule of an average-case search, whatever runs its subproblems (`Schedule.least`).
 
-The compiled kernel (`average.average`) is the only branch and bound. Searched from the start with a split size,
-it searches the sets at least that large itself and hands every smaller set it needs below the start back as an
-open subproblem (`average.hand_back`): its secrets, its budget, the experiments that led to it and its place in
-the serial search's order. Its cost waits (the kernel's note says where it goes on meanwhile), and the kernel stops
-with its frames at the first part that waits. The schedule hands the subproblems out, earliest in the serial order
-first; each is searched by the kernel in a worker (`settle`), and its cost (or a lower bound at least its budget) is
-pinned where the next search from the start reads it (`pin`; and into the table, which keeps it for the tree and the
-checkpoint). That search, resumed from the frames, runs once the part it stopped at is answered; it ends when the
-kernel returns a total.
+The compiled kernel (`average.average`) is the only branch and bound. Searched from the start with a split size, it
+searches the sets at least that large itself and hands back as open subproblems every smaller set it needs, and
+(where the workers share its table) each younger brother of a set it searches once an experiment of that set is
+settled, as the set under that experiment alone (`average.hand_back`, `average.brother`): secrets, budget, the
+experiments that led there, the place in the serial order. Their costs wait; the kernel stops with its frames at the
+first that waits. The schedule hands them out, earliest in the serial order first, to workers that search each
+(`settle`), and pins each cost (or a bound at least its budget) where the next search from the start reads it
+(`pin`; and into the table). That search, resumed from the frames, runs once the one it stopped at is answered (or a
+process would idle); it ends when the kernel returns a total.
 
-A subproblem's budget is never tighter than the serial search's (a part's bound stands in for a part that waits),
-so what it proves holds there. On one process (`Here`) every part of the start is handed back and searched in the
-serial order, one at a time, each with the serial search's budget (Mastermind 4x7: work 138,148 against the serial
-search's 138,576; the bounds one guess deeper it records at the start differ). Forked processes (`Forked`) share
-the parent's table (`rules.new_memo(shared=True)`); a cluster's workers (`Cluster`) have tables of their own and
-hand back the optimal tree of what they settle. Their differences (submit, a lost worker, close) are in adapters. A
-halt keeps the running subproblems' frames and the last search from the start's; `Task` logs each for scaling.py.
+A subproblem's budget is never tighter than the serial search's, so what it proves holds there. On one process
+(`Here`) every part of the start is a subproblem, searched in the serial order with the serial search's budget.
+Forked processes (`Forked`) share the parent's table (`rules.new_memo(shared=True)`); a cluster's workers (`Cluster`)
+have tables of their own and hand back the optimal tree of what they settle. Their differences (submit, a lost
+worker, close) are in adapters. A halt keeps the running subproblems' frames and the last search from the start's.
+`Task` logs each subproblem for scaling.py.
 """
 
 from __future__ import annotations
@@ -37,7 +36,7 @@ from solvers.halt import halted
 from solvers.parallel import Engine, Inline, forked_executor, kill
 
 from .average import average
-from .rules import FRAME_LEVELS, PENDING, restore, saved
+from .rules import EXPERIMENT, FRAME_LEVELS, PENDING, restore, saved
 from .sets import record
 from .table import Tuning
 
@@ -67,7 +66,7 @@ class Search(Protocol):
     def depth_at(self, made: int) -> int: ...
     def check(self) -> None: ...
     def held(self, s: NDArray[np.int32], depth: int) -> tuple[bool, int, bool, int]: ...
-    def settle_part(self, part: NDArray[np.int32], left: int, sym: Symmetry, depth: int) -> int: ...
+    def settle_part(self, part: NDArray[np.int32], left: int, sym: Symmetry, depth: int, experiment: int) -> int: ...
     def best_of(self, s: NDArray[np.int32], budget: int, depth: int) -> tuple[int, int]: ...
     def part_proof(self, part: NDArray[np.int32], cost: int, depth: int) -> list[Entry]: ...
     def adopt(self, entries: list[Entry]) -> None: ...
@@ -82,8 +81,7 @@ class WorkersLost(LimitError):
 
 class Found(NamedTuple):
     """A subproblem's result: its cost (exact, its experiment) or a lower bound at least its budget; the worker's
-    work and CPU seconds; a cluster's worker: the entries of the optimal tree of what it settled exactly; halted
-    part-way: where it stood."""
+    work and CPU seconds; a cluster's worker: the entries of its optimal tree if exact; halted: where it stood."""
 
     value: int
     exact: bool
@@ -95,9 +93,8 @@ class Found(NamedTuple):
 
 
 class Task(NamedTuple):
-    """One subproblem as it ran (for the scaling benchmark): its number, level (below the start), secrets, budget,
-    whether settled exactly, work, CPU seconds, when handed out and answered (seconds from the search's start), and
-    the results read before it was handed out."""
+    """A subproblem as it ran (for scaling.py): number, level below the start, secrets, budget, whether exact, work,
+    CPU seconds, when handed out and answered, the results read before, whether a younger brother (`brother`)."""
 
     number: int
     level: int
@@ -109,6 +106,7 @@ class Task(NamedTuple):
     sent: float
     done: float
     after: tuple[int, ...]
+    brother: bool = False
 
 
 class Recipe(NamedTuple):
@@ -122,8 +120,7 @@ class Recipe(NamedTuple):
 
 def pin(handed: Handed, key: tuple[int, int], value: int, exact: bool) -> None:
     """Write an answer where the searches from the start read it first (`average.answered`), if there is room."""
-    size = handed.answer_keys.shape[0]
-    at = key[0] % size
+    at, size = key[0] % handed.answer_keys.shape[0], handed.answer_keys.shape[0]
     for _ in range(size):
         k1, k2 = (int(k) for k in handed.answer_keys[at])
         if (k1, k2) in ((0, 0), key):
@@ -133,7 +130,8 @@ def pin(handed: Handed, key: tuple[int, int], value: int, exact: bool) -> None:
 
 
 class Open(NamedTuple):
-    """A set handed back: its place in the serial order, table key, secrets, budget, depth, and the path to it."""
+    """A set handed back: its place in the serial order, table key, secrets, budget, depth, the path to it, and the
+    experiment it is to be searched under alone (a younger brother, `average.brother`; -1: every one)."""
 
     place: tuple[int, ...]
     key: tuple[int, int]
@@ -141,19 +139,20 @@ class Open(NamedTuple):
     budget: int
     depth: int
     path: tuple[int, ...]
+    experiment: int
 
 
 def settle(search: Search, entries: bool, part: NDArray[np.int32], budget: int, path: tuple[int, ...],
-           depth: int) -> Found:  # fmt: skip
+           depth: int, experiment: int = -1) -> Found:  # fmt: skip
     """A subproblem: the kernel's search of a set below the experiments of path (`AverageSearch.settle_part`)."""
     before, clock = search.work, time.process_time()
     try:
-        v = search.settle_part(part, budget, search.sym_of(path), depth)
+        v = search.settle_part(part, budget, search.sym_of(path), depth, experiment)
     except Paused as stop:
         return Found(budget, False, -1, search.work - before, time.process_time() - clock, paused=tuple(stop.frames))
-    exact = v < budget
-    choice = search.best_of(part, v, depth)[1] if exact else -1
-    tree = tuple(search.part_proof(part, v, depth)) if entries and exact else ()
+    exact, brother = v < budget, experiment >= 0
+    choice = search.best_of(part, v, depth)[1] if exact and not brother else -1
+    tree = tuple(search.part_proof(part, v, depth)) if entries and exact and not brother else ()
     return Found(v, exact, choice, search.work - before, time.process_time() - clock, tree)
 
 
@@ -242,6 +241,7 @@ class Schedule:
             Here(search) if self.inline else Forked(search, jobs) if engine is None else Cluster(search, engine)
         )
         self.room = self.executor.jobs * (1 if self.inline else AHEAD)
+        self.shared = engine is None or getattr(engine, "shared", False)  # workers write this table: brothers out
         self.results: queue.SimpleQueue[tuple[int, int, Future[Found]]] = queue.SimpleQueue()
         self.waiting: dict[tuple[int, int], Open] = {}
         self.running: dict[int, tuple[Open, float, tuple[int, ...]]] = {}
@@ -290,10 +290,11 @@ class Schedule:
                 frames.head[:] = 0
             memo.handed.head[:] = 0
             counters["split"][0], counters["guarded"][0], counters["choice"][0] = split, not entry, -1
+            counters["brothers"][0] = self.shared and not memo.log.shape[0]  # not in a proof's log (`certificate`)
             try:
                 v = int(average(s, np.int64(under), cands, search.rules, memo, sym, depth, 0))
             finally:
-                counters["split"][0], counters["guarded"][0] = 0, False
+                counters["split"][0], counters["guarded"][0], counters["brothers"][0] = 0, False, False
             self._entered()
             if not counters["stopped"][0]:  # halted part-way, its frames stand past parts that wait: not kept
                 self.line = line = saved(frames) if frames.head[0] else ()  # kept by a stop (`_drain`)
@@ -312,8 +313,7 @@ class Schedule:
             self._wait(done, told)
 
     def _entered(self) -> None:
-        """Each set below the start that a search from the start searched itself counts its work once, however
-        often the searches from the start enter it again."""
+        """Each set below the start that the searches from the start searched themselves counts its work once."""
         handed, counters = self.search.memo.handed, self.search.memo.counters
         for h1, h2, n in handed.entered[: int(handed.head[2])].tolist():
             if (h1, h2) in self.entered:
@@ -328,7 +328,7 @@ class Schedule:
         out = {o.key: o.budget for o, _, _ in self.running.values()}
         for r in range(int(handed.head[0])):
             row, key = handed.rows[r], (int(handed.keys[r, 0]), int(handed.keys[r, 1]))
-            level, start, end = int(row[2]), int(row[3]), int(row[4])
+            level, start, end, g = int(row[2]), int(row[3]), int(row[4]), int(row[EXPERIMENT])
             value, exact, choice = self.answers.get(key, (0, False, -1))
             if exact or value >= row[0]:  # answered (a bound proved under a tighter budget does not answer)
                 record(self.search.memo, np.uint64(key[0]), np.uint64(key[1]), np.int64(value), exact, choice)
@@ -337,9 +337,9 @@ class Schedule:
             if out.get(key, -1) >= row[0]:
                 continue  # already out, with a budget no tighter
             place = np.stack([row[5 + FRAME_LEVELS : 5 + FRAME_LEVELS + level], row[5 + 2 * FRAME_LEVELS :][:level]])
-            sub = (*path, *(int(g) for g in row[5 : 5 + level]))
+            sub = (*path, *(int(e) for e in row[5 : 5 + level - (g >= 0)]))  # a brother's path: its set's
             waiting[key] = Open(tuple(place.T.ravel().tolist()), key, handed.members[start:end].copy(),
-                                int(row[0]), int(row[1]), sub)  # fmt: skip
+                                int(row[0]), int(row[1]), sub, g)  # fmt: skip
         self.waiting = waiting
         return again
 
@@ -353,7 +353,7 @@ class Schedule:
             number, self.numbers = self.numbers, self.numbers + 1
             self.running[number] = (o, time.perf_counter() - self.start, after)
             try:
-                future = self.executor.submit(o.s, o.budget, o.path, o.depth)
+                future = self.executor.submit(o.s, o.budget, o.path, o.depth, o.experiment)
             except BrokenProcessPool:  # a worker died since the last result
                 return self._restart()
             future.add_done_callback(self._to(number))
@@ -406,7 +406,7 @@ class Schedule:
             pin(search.memo.handed, o.key, value, exact)
         record(search.memo, np.uint64(o.key[0]), np.uint64(o.key[1]), np.int64(value), exact, choice)
         self.read.append(number)
-        row = (found.exact, found.work, found.seconds, sent, time.perf_counter() - self.start, after)
+        row = (found.exact, found.work, found.seconds, sent, time.perf_counter() - self.start, after, o.experiment >= 0)
         self.log.append(Task(number, len(o.place) // 2, len(o.s), o.budget, *row))
         if len(o.place) == 2:  # a part of an experiment at the start
             done[o.place[0]] = done.get(o.place[0], 0) + len(o.s)

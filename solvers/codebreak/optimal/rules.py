@@ -40,6 +40,7 @@ COUNTERS = np.dtype(
         ("split", np.int64),  # a set below the start smaller than this is handed back (`Handed`; 0: none is)
         ("guarded", np.bool_),  # the start's own table entry is neither read nor written (its experiments are given)
         ("choice", np.int64),  # the start's experiment, as the last search from the start proved it (-1: none)
+        ("brothers", np.bool_),  # a set of at least split hands each younger brother back (`average.brother`)
     ],
     align=True,
 )
@@ -85,8 +86,9 @@ class Frames(NamedTuple):
 
 
 HANDED_ROWS = 4096  # the sets one search from the start hands back at most (more are handed back by the next)
-HANDED_WIDTH = 5 + 3 * FRAME_LEVELS  # a row: budget, depth, level, members' start and end; then for each level
-# above it the experiment made, its place among the candidates and the part's place (the serial search's order)
+EXPERIMENT = 5 + 3 * FRAME_LEVELS  # a row: budget, depth, level, members' start and end; then for each level
+# above it the experiment made, its place among the candidates and the part's place (the serial search's order);
+HANDED_WIDTH = EXPERIMENT + 1  # last, a younger brother's experiment (`average.brother`; -1: the whole set)
 
 
 ANSWERS = 1 << 16  # the answers a schedule pins for its searches from the start (more go through the table alone)
