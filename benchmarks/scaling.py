@@ -12,8 +12,9 @@ processes (a task counts as waiting for every result read before it was handed o
 it is no bound either way. The clock simulation (`Virtual`, the row "simulated on a clock") runs the schedule
 itself as if on N processes: each task runs here when handed out, its result comes back when it would end on N
 processes, and the parent's own CPU seconds move the same clock, so the schedule waits, idles and searches from
-the start as it would there. It assumes each task costs there what it cost here, and a task's sets below its own
-are in the table at once (a task beside it may read them sooner than on real processes, which flatters it a little).
+the start as it would there. It assumes each task costs there what it cost here; a task's sets below its own are in
+the table at once, so another task, or the parent itself, may read them sooner than on real processes, which
+flatters it; and the parent runs beside the N (N + 1 processes in all).
 
 With `--cluster`, instead, each size is proved on a Ray cluster of this machine's own (`COIN_PUZZLES_CLUSTER=local`,
 `webapp/results/cluster.py`), beside the two forked processes, twice in turn: its wall time (Ray's start not
@@ -126,7 +127,9 @@ class Virtual:
         sent, before = self.now(), time.process_time()
         found = fn(*args)
         self.tasks_cpu += time.process_time() - before
-        if held:  # its own set as the table held it before, until its result comes
+        if args[4] >= 0:  # a younger brother: it records nothing under its set's key
+            pass
+        elif held:  # its own set as the table held it before, until its result comes
             record(memo, k1, k2, value, exact, choice)
         else:
             record(memo, k1, k2, np.int64(0), False, -1)

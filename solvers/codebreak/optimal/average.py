@@ -184,8 +184,8 @@ def hand_back(
     s: NDArray[np.int32], beta: np.int64, depth: int, level: int, h1: np.uint64, h2: np.uint64, memo: Memo, g: int
 ) -> np.int64:  # pragma: no cover - compiled
     """PENDING: S is an open subproblem for another process (`Handed`), its row written while there is room (a
-    set that does not fit is handed back by the next search from the start); g: S's experiment g alone is (a
-    younger brother, `brother`: level counts its frame too), else -1."""
+    set that does not fit is handed back by the next search from the start). g: -1, or the experiment S is to be
+    searched under alone (a younger brother, `brother`; level then counts S's own frame)."""
     handed, state = memo.handed, memo.frames.state
     r, m, n = handed.head[0], handed.head[1], s.shape[0]
     if r < handed.rows.shape[0] and m + n <= handed.members.shape[0]:
