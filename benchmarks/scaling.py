@@ -127,12 +127,8 @@ class Virtual:
         sent, before = self.now(), time.process_time()
         found = fn(*args)
         self.tasks_cpu += time.process_time() - before
-        if args[4] >= 0:  # a younger brother: it records nothing under its set's key
-            pass
-        elif held:  # its own set as the table held it before, until its result comes
-            record(memo, k1, k2, value, exact, choice)
-        else:
-            record(memo, k1, k2, np.int64(0), False, -1)
+        if args[4] < 0:  # its own set as the table held it before, until its result comes (a brother writes none)
+            record(memo, k1, k2, *((value, exact, choice) if held else (np.int64(0), False, -1)))
         end = max(heapq.heappop(self.free), sent) + found.seconds
         heapq.heappush(self.free, end)
         future: Future[Any] = Future()
