@@ -115,7 +115,9 @@ def prove(game: Game, kept: Kept) -> dict[str, object]:
     s = np.arange(len(game.secrets), dtype=np.int32)
     stats = verify(game, read_back(game, search, s, found.cost, False, search.root_choice))
     first = game.experiments[search.root_choice]
-    return {"total": stats.total, "verified": stats.verified, "first": first, "work": found.work}
+    brothers = sum(t.brother for t in search.tasks)  # a cluster's workers have tables of their own: none handed out
+    return {"total": stats.total, "verified": stats.verified, "first": first, "work": found.work, "brothers": brothers,
+            "tasks": len(search.tasks)}  # fmt: skip
 
 
 if __name__ == "__main__":

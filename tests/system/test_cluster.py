@@ -100,6 +100,9 @@ def test_proofs_on_a_two_node_cluster_survive_a_killed_worker(
     # search's first guess
     assert large["killed"] is not None and large["killed_mid_proof"]
     assert large["verified"] and (large["total"], large["first"]) == (KOYAMA_LAI_4X6, resumed["serial_first"])
+    # its workers' tables are their own, so no set's younger brother goes out alone (`average.brother` reads what
+    # the others proved in a shared table): every task is a whole set
+    assert large["tasks"] > 0 and large["brothers"] == 0 and resumed["brothers"] == 0
     # what the workers settled, sent back, kept in the proof's checkpoint: a run resumed from it proves the same
     assert resumed["kept"] > 0 and resumed["verified"] and resumed["total"] == KOYAMA_LAI_4X6
     assert resumed["work"] < large["work"] / 2, (resumed, large)

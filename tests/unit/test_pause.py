@@ -23,6 +23,7 @@ from solvers.codebreak import Game, build, build_tree, parse, verify
 from solvers.codebreak.optimal.average_search import AverageSearch
 from solvers.codebreak.optimal.certificate import certificate_of, certify, logging
 from solvers.codebreak.optimal.rules import BIG, UNCAPPED, below, saved
+from solvers.codebreak.optimal.table import Tuning
 from solvers.errors import LimitError, Paused
 from solvers.halt import clear, halt
 from solvers.parallel import Execution
@@ -146,6 +147,39 @@ def test_a_split_proof_halted_hands_back_its_workers_parts(jobs: int) -> None:
     again = AverageSearch(g, run=Execution(jobs), checkpoint=kept)
     assert again.solve().cost == MASTERMIND_4X7
     assert (int(k1), int(k2)) not in again.paused  # the search from the start went on from them
+
+
+def test_a_split_proof_halted_with_younger_brothers_out_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Halted as soon as a younger brother (`average.brother`: a set under one experiment alone) goes out to a
+    worker: the proof raises Paused (a brother hands back no frames: it is searched again), and the run from its
+    checkpoint proves what one process proves, Mastermind 4x5's optimum and first guess."""
+    from solvers.codebreak.optimal import average_search, prove
+
+    monkeypatch.setattr(average_search, "PARALLEL_FROM", 1)
+    submit = prove.Forked.submit
+    brothers: list[int] = []
+
+    def submit_then_halt(self: prove.Forked, *args: object) -> object:
+        future = submit(self, *args)  # type: ignore[arg-type]
+        if int(args[-1]) >= 0:  # the experiment a younger brother is searched under alone
+            brothers.append(int(args[-1]))
+            halt()
+        return future
+
+    g = game(4, 5).tabled()
+    alone = AverageSearch(g)
+    expected = alone.solve().cost
+    monkeypatch.setattr(prove.Forked, "submit", submit_then_halt)
+    kept = Kept()
+    try:
+        with pytest.raises(Paused):
+            AverageSearch(g, Tuning(split_from=60), run=Execution(2), checkpoint=kept).solve()
+    finally:
+        clear()
+    assert brothers and kept.frames  # the parent's search from the start stood somewhere, and kept it
+    monkeypatch.setattr(prove.Forked, "submit", submit)
+    again = AverageSearch(g, Tuning(split_from=60), run=Execution(2), checkpoint=kept)
+    assert again.solve().cost == expected and again.root_choice == alone.root_choice
 
 
 PROVE = """

@@ -14,6 +14,7 @@ from solvers.codebreak import build, parse, verify
 from solvers.codebreak.game import Game
 from solvers.codebreak.optimal import average_search as search_module
 from solvers.codebreak.optimal.average_search import AverageSearch, NoneBelow
+from solvers.codebreak.optimal.rules import SECOND_FREE
 from solvers.codebreak.optimal.table import Tuning
 from solvers.codebreak.strategy import guesses_possible_codes, read_back
 from solvers.codebreak.tree import Node
@@ -198,3 +199,22 @@ def test_how_a_search_runs_is_its_entry_points_choice(monkeypatch: pytest.Monkey
         if any(name in p.read_text() for name in ("COIN_PUZZLES_JOBS", "COIN_PUZZLES_CLUSTER", "default_jobs("))
     )
     assert readers == ["parallel.py"], readers
+
+
+def test_the_split_second_free_proof_is_the_serial_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under the second-free rule (`rules.SECOND_FREE`: the sets one guess below the start may be guessed any code,
+    the others possible codes only), the split proof hands out younger brothers of free sets too and proves what one
+    process proves: Mastermind 4x5's optimum and first guess, its tree verified and possible from the third guess."""
+    monkeypatch.setattr(search_module, "PARALLEL_FROM", 1)
+    g = game("mastermind", 4, 5).tabled()
+    rule = {"cap": SECOND_FREE, "possible_only": True}
+    alone = AverageSearch(g, **rule)  # type: ignore[arg-type]
+    expected = alone.solve()
+    split = AverageSearch(g, Tuning(split_from=60), run=Execution(2), **rule)  # type: ignore[arg-type]
+    found = split.solve()
+    assert (found.cost, split.root_choice) == (expected.cost, alone.root_choice)
+    assert sum(t.brother for t in split.tasks) > 0
+    s = np.arange(len(g.secrets), dtype=np.int32)
+    tree = read_back(g, split, s, found.cost, False, split.root_choice, SECOND_FREE)
+    stats = verify(g, tree)
+    assert stats.verified and stats.total == found.cost and guesses_possible_codes(g, tree, from_depth=2)
