@@ -20,6 +20,7 @@ import pytest
 
 from solvers.checkpoint import Entry, Frame
 from solvers.codebreak import Game, build, build_tree, parse, verify
+from solvers.codebreak.optimal.average import alone
 from solvers.codebreak.optimal.average_search import AverageSearch
 from solvers.codebreak.optimal.certificate import certificate_of, certify, logging
 from solvers.codebreak.optimal.rules import BIG, UNCAPPED, below, saved
@@ -57,9 +58,14 @@ def game(pegs: int, colours: int) -> Game:
     return build(parse((ROOT / "games" / "mastermind.game").read_text()), {"length": pegs, "colours": colours})
 
 
-def halted_at(search: AverageSearch, work: int = 0, when: Callable[[], bool] | None = None) -> Paused:
-    """Run search's proof, halted by another thread once its work passes `work` (or once when() holds: the work of
-    a split proof is its workers'); the Paused it raised."""
+def halted_at(
+    search: AverageSearch,
+    work: int = 0,
+    when: Callable[[], bool] | None = None,
+    run: Callable[[], object] | None = None,
+) -> Paused:
+    """Run search's proof (or run()), halted by another thread once its work passes `work` (or once when() holds:
+    the work of a split proof is its workers'); the Paused it raised."""
     over = threading.Event()
     ready = when or (lambda: search.work >= work)
 
@@ -72,7 +78,7 @@ def halted_at(search: AverageSearch, work: int = 0, when: Callable[[], bool] | N
     watcher.start()
     try:
         with pytest.raises(Paused) as stop:
-            search.solve()
+            (run or search.solve)()
     finally:
         over.set()
         watcher.join()
@@ -104,6 +110,26 @@ def test_a_proof_halted_anywhere_goes_on_with_no_work_lost() -> None:
     assert inside  # a stop lands inside a part far more often than between two (a fresh clone's suite saw one)
     tree = build_tree(game(4, 6), "optimal-average", checkpoint=kept)
     assert verify(game(4, 6), tree).total == MASTERMIND_4X6
+
+
+def test_a_younger_brother_halted_goes_on_from_its_frames() -> None:
+    """A younger brother (a set under one experiment alone, as a worker searches it: `average.brother`) halted
+    part-way hands back its frames, keyed apart from the set's own (`average.alone`); searched again, it goes on from
+    them: the same cost, and with the halted search's work the work of one search never halted."""
+    g = game(4, 6).tabled()
+    never = AverageSearch(g)
+    s, first = never.everyone(), g.experiments.index("AABB")
+    outcomes = never.rules.table[first, s]
+    part = s[outcomes == np.bincount(outcomes).argmax()]  # AABB's largest part
+    sym, depth, younger = never.first_symmetries(first), below(UNCAPPED), g.experiments.index("ABCD")
+    cost = never.settle_part(part, int(BIG), sym, depth, younger)
+    halted = AverageSearch(g)
+    stop = halted_at(halted, never.work // 2, run=lambda: halted.settle_part(part, int(BIG), sym, depth, younger))
+    key = tuple(int(k) for k in alone(*halted.key(part, depth), younger))
+    assert [(f[2], f[3]) for f in stop.frames] == [key] and key != tuple(int(k) for k in halted.key(part, depth))
+    halted.paused, halted.memo.counters["stopped"][0] = {key: stop.frames[0]}, False  # as the next run starts
+    assert halted.settle_part(part, int(BIG), sym, depth, younger) == cost and not halted.paused
+    assert abs(halted.work - never.work) <= never.work / 100, (halted.work, never.work)
 
 
 def test_a_certificate_made_again_after_a_halt_is_the_same_byte_for_byte() -> None:
@@ -186,6 +212,7 @@ PROVE = """
 import json, sys
 from pathlib import Path
 from solvers.codebreak import build, parse
+from solvers.codebreak.optimal.average import alone
 from solvers.codebreak.optimal.average_search import AverageSearch
 from solvers.errors import LimitError, Paused
 from solvers.parallel import Execution

@@ -122,12 +122,20 @@ def open_parts(
 
 
 @kernel
+def alone(h1: np.uint64, h2: np.uint64, g: int) -> tuple[np.uint64, np.uint64]:  # pragma: no cover - compiled
+    """The key of a set (its keys h1, h2) under experiment g alone: a younger brother's (`brother`), or a guarded
+    start's (its one experiment given)."""
+    return mix(h1 ^ np.uint64(g + 1)), mix(h2 + np.uint64(g + 1))
+
+
+@kernel
 def settled(
-    s: NDArray[np.int32], beta: np.int64, rules: Rules, memo: Memo, depth: int, level: int
+    s: NDArray[np.int32], beta: np.int64, rules: Rules, memo: Memo, depth: int, level: int, given: NDArray[np.int64]
 ) -> Any:  # pragma: no cover
     """What `average` knows of S (the level-th set on the path) before any experiment: (whether that settles it,
-    its cost or bound if so, PENDING if S is handed back instead (`hand_back`), the least bound, its table keys), S's
-    work counted when it is to be searched. The start's entry is not looked up when it is guarded."""
+    its cost or bound if so, PENDING if S is handed back instead (`hand_back`), the least bound, its keys), S's
+    work counted when it is to be searched. A guarded start's entry is not looked up, and its keys are S's under
+    its one experiment (`alone`), which key its frames."""
     n = s.shape[0]
     none = np.uint64(0)
     counters = memo.counters[0]
@@ -143,8 +151,11 @@ def settled(
     if lb >= beta:
         return True, lb, lb, none, none
     h1, h2 = keyed(fingerprint(s, rules), depth)
+    if guarded:
+        a1, a2 = alone(h1, h2, given[0, 1] if given.shape[0] else -1)
+        return False, np.int64(0), lb, a1, a2
     held, value, exact, choice = look(memo, h1, h2)
-    if held and not guarded:
+    if held:
         if (exact and (choice >= 0 or not chosen)) or value >= beta:
             if level == 0:
                 counters.choice = choice
@@ -296,7 +307,7 @@ def brother(
     yet, it is handed back (S under g alone, budget best, a key of its own); S then keeps no frame (searched again,
     its eldest's parts are in the table)."""
     frames = memo.frames
-    e1, e2 = mix(frames.key[level, 0] ^ np.uint64(g + 1)), mix(frames.key[level, 1] + np.uint64(g + 1))
+    e1, e2 = alone(frames.key[level, 0], frames.key[level, 1], g)
     known, value, exact = answered(memo.handed, e1, e2)
     if not known:
         known, value, exact, _ = look(memo, e1, e2)
@@ -321,7 +332,7 @@ def average(s: NDArray[np.int32], beta: np.int64, given: NDArray[np.int64], rule
             depth: int, level: int) -> Any:  # pragma: no cover - compiled  # fmt: skip
     """S's least total cost within depth experiments if below beta, else a bound at least beta (BIG: none); PENDING:
     it waits (module note). given: S's experiments (none: all). Frames kept and `resumed`; a stop records nothing."""
-    done, value, lb, h1, h2 = settled(s, beta, rules, memo, depth, level)
+    done, value, lb, h1, h2 = settled(s, beta, rules, memo, depth, level, given)
     if done:
         return value
     frames = memo.frames

@@ -18,7 +18,7 @@ from solvers.halt import proving
 from solvers.parallel import ONE, Execution
 
 from ..game import Game
-from .average import average, open_parts
+from .average import alone, average, open_parts
 from .candidates import candidates
 from .rules import BIG, SECOND_FREE, UNCAPPED, Optimum, Symmetry, below, free, restore, saved
 from .sets import perfect_member, seals, shortcut
@@ -243,11 +243,14 @@ class AverageSearch(SearchTable):
         secrets or more is searched in slices (SLICE_WORK, then SLICE_SECONDS), what each slice proved kept as it
         ends, the next going on from the frames; so is what the part proved once settled. Halted: Paused, with the
         part's frames. depth: the experiments left to the part. experiment: that experiment alone is tried (a younger
-        brother, `average.brother`), the part's own entry neither read nor written; halted, it keeps no frames."""
+        brother, `average.brother`), the part's own entry neither read nor written, its frames keyed apart
+        (`average.alone`)."""
         counters, frames, rules = self.memo.counters, self.frames, self.rules
         frames.head[:] = 0
         k1, k2 = self.key(part, depth)
-        mine = self.paused.pop((int(k1), int(k2)), None) if experiment < 0 else None
+        if experiment >= 0:
+            k1, k2 = alone(k1, k2, experiment)
+        mine = self.paused.pop((int(k1), int(k2)), None)
         if mine is not None:
             restore(frames, mine)
         given = self.every if experiment < 0 else np.array([[0, experiment]], dtype=np.int64)
@@ -271,7 +274,7 @@ class AverageSearch(SearchTable):
             size = max(int(rate * SLICE_SECONDS), 2 * size if self.work == before else 1)
         counters["limit"][0], counters["guarded"][0] = limit, False
         if counters["stopped"][0] and self.memo.halt[0]:
-            raise Paused([saved(frames)] if frames.head[0] and experiment < 0 else [])
+            raise Paused([saved(frames)] if frames.head[0] else [])
         self.check()
         if experiment >= 0:
             return v
