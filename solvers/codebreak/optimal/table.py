@@ -22,12 +22,14 @@ from .sets import fingerprint, free_for, keyed, look, perfect_member, record, se
 from .symmetry import place_classes, space, symmetries
 from .worst import fits
 
-CACHE_BITS = 22  # 4 million sets in the table (about 120 MB)
-LARGE_CACHE_BITS = 24  # games of more than LARGE_GAME secrets (Bulls and Cows): 16 million (about 480 MB)
+CACHE_BITS = 22  # 4 million sets in the table (about 150 MB), up to LARGE_GAME secrets: 4x7 and 4x8 did the same
+# work with 2^24, at 1.14x the CPU on one process (4x7; `benchmarks/table_size.py`), most of it the system zeroing
+# the larger table's pages as the search first touches them
+LARGE_CACHE_BITS = 24  # games of more than LARGE_GAME secrets (Bulls and Cows, 4x9): 16 million (about 610 MB)
 SMALL_CACHE_BITS = 16  # games of at most SMALL_GAME secrets: a small table is quicker
 MEDIUM_CACHE_BITS = 20  # games of at most MEDIUM_GAME secrets: 1 million sets (about 30 MB; 4x6's proof keeps
 # 6,693), as a fresh process maps a larger table's pages in at a cost (4x6: 0.2 s more with 4 million)
-LARGE_GAME, MEDIUM_GAME, SMALL_GAME = 2000, 1296, 256
+LARGE_GAME, MEDIUM_GAME, SMALL_GAME = 4096, 1296, 256
 NODE_LIMIT = 400_000_000  # work (the secrets of every set searched) before the search gives up (LimitError)
 SEED = 20261122  # the random numbers of the fingerprints
 SPLIT_FROM = 200  # secrets: on several processes, a set this large may be split into tasks, a smaller one is one task
