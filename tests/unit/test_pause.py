@@ -20,6 +20,7 @@ import pytest
 
 from solvers.checkpoint import Entry, Frame
 from solvers.codebreak import Game, build, build_tree, parse, verify
+from solvers.codebreak.optimal import prove
 from solvers.codebreak.optimal.average import alone
 from solvers.codebreak.optimal.average_search import AverageSearch
 from solvers.codebreak.optimal.certificate import certificate_of, certify, logging
@@ -115,7 +116,8 @@ def test_a_proof_halted_anywhere_goes_on_with_no_work_lost() -> None:
 def test_a_younger_brother_halted_goes_on_from_its_frames() -> None:
     """A younger brother (a set under one experiment alone, as a worker searches it: `average.brother`) halted
     part-way hands back its frames, keyed apart from the set's own (`average.alone`); searched again, it goes on from
-    them: the same cost, and with the halted search's work the work of one search never halted."""
+    them: the same cost, and with the halted search's work the work of one search never halted. Its exact answer
+    carries its experiment, as a settled set's does, so that the parent's checkpoint keeps it (`keep_new`)."""
     g = game(4, 6).tabled()
     never = AverageSearch(g)
     s, first = never.everyone(), g.experiments.index("AABB")
@@ -130,6 +132,8 @@ def test_a_younger_brother_halted_goes_on_from_its_frames() -> None:
     halted.paused, halted.memo.counters["stopped"][0] = {key: stop.frames[0]}, False  # as the next run starts
     assert halted.settle_part(part, int(BIG), sym, depth, younger) == cost and not halted.paused
     assert abs(halted.work - never.work) <= never.work / 100, (halted.work, never.work)
+    found = prove.settle(halted, False, part, int(BIG), (first,), depth, younger)  # as a worker answers it
+    assert (found.value, found.exact, found.choice) == (cost, True, younger)  # its experiment: a checkpoint keeps it
 
 
 def test_a_certificate_made_again_after_a_halt_is_the_same_byte_for_byte() -> None:
@@ -177,9 +181,9 @@ def test_a_split_proof_halted_hands_back_its_workers_parts(jobs: int) -> None:
 
 def test_a_split_proof_halted_with_younger_brothers_out_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
     """Halted as soon as a younger brother (`average.brother`: a set under one experiment alone) goes out to a
-    worker: the proof raises Paused (a brother hands back no frames: it is searched again), and the run from its
-    checkpoint proves what one process proves, Mastermind 4x5's optimum and first guess."""
-    from solvers.codebreak.optimal import average_search, prove
+    worker: the proof raises Paused with what its workers and the parent's search from the start handed back, and the
+    run from its checkpoint proves what one process proves, Mastermind 4x5's optimum and first guess."""
+    from solvers.codebreak.optimal import average_search
 
     monkeypatch.setattr(average_search, "PARALLEL_FROM", 1)
     submit = prove.Forked.submit
@@ -193,8 +197,8 @@ def test_a_split_proof_halted_with_younger_brothers_out_goes_on(monkeypatch: pyt
         return future
 
     g = game(4, 5).tabled()
-    alone = AverageSearch(g)
-    expected = alone.solve().cost
+    serial = AverageSearch(g)
+    expected = serial.solve().cost
     monkeypatch.setattr(prove.Forked, "submit", submit_then_halt)
     kept = Kept()
     try:
@@ -205,14 +209,13 @@ def test_a_split_proof_halted_with_younger_brothers_out_goes_on(monkeypatch: pyt
     assert brothers and kept.frames  # the parent's search from the start stood somewhere, and kept it
     monkeypatch.setattr(prove.Forked, "submit", submit)
     again = AverageSearch(g, Tuning(split_from=60), run=Execution(2), checkpoint=kept)
-    assert again.solve().cost == expected and again.root_choice == alone.root_choice
+    assert again.solve().cost == expected and again.root_choice == serial.root_choice
 
 
 PROVE = """
 import json, sys
 from pathlib import Path
 from solvers.codebreak import build, parse
-from solvers.codebreak.optimal.average import alone
 from solvers.codebreak.optimal.average_search import AverageSearch
 from solvers.errors import LimitError, Paused
 from solvers.parallel import Execution

@@ -34,9 +34,12 @@ from ..strategy import read_back, verify
 from ..tree import Node
 from .average_search import AverageSearch
 from .symmetry import Space, space
-from .table import NODE_LIMIT, Tuning
+from .table import LARGE_CACHE_BITS, NODE_LIMIT, Tuning
 
 LOG_VALUES = 1 << 27  # the log's room (1 GiB, touched only as far as it is used): past it, no certificate
+MADE_LARGE_FROM = 2000  # secrets: the kept certificates of games larger than this (3x13 to 3x16, 4x7, 5x5, 4x8) were
+# made with a table of 2^LARGE_CACHE_BITS slots, which `certify` keeps for them: a smaller table may crowd a set out
+# and note it again, which changes the log, and `make proofs` makes each kept certificate again array by array
 
 
 class OptimumCertificate(NamedTuple):
@@ -75,7 +78,8 @@ def certify(
 def logging(game: Game, node_limit: int = NODE_LIMIT) -> AverageSearch:
     """The search `certify` runs: in one process, its log on."""
     certifiable(game)
-    search = AverageSearch(game.tabled(), Tuning(node_limit=node_limit))
+    bits = LARGE_CACHE_BITS if len(game.secrets) > MADE_LARGE_FROM else None
+    search = AverageSearch(game.tabled(), Tuning(node_limit=node_limit, cache_bits=bits))
     search.memo = search.memo._replace(log=np.zeros(LOG_VALUES, dtype=np.int64))
     return search
 

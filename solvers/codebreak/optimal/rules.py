@@ -38,7 +38,8 @@ COUNTERS = np.dtype(
         ("logged", np.int64),
         ("overflow", np.bool_),
         ("split", np.int64),  # a set below the start smaller than this is handed back (`Handed`; 0: none is)
-        ("guarded", np.bool_),  # the start's own table entry is neither read nor written (its experiments are given)
+        ("guarded", np.bool_),  # the start's own table entry is neither read nor written (its one experiment is
+        # given), and its frames are keyed by the start under that experiment (`average.alone`)
         ("choice", np.int64),  # the start's experiment, as the last search from the start proved it (-1: none)
         ("brothers", np.bool_),  # a set of at least split hands each younger brother back (`average.brother`)
     ],

@@ -27,7 +27,7 @@ CACHE_BITS = 22  # 4 million sets in the table (about 150 MB), up to LARGE_GAME 
 # the larger table's pages as the search first touches them
 LARGE_CACHE_BITS = 24  # games of more than LARGE_GAME secrets (Bulls and Cows, 4x9): 16 million (about 610 MB)
 SMALL_CACHE_BITS = 16  # games of at most SMALL_GAME secrets: a small table is quicker
-MEDIUM_CACHE_BITS = 20  # games of at most MEDIUM_GAME secrets: 1 million sets (about 30 MB; 4x6's proof keeps
+MEDIUM_CACHE_BITS = 20  # games of at most MEDIUM_GAME secrets: 1 million sets (about 38 MB; 4x6's proof keeps
 # 6,693), as a fresh process maps a larger table's pages in at a cost (4x6: 0.2 s more with 4 million)
 LARGE_GAME, MEDIUM_GAME, SMALL_GAME = 4096, 1296, 256
 NODE_LIMIT = 400_000_000  # work (the secrets of every set searched) before the search gives up (LimitError)
