@@ -38,7 +38,8 @@ def test_the_snapshot_file_round_trip(tmp_path: Path, monkeypatch: pytest.Monkey
     assert live.save_snapshot() == 3
     live.path.unlink()
     assert sorted(live.known()) == [(1, 2, 60, 7), (5, 6, 99, 9), (11, 12, 70, 1)]
-    live.keep([(13, 14, 80, 2)])
+    live.keep([(13, 14, 80, 2), (15, 16, 90, -2 - 5)])  # a younger brother's answer (`prove.settle`): resumed from
+    assert (15, 16, 90, -7) in live.known() and live.save_snapshot() == 4  # the file, never the snapshot's
     live.finish()  # proved after sessions: the snapshot stays, with the last run's entries, for make precompute
     assert not live.path.exists() and len(live.known()) == 4
     quick = frontier.FileCheckpoint(tmp_path / "mastermind-8x8.jsonl")

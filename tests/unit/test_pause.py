@@ -117,7 +117,8 @@ def test_a_younger_brother_halted_goes_on_from_its_frames() -> None:
     """A younger brother (a set under one experiment alone, as a worker searches it: `average.brother`) halted
     part-way hands back its frames, keyed apart from the set's own (`average.alone`); searched again, it goes on from
     them: the same cost, and with the halted search's work the work of one search never halted. Its exact answer
-    carries its experiment, as a settled set's does, so that the parent's checkpoint keeps it (`keep_new`)."""
+    carries its experiment (as -2 less it, apart from a set's), so that the parent's checkpoint keeps it
+    (`keep_new`) and a snapshot, which keeps sets, does not."""
     g = game(4, 6).tabled()
     never = AverageSearch(g)
     s, first = never.everyone(), g.experiments.index("AABB")
@@ -133,7 +134,7 @@ def test_a_younger_brother_halted_goes_on_from_its_frames() -> None:
     assert halted.settle_part(part, int(BIG), sym, depth, younger) == cost and not halted.paused
     assert abs(halted.work - never.work) <= never.work / 100, (halted.work, never.work)
     found = prove.settle(halted, False, part, int(BIG), (first,), depth, younger)  # as a worker answers it
-    assert (found.value, found.exact, found.choice) == (cost, True, younger)  # its experiment: a checkpoint keeps it
+    assert (found.value, found.exact, found.choice) == (cost, True, -2 - younger)  # a checkpoint keeps it (not -1)
 
 
 def test_a_certificate_made_again_after_a_halt_is_the_same_byte_for_byte() -> None:

@@ -290,7 +290,7 @@ class AverageSearch(SearchTable):
             return 0
         self._kept_at = self.work
         m = self.memo
-        at = np.flatnonzero(m.exact & (m.value >= KEEP_MIN_COST) & (m.choice >= 0))
+        at = np.flatnonzero(m.exact & (m.value >= KEEP_MIN_COST) & (m.choice != -1))  # a brother's too (`prove`)
         k1, k2, value, exact, choice, check = m.k1[at], m.k2[at], m.value[at], m.exact[at], m.choice[at], m.check[at]
         whole = seals(k1, k2, value, exact, choice) == check  # not two processes' entries mixed
         new = [
@@ -298,7 +298,7 @@ class AverageSearch(SearchTable):
             for h1, h2, v, c, w, e in zip(
                 k1.tolist(), k2.tolist(), value.tolist(), choice.tolist(), whole.tolist(), exact.tolist(), strict=True
             )
-            if w and e and c >= 0 and v >= KEEP_MIN_COST and (h1, h2) not in self._kept
+            if w and e and c != -1 and v >= KEEP_MIN_COST and (h1, h2) not in self._kept
         ]
         if new:
             self._kept.update((h1, h2) for h1, h2, _, _ in new)

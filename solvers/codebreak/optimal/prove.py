@@ -151,7 +151,8 @@ def settle(search: Search, entries: bool, part: NDArray[np.int32], budget: int, 
     except Paused as stop:
         return Found(budget, False, -1, search.work - before, time.process_time() - clock, paused=tuple(stop.frames))
     exact, brother = v < budget, experiment >= 0
-    choice = (experiment if brother else search.best_of(part, v, depth)[1]) if exact else -1  # kept if exact
+    choice = (-2 - experiment if brother else search.best_of(part, v, depth)[1]) if exact else -1  # a brother's
+    # -2 less its experiment, apart from a set's: kept by a checkpoint as a set's is, not by a snapshot
     tree = tuple(search.part_proof(part, v, depth)) if entries and exact and not brother else ()
     return Found(v, exact, choice, search.work - before, time.process_time() - clock, tree)
 
