@@ -137,6 +137,22 @@ def test_a_younger_brother_halted_goes_on_from_its_frames() -> None:
     assert (found.value, found.exact, found.choice) == (cost, True, -2 - younger)  # a checkpoint keeps it (not -1)
 
 
+def test_a_search_under_one_first_guess_halted_goes_on_from_its_frames() -> None:
+    """`with_first` (the start under one first guess alone, as a resumed proof completes a nearly settled one)
+    halted part-way hands back its frames and its part's, keyed by the start under that guess; searched again, it
+    takes them all up: the same total, and with the halted search's work the work of one search never halted."""
+    g = game(4, 6).tabled()
+    never = AverageSearch(g)
+    s, first = never.everyone(), g.experiments.index("AABC")
+    total = never.with_first(s, (), first)
+    halted = AverageSearch(g)
+    stop = halted_at(halted, never.work // 2, run=lambda: halted.with_first(s, (), first))
+    assert len(stop.frames) == 2  # the part it was searching, and the search from the start
+    halted.paused, halted.memo.counters["stopped"][0] = {(f[2], f[3]): f for f in stop.frames}, False
+    assert halted.with_first(s, (), first) == total and not halted.paused
+    assert abs(halted.work - never.work) <= never.work / 100, (halted.work, never.work)
+
+
 def test_a_certificate_made_again_after_a_halt_is_the_same_byte_for_byte() -> None:
     """The certifying search halted part-way and then run on gives the certificate of a run never stopped, array
     by array, with the same work."""

@@ -92,13 +92,10 @@ class FileCheckpoint:
         return out + (parse_entries(self.path.read_text()) if self.path.exists() else [])
 
     def save_snapshot(self, budget: int = SNAPSHOT_BUDGET) -> int:
-        """Write the snapshot: its entries and this run's of at least `snapshot_min`, one per set, within budget
-        bytes compressed (the costliest sets kept when all do not fit); how many sets. A younger brother's answer
-        (a set under one experiment alone, its choice below -1: `prove.settle`) is the checkpoint's alone."""
-        entries = sorted(
-            {(e[0], e[1]): e for e in self.own() if e[2] >= self.snapshot_min and e[3] >= 0}.values(),
-            key=lambda e: -e[2],
-        )
+        """Write the snapshot: its entries and this run's of at least `snapshot_min`, one per set (not a brother's
+        answer, choice < -1: `prove.settle`), within budget bytes compressed (the costliest kept); how many sets."""
+        sets = {(e[0], e[1]): e for e in self.own() if e[2] >= self.snapshot_min and e[3] >= 0}
+        entries = sorted(sets.values(), key=lambda e: -e[2])
         data, keep = gzip.compress(format_entries(entries).encode(), mtime=0), len(entries)
         while len(data) > budget and keep > 1:
             keep = int(keep * budget / len(data) * 0.95)  # compressed size grows about in step with the entries

@@ -35,7 +35,7 @@ from solvers.errors import LimitError, Paused
 from solvers.halt import halted
 from solvers.parallel import Engine, Inline, forked_executor, kill
 
-from .average import average
+from .average import alone, average
 from .rules import EXPERIMENT, FRAME_LEVELS, PENDING, restore, saved
 from .sets import record
 from .table import Tuning
@@ -151,8 +151,7 @@ def settle(search: Search, entries: bool, part: NDArray[np.int32], budget: int, 
     except Paused as stop:
         return Found(budget, False, -1, search.work - before, time.process_time() - clock, paused=tuple(stop.frames))
     exact, brother = v < budget, experiment >= 0
-    choice = (-2 - experiment if brother else search.best_of(part, v, depth)[1]) if exact else -1  # a brother's
-    # -2 less its experiment, apart from a set's: kept by a checkpoint as a set's is, not by a snapshot
+    choice = (-2 - experiment if brother else search.best_of(part, v, depth)[1]) if exact else -1  # a brother's < -1
     tree = tuple(search.part_proof(part, v, depth)) if entries and exact and not brother else ()
     return Found(v, exact, choice, search.work - before, time.process_time() - clock, tree)
 
@@ -281,8 +280,8 @@ class Schedule:
         split = len(s) + 1 if self.inline else max(search.split_from, 1)  # on one process, every part is one
         done: dict[int, int] = {}
         memo.handed.answer_keys[:] = 0  # the answers of this search alone
-        k1, k2 = search.key(s, depth)
-        line = search.paused.pop((int(k1), int(k2)), ()) if entry else ()  # a stopped run's search from the start
+        k1, k2 = search.key(s, depth) if entry else alone(*search.key(s, depth), int(cands[0, 1]))  # (`settled`)
+        line = search.paused.pop((int(k1), int(k2)), ())  # a stopped run's search from the start
         while True:
             if line:
                 restore(frames, line)
