@@ -50,6 +50,7 @@ from webapp.commands.frontier import (  # noqa: E402
     prove,
     proved_tree,
     second_free_checkpoint,
+    stopped,
 )
 from webapp.jobs.halting import halt_on_signals  # noqa: E402
 from webapp.results.codebreak_results import PROOFS  # noqa: E402
@@ -138,8 +139,8 @@ def possible_only(up_to: int, again: bool, worst_case: bool = True) -> None:
             worst = verify(g, worst_tree)
             assert worst.verified and guesses_possible_codes(g, worst_tree)
             least = f"{worst.worst}"
-        except LimitError as stopped:  # the counting test one deeper is weak here: past the search's budget
-            why = str(stopped)
+        except LimitError as limit:  # the counting test one deeper is weak here: past the search's budget
+            why = str(limit)
             least = why if not worst_case else f"not settled within the search's budget ({why.rsplit(': ', 1)[-1]})"
         took = time.perf_counter() - t
         unrestricted = free.get(task(pegs, colours), "").split(" (")[0].removeprefix("total ")
@@ -215,15 +216,17 @@ def second_free_run(size: str, under: int | None) -> None:
               f"({cpu_seconds():,.0f} CPU s so far)", flush=True)  # fmt: skip
 
     halt_on_signals()  # a stop halts the proof where it stands
+    before = cpu_seconds()
     try:
         found = second_free(g, Tuning(node_limit=LONG), tick, checkpoint, Execution(default_jobs()), under)
     except (KeyboardInterrupt, Paused):
-        print(f"{time.strftime('%H:%M:%S')} stopped: its frames and settled sets kept ({cpu_seconds():,.0f} CPU s)")
+        if checkpoint is not None:  # its snapshot, frames and runs' record into git, as make frontier's
+            stopped(checkpoint, before)
+        print(f"{time.strftime('%H:%M:%S')} stopped ({cpu_seconds() - before:,.0f} CPU s this run)", flush=True)
         return
     except NoneBelow as none:
         record.row(f"{label}, possible codes only from the third guess on (any code second)", f"{none}, proved")
-        record.save()
-        return
+        return ended(record, checkpoint, before, f"proved: {none}")
     published = SECOND_FREE_PUBLISHED.get(size)
     verdict = (
         ""
@@ -238,7 +241,16 @@ def second_free_run(size: str, under: int | None) -> None:
         f"total {found.total:,} (average {found.total / found.stats.secrets:.6f}, worst {found.stats.worst}, first "
         f"guess {g.experiments[found.first]}) in {time.perf_counter() - t:.1f} s, {peaks()}{verdict}",
     )
+    ended(record, checkpoint, before, f"proved: total {found.total:,}{verdict}")
+
+
+def ended(record: Record, checkpoint: FileCheckpoint | None, before: float, how: str) -> None:
+    """A second-free proof's end: its row saved and, for a proof kept across runs, its run recorded beside its
+    snapshot (the snapshot refreshed, the local files removed: `FileCheckpoint.finish`)."""
     record.save()
+    if checkpoint is not None:
+        note_run(checkpoint.path.stem, cpu_seconds() - before, how)
+        checkpoint.finish()
 
 
 def recorded(size: str) -> tuple[int, int | None]:

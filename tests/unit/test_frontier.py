@@ -161,3 +161,19 @@ def test_a_seeded_checkpoint_reads_its_seed_first_and_writes_only_its_own(
     assert own.known() == [(1, 2, 60, 7), (3, 4, 70, 8)] and seed.known() == [(1, 2, 60, 7)]
     assert own.save_snapshot() == 1 and seed.paused() == [] and own.paused() == [(1, 5, 3, 4)]
     assert frontier.FileCheckpoint(tmp_path / "free.jsonl").known() == [(3, 4, 70, 8), (3, 4, 70, 8)]
+
+
+def test_a_stopped_second_free_proof_goes_on_in_a_later_clone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stop (`stopped`, as make frontier's and the second-free runner's) writes the proof's snapshot, frames and
+    run into git's folder: a later clone, without the local files, resumes from the same sets and frames (before,
+    the second-free proof kept them only in `.proofs/`, and a new clone started it again from nothing)."""
+    monkeypatch.setattr(frontier, "PROOFS", tmp_path / "proofs")
+    monkeypatch.setattr(frontier, "CHECKPOINTS", tmp_path / "local")
+    running = frontier.second_free_checkpoint()
+    running.keep([(3, 4, 1200, 8), (5, 6, 999, 9)])  # Super Mastermind's snapshot keeps sets of 1,000 or more
+    running.pause([(1, 5, 3, 4)])
+    frontier.stopped(running, frontier.cpu_seconds() - 600)  # a run of 10 CPU minutes
+    (tmp_path / "local").rename(tmp_path / "gone")  # a later clone: git's files alone
+    later = frontier.second_free_checkpoint()
+    assert later.own() == [(3, 4, 1200, 8)] and later.paused() == [(1, 5, 3, 4)]
+    assert frontier.spent_and_left(later.path.stem, 5, 8).startswith("CPU so far: 10 min in 1 run")

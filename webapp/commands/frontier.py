@@ -300,19 +300,20 @@ def frontier() -> None:
         try:
             found = prove(pegs, colours)
         except (KeyboardInterrupt, Paused):
-            checkpoint = FileCheckpoint(CHECKPOINTS / f"{name}.jsonl")
-            kept = checkpoint.save_snapshot()
-            note_run(name, cpu_seconds() - before, "stopped")
-            print(
-                f"{time.strftime('%H:%M:%S')} stopped: {name}'s progress kept in its snapshot ({kept:,} entries, "
-                f"{len(checkpoint.paused())} part(s) kept where they stood)",
-                flush=True,
-            )
-            return
+            return stopped(FileCheckpoint(CHECKPOINTS / f"{name}.jsonl"), before)
         finally:
             beat.set()
         print(f"{time.strftime('%H:%M:%S')} Mastermind {pegs}x{colours} proved: {found}", flush=True)
         note_run(name, cpu_seconds() - before, f"proved: {found}")
+
+
+def stopped(checkpoint: FileCheckpoint, before: float) -> None:
+    """A long proof stopped (SIGTERM, Ctrl+C): its progress into its snapshot and frames in git, and the CPU seconds
+    of the run (since before) into its runs' record, for the next run here or in a later clone to go on from."""
+    kept, name = checkpoint.save_snapshot(), checkpoint.path.stem
+    note_run(name, cpu_seconds() - before, "stopped")
+    print(f"{time.strftime('%H:%M:%S')} stopped: {name}'s progress kept in its snapshot ({kept:,} entries, "
+          f"{len(checkpoint.paused())} part(s) kept where they stood)", flush=True)  # fmt: skip
 
 
 def second_free_checkpoint() -> FileCheckpoint:
