@@ -26,6 +26,7 @@ from .symmetry import narrowed, place_classes
 from .table import SearchTable, Tuning, split_size
 
 if TYPE_CHECKING:
+    from ..tree import Node
     from .prove import Recipe, Schedule, Task
 
 PARALLEL_FROM = 2000  # secrets: smaller games are searched in one process (forking costs more than it saves: 4x6,
@@ -343,24 +344,6 @@ class AverageSearch(SearchTable):
         _, e = min(nearly)
         return self.with_first(self.everyone(), (), e) + 1
 
-    def tree_entries(self, s: NDArray[np.int32], g: int, budget: int, depth: int) -> list[Entry]:
-        """The table entries of every set on the optimal tree below experiment g at s (with depth experiments left
-        at s), whose cost is at most budget (as `best_of` reads them: a set crowded out of the table is searched
-        again below it), so that another run or process can read the tree back without searching (`adopt`)."""
-        out: list[Entry] = []
-        stack = [(s, g, depth)]
-        while stack:
-            alive, e, left = stack.pop()
-            outcomes = self.rules.table[e, alive]
-            for o in np.unique(outcomes):
-                part = alive[outcomes == o]
-                if (self.game.must_hit and o == self.rules.win) or (not self.game.must_hit and len(part) <= 1):
-                    continue
-                entry = self.entry(part, budget, below(left))
-                out.append(entry)
-                stack.append((part, entry[3], below(left)))
-        return out
-
     def entry(self, s: NDArray[np.int32], budget: int, depth: int = UNCAPPED) -> Entry:
         """A proved set's table entry (its key, cost and experiment), its cost at most budget."""
         cost, choice = self.best_of(s, budget, depth)
@@ -369,9 +352,22 @@ class AverageSearch(SearchTable):
 
     def part_proof(self, part: NDArray[np.int32], cost: int, depth: int = UNCAPPED) -> list[Entry]:
         """The entries of a set whose least cost is proved (with depth experiments left): its own, then every set's
-        on its optimal tree, so that another run reads its cost and tree back without searching."""
-        own = self.entry(part, cost, depth)
-        return [own, *self.tree_entries(part, own[3], cost, depth)]
+        on its optimal tree (`strategy.read_back`'s, each set's cost at most cost, as `best_of` reads them), so that
+        another run or process reads its cost and tree back without searching (`adopt`)."""
+        from ..strategy import read_back
+
+        out: list[Entry] = []
+        stack: list[tuple[Node | None, NDArray[np.int32], int]] = [
+            (read_back(self.game, self, part, cost, False, -1, depth), part, depth)
+        ]
+        while stack:
+            node, s, left = stack.pop()
+            if node is None or node.experiment is None:
+                continue
+            out.append(self.entry(s, cost, left))
+            outcomes = self.game.outcomes(node.experiment, s)
+            stack += [(child, s[outcomes == o], below(left)) for o, child in node.children.items()]
+        return out
 
     def best_of(self, s: NDArray[np.int32], budget: int, depth: int = UNCAPPED) -> tuple[int, int]:
         """(cost, experiment) on the optimal tree for a set whose cost is at most budget, with at most depth
