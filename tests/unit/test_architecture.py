@@ -45,9 +45,12 @@ def named(text: str) -> tuple[list[str], list[str]]:
 
 
 def test_every_path_the_architecture_names_exists() -> None:
+    """Every path, but a folder the tests make that git ignores (`screenshots/`: absent in a fresh clone until a
+    browser test saves one, which this test may run before)."""
     paths, _ = named(DOC.read_text())
     assert len(paths) > 30
-    missing = [p for p in paths if not (ROOT / p).exists()]
+    made = set((ROOT / ".gitignore").read_text().split())
+    missing = [p for p in paths if not (ROOT / p).exists() and not (p.endswith("/") and p in made)]
     assert missing == []
 
 
