@@ -73,6 +73,33 @@ def test_the_split_proof_below_a_total(monkeypatch: pytest.MonkeyPatch) -> None:
         AverageSearch(g, Tuning(split_from=20), run=Execution(2), under=905).solve()
 
 
+@pytest.mark.parametrize("shared", [True, False])
+def test_the_parts_ahead_of_a_waiting_one_are_handed_back_where_workers_share_the_table(shared: bool) -> None:
+    """A search from the start under a bound, every part below it handed back (split past the game): where the
+    workers share the table (`average.ahead`, the schedule's brothers flag), every open part of the first guess is
+    handed back at once, largest first, each budget counting the parts before it at their bounds (so never tighter
+    than the serial search's, which counts their costs); else only the first, the rest waiting for its cost."""
+    from solvers.codebreak.optimal.average import average
+    from solvers.codebreak.optimal.rules import PENDING
+
+    g = game("mastermind", 4, 5).tabled()
+    search = AverageSearch(g)
+    s, first = search.everyone(), g.experiments.index("AABC")
+    sizes = np.bincount(search.rules.table[first, s], minlength=search.rules.outcomes)
+    sizes[search.rules.win] = 0
+    counters, memo = search.memo.counters, search.memo
+    counters["split"][0], counters["brothers"][0] = len(s) + 1, shared
+    memo.frames.head[:], memo.handed.head[:] = 0, 0
+    under = 10**6  # a bound (not `UNBOUNDED`): the serial search may not need the later parts
+    v = average(s, np.int64(under), np.array([[0, first]]), search.rules, memo, search.sym_of(()), search.cap, 0)
+    counters["split"][0], counters["brothers"][0] = 0, False
+    rows = memo.handed.rows[: int(memo.handed.head[0])]
+    assert v == PENDING and (rows[:, 2] == 1).all()
+    assert len(rows) == (int((sizes > 2).sum()) if shared else 1)  # parts of 2 or fewer: exact by the shortcuts
+    assert (rows[:, 0] < under).all()  # each part's budget: the bound less the others' bounds
+    assert [int(r[4] - r[3]) for r in rows] == sorted((int(n) for n in sizes if n > 2), reverse=True)[: len(rows)]
+
+
 def test_a_search_with_its_log_on_hands_out_no_brother(monkeypatch: pytest.MonkeyPatch) -> None:
     """A proof log (`certificate.logging`'s) notes each set's cost as the search proves it; a younger brother's answer
     is a set's cost under one experiment alone, so a logging search hands none out, even on several processes."""

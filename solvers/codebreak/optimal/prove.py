@@ -216,7 +216,8 @@ class Schedule:
             Here(search) if self.inline else Forked(search, jobs) if engine is None else Cluster(search, engine)
         )
         self.room = self.executor.jobs * (1 if self.inline else AHEAD)
-        self.shared = engine is None or getattr(engine, "shared", False)  # workers write this table: brothers out
+        # workers that write this table: younger brothers and the parts ahead of a waiting one out (`average.ahead`)
+        self.shared = not self.inline and (engine is None or getattr(engine, "shared", False))
         self.results: queue.SimpleQueue[tuple[int, int, Future[Found]]] = queue.SimpleQueue()
         self.waiting: dict[tuple[int, int], Open] = {}
         self.running: dict[int, tuple[Open, float, tuple[int, ...]]] = {}
