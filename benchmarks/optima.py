@@ -221,7 +221,7 @@ def second_free_run(size: str, under: int | None) -> None:
         found = second_free(g, Tuning(node_limit=LONG), tick, checkpoint, Execution(default_jobs()), under)
     except (KeyboardInterrupt, Paused):
         if checkpoint is not None:  # its snapshot, frames and runs' record into git, as make frontier's
-            stopped(checkpoint, before)
+            return stopped(checkpoint, before)
         print(f"{time.strftime('%H:%M:%S')} stopped ({cpu_seconds() - before:,.0f} CPU s this run)", flush=True)
         return
     except NoneBelow as none:

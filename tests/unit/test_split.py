@@ -79,8 +79,9 @@ def test_the_parts_ahead_of_a_waiting_one_are_handed_back_where_workers_share_th
     workers share the table (`average.ahead`, the schedule's brothers flag), every open part of the first guess is
     handed back at once, largest first, each budget counting the parts before it at their bounds (so never tighter
     than the serial search's, which counts their costs); else only the first, the rest waiting for its cost."""
-    from solvers.codebreak.optimal.average import average
+    from solvers.codebreak.optimal.average import average, open_parts
     from solvers.codebreak.optimal.rules import PENDING
+    from solvers.codebreak.optimal.symmetry import narrowed
 
     g = game("mastermind", 4, 5).tabled()
     search = AverageSearch(g)
@@ -96,7 +97,11 @@ def test_the_parts_ahead_of_a_waiting_one_are_handed_back_where_workers_share_th
     rows = memo.handed.rows[: int(memo.handed.head[0])]
     assert v == PENDING and (rows[:, 2] == 1).all()
     assert len(rows) == (int((sizes > 2).sum()) if shared else 1)  # parts of 2 or fewer: exact by the shortcuts
-    assert (rows[:, 0] < under).all()  # each part's budget: the bound less the others' bounds
+    fresh = AverageSearch(g)  # the parts' bounds as the search opened the guess, on a table as fresh as its was
+    _, _, lows, total, order = open_parts(
+        s, first, np.int64(under), fresh.rules, fresh.memo, fresh.cap, narrowed(fresh.sym_of(()), first)
+    )
+    assert rows[:, 0].tolist() == [under - (total - lows[o]) for o in order[: len(rows)]]  # the others at bounds
     assert [int(r[4] - r[3]) for r in rows] == sorted((int(n) for n in sizes if n > 2), reverse=True)[: len(rows)]
 
 

@@ -100,10 +100,9 @@ class FileCheckpoint:
         while len(data) > budget and keep > 1:
             keep = int(keep * budget / len(data) * 0.95)  # compressed size grows about in step with the entries
             data = gzip.compress(format_entries(entries[:keep]).encode(), mtime=0)
-        self.snapshot.parent.mkdir(parents=True, exist_ok=True)
-        self.snapshot.write_bytes(data)
+        whole(self.snapshot, data)
         if self.frames.exists():
-            self.snapshot_frames.write_text(self.frames.read_text())
+            whole(self.snapshot_frames, self.frames.read_bytes())
         return keep
 
     def paused(self) -> list[Frame]:
@@ -115,10 +114,7 @@ class FileCheckpoint:
 
     def pause(self, frames: list[Frame]) -> None:
         """Keep where the running parts stood at a stop (written whole, then moved into place)."""
-        self.frames.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.frames.with_suffix(".partial")
-        partial.write_text(json.dumps([list(f) for f in frames]))
-        partial.replace(self.frames)
+        whole(self.frames, json.dumps([list(f) for f in frames]).encode())
 
     def finish(self) -> None:
         """The proof is done: the local file goes. A snapshot in git (a proof of more than one session) stays,
@@ -126,29 +122,32 @@ class FileCheckpoint:
         the proof took sessions)."""
         if self.snapshot.exists():
             self.save_snapshot()
-        self.path.unlink(missing_ok=True)
-        self.frames.unlink(missing_ok=True)
-        self.snapshot_frames.unlink(missing_ok=True)
+        for path in (self.path, self.frames, self.snapshot_frames):
+            path.unlink(missing_ok=True)
 
     def compact(self) -> None:
         """Rewrite the file with one entry per set, of the sets a checkpoint keeps (files written before they
         were filtered held every set)."""
         if self.path.exists():
             text = format_entries(e for e in parse_entries(self.path.read_text()) if e[2] >= SNAPSHOT_MIN_COST)
-            partial = self.path.with_suffix(".partial")
-            partial.write_text(text)
-            partial.replace(self.path)
+            whole(self.path, text.encode())
 
     def keep(self, entries: list[Entry]) -> None:
         """Append one settled part's entries (of the sets that cost at least SNAPSHOT_MIN_COST)."""
-        kept = [e for e in entries if e[2] >= SNAPSHOT_MIN_COST]
-        if not kept:
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("a") as f:
-            f.write(json.dumps(kept) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
+        if kept := [e for e in entries if e[2] >= SNAPSHOT_MIN_COST]:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("a") as f:
+                f.write(json.dumps(kept) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+
+
+def whole(path: Path, data: bytes) -> None:
+    """Write a file whole, then move it into place: a process killed midway leaves the one before intact."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_bytes(data)
+    partial.replace(path)
 
 
 def mastermind(pegs: int, colours: int) -> Game:
@@ -274,7 +273,7 @@ def note_run(name: str, seconds: float, how: str) -> None:
     path = PROOFS / f"{name}.runs.json"
     runs = json.loads(path.read_text()) if path.exists() else []
     runs.append({"date": time.strftime("%Y-%m-%d"), "cpu_seconds": round(seconds), "how": how})
-    path.write_text(json.dumps(runs, indent=1) + "\n")
+    whole(path, (json.dumps(runs, indent=1) + "\n").encode())
 
 
 def proved(name: str) -> bool:
@@ -310,8 +309,8 @@ def frontier() -> None:
 def stopped(checkpoint: FileCheckpoint, before: float) -> None:
     """A long proof stopped (SIGTERM, Ctrl+C): its progress into its snapshot and frames in git, and the CPU seconds
     of the run (since before) into its runs' record, for the next run here or in a later clone to go on from."""
+    note_run(checkpoint.path.stem, cpu_seconds() - before, "stopped")  # first: a large proof's snapshot takes a while
     kept, name = checkpoint.save_snapshot(), checkpoint.path.stem
-    note_run(name, cpu_seconds() - before, "stopped")
     print(f"{time.strftime('%H:%M:%S')} stopped: {name}'s progress kept in its snapshot ({kept:,} entries, "
           f"{len(checkpoint.paused())} part(s) kept where they stood)", flush=True)  # fmt: skip
 
