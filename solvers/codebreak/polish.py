@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .game import Game
-from .strategy import read_back
+from .optimal.readback import read_back
 from .tree import Node
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -21,7 +21,8 @@ from solvers.progress import Tick, quiet
 
 from .game import Game
 from .optimal.plain import PLAIN_MAX, PLAIN_WORK, PlainSearch
-from .optimal.rules import BIG, UNCAPPED, below
+from .optimal.readback import read_back
+from .optimal.rules import BIG
 from .tree import Node
 
 if TYPE_CHECKING:
@@ -269,37 +270,6 @@ def _compiled(game: Game, asked: Optimal, limit: int, checkpoint: Checkpoint | N
         possible_only=asked.possible_only,
         run=asked.proving.run,
     )
-
-
-class Proved(Protocol):
-    """What reading an optimal tree back needs of a search (`AverageSearch`, `WorstSearch`, `PlainSearch`)."""
-
-    def best_of(self, s: NDArray[np.int32], budget: int, depth: int = ...) -> tuple[int, int]:
-        """(cost, experiment) on the optimal tree for a set whose cost (or depth) is at most budget."""
-
-
-def read_back(
-    game: Game, search: Proved, s: NDArray[np.int32], cost: int, worst: bool, first: int = -1, depth: int = UNCAPPED
-) -> Node:
-    """The optimal tree of a set whose optimal cost (worst: depth) `search` proved, read back from its table, with
-    at most depth experiments (the average under a cap); first: the top experiment when the search chose it
-    itself (`root_choice`)."""
-
-    def grow(s: NDArray[np.int32], budget: int, e: int, depth: int) -> Node:
-        if not game.must_hit and len(s) <= 1:
-            return Node(None, len(s), solved=int(s[0]) if len(s) else None)
-        e = e if e >= 0 else search.best_of(s, budget, depth)[1]
-        node = Node(e, len(s))
-        outcomes = game.outcomes(e, s)
-        for o in np.unique(outcomes):
-            part = s[outcomes == o]
-            if game.must_hit and int(o) == game.win_outcome:
-                node.children[int(o)] = None
-            else:
-                node.children[int(o)] = grow(part, budget - 1 if worst else cost, -1, below(depth))
-        return node
-
-    return grow(s, cost, first, depth)
 
 
 # ---------------------------------------------------------------- statistics and verification

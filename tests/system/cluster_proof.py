@@ -22,8 +22,9 @@ from solvers.codebreak import build, parse, verify
 from solvers.codebreak.game import Game
 from solvers.codebreak.optimal import average_search
 from solvers.codebreak.optimal.average_search import AverageSearch
+from solvers.codebreak.optimal.readback import read_back
 from solvers.codebreak.solve import TreeRequest, solve
-from solvers.codebreak.strategy import Proving, read_back
+from solvers.codebreak.strategy import Proving
 from webapp.results.cluster import search_run
 
 GAMES = Path(__file__).resolve().parents[2] / "games"

@@ -13,7 +13,8 @@ from solvers.codebreak import Proving, build, build_tree, parse, verify
 from solvers.codebreak.game import Game
 from solvers.codebreak.optimal import average_search as search_module
 from solvers.codebreak.optimal.average_search import AverageSearch, NoneBelow
-from solvers.codebreak.strategy import guesses_possible_codes, read_back
+from solvers.codebreak.optimal.readback import read_back
+from solvers.codebreak.strategy import guesses_possible_codes
 from solvers.parallel import Execution
 
 GAMES = Path(__file__).resolve().parents[2] / "games"

@@ -14,9 +14,10 @@ from solvers.codebreak import build, parse, verify
 from solvers.codebreak.game import Game
 from solvers.codebreak.optimal import average_search as search_module
 from solvers.codebreak.optimal.average_search import AverageSearch, NoneBelow
+from solvers.codebreak.optimal.readback import read_back
 from solvers.codebreak.optimal.rules import SECOND_FREE
 from solvers.codebreak.optimal.table import Tuning
-from solvers.codebreak.strategy import guesses_possible_codes, read_back
+from solvers.codebreak.strategy import guesses_possible_codes
 from solvers.codebreak.tree import Node
 from solvers.parallel import Execution
 

@@ -18,15 +18,16 @@ from solvers.halt import proving
 from solvers.parallel import ONE, Execution
 
 from ..game import Game
+from ..tree import Node
 from .average import alone, average, open_parts
 from .candidates import candidates
+from .readback import read_back
 from .rules import BIG, SECOND_FREE, UNCAPPED, Optimum, Symmetry, below, free, restore, saved
 from .sets import perfect_member, seals, shortcut
 from .symmetry import narrowed, place_classes
 from .table import SearchTable, Tuning, split_size
 
 if TYPE_CHECKING:
-    from ..tree import Node
     from .prove import Recipe, Schedule, Task
 
 PARALLEL_FROM = 2000  # secrets: smaller games are searched in one process (forking costs more than it saves: 4x6,
@@ -354,8 +355,6 @@ class AverageSearch(SearchTable):
         """The entries of a set whose least cost is proved (with depth experiments left): its own, then every set's
         on its optimal tree (`strategy.read_back`'s, each set's cost at most cost, as `best_of` reads them), so that
         another run or process reads its cost and tree back without searching (`adopt`)."""
-        from ..strategy import read_back
-
         out: list[Entry] = []
         stack: list[tuple[Node | None, NDArray[np.int32], int]] = [
             (read_back(self.game, self, part, cost, False, -1, depth), part, depth)

@@ -30,9 +30,10 @@ from numpy.typing import NDArray
 from solvers.errors import InputError, LimitError
 
 from ..game import Game
-from ..strategy import read_back, verify
+from ..strategy import verify
 from ..tree import Node
 from .average_search import AverageSearch
+from .readback import read_back
 from .symmetry import Space, space
 from .table import LARGE_CACHE_BITS, NODE_LIMIT, Tuning
 

@@ -20,9 +20,10 @@ from solvers.checkpoint import Checkpoint
 from solvers.parallel import ONE, Execution
 
 from ..game import Game
-from ..strategy import Stats, guesses_possible_codes, read_back, verify
+from ..strategy import Stats, guesses_possible_codes, verify
 from ..tree import Node
 from .average_search import AverageSearch
+from .readback import read_back
 from .rules import SECOND_FREE
 from .table import Tuning
 

@@ -1,0 +1,46 @@
+"""An optimal tree read back from a search's table (`read_back`): what the average, worst-case and plain searches
+prove, as a strategy, without searching again (but for a set crowded out of the table)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..tree import Node
+from .rules import UNCAPPED, below
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+class Proved(Protocol):
+    """What reading an optimal tree back needs of a search (`AverageSearch`, `WorstSearch`, `PlainSearch`)."""
+
+    def best_of(self, s: NDArray[np.int32], budget: int, depth: int = ...) -> tuple[int, int]:
+        """(cost, experiment) on the optimal tree for a set whose cost (or depth) is at most budget."""
+
+
+def read_back(
+    game: Game, search: Proved, s: NDArray[np.int32], cost: int, worst: bool, first: int = -1, depth: int = UNCAPPED
+) -> Node:
+    """The optimal tree of a set whose optimal cost (worst: depth) `search` proved, read back from its table, with
+    at most depth experiments (the average under a cap); first: the top experiment when the search chose it
+    itself (`root_choice`)."""
+
+    def grow(s: NDArray[np.int32], budget: int, e: int, depth: int) -> Node:
+        if not game.must_hit and len(s) <= 1:
+            return Node(None, len(s), solved=int(s[0]) if len(s) else None)
+        e = e if e >= 0 else search.best_of(s, budget, depth)[1]
+        node = Node(e, len(s))
+        outcomes = game.outcomes(e, s)
+        for o in np.unique(outcomes):
+            part = s[outcomes == o]
+            if game.must_hit and int(o) == game.win_outcome:
+                node.children[int(o)] = None
+            else:
+                node.children[int(o)] = grow(part, budget - 1 if worst else cost, -1, below(depth))
+        return node
+
+    return grow(s, cost, first, depth)
