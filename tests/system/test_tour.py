@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.system.conftest import Served
+from tests.system.conftest import QUEUED_WITHIN, Served
 from tests.system.test_jobs import descendants
 from tests.waiting import until
 
@@ -106,4 +106,4 @@ def test_a_visitor_gets_every_heavy_answer_while_the_precomputation_runs(
     assert e.value.code == 304
     e.value.close()
     # the precomputation's consumer, at the lowest priority, queued the rest (what is shipped, it stored)
-    until(lambda: "results queued for precomputation" in app.output(), 120, "the precomputation queued nothing")
+    until(lambda: "results queued for precomputation" in app.output(), QUEUED_WITHIN, "the precomputation queued nothing")
