@@ -46,7 +46,9 @@ def test_results_queued_for_the_precomputation_count_against_the_client(serve: C
     moved to the visitors' queue, the rest are refused with 429 naming what it has waiting; another client still
     gets its own."""
     app = serve(COIN_PUZZLES_PRECOMPUTE="1", COIN_PUZZLES_JOBS_PER_CLIENT="4", JOB_WORKERS="1")
-    until(lambda: "results queued for precomputation" in app.output(), QUEUED_WITHIN, "the precomputation was not queued")
+    until(
+        lambda: "results queued for precomputation" in app.output(), QUEUED_WITHIN, "the precomputation was not queued"
+    )
     with ThreadPoolExecutor(4) as pool:
         answers = list(pool.map(lambda path: ask(app.url, path, "127.0.0.2"), DEVIL_JOBS))
     statuses = [status for status, _, _ in answers]
@@ -152,7 +154,9 @@ def test_a_killed_consumer_worker_is_queued_again_without_a_request(serve: Calla
         COIN_PUZZLES_JOB_STALE_SECONDS="3",
         COIN_PUZZLES_REVIVE_SECONDS="2",
     )
-    until(lambda: "results queued for precomputation" in app.output(), QUEUED_WITHIN, "the precomputation was not queued")
+    until(
+        lambda: "results queued for precomputation" in app.output(), QUEUED_WITHIN, "the precomputation was not queued"
+    )
     path = "/api/devil?n=15"  # the whole-table search for 15 coins: a job of about 4 s (the visitor's now)
     assert ask(app.url, path)[0] == 202
     until(lambda: bool(job_processes(app)), 60, "the job did not start")

@@ -106,4 +106,6 @@ def test_a_visitor_gets_every_heavy_answer_while_the_precomputation_runs(
     assert e.value.code == 304
     e.value.close()
     # the precomputation's consumer, at the lowest priority, queued the rest (what is shipped, it stored)
-    until(lambda: "results queued for precomputation" in app.output(), QUEUED_WITHIN, "the precomputation queued nothing")
+    until(
+        lambda: "results queued for precomputation" in app.output(), QUEUED_WITHIN, "the precomputation queued nothing"
+    )
