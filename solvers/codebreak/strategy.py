@@ -21,7 +21,7 @@ from solvers.progress import Tick, quiet
 
 from .game import Game
 from .optimal.plain import PLAIN_MAX, PLAIN_WORK, PlainSearch
-from .optimal.readback import read_back
+from .optimal.readback import expand, read_back
 from .optimal.rules import BIG
 from .tree import Node
 
@@ -193,20 +193,7 @@ def _heuristic(
     e = int(alive[0]) if game.must_hit and len(alive) == 1 else choose(game, alive, strategy)
     if game.must_hit:
         settled(alive[alive == e])
-    return _expand(game, alive, e, lambda part: _heuristic(game, part, strategy, settled))
-
-
-def _expand(game: Game, alive: NDArray[np.int64], e: int, grow: Callable[[NDArray[np.int64]], Node]) -> Node:
-    """A node making experiment e, with children grown by `grow` for each outcome."""
-    node = Node(e, len(alive))
-    outcomes = game.outcomes(e, alive)
-    for o in np.unique(outcomes):
-        part = alive[outcomes == o]
-        if game.must_hit and int(o) == game.win_outcome:
-            node.children[int(o)] = None
-        else:
-            node.children[int(o)] = grow(part)
-    return node
+    return expand(game, alive, e, lambda part: _heuristic(game, part, strategy, settled))
 
 
 # ---------------------------------------------------------------- optimal search (small games)

@@ -1,9 +1,11 @@
 """An optimal tree read back from a search's table (`read_back`): what the average, worst-case and plain searches
-prove, as a strategy, without searching again (but for a set crowded out of the table)."""
+prove, as a strategy, without searching again (but for a set crowded out of the table); a node's children grown
+outcome by outcome (`expand`, the heuristics' trees' too)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -33,14 +35,19 @@ def read_back(
         if not game.must_hit and len(s) <= 1:
             return Node(None, len(s), solved=int(s[0]) if len(s) else None)
         e = e if e >= 0 else search.best_of(s, budget, depth)[1]
-        node = Node(e, len(s))
-        outcomes = game.outcomes(e, s)
-        for o in np.unique(outcomes):
-            part = s[outcomes == o]
-            if game.must_hit and int(o) == game.win_outcome:
-                node.children[int(o)] = None
-            else:
-                node.children[int(o)] = grow(part, budget - 1 if worst else cost, -1, below(depth))
-        return node
+        return expand(game, s, e, lambda part: grow(part, budget - 1 if worst else cost, -1, below(depth)))
 
     return grow(s, cost, first, depth)
+
+
+def expand(game: Game, alive: NDArray[Any], e: int, grow: Callable[[NDArray[Any]], Node]) -> Node:
+    """A node making experiment e, with children grown by `grow` for each outcome."""
+    node = Node(e, len(alive))
+    outcomes = game.outcomes(e, alive)
+    for o in np.unique(outcomes):
+        part = alive[outcomes == o]
+        if game.must_hit and int(o) == game.win_outcome:
+            node.children[int(o)] = None
+        else:
+            node.children[int(o)] = grow(part)
+    return node
