@@ -18,7 +18,6 @@ from solvers.halt import proving
 from solvers.parallel import ONE, Execution
 
 from ..game import Game
-from ..tree import Node
 from .average import alone, average, open_parts
 from .candidates import candidates
 from .readback import read_back
@@ -353,19 +352,16 @@ class AverageSearch(SearchTable):
 
     def part_proof(self, part: NDArray[np.int32], cost: int, depth: int = UNCAPPED) -> list[Entry]:
         """The entries of a set whose least cost is proved (with depth experiments left): its own, then every set's
-        on its optimal tree (`strategy.read_back`'s, each set's cost at most cost, as `best_of` reads them), so that
+        on its optimal tree, as `read_back` reads each from the table (`best_of`, each cost at most cost), so that
         another run or process reads its cost and tree back without searching (`adopt`)."""
         out: list[Entry] = []
-        stack: list[tuple[Node | None, NDArray[np.int32], int]] = [
-            (read_back(self.game, self, part, cost, False, -1, depth), part, depth)
-        ]
-        while stack:
-            node, s, left = stack.pop()
-            if node is None or node.experiment is None:
-                continue
-            out.append(self.entry(s, cost, left))
-            outcomes = self.game.outcomes(node.experiment, s)
-            stack += [(child, s[outcomes == o], below(left)) for o, child in node.children.items()]
+
+        class Noted:  # the search, each set `read_back` reads noted as an entry
+            def best_of(noted, s: NDArray[np.int32], budget: int, left: int = UNCAPPED) -> tuple[int, int]:  # noqa: N805
+                out.append(self.entry(s, budget, left))
+                return out[-1][2], out[-1][3]
+
+        read_back(self.game, Noted(), part, cost, False, -1, depth)
         return out
 
     def best_of(self, s: NDArray[np.int32], budget: int, depth: int = UNCAPPED) -> tuple[int, int]:
