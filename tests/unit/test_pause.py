@@ -303,6 +303,33 @@ def test_ctrl_c_stops_a_proof_of_the_command_line(how: signal.Signals) -> None:
     assert err.strip() == "coin-puzzles: stopped (a proof run here keeps nothing: it starts over next time)"
 
 
+OTHER_SIGNALS = """
+import os, signal, subprocess, time
+from solvers.halt import halted
+from webapp.jobs.halting import halt_on_signals
+
+halt_on_signals(interrupt=False)  # as a job's process: a stop halts, never raises
+signal.signal(signal.SIGCHLD, lambda *_: None)  # a library's handler (an event loop's child watcher, a server's)
+signal.signal(signal.SIGHUP, lambda *_: None)
+subprocess.run(["true"], check=True)
+os.kill(os.getpid(), signal.SIGHUP)
+time.sleep(0.5)
+print(halted(), end=" ")
+os.kill(os.getpid(), signal.SIGTERM)
+time.sleep(0.5)
+print(halted())
+"""
+
+
+def test_only_a_stop_halts_the_proofs_of_a_process_that_handles_other_signals() -> None:
+    """Each signal that has a handler in a process writes its number to the wake-up socket, so a child's end
+    (SIGCHLD) or a SIGHUP to a process that handles them must not halt its proofs; SIGTERM still does. (Any byte
+    halted them once, and every later proof of that process stopped part-way at once.)"""
+    done = subprocess.run([sys.executable, "-c", OTHER_SIGNALS], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          capture_output=True, text=True, timeout=60, check=True)  # fmt: skip
+    assert done.stdout.split() == ["False", "True"], done.stdout + done.stderr
+
+
 def test_a_frame_is_not_restored_where_other_candidates_are_tried() -> None:
     """A set's frame says which of its candidates were tried; the same set searched under other symmetries (so
     with other candidates, as another first guess leaves it) must not go on from it. Mastermind 4x7's part with

@@ -2,10 +2,11 @@
 (`solvers.halt`) instead of killing it, so that it keeps its frames and the next run goes on from there.
 
 The proof spends its time in compiled kernels that hold no Python frame, where Python runs no signal handler until
-they return: the signal's byte goes to a socket (`signal.set_wakeup_fd`), and a thread waiting on it sets the
-flag at once, which every kernel reads at every set it enters (the kernels release the GIL, so the thread runs).
-The handler itself, run once the kernel returned, raises KeyboardInterrupt when no proof is running
-(`solvers.halt.running`), so that a stop between proofs stops the command as before."""
+they return: the signal's number goes to a socket (`signal.set_wakeup_fd`, which writes the number of every signal
+with a handler here), and a thread waiting on it sets the flag at once for a stop (`STOPS`: a child's SIGCHLD or a
+SIGHUP that a library handles does not halt), which every kernel reads at every set it enters (the kernels release
+the GIL, so the thread runs). The handler itself, run once the kernel returned, raises KeyboardInterrupt when no
+proof is running (`solvers.halt.running`), so that a stop between proofs stops the command as before."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from types import FrameType
 
 from solvers.halt import halt, own, running
 
+STOPS = (signal.SIGTERM, signal.SIGINT)  # the signals that halt; any other (SIGCHLD, SIGHUP, ...) does not
 _SOCKETS: list[socket.socket] = []
 _INSTALLED: list[int] = []  # the process that installed them
 
@@ -40,9 +42,10 @@ def halt_on_signals(interrupt: bool = True) -> None:
     _INSTALLED[:] = [os.getpid()]
     atexit.register(_closed, os.getpid())
 
-    def watch() -> None:
-        while wake.recv(1):
-            halt()
+    def watch() -> None:  # each byte the number of a signal with a handler here: only a stop halts
+        while got := wake.recv(1):
+            if got[0] in STOPS:
+                halt()
 
     threading.Thread(target=watch, name="halt on signals", daemon=True).start()
 
@@ -51,8 +54,8 @@ def halt_on_signals(interrupt: bool = True) -> None:
         if interrupt and not running():
             raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, handler)
-    signal.signal(signal.SIGINT, handler)
+    for stop in STOPS:
+        signal.signal(stop, handler)
 
 
 def _closed(pid: int) -> None:
