@@ -88,3 +88,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return 3 if "/tests/e2e/" in path else 4
 
     items.sort(key=rank)
+
+
+@pytest.fixture(autouse=True)
+def halt_flag_left_clear() -> Iterator[None]:
+    """Every test leaves this process's halt flag (`solvers.halt`) as it found it: clear. A test that halts a proof
+    and forgets to clear it would stop every later proof of its pytest-xdist process part-way (`Paused`), failing
+    whichever test happens to run next there."""
+    from solvers.halt import clear, halted
+
+    yield
+    if halted():
+        clear()
+        pytest.fail("this test left the halt flag set (`solvers.halt.clear` it): later proofs here would stop")
