@@ -164,3 +164,18 @@ def test_a_stored_refusal_yields_to_what_is_shipped(tmp_path: Path) -> None:
             install(store)
         found = kept(store, CODEBREAK, params)
         assert not isinstance(found, Failed) and found is not None and found[1].total == 26274
+
+
+def test_every_file_the_site_reads_from_webapp_data_is_packaged() -> None:
+    """Every file under webapp/data (shipped results, certificates, proof snapshots) matches the package data that
+    pyproject.toml lists, so that a wheel holds it too, not only an editable install: a wheel built before the
+    results' folder was listed held none of its 16 files."""
+    import fnmatch
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    listed = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["webapp"]
+    data = root / "webapp" / "data"
+    files = [p.relative_to(root / "webapp").as_posix() for p in data.rglob("*") if p.is_file()]
+    assert files and SHIPPED_RESULTS.is_relative_to(data)
+    assert [f for f in files if not any(fnmatch.fnmatch(f, glob) for glob in listed)] == []
