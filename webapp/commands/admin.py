@@ -1,5 +1,5 @@
-"""The commands that run the site: `serve` (gunicorn and the job consumers), `worker`, `precompute`,
-`proxy-config` (`proxy`), `rotate-key` and `warm-up` (each with the function that adds its arguments)."""
+"""The commands that run the site: `serve` (gunicorn and the job consumers), `worker`, `precompute`, `artifacts`,
+`proxy-config` (`proxy`), `rotate-key`, `warm-up` and `certify` (each with the function that adds its arguments)."""
 
 from __future__ import annotations
 

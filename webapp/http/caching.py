@@ -14,7 +14,7 @@ the fragment-or-page header and the deploy. What a response may be kept for is d
   each time, answered 304 when unchanged, and kept by no shared cache.
 - **Private** (`private, no-store`): a page that carries a CSRF token or a sealed game.
 
-The ways into the store (`results.computed`, `peek`, `held`, `optima.optima_table`) and the sealed games
+The ways into the store (`jobs.access.computed`, `peek`, `held`, `optima.optima_table`) and the sealed games
 (`secretbox`) say what a response read by calling `changing()` or `private()`, so no view has to.
 """
 

@@ -1,10 +1,10 @@
 """Expensive results: computed once, verified by their solvers, kept in the result store, and computed by a
 background job when they are not there yet.
 
-A view asks `computed(name, params)`. A stored result comes back at once; a quick one is computed on the
-spot and stored; anything heavier is claimed (one job per key across every worker and host), enqueued on the
-task queue, and the view raises `Pending`, which the app answers with a progress page (or `202 Accepted` with
-the progress for the API) at the same URL until the result is there.
+A view asks `computed(c, params)` (c: a computation, `results.catalogue`). A stored result comes back at once; a
+quick one is computed on the spot and stored; anything heavier is claimed (one job per key across every worker and
+host), enqueued on the task queue, and the view raises `Pending`, which the app answers with a progress page (or
+`202 Accepted` with the progress for the API) at the same URL until the result is there.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The peg boards' bidirectional search with its levels on disk (solvers/pegs/levels.py `Spill`): a level's children
+"""The peg boards' bidirectional search with its levels on disk (solvers/pegs/storage.py `Spill`): a level's children
 wait in one file per key bucket while it is built, each new level's parts are files, and after every level a small
 manifest records the search, so that the memory a search needs no longer grows with its levels, and a restarted job
 (a stopped server, a session's end) resumes at the level it had reached.
