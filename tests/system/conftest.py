@@ -21,9 +21,9 @@ from tests.waiting import until
 
 BIN = Path(sys.executable).parent
 SYSTEM_KEY = secrets.token_hex(32)  # the servers' key, made for this run
-QUEUED_WITHIN = 300  # seconds a fresh site's precomputation may take to queue its work: its consumer runs at nice 19,
-# so on a slow 2-core machine under make test's four test processes it waited past 60 and 120 s (2026-11-29), and
-# passed in 30 s alone
+QUEUED_WITHIN = 300  # seconds a fresh site's precomputation may take to queue its work, or to store what is shipped,
+# or to render a heavy page (each wait's deadline, not a timing): its consumer runs at nice 19, so on a slow 2-core
+# machine under make test's four test processes it waited past 60 and 120 s (2026-11-29), and passed in 30 s alone
 
 
 @pytest.fixture(autouse=True)

@@ -1,6 +1,7 @@
 """A fresh install is complete at once: `coin-puzzles serve` (nginx in front on a free port, gunicorn, the real
 consumers, the precomputation queued and running) from an empty instance folder serves what the package ships
-proved, within a minute of its start, and no request waits on a search."""
+proved once its precomputation has stored it (about a minute, which no test times), and no request waits on a
+search."""
 
 from __future__ import annotations
 
