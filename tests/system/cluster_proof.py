@@ -3,7 +3,8 @@ by test_cluster.py): Mastermind 4x5 by the site's own call (`solve`), its tree v
 worker process SIGKILLed as soon as one runs a task, keeping a checkpoint; and 4x6 once more, resumed from it. One
 JSON line per proof: the proved total, whether the tree verified, its first guess, the parents (raylets) of every
 worker process seen running a task, and the worker killed (with whether the proof was still running then); the
-last line adds the checkpoint's entries and the serial search's first guess."""
+resumed run's line adds the checkpoint's entries and the serial search's first guess. Then 4x6 afresh, stopped by a
+SIGTERM once a task runs: whether it halted (Paused), what it kept, and whether this process's handler survived."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ from solvers.codebreak.optimal.average_search import AverageSearch
 from solvers.codebreak.optimal.readback import read_back
 from solvers.codebreak.solve import TreeRequest, solve
 from solvers.codebreak.strategy import Proving
+from solvers.errors import Paused
+from webapp.jobs.halting import halt_on_signals
 from webapp.results.cluster import search_run
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
@@ -71,6 +74,8 @@ class Kept:
 
 
 def main() -> None:
+    halt_on_signals(interrupt=False)  # as in a job's process: a stop halts the proof
+    handler = signal.getsignal(signal.SIGTERM)
     average_search.CLUSTER_FROM = 1  # 4x5 (625 secrets) goes to the cluster too: the site's from 1,000
     spec = parse((GAMES / "mastermind.game").read_text())
     kept = Kept()
@@ -106,6 +111,25 @@ def main() -> None:
     alone = AverageSearch(game)  # the serial search, in this process
     alone.solve()
     print(json.dumps(row | {"serial_first": game.experiments[alone.root_choice]}), flush=True)
+
+    # a stop (SIGTERM, as a job's stopping worker sends it) while 4x6 is proved afresh on the cluster: halted, with
+    # what it proved kept, as a job on one machine (Ray's driver puts a handler of its own in the place of this one)
+    fresh = Kept()
+    threading.Thread(target=stop_at_first_task, daemon=True).start()
+    try:
+        prove(game, fresh)
+        stopped = False
+    except Paused:
+        stopped = True
+    print(json.dumps({"stopped": stopped, "kept": len(fresh.entries), "handler_kept": signal.getsignal(signal.SIGTERM)
+                      is handler}), flush=True)  # fmt: skip
+
+
+def stop_at_first_task() -> None:
+    """SIGTERM to this process as soon as a worker of the cluster runs a task."""
+    while not running_tasks():
+        time.sleep(SAMPLE_SECONDS / 4)
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def prove(game: Game, kept: Kept) -> dict[str, object]:

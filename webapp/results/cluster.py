@@ -21,8 +21,10 @@ import copy
 import logging
 import os
 import resource
+import signal
 import socket
 import sys
+import threading
 import uuid
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -86,6 +88,11 @@ class RayEngine:
         resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
         if address != LOCAL:
             reachable(address)  # Ray itself would retry for minutes
+        # ray.init puts a SIGTERM handler of its own (sys.exit) in the place of this process's: a stop would then
+        # raise SystemExit wherever the proof stood instead of halting it (`webapp.jobs.halting`), losing its frames
+        # and logging a traceback; the handlers there before are put back once it returned
+        main = threading.current_thread() is threading.main_thread()
+        handlers = {stop: signal.getsignal(stop) for stop in (signal.SIGTERM, signal.SIGINT)} if main else {}
         try:
             ray.init(
                 address=None if address == LOCAL else address,
@@ -97,6 +104,10 @@ class RayEngine:
         except (ConnectionError, RuntimeError, ValueError) as e:
             first = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
             raise ClusterError(f"the proofs' cluster at {address!r} ({VARIABLE}) cannot be joined: {first}") from e
+        finally:
+            for stop, handler in handlers.items():
+                if handler is not None:  # None: not set from Python, which cannot put it back
+                    signal.signal(stop, handler)
         resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
         cpus = int(resources.get("CPU", 0))
         if cpus < 1:
