@@ -92,6 +92,16 @@ def main() -> None:
     )
     args = parser.parse_args()
     niced_session()  # a long proof started niced yields to everything else, its session's group included
+    halt_on_signals()  # a stop (SIGTERM, Ctrl+C) halts a proof where it stands, its frames kept in its checkpoint
+    try:
+        return run(args)
+    except (KeyboardInterrupt, Paused):
+        print(f"{time.strftime('%H:%M:%S')} stopped: the proof's checkpoint keeps where it stood", flush=True)
+        return None
+
+
+def run(args: argparse.Namespace) -> None:
+    """What the options ask for."""
     if args.site_job:
         return site_job(args.site_job)
     if args.super:
@@ -215,7 +225,6 @@ def second_free_run(size: str, under: int | None) -> None:
         print(f"{time.strftime('%H:%M:%S')} {done:,} of {of:,} first guesses' secrets settled "
               f"({cpu_seconds():,.0f} CPU s so far)", flush=True)  # fmt: skip
 
-    halt_on_signals()  # a stop halts the proof where it stands
     before = cpu_seconds()
     try:
         found = second_free(g, Tuning(node_limit=LONG), tick, checkpoint, Execution(default_jobs()), under)

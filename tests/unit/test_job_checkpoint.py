@@ -238,3 +238,92 @@ def test_a_job_that_cannot_resume_halts_quietly(tmp_path: Path) -> None:
     finally:
         supervisor._kill(pid)
     assert "Traceback" not in log.read_text()
+
+
+@pytest.mark.slow  # a proof of 4x7 started and stopped, about 10 s: with the whole-system tests
+def test_a_worker_stopped_twice_lets_its_job_halt_and_keep_its_frames(tmp_path: Path) -> None:
+    """A consumer's stop reaches its worker twice: its own SIGTERM, then, once it stopped waiting (a second), its
+    exit's (multiprocessing terminates its workers). A worker (forked here, with Huey's own handler for a process
+    worker with a task in flight) stopped twice in a row still waits for its job's process to halt, which keeps its
+    frames in the store and gives the job up; the second stop used to raise in that wait, and the job's process
+    died with its worker before it kept them."""
+    import os
+    import signal
+    import time
+    from types import SimpleNamespace
+
+    from huey.consumer import ProcessEnvironment
+
+    from tests.waiting import until
+    from webapp.jobs import supervisor
+
+    address, keys = f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32]
+    store = open_store(address, keys)
+    params = codebreak_params("mastermind", (4, 7, None), "optimal-average")
+    key = CODEBREAK.key(params)
+    worker = os.fork()
+    if worker == 0:
+        code = 1
+        try:
+            ProcessEnvironment().init_child(SimpleNamespace(huey=SimpleNamespace(_tasks_in_flight={"job"})))
+            supervisor.supervise(address, keys, CODEBREAK, params, 600)
+        except KeyboardInterrupt:  # Huey's handler: the task was interrupted
+            code = 0
+        finally:
+            os._exit(code)
+    try:
+        until(lambda: StoreCheckpoint(store, key).known() or None, 120, "the proof kept nothing", every=0.05)
+        os.kill(worker, signal.SIGTERM)
+        time.sleep(0.05)  # within the job's halt (a few tenths of a second)
+        os.kill(worker, signal.SIGTERM)
+        _, status = os.waitpid(worker, 0)
+    finally:
+        supervisor._kill(worker)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert store.get(key + ":checkpoint:frames") is not None
+    assert store.progress(key) is None  # given up: the next request runs it again at once
+
+
+PRECOMPUTE = """
+import argparse, sys
+from webapp import store as store_module
+from webapp.commands import admin
+from webapp.jobs import precompute
+from webapp.results.codebreak_results import CODEBREAK, codebreak_params
+
+params = codebreak_params("mastermind-black", (4, 7, None), "optimal-average")
+precompute.everything = lambda large=False: iter([(CODEBREAK, params)])
+store_module.default_store = lambda: store_module.open_store(sys.argv[1], [b"k" * 32])
+sys.exit(admin.precompute(argparse.Namespace(only=[])))
+"""
+
+
+@pytest.mark.slow  # a proof started and stopped, about 15 s: with the whole-system tests
+def test_precompute_stopped_keeps_where_its_proof_stood(tmp_path: Path) -> None:
+    """`coin-puzzles precompute` (make precompute) proving black-peg Mastermind 4x7 (minutes; not shipped) is stopped
+    by SIGTERM once its proof kept a part: one line that says so, exit status 130, no traceback, and the proof's
+    frames in the store beside what it settled (it used to die at once, keeping no frames)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from tests.waiting import until
+
+    address, keys = f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32]
+    key = CODEBREAK.key(codebreak_params("mastermind-black", (4, 7, None), "optimal-average"))
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root), "COIN_PUZZLES_INSTANCE": str(tmp_path / "instance")}
+    child = subprocess.Popen([sys.executable, "-c", PRECOMPUTE, address], cwd=root, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        store = open_store(address, keys)
+        until(lambda: StoreCheckpoint(store, key).known() or None, 120, "the proof kept nothing", every=0.05)
+        child.send_signal(signal.SIGTERM)
+        out, err = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    assert child.returncode == 130, err
+    assert "Traceback" not in err and err.strip().endswith("precompute: stopped (0 computed); the next run goes on "
+                                                           "where it stood"), err  # fmt: skip
+    assert store.get(key + ":checkpoint:frames") is not None

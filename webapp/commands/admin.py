@@ -22,8 +22,6 @@ from webapp.commands.arguments import whole
 # the precomputation's consumer and its jobs run at the lowest priority: when the cores are busy they get about
 # 1/70 of the time of visitors' pages and jobs (Linux's weights: 15 against 1024), and all of it when the site is idle
 PRECOMPUTE_NICENESS = 19
-
-
 STOP_SECONDS = 15  # how long serve's processes are given to stop by themselves once asked to
 
 
@@ -55,10 +53,7 @@ def serve(args: argparse.Namespace) -> int:
     commands, precompute = _commands(args, bind)
     names = ["the visitors' consumer", "the quick lane's consumer", "the precomputation's consumer", "gunicorn"]
 
-    def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # a stop raises KeyboardInterrupt, as Ctrl+C does
     procs: list[subprocess.Popen[bytes]] = []
     status = 0
     try:
@@ -301,12 +296,15 @@ def precompute(args: argparse.Namespace) -> int:
     """Compute every result the site links to, in the foreground, with a progress bar; resumable."""
     from tqdm import tqdm
 
+    from solvers.errors import Paused
+    from webapp.jobs.halting import halt_on_signals
     from webapp.jobs.precompute import everything
     from webapp.jobs.shipped import install
     from webapp.results.computations import read, resumable
     from webapp.store import default_store
 
     private_instance()
+    halt_on_signals()  # Ctrl+C or SIGTERM halts a long proof where it stands (it keeps its frames in the store)
     store = default_store()
     print(f"precompute: {install(store, print)} shipped results stored")
     items = [(c, p) for c, p in everything(large=True) if not args.only or any(c.name.startswith(o) for o in args.only)]
@@ -314,14 +312,18 @@ def precompute(args: argparse.Namespace) -> int:
     with tqdm(items, unit="result", file=sys.stderr) as bar:
         for c, params in bar:
             bar.set_description(c.title(params)[:40])
-            key = c.key(params)
-            if read(store, c, key) is not None:
+            if read(store, c, c.key(params)) is not None:
                 continue
 
             def tick(d: int, total: int) -> None:
                 bar.set_postfix_str(f"{d:,}/{total:,}" if total else f"{d:,}")
 
-            resumable(store, c, params, tick)  # a long proof stopped part-way resumes from its checkpoint
+            try:
+                resumable(store, c, params, tick)  # a long proof stopped part-way resumes from its checkpoint
+            except (Paused, KeyboardInterrupt):  # its frames kept in the store
+                bar.close()
+                print(f"\nprecompute: stopped ({done} computed); the next run goes on where it stood", file=sys.stderr)
+                return 130
             done += 1
     print(f"precompute: {done} computed, {len(items) - done} already stored ({store.address})")
     return 0

@@ -177,5 +177,12 @@ def supervise(address: str, keys: Sequence[bytes], c: Computation[P, Any], param
         return "killed"
     finally:
         if pid > 0:  # the worker itself was stopped (SIGTERM from the consumer) while the child ran
-            _kill(pid, halt=True)
-            store.release(key)
+            # a second stop is held back until the child halted: the consumer waits a second for its workers, then
+            # its exit terminates them again (multiprocessing's exit handler), and Huey's handler raising here cut
+            # the wait short, so the child died with this worker (PR_SET_PDEATHSIG) before it kept its frames
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+            try:
+                _kill(pid, halt=True)
+                store.release(key)
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
