@@ -177,3 +177,45 @@ def test_a_stopped_second_free_proof_goes_on_in_a_later_clone(tmp_path: Path, mo
     later = frontier.second_free_checkpoint()
     assert later.own() == [(3, 4, 1200, 8)] and later.paused() == [(1, 5, 3, 4)]
     assert frontier.spent_and_left(later.path.stem, 5, 8).startswith("CPU so far: 10 min in 1 run")
+
+
+STOPPED_TWICE = """
+import os, signal, sys
+from pathlib import Path
+from webapp.commands import frontier
+from webapp.jobs.halting import halt_on_signals
+
+halt_on_signals()  # as make frontier: a stop with no proof running raises KeyboardInterrupt
+frontier.PROOFS = Path(sys.argv[1])
+
+
+class Checkpoint:
+    path = Path(sys.argv[1]) / "mastermind-9x9.jsonl"
+
+    def save_snapshot(self):
+        os.kill(os.getpid(), signal.SIGTERM)  # stopped again as the snapshot is being written
+        return 7
+
+    def paused(self):
+        return [(1, 2, 3, 4)]
+
+
+frontier.stopped(Checkpoint(), 0.0)
+"""
+
+
+def test_a_stop_asked_again_while_the_snapshot_is_written_is_ignored(tmp_path: Path) -> None:
+    """make frontier stopped (SIGTERM) writes its run's record and snapshot; a second SIGTERM meanwhile (a session's
+    end, Ctrl+C pressed twice) no longer interrupts that with a traceback, leaving the record and the snapshot
+    apart: the run is recorded, the snapshot written, and the stop said once."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", STOPPED_TWICE, str(tmp_path)], cwd=root, capture_output=True,
+                          text=True, timeout=120, check=False, env={**os.environ, "PYTHONPATH": str(root)})  # fmt: skip
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert "stopped: mastermind-9x9's progress kept in its snapshot (7 entries, 1 part(s) kept" in done.stdout
+    assert json.loads((tmp_path / "mastermind-9x9.runs.json").read_text())[-1]["how"] == "stopped"

@@ -353,3 +353,47 @@ def test_a_frame_is_not_restored_where_other_candidates_are_tried() -> None:
             again.paused = {(frame[2], frame[3]): frame}
             assert again.settle_part(part, int(BIG), sym, depth) == 2463
             assert not again.paused
+
+
+SECOND_STOP = """
+import os, signal, threading, time
+from solvers.errors import Paused
+from tests.unit.test_pause import Kept, game
+from solvers.codebreak.optimal.average_search import AverageSearch
+from webapp.jobs.halting import halt_on_signals
+
+halt_on_signals()  # as make frontier and the command line: a stop with no proof running raises KeyboardInterrupt
+
+
+class Stopped(Kept):
+    def pause(self, frames):
+        os.kill(os.getpid(), signal.SIGTERM)  # stopped again as the frames are being kept
+        super().pause(frames)
+
+
+search = AverageSearch(game(4, 6).tabled(), checkpoint=(kept := Stopped()))
+
+
+def first_stop():
+    while search.work < 2000:
+        time.sleep(0.001)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+threading.Thread(target=first_stop, daemon=True).start()
+try:
+    search.solve()
+except Paused:
+    print(f"paused with {len(kept.frames)} part(s) kept and {len(kept.entries)} entries")
+"""
+
+
+def test_a_second_stop_while_a_halted_proof_keeps_its_frames_does_not_lose_them() -> None:
+    """SIGTERM to a process proving Mastermind 4x6, then again while the halted proof keeps where it stood (a
+    session's end, Ctrl+C pressed twice): the second only halts again, the frames are kept and Paused ends the
+    proof as after one stop (it raised KeyboardInterrupt there, the frames unwritten)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", SECOND_STOP], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=120, check=False)  # fmt: skip
+    assert done.returncode == 0 and done.stdout.startswith("paused with "), done.stderr[-2000:]
+    assert "Traceback" not in done.stderr, done.stderr[-2000:]

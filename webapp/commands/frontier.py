@@ -30,6 +30,7 @@ import math
 import os
 import re
 import resource
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -48,7 +49,7 @@ from solvers.errors import Paused
 from solvers.parallel import Execution, default_jobs
 from webapp.commands.admin import niced_session
 from webapp.config import ROOT
-from webapp.jobs.halting import halt_on_signals
+from webapp.jobs.halting import STOPS, halt_on_signals
 from webapp.jobs.shipped import MADE
 from webapp.results.codebreak_results import PROOFS
 from webapp.results.games import game_spec
@@ -172,9 +173,8 @@ def peaks() -> str:
     forked from this one: the pages they share, the outcome table's among them, count in both figures)."""
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return f"peak RSS {own:,.0f} MB" + (
-        f" (largest worker {workers:,.0f} MB, shared pages included)" if workers else ""
-    )
+    largest = f" (largest worker {workers:,.0f} MB, shared pages included)" if workers else ""
+    return f"peak RSS {own:,.0f} MB{largest}"
 
 
 def proved_tree(g: Game, checkpoint: FileCheckpoint, possible_only: bool = False, under: int | None = None) -> Node:
@@ -241,11 +241,8 @@ def heartbeat(name: str, pegs: int, colours: int, before: float) -> threading.Ev
     def beat() -> None:
         while not done.wait(HEARTBEAT_SECONDS):
             kept = len(parse_entries(local.read_text())) if local.exists() else 0
-            print(
-                f"{time.strftime('%H:%M:%S')} {pegs}x{colours} goes on: {kept:,} sets settled into its checkpoint "
-                f"this run; {spent_and_left(name, pegs, colours, cpu_seconds() - before)}",
-                flush=True,
-            )
+            print(f"{time.strftime('%H:%M:%S')} {pegs}x{colours} goes on: {kept:,} sets settled into its checkpoint "
+                  f"this run; {spent_and_left(name, pegs, colours, cpu_seconds() - before)}", flush=True)  # fmt: skip
 
     threading.Thread(target=beat, daemon=True).start()
     return done
@@ -309,6 +306,8 @@ def frontier() -> None:
 def stopped(checkpoint: FileCheckpoint, before: float) -> None:
     """A long proof stopped (SIGTERM, Ctrl+C): its progress into its snapshot and frames in git, and the CPU seconds
     of the run (since before) into its runs' record, for the next run here or in a later clone to go on from."""
+    for again in STOPS:  # a stop asked again meanwhile (a session's end, Ctrl+C twice) would lose them: ignored
+        signal.signal(again, signal.SIG_IGN)
     note_run(checkpoint.path.stem, cpu_seconds() - before, "stopped")  # first: a large proof's snapshot takes a while
     kept, name = checkpoint.save_snapshot(), checkpoint.path.stem
     print(f"{time.strftime('%H:%M:%S')} stopped: {name}'s progress kept in its snapshot ({kept:,} entries, "

@@ -181,14 +181,15 @@ class AverageSearch(SearchTable):
         self.memo.counters["stopped"][0] = False  # a search halted before goes on (`paused`)
         workers = Schedule(self, self.jobs if self.split else 1, KEEP_WORK, self.engine)
         try:
-            with proving():
-                return self._solve(tick, workers)
-        except Paused as stop:  # halted: what the table proved and where each running part stood, kept
-            self.paused.update({(f[2], f[3]): f for f in stop.frames})
-            self.keep_new(every=True)
-            if self.pause_to is not None:
-                self.pause_to.pause(list(self.paused.values()))
-            raise
+            with proving():  # so a second stop while the frames are kept halts again, never raises there
+                try:
+                    return self._solve(tick, workers)
+                except Paused as stop:  # halted: what the table proved and where each running part stood, kept
+                    self.paused.update({(f[2], f[3]): f for f in stop.frames})
+                    self.keep_new(every=True)
+                    if self.pause_to is not None:
+                        self.pause_to.pause(list(self.paused.values()))
+                    raise
         finally:
             workers.close()
 
