@@ -12,13 +12,19 @@ import pytest
 from webapp.results import computations
 from webapp.results.codebreak_results import CODEBREAK, codebreak_params
 from webapp.results.computations import StoreCheckpoint, stored, work
-from webapp.store import open_store
+from webapp.store import Store, open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 class Stopped(Exception):
     """The job's process stopped (a restart, a crash)."""
+
+
+def job_of(tmp_path: Path, params: Any) -> tuple[str, list[bytes], Store, str]:
+    """A store in tmp_path (its address and keys) and the key of params' job there."""
+    address, keys = f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32]
+    return address, keys, open_store(address, keys), CODEBREAK.key(params)
 
 
 @pytest.mark.slow  # a job's process started and stopped, about 10 s: with the whole-system tests
@@ -194,10 +200,8 @@ def test_a_job_whose_worker_stops_halts_and_goes_on_later(tmp_path: Path) -> Non
     from tests.waiting import until
     from webapp.jobs import supervisor
 
-    address, keys = f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32]
-    store = open_store(address, keys)
     params = codebreak_params("mastermind", (4, 7, None), "optimal-average")
-    key = CODEBREAK.key(params)
+    address, keys, store, key = job_of(tmp_path, params)
     pid = os.fork()
     if pid == 0:
         supervisor._child(address, keys, CODEBREAK, params)
@@ -223,10 +227,8 @@ def test_a_job_that_cannot_resume_halts_quietly(tmp_path: Path) -> None:
     from tests.waiting import until
     from webapp.jobs import supervisor
 
-    address, keys = f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32]
-    store = open_store(address, keys)
     params = codebreak_params("mastermind-black", (4, 7, None), "optimal-average", max_guesses=8)
-    key = CODEBREAK.key(params)
+    address, keys, store, key = job_of(tmp_path, params)
     log = tmp_path / "child.log"
     pid = os.fork()
     if pid == 0:
@@ -257,10 +259,8 @@ def test_a_worker_stopped_twice_lets_its_job_halt_and_keep_its_frames(tmp_path: 
     from tests.waiting import until
     from webapp.jobs import supervisor
 
-    address, keys = f"sqlite:{tmp_path / 'store.sqlite'}", [b"k" * 32]
-    store = open_store(address, keys)
     params = codebreak_params("mastermind", (4, 7, None), "optimal-average")
-    key = CODEBREAK.key(params)
+    address, keys, store, key = job_of(tmp_path, params)
     worker = os.fork()
     if worker == 0:
         code = 1
