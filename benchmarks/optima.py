@@ -96,7 +96,7 @@ def main() -> None:
     try:
         return run(args)
     except (KeyboardInterrupt, Paused):
-        print(f"{time.strftime('%H:%M:%S')} stopped: the proof's checkpoint keeps where it stood", flush=True)
+        print(f"{time.strftime('%H:%M:%S')} stopped (a proof with a checkpoint keeps where it stood)", flush=True)
         return None
 
 

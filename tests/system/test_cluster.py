@@ -120,3 +120,53 @@ def test_proofs_on_a_two_node_cluster_survive_a_killed_worker(
     body = until_done(url, LOADED_SECONDS / 2)
     assert body.get("total") == KOYAMA_LAI_4X6 and body.get("verified") and body.get("proved"), body
     assert f"split proofs go to the cluster at {address}" in served.output()
+
+
+JOINING = """
+import os, signal, threading, time
+from pathlib import Path
+from solvers.errors import Paused
+from webapp.jobs.halting import halt_on_signals
+from webapp.results.cluster import RayEngine
+
+halt_on_signals(interrupt=False)  # as a job's process: a stop halts, never raises
+me = str(os.getpid()).encode()
+
+
+def children() -> list[int]:
+    out = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and (proc / "stat").read_bytes().rsplit(b")", 1)[1].split()[1] == me:
+                out.append(int(proc.name))
+        except (OSError, IndexError):
+            continue
+    return out
+
+
+def stop_once_ray_starts() -> None:  # Ray's own processes started by ray.init: inside it
+    while not children():
+        time.sleep(0.01)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+threading.Thread(target=stop_once_ray_starts, daemon=True).start()
+try:
+    RayEngine("local")
+    print("joined")
+except Paused:
+    print("paused")
+finally:
+    for pid in children():
+        os.kill(pid, signal.SIGKILL)
+"""
+
+
+def test_a_stop_while_a_job_joins_the_cluster_halts_it() -> None:
+    """A job's process stopped (SIGTERM) while it joins a cluster, once ray.init has started Ray's processes, with
+    Ray's own SIGTERM handler (sys.exit) in place: halted (Paused, as a stop anywhere in a proof), not SystemExit."""
+    env = {**os.environ, "COIN_PUZZLES_CLUSTER": "local", "RAY_USAGE_STATS_ENABLED": "0"}
+    done = subprocess.run([sys.executable, "-c", JOINING], cwd=DRIVER.parents[2], env=env, capture_output=True,
+                          text=True, timeout=LOADED_SECONDS, check=False)  # fmt: skip
+    assert done.returncode == 0 and done.stdout.strip() == "paused", (done.returncode, done.stdout, done.stderr[-3000:])
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]

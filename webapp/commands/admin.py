@@ -31,6 +31,7 @@ def serve(args: argparse.Namespace) -> int:
     that ended first (gunicorn that could not start, a consumer that died), never 0. The key is checked first: a
     key the site must not use stops everything before anything starts (exit status 2, with the reason)."""
     from webapp import config
+    from webapp.jobs.halting import stops_ignored
 
     config.keys(config.instance_path())  # ConfigError (exit status 2) for a published or weak key
     private_instance()
@@ -77,9 +78,10 @@ def serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        _stop_all(procs, names)
-        if sockets is not None:
-            shutil.rmtree(sockets, ignore_errors=True)
+        with stops_ignored():  # a stop asked again (Ctrl+C twice) cut it short, leaving jobs behind
+            _stop_all(procs, names)
+            if sockets is not None:
+                shutil.rmtree(sockets, ignore_errors=True)
     return status
 
 

@@ -30,7 +30,6 @@ import math
 import os
 import re
 import resource
-import signal
 import threading
 import time
 from collections.abc import Callable
@@ -49,7 +48,7 @@ from solvers.errors import Paused
 from solvers.parallel import Execution, default_jobs
 from webapp.commands.admin import niced_session
 from webapp.config import ROOT
-from webapp.jobs.halting import STOPS, halt_on_signals
+from webapp.jobs.halting import halt_on_signals, stops_ignored
 from webapp.jobs.shipped import MADE
 from webapp.results.codebreak_results import PROOFS
 from webapp.results.games import game_spec
@@ -306,12 +305,11 @@ def frontier() -> None:
 def stopped(checkpoint: FileCheckpoint, before: float) -> None:
     """A long proof stopped (SIGTERM, Ctrl+C): its progress into its snapshot and frames in git, and the CPU seconds
     of the run (since before) into its runs' record, for the next run here or in a later clone to go on from."""
-    for again in STOPS:  # a stop asked again meanwhile (a session's end, Ctrl+C twice) would lose them: ignored
-        signal.signal(again, signal.SIG_IGN)
-    note_run(checkpoint.path.stem, cpu_seconds() - before, "stopped")  # first: a large proof's snapshot takes a while
-    kept, name = checkpoint.save_snapshot(), checkpoint.path.stem
-    print(f"{time.strftime('%H:%M:%S')} stopped: {name}'s progress kept in its snapshot ({kept:,} entries, "
-          f"{len(checkpoint.paused())} part(s) kept where they stood)", flush=True)  # fmt: skip
+    with stops_ignored():  # a stop asked again meanwhile (a session's end, Ctrl+C twice) would leave them apart
+        note_run(checkpoint.path.stem, cpu_seconds() - before, "stopped")  # first: a large snapshot takes a while
+        kept, name = checkpoint.save_snapshot(), checkpoint.path.stem
+        print(f"{time.strftime('%H:%M:%S')} stopped: {name}'s progress kept in its snapshot ({kept:,} entries, "
+              f"{len(checkpoint.paused())} part(s) kept where they stood)", flush=True)  # fmt: skip
 
 
 def second_free_checkpoint() -> FileCheckpoint:

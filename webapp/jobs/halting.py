@@ -16,6 +16,7 @@ import os
 import signal
 import socket
 import threading
+from collections.abc import Iterator
 from types import FrameType
 
 from solvers.halt import halt, own, running
@@ -67,3 +68,19 @@ def _closed(pid: int) -> None:
         signal.set_wakeup_fd(-1)
     for s in _SOCKETS:
         s.close()
+
+
+@contextlib.contextmanager
+def stops_ignored() -> Iterator[None]:
+    """SIGTERM and SIGINT ignored while the block runs, then handled as before: what a stop writes or waits for (a
+    halted proof's snapshot, a job's process halting, serve's processes stopping) is not cut short by a stop asked
+    again (a session's end, Ctrl+C pressed twice, a consumer's exit). In the main thread only, where Python runs
+    every handler whatever thread a signal reaches (a signal mask would hold it back from one thread alone)."""
+    main = threading.current_thread() is threading.main_thread()
+    before = {stop: signal.signal(stop, signal.SIG_IGN) for stop in STOPS} if main else {}
+    try:
+        yield
+    finally:
+        for stop, handler in before.items():
+            if handler is not None:  # None: set outside Python, which cannot put it back
+                signal.signal(stop, handler)

@@ -22,7 +22,7 @@ from typing import Any
 
 from solvers.errors import Paused
 from solvers.parallel import die_with_parent
-from webapp.jobs.halting import halt_on_signals
+from webapp.jobs.halting import halt_on_signals, stops_ignored
 from webapp.jobs.precompute import store_budget
 from webapp.results.computations import Computation, P, read, work
 from webapp.store import Store, open_store, stale_seconds
@@ -177,12 +177,9 @@ def supervise(address: str, keys: Sequence[bytes], c: Computation[P, Any], param
         return "killed"
     finally:
         if pid > 0:  # the worker itself was stopped (SIGTERM from the consumer) while the child ran
-            # a second stop is held back until the child halted: the consumer waits a second for its workers, then
+            # a second stop is ignored until the child halted: the consumer waits a second for its workers, then
             # its exit terminates them again (multiprocessing's exit handler), and Huey's handler raising here cut
             # the wait short, so the child died with this worker (PR_SET_PDEATHSIG) before it kept its frames
-            held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-            try:
+            with stops_ignored():
                 _kill(pid, halt=True)
                 store.release(key)
-            finally:
-                signal.pthread_sigmask(signal.SIG_SETMASK, held)

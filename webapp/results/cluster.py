@@ -32,7 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from solvers.errors import LimitError
+from solvers.errors import LimitError, Paused
+from solvers.halt import halt
 from solvers.parallel import Execution, default_jobs
 
 VARIABLE = "COIN_PUZZLES_CLUSTER"
@@ -90,7 +91,7 @@ class RayEngine:
             reachable(address)  # Ray itself would retry for minutes
         # ray.init puts a SIGTERM handler of its own (sys.exit) in the place of this process's: a stop would then
         # raise SystemExit wherever the proof stood instead of halting it (`webapp.jobs.halting`), losing its frames
-        # and logging a traceback; the handlers there before are put back once it returned
+        # and logging a traceback; the handlers there before are put back once it returned (before: Paused)
         main = threading.current_thread() is threading.main_thread()
         handlers = {stop: signal.getsignal(stop) for stop in (signal.SIGTERM, signal.SIGINT)} if main else {}
         try:
@@ -104,6 +105,11 @@ class RayEngine:
         except (ConnectionError, RuntimeError, ValueError) as e:
             first = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
             raise ClusterError(f"the proofs' cluster at {address!r} ({VARIABLE}) cannot be joined: {first}") from e
+        except SystemExit as e:  # a stop while Ray's handler stood: halted before it began, not an error
+            if e.code != signal.SIGTERM:
+                raise
+            halt()
+            raise Paused([]) from None
         finally:
             for stop, handler in handlers.items():
                 if handler is not None:  # None: not set from Python, which cannot put it back
