@@ -242,16 +242,25 @@ def test_a_job_that_cannot_resume_halts_quietly(tmp_path: Path) -> None:
     assert "Traceback" not in log.read_text()
 
 
+def ignores_stops(pid: int) -> bool:
+    """Whether process pid ignores SIGTERM now (its signal dispositions, as /proc shows them)."""
+    import signal
+
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigIgn:"):
+            return bool(int(line.split()[1], 16) >> (signal.SIGTERM - 1) & 1)
+    return False
+
+
 @pytest.mark.slow  # a proof of 4x7 started and stopped, about 10 s: with the whole-system tests
 def test_a_worker_stopped_twice_lets_its_job_halt_and_keep_its_frames(tmp_path: Path) -> None:
     """A consumer's stop reaches its worker twice: its own SIGTERM, then, once it stopped waiting (a second), its
     exit's (multiprocessing terminates its workers). A worker (forked here, with Huey's own handler for a process
-    worker with a task in flight) stopped twice in a row still waits for its job's process to halt, which keeps its
-    frames in the store and gives the job up; the second stop used to raise in that wait, and the job's process
-    died with its worker before it kept them."""
+    worker with a task in flight) stopped, then again while it waits, still waits for its job's process to halt,
+    which keeps its frames in the store and gives the job up; the second stop used to raise in that wait, and the
+    job's process died with its worker before it kept them."""
     import os
     import signal
-    import time
     from types import SimpleNamespace
 
     from huey.consumer import ProcessEnvironment
@@ -274,7 +283,7 @@ def test_a_worker_stopped_twice_lets_its_job_halt_and_keep_its_frames(tmp_path: 
     try:
         until(lambda: StoreCheckpoint(store, key).known() or None, 120, "the proof kept nothing", every=0.05)
         os.kill(worker, signal.SIGTERM)
-        time.sleep(0.05)  # within the job's halt (a few tenths of a second)
+        until(lambda: ignores_stops(worker), 30, "a second stop is not held back", every=0.002)  # the job halts
         os.kill(worker, signal.SIGTERM)
         _, status = os.waitpid(worker, 0)
     finally:
