@@ -265,6 +265,7 @@ def test_a_worker_stopped_twice_lets_its_job_halt_and_keep_its_frames(tmp_path: 
 
     from huey.consumer import ProcessEnvironment
 
+    from solvers.halt import own
     from tests.waiting import until
     from webapp.jobs import supervisor
 
@@ -273,7 +274,9 @@ def test_a_worker_stopped_twice_lets_its_job_halt_and_keep_its_frames(tmp_path: 
     worker = os.fork()
     if worker == 0:
         code = 1
-        try:
+        try:  # as a consumer's worker: no halting of its own (this test process's may be installed), Huey's handler
+            signal.set_wakeup_fd(-1)  # its signals would wake this test process's halting thread, which halts here
+            own()
             ProcessEnvironment().init_child(SimpleNamespace(huey=SimpleNamespace(_tasks_in_flight={"job"})))
             supervisor.supervise(address, keys, CODEBREAK, params, 600)
         except KeyboardInterrupt:  # Huey's handler: the task was interrupted
