@@ -95,11 +95,20 @@ class Game:
     def outcomes(self, e: int, alive: NDArray[Any]) -> NDArray[np.uint8]:
         """Experiment e's outcome on each secret of alive."""
         if self.table is not None:
-            return cast(NDArray[np.uint8], self.table[e, alive])
+            return cast("NDArray[np.uint8]", self.table[e, alive])
         assert self.codes is not None
         from . import scoring  # the compiled scorer: only games without a table
 
         return scoring.row(self.codes, e, alive)
+
+    def outcomes_of(self, experiments: NDArray[Any], secrets: NDArray[Any]) -> NDArray[np.uint8]:
+        """Each experiment's outcome on the secret beside it (two arrays of one length)."""
+        if self.table is not None:
+            return cast("NDArray[np.uint8]", self.table[experiments, secrets])
+        assert self.codes is not None
+        from . import scoring
+
+        return scoring.pairs(self.codes, experiments, secrets)
 
     def outcome(self, e: int, secret: int) -> int:
         """Experiment e's outcome on one secret."""

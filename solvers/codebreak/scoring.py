@@ -39,11 +39,11 @@ def _score(c: Packed, g: int, s: int) -> np.int64:  # pragma: no cover - compile
 
 
 @kernel
-def _row(c: Packed, g: int, alive: NDArray[np.int64]) -> NDArray[np.uint8]:  # pragma: no cover - compiled
-    """Guess g's outcome on every secret of alive."""
-    out = np.empty(alive.shape[0], dtype=np.uint8)
-    for j in range(alive.shape[0]):
-        out[j] = _score(c, g, alive[j])
+def _pairs(c: Packed, guesses: NDArray[np.int64], secrets: NDArray[np.int64]) -> NDArray[np.uint8]:  # pragma: no cover
+    """Each guess's outcome on the secret beside it."""
+    out = np.empty(secrets.shape[0], dtype=np.uint8)
+    for j in range(secrets.shape[0]):
+        out[j] = _score(c, guesses[j], secrets[j])
     return out
 
 
@@ -85,7 +85,13 @@ def _packed(c: Codes) -> Packed:
 
 def row(c: Codes, g: int, alive: NDArray[Any]) -> NDArray[np.uint8]:
     """Guess g's outcome on every secret of alive (indices of codes)."""
-    return cast(NDArray[np.uint8], cast(Any, _row)(_packed(c), g, np.ascontiguousarray(alive, dtype=np.int64)))
+    return pairs(c, np.full(len(alive), g, dtype=np.int64), alive)
+
+
+def pairs(c: Codes, guesses: NDArray[Any], secrets: NDArray[Any]) -> NDArray[np.uint8]:
+    """Each guess's outcome on the secret beside it (indices of codes, two arrays of one length)."""
+    g, s = (np.ascontiguousarray(a, dtype=np.int64) for a in (guesses, secrets))
+    return cast("NDArray[np.uint8]", cast(Any, _pairs)(_packed(c), g, s))
 
 
 def tally(c: Codes, alive: NDArray[Any], k: int) -> NDArray[np.int64]:

@@ -295,55 +295,76 @@ def play(game: Game, tree: Node, secret: int) -> int | None:
 
 
 def verify(game: Game, tree: Node, possible_only: bool = False) -> Stats:
-    """Play every secret through the tree and collect the worst and total number of experiments. The secrets
-    travel together: at each node every secret that reached it is scored by the node's experiment and goes on
-    to the child its own outcome names, exactly as `play` follows one secret. possible_only: the tree must also
-    guess only codes still possible (`guesses_possible_codes`)."""
-    worst, total, ok = 0, 0, True
-    stack: list[tuple[Node, NDArray[np.int64], int]] = [(tree, np.arange(len(game.secrets), dtype=np.int64), 0)]
-    while stack:
-        node, alive, used = stack.pop()
-        if node.experiment is None:  # a leaf names the one secret that reaches it
-            if len(alive) == 1 and node.solved == int(alive[0]):
-                worst, total = max(worst, used), total + used
-            else:
-                ok = False
-            continue
-        outcomes = game.outcomes(node.experiment, alive)
-        for o in np.unique(outcomes):
-            part = alive[outcomes == o]
-            if int(o) not in node.children:
-                ok = False
-                continue
-            child = node.children[int(o)]
-            if child is None:  # finished: the experiment must have been the secret
-                if game.must_hit and len(part) == 1 and int(part[0]) == node.experiment:
-                    worst, total = max(worst, used + 1), total + used + 1
-                else:
-                    ok = False
-            else:
-                stack.append((child, part, used + 1))
-    ok = ok and (not possible_only or guesses_possible_codes(game, tree))
-    return Stats(worst, total, len(game.secrets), ok)
+    """Play every secret through the tree and collect the worst and total number of experiments: each secret goes
+    from a node to the child its own outcome names, exactly as `play` follows one secret (`_walk` plays them all
+    together, a level at a time). possible_only: the tree must also guess only codes still possible
+    (`guesses_possible_codes`)."""
+    walk = _walk(game, tree, 0 if possible_only else None)
+    return Stats(walk.worst, walk.total, len(game.secrets), walk.ok and walk.possible)
 
 
 def guesses_possible_codes(game: Game, tree: Node, from_depth: int = 0) -> bool:
     """Whether every experiment of the tree (from the from_depth-th on, the first being the 0th) is a code still
     possible where it is made (secrets and experiments listed in the same order), checked with the secrets that
     reach each node as `verify` plays them."""
-    stack: list[tuple[Node, NDArray[np.int64], int]] = [(tree, np.arange(len(game.secrets), dtype=np.int64), 0)]
-    while stack:
-        node, alive, depth = stack.pop()
-        if node.experiment is None:
-            continue
-        if depth >= from_depth and (not game.must_hit or node.experiment not in alive):
-            return False
-        outcomes = game.outcomes(node.experiment, alive)
-        for o in np.unique(outcomes):
-            child = node.children.get(int(o))
-            if child is not None:
-                stack.append((child, alive[outcomes == o], depth + 1))
-    return True
+    return _walk(game, tree, from_depth).possible
+
+
+class _Walked(NamedTuple):
+    worst: int
+    total: int
+    ok: bool  # every secret ends at a leaf naming it, or is guessed at a finished node
+    possible: bool  # every experiment checked is a code still possible (True when none is checked)
+
+
+def _walk(game: Game, tree: Node, possible_from: int | None) -> _Walked:
+    """Every secret played through the tree, a level at a time: the secrets at one depth travel together, each
+    beside the index of its node in the level (`where`), and are scored by their nodes' experiments in one call
+    (`Game.outcomes_of`). possible_from: from this depth on, check that each node's experiment is one of the
+    secrets that reach it (a code still possible); None: check nothing."""
+    worst, total, ok, possible = 0, 0, True, True
+    level, secrets = [tree], np.arange(len(game.secrets), dtype=np.int64)
+    where = np.zeros(len(secrets), dtype=np.int64)
+    depth = 0
+    while len(level):
+        counts = np.bincount(where, minlength=len(level))
+        leaf = np.array([node.experiment is None for node in level])
+        named = np.array([-1 if node.solved is None else node.solved for node in level])
+        one = np.full(len(level), -1, dtype=np.int64)
+        one[where] = secrets  # the secret that reaches each node, where one alone does
+        solved = leaf & (counts == 1) & (named == one)  # a leaf names the one secret that reaches it
+        ok = ok and not np.any(leaf & ~solved)
+        if solved.any():
+            worst, total = max(worst, depth), total + depth * int(solved.sum())
+        going = ~leaf[where]
+        secrets, where = secrets[going], where[going]
+        experiments = np.array([-1 if node.experiment is None else node.experiment for node in level])
+        outcomes = game.outcomes_of(experiments[where], secrets).astype(np.int64)
+        if possible_from is not None and depth >= possible_from and not leaf.all():
+            hits = np.bincount(where[secrets == experiments[where]], minlength=len(level))
+            possible = possible and game.must_hit and bool(np.all(hits[~leaf] > 0))
+        groups, first, inverse = np.unique(where * 256 + outcomes, return_index=True, return_inverse=True)
+        sizes = np.bincount(inverse, minlength=len(groups))
+        nodes: list[Node] = []
+        into = np.full(len(groups), -1, dtype=np.int64)
+        for g, key in enumerate(groups.tolist()):
+            node, o = level[key >> 8], key & 255
+            if o not in node.children:
+                ok = False
+                continue
+            child = node.children[o]
+            if child is None:  # finished: the experiment must have been the secret
+                if game.must_hit and sizes[g] == 1 and int(secrets[first[g]]) == node.experiment:
+                    worst, total = max(worst, depth + 1), total + depth + 1
+                else:
+                    ok = False
+            else:
+                into[g] = len(nodes)
+                nodes.append(child)
+        where = into[inverse]
+        kept = where >= 0
+        secrets, where, level, depth = secrets[kept], where[kept], nodes, depth + 1
+    return _Walked(worst, total, ok, possible)
 
 
 def to_json(game: Game, node: Node | None) -> dict[str, object]:

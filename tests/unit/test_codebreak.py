@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import math
+import random
 import re
 from collections import Counter
 from itertools import product
@@ -13,7 +15,9 @@ import pytest
 
 from solvers.codebreak import Stats, build, build_tree, parse, to_dot, to_json, verify
 from solvers.codebreak.coins import shapes
-from solvers.codebreak.strategy import play
+from solvers.codebreak.game import Game
+from solvers.codebreak.strategy import guesses_possible_codes, play
+from solvers.codebreak.tree import Node
 from solvers.errors import InputError, LimitError
 from solvers.weighing import Problem, min_weighings
 from tests import oracle
@@ -183,6 +187,61 @@ def test_verifier_catches_a_broken_tree(untabled: bool) -> None:
         leaf = next(c for c in leaf.children.values() if c is not None)
     leaf.solved = (leaf.solved or 0) + 1
     assert not verify(k, plan).verified
+
+
+def _possible_by_paths(g: Game, tree: Node, from_depth: int) -> bool:
+    """Whether each experiment from the from_depth-th on is a code still possible, secret by secret: on each
+    secret's path, the experiment scores against every earlier guess as the secret does."""
+    for secret in range(len(g.secrets)):
+        node: Node | None = tree
+        path: list[int] = []
+        while node is not None and node.experiment is not None:
+            e = node.experiment
+            if len(path) >= from_depth and any(g.outcome(x, e) != g.outcome(x, secret) for x in path):
+                return False
+            path.append(e)
+            node = node.children.get(g.outcome(e, secret))
+    return True
+
+
+@pytest.mark.parametrize("untabled", [False, True])
+@pytest.mark.parametrize(
+    "name, sizes", [("mastermind", {"length": 2, "colours": 4}), ("counterfeit-coin", {"count": 4})]
+)
+def test_verify_agrees_with_each_secret_played_alone_on_broken_trees(
+    name: str, sizes: dict[str, int], untabled: bool
+) -> None:
+    """Trees broken at random (a guess changed, an outcome's branch removed or ended, a leaf renamed): `verify`
+    and `guesses_possible_codes` give what playing each secret alone gives (`play`, and a check along each
+    secret's path)."""
+    g = build(spec(name), sizes, untabled=untabled and name == "mastermind")
+    rng = random.Random(7)
+    for _ in range(150):
+        tree = copy.deepcopy(build_tree(g, rng.choice(["knuth", "entropy", "optimal-average"])))
+        nodes, stack = [], [tree]
+        while stack:
+            nodes.append(stack.pop())
+            stack += [c for c in nodes[-1].children.values() if c is not None]
+        for node in rng.sample(nodes, rng.randrange(3)):
+            way = rng.randrange(4)
+            if node.experiment is None:
+                node.solved = rng.randrange(len(g.secrets))
+            elif way == 0:
+                node.experiment = rng.randrange(len(g.experiments))
+            elif node.children:
+                o = rng.choice(list(node.children))
+                del node.children[o]
+                if way == 2:
+                    node.children[o] = None
+        depths = [play(g, tree, s) for s in range(len(g.secrets))]
+        stats = verify(g, tree)
+        assert stats.verified == (None not in depths)
+        if stats.verified:
+            assert (stats.worst, stats.total) == (max(d or 0 for d in depths), sum(d or 0 for d in depths))
+        if g.must_hit:
+            for depth in (0, 1, 2):
+                assert guesses_possible_codes(g, tree, depth) == _possible_by_paths(g, tree, depth)
+            assert verify(g, tree, True).verified == (stats.verified and _possible_by_paths(g, tree, 0))
 
 
 def test_tree_exports() -> None:
