@@ -14,30 +14,50 @@ from .tree import Node
 
 def strategy_of(game: Game, lengths: NDArray[np.integer], guesses: NDArray[np.integer]) -> Node:
     """The tree the sequences make (secret i's guesses: the next lengths[i] of guesses, secrets in the game's
-    order); InputError when they are not one strategy: two secrets that got the same answers so far get different
-    next guesses, or a secret's sequence ends before it is found."""
+    order), each secret's path laid into it in turn, its answers scored all at once (`Game.outcomes_of`);
+    InputError when they are not one strategy: two secrets that got the same answers so far get different next
+    guesses, or a secret's sequence ends before it is found."""
     n = len(game.secrets)
     if len(lengths) != n or int(np.sum(lengths)) != len(guesses) or (n and int(np.min(lengths)) < 1):
         raise InputError("the sequences do not cover the game's secrets")
-    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-    ends = starts[1:]
+    if n and not (int(np.min(guesses)) >= 0 and int(np.max(guesses)) < len(game.experiments)):
+        raise InputError("a guess is not one of the game's codes")
+    owners = np.repeat(np.arange(n, dtype=np.int64), lengths)
+    answers = game.outcomes_of(np.asarray(guesses, dtype=np.int64), owners).tolist()
+    moves, at = np.asarray(guesses).tolist(), 0
     root = Node(None, n)
-    stack: list[tuple[Node, NDArray[np.int64], int]] = [(root, np.arange(n, dtype=np.int64), 0)]
-    while stack:
-        node, alive, depth = stack.pop()
-        if (starts[alive] + depth >= ends[alive]).any():
-            raise InputError("a secret's sequence ends before it is found")
-        chosen = np.unique(guesses[starts[alive] + depth])
-        if len(chosen) != 1 or not 0 <= int(chosen[0]) < len(game.experiments):
-            raise InputError(f"secrets that got the same answers get different guesses after {depth}")
-        node.experiment = int(chosen[0])
-        outcomes = game.outcomes(node.experiment, alive)
-        for o in np.unique(outcomes).tolist():
-            part = alive[outcomes == o]
-            if game.must_hit and o == game.win_outcome:
+    for length in np.asarray(lengths).tolist():
+        node, found = root, False
+        for depth in range(length):
+            if node.experiment is None and not node.children:
+                node.experiment = moves[at + depth]
+            elif node.experiment != moves[at + depth]:
+                raise InputError(f"secrets that got the same answers get different guesses after {depth}")
+            o = answers[at + depth]
+            if found := game.must_hit and o == game.win_outcome:
                 node.children[o] = None  # found: `verify` confirms the guess was the secret
-                continue
-            child = Node(None, len(part))
-            node.children[o] = child
-            stack.append((child, part, depth + 1))
+                break
+            child = node.children.get(o)
+            if child is None:
+                child = node.children[o] = Node(None, 0)
+            child.secrets += 1
+            node = child
+        if not found:
+            raise InputError("a secret's sequence ends before it is found")
+        at += length
     return root
+
+
+def sequences_of(game: Game, tree: Node) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
+    """A tree as each secret's sequence of guesses (the inverse of `strategy_of`): the lengths, secrets in the
+    game's order, and the guesses, one secret's after another, its last the secret where the tree finds it so."""
+    lengths, guesses = [], []
+    for secret in range(len(game.secrets)):
+        node: Node | None = tree
+        path: list[int] = []
+        while node is not None and node.experiment is not None:
+            path.append(node.experiment)
+            node = node.children[game.outcome(node.experiment, secret)]
+        lengths.append(len(path))
+        guesses += path
+    return np.array(lengths, dtype=np.int32), np.array(guesses, dtype=np.int32)

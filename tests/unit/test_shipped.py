@@ -180,3 +180,32 @@ def test_every_file_the_site_reads_from_webapp_data_is_packaged() -> None:
     packaged = {path for pattern in listed for path in glob.glob(pattern, root_dir=root / "webapp")}  # as setuptools
     assert files and SHIPPED_RESULTS.is_relative_to(data)
     assert sorted(files - packaged) == []
+
+
+def test_a_kept_frontier_tree_is_listed_only_if_it_holds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tree make frontier keeps (`write_tree`: each secret's guesses) is read back into the same tree and listed
+    at its total; one whose total is off by one, or whose guesses are changed, is not listed (`certified_tree`:
+    None). Mastermind 3x4, which has no certificate, its optimal tree proved here."""
+    from solvers.codebreak import build, build_tree, verify
+    from solvers.codebreak.game import PROOF_COLOURS
+    from webapp.jobs import shipped
+    from webapp.results.games import game_spec
+
+    monkeypatch.setattr(shipped, "PROOFS", tmp_path)
+    g = build(game_spec("mastermind"), {"length": 3, "colours": 4}, colours_up_to=PROOF_COLOURS)
+    tree = build_tree(g, "optimal-average")
+    total = verify(g, tree).total
+    path = shipped.write_tree(3, 4, g, tree, total)
+    assert shipped.frontier_sizes() == [(3, 4)] and (3, 4) not in shipped.certificates()
+    found = shipped.certified_tree(3, 4)
+    assert found is not None and found[1].total == total and found[1].verified
+    assert verify(g, found[0]) == verify(g, tree)
+    with np.load(path) as f:
+        arrays = {k: f[k] for k in f.files}
+    for name, change in (("total", 1), ("guesses", 1)):
+        bad = dict(arrays)
+        bad[name] = arrays[name].copy()
+        bad[name][... if name == "total" else len(bad[name]) // 2] += change
+        with path.open("wb") as out:
+            np.savez_compressed(out, **bad)
+        assert shipped.certified_tree(3, 4) is None, name

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+
+import numpy as np
 import pytest
 from flask.testing import FlaskClient
 
@@ -113,3 +116,35 @@ def test_million_coins_is_fast_and_small(client: FlaskClient) -> None:
     """N = 1,000,000 answers without building the tree."""
     data = client.get("/api/coins?n=1000000").get_json()
     assert data["weighings"] == 14 and data["verified"] is True and "tree" not in data
+
+
+def test_certified_sizes_past_the_table_are_listed(client: FlaskClient) -> None:
+    """Every kept certificate of a size past the table's games (more than 10 colours, or more secrets) is listed after
+    the table, in the page and the API alike: its total (the certificate's, which the site's own replay of its tree
+    reaches), "new", its download, and when it was made and what it cost where recorded; a size make frontier
+    proved and no certificate covers, at its kept tree's total and its runs' CPU, marked "not certified yet"."""
+    from webapp.config import CERTIFICATES
+    from webapp.jobs.shipped import MADE, certificates, frontier_runs, frontier_sizes, frontier_tree
+
+    past = {size: kept for size, kept in certificates().items() if size[1] > 9 or size[1] ** size[0] > 8000}
+    assert {(3, 10), (3, 11), (3, 12), (3, 13), (3, 14)} <= set(past)
+    rows = client.get("/api/codebreak/optima").get_json()["beyond"]
+    certified = [r for r in rows if r["certificate"]]
+    assert {(r["pegs"], r["colours"]): r["total"] for r in certified} == {size: k.total for size, k in past.items()}
+    made = json.loads(MADE.read_text())
+    assert set(made) == {p.name for p in CERTIFICATES.glob("*.npz")}  # each certificate says when it was made
+    for r in certified:
+        assert r["new"] and r["certificate"] == f"mastermind-{r['pegs']}x{r['colours']}.npz"
+        assert r["certified_on"] == made[r["certificate"]]["made"]
+        assert r["check_cpu_seconds"] == made[r["certificate"]].get("check_cpu_seconds")
+    proved = [r for r in rows if not r["certificate"]]
+    assert {(r["pegs"], r["colours"]) for r in proved} == set(frontier_sizes()) - set(certificates())
+    for r in proved:
+        with np.load(frontier_tree(r["pegs"], r["colours"]) or "") as f:
+            assert r["total"] == int(f["total"]) and r["certified_on"] is None and "not certified yet" in r["note"]
+        assert r["proof_cpu_seconds"] == frontier_runs(r["pegs"], r["colours"])[0]
+    html = client.get("/codebreak/optima").get_data(as_text=True)
+    section = html[html.index('id="beyond"') :]
+    assert "17,544" in section and "/codebreak/optima/certificates/mastermind-3x14.npz" in section
+    assert section.count("<strong>new</strong>") == len(rows)
+    assert section.count("not certified yet") == len(proved)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import json
 import re
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
@@ -342,29 +341,6 @@ def test_optima_link_their_certificates(client: FlaskClient) -> None:
         assert client.get(f"/codebreak/optima/certificates/{name}").status_code == 404
     stats = Stats(worst=6, total=2464, secrets=625, verified=True)
     assert cell(4, 5, (0, stats), None, certified={(4, 5): Kept("mastermind-4x5.npz", 2463)}).certificate is None
-
-
-def test_certified_sizes_past_the_table_are_listed(client: FlaskClient) -> None:
-    """Every kept certificate of a size past the table's games (more than 10 colours, or more secrets) is listed after
-    the table, in the page and the API alike: its total (the certificate's, which the site's own replay of its tree
-    reaches), "new", its download, and when it was made and what it cost where recorded."""
-    from webapp.config import CERTIFICATES
-    from webapp.jobs.shipped import MADE, certificates
-
-    past = {size: kept for size, kept in certificates().items() if size[1] > 9 or size[1] ** size[0] > 8000}
-    assert {(3, 10), (3, 11), (3, 12), (3, 13), (3, 14)} <= set(past)
-    rows = client.get("/api/codebreak/optima").get_json()["beyond"]
-    assert {(r["pegs"], r["colours"]): r["total"] for r in rows} == {size: k.total for size, k in past.items()}
-    made = json.loads(MADE.read_text())
-    assert set(made) == {p.name for p in CERTIFICATES.glob("*.npz")}  # each certificate says when it was made
-    for r in rows:
-        assert r["new"] and r["certificate"] == f"mastermind-{r['pegs']}x{r['colours']}.npz"
-        assert r["certified_on"] == made[r["certificate"]]["made"]
-        assert r["check_cpu_seconds"] == made[r["certificate"]].get("check_cpu_seconds")
-    html = client.get("/codebreak/optima").get_data(as_text=True)
-    section = html[html.index('id="beyond"') :]
-    assert "17,544" in section and "/codebreak/optima/certificates/mastermind-3x14.npz" in section
-    assert section.count("<strong>new</strong>") == len(rows)
 
 
 def test_a_random_code_won_says_the_proved_best_average(client: FlaskClient) -> None:

@@ -49,7 +49,7 @@ from solvers.parallel import Execution, default_jobs
 from webapp.commands.admin import niced_session
 from webapp.config import ROOT
 from webapp.jobs.halting import halt_on_signals, stops_ignored
-from webapp.jobs.shipped import MADE
+from webapp.jobs.shipped import MADE, write_tree
 from webapp.results.codebreak_results import PROOFS
 from webapp.results.games import game_spec
 
@@ -213,6 +213,7 @@ def prove(pegs: int, colours: int) -> str:
     tree = proved_tree(g, checkpoint, under=under)
     average = time.perf_counter() - t
     st = verify(g, tree)
+    write_tree(pegs, colours, g, tree, st.total)  # listed on /codebreak/optima, not certified (`optima.beyond`)
     t = time.perf_counter()
     worst = verify(g, build_tree(g, "optimal-worst", proving=Proving(node_limit=LONG, any_size=True)))
     took = time.perf_counter() - t

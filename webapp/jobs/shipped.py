@@ -28,15 +28,15 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from solvers.codebreak import Node, Stats, build, optima, verify
-from solvers.codebreak.game import PROOF_COLOURS
+from solvers.codebreak.game import PROOF_COLOURS, Game
 from solvers.codebreak.optima import Kept
-from solvers.codebreak.sequences import strategy_of
+from solvers.codebreak.sequences import sequences_of, strategy_of
 from solvers.errors import InputError
 from solvers.pegs import board, pegs, replay
 from webapp.config import CERTIFICATES, ROOT
 from webapp.jobs.precompute import Item, everything
 from webapp.results.catalogue import AEQUITAS, DEVIL, PEGS_REPORT, PEGS_TABLE, VARIANT_TABLE
-from webapp.results.codebreak_results import CODEBREAK, SECOND, StrategyParams, codebreak_params
+from webapp.results.codebreak_results import CODEBREAK, PROOFS, SECOND, StrategyParams, codebreak_params
 from webapp.results.computations import Computation, Failed, P, R, dumps, loads, read, run, unpack, write
 from webapp.results.games import game_spec
 from webapp.store import Store, codec
@@ -78,21 +78,50 @@ def certificates() -> dict[tuple[int, int], Kept]:
 
 
 def certified_tree(pegs: int, colours: int) -> tuple[Node, Stats] | None:
-    """A kept certificate's tree played against every secret by the game's own rules (`strategy_of`, `verify`):
-    the tree and its statistics, or None when no certificate is kept for the size or its tree does not verify at
-    the total it certifies (0.5 s for 5x6, the largest, here)."""
+    """A kept certificate's tree, or else the tree of a size `make frontier` proved and no certificate covers yet
+    (`frontier_tree`), played against every secret by the game's own rules (`strategy_of`, `verify`): the tree and
+    its statistics, or None when neither is kept for the size or its tree does not verify at the total it claims
+    (0.5 s for 5x6 here)."""
     kept = certificates().get((pegs, colours))
-    if kept is None:
+    path = CERTIFICATES / kept.name if kept is not None else frontier_tree(pegs, colours)
+    if path is None:
         return None
     game = build(game_spec("mastermind"), {"length": pegs, "colours": colours}, colours_up_to=PROOF_COLOURS)
-    with np.load(CERTIFICATES / kept.name) as f:
-        lengths, guesses = f["lengths"], f["guesses"]
+    with np.load(path) as f:
+        lengths, guesses, total = f["lengths"], f["guesses"], int(f["total"])
     try:
         tree = strategy_of(game, lengths, guesses)
     except InputError:
         return None
     stats = verify(game, tree)
-    return (tree, stats) if stats.verified and stats.total == kept.total else None
+    return (tree, stats) if stats.verified and stats.total == total else None
+
+
+def frontier_sizes() -> list[tuple[int, int]]:
+    """The sizes whose optimal trees `make frontier` kept (`write_tree`)."""
+    return [(int(p), int(c)) for p, c in (f.name[11:-9].split("x") for f in PROOFS.glob("mastermind-*x*.tree.npz"))]
+
+
+def frontier_tree(pegs: int, colours: int) -> Path | None:
+    """The optimal tree `make frontier` wrote when it proved a size, as each secret's guesses (`write_tree`), kept
+    beside its snapshot and runs (`PROOFS`), if there is one."""
+    path = PROOFS / f"mastermind-{pegs}x{colours}.tree.npz"
+    return path if path.is_file() else None
+
+
+def write_tree(pegs: int, colours: int, game: Game, tree: Node, total: int) -> Path:
+    """A proved size's optimal tree (of game, built as `certified_tree` builds it) written beside its snapshot."""
+    lengths, guesses = sequences_of(game, tree)
+    path = PROOFS / f"mastermind-{pegs}x{colours}.tree.npz"
+    with path.open("wb") as f:
+        np.savez_compressed(f, pegs=pegs, colours=colours, total=total, lengths=lengths, guesses=guesses)
+    return path
+
+
+def frontier_runs(pegs: int, colours: int) -> tuple[float, int, str]:
+    """A size's proof by `make frontier`: its CPU seconds over every run, the number of runs, the last run's day."""
+    runs = json.loads((PROOFS / f"mastermind-{pegs}x{colours}.runs.json").read_text())
+    return sum(float(r["cpu_seconds"]) for r in runs), len(runs), str(runs[-1]["date"])
 
 
 Summary = tuple[int | None, Stats]  # what the table shows of a tree: its first experiment and its statistics

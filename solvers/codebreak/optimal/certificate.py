@@ -30,6 +30,7 @@ from numpy.typing import NDArray
 from solvers.errors import InputError, LimitError
 
 from ..game import Game
+from ..sequences import sequences_of
 from ..strategy import verify
 from ..tree import Node
 from .average_search import AverageSearch
@@ -133,12 +134,9 @@ def _assemble(
         members.append(np.sort(number[s]))
         made.append(-1 if hist is None else len(hist))
         history.append(number[hist] if hist is not None else np.zeros(0, dtype=np.int32))
-    lengths, guesses = [], []
-    for secret in range(len(game.secrets)):
-        path = _guesses(game, tree, secret)
-        lengths.append(len(path))
-        guesses.append(number[np.array(path, dtype=np.int64)])
+    lengths, guesses = sequences_of(game, tree)
     order = np.argsort(number)  # the secrets in the certificate's numbering
+    paths = np.split(number[guesses], np.cumsum(lengths)[:-1])
     return OptimumCertificate(
         pegs,
         colours,
@@ -148,17 +146,6 @@ def _assemble(
         np.concatenate(members).astype(np.int32),
         np.array(made, dtype=np.int32),
         np.concatenate(history).astype(np.int32),
-        np.array(lengths, dtype=np.int32)[order],
-        np.concatenate([guesses[i] for i in order]).astype(np.int32),
+        lengths[order],
+        np.concatenate([paths[i] for i in order]).astype(np.int32),
     )
-
-
-def _guesses(game: Game, tree: Node, secret: int) -> list[int]:
-    """The guesses the tree makes for a secret, the last one the secret."""
-    out: list[int] = []
-    node: Node | None = tree
-    while node is not None and node.experiment is not None:
-        out.append(node.experiment)
-        o = game.outcome(node.experiment, secret)
-        node = node.children[o]
-    return out
