@@ -34,7 +34,7 @@ def beyond() -> tuple[OptimaCell, ...]:
         c = cell(pegs, colours, (found[0].experiment, found[1]), None, certified=certificates())
         if c.certificate is None:  # make frontier's proof, not checked by the independent checker yet
             seconds, runs, day = frontier_runs(pegs, colours)
-            note = f"proved by make frontier ({runs} runs, the last on {day}); not certified yet"
+            note = f"proved by our search over {runs} runs (make frontier), the last on {day}; not certified yet"
             c = replace(c, note=note, proof_cpu_seconds=seconds)
         out.append(c)
     return tuple(out)
