@@ -16,6 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+import numpy as np
+from numpy.typing import NDArray
+
 from solvers.checkpoint import Checkpoint
 from solvers.parallel import ONE, Execution
 
@@ -23,8 +26,10 @@ from ..game import Game
 from ..strategy import Stats, guesses_possible_codes, verify
 from ..tree import Node
 from .average_search import AverageSearch
-from .readback import read_back
-from .rules import SECOND_FREE
+from .candidates import candidates
+from .readback import expand, read_back
+from .rules import BIG, SECOND_FREE, free
+from .symmetry import place_classes
 from .table import Tuning
 
 
@@ -58,3 +63,34 @@ def second_free(
     assert stats.verified and stats.total == total, "the tree read back does not reach the proved total"
     assert guesses_possible_codes(game, tree, from_depth=2), "a guess after the second is not a possible code"
     return SecondFree(total, search.root_choice, stats, tree)
+
+
+def second_free_bound(
+    game: Game,
+    first: int,
+    per_part: int | None = None,
+    tuning: Tuning | None = None,
+    checkpoint: Checkpoint | None = None,
+) -> SecondFree:
+    """A strategy under the rule with first guess `first`: in each of its parts, the best of the per_part second
+    guesses the kernel tries first there (`candidates`: best counting bound first; None: every one), each searched
+    by the kernel with possible codes only below it (`AverageSearch.least`, the part's own table entry untouched);
+    the tree read back and verified as `second_free`'s. Its total is the optimum given that first guess when
+    per_part covers every candidate, and an upper bound on it otherwise (a heuristic: nothing is refuted)."""
+    search = AverageSearch(game, tuning, cap=SECOND_FREE, possible_only=True, checkpoint=checkpoint)
+    history, depth = (first,), search.depth_at(1)
+    if search.places.shape[0]:
+        allowed, sym = place_classes(search.places, np.array(history, dtype=np.int64)), search.plain
+    else:
+        allowed, sym = search.rules.everything, search.sym_of(history)
+
+    def best_second(part: NDArray[np.int32]) -> Node:
+        cands = candidates(part, allowed, search.rules, search.WORST, sym, free(depth))[:per_part]
+        value, choice = search.least(part, history, cands, int(BIG), entry=False)
+        return read_back(game, search, part, value, False, choice, depth)
+
+    tree = expand(game, search.everyone(), first, best_second)
+    stats = verify(game, tree)
+    assert stats.verified, "the tree read back does not verify"
+    assert guesses_possible_codes(game, tree, from_depth=2), "a guess after the second is not a possible code"
+    return SecondFree(stats.total, first, stats, tree)
