@@ -14,6 +14,7 @@ than a session carries to the next clone), which `make frontier` runs past the t
     python benchmarks/optima.py --super                        # Super Mastermind 5x8 guessing possible codes only
     python benchmarks/optima.py --super --under 179930         # ... looking only below the published figure + 1
     python benchmarks/optima.py --second-free super            # possible codes only except the second guess
+    python benchmarks/optima.py --second-free super --per-part 30 --first AABBC  # a strategy of that rule, verified
     python benchmarks/optima.py --site-job 4x9                 # make precompute's jobs, from the snapshot in git
 """
 
@@ -29,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.record import FOLDER, Record  # noqa: E402
-from solvers.codebreak import Proving, build, build_tree, verify  # noqa: E402
+from solvers.codebreak import Game, Proving, build, build_tree, verify  # noqa: E402
 from solvers.codebreak.optima import OPTIMA_MAX_SECRETS, sizes  # noqa: E402
 from solvers.codebreak.optimal.average_search import NoneBelow  # noqa: E402
 from solvers.codebreak.optimal.entries import snapshot_name  # noqa: E402
@@ -87,6 +88,8 @@ def main() -> None:
     parser.add_argument("--super", action="store_true", help="Super Mastermind 5x8 guessing possible codes only")
     parser.add_argument("--under", type=int, help="with --super or --second-free: look only below this total")
     parser.add_argument("--second-free", metavar="PxC|super", help="possible codes only but the second guess")
+    parser.add_argument("--per-part", type=int, help="with --second-free: a strategy, K second guesses tried a part")
+    parser.add_argument("--first", help="with --per-part: its first guess (a code such as AABBC)")
     parser.add_argument(
         "--site-job", metavar="PxC|super", help="time make precompute's jobs for a long proof, from its snapshot"
     )
@@ -106,6 +109,8 @@ def run(args: argparse.Namespace) -> None:
         return site_job(args.site_job)
     if args.super:
         return super_possible_only(args.under)
+    if args.second_free and args.per_part:
+        return second_free_strategy(args.second_free, args.first, args.per_part)
     if args.second_free:
         return second_free_run(args.second_free, args.under)
     if args.possible_only:
@@ -212,13 +217,8 @@ def second_free_run(size: str, under: int | None) -> None:
     from solvers.codebreak.optimal.second_free import second_free
 
     record = Record("optima-possible")
-    if size == "super":
-        g, label = build(game_spec("super-mastermind")).tabled(), "Super Mastermind 5x8 (32,768 secrets)"
-        checkpoint: FileCheckpoint | None = second_free_checkpoint()
-    else:
-        pegs, colours = (int(x) for x in size.split("x"))
-        g = build(game_spec("mastermind"), {"length": pegs, "colours": colours}).tabled()
-        label, checkpoint = f"Mastermind {pegs}x{colours} ({colours**pegs:,} secrets)", None
+    g, label = second_free_game(size)
+    checkpoint = second_free_checkpoint() if size == "super" else None
     t = time.perf_counter()
 
     def tick(done: int, of: int) -> None:
@@ -251,6 +251,36 @@ def second_free_run(size: str, under: int | None) -> None:
         f"guess {g.experiments[found.first]}) in {time.perf_counter() - t:.1f} s, {peaks()}{verdict}",
     )
     ended(record, checkpoint, before, f"proved: total {found.total:,}{verdict}")
+
+
+def second_free_strategy(size: str, first: str, per_part: int) -> None:
+    """A strategy under the second-guess-free rule from a first guess, each part's second guess the best of the
+    per_part the kernel tries first there (`second_free_bound`: an upper bound on the optimum), its tree verified;
+    Super Mastermind's sets below the second guess read from its possible-only proof's checkpoint."""
+    from solvers.codebreak.optimal.second_free import second_free_bound
+
+    g, label = second_free_game(size)
+    name = f"{snapshot_name('super-mastermind', None, None, True)}.jsonl"
+    checkpoint = FileCheckpoint(CHECKPOINTS / name) if size == "super" else None
+    t, before = time.perf_counter(), cpu_seconds()
+    found = second_free_bound(g, g.experiments.index(first), per_part, Tuning(node_limit=LONG), checkpoint)
+    record = Record("optima-possible")
+    record.row(
+        f"{label}, possible codes only from the third guess on (any code second): a strategy, first guess {first}, "
+        f"the best of {per_part} second guesses a part",
+        f"total {found.total:,} (average {found.total / found.stats.secrets:.6f}, worst {found.stats.worst}), "
+        f"verified, in {time.perf_counter() - t:.1f} s ({cpu_seconds() - before:,.0f} CPU s), {peaks()}",
+    )
+    record.save()
+
+
+def second_free_game(size: str) -> tuple[Game, str]:
+    """The game a second-free run proves, tabled, and its label."""
+    if size == "super":
+        return build(game_spec("super-mastermind")).tabled(), "Super Mastermind 5x8 (32,768 secrets)"
+    pegs, colours = (int(x) for x in size.split("x"))
+    game = build(game_spec("mastermind"), {"length": pegs, "colours": colours}).tabled()
+    return game, f"Mastermind {pegs}x{colours} ({colours**pegs:,} secrets)"
 
 
 def ended(record: Record, checkpoint: FileCheckpoint | None, before: float, how: str) -> None:
