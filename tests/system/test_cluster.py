@@ -163,8 +163,9 @@ finally:
 
 
 def test_a_stop_while_a_job_joins_the_cluster_halts_it() -> None:
-    """A job's process stopped (SIGTERM) while it joins a cluster, once ray.init has started Ray's processes, with
-    Ray's own SIGTERM handler (sys.exit) in place: halted (Paused, as a stop anywhere in a proof), not SystemExit."""
+    """A job's process stopped (SIGTERM) while it joins a cluster, once ray.init has started Ray's processes (where
+    Ray would have put its own SIGTERM handler, sys.exit, in place: once it met a fork's lock hook, which only
+    printed the SystemExit, and the join went on): halted (Paused, as a stop anywhere in a proof), not SystemExit."""
     env = {**os.environ, "COIN_PUZZLES_CLUSTER": "local", "RAY_USAGE_STATS_ENABLED": "0"}
     done = subprocess.run([sys.executable, "-c", JOINING], cwd=DRIVER.parents[2], env=env, capture_output=True,
                           text=True, timeout=LOADED_SECONDS, check=False)  # fmt: skip

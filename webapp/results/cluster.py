@@ -17,6 +17,7 @@ Ray is imported only when a split proof first needs the cluster: a command or a 
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import logging
 import os
@@ -26,14 +27,14 @@ import socket
 import sys
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from typing import Any
 
 import numpy as np
 
 from solvers.errors import LimitError, Paused
-from solvers.halt import halt
+from solvers.halt import halt, halted
 from solvers.parallel import Execution, default_jobs
 
 VARIABLE = "COIN_PUZZLES_CLUSTER"
@@ -76,6 +77,23 @@ def reachable(address: str) -> None:
         raise ClusterError(f"the proofs' cluster at {address!r} ({VARIABLE}) cannot be reached: {why}") from e
 
 
+@contextlib.contextmanager
+def _stop_handlers_kept() -> Iterator[None]:
+    """While Ray joins: its calls to put a handler of its own in place of SIGTERM's or SIGINT's are not carried
+    out (Ray's, sys.exit, would raise SystemExit wherever the process stood, even where Python only prints it, as
+    in a fork's lock hooks), so a stop halts there as anywhere in a proof."""
+    original = signal.signal
+
+    def kept(signum: int, handler: Any) -> Any:
+        return signal.getsignal(signum) if signum in (signal.SIGTERM, signal.SIGINT) else original(signum, handler)
+
+    signal.signal = kept  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        signal.signal = original
+
+
 class RayEngine:
     """A split proof's tasks on a Ray cluster (`solvers.parallel.Engine`)."""
 
@@ -91,17 +109,19 @@ class RayEngine:
             reachable(address)  # Ray itself would retry for minutes
         # ray.init puts a SIGTERM handler of its own (sys.exit) in the place of this process's: a stop would then
         # raise SystemExit wherever the proof stood instead of halting it (`webapp.jobs.halting`), losing its frames
-        # and logging a traceback; the handlers there before are put back once it returned (before: Paused)
+        # and logging a traceback: its calls to replace them are not carried out meanwhile, and the handlers there
+        # before are put back once it returned (a stop meanwhile: Paused)
         main = threading.current_thread() is threading.main_thread()
         handlers = {stop: signal.getsignal(stop) for stop in (signal.SIGTERM, signal.SIGINT)} if main else {}
         try:
-            ray.init(
-                address=None if address == LOCAL else address,
-                namespace=NAMESPACE,
-                log_to_driver=False,
-                logging_level=logging.ERROR,
-                include_dashboard=False if address == LOCAL else None,
-            )
+            with _stop_handlers_kept():
+                ray.init(
+                    address=None if address == LOCAL else address,
+                    namespace=NAMESPACE,
+                    log_to_driver=False,
+                    logging_level=logging.ERROR,
+                    include_dashboard=False if address == LOCAL else None,
+                )
         except (ConnectionError, RuntimeError, ValueError) as e:
             first = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
             raise ClusterError(f"the proofs' cluster at {address!r} ({VARIABLE}) cannot be joined: {first}") from e
@@ -114,6 +134,8 @@ class RayEngine:
             for stop, handler in handlers.items():
                 if handler is not None:  # None: not set from Python, which cannot put it back
                     signal.signal(stop, handler)
+        if halted():  # stopped while it joined (a stop Ray's handler met where Python ignores exceptions too)
+            raise Paused([])
         resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
         cpus = int(resources.get("CPU", 0))
         if cpus < 1:
