@@ -157,6 +157,20 @@ class AverageSearch(SearchTable):
         kernel's `average` on s under the symmetries fixing history (`sym_of`), as the proof searches a part, its
         experiment read from the table. With best (a total some experiment achieves), only experiments below it
         are sought: (best, -1) when none is."""
+        if history and not self.places.shape[0]:
+            value = self.kernel(s, best, self.sym_of(tuple(history)), self.depth_at(len(history)))
+            if value >= best:
+                return best, -1
+            held, stored, exact, choice = self.held(s, self.depth_at(len(history)))
+            if held and exact and stored == value and choice >= 0:
+                return value, choice
+            best = value + 1  # settled without a table entry (a shortcut): the experiment is sought below
+        return self.least(s, history, self.candidates_at(s, history), best)
+
+    def candidates_at(self, s: NDArray[np.int32], history: Sequence[int]) -> NDArray[np.int64]:
+        """The experiments `best_at` tries on s (the set the experiments of history left), each with its bound, best
+        first (`candidates`): at the start one per class of first experiments; on a game with places, one per class
+        of the places history leaves alike; else every one, ordered under the symmetries fixing history."""
         sym, depth = self.plain, self.depth_at(len(history))
         if not history:
             allowed = self.root_allowed()
@@ -164,14 +178,7 @@ class AverageSearch(SearchTable):
             allowed = place_classes(self.places, np.array(history, dtype=np.int64))
         else:
             allowed, sym = self.rules.everything, self.sym_of(tuple(history))
-            value = self.kernel(s, best, sym, depth)
-            if value >= best:
-                return best, -1
-            held, stored, exact, choice = self.held(s, depth)
-            if held and exact and stored == value and choice >= 0:
-                return value, choice
-            best = value + 1  # settled without a table entry (a shortcut): the experiment is sought below
-        return self.least(s, history, candidates(s, allowed, self.rules, self.WORST, sym, free(depth)), best)
+        return candidates(s, allowed, self.rules, self.WORST, sym, free(depth))
 
     def solve(self, tick: Callable[[int, int], None] | None = None) -> Optimum:
         """The optimal total from the start, proved (`prove.Schedule`: its subproblems in this process, or on

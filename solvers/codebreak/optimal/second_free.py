@@ -26,10 +26,8 @@ from ..game import Game
 from ..strategy import Stats, guesses_possible_codes, verify
 from ..tree import Node
 from .average_search import AverageSearch
-from .candidates import candidates
 from .readback import expand, read_back
-from .rules import BIG, SECOND_FREE, free
-from .symmetry import place_classes
+from .rules import BIG, SECOND_FREE
 from .table import Tuning
 
 
@@ -79,13 +77,9 @@ def second_free_bound(
     per_part covers every candidate, and an upper bound on it otherwise (a heuristic: nothing is refuted)."""
     search = AverageSearch(game, tuning, cap=SECOND_FREE, possible_only=True, checkpoint=checkpoint)
     history, depth = (first,), search.depth_at(1)
-    if search.places.shape[0]:
-        allowed, sym = place_classes(search.places, np.array(history, dtype=np.int64)), search.plain
-    else:
-        allowed, sym = search.rules.everything, search.sym_of(history)
 
     def best_second(part: NDArray[np.int32]) -> Node:
-        cands = candidates(part, allowed, search.rules, search.WORST, sym, free(depth))[:per_part]
+        cands = search.candidates_at(part, history)[:per_part]
         value, choice = search.least(part, history, cands, int(BIG), entry=False)
         return read_back(game, search, part, value, False, choice, depth)
 
