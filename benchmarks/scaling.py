@@ -39,6 +39,7 @@ import subprocess
 import sys
 import time
 from concurrent.futures import Future
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -102,6 +103,8 @@ class Virtual:
 
     def __init__(self, jobs: int) -> None:
         self.jobs, self.tasks, self.tasks_cpu, self.waited = jobs, 0, 0.0, 0.0
+        self.longest = (0.0, 0, False)  # the longest task: its CPU seconds, its secrets, whether a younger brother
+        self.thin = 0.0  # the time at most a quarter of the processes were busy (`thinly`)
         self.free = [0.0] * jobs
         self.pending: list[tuple[float, int, Future[Any], Any]] = []  # (when it ends, number, future, result)
         self.base = time.process_time()
@@ -131,6 +134,7 @@ class Virtual:
             record(memo, k1, k2, *((value, exact, choice) if held else (np.int64(0), False, -1)))
         end = max(heapq.heappop(self.free), sent) + found.seconds
         heapq.heappush(self.free, end)
+        self.longest = max(self.longest, (found.seconds, len(args[0]), args[4] >= 0))
         future: Future[Any] = Future()
         heapq.heappush(self.pending, (end, self.tasks, future, found))
         self.tasks += 1
@@ -140,11 +144,19 @@ class Virtual:
         """The results due by now handed back; none: the clock moves on to the next one's end (the parent waits)."""
         now = self.now()
         if self.pending and self.pending[0][0] > now:
+            self.thin += self.thinly(now, self.pending[0][0])
             self.waited += self.pending[0][0] - now
             now = self.pending[0][0]
         while self.pending and self.pending[0][0] <= now:
             _, _, future, found = heapq.heappop(self.pending)
             future.set_result(found)
+
+    def thinly(self, start: float, end: float) -> float:
+        """Of the time from start to end (the parent waiting), how long at most a quarter of the processes ran a
+        task (each process free from when its last task ends)."""
+        ends = sorted(f for f in self.free if f > start)
+        busy = [start, *(min(max(f, start), end) for f in ends), end]  # len(ends) - i processes busy in the i-th
+        return sum(b - a for i, (a, b) in enumerate(pairwise(busy)) if 4 * (len(ends) - i) <= self.jobs)
 
     def stop(self) -> None:
         return None
@@ -232,10 +244,10 @@ def scaled(pegs: int, colours: int, roots: list[Path]) -> list[Scaled]:
     return out
 
 
-def clocked(pegs: int, colours: int, jobs: int) -> tuple[int, float, float, float, float, int]:
+def clocked(pegs: int, colours: int, jobs: int) -> tuple[Any, ...]:
     """In this process: the proof on one process, then on the clock simulation of jobs processes (`Virtual`, the
     default split for that many): (one process's CPU seconds, the simulated end, the tasks' CPU seconds, the
-    parent's own, the tasks), after the optimum."""
+    parent's own, the tasks, the time at most a quarter of them ran, the longest task), after the optimum."""
     from solvers.codebreak import build, parse
     from solvers.codebreak.optimal.average_search import AverageSearch
     from solvers.parallel import Execution
@@ -249,17 +261,22 @@ def clocked(pegs: int, colours: int, jobs: int) -> tuple[int, float, float, floa
     found = AverageSearch(g, run=Execution(jobs, lambda: engine)).solve()
     assert found.cost == serial.cost, (found.cost, serial.cost)
     end = engine.now()
-    return found.cost, one_cpu, end, engine.tasks_cpu, end - engine.waited, engine.tasks
+    return found.cost, one_cpu, end, engine.tasks_cpu, end - engine.waited, engine.tasks, engine.thin, engine.longest
 
 
 def on_clock(pegs: int, colours: int) -> tuple[int, str]:
     """`clocked` on CLOCKED processes in a fresh process: the optimum, and a cell of the table."""
     done = subprocess.run([sys.executable, __file__, "--clocked", str(pegs), str(colours), str(CLOCKED)],
                           capture_output=True, text=True, check=True)  # fmt: skip
-    cost, one_cpu, end, tasks_cpu, parent, tasks = json.loads(done.stdout.strip().splitlines()[-1])
+    cost, one_cpu, end, tasks_cpu, parent, tasks, thin, (longest, size, brother) = json.loads(
+        done.stdout.strip().splitlines()[-1]
+    )
+    kind = "a younger brother" if brother else "a set"
     return cost, (
         f"{one_cpu / end:.2f}x: {end:.1f} s against one process's {one_cpu:.1f} CPU s; {tasks:,} tasks of "
-        f"{tasks_cpu:.1f} CPU s in all, the parent's own searches and bookkeeping {parent:.1f} s"
+        f"{tasks_cpu:.1f} CPU s in all ({tasks_cpu / (CLOCKED * end):.0%} of the processes' time), the parent's own "
+        f"searches and bookkeeping {parent:.1f} s; at most {CLOCKED // 4} processes busy for {thin:.1f} s of the "
+        f"parent's waits; the longest task {longest:.1f} s ({kind} of {size:,} secrets)"
     )
 
 
