@@ -134,8 +134,9 @@ class RayEngine:
             for stop, handler in handlers.items():
                 if handler is not None:  # None: not set from Python, which cannot put it back
                     signal.signal(stop, handler)
-        if halted():  # stopped while it joined (a stop Ray's handler met where Python ignores exceptions too)
-            raise Paused([])
+        if halted():  # stopped while it joined (a stop Ray's handler met where Python ignores exceptions too): it
+            ray.shutdown()  # leaves at once (a local cluster's processes stopped); at its exit Ray's own shutdown
+            raise Paused([])  # would wait a minute for a cluster gone meanwhile, then end the process with status 1
         resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
         cpus = int(resources.get("CPU", 0))
         if cpus < 1:
