@@ -158,10 +158,11 @@ class AverageSearch(SearchTable):
         experiment read from the table. With best (a total some experiment achieves), only experiments below it
         are sought: (best, -1) when none is."""
         if history and not self.places.shape[0]:
-            value = self.kernel(s, best, self.sym_of(tuple(history)), self.depth_at(len(history)))
+            depth = self.depth_at(len(history))
+            value = self.kernel(s, best, self.sym_of(tuple(history)), depth)
             if value >= best:
                 return best, -1
-            held, stored, exact, choice = self.held(s, self.depth_at(len(history)))
+            held, stored, exact, choice = self.held(s, depth)
             if held and exact and stored == value and choice >= 0:
                 return value, choice
             best = value + 1  # settled without a table entry (a shortcut): the experiment is sought below
