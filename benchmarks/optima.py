@@ -15,6 +15,7 @@ than a session carries to the next clone), which `make frontier` runs past the t
     python benchmarks/optima.py --super --under 179930         # ... looking only below the published figure + 1
     python benchmarks/optima.py --second-free super            # possible codes only except the second guess
     python benchmarks/optima.py --second-free super --per-part 30 --first AABBC  # a strategy of that rule, verified
+    python benchmarks/optima.py --second-free super --per-part all --first AABBC # the rule's optimum from AABBC
     python benchmarks/optima.py --site-job 4x9                 # make precompute's jobs, from the snapshot in git
 """
 
@@ -52,6 +53,7 @@ from webapp.commands.frontier import (  # noqa: E402
     proved_tree,
     second_free_checkpoint,
     stopped,
+    whole,
 )
 from webapp.jobs.halting import halt_on_signals  # noqa: E402
 from webapp.results.codebreak_results import PROOFS  # noqa: E402
@@ -88,7 +90,7 @@ def main() -> None:
     parser.add_argument("--super", action="store_true", help="Super Mastermind 5x8 guessing possible codes only")
     parser.add_argument("--under", type=int, help="with --super or --second-free: look only below this total")
     parser.add_argument("--second-free", metavar="PxC|super", help="possible codes only but the second guess")
-    parser.add_argument("--per-part", type=int, help="with --second-free: a strategy, K second guesses tried a part")
+    parser.add_argument("--per-part", help="with --second-free: a strategy, K (or all) second guesses tried a part")
     parser.add_argument("--first", help="with --per-part: its first guess (a code such as AABBC)")
     parser.add_argument(
         "--site-job", metavar="PxC|super", help="time make precompute's jobs for a long proof, from its snapshot"
@@ -110,7 +112,9 @@ def run(args: argparse.Namespace) -> None:
     if args.super:
         return super_possible_only(args.under)
     if args.second_free and args.per_part:
-        return second_free_strategy(args.second_free, args.first, args.per_part)
+        return second_free_strategy(
+            args.second_free, args.first, None if args.per_part == "all" else int(args.per_part)
+        )
     if args.second_free:
         return second_free_run(args.second_free, args.under)
     if args.possible_only:
@@ -253,21 +257,46 @@ def second_free_run(size: str, under: int | None) -> None:
     ended(record, checkpoint, before, f"proved: total {found.total:,}{verdict}")
 
 
-def second_free_strategy(size: str, first: str, per_part: int) -> None:
+def second_free_strategy(size: str, first: str, per_part: int | None) -> None:
     """A strategy under the second-guess-free rule from a first guess, each part's second guess the best of the
-    per_part the kernel tries first there (`second_free_bound`: an upper bound on the optimum), its tree verified;
-    Super Mastermind's sets below the second guess read from its possible-only proof's checkpoint."""
-    from solvers.codebreak.optimal.second_free import second_free_bound
+    per_part the kernel tries first there (None: every one, the optimum given that first guess; `second_free_bound`:
+    an upper bound on the rule's optimum), its tree verified; Super Mastermind's sets below the second guess read
+    from its possible-only proof's checkpoint. What each part has found is kept in git beside the proofs'
+    snapshots (`<name>.parts.json`, written every few second guesses), so a stopped run goes on from there."""
+    from solvers.codebreak.optimal.second_free import Kept, second_free_bound
 
     g, label = second_free_game(size)
     name = f"{snapshot_name('super-mastermind', None, None, True)}.jsonl"
     checkpoint = FileCheckpoint(CHECKPOINTS / name) if size == "super" else None
-    t, before = time.perf_counter(), cpu_seconds()
-    found = second_free_bound(g, g.experiments.index(first), per_part, Tuning(node_limit=LONG), checkpoint)
+    parts = PROOFS / f"second-free-{size}-{first}.parts.json"
+    kept: Kept = {int(k): (a, b, c) for k, (a, b, c) in json.loads(parts.read_text()).items()} if parts.exists() else {}
+    t, before, tried = time.perf_counter(), cpu_seconds(), sum(a for a, _, _ in kept.values())
+
+    def told(kept: Kept) -> None:
+        whole(parts, (json.dumps({str(k): list(v) for k, v in sorted(kept.items())}) + "\n").encode())
+        found = [v for _, v, c in kept.values() if c >= 0]
+        print(
+            f"{time.strftime('%H:%M:%S')} {len(kept)} parts begun, {sum(a for a, _, _ in kept.values()):,} "
+            f"second guesses tried, their least totals {sum(found):,}",
+            flush=True,
+        )
+
+    def ran(how: str) -> None:
+        how += f"; {sum(a for a, _, _ in kept.values()) - tried:,} second guesses tried in its parts"
+        note_run(f"second-free-{size}-{first}", cpu_seconds() - before, how)
+
+    try:
+        found = second_free_bound(
+            g, g.experiments.index(first), per_part, Tuning(node_limit=LONG), checkpoint, kept, told
+        )
+    except (KeyboardInterrupt, Paused):
+        ran("stopped")
+        raise
+    ran(f"a strategy of {found.total:,}, verified")
     record = Record("optima-possible")
     record.row(
         f"{label}, possible codes only from the third guess on (any code second): a strategy, first guess {first}, "
-        f"the best of {per_part} second guesses a part",
+        f"the best of {per_part or 'every one of the'} second guesses a part",
         f"total {found.total:,} (average {found.total / found.stats.secrets:.6f}, worst {found.stats.worst}), "
         f"verified, in {time.perf_counter() - t:.1f} s ({cpu_seconds() - before:,.0f} CPU s), {peaks()}",
     )

@@ -124,3 +124,35 @@ def test_a_bound_from_the_first_guess_of_every_class_reaches_the_exhaustive_opti
             bound = second_free_bound(g, first, per_part)
             assert bound.total >= best and bound.stats.verified
             assert guesses_possible_codes(g, bound.tree, from_depth=2)
+
+
+class _Stop(Exception):
+    """A stop in the middle of a strategy's search."""
+
+
+def test_a_strategy_stopped_between_second_guesses_goes_on_where_it_stood(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`second_free_bound` stopped after its k-th report and run again with what it kept ends with the same parts'
+    totals and second guesses as a run never stopped, and tries no second guess twice (its reports, one a second
+    guess, add up to the unstopped run's)."""
+    from solvers.codebreak.optimal import second_free as module
+
+    monkeypatch.setattr(module, "STEP", 1)  # a report after every second guess
+    g = build(spec("mastermind"), {"length": 3, "colours": 4}).tabled()
+    first = g.experiments.index("AAB")
+    whole: module.Kept = {}
+    reports: list[int] = []
+    best = second_free_bound(g, first, kept=whole, told=lambda kept: reports.append(1))
+    assert len(reports) > 10 and best.stats.verified
+    for k in (1, len(reports) // 2, len(reports) - 1):
+        kept: module.Kept = {}
+        calls: list[int] = []
+
+        def told(kept: module.Kept, calls: list[int] = calls, stop_at: int = k) -> None:
+            calls.append(1)
+            if len(calls) == stop_at:
+                raise _Stop
+
+        with pytest.raises(_Stop):
+            second_free_bound(g, first, kept=kept, told=told)
+        again = second_free_bound(g, first, kept=kept, told=told)
+        assert again.total == best.total and kept == whole and len(calls) == len(reports)

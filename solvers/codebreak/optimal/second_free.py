@@ -13,7 +13,7 @@ guesses from the third on checked to be possible codes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from typing import NamedTuple
 
 import numpy as np
@@ -63,24 +63,48 @@ def second_free(
     return SecondFree(total, search.root_choice, stats, tree)
 
 
+Kept = MutableMapping[int, tuple[int, int, int]]
+"""What a strategy's search has found in each part of its first guess, keyed by the part's first secret: (how many
+of its candidate second guesses were tried, in their order; the least total among them; the second guess giving it,
+-1 before one is found). A part is settled (its optimum proved) when every candidate has been tried or the rest's
+bounds are no lower than the least (`settled`)."""
+
+STEP = 8  # candidate second guesses searched between two reports (what a stop can lose)
+
+
 def second_free_bound(
     game: Game,
     first: int,
     per_part: int | None = None,
     tuning: Tuning | None = None,
     checkpoint: Checkpoint | None = None,
+    kept: Kept | None = None,
+    told: Callable[[Kept], None] = lambda kept: None,
 ) -> SecondFree:
     """A strategy under the rule with first guess `first`: in each of its parts, the best of the per_part second
     guesses the kernel tries first there (`candidates`: best counting bound first; None: every one), each searched
     by the kernel with possible codes only below it (`AverageSearch.least`, the part's own table entry untouched);
     the tree read back and verified as `second_free`'s. Its total is the optimum given that first guess when
-    per_part covers every candidate, and an upper bound on it otherwise (a heuristic: nothing is refuted)."""
+    per_part covers every candidate, and an upper bound on it otherwise (a heuristic: nothing is refuted).
+    kept: what earlier runs found in the parts, to go on from (a larger per_part goes on from a smaller one's),
+    brought up to date and handed to told after every STEP candidates, so a stopped run loses at most those."""
     search = AverageSearch(game, tuning, cap=SECOND_FREE, possible_only=True, checkpoint=checkpoint)
     history, depth = (first,), search.depth_at(1)
+    kept = {} if kept is None else kept
 
     def best_second(part: NDArray[np.int32]) -> Node:
-        cands = search.candidates_at(part, history)[:per_part]
-        value, choice = search.least(part, history, cands, int(BIG), entry=False)
+        cands, key = search.candidates_at(part, history)[:per_part], int(part[0])
+        tried, value, choice = kept.get(key, (0, int(BIG), -1))
+        while tried < len(cands) and cands[tried, 0] < value:
+            step = cands[tried : tried + STEP]
+            found, better = search.least(part, history, step, value, entry=False)
+            value, choice = (found, better) if better >= 0 else (value, choice)
+            tried += len(step)
+            kept[key] = (tried, value, choice)
+            told(kept)
+        if tried < len(cands):  # the rest's bounds are no lower than the least found: none of them is below it
+            kept[key] = (len(cands), value, choice)
+            told(kept)
         return read_back(game, search, part, value, False, choice, depth)
 
     tree = expand(game, search.everyone(), first, best_second)
