@@ -22,6 +22,7 @@ import pytest
 
 from tests.system.conftest import Served
 from tests.system.test_queue_faults import answered, ask
+from tests.waiting import until
 
 pytestmark = pytest.mark.slow
 
@@ -45,14 +46,13 @@ def _cache_files(app: Served) -> int:
     md5 when the upstream's answer has all arrived, which can be just after the client has it all. A CI run counted
     such a file as a second entry."""
     cache = Path(app.log).parent / "instance" / "nginx" / "cache"
-    if not cache.is_dir():
-        return 0
-    for _ in range(100):
-        files = [p.name for p in cache.rglob("*") if p.is_file()]
-        if all(re.fullmatch(r"[0-9a-f]{32}", name) for name in files):
-            break
-        time.sleep(0.05)
-    return sum(1 for name in files if re.fullmatch(r"[0-9a-f]{32}", name))
+    entry = re.compile(r"[0-9a-f]{32}")
+
+    def written() -> tuple[int] | None:  # (how many), truthy even when none
+        names = [p.name for p in cache.rglob("*") if p.is_file()] if cache.is_dir() else []
+        return (len(names),) if all(entry.fullmatch(name) for name in names) else None
+
+    return until(written, 10, "nginx left a temporary file in its cache", every=0.05)[0]
 
 
 def _rendered_rows(app: Served) -> tuple[int, int]:
