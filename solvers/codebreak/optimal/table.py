@@ -35,8 +35,8 @@ SEED = 20261122  # the random numbers of the fingerprints
 SPLIT_FROM = 200  # secrets: on several processes, a set this large may be split into tasks, a smaller one is one task
 SPLIT_SHARE = 3  # ... and by default only sets of at least 1/(3 x processes) of the secrets are: on two processes a
 # finer split costs more CPU than it balances (three rounds each on the 2-core Xeon VM, 2026-11-30: Mastermind 5x5
-# took 11.4 s on one process, 12.3 s on two split from 390 secrets (a share of 4), 9.1 s from 520; 4x7 20.0 s, 12.5
-# s from 300, 10.9 s from 400), while on many every set of SPLIT_FROM secrets is split
+# took 11.4 s on one process, 12.3 s on two split from 390 secrets (a share of 4), 9.1 s from 520; 4x7 no clear
+# change: docs/decisions.md), while on many every set of SPLIT_FROM secrets is split
 COLUMNS_FROM = 1000  # experiments: the bound one experiment deeper reads the table by columns (`rules.columns`) ...
 COLUMNS_MAX_CELLS = 10_000 * 10_000  # ... a copy of at most this many outcomes (5x6: 60 MB, 4x10: 100 MB, shared by
 # a proof's forked workers; not Super Mastermind's 1 GiB). 4x10 read its rows until 2026-11-29: the search of ABCD's
