@@ -275,7 +275,7 @@ def second_free_strategy(size: str, first: str, per_part: int | None) -> None:
     checkpoint = FileCheckpoint(CHECKPOINTS / name) if size == "super" else None
     parts = PROOFS / f"second-free-{size}-{first}.parts.json"
     kept: Kept = {int(k): (a, b, c) for k, (a, b, c) in json.loads(parts.read_text()).items()} if parts.exists() else {}
-    t, before, tried = time.perf_counter(), cpu_seconds(), sum(a for a, _, _ in kept.values())
+    before, tried = cpu_seconds(), sum(a for a, _, _ in kept.values())
 
     def told(kept: Kept) -> None:
         whole(parts, (json.dumps({str(k): list(v) for k, v in sorted(kept.items())}) + "\n").encode())
@@ -301,9 +301,11 @@ def second_free_strategy(size: str, first: str, per_part: int | None) -> None:
     record = Record("optima-possible")
     record.row(
         f"{label}, possible codes only from the third guess on (any code second): a strategy, first guess {first}, "
-        f"the best of {per_part or 'every one of the'} second guesses a part",
+        f"each part's best of {f'its first {per_part} or more' if per_part else 'every'} second guesses",
         f"total {found.total:,} (average {found.total / found.stats.secrets:.6f}, worst {found.stats.worst}), "
-        f"verified, in {time.perf_counter() - t:.1f} s ({cpu_seconds() - before:,.0f} CPU s), {peaks()}",
+        f"verified; {sum(a for a, _, _ in kept.values()):,} second guesses tried in its parts, "
+        f"{cpu_seconds() - before:,.0f} CPU s in this run (the runs before: second-free-{size}-{first}.runs.json), "
+        f"{peaks()}",
     )
     record.save()
 
