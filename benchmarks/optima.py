@@ -268,16 +268,18 @@ def second_free_strategy(size: str, first: str, per_part: int | None) -> None:
     an upper bound on the rule's optimum), its tree verified; Super Mastermind's sets below the second guess read
     from its possible-only proof's checkpoint. What each part has found is kept in git beside the proofs'
     snapshots (`<name>.parts.json`, written every few second guesses), so a stopped run goes on from there."""
-    from solvers.codebreak.optimal.second_free import Kept, second_free_bound
+    from solvers.codebreak.optimal.second_free import PartBests, second_free_bound
 
     g, label = second_free_game(size)
     name = f"{snapshot_name('super-mastermind', None, None, True)}.jsonl"
     checkpoint = FileCheckpoint(CHECKPOINTS / name) if size == "super" else None
     parts = PROOFS / f"second-free-{size}-{first}.parts.json"
-    kept: Kept = {int(k): (a, b, c) for k, (a, b, c) in json.loads(parts.read_text()).items()} if parts.exists() else {}
+    kept: PartBests = (
+        {int(k): (a, b, c) for k, (a, b, c) in json.loads(parts.read_text()).items()} if parts.exists() else {}
+    )
     before, tried = cpu_seconds(), sum(a for a, _, _ in kept.values())
 
-    def told(kept: Kept) -> None:
+    def told(kept: PartBests) -> None:
         whole(parts, (json.dumps({str(k): list(v) for k, v in sorted(kept.items())}) + "\n").encode())
         found = [v for _, v, c in kept.values() if c >= 0]
         print(

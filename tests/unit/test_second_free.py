@@ -139,15 +139,15 @@ def test_a_strategy_stopped_between_second_guesses_goes_on_where_it_stood(monkey
     monkeypatch.setattr(module, "STEP", 1)  # a report after every second guess
     g = build(spec("mastermind"), {"length": 3, "colours": 4}).tabled()
     first = g.experiments.index("AAB")
-    whole: module.Kept = {}
+    whole: module.PartBests = {}
     reports: list[int] = []
     best = second_free_bound(g, first, kept=whole, told=lambda kept: reports.append(1))
     assert len(reports) > 10 and best.stats.verified
     for k in (1, len(reports) // 2, len(reports) - 1):
-        kept: module.Kept = {}
+        kept: module.PartBests = {}
         calls: list[int] = []
 
-        def told(kept: module.Kept, calls: list[int] = calls, stop_at: int = k) -> None:
+        def told(kept: module.PartBests, calls: list[int] = calls, stop_at: int = k) -> None:
             calls.append(1)
             if len(calls) == stop_at:
                 raise _Stop

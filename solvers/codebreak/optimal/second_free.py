@@ -63,7 +63,7 @@ def second_free(
     return SecondFree(total, search.root_choice, stats, tree)
 
 
-Kept = MutableMapping[int, tuple[int, int, int]]
+PartBests = MutableMapping[int, tuple[int, int, int]]
 """What a strategy's search has found in each part of its first guess, keyed by the part's first secret: (how many
 of its candidate second guesses were tried, in their order; the least total among them; the second guess giving it,
 -1 before one is found). A part is settled (its optimum proved) when every candidate has been tried or the rest's
@@ -78,8 +78,8 @@ def second_free_bound(
     per_part: int | None = None,
     tuning: Tuning | None = None,
     checkpoint: Checkpoint | None = None,
-    kept: Kept | None = None,
-    told: Callable[[Kept], None] = lambda kept: None,
+    kept: PartBests | None = None,
+    told: Callable[[PartBests], None] = lambda kept: None,
 ) -> SecondFree:
     """A strategy under the rule with first guess `first`: in each of its parts, the best of the per_part second
     guesses the kernel tries first there (`candidates`: best counting bound first; None: every one), each searched
