@@ -22,15 +22,19 @@ than a session carries to the next clone), which `make frontier` runs past the t
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import re
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.record import FOLDER, Record  # noqa: E402
+from solvers.checkpoint import Checkpoint, Entry  # noqa: E402
 from solvers.codebreak import Game, Proving, build, build_tree, verify  # noqa: E402
 from solvers.codebreak.optima import OPTIMA_MAX_SECRETS, sizes  # noqa: E402
 from solvers.codebreak.optimal.average_search import NoneBelow  # noqa: E402
@@ -92,6 +96,7 @@ def main() -> None:
     parser.add_argument("--second-free", metavar="PxC|super", help="possible codes only but the second guess")
     parser.add_argument("--per-part", help="with --second-free: a strategy, K (or all) second guesses tried a part")
     parser.add_argument("--first", help="with --per-part: its first guess (a code such as AABBC)")
+    parser.add_argument("--shard", help="with --per-part: I/N, this process's share of the parts (no strategy)")
     parser.add_argument(
         "--site-job", metavar="PxC|super", help="time make precompute's jobs for a long proof, from its snapshot"
     )
@@ -112,9 +117,9 @@ def run(args: argparse.Namespace) -> None:
     if args.super:
         return super_possible_only(args.under)
     if args.second_free and args.per_part:
-        return second_free_strategy(
-            args.second_free, args.first, None if args.per_part == "all" else int(args.per_part)
-        )
+        per_part = None if args.per_part == "all" else int(args.per_part)
+        shard = (int(args.shard.split("/")[0]), int(args.shard.split("/")[1])) if args.shard else None
+        return second_free_strategy(args.second_free, args.first, per_part, shard)
     if args.second_free:
         return second_free_run(args.second_free, args.under)
     if args.possible_only:
@@ -262,25 +267,32 @@ SUPER_SECOND_FREE_SPLIT = 4096  # the least set its runs split, whatever the cor
 # under it (32,768 / (4 x 2 processes), the default on 2 cores until SPLIT_SHARE became 3)
 
 
-def second_free_strategy(size: str, first: str, per_part: int | None) -> None:
+def second_free_strategy(size: str, first: str, per_part: int | None, shard: tuple[int, int] | None = None) -> None:
     """A strategy under the second-guess-free rule from a first guess, each part's second guess the best of the
     per_part the kernel tries first there (None: every one, the optimum given that first guess; `second_free_bound`:
     an upper bound on the rule's optimum), its tree verified; Super Mastermind's sets below the second guess read
     from its possible-only proof's checkpoint. What each part has found is kept in git beside the proofs'
-    snapshots (`<name>.parts.json`, written every few second guesses), so a stopped run goes on from there."""
-    from solvers.codebreak.optimal.second_free import PartBests, second_free_bound
+    snapshots (`<name>.parts.json`, written every few second guesses), so a stopped run goes on from there.
+    shard (i, n): only the search of its share of the parts (`second_guesses`), beside n - 1 other processes, each
+    writing what it found into the same file (under a lock, merged part by part); no strategy is read back."""
+    from solvers.codebreak.optimal.second_free import PartBests, second_free_bound, second_guesses
 
     g, label = second_free_game(size)
     name = f"{snapshot_name('super-mastermind', None, None, True)}.jsonl"
-    checkpoint = FileCheckpoint(CHECKPOINTS / name) if size == "super" else None
-    parts = PROOFS / f"second-free-{size}-{first}.parts.json"
-    kept: PartBests = (
-        {int(k): (a, b, c) for k, (a, b, c) in json.loads(parts.read_text()).items()} if parts.exists() else {}
-    )
+    file = FileCheckpoint(CHECKPOINTS / name) if size == "super" else None
+    checkpoint: Checkpoint | None = file if file is None or not shard or shard[0] == 0 else Reading(file)  # the
+    # first shard alone appends to the checkpoint's file
+    parts, lock = PROOFS / f"second-free-{size}-{first}.parts.json", CHECKPOINTS / f"second-free-{size}-{first}.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with locked(lock):
+        kept: PartBests = read_parts(parts)
     before, tried = cpu_seconds(), sum(a for a, _, _ in kept.values())
 
     def told(kept: PartBests) -> None:
-        whole(parts, (json.dumps({str(k): list(v) for k, v in sorted(kept.items())}) + "\n").encode())
+        with locked(lock):  # each part is one process's: the entry with more second guesses tried is the newer
+            for k, v in read_parts(parts).items():
+                kept[k] = max(kept.get(k, v), v)
+            whole(parts, (json.dumps({str(k): list(v) for k, v in sorted(kept.items())}) + "\n").encode())
         found = [v for _, v, c in kept.values() if c >= 0]
         print(
             f"{time.strftime('%H:%M:%S')} {len(kept)} parts begun, {sum(a for a, _, _ in kept.values()):,} "
@@ -289,10 +301,18 @@ def second_free_strategy(size: str, first: str, per_part: int | None) -> None:
         )
 
     def ran(how: str) -> None:
-        how += f"; {sum(a for a, _, _ in kept.values()) - tried:,} second guesses tried in its parts"
-        note_run(f"second-free-{size}-{first}", cpu_seconds() - before, how)
+        how += (
+            f"; {sum(a for a, _, _ in kept.values()):,} second guesses tried in the parts by its end (from {tried:,})"
+        )
+        with locked(lock):
+            note_run(f"second-free-{size}-{first}", cpu_seconds() - before, how)
 
     try:
+        if shard is not None:
+            second_guesses(
+                g, g.experiments.index(first), per_part, kept, told, Tuning(node_limit=LONG), checkpoint, shard
+            )
+            return ran(f"shard {shard[0]} of {shard[1]}, up to {per_part or 'every'} second guesses a part")
         found = second_free_bound(
             g, g.experiments.index(first), per_part, Tuning(node_limit=LONG), checkpoint, kept, told
         )
@@ -310,6 +330,33 @@ def second_free_strategy(size: str, first: str, per_part: int | None) -> None:
         f"{peaks()}",
     )
     record.save()
+
+
+def read_parts(path: Path) -> dict[int, tuple[int, int, int]]:
+    """What a strategy's search found in each part (`second_free.PartBests`), as its file keeps it."""
+    return {int(k): (a, b, c) for k, (a, b, c) in json.loads(path.read_text()).items()} if path.exists() else {}
+
+
+@contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on a file (made if missing) while the block runs."""
+    with path.open("a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        yield
+
+
+class Reading:
+    """A checkpoint read from and never written (a shard beside the one that writes it)."""
+
+    def __init__(self, checkpoint: FileCheckpoint) -> None:
+        self.checkpoint = checkpoint
+
+    def known(self) -> list[Entry]:
+        """The checkpoint's entries."""
+        return self.checkpoint.known()
+
+    def keep(self, entries: list[Entry]) -> None:
+        """Nothing is kept."""
 
 
 def second_free_game(size: str) -> tuple[Game, str]:

@@ -156,3 +156,23 @@ def test_a_strategy_stopped_between_second_guesses_goes_on_where_it_stood(monkey
             second_free_bound(g, first, kept=kept, told=told)
         again = second_free_bound(g, first, kept=kept, told=told)
         assert again.total == best.total and kept == whole and len(calls) == len(reports)
+
+
+def test_shards_of_the_parts_together_find_what_one_run_finds() -> None:
+    """`second_guesses` on shards (0, 2) and (1, 2) (two processes, one kept each, merged) searches each part once:
+    merged, they hold what one run over every part holds, and the strategy read from them needs no search more."""
+    from solvers.codebreak.optimal.second_free import PartBests, second_guesses
+
+    g = build(spec("mastermind"), {"length": 3, "colours": 4}).tabled()
+    first = g.experiments.index("AAB")
+    whole: PartBests = {}
+    second_guesses(g, first, None, whole)
+    shards: list[PartBests] = [{}, {}]
+    for i, kept in enumerate(shards):
+        second_guesses(g, first, None, kept, shard=(i, 2))
+    assert shards[0] and shards[1] and not set(shards[0]) & set(shards[1])
+    merged = {**shards[0], **shards[1]}
+    assert merged == whole
+    reports: list[int] = []
+    found = second_free_bound(g, first, kept=merged, told=lambda kept: reports.append(1))
+    assert not reports and found.total == second_free_bound(g, first).total and found.stats.verified

@@ -72,27 +72,27 @@ bounds are no lower than the least (`settled`)."""
 STEP = 8  # candidate second guesses searched between two reports (what a stop can lose)
 
 
-def second_free_bound(
+def second_guesses(
     game: Game,
     first: int,
-    per_part: int | None = None,
+    per_part: int | None,
+    kept: PartBests,
+    told: Callable[[PartBests], None] = lambda kept: None,
     tuning: Tuning | None = None,
     checkpoint: Checkpoint | None = None,
-    kept: PartBests | None = None,
-    told: Callable[[PartBests], None] = lambda kept: None,
-) -> SecondFree:
-    """A strategy under the rule with first guess `first`: in each of its parts, the best of the per_part second
-    guesses the kernel tries first there (`candidates`: best counting bound first; None: every one), each searched
-    by the kernel with possible codes only below it (`AverageSearch.least`, the part's own table entry untouched);
-    the tree read back and verified as `second_free`'s. Its total is the optimum given that first guess when
-    per_part covers every candidate, and an upper bound on it otherwise (a heuristic: nothing is refuted).
-    kept: what earlier runs found in the parts, to go on from (a larger per_part goes on from a smaller one's),
-    brought up to date and handed to told after every STEP candidates, so a stopped run loses at most those."""
+    shard: tuple[int, int] = (0, 1),
+) -> AverageSearch:
+    """Bring kept up to date in each part of first guess `first`: the part's candidate second guesses (`candidates`,
+    best counting bound first; the first per_part of them, None: every one) from the first not tried yet, each
+    searched by the kernel with possible codes only below it (`AverageSearch.least`, the part's own table entry
+    untouched, the least total so far its budget), kept handed to told after every STEP of them, so a stopped run
+    loses at most those. shard (i, n): only the parts i, i + n, ... in decreasing size (n processes, each its own
+    share). The search, its table holding the parts' trees, is returned."""
     search = AverageSearch(game, tuning, cap=SECOND_FREE, possible_only=True, checkpoint=checkpoint)
-    history, depth = (first,), search.depth_at(1)
-    kept = {} if kept is None else kept
-
-    def best_second(part: NDArray[np.int32]) -> Node:
+    alive, history = search.everyone(), (first,)
+    outcomes = game.outcomes(first, alive)
+    parts = [alive[outcomes == o] for o in np.unique(outcomes) if not (game.must_hit and o == game.win_outcome)]
+    for part in sorted(parts, key=len, reverse=True)[shard[0] :: shard[1]]:
         cands, key = search.candidates_at(part, history)[:per_part], int(part[0])
         tried, value, choice = kept.get(key, (0, int(BIG), -1))
         while tried < len(cands) and cands[tried, 0] < value:
@@ -105,6 +105,29 @@ def second_free_bound(
         if tried < len(cands):  # the rest's bounds are no lower than the least found: none of them is below it
             kept[key] = (len(cands), value, choice)
             told(kept)
+    return search
+
+
+def second_free_bound(
+    game: Game,
+    first: int,
+    per_part: int | None = None,
+    tuning: Tuning | None = None,
+    checkpoint: Checkpoint | None = None,
+    kept: PartBests | None = None,
+    told: Callable[[PartBests], None] = lambda kept: None,
+) -> SecondFree:
+    """A strategy under the rule with first guess `first`: in each of its parts, the best of the per_part second
+    guesses the kernel tries first there (`second_guesses`; kept: what earlier runs found, to go on from, a larger
+    per_part from a smaller one's), the tree read back and verified as `second_free`'s. Its total is the optimum
+    given that first guess when per_part covers every candidate, and an upper bound on it otherwise (a heuristic:
+    nothing is refuted)."""
+    kept = {} if kept is None else kept
+    search = second_guesses(game, first, per_part, kept, told, tuning, checkpoint)
+    depth = search.depth_at(1)
+
+    def best_second(part: NDArray[np.int32]) -> Node:
+        _, value, choice = kept[int(part[0])]
         return read_back(game, search, part, value, False, choice, depth)
 
     tree = expand(game, search.everyone(), first, best_second)
