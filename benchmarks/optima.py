@@ -30,6 +30,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -59,7 +60,7 @@ from webapp.commands.frontier import (  # noqa: E402
     stopped,
     whole,
 )
-from webapp.jobs.halting import halt_on_signals  # noqa: E402
+from webapp.jobs.halting import halt_on_signals, stops_ignored  # noqa: E402
 from webapp.results.codebreak_results import PROOFS  # noqa: E402
 from webapp.results.games import game_spec  # noqa: E402
 
@@ -96,11 +97,14 @@ def main() -> None:
     parser.add_argument("--second-free", metavar="PxC|super", help="possible codes only but the second guess")
     parser.add_argument("--per-part", help="with --second-free: a strategy, K (or all) second guesses tried a part")
     parser.add_argument("--first", help="with --per-part: its first guess (a code such as AABBC)")
-    parser.add_argument("--shard", help="with --per-part: I/N, this process's share of the parts (no strategy)")
+    parser.add_argument("--shard", help="I/N: this process's share of the parts (no strategy; --per-part all)")
     parser.add_argument(
         "--site-job", metavar="PxC|super", help="time make precompute's jobs for a long proof, from its snapshot"
     )
     args = parser.parse_args()
+    at = re.fullmatch(r"(\d+)/(\d+)", args.shard or "0/1")
+    if not (re.fullmatch(r"all|[1-9]\d*", args.per_part or "all") and at and int(at[1]) < int(at[2])):
+        parser.error("--per-part: K (at least 1) or all; --shard: I/N with 0 <= I < N")
     niced_session()  # a long proof started niced yields to everything else, its session's group included
     halt_on_signals()  # a stop (SIGTERM, Ctrl+C) halts a proof where it stands, its frames kept in its checkpoint
     try:
@@ -116,8 +120,8 @@ def run(args: argparse.Namespace) -> None:
         return site_job(args.site_job)
     if args.super:
         return super_possible_only(args.under)
-    if args.second_free and args.per_part:
-        per_part = None if args.per_part == "all" else int(args.per_part)
+    if args.second_free and (args.per_part or args.shard):
+        per_part = None if args.per_part in (None, "all") else int(args.per_part)
         shard = (int(args.shard.split("/")[0]), int(args.shard.split("/")[1])) if args.shard else None
         return second_free_strategy(args.second_free, args.first, per_part, shard)
     if args.second_free:
@@ -286,25 +290,23 @@ def second_free_strategy(size: str, first: str, per_part: int | None, shard: tup
     lock.parent.mkdir(parents=True, exist_ok=True)
     with locked(lock):
         kept: PartBests = read_parts(parts)
-    before, tried = cpu_seconds(), sum(a for a, _, _ in kept.values())
+    before, tried = cpu_seconds(), sum(v[0] for v in kept.values())
+
+    synced = dict(kept)  # the file's entries as this process last read or wrote them
 
     def told(kept: PartBests) -> None:
-        with locked(lock):  # each part is one process's: the entry with more second guesses tried is the newer
-            for k, v in read_parts(parts).items():
-                kept[k] = max(kept.get(k, v), v)
+        with stops_ignored(), locked(lock):  # an entry not changed here since is the file's (another shard's part)
+            kept.update({k: v for k, v in read_parts(parts).items() if kept.get(k) == synced.get(k)})
             whole(parts, (json.dumps({str(k): list(v) for k, v in sorted(kept.items())}) + "\n").encode())
-        found = [v for _, v, c in kept.values() if c >= 0]
-        print(
-            f"{time.strftime('%H:%M:%S')} {len(kept)} parts begun, {sum(a for a, _, _ in kept.values()):,} "
-            f"second guesses tried, their least totals {sum(found):,}",
-            flush=True,
-        )
+            synced.clear()
+            synced.update(kept)
+        found = sum(v[1] for v in kept.values() if v[2] >= 0)
+        print(f"{time.strftime('%H:%M:%S')} {len(kept)} parts begun, {sum(v[0] for v in kept.values()):,} "
+              f"second guesses tried, their least totals {found:,}", flush=True)  # fmt: skip
 
     def ran(how: str) -> None:
-        how += (
-            f"; {sum(a for a, _, _ in kept.values()):,} second guesses tried in the parts by its end (from {tried:,})"
-        )
-        with locked(lock):
+        how += f"; {sum(v[0] for v in kept.values()):,} second guesses tried in the parts by its end (from {tried:,})"
+        with stops_ignored(), locked(lock):
             note_run(f"second-free-{size}-{first}", cpu_seconds() - before, how)
 
     try:
@@ -325,16 +327,18 @@ def second_free_strategy(size: str, first: str, per_part: int | None, shard: tup
         f"{label}, possible codes only from the third guess on (any code second): a strategy, first guess {first}, "
         f"each part's best of {f'its first {per_part} or more' if per_part else 'every'} second guesses",
         f"total {found.total:,} (average {found.total / found.stats.secrets:.6f}, worst {found.stats.worst}), "
-        f"verified; {sum(a for a, _, _ in kept.values()):,} second guesses tried in its parts, "
+        f"verified; {sum(v[0] for v in kept.values()):,} second guesses tried in its parts, "
         f"{cpu_seconds() - before:,.0f} CPU s in this run (the runs before: second-free-{size}-{first}.runs.json), "
         f"{peaks()}",
     )
     record.save()
 
 
-def read_parts(path: Path) -> dict[int, tuple[int, int, int]]:
-    """What a strategy's search found in each part (`second_free.PartBests`), as its file keeps it."""
-    return {int(k): (a, b, c) for k, (a, b, c) in json.loads(path.read_text()).items()} if path.exists() else {}
+def read_parts(path: Path) -> dict[int, tuple[int, int, int, int]]:
+    """What a strategy's search found in each part (`second_free.PartBests`), as its file keeps it (the last
+    candidate tried -1 where it was not written down)."""
+    found = json.loads(path.read_text()) if path.exists() else {}
+    return {int(k): (int(v[0]), int(v[1]), int(v[2]), int(v[3]) if len(v) > 3 else -1) for k, v in found.items()}
 
 
 @contextmanager
@@ -345,11 +349,10 @@ def locked(path: Path) -> Iterator[None]:
         yield
 
 
-class Reading:
+class Reading(NamedTuple):
     """A checkpoint read from and never written (a shard beside the one that writes it)."""
 
-    def __init__(self, checkpoint: FileCheckpoint) -> None:
-        self.checkpoint = checkpoint
+    checkpoint: FileCheckpoint
 
     def known(self) -> list[Entry]:
         """The checkpoint's entries."""

@@ -42,7 +42,7 @@ def _get(base: str, path: str, headers: dict[str, str], source: str = "127.0.0.1
 
 def _cache_files(app: Served) -> int:
     """The pages nginx keeps in its cache, once it has finished writing them: an entry is first written to a
-    temporary file in the cache's folders (use_temp_path=off), named by a 10-digit number, and renamed to its key's
+    temporary file beside its place (use_temp_path=off), named `<md5 of its key>.<10 digits>`, and renamed to the
     md5 when the upstream's answer has all arrived, which can be just after the client has it all. A CI run counted
     such a file as a second entry."""
     cache = Path(app.log).parent / "instance" / "nginx" / "cache"

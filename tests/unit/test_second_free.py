@@ -156,6 +156,12 @@ def test_a_strategy_stopped_between_second_guesses_goes_on_where_it_stood(monkey
             second_free_bound(g, first, kept=kept, told=told)
         again = second_free_bound(g, first, kept=kept, told=told)
         assert again.total == best.total and kept == whole and len(calls) == len(reports)
+    # a part whose last candidate tried is not where the order now puts it is searched again from its first
+    key, (tried, value, choice, last) = next((k, v) for k, v in whole.items() if v[0] > 1)
+    moved = {**whole, key: (tried, value, choice, last + 1)}
+    calls = []
+    assert second_free_bound(g, first, kept=moved, told=lambda kept: calls.append(1)).total == best.total
+    assert calls and moved == whole
 
 
 def test_shards_of_the_parts_together_find_what_one_run_finds() -> None:

@@ -63,11 +63,14 @@ def second_free(
     return SecondFree(total, search.root_choice, stats, tree)
 
 
-PartBests = MutableMapping[int, tuple[int, int, int]]
+PartBests = MutableMapping[int, tuple[int, int, int, int]]
 """What a strategy's search has found in each part of its first guess, keyed by the part's first secret: (how many
 of its candidate second guesses were tried, in their order; the least total among them; the second guess giving it,
--1 before one is found). A part is settled (its optimum proved) when every candidate has been tried or the rest's
-bounds are no lower than the least (`settled`)."""
+-1 before one is found; the last candidate tried, -1 where none is or it was not written down). A part is settled
+(its optimum proved) when every candidate has been tried or the rest's bounds are no lower than the least. A run
+goes on from the candidate after the last one tried only if the candidates still stand in that order (a change to
+their bounds or their order would make it skip some): else it tries them all again, the least total found before
+its budget."""
 
 STEP = 8  # candidate second guesses searched between two reports (what a stop can lose)
 
@@ -93,17 +96,20 @@ def second_guesses(
     outcomes = game.outcomes(first, alive)
     parts = [alive[outcomes == o] for o in np.unique(outcomes) if not (game.must_hit and o == game.win_outcome)]
     for part in sorted(parts, key=len, reverse=True)[shard[0] :: shard[1]]:
-        cands, key = search.candidates_at(part, history)[:per_part], int(part[0])
-        tried, value, choice = kept.get(key, (0, int(BIG), -1))
+        every, key = search.candidates_at(part, history), int(part[0])
+        cands = every[:per_part]
+        tried, value, choice, last = kept.get(key, (0, int(BIG), -1, -1))
+        if tried and last >= 0 and (tried > len(every) or every[tried - 1, 1] != last):
+            tried = 0  # not the order the candidates were tried in
         while tried < len(cands) and cands[tried, 0] < value:
             step = cands[tried : tried + STEP]
             found, better = search.least(part, history, step, value, entry=False)
             value, choice = (found, better) if better >= 0 else (value, choice)
             tried += len(step)
-            kept[key] = (tried, value, choice)
+            kept[key] = (tried, value, choice, int(cands[tried - 1, 1]))
             told(kept)
         if tried < len(cands):  # the rest's bounds are no lower than the least found: none of them is below it
-            kept[key] = (len(cands), value, choice)
+            kept[key] = (len(cands), value, choice, int(cands[-1, 1]))
             told(kept)
     return search
 
@@ -127,7 +133,7 @@ def second_free_bound(
     depth = search.depth_at(1)
 
     def best_second(part: NDArray[np.int32]) -> Node:
-        _, value, choice = kept[int(part[0])]
+        _, value, choice, _ = kept[int(part[0])]
         return read_back(game, search, part, value, False, choice, depth)
 
     tree = expand(game, search.everyone(), first, best_second)
