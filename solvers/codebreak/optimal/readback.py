@@ -4,7 +4,7 @@ outcome by outcome (`expand`, the heuristics' trees' too)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -43,11 +43,14 @@ def read_back(
 def expand(game: Game, alive: NDArray[Any], e: int, grow: Callable[[NDArray[Any]], Node]) -> Node:
     """A node making experiment e, with children grown by `grow` for each outcome."""
     node = Node(e, len(alive))
+    for o, part in outcome_parts(game, alive, e):
+        node.children[o] = None if part is None else grow(part)
+    return node
+
+
+def outcome_parts(game: Game, alive: NDArray[Any], e: int) -> Iterator[tuple[int, NDArray[Any] | None]]:
+    """Each outcome of experiment e on alive, in order, with the secrets it leaves; None for the guessed secret's
+    own outcome where the game ends on hitting it (nothing is left to search)."""
     outcomes = game.outcomes(e, alive)
     for o in np.unique(outcomes):
-        part = alive[outcomes == o]
-        if game.must_hit and int(o) == game.win_outcome:
-            node.children[int(o)] = None
-        else:
-            node.children[int(o)] = grow(part)
-    return node
+        yield int(o), None if game.must_hit and int(o) == game.win_outcome else alive[outcomes == o]

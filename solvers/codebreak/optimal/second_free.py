@@ -26,7 +26,7 @@ from ..game import Game
 from ..strategy import Stats, guesses_possible_codes, verify
 from ..tree import Node
 from .average_search import AverageSearch
-from .readback import expand, read_back
+from .readback import expand, outcome_parts, read_back
 from .rules import BIG, SECOND_FREE
 from .table import Tuning
 
@@ -92,9 +92,8 @@ def second_guesses(
     loses at most those. shard (i, n): only the parts i, i + n, ... in decreasing size (n processes, each its own
     share). The search, its table holding the parts' trees, is returned."""
     search = AverageSearch(game, tuning, cap=SECOND_FREE, possible_only=True, checkpoint=checkpoint)
-    alive, history = search.everyone(), (first,)
-    outcomes = game.outcomes(first, alive)
-    parts = [alive[outcomes == o] for o in np.unique(outcomes) if not (game.must_hit and o == game.win_outcome)]
+    history = (first,)
+    parts = [part for _, part in outcome_parts(game, search.everyone(), first) if part is not None]
     for part in sorted(parts, key=len, reverse=True)[shard[0] :: shard[1]]:
         every, key = search.candidates_at(part, history), int(part[0])
         cands = every[:per_part]
