@@ -240,8 +240,7 @@ def second_free_run(size: str, under: int | None) -> None:
 
     before = cpu_seconds()
     try:
-        tuning = Tuning(node_limit=LONG, split_from=SUPER_SECOND_FREE_SPLIT if size == "super" else None)
-        found = second_free(g, tuning, tick, checkpoint, Execution(default_jobs()), under)
+        found = second_free(g, Tuning(node_limit=LONG), tick, checkpoint, Execution(default_jobs()), under)
     except (KeyboardInterrupt, Paused):
         if checkpoint is not None:  # its snapshot, frames and runs' record into git, as make frontier's
             return stopped(checkpoint, before)
@@ -265,10 +264,6 @@ def second_free_run(size: str, under: int | None) -> None:
         f"guess {g.experiments[found.first]}) in {time.perf_counter() - t:.1f} s, {peaks()}{verdict}",
     )
     ended(record, checkpoint, before, f"proved: total {found.total:,}{verdict}")
-
-
-SUPER_SECOND_FREE_SPLIT = 4096  # the least set its runs split, whatever the cores: its frames in git were made
-# under it (32,768 / (4 x 2 processes), the default on 2 cores until SPLIT_SHARE became 3)
 
 
 def second_free_strategy(size: str, first: str, per_part: int | None, shard: tuple[int, int] | None = None) -> None:

@@ -22,10 +22,10 @@ from solvers.checkpoint import Entry, Frame
 from solvers.codebreak import Game, build, build_tree, parse, verify
 from solvers.codebreak.optimal import prove
 from solvers.codebreak.optimal.average import alone
-from solvers.codebreak.optimal.average_search import AverageSearch
+from solvers.codebreak.optimal.average_search import SPLIT_MARK, AverageSearch
 from solvers.codebreak.optimal.certificate import certificate_of, certify, logging
 from solvers.codebreak.optimal.rules import BIG, UNCAPPED, below, saved
-from solvers.codebreak.optimal.table import Tuning
+from solvers.codebreak.optimal.table import Tuning, split_size
 from solvers.errors import LimitError, Paused
 from solvers.halt import clear, halt
 from solvers.parallel import Execution
@@ -182,14 +182,15 @@ def test_a_split_proof_halted_hands_back_its_workers_parts(jobs: int) -> None:
         assert first.split
         table = first.memo.exact  # shared with the workers
         stop = halted_at(first, when=lambda: int(np.count_nonzero(table)) >= proved)  # noqa: B023 - this run's
-        assert kept.frames == list(first.paused.values())
+        assert kept.frames == [(SPLIT_MARK, first.split_from), *first.paused.values()]  # the split first
         assert set(first.paused) == {(f[2], f[3]) for f in stop.frames}  # one frame a set (two tasks may share one)
         if stop.frames:
             break
     assert kept.frames
     k1, k2 = first.key(first.everyone(), first.cap)
     assert (int(k1), int(k2)) in first.paused  # the parent's own frames, from the start down
-    again = AverageSearch(g, run=Execution(jobs), checkpoint=kept)
+    again = AverageSearch(g, run=Execution(jobs + 1), checkpoint=kept)  # on one more process, whose split by
+    assert again.split_from == first.split_from != split_size(len(g.secrets), jobs + 1)  # default would miss them
     assert again.solve().cost == MASTERMIND_4X7
     assert (int(k1), int(k2)) not in again.paused  # the search from the start went on from them
 
@@ -231,7 +232,7 @@ PROVE = """
 import json, sys
 from pathlib import Path
 from solvers.codebreak import build, parse
-from solvers.codebreak.optimal.average_search import AverageSearch
+from solvers.codebreak.optimal.average_search import SPLIT_MARK, AverageSearch
 from solvers.errors import LimitError, Paused
 from solvers.parallel import Execution
 from webapp.jobs.halting import halt_on_signals
@@ -359,7 +360,7 @@ SECOND_STOP = """
 import os, signal, threading, time
 from solvers.errors import Paused
 from tests.unit.test_pause import Kept, game
-from solvers.codebreak.optimal.average_search import AverageSearch
+from solvers.codebreak.optimal.average_search import SPLIT_MARK, AverageSearch
 from webapp.jobs.halting import halt_on_signals
 
 halt_on_signals()  # as make frontier and the command line: a stop with no proof running raises KeyboardInterrupt

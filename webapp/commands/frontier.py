@@ -310,7 +310,7 @@ def stopped(checkpoint: FileCheckpoint, before: float) -> None:
         note_run(checkpoint.path.stem, cpu_seconds() - before, "stopped")  # first: a large snapshot takes a while
         kept, name = checkpoint.save_snapshot(), checkpoint.path.stem
         print(f"{time.strftime('%H:%M:%S')} stopped: {name}'s progress kept in its snapshot ({kept:,} entries, "
-              f"{len(checkpoint.paused())} part(s) kept where they stood)", flush=True)  # fmt: skip
+              f"{sum(len(f) > 3 for f in checkpoint.paused())} part(s) kept where they stood)", flush=True)  # fmt: skip
 
 
 def second_free_checkpoint() -> FileCheckpoint:

@@ -46,6 +46,13 @@ SLICE_SECONDS = 8.0  # ... this many seconds
 PATHS_KEPT = 4096  # the symmetries after this many sequences of experiments are kept (`sym_of`)
 KEEP_WORK = 50_000  # work: a checkpoint is looked over for new proved sets (a pass over the whole table) after this
 # much work since the last time (less is searched again in a few seconds)
+SPLIT_MARK = -1  # a split proof's stop keeps, before its frames, the record (SPLIT_MARK, the least set it split): its
+# frames are keyed by the sets its tasks searched, which another split would not hand out (`made_under`)
+
+
+def made_under(frames: Sequence[Frame]) -> int | None:
+    """The least set split by the proof whose stop kept these frames, if it was split and said so."""
+    return next((f[1] for f in frames if len(f) == 2 and f[0] == SPLIT_MARK), None)
 
 
 class NoneBelow(LimitError):
@@ -81,8 +88,6 @@ class AverageSearch(SearchTable):
         self.cap = UNCAPPED if cap is None else cap
         self.every = np.zeros((0, 2), dtype=np.int64)  # the kernel's experiments to try: every one
         self.under = int(BIG) if under is None else under
-        asked = tuning.split_from if tuning is not None else None
-        self.split_from = asked or split_size(self.secrets, self.jobs)  # the least set split into tasks
         self.keep: Callable[[list[Entry]], None] | None = None  # where settled sets' entries go, if anywhere
         self.resumed = 0  # entries read back from the checkpoint
         self._kept: set[tuple[int, int]] = set()  # the keys of the entries kept or read back
@@ -91,10 +96,11 @@ class AverageSearch(SearchTable):
         self.slices = 0  # slices of large parts ended before the part was settled (`settle_part`)
         self.tasks: list[Task] = []  # the subproblems of the proof, as they ran (`prove`)
         self.restarts = 0  # times a proof on several processes lost a worker and handed its tasks out again
-        self.paused: dict[tuple[int, int], Frame] = {}  # the frames of the parts a stopped run was searching, by key
         self.pause_to = checkpoint if isinstance(checkpoint, FrameCheckpoint) and self.cap >= UNCAPPED else None
-        if self.pause_to is not None:
-            self.paused = {(f[2], f[3]): f for f in self.pause_to.paused() if len(f) > 3}
+        frames = self.pause_to.paused() if self.pause_to is not None else []
+        self.paused = {(f[2], f[3]): f for f in frames if len(f) > 3}  # where a stopped run's parts stood, by key
+        asked = tuning.split_from if tuning is not None else None  # the least set split into tasks: as asked, else
+        self.split_from = asked or made_under(frames) or split_size(self.secrets, self.jobs)  # as a stop's frames
         if checkpoint is not None and self.cap >= UNCAPPED:
             known = checkpoint.known()
             self.adopt(known)
@@ -196,7 +202,8 @@ class AverageSearch(SearchTable):
                     self.paused.update({(f[2], f[3]): f for f in stop.frames})
                     self.keep_new(every=True)
                     if self.pause_to is not None:
-                        self.pause_to.pause(list(self.paused.values()))
+                        said = [(SPLIT_MARK, self.split_from)] if self.split else []
+                        self.pause_to.pause(said + list(self.paused.values()))
                     raise
         finally:
             workers.close()
