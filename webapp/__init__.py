@@ -46,7 +46,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 def served_app() -> Flask:
     """The app as `coin-puzzles serve` runs it: built once in gunicorn's master (`--preload`), which also does
     what a worker's first request would otherwise do, kept by every worker it forks: the certified sizes past the
-    optima table replayed (1.4 s here, `optima.beyond`), the shipped games built at their own sizes (Bulls and
+    optima table replayed (1.1-1.4 s here, `optima.beyond`), the shipped games built at their own sizes (Bulls and
     Cows' outcome table: 0.2 s)."""
     from webapp.jobs.optima import beyond
     from webapp.results.games import default_sizes, load, shipped

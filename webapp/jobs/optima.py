@@ -22,8 +22,8 @@ OPTIMA_STRATEGIES = ("optimal-average", "optimal-worst")
 def beyond() -> tuple[OptimaCell, ...]:
     """The sizes past the table's games proved with a certificate, or by `make frontier` with none yet (marked so,
     with the CPU its runs took), each tree replayed (`certified_tree`) before it is listed, once per process, in
-    gunicorn's master (1.4 s with 3x10 to 3x16 and 4x10 here, 0.6 s of it loading the compiled scorer; past a few
-    seconds it belongs in a job); one whose tree does not verify at its total is left out. (The certified sizes
+    gunicorn's master (1.1-1.4 s with 3x10 to 3x16 and 4x10 here, about 0.5 s of it loading the compiled scorer; past
+    a few seconds it belongs in a job); one whose tree does not verify at its total is left out. (The certified sizes
     inside the table are stored as proved results when the precomputation starts, `shipped.install`.)"""
     inside = set(sizes())
     out = []
