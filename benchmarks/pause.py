@@ -57,7 +57,7 @@ try:
     found = search.solve()
     print(json.dumps({"cost": found.cost, "work": found.work}), flush=True)
 except Paused:
-    print(json.dumps({"paused": len(kept.frames), "work": search.work}), flush=True)
+    print(json.dumps({"paused": sum(len(f) > 3 for f in kept.frames), "work": search.work}), flush=True)
 path.write_text(json.dumps({"entries": kept.entries, "frames": kept.frames}))
 """
 

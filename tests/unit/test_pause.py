@@ -186,9 +186,17 @@ def test_a_split_proof_halted_hands_back_its_workers_parts(jobs: int) -> None:
         assert set(first.paused) == {(f[2], f[3]) for f in stop.frames}  # one frame a set (two tasks may share one)
         if stop.frames:
             break
-    assert kept.frames
+    assert stop.frames
     k1, k2 = first.key(first.everyone(), first.cap)
     assert (int(k1), int(k2)) in first.paused  # the parent's own frames, from the start down
+    alone = AverageSearch(g, checkpoint=kept)  # on one process, halted at once: the split said again
+    halt()
+    try:
+        with pytest.raises(Paused):
+            alone.solve()
+    finally:
+        clear()
+    assert kept.frames[0] == (SPLIT_MARK, first.split_from) and len(kept.frames) > 1
     again = AverageSearch(g, run=Execution(jobs + 1), checkpoint=kept)  # on one more process, whose split by
     assert again.split_from == first.split_from != split_size(len(g.secrets), jobs + 1)  # default would miss them
     assert again.solve().cost == MASTERMIND_4X7
@@ -232,7 +240,7 @@ PROVE = """
 import json, sys
 from pathlib import Path
 from solvers.codebreak import build, parse
-from solvers.codebreak.optimal.average_search import SPLIT_MARK, AverageSearch
+from solvers.codebreak.optimal.average_search import AverageSearch
 from solvers.errors import LimitError, Paused
 from solvers.parallel import Execution
 from webapp.jobs.halting import halt_on_signals
@@ -255,9 +263,9 @@ search = AverageSearch(g, run=Execution(int(sys.argv[1])), checkpoint=kept)
 search.load_kernels()
 print("proving", flush=True)
 try:
-    print(f"proved {search.solve().cost} after {len(kept.paused())} part(s) resumed", flush=True)
+    print(f"proved {search.solve().cost} after {sum(len(f) > 3 for f in kept.paused())} part(s) resumed", flush=True)
 except Paused:
-    print(f"paused with {len(kept.frames)} part(s) kept", flush=True)
+    print(f"paused with {sum(len(f) > 3 for f in kept.frames)} part(s) kept", flush=True)
 kept.save()
 """
 
@@ -360,7 +368,7 @@ SECOND_STOP = """
 import os, signal, threading, time
 from solvers.errors import Paused
 from tests.unit.test_pause import Kept, game
-from solvers.codebreak.optimal.average_search import SPLIT_MARK, AverageSearch
+from solvers.codebreak.optimal.average_search import AverageSearch
 from webapp.jobs.halting import halt_on_signals
 
 halt_on_signals()  # as make frontier and the command line: a stop with no proof running raises KeyboardInterrupt

@@ -246,7 +246,7 @@ def _holds(store: Store, c: Computation[Any, Any], key: str) -> bool:
 
 def install(store: Store, say: Callable[[str], None] = lambda line: None) -> int:
     """Store every shipped result the store does not hold yet, each checked first (one that fails its check is
-    left out and said); how many were stored. Seconds: 1.5 s for the certificates' trees here."""
+    left out and said); how many were stored. Seconds: 1.2 s for the 14 certificates' trees here."""
     stored = 0
     for size, tree in certified_items():
         if not _holds(store, CODEBREAK, CODEBREAK.key(tree)):

@@ -99,8 +99,10 @@ class AverageSearch(SearchTable):
         self.pause_to = checkpoint if isinstance(checkpoint, FrameCheckpoint) and self.cap >= UNCAPPED else None
         frames = self.pause_to.paused() if self.pause_to is not None else []
         self.paused = {(f[2], f[3]): f for f in frames if len(f) > 3}  # where a stopped run's parts stood, by key
-        asked = tuning.split_from if tuning is not None else None  # the least set split into tasks: as asked, else
-        self.split_from = asked or made_under(frames) or split_size(self.secrets, self.jobs)  # as a stop's frames
+        asked, said = tuning.split_from if tuning is not None else None, made_under(frames)
+        self.split_from = asked or said or split_size(self.secrets, self.jobs)  # the least set split into tasks
+        self.says_split = self.split or said is not None  # a stop says it again, even on one process (where the
+        # frames of a split run's tasks wait unused for the next split run)
         if checkpoint is not None and self.cap >= UNCAPPED:
             known = checkpoint.known()
             self.adopt(known)
@@ -202,7 +204,7 @@ class AverageSearch(SearchTable):
                     self.paused.update({(f[2], f[3]): f for f in stop.frames})
                     self.keep_new(every=True)
                     if self.pause_to is not None:
-                        said = [(SPLIT_MARK, self.split_from)] if self.split else []
+                        said = [(SPLIT_MARK, self.split_from)] if self.says_split else []
                         self.pause_to.pause(said + list(self.paused.values()))
                     raise
         finally:
