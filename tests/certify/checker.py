@@ -197,8 +197,12 @@ class Checker:
                 self._check_claim(s, value, hist, claims)
         else:
             _shared[:] = [self, work, claims]  # read by the forked processes (`_check_share`), never sent
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            pool = multiprocessing.get_context("fork").Pool(jobs)
+            try:
                 pool.map(_check_share, shares(work, jobs))
+            finally:  # the processes end once the shares are done, not by the SIGTERM of a pool's terminate, which
+                pool.close()  # a handler they inherited (a caller's that halts proofs on a stop) would take as one
+                pool.join()
             _shared.clear()
         return len(sets)
 

@@ -153,6 +153,18 @@ def test_the_unaltered_certificate_checks(cert45: OptimumCertificate, jobs: int)
     assert check(cert45._asdict(), jobs) == len(cert45.sizes)
 
 
+def test_a_check_on_two_processes_does_not_halt_a_process_that_handles_stops(cert45: OptimumCertificate) -> None:
+    """Checked in a process where a stop halts proofs (`webapp.jobs.halting`, as the command line's tests leave
+    theirs), the check's forked processes end without a stop: a pool's terminate sent each a SIGTERM, which the
+    handler they inherited took for a stop of the whole process, its halt flag (shared with them) set."""
+    from solvers.halt import halted
+    from webapp.jobs.halting import halt_on_signals
+
+    halt_on_signals()
+    assert check(cert45._asdict(), 2) == len(cert45.sizes)
+    assert not halted()
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_claims_raised_by_one_are_refused(cert45: OptimumCertificate, jobs: int) -> None:
     """Refused on one process, and on two: a share's Rejected reaches the caller."""
