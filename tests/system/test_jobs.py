@@ -157,12 +157,15 @@ def test_store_budget_redis(redis_server: str) -> None:
 
 
 @pytest.mark.slow
-def test_store_games_redis(redis_server: str) -> None:
-    """The Redis store keeps players' games within their own budget as SQLite does (one Lua script)."""
-    from tests.unit.test_store_budget import check_games
-    from webapp.store.redis import RedisStore
+def test_store_games_redis(redis_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Redis store keeps players' games within their own budget as SQLite does (one Lua script, given the
+    time by the store: the test's clock)."""
+    from tests.unit.test_store_budget import Clock, check_games
+    from webapp.store import redis as store_redis
 
-    check_games(lambda budget: RedisStore(redis_server, [SYSTEM_KEY.encode()], budget))
+    clock = Clock()
+    monkeypatch.setattr(store_redis, "time", clock)
+    check_games(lambda budget: store_redis.RedisStore(redis_server, [SYSTEM_KEY.encode()], budget), clock)
 
 
 @pytest.mark.slow

@@ -76,16 +76,33 @@ GAME_BUDGET = 5_000
 GAME_SECONDS = 0.5
 
 
-def check_games(open_: Callable[[Budget], Store]) -> None:
+class Clock:
+    """The store's clock in `check_games` (its module's `time`), moved by the test: on a loaded machine the flood of
+    writes once outlasted GAME_SECONDS of the real clock, the games idle before the check that all were in use (a
+    fresh clone's make test, 2026-11-30). Each reading is a microsecond past the one before, so that uses keep their
+    order, as on a real clock."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def time(self) -> float:
+        self.now += 1e-6
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def check_games(open_: Callable[[Budget], Store], clock: Clock) -> None:
     """Players' games against strangers' results and other players: a flood of results past the visitors' budget
     evicts no game; a new game past the games' budget is refused while every game was used within GAME_SECONDS
     (and a move on a held game is not); once some are idle, the least recently used idle game goes, not one
-    viewed meanwhile."""
+    viewed meanwhile. The store reads the time from clock."""
     store = open_(Budget(BUDGET, kept, GAME_BUDGET, GAME_SECONDS))
     record = b"r" * 590  # about a game's record
     for n in range(8):
         store.put(f"game:{n}", record)
-        time.sleep(0.002)
+        clock.sleep(0.002)
     held = store.games_bytes()
     assert held == sum(len(f"game:{n}") + len(record) for n in range(8))
     for n in range(60):  # results of strangers, 6 budgets' worth
@@ -96,12 +113,12 @@ def check_games(open_: Callable[[Budget], Store]) -> None:
     assert store.get("game:new") is None and store.games_bytes() == held
     assert store.swap("game:0", record, record + b"m" * 300)  # a move past the games' budget: never refused
     assert store.games_bytes() == held + 300 > GAME_BUDGET
-    time.sleep(GAME_SECONDS + 0.1)
+    clock.sleep(GAME_SECONDS + 0.1)
     assert store.get("game:1") == record  # viewed: used again, so kept
     store.put("game:new", record)  # two idle games make room, the least recently used: 2 and 3
     assert store.get("game:new") == record and store.games_bytes() <= GAME_BUDGET
     assert [n for n in range(8) if store.get(f"game:{n}") is None] == [2, 3]
-    time.sleep(GAME_SECONDS + 0.1)  # every game idle now; a new game too large even for all their room: refused,
+    clock.sleep(GAME_SECONDS + 0.1)  # every game idle now; a new game too large even for all their room: refused,
     before = store.games_bytes()  # and none of them evicted for it
     with pytest.raises(GamesFull):
         store.put("game:huge", b"h" * (GAME_BUDGET + 1))
@@ -117,7 +134,9 @@ def test_budget_sqlite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_games_sqlite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """SQLite, a read counting as a use at once (TOUCH_SECONDS 0 here)."""
     monkeypatch.setattr(store_sqlite, "TOUCH_SECONDS", 0.0)
-    check_games(lambda budget: SqliteStore(tmp_path / "results.db", SECRET, budget))
+    clock = Clock()
+    monkeypatch.setattr(store_sqlite, "time", clock)
+    check_games(lambda budget: SqliteStore(tmp_path / "results.db", SECRET, budget), clock)
 
 
 def test_no_budget_keeps_everything(tmp_path: Path) -> None:
