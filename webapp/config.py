@@ -235,6 +235,13 @@ def setting(name: str, default: int) -> int:
     return default if value is None else value
 
 
+def precomputing() -> bool:
+    """Whether the site fills its result store itself (COIN_PUZZLES_PRECOMPUTE, on unless 0): gunicorn's master
+    stores what is shipped before the site listens (`webapp.served_app`), and the precomputation's consumer queues
+    the rest of what the site lists."""
+    return os.environ.get("COIN_PUZZLES_PRECOMPUTE", "1") != "0"
+
+
 def job_seconds(queue: str) -> int:
     """A job's wall-clock limit: COIN_PUZZLES_JOB_SECONDS for visitors' jobs (default an hour: the largest
     searches offered to visitors stop at their work budgets within about half an hour), and

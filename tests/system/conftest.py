@@ -74,6 +74,8 @@ class Served:
 
 
 BIND_ATTEMPTS = 3  # serve starts again on another free port when its port was taken meanwhile
+LISTENS_WITHIN = 120  # seconds serve may take to listen (a deadline, not a timing): with the precomputation on, a
+# fresh instance's gunicorn master stores what is shipped first (5 s alone here, longer beside three test processes)
 
 
 @pytest.fixture
@@ -106,7 +108,7 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
                 stderr=subprocess.STDOUT,
                 text=True,
             )
-            if wait_for_port(port, process=proc):
+            if wait_for_port(port, LISTENS_WITHIN, process=proc):
                 break
             out.close()
             if "Address already in use" not in log.read_text() or attempt == BIND_ATTEMPTS - 1:

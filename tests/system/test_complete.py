@@ -38,11 +38,14 @@ def test_a_fresh_site_shows_what_is_proved_and_stays_prompt(browser: Browser, se
     visit reads its body from the store. Then four pages of third guesses (searched by jobs) asked at once with the
     home page each answer, with the guess judged or the quick lane's progress, never an error (how long they take is
     measured by benchmarks/guess_cost.py, not here)."""
-    from webapp.jobs.shipped import certificates
+    from webapp.jobs.shipped import certificates, shipped_keys
 
     app = serve(COIN_PUZZLES_PRECOMPUTE="1", JOB_WORKERS="2", PRECOMPUTE_WORKERS="2")
     assert "nginx not found" not in app.output()  # nginx in front, as make run serves
-    until(lambda: "shipped results stored" in app.output(), QUEUED_WITHIN, "the precomputation stored nothing shipped")
+    out = app.output()  # what is shipped stored before gunicorn listens: no request checks and stores it itself
+    before = re.search(r"coin-puzzles serve: (\d+) shipped results stored before the site listens", out)
+    assert before is not None and int(before.group(1)) == len(shipped_keys()), out[-3000:]
+    assert before.end() < out.index("Listening at")
     until(lambda: "/aequitas/table?max=40 rendered (200)" in app.output(), QUEUED_WITHIN, "no heavy page was rendered")
     with sqlite3.connect(Path(app.log).parent / "instance" / "results.db") as db:
         bodies = [k for (k,) in db.execute("SELECT key FROM results WHERE key LIKE 'rendered:%:page:aequitas-table:%'")]

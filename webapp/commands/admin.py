@@ -18,6 +18,7 @@ from pathlib import Path
 from solvers.errors import InputError
 from webapp.commands import proxy
 from webapp.commands.arguments import whole
+from webapp.config import precomputing
 
 # the precomputation's consumer and its jobs run at the lowest priority: when the cores are busy they get about
 # 1/70 of the time of visitors' pages and jobs (Linux's weights: 15 against 1024), and all of it when the site is idle
@@ -188,8 +189,7 @@ def private_instance() -> None:
 
 
 def _listening(address: str, procs: list[subprocess.Popen[bytes]], seconds: float = 120) -> bool:
-    """Wait until something listens on host:port or unix:path (False if one of procs ends first, or after
-    seconds)."""
+    """Wait until something listens on host:port or unix:path (False if one of procs ends first, or after seconds)."""
     import socket
 
     unix = address.startswith("unix:")
@@ -368,7 +368,7 @@ def worker_arguments(k: argparse.ArgumentParser) -> None:
     k.add_argument(
         "--no-precompute",
         action="store_true",
-        default=os.environ.get("COIN_PUZZLES_PRECOMPUTE", "1") == "0",
+        default=not precomputing(),
         help="do not queue the precomputation at start (or COIN_PUZZLES_PRECOMPUTE=0)",
     )
 
