@@ -44,7 +44,8 @@ def test_a_fresh_site_shows_what_is_proved_and_stays_prompt(browser: Browser, se
     assert "nginx not found" not in app.output()  # nginx in front, as make run serves
     out = app.output()  # what is shipped stored before gunicorn listens: no request checks and stores it itself
     before = re.search(r"coin-puzzles serve: (\d+) shipped results stored before the site listens", out)
-    assert before is not None and int(before.group(1)) == len(shipped_keys()), out[-3000:]
+    assert before is not None and 0 < int(before.group(1)) <= len(shipped_keys()), out[-3000:]  # the consumer,
+    # started beside it, may store a few first
     assert before.end() < out.index("Listening at")
     until(lambda: "/aequitas/table?max=40 rendered (200)" in app.output(), QUEUED_WITHIN, "no heavy page was rendered")
     with sqlite3.connect(Path(app.log).parent / "instance" / "results.db") as db:

@@ -153,13 +153,22 @@ def test_the_unaltered_certificate_checks(cert45: OptimumCertificate, jobs: int)
     assert check(cert45._asdict(), jobs) == len(cert45.sizes)
 
 
-def test_a_check_on_two_processes_does_not_halt_a_process_that_handles_stops(cert45: OptimumCertificate) -> None:
+def test_a_check_on_two_processes_does_not_halt_a_process_that_handles_stops(
+    cert45: OptimumCertificate, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Checked in a process where a stop halts proofs (`webapp.jobs.halting`, as the command line's tests leave
     theirs), the check's forked processes end without a stop: a pool's terminate sent each a SIGTERM, which the
-    handler they inherited took for a stop of the whole process, its halt flag (shared with them) set."""
+    handler they inherited took for a stop of the whole process, its halt flag (shared with them) set, when the
+    signal came in time (a race: so terminate itself fails the test)."""
+    import multiprocessing.pool
+
     from solvers.halt import halted
     from webapp.jobs.halting import halt_on_signals
 
+    def terminate(pool: multiprocessing.pool.Pool) -> None:
+        raise AssertionError("the check's processes were stopped by a signal (Pool.terminate)")
+
+    monkeypatch.setattr(multiprocessing.pool.Pool, "terminate", terminate)
     halt_on_signals()
     assert check(cert45._asdict(), 2) == len(cert45.sizes)
     assert not halted()
