@@ -215,8 +215,8 @@ def test_a_split_proof_halted_with_younger_brothers_out_goes_on(monkeypatch: pyt
 
     def submit_then_halt(self: prove.Forked, *args: object) -> object:
         future = submit(self, *args)  # type: ignore[arg-type]
-        if int(args[-1]) >= 0:  # the experiment a younger brother is searched under alone
-            brothers.append(int(args[-1]))
+        if int(args[4]) >= 0:  # the experiment a younger brother is searched under alone
+            brothers.append(int(args[4]))
             halt()
         return future
 

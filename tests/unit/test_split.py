@@ -251,3 +251,40 @@ def test_the_split_second_free_proof_is_the_serial_one(monkeypatch: pytest.Monke
     tree = read_back(g, split, s, found.cost, False, split.root_choice, SECOND_FREE)
     stats = verify(g, tree)
     assert stats.verified and stats.total == found.cost and guesses_possible_codes(g, tree, from_depth=2)
+
+
+def test_a_subproblem_goes_on_below_the_budget_its_schedule_needs_now() -> None:
+    """A subproblem whose slot's ceiling (`Memo.ceilings`, which the schedule lowers as answers come in) is below its
+    budget is searched below the ceiling (`sets.lowered`): exact where its cost is below it, else a lower bound at
+    least the ceiling and at most its cost (the cost one process proves with no ceiling); a total found at or above
+    a ceiling lowered as the search runs is refuted, one below it stands, and the start's frame says the budget."""
+    from solvers.codebreak.optimal.prove import Found, settle
+    from solvers.codebreak.optimal.rules import BETA, BIG
+    from solvers.codebreak.optimal.sets import lowered
+
+    g = game("mastermind", 4, 5).tabled()
+    first, s = g.experiments.index("AABC"), np.arange(len(g.secrets), dtype=np.int32)
+    outcomes = AverageSearch(g).rules.table[first, s]
+    part = s[outcomes == np.bincount(outcomes).argmax()]  # the largest part (its cost is not a shortcut's)
+
+    def found(ceiling: int, slot: int = 3) -> Found:
+        search = AverageSearch(g)
+        search.memo.ceilings[3] = ceiling
+        return settle(search, False, part, 10**6, (first,), search.depth_at(1), -1, slot)
+
+    cost = found(0, -1).value  # no slot: no ceiling
+    assert found(0, -1).exact and len(part) < cost < 10**6
+    assert all(found(ceiling)[:2] == (cost, True) for ceiling in (cost + 1, 10**7))
+    for ceiling in (cost, cost - 1, cost - 40):
+        bound = found(ceiling)
+        assert not bound.exact and ceiling <= bound.value <= cost
+    memo = AverageSearch(g).memo
+    memo.counters["slot"][0], memo.ceilings[0] = 0, 50
+    refuted = 80  # the least total refuted so far
+    assert [int(x) for x in lowered(memo, 0, np.int64(100), np.int64(40), 7, np.int64(refuted))] == [50, 40, 7, 80]
+    assert memo.frames.state[0, BETA] == 50
+    assert [int(x) for x in lowered(memo, 0, np.int64(100), np.int64(60), 7, np.int64(refuted))] == [50, 50, -1, 60]
+    assert [int(x) for x in lowered(memo, 0, np.int64(100), np.int64(100), -1, BIG)] == [50, 50, -1, BIG]
+    assert [int(x) for x in lowered(memo, 1, np.int64(100), np.int64(60), 7, BIG)] == [100, 60, 7, BIG]  # below it
+    memo.ceilings[0] = 100
+    assert [int(x) for x in lowered(memo, 0, np.int64(100), np.int64(60), 7, BIG)] == [100, 60, 7, BIG]

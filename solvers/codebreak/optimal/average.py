@@ -21,7 +21,8 @@ later experiments go on under the best total settled; where the schedule asks (`
 table), a set of at least split below the start hands each later experiment back alone instead (`brother`). A set
 that waits records nothing, returns PENDING, and leaves its frames at its first waiting part (`path_from`, `waited`),
 so the next search from the start resumes there once the handed-back sets' costs are known (`Handed` answers, else
-the table: `optimal.prove`).
+the table: `optimal.prove`). A subproblem's start goes on below less than its budget once the schedule needs no more
+(`sets.lowered`, before each experiment and after each part).
 """
 
 from __future__ import annotations
@@ -49,12 +50,12 @@ from .rules import (
     TRIED,
     UNBOUNDED,
     Frames,
-    Handed,
     Memo,
     Rules,
     Symmetry,
 )
 from .sets import (
+    answered,
     below,
     feasible,
     fingerprint,
@@ -62,6 +63,7 @@ from .sets import (
     free_for,
     keyed,
     look,
+    lowered,
     mix,
     note,
     open_by_size,
@@ -173,22 +175,6 @@ def settled(
     if not chosen and not spend(memo, n):  # a schedule's start is not counted: it is searched again and again
         return True, beta, lb, h1, h2
     return False, np.int64(0), lb, h1, h2
-
-
-@kernel
-def answered(handed: Handed, h1: np.uint64, h2: np.uint64) -> Any:  # pragma: no cover - compiled
-    """(whether the schedule answered the set h1, h2 (`Handed.answer_keys`, where no table entry can crowd it out),
-    its cost or bound, whether exact)."""
-    size = handed.answer_keys.shape[0]
-    at = np.int64(h1 % np.uint64(size))
-    for _ in range(size):
-        k1, k2 = handed.answer_keys[at, 0], handed.answer_keys[at, 1]
-        if k1 == h1 and k2 == h2:
-            return True, handed.answers[at, 0], handed.answers[at, 1] != 0
-        if k1 == 0 and k2 == 0:
-            break
-        at = (at + 1) % size
-    return False, np.int64(0), False
 
 
 @kernel
@@ -356,11 +342,11 @@ def average(s: NDArray[np.int32], beta: np.int64, given: NDArray[np.int64], rule
     waits, held, held_lows, held_keys = False, frames.state[:0], frames.lows[:0], frames.key[:0]  # `path_from`
     brothers = brothers_out(s, level, memo)
     for c in range(first, cands.shape[0]):
+        beta, best, best_g, floor = lowered(memo, level, beta, best, best_g, floor)
         if cands[c, 0] >= best:
             floor = min(floor, cands[c, 0])
             break
-        g = int(cands[c, 1])
-        h = tried(h, g)
+        g, h = int(cands[c, 1]), tried(h, int(cands[c, 1]))
         if brothers and best_g >= 0 and not (c == first and part >= 0):  # a younger brother: another process's
             waiting, best, best_g = brother(s, depth, level, c, g, memo, best, best_g)
             waits = waits or waiting
@@ -372,8 +358,7 @@ def average(s: NDArray[np.int32], beta: np.int64, given: NDArray[np.int64], rule
         else:
             members, start, lows, total, order = open_parts(s, g, best, rules, memo, depth, inner)
             k = opening(frames, level, lows, h)
-        memo.handed.path[min(level, FRAME_LEVELS - 1)] = g  # (deeper levels hand nothing back)
-        waiting = False
+        memo.handed.path[min(level, FRAME_LEVELS - 1)], waiting = g, False  # (deeper levels hand nothing back)
         while k < order.shape[0] and total < best:
             o = order[k]
             mark(frames, level, c, k, total, best, best_g, floor)
@@ -391,6 +376,7 @@ def average(s: NDArray[np.int32], beta: np.int64, given: NDArray[np.int64], rule
                     break
                 continue
             total += v - lows[o]
+            beta, best, best_g, floor = lowered(memo, level, beta, best, best_g, floor)
         frames.head[1] = min(frames.head[1], level + 1)  # its experiment done: nothing below restores again
         if waiting:
             if best_g < 0 and (level > 0 or best >= UNBOUNDED):

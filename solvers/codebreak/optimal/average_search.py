@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,7 +27,7 @@ from .symmetry import narrowed, place_classes
 from .table import SearchTable, Tuning, split_size
 
 if TYPE_CHECKING:
-    from .prove import Recipe, Schedule, Task
+    from .prove import Schedule, Task
 
 PARALLEL_FROM = 2000  # secrets: smaller games are searched in one process (forking costs more than it saves: 4x6,
 # 1,296 secrets, 0.22 s on one process against 0.26 s on two, not counting the fork; 4x7, 2,401, gains 1.7x) ...
@@ -232,8 +232,6 @@ class AverageSearch(SearchTable):
 
     def recipe(self, game: object) -> Recipe:
         """What rebuilds this search in a cluster's worker (`rebuilt`), the game given as the engine holds it."""
-        from .prove import Recipe
-
         return Recipe(game, self.tuning._replace(split_from=self.split_from), self.cap, self.possible_only)
 
     def depth_at(self, made: int) -> int:
@@ -398,6 +396,15 @@ class AverageSearch(SearchTable):
             if ok:
                 return cost, choice
         raise AssertionError("a set on the optimal tree has no proved experiment on a second search")
+
+
+class Recipe(NamedTuple):
+    """What rebuilds a proof's search in a cluster's worker (`rebuilt`): game, tuning, cap, rule."""
+
+    game: Any
+    tuning: Tuning
+    cap: int
+    possible_only: bool
 
 
 def rebuilt(recipe: Recipe, game: Game) -> AverageSearch:

@@ -10,7 +10,9 @@ first that waits. The schedule hands them out, earliest in the serial order firs
 (`pin`; and into the table). That search, resumed from the frames, runs once the one it stopped at is answered (or a
 process would idle); it ends when the kernel returns a total.
 
-A subproblem's budget is never tighter than the serial search's, so what it proves holds there. On one process
+A subproblem's budget is never tighter than the serial search's, so what it proves holds there; where the workers
+share the table, each one out has a slot of `Memo.ceilings`, and when a search from the start needs its set below
+less (an answer came in), its slot says so and it goes on below that (`sets.lowered`, `settle`). On one process
 (`Here`) every part of the start is a subproblem, searched in the serial order with the serial search's budget.
 Forked processes (`Forked`) share the parent's table (`rules.new_memo(shared=True)`); a cluster's workers (`Cluster`)
 have tables of their own and hand back the optimal tree of what they settle. Their differences (submit, a lost
@@ -35,12 +37,11 @@ from solvers.halt import halted
 from solvers.parallel import Engine, Inline, forked_executor, kill
 
 from .average import alone, average
-from .rules import EXPERIMENT, FRAME_LEVELS, PENDING, restore, saved
-from .sets import record
-from .table import Tuning
+from .rules import EXPERIMENT, FRAME_LEVELS, PENDING, SLOTS, restore, saved
+from .sets import pin, record
 
 if TYPE_CHECKING:
-    from .rules import Handed, Memo, Rules, Symmetry
+    from .rules import Memo, Rules, Symmetry
 
 POLL_SECONDS = 0.005  # how long the schedule waits for a result before it looks at the halt flag again
 AHEAD = 2  # subproblems handed to each process at once (one running, the next waiting: no process idles)
@@ -70,7 +71,7 @@ class Search(Protocol):
     def part_proof(self, part: NDArray[np.int32], cost: int, depth: int) -> list[Entry]: ...
     def adopt(self, entries: list[Entry]) -> None: ...
     def keep_new(self, every: bool = False) -> int: ...
-    def recipe(self, game: Any) -> Recipe: ...
+    def recipe(self, game: Any) -> Any: ...
     def load_kernels(self) -> None: ...
 
 
@@ -108,26 +109,6 @@ class Task(NamedTuple):
     brother: bool = False
 
 
-class Recipe(NamedTuple):
-    """What rebuilds a proof's search in a cluster's worker (`average_search.rebuilt`): game, tuning, cap, rule."""
-
-    game: Any
-    tuning: Tuning
-    cap: int
-    possible_only: bool
-
-
-def pin(handed: Handed, key: tuple[int, int], value: int, exact: bool) -> None:
-    """Write an answer where the searches from the start read it first (`average.answered`), if there is room."""
-    at, size = key[0] % handed.answer_keys.shape[0], handed.answer_keys.shape[0]
-    for _ in range(size):
-        k1, k2 = (int(k) for k in handed.answer_keys[at])
-        if (k1, k2) in ((0, 0), key):
-            handed.answer_keys[at], handed.answers[at] = key, (value, int(exact))
-            return
-        at = (at + 1) % size
-
-
 class Open(NamedTuple):
     """A set handed back: its place in the serial order, table key, secrets, budget, depth, the path to it, and the
     experiment it is to be searched under alone (a younger brother, `average.brother`; -1: every one)."""
@@ -142,13 +123,18 @@ class Open(NamedTuple):
 
 
 def settle(search: Search, entries: bool, part: NDArray[np.int32], budget: int, path: tuple[int, ...],
-           depth: int, experiment: int = -1) -> Found:  # fmt: skip
-    """A subproblem: the kernel's search of a set below the experiments of path (`AverageSearch.settle_part`)."""
-    before, clock = search.work, time.process_time()
+           depth: int, experiment: int = -1, slot: int = -1) -> Found:  # fmt: skip
+    """A subproblem: the kernel's search of a set below the experiments of path (`AverageSearch.settle_part`), its
+    budget lowered as it runs to what its slot's ceiling says, if it has one (`sets.lowered`)."""
+    before, clock, counters = search.work, time.process_time(), search.memo.counters
+    counters["slot"][0] = slot
     try:
         v = search.settle_part(part, budget, search.sym_of(path), depth, experiment)
     except Paused as stop:
         return Found(budget, False, -1, search.work - before, time.process_time() - clock, paused=tuple(stop.frames))
+    finally:
+        counters["slot"][0] = -1
+    budget = min(budget, int(search.memo.ceilings[slot])) if slot >= 0 else budget  # (it only falls)
     exact, brother = v < budget, experiment >= 0
     choice = (-2 - experiment if brother else search.best_of(part, v, depth)[1]) if exact else -1  # a brother's < -1
     tree = tuple(search.part_proof(part, v, depth)) if entries and exact and not brother else ()
@@ -244,7 +230,8 @@ class Schedule:
         self.shared = not self.inline and (engine is None or getattr(engine, "shared", False))
         self.results: queue.SimpleQueue[tuple[int, int, Future[Found]]] = queue.SimpleQueue()
         self.waiting: dict[tuple[int, int], Open] = {}
-        self.running: dict[int, tuple[Open, float, tuple[int, ...]]] = {}
+        self.running: dict[int, tuple[Open, float, tuple[int, ...], int]] = {}  # ..., its slot (`settle`)
+        self.free = list(range(SLOTS)) if self.shared else []  # slots, where a running subproblem's budget falls
         self.answers: dict[tuple[int, int], tuple[int, bool, int]] = {}  # key: value, exact, experiment
         self.log: list[Task] = []
         self.read: list[int] = []  # the results read since the last search from the start
@@ -325,7 +312,9 @@ class Schedule:
         dropped); an answer it asked for again (crowded out of the table) is written again. How many were."""
         handed, again, waiting = self.search.memo.handed, 0, {}
         self.blocker = (int(handed.keys[0, 0]), int(handed.keys[0, 1])) if handed.head[0] else None
-        out = {o.key: o.budget for o, _, _ in self.running.values()}
+        out: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for o, _, _, slot in self.running.values():
+            out.setdefault(o.key, []).append((o.budget, slot))
         for r in range(int(handed.head[0])):
             row, key = handed.rows[r], (int(handed.keys[r, 0]), int(handed.keys[r, 1]))
             level, start, end, g = int(row[2]), int(row[3]), int(row[4]), int(row[EXPERIMENT])
@@ -334,8 +323,10 @@ class Schedule:
                 record(self.search.memo, np.uint64(key[0]), np.uint64(key[1]), np.int64(value), exact, choice)
                 again += 1
                 continue
-            if out.get(key, -1) >= row[0]:
-                continue  # already out, with a budget no tighter
+            if ahead := [slot for budget, slot in out.get(key, ()) if budget >= row[0]]:  # out, no tighter: it
+                lower = [slot for slot in ahead if slot >= 0]  # goes on below row's budget (`sets.lowered`)
+                self.search.memo.ceilings[lower] = np.minimum(self.search.memo.ceilings[lower], row[0])
+                continue
             place = np.stack([row[5 + FRAME_LEVELS : 5 + FRAME_LEVELS + level], row[5 + 2 * FRAME_LEVELS :][:level]])
             sub = (*path, *(int(e) for e in row[5 : 5 + level - (g >= 0)]))  # a brother's path: its set's
             waiting[key] = Open(tuple(place.T.ravel().tolist()), key, handed.members[start:end].copy(),
@@ -351,9 +342,11 @@ class Schedule:
                 return
             o = self.waiting.pop(key)
             number, self.numbers = self.numbers, self.numbers + 1
-            self.running[number] = (o, time.perf_counter() - self.start, after)
+            if (slot := self.free.pop() if self.free else -1) >= 0:
+                self.search.memo.ceilings[slot] = o.budget
+            self.running[number] = (o, time.perf_counter() - self.start, after, slot)
             try:
-                future = self.executor.submit(o.s, o.budget, o.path, o.depth, o.experiment)
+                future = self.executor.submit(o.s, o.budget, o.path, o.depth, o.experiment, slot)
             except BrokenProcessPool:  # a worker died since the last result
                 return self._restart()
             future.add_done_callback(self._to(number))
@@ -391,7 +384,8 @@ class Schedule:
             return False
         except self.executor.lost as e:  # a cluster's worker lost more often than it retries a task
             raise WorkersLost(f"the proofs' cluster lost a task's workers: {str(e).splitlines()[0][:200]}") from e
-        o, sent, after = self.running.pop(number)
+        o, sent, after, slot = self.running.pop(number)
+        self.free += [slot] * (slot >= 0)
         self.arrived.add(o.key)
         search = self.search
         self.work += 0 if self.inline else found.work  # run here: already the search's own
@@ -424,8 +418,9 @@ class Schedule:
         self.executor.restart()
         self.generation += 1
         lost, self.running = self.running, {}
-        for o, _, _ in lost.values():
+        for o, _, _, slot in lost.values():
             self.waiting[o.key] = o
+            self.free += [slot] * (slot >= 0)
         self._send()
 
     def _drain(self) -> None:

@@ -42,6 +42,7 @@ COUNTERS = np.dtype(
         # given), and its frames are keyed by the start under that experiment (`average.alone`)
         ("choice", np.int64),  # the start's experiment, as the last search from the start proved it (-1: none)
         ("brothers", np.bool_),  # a set of at least split hands each younger brother back (`average.brother`)
+        ("slot", np.int64),  # the schedule's slot of the subproblem this process searches (`Memo.ceilings`; -1: none)
     ],
     align=True,
 )
@@ -92,6 +93,7 @@ EXPERIMENT = 5 + 3 * FRAME_LEVELS  # a row: budget, depth, level, members' start
 HANDED_WIDTH = EXPERIMENT + 1  # last, a younger brother's experiment (`average.brother`; -1: the whole set)
 
 
+SLOTS = 1024  # subproblems out at once whose budgets the schedule can lower as they run (`Memo.ceilings`)
 ANSWERS = 1 << 16  # the answers a schedule pins for its searches from the start (more go through the table alone)
 
 
@@ -143,6 +145,8 @@ class Memo(NamedTuple):
     # every kernel stops at the next set it enters (`sets.spend`), as at the end of its work
     frames: Frames  # where the average kernel stands on its path (this process's own, never shared)
     handed: Handed  # the sets a search from the start handed back (this process's own)
+    ceilings: NDArray[np.int64]  # (SLOTS,), shared like the table: each running subproblem's budget as the
+    # schedule needs it now, never above the one it was handed out with (`sets.lowered`, `optimal.prove`)
 
 
 def new_frames(outcomes: int) -> Frames:
@@ -208,15 +212,18 @@ def new_memo(size: int, limit: int, shared: bool = False, log: int = 0, outcomes
     (`solvers.halt.HALT`, as it is when the table is made); outcomes: the game's, for the kernel's frames."""
     counters = np.zeros(1, dtype=COUNTERS)
     counters[0]["limit"] = limit
-    counters[0]["choice"] = -1
-    kinds = (np.uint64, np.uint64, np.int64, np.bool_, np.int32, np.uint64)
-    room = mmap.mmap(-1, sum(size * np.dtype(k).itemsize for k in kinds)) if shared else None  # MAP_SHARED
-    starts = np.cumsum([0] + [size * np.dtype(k).itemsize for k in kinds]).tolist()
-    k1, k2, value, exact, choice, check = (_field(room, size, k, at) for k, at in zip(kinds, starts, strict=False))
+    counters[0]["choice"] = counters[0]["slot"] = -1
+    kinds = (np.uint64, np.uint64, np.int64, np.bool_, np.int32, np.uint64, np.int64)  # the last: ceilings
+    sizes = [size] * (len(kinds) - 1) + [SLOTS]
+    widths = [n * np.dtype(k).itemsize for n, k in zip(sizes, kinds, strict=True)]
+    room = mmap.mmap(-1, sum(widths)) if shared else None  # MAP_SHARED
+    fields = zip(sizes, kinds, np.cumsum([0, *widths]).tolist(), strict=False)
+    k1, k2, value, exact, choice, check, ceilings = (_field(room, *field) for field in fields)
     choice[:] = -1
     log_values = np.zeros(log, dtype=np.int64)
     frames = new_frames(outcomes)
-    return Memo(k1, k2, value, exact, choice, check, counters, log_values, stopping.HALT, frames, new_handed(secrets))
+    handed = new_handed(secrets)
+    return Memo(k1, k2, value, exact, choice, check, counters, log_values, stopping.HALT, frames, handed, ceilings)
 
 
 def counting_bounds(n: int, branches: int, must_hit: bool) -> NDArray[np.int64]:

@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 from solvers.jit import kernel
 
 from . import rules
-from .rules import UNCAPPED, Memo, Rules, Symmetry
+from .rules import BETA, UNCAPPED, Handed, Memo, Rules, Symmetry
 from .symmetry import in_force
 
 PROBES = 32  # slots tried before a crowded table replaces the home slot
@@ -112,6 +112,51 @@ def free_for(memo: Memo, h1: np.uint64, h2: np.uint64) -> bool:  # pragma: no co
     another set's proof)."""
     at = slot(memo, h1, h2)
     return bool((memo.k1[at] == 0 and memo.k2[at] == 0) or (memo.k1[at] == h1 and memo.k2[at] == h2))
+
+
+@kernel
+def answered(handed: Handed, h1: np.uint64, h2: np.uint64) -> Any:  # pragma: no cover - compiled
+    """(whether the schedule answered the set h1, h2 (`Handed.answer_keys`, where no table entry can crowd it out),
+    its cost or bound, whether exact)."""
+    size = handed.answer_keys.shape[0]
+    at = np.int64(h1 % np.uint64(size))
+    for _ in range(size):
+        k1, k2 = handed.answer_keys[at, 0], handed.answer_keys[at, 1]
+        if k1 == h1 and k2 == h2:
+            return True, handed.answers[at, 0], handed.answers[at, 1] != 0
+        if k1 == 0 and k2 == 0:
+            break
+        at = (at + 1) % size
+    return False, np.int64(0), False
+
+
+def pin(handed: Handed, key: tuple[int, int], value: int, exact: bool) -> None:
+    """Write an answer where the searches from the start read it first (`average.answered`), if there is room."""
+    at, size = key[0] % handed.answer_keys.shape[0], handed.answer_keys.shape[0]
+    for _ in range(size):
+        k1, k2 = (int(k) for k in handed.answer_keys[at])
+        if (k1, k2) in ((0, 0), key):
+            handed.answer_keys[at], handed.answers[at] = key, (value, int(exact))
+            return
+        at = (at + 1) % size
+
+
+@kernel
+def lowered(
+    memo: Memo, level: int, beta: np.int64, best: np.int64, best_g: int, floor: np.int64
+) -> Any:  # pragma: no cover
+    """S (the level-th set) under its budget now: (its budget, best total and experiment, least refuted bound), as
+    they were unless S is the start of a subproblem whose schedule has since needed it below less than beta (its
+    slot's `Memo.ceilings`, which `optimal.prove` lowers as results come in): then below that, a total found at or
+    above it refuted, and S's frame says the budget (a resume needs no more)."""
+    at = memo.counters[0].slot
+    if level == 0 and at >= 0 and memo.ceilings[at] < beta:
+        beta = memo.ceilings[at]
+        memo.frames.state[0, BETA] = beta
+        if best >= beta:
+            floor = min(floor, best) if best_g >= 0 else floor
+            best, best_g = beta, -1
+    return beta, best, best_g, floor
 
 
 @kernel
