@@ -96,13 +96,13 @@ def one(pegs: int, colours: int, jobs: int, split: int) -> Figures:
 class Virtual:
     """An engine of the clock simulation (`clocked`): the pool of a cluster of `jobs` processes that runs each task
     here when it is handed out and hands its result back when it would end there (`advance`, which the schedule
-    calls before it waits); the parent's own CPU seconds move the same clock."""
+    calls before it waits); the parent's own CPU seconds move the same clock (not this simulation's own look-ups)."""
 
     lost: tuple[type[BaseException], ...] = ()
     shared = True  # its tasks write the search's own table, as forked workers do
 
     def __init__(self, jobs: int) -> None:
-        self.jobs, self.tasks, self.tasks_cpu, self.waited = jobs, 0, 0.0, 0.0
+        self.jobs, self.tasks, self.tasks_cpu, self.waited, self.own = jobs, 0, 0.0, 0.0, 0.0
         self.longest = (0.0, 0, False)  # the longest task: its CPU seconds, its secrets, whether a younger brother
         self.thin = 0.0  # the time at most a quarter of the processes were busy (`thinly`)
         self.free = [0.0] * jobs
@@ -111,7 +111,7 @@ class Virtual:
 
     def now(self) -> float:
         """The clock: the parent's own CPU seconds since the start, and the time it waited."""
-        return time.process_time() - self.base - self.tasks_cpu + self.waited
+        return time.process_time() - self.base - self.tasks_cpu - self.own + self.waited
 
     def start(self, game: Any, recipe: Any) -> Virtual:
         from solvers.codebreak.optimal.prove import share
@@ -125,11 +125,13 @@ class Virtual:
         """Task args, run here now; its result due when the first process free (from now) would end it."""
         from solvers.codebreak.optimal.sets import look, record
 
+        sent, start = self.now(), time.process_time()
         memo, (k1, k2) = self.search.memo, self.search.key(args[0], args[3])
         held, value, exact, choice = look(memo, k1, k2)
-        sent, before = self.now(), time.process_time()
+        before = time.process_time()
         found = fn(*args)
-        self.tasks_cpu += time.process_time() - before
+        ran = time.process_time() - before
+        self.tasks_cpu += ran
         if args[4] < 0:  # its own set as the table held it before, until its result comes (a brother writes none)
             record(memo, k1, k2, *((value, exact, choice) if held else (np.int64(0), False, -1)))
         end = max(heapq.heappop(self.free), sent) + found.seconds
@@ -138,6 +140,7 @@ class Virtual:
         future: Future[Any] = Future()
         heapq.heappush(self.pending, (end, self.tasks, future, found))
         self.tasks += 1
+        self.own += time.process_time() - start - ran  # this simulation's bookkeeping, not the parent's: not counted
         return future
 
     def advance(self) -> None:

@@ -315,29 +315,32 @@ class Schedule:
         out: dict[tuple[int, int], list[tuple[int, int]]] = {}
         for o, _, _, slot in self.running.values():
             out.setdefault(o.key, []).append((o.budget, slot))
-        for r in range(int(handed.head[0])):
-            row, key = handed.rows[r], (int(handed.keys[r, 0]), int(handed.keys[r, 1]))
-            level, start, end, g = int(row[2]), int(row[3]), int(row[4]), int(row[EXPERIMENT])
-            value, exact, choice = self.answers.get(key, (0, False, -1))
-            if exact or value >= row[0]:  # answered (a bound proved under a tighter budget does not answer)
+        n = int(handed.head[0])  # (as Python's lists: numpy's scalars cost more, one at a time)
+        rows = zip(
+            handed.rows[:n, :5].tolist(), handed.rows[:n, EXPERIMENT].tolist(), handed.keys[:n].tolist(), strict=True
+        )
+        for r, ((budget, depth, level, start, end), g, (k1, k2)) in enumerate(rows):
+            value, exact, choice = self.answers.get(key := (k1, k2), (0, False, -1))
+            if exact or value >= budget:  # answered (a bound proved under a tighter budget does not answer)
                 record(self.search.memo, np.uint64(key[0]), np.uint64(key[1]), np.int64(value), exact, choice)
                 again += 1
                 continue
-            if ahead := [slot for budget, slot in out.get(key, ()) if budget >= row[0]]:  # out, no tighter: it
-                lower = [slot for slot in ahead if slot >= 0]  # goes on below row's budget (`sets.lowered`)
-                self.search.memo.ceilings[lower] = np.minimum(self.search.memo.ceilings[lower], row[0])
+            if ahead := [slot for out_budget, slot in out.get(key, ()) if out_budget >= budget]:  # out, no tighter:
+                lower = [slot for slot in ahead if slot >= 0]  # it goes on below this budget (`sets.lowered`)
+                self.search.memo.ceilings[lower] = np.minimum(self.search.memo.ceilings[lower], budget)
                 continue
-            place = np.stack([row[5 + FRAME_LEVELS : 5 + FRAME_LEVELS + level], row[5 + 2 * FRAME_LEVELS :][:level]])
-            sub = (*path, *(int(e) for e in row[5 : 5 + level - (g >= 0)]))  # a brother's path: its set's
-            waiting[key] = Open(tuple(place.T.ravel().tolist()), key, handed.members[start:end].copy(),
-                                int(row[0]), int(row[1]), sub, g)  # fmt: skip
-        self.waiting = waiting
+            row = handed.rows[r]
+            place = row[5 + FRAME_LEVELS : 5 + FRAME_LEVELS + level], row[5 + 2 * FRAME_LEVELS :][:level]
+            sub = (*path, *row[5 : 5 + level - (g >= 0)].tolist())  # a brother's path: its set's
+            waiting[key] = Open(tuple(np.stack(place).T.ravel().tolist()), key, handed.members[start:end].copy(),
+                                budget, depth, sub, g)  # fmt: skip
+        self.waiting = dict(sorted(waiting.items(), key=lambda item: item[1].place))  # the serial order (`_send`)
         return again
 
     def _send(self) -> None:
         """Hand out what waits, earliest in the serial order first, while a process has room."""
         after = self.after
-        for key in sorted(self.waiting, key=lambda k: self.waiting[k].place):
+        for key in list(self.waiting):
             if len(self.running) >= self.room:
                 return
             o = self.waiting.pop(key)
@@ -421,6 +424,7 @@ class Schedule:
         for o, _, _, slot in lost.values():
             self.waiting[o.key] = o
             self.free += [slot] * (slot >= 0)
+        self.waiting = dict(sorted(self.waiting.items(), key=lambda item: item[1].place))
         self._send()
 
     def _drain(self) -> None:
