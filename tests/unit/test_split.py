@@ -278,6 +278,7 @@ def test_a_subproblem_goes_on_below_the_budget_its_schedule_needs_now() -> None:
     for ceiling in (cost, cost - 1, cost - 40):
         bound = found(ceiling)
         assert not bound.exact and ceiling <= bound.value <= cost
+    assert found(cost - 40).work < found(0, -1).work  # the kernel itself searched below it (not `settle` alone)
     memo = AverageSearch(g).memo
     memo.counters["slot"][0], memo.ceilings[0] = 0, 50
     refuted = 80  # the least total refuted so far

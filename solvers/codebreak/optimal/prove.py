@@ -6,18 +6,15 @@ searches the sets at least that large itself and hands back as open subproblems 
 settled, as the set under that experiment alone (`average.hand_back`, `average.brother`): secrets, budget, the
 experiments that led there, the place in the serial order. Their costs wait; the kernel stops with its frames at the
 first that waits. The schedule hands them out, earliest in the serial order first, to workers that search each
-(`settle`), and pins each cost (or a bound at least its budget) where the next search from the start reads it
-(`pin`; and into the table). That search, resumed from the frames, runs once the one it stopped at is answered (or a
-process would idle); it ends when the kernel returns a total.
-
-A subproblem's budget is never tighter than the serial search's, so what it proves holds there; where the workers
-share the table, each one out has a slot of `Memo.ceilings`, and when a search from the start needs its set below
-less (an answer came in), its slot says so and it goes on below that (`sets.lowered`, `settle`). On one process
-(`Here`) every part of the start is a subproblem, searched in the serial order with the serial search's budget.
-Forked processes (`Forked`) share the parent's table (`rules.new_memo(shared=True)`); a cluster's workers (`Cluster`)
-have tables of their own and hand back the optimal tree of what they settle. Their differences (submit, a lost
-worker, close) are in adapters. A halt keeps the running subproblems' frames and the last search from the start's.
-`Task` logs each subproblem for scaling.py."""
+(`settle`), and pins each cost (or a bound at least its budget `now`) where the next search from the start reads it
+(`pin`; and into the table); that search, resumed from the frames, runs once the one it stopped at is answered (or
+a process would idle), until the kernel returns a total. A subproblem's budget is never tighter than the serial
+search's, so what it proves holds there; where the workers share the table, each one out has a slot of
+`Memo.ceilings`, lowered when a search from the start needs its set below less (`sets.lowered`). On one process
+(`Here`) every part of the start is a subproblem, in the serial order with the serial search's budget. Forked
+processes (`Forked`) share the parent's table (`rules.new_memo(shared=True)`); a cluster's workers (`Cluster`) have
+tables of their own and hand back the optimal tree of what they settle; their differences are in these adapters.
+A halt keeps the running subproblems' frames and the last search from the start's. `Task` logs each subproblem."""
 
 from __future__ import annotations
 
@@ -80,7 +77,7 @@ class WorkersLost(LimitError):
 
 
 class Found(NamedTuple):
-    """A subproblem's result: its cost (exact, its experiment) or a lower bound at least its budget; the worker's
+    """A subproblem's result: its cost (exact, its experiment) or a bound at least its (lowered) budget; the worker's
     work and CPU seconds; a cluster's worker: the entries of its optimal tree if exact; halted: where it stood."""
 
     value: int
@@ -134,11 +131,16 @@ def settle(search: Search, entries: bool, part: NDArray[np.int32], budget: int, 
         return Found(budget, False, -1, search.work - before, time.process_time() - clock, paused=tuple(stop.frames))
     finally:
         counters["slot"][0] = -1
-    budget = min(budget, int(search.memo.ceilings[slot])) if slot >= 0 else budget  # (it only falls)
+    budget = now(search.memo, budget, slot)  # (it only falls)
     exact, brother = v < budget, experiment >= 0
     choice = (-2 - experiment if brother else search.best_of(part, v, depth)[1]) if exact else -1  # a brother's < -1
     tree = tuple(search.part_proof(part, v, depth)) if entries and exact and not brother else ()
     return Found(v, exact, choice, search.work - before, time.process_time() - clock, tree)
+
+
+def now(memo: Memo, budget: int, slot: int) -> int:
+    """A subproblem's budget now: the one it went out with, or less if its slot's ceiling fell (`sets.lowered`)."""
+    return min(budget, int(memo.ceilings[slot])) if slot >= 0 else budget
 
 
 _worker: tuple[Search, bool] | None = None  # in a worker: its search and whether it hands back entries
@@ -314,12 +316,10 @@ class Schedule:
         self.blocker = (int(handed.keys[0, 0]), int(handed.keys[0, 1])) if handed.head[0] else None
         out: dict[tuple[int, int], list[tuple[int, int]]] = {}
         for o, _, _, slot in self.running.values():
-            out.setdefault(o.key, []).append((o.budget, slot))
-        n = int(handed.head[0])  # (as Python's lists: numpy's scalars cost more, one at a time)
-        rows = zip(
-            handed.rows[:n, :5].tolist(), handed.rows[:n, EXPERIMENT].tolist(), handed.keys[:n].tolist(), strict=True
-        )
-        for r, ((budget, depth, level, start, end), g, (k1, k2)) in enumerate(rows):
+            out.setdefault(o.key, []).append((now(self.search.memo, o.budget, slot), slot))
+        n, rows = int(handed.head[0]), handed.rows  # (read as Python's lists: numpy's scalars one by one cost more)
+        read = zip(rows[:n, :5].tolist(), rows[:n, EXPERIMENT].tolist(), handed.keys[:n].tolist(), strict=True)
+        for r, ((budget, depth, level, start, end), g, (k1, k2)) in enumerate(read):
             value, exact, choice = self.answers.get(key := (k1, k2), (0, False, -1))
             if exact or value >= budget:  # answered (a bound proved under a tighter budget does not answer)
                 record(self.search.memo, np.uint64(key[0]), np.uint64(key[1]), np.int64(value), exact, choice)
@@ -422,7 +422,7 @@ class Schedule:
         self.generation += 1
         lost, self.running = self.running, {}
         for o, _, _, slot in lost.values():
-            self.waiting[o.key] = o
+            self.waiting[o.key] = o._replace(budget=now(self.search.memo, o.budget, slot))  # out again, as lowered
             self.free += [slot] * (slot >= 0)
         self.waiting = dict(sorted(self.waiting.items(), key=lambda item: item[1].place))
         self._send()

@@ -131,7 +131,7 @@ def answered(handed: Handed, h1: np.uint64, h2: np.uint64) -> Any:  # pragma: no
 
 
 def pin(handed: Handed, key: tuple[int, int], value: int, exact: bool) -> None:
-    """Write an answer where the searches from the start read it first (`average.answered`), if there is room."""
+    """Write an answer where the searches from the start read it first (`answered`), if there is room."""
     at, size = key[0] % handed.answer_keys.shape[0], handed.answer_keys.shape[0]
     for _ in range(size):
         k1, k2 = (int(k) for k in handed.answer_keys[at])
@@ -148,7 +148,7 @@ def lowered(
     """S (the level-th set) under its budget now: (its budget, best total and experiment, least refuted bound), as
     they were unless S is the start of a subproblem whose schedule has since needed it below less than beta (its
     slot's `Memo.ceilings`, which `optimal.prove` lowers as results come in): then below that, a total found at or
-    above it refuted, and S's frame says the budget (a resume needs no more)."""
+    above it refuted, and S's frame says the budget (a resume under a larger one searches S afresh)."""
     at = memo.counters[0].slot
     if level == 0 and at >= 0 and memo.ceilings[at] < beta:
         beta = memo.ceilings[at]
