@@ -289,3 +289,63 @@ def test_a_subproblem_goes_on_below_the_budget_its_schedule_needs_now() -> None:
     assert [int(x) for x in lowered(memo, 1, np.int64(100), np.int64(60), 7, BIG)] == [100, 60, 7, BIG]  # below it
     memo.ceilings[0] = 100
     assert [int(x) for x in lowered(memo, 0, np.int64(100), np.int64(60), 7, BIG)] == [100, 60, 7, BIG]
+
+
+def test_the_schedule_lowers_the_ceiling_of_a_subproblem_out_once_the_search_from_the_start_needs_less(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two processes sharing the table, stood in for by an executor that settles each subproblem here as it is handed
+    out but holds back the answers of younger brothers (a set under one experiment alone, handed out with the
+    budget its parent set had then): the parent set's first experiment settles, so the search from the start needs
+    a brother below less than the budget it went out with, and the schedule lowers its slot's ceiling to that
+    (`Schedule._refresh`) instead of handing it out again; a held answer comes in once its ceiling falls or
+    nothing else runs, and the proof is the serial one."""
+    from concurrent.futures import Future
+
+    from solvers.codebreak.optimal import prove
+
+    monkeypatch.setattr(search_module, "PARALLEL_FROM", 1)
+    g = game("mastermind", 4, 5).tabled()
+    serial = AverageSearch(g).solve().cost
+    held: list[tuple[int, int, Future[prove.Found], prove.Found]] = []  # slot, budget, future, answer
+    lowered: list[tuple[int, int]] = []  # (budget it went out with, its ceiling now)
+
+    class Holding:
+        jobs, lost = 2, ()
+
+        def __init__(self, search: AverageSearch, jobs: int) -> None:
+            self.search = search
+
+        def submit(self, s: object, budget: int, *rest: int) -> Future[prove.Found]:
+            future: Future[prove.Found] = Future()
+            found = prove.settle(self.search, False, s, budget, *rest)  # type: ignore[arg-type]
+            if rest[2] >= 0:  # a younger brother: its answer held back
+                held.append((rest[3], budget, future, found))
+            else:
+                future.set_result(found)
+            return future
+
+        def close(self) -> None: ...
+
+    refresh, take = prove.Schedule._refresh, prove.Schedule._next
+
+    def refreshed(self: prove.Schedule, path: tuple[int, ...]) -> int:
+        again = refresh(self, path)
+        for slot, out, future, answer in held:
+            if not future.done() and self.search.memo.ceilings[slot] < out:  # lowered where it runs: answered
+                lowered.append((out, int(self.search.memo.ceilings[slot])))
+                future.set_result(answer)
+        return again
+
+    def taken(self: prove.Schedule) -> tuple[int, Future[prove.Found]] | None:
+        pending = [h for h in held if not h[2].done()]
+        if pending and self.results.empty() and {r[3] for r in self.running.values()} <= {h[0] for h in pending}:
+            pending[0][2].set_result(pending[0][3])  # nothing else runs: the oldest held answer comes in
+        return take(self)
+
+    monkeypatch.setattr(prove, "Forked", Holding)
+    monkeypatch.setattr(prove.Schedule, "_refresh", refreshed)
+    monkeypatch.setattr(prove.Schedule, "_next", taken)
+    split = AverageSearch(g, Tuning(split_from=40), run=Execution(2), under=serial + 1)
+    assert split.solve().cost == serial
+    assert held and lowered and all(now < out for out, now in lowered), (len(held), lowered)
