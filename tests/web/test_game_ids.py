@@ -307,17 +307,20 @@ def test_an_id_without_its_moves_opens_the_start(client: FlaskClient, url: str, 
 
 def hand_made_ids(root: Path) -> list[str]:
     """The modules of webapp/pages/ that write or read a game ID themselves instead of through gamebar's
-    `format_id` and `split_id`: a sealed game's '#' and token written by hand, or an ID split at ':' in the page's
-    `from_id`."""
+    `format_id` and `split_id`: a sealed game's '#' and token written by hand, or an ID split at ':' in what opens
+    one (the function under the page's `@id_route`, or a `from_id` of its own)."""
     found = []
     for path in sorted((root / "webapp" / "pages").glob("*.py")):
         if path.name == "gamebar.py":
             continue
         text = path.read_text(encoding="utf-8")
-        readers = [
+        tree = ast.parse(text)
+        readers = [  # its own from_id, or what it hands the midend's ID route (`@id_route(...)`)
             ast.get_source_segment(text, f) or ""
-            for f in ast.walk(ast.parse(text))
-            if isinstance(f, ast.FunctionDef) and f.name == "from_id"
+            for f in ast.walk(tree)
+            if isinstance(f, ast.FunctionDef)
+            if f.name == "from_id"
+            or any(getattr(getattr(d, "func", d), "id", "") == "id_route" for d in f.decorator_list)
         ]
         if "#{" in text or any('split(":")' in body for body in readers):
             found.append(path.name)
@@ -335,4 +338,7 @@ def test_game_ids_are_written_and_read_in_one_place(tmp_path: Path) -> None:
     (pages / "mine.py").write_text('ident = f"{name}:{sizes}#{token}"\n')
     (pages / "theirs.py").write_text('def from_id():\n    text = request.args["id"]\n    return text.split(":")\n')
     (pages / "other.py").write_text('def rule():\n    return NAMES[c].split(":")[0]\n')
-    assert hand_made_ids(tmp_path) == ["mine.py", "theirs.py"]
+    (pages / "opens.py").write_text(
+        '@id_route(bp, 3, "a game", "a:b:c")\ndef _opened(parts, token):\n    return parts[0].split(":")\n'
+    )
+    assert hand_made_ids(tmp_path) == ["mine.py", "opens.py", "theirs.py"]

@@ -1,6 +1,7 @@
 """The midend (`webapp/pages/gamebar.py`) owns what every game shares: no puzzle's page builds its bar, its undo,
-redo and restart links or its take-back itself, and no template but `_gamebar.html` defines the bar, the share
-panel, the win screen, the statistics or the take-back form. Each check is shown to find a planted second copy."""
+redo and restart links, its take-back or its game ID route itself, and no template but `_gamebar.html` defines the
+bar, the share panel, the win screen, the statistics or the take-back form. Each check is shown to find a planted
+second copy."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ OWNED_CALLS = {  # a call by this name in a page: a copy of what the midend does
     "restart": "makes restart links (gamebar.game_bar)",
     "take_back": "takes a move back (gamebar.take_back_route)",
 }
+OWNED_ROUTES = {  # a route of this path in a page: a copy of the midend's
+    "/take-back": "a take-back route of its own (gamebar.take_back_route)",
+    "/id": "a game ID route of its own (gamebar.id_route)",
+}
 OWNED_MACROS = ("bar", "share", "win", "stats", "take_back")
 
 
@@ -33,8 +38,9 @@ def page_copies(root: Path) -> list[str]:
                 name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
                 if name in OWNED_CALLS:
                     found.append(f"{path.name}: {OWNED_CALLS[name]}")
-            elif isinstance(node, ast.Constant) and node.value == "/take-back":
-                found.append(f"{path.name}: a take-back route of its own (gamebar.take_back_route)")
+                routed = name in ("get", "post", "route", "add_url_rule") and node.args
+                if routed and isinstance(node.args[0], ast.Constant) and node.args[0].value in OWNED_ROUTES:
+                    found.append(f"{path.name}: {OWNED_ROUTES[node.args[0].value]}")
     return sorted(found)
 
 
@@ -67,7 +73,11 @@ def test_the_checks_find_a_planted_copy(tmp_path: Path) -> None:
     (pages / "mine.py").write_text("bar = Bar('id', '/id', '/share')\n")
     (pages / "theirs.py").write_text("back = at(chain.undo())\n")
     (pages / "sealed.py").write_text("@bp.post('/take-back')\ndef tb():\n    return GAME.take_back(k, h, log, 'x')\n")
-    (pages / "fine.py").write_text("ok = hidden.may_take_back(True)\n")
+    (pages / "fine.py").write_text(
+        "ok = hidden.may_take_back(True)\n\n\n"
+        "@id_route(bp, 3, 'a game', 'a:b:c')\ndef _opened(parts, _):\n    return parts[0]\n"
+    )
+    (pages / "typed.py").write_text("@bp.get('/id')\ndef from_id():\n    return go(opened(split_id(request.args)))\n")
     (tmp_path / "templates" / "_gamebar.html").write_text("{% macro win(b) %}{% endmacro %}")
     (templates / "play.html").write_text("{%- macro win(b) -%}<div class=win></div>{% endmacro %}")
     assert page_copies(tmp_path) == [
@@ -75,6 +85,7 @@ def test_the_checks_find_a_planted_copy(tmp_path: Path) -> None:
         "sealed.py: a take-back route of its own (gamebar.take_back_route)",
         "sealed.py: takes a move back (gamebar.take_back_route)",
         "theirs.py: makes undo links (gamebar.game_bar)",
+        "typed.py: a game ID route of its own (gamebar.id_route)",
     ]
     assert template_copies(tmp_path) == ["mine/play.html: win"]
 

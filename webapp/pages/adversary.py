@@ -47,7 +47,7 @@ from webapp.http import params
 from webapp.http.errors import NoGame
 from webapp.http.htmx import go, link
 from webapp.keys.secretbox import HONEST_SCALE, Hidden, random_secret
-from webapp.pages.gamebar import Bar, Score, Sealed, StatsKey, format_id, game_bar, split_id, take_back_route
+from webapp.pages.gamebar import Bar, Score, Sealed, StatsKey, format_id, game_bar, id_route, take_back_route
 from webapp.pages.puzzle import Puzzle
 
 bp = Blueprint("adversary", __name__, url_prefix="/adversary")
@@ -391,16 +391,10 @@ def game_id(s: Setup, weighings: str) -> str:
     return format_id((s.problem.to_token(), s.budget), weighings)
 
 
-@bp.get("/id")
-def from_id() -> Response:
+@id_route(bp, 3, "an adversary", "problem:budget:weighings, like 12-unknown-identify-0-0:3:1..4-5..8", sealed=True)
+def _opened(parts: list[str], token: str | None) -> str:
     """Open the game an ID describes: problem:budget:weighings (the adversarial scale), or problem:budget#token
     (a game on the honest scale: its latest position)."""
-    parts, token = split_id(
-        request.args.get("id", ""),
-        3,
-        "an adversary",
-        "problem:budget:weighings, like 12-unknown-identify-0-0:3:1..4-5..8",
-    )
     problem = Problem.from_token(parts[0])
     budget = parts[1]
     base = params.query(problem, "worst")
@@ -408,16 +402,13 @@ def from_id() -> Response:
     if token is not None:
         probe = parse_setup({**base, "budget": budget, "mode": "honest", "t": token})
         record = HONEST_SCALE.latest(token, kind(probe))
-        return go(
-            link(
-                "adversary.play",
-                {**probe.query(), "t": record.token, MOVES: record.history, "guess": record.ending or ""},
-            )
+        return link(
+            "adversary.play", {**probe.query(), "t": record.token, MOVES: record.history, "guess": record.ending or ""}
         )
     s = parse_setup({**base, "budget": budget, "mode": "adversary"})
     ws = parse_weighings(parts[2])
     replay(s.problem, s.budget, ws)
-    return go(s.url(moves=format_weighings(ws)))
+    return s.url(moves=format_weighings(ws))
 
 
 @api.get("/adversary")

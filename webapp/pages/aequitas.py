@@ -28,7 +28,7 @@ from webapp.http import params
 from webapp.http.htmx import go, link
 from webapp.jobs.access import computed
 from webapp.jobs.rendered import json_answer, page_body
-from webapp.pages.gamebar import Bar, Score, StatsKey, format_id, game_bar, split_id
+from webapp.pages.gamebar import Bar, Score, StatsKey, format_id, game_bar, id_route
 from webapp.pages.puzzle import Puzzle
 from webapp.results.catalogue import AEQUITAS, AequitasParams
 
@@ -208,20 +208,14 @@ def game_id(m: Match, ws: tuple[UserWeighing, ...]) -> str:
     return format_id([q[k] for k in fields], format_weighings(ws))
 
 
-@bp.get("/id")
-def from_id() -> Response:
+@id_route(bp, 9, "an Æquitas", "game:n:extra:light:fake:heavier:rule:first:weighings")
+def _opened(parts: list[str], _: str | None) -> str:
     """Open the match an ID describes (see `game_id`)."""
-    parts, _ = split_id(
-        request.args.get("id", "").split("#")[0],  # a token means nothing here: the match is open
-        9,
-        "an Æquitas",
-        "game:n:extra:light:fake:heavier:rule:first:weighings",
-    )
     fields = ("game", "n", "extra", "light", "fake", "heavier", "conv", "first")
     m = parse_game(dict(zip(fields, parts[:8], strict=True)))
     ws = parse_weighings(parts[8])
     m.replay(ws)
-    return go(url(m, moves=format_weighings(ws)))
+    return url(m, moves=format_weighings(ws))
 
 
 def _play_page(

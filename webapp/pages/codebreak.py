@@ -36,7 +36,7 @@ from webapp.http.htmx import go, link
 from webapp.jobs.access import Busy, JobFailed, Pending, computed, peek
 from webapp.jobs.precompute import PRECOMPUTED_OPTIMAL, PRECOMPUTED_POSSIBLE_ONLY
 from webapp.keys.secretbox import Hidden, HiddenGame, whole_field
-from webapp.pages.gamebar import Bar, Score, Sealed, StatsKey, format_id, game_bar, split_id, take_back_route
+from webapp.pages.gamebar import Bar, Score, Sealed, StatsKey, format_id, game_bar, id_route, take_back_route
 from webapp.results.codebreak_results import (
     CODEBREAK,
     LESSON,
@@ -286,13 +286,10 @@ def game_id(name: str, sizes: Sizes, guesses: str) -> str:
     return format_id((name, _size_text(sizes)), guesses)
 
 
-@bp.get("/id")
-def from_id() -> Response:
+@id_route(bp, 3, "a code-breaking", "game:PxC:guesses, like mastermind:4x6:AABB,CDEF", sealed=True)
+def _opened(parts: list[str], token: str | None) -> str:
     """Open the game an ID describes: name:PxC:guesses (the adversarial code maker), or name:PxC#token (a game
     against the random code maker: its latest position)."""
-    parts, token = split_id(
-        request.args.get("id", ""), 3, "a code-breaking", "game:PxC:guesses, like mastermind:4x6:AABB,CDEF"
-    )
     sizes_text = parts[1]
     query: dict[str, str] = {"game": parts[0]}
     if "x" in sizes_text:
@@ -302,11 +299,11 @@ def from_id() -> Response:
     name, spec, g, sizes = game_args(query)
     if token is not None:
         record = RANDOM_CODE.latest(token, _game_key(name, sizes))
-        return go(link("codebreak.play", {**query, "maker": "random", "t": record.token, MOVES: record.history}))
+        return link("codebreak.play", {**query, "maker": "random", "t": record.token, MOVES: record.history})
     guesses = tuple(code_index(g, x) for x in parts[2].split(",") if x.strip())
     play_round(g, guesses)
     moves = ",".join(code_text(g, e) for e in guesses)
-    return go(link("codebreak.play", {**query, "maker": "adversarial", MOVES: moves}))
+    return link("codebreak.play", {**query, "maker": "adversarial", MOVES: moves})
 
 
 def _judged(name: str, sizes: Sizes, g: Game, r: Round) -> CodeLesson | Progress | str | None:

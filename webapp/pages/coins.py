@@ -30,7 +30,7 @@ from solvers.weighing.verify import Verification
 from webapp.http import params
 from webapp.http.htmx import go, link
 from webapp.jobs.variant_plans import plan_for
-from webapp.pages.gamebar import Bar, format_id, game_bar, split_id
+from webapp.pages.gamebar import Bar, format_id, game_bar, id_route
 from webapp.pages.puzzle import Puzzle
 
 bp = Blueprint("coins", __name__, url_prefix="/coins")
@@ -97,22 +97,16 @@ def game_id(p: Problem, obj: Objective, path: str) -> str:
     return format_id((p.to_token(), obj), path)
 
 
-@bp.get("/id")
-def from_id() -> Response:
+@id_route(bp, 3, "a plan", "problem:objective:outcomes, like 12-unknown-identify-0-0:worst:LB")
+def _opened(parts: list[str], _: str | None) -> str:
     """Open the plan node an ID describes (see `game_id`)."""
-    parts, _ = split_id(
-        request.args.get("id", "").split("#")[0],  # a plan has no secret
-        3,
-        "a plan",
-        "problem:objective:outcomes, like 12-unknown-identify-0-0:worst:LB",
-    )
     p = Problem.from_token(parts[0])
     obj = params.objective({"objective": parts[1]})
     path = parts[2].upper()
     if len(path) > 64 or any(ch not in "LBR" for ch in path):
         raise InputError("the outcomes are the letters L, B and R", {"path": path[:40]})
     node_view(make_plan(p, obj), path)
-    return go(plan_url("coins.node", p, obj, path=path))
+    return plan_url("coins.node", p, obj, path=path)
 
 
 @bp.get("/plan")

@@ -32,7 +32,7 @@ from webapp.http.errors import NoGame
 from webapp.http.htmx import go, link
 from webapp.jobs.access import computed
 from webapp.keys.secretbox import Hidden, HiddenGame, whole_field
-from webapp.pages.gamebar import Bar, Score, Sealed, StatsKey, format_id, game_bar, split_id, take_back_route
+from webapp.pages.gamebar import Bar, Score, Sealed, StatsKey, format_id, game_bar, id_route, take_back_route
 from webapp.pages.puzzle import Puzzle
 from webapp.results.catalogue import DEVIL, devil_params
 
@@ -178,21 +178,18 @@ def game_id(g: DevilGame, moves: tuple[int, ...]) -> str:
     return format_id((v.n, v.goal, int(v.reflections)), moves_to_text(moves))
 
 
-@bp.get("/id")
-def from_id() -> Response:
+@id_route(bp, 4, "a Devil", "coins:goal:reflections:moves, like 4:all-heads:0:5,3", sealed=True)
+def _opened(parts: list[str], token: str | None) -> str:
     """Open the game an ID describes: n:goal:reflections:moves (the adversarial Devil), or n:goal:reflections#token
     (a game against the random Devil: its latest position)."""
-    parts, token = split_id(
-        request.args.get("id", ""), 4, "a Devil", "coins:goal:reflections:moves, like 4:all-heads:0:5,3"
-    )
     q = {"n": parts[0], "goal": parts[1], "reflections": parts[2]}
     if token is not None:
         g = DevilGame(parse_variant(q), "random", token)
         record = RANDOM_DEVIL.latest(token, _game_key(g.variant))
-        return go(DevilGame(g.variant, "random", record.token).url(moves=record.history))
+        return DevilGame(g.variant, "random", record.token).url(moves=record.history)
     g = DevilGame(parse_variant(q), "adversarial", "")
     chain = _chain(g, {MOVES: parts[3]})
-    return go(g.url(moves=",".join(chain.applied)))
+    return g.url(moves=",".join(chain.applied))
 
 
 def _play_page(

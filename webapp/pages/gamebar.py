@@ -2,7 +2,8 @@
 built by `game_bar`): undo and redo (buttons and keys), the game's short ID with a field to enter one (one format and
 one parser: `format_id`, `split_id`), a share link with its QR code, the take-backs and hints used, the win screen
 once the game ends (`Score`) and the statistics the browser keeps; the take-back of a game with a hidden secret
-(`take_back_route`: the one route behind every such game's form); the QR code route. A puzzle's page supplies only
+(`take_back_route`: the one route behind every such game's form); the "Enter a game ID" route of every game
+(`id_route`); the QR code route. A puzzle's page supplies only
 its rules' calls and its templates: its ID's fields, its links, its `Sealed` position."""
 
 from __future__ import annotations
@@ -130,6 +131,29 @@ def take_back_route(bp: Blueprint, sealed: Callable[[Mapping[str, str]], Sealed]
 
     take_back.__doc__ = take_back_route.__doc__
     bp.add_url_rule("/take-back", "take_back", take_back, methods=["POST"])
+
+
+Opens = Callable[[list[str], str | None], str]  # a game ID's fields and its sealed token (None: open) -> its URL
+
+
+def id_route(
+    bp: Blueprint, fields: int, what: str, example: str, sealed: bool = False, bare: bool = False
+) -> Callable[[Opens], Opens]:
+    """Every game's "Enter a game ID", as `bp`'s GET /id (endpoint `from_id`, where `game_bar`'s form goes), around
+    the function it decorates, which makes the URL that opens the ID's game: the ID read by `split_id` (a game with
+    no secret, not sealed, drops a '#' and what follows), and a 303 to that URL."""
+
+    def route(opens: Opens) -> Opens:
+        def from_id() -> Response:
+            text = request.args.get("id", "")
+            parts, token = split_id(text if sealed else text.split("#")[0], fields, what, example, bare)
+            return go(opens(parts, token))
+
+        from_id.__doc__ = opens.__doc__
+        bp.add_url_rule("/id", "from_id", from_id)
+        return opens
+
+    return route
 
 
 def format_id(fields: Sequence[object], moves: str = "", token: str | None = None) -> str:

@@ -40,9 +40,9 @@ from solvers.pegs.report import (
 from solvers.pegs.shipped import shipped_start
 from solvers.report import as_json
 from webapp.http import params
-from webapp.http.htmx import go, link
+from webapp.http.htmx import link
 from webapp.jobs.access import computed, held, peek
-from webapp.pages.gamebar import Bar, Score, StatsKey, format_id, game_bar, split_id
+from webapp.pages.gamebar import Bar, Score, StatsKey, format_id, game_bar, id_route
 from webapp.pages.puzzle import Puzzle
 from webapp.results.catalogue import (
     PEGS_ANALYSIS,
@@ -297,14 +297,12 @@ def solvable_starts(g: PegGame) -> list[str] | None:
     return [row.hole for row in rows if (row.home if g.finish else row.solvable)]
 
 
-@bp.get("/id")
-def from_id() -> Response:
+@id_route(bp, 3, "a peg board", "board:hole:jumps, like english:d4:d2-d4", bare=True)
+def _opened(parts: list[str], _: str | None) -> str:
     """Open the game a typed or pasted ID describes (see `game_id`): board:hole:jumps, the hole followed by
     '>' and the finish hole when the goal names one; without its jumps, the start."""
-    text = request.args.get("id", "").split("#")[0]  # a peg game has no secret
-    parts, _ = split_id(text, 3, "a peg board", "board:hole:jumps, like english:d4:d2-d4", bare=True)
     hole, _, finish = parts[1].partition(">")
-    return go(game_url(game_from_text(board(parts[0]), hole.strip(), parts[2], finish.strip())))
+    return game_url(game_from_text(board(parts[0]), hole.strip(), parts[2], finish.strip()))
 
 
 @bp.get("/solution")

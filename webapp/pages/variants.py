@@ -20,7 +20,7 @@ from webapp.http import params
 from webapp.http.htmx import go, link
 from webapp.jobs.access import computed, peek
 from webapp.jobs.variant_plans import plan_for
-from webapp.pages.gamebar import Bar, Score, StatsKey, format_id, game_bar, split_id
+from webapp.pages.gamebar import Bar, Score, StatsKey, format_id, game_bar, id_route
 from webapp.pages.puzzle import Puzzle
 from webapp.results.catalogue import VARIANT_TABLE, VARIANT_TABLES, VariantParams, variant_quick
 
@@ -260,15 +260,12 @@ def game_id(v: Variant, weighings: tuple[str, ...]) -> str:
     return format_id((v.to_token(),), ";".join(weighings))
 
 
-@bp.get("/id")
-def from_id() -> Response:
+@id_route(bp, 2, "a variants", "variant:weighings, like 12-unknown-l1-f1-p2:1,2-3,4")
+def _opened(parts: list[str], _: str | None) -> str:
     """Open the game an ID describes (variant:weighings)."""
-    parts, _ = split_id(
-        request.args.get("id", ""), 2, "a variants", "variant:weighings, like 12-unknown-l1-f1-p2:1,2-3,4"
-    )
     v = Variant.from_token(parts[0])
     parse_weighings(v, parts[1])  # weighings that are none refused here, as every other game's ID is
-    return go(link("variants.play_page", query(v, **{MOVES: parts[1]})))
+    return link("variants.play_page", query(v, **{MOVES: parts[1]}))
 
 
 puzzle = Puzzle(
