@@ -40,13 +40,16 @@ def moves_from_text(v: DevilVariant, text: str) -> tuple[int, ...]:
 
 
 def flip_mask(v: DevilVariant, places: Iterable[str]) -> int:
-    """The move that flips the named places (ASCII place numbers 0 to N-1)."""
+    """The move that flips the named places (ASCII place numbers 0 to N-1); at least one, as the search's moves
+    (flipping nothing would only let the Devil turn the table)."""
     mask = 0
     for p in places:
         place = whole_number(p)
         if place is None or place >= v.n:
             raise InputError(f"places are numbered 0 to {v.n - 1}", p[:20])
         mask |= 1 << place
+    if not mask:
+        raise InputError("choose at least one place to flip: flipping nothing only lets the Devil turn the table")
     return mask
 
 

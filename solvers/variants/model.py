@@ -50,7 +50,9 @@ class Variant:
         if not 2 <= self.pans <= MAX_PANS:
             raise InputError(f"pans must be 2 to {MAX_PANS}")
         if self.lies and self.pans != 2:
-            raise InputError("a lying balance has two pans here (--lies and --pans are not combined)")
+            raise InputError(
+                "a lying balance has two pans here (a balance that may lie and more than two pans are not combined)"
+            )
         if self.fakes == 2 and (self.lies or self.pans != 2):
             raise InputError("two counterfeit coins are weighed on an honest two-pan balance (no --lies, no --pans)")
         if not self.fakes <= self.coins <= VARIANT_MAX_COINS:

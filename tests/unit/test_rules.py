@@ -46,9 +46,9 @@ def test_adversarial_devil_keeps_tables_alive_until_the_end() -> None:
     assert won_at(sizes) == 3 and all(s > 0 for s in sizes[:-1])
 
 
-@pytest.mark.parametrize("places", [["4"], ["\u00b2"], ["-1"], ["x"]])
+@pytest.mark.parametrize("places", [["4"], ["\u00b2"], ["-1"], ["x"], []])
 def test_flip_places_must_exist(places: list[str]) -> None:
-    """Places are ASCII numbers 0..N-1."""
+    """Places are ASCII numbers 0..N-1, and a move flips at least one (the search's moves are never empty)."""
     with pytest.raises(InputError):
         flip_mask(DevilVariant(4), places)
 

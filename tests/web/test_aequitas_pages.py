@@ -125,6 +125,7 @@ def test_api_position(client: FlaskClient) -> None:
     assert data["grundy"] == 3 and data["outcome"] == "N" and len(data["winning_moves"]) == 1
     p = client.get("/api/aequitas?game=F&coins=4").get_json()
     assert p["grundy"] == 0 and p["outcome"] == "P" and p["winning_moves"] == []
+    assert client.get("/api/aequitas?game=F&n=4").get_json() == p  # the pages' name for the coins, too
 
 
 @pytest.mark.parametrize(

@@ -361,7 +361,7 @@ def test_a_random_code_won_says_the_proved_best_average(client: FlaskClient) -> 
         page = client.get(url).get_data(as_text=True)
         if "You broke the code!" in page:
             break
-    assert f"{best / 9:.4f} guesses on average over every code ({best:,} in all)" in page
+    assert f"{best / 9:.4f} guesses on average over the 9 codes ({best:,} guesses in all)" in page
     assert "not known here" not in page
 
 

@@ -216,18 +216,26 @@ def test_the_random_devil_allows_counted_take_backs_without_branching(client: Fl
     csrf, start = random_devil(client)
     nothing = client.post("/devil/take-back", data={"csrf_token": csrf, **start})
     assert refusal(nothing) == (400, "there is no move to take back")
-    # Flipping nothing cannot win (a turn keeps the table's coins; the start is never won): a move to take back.
-    after = query(client.post("/devil/flip", data={**start, "csrf_token": csrf}).headers["Location"])
+    for _ in range(20):  # a first move that does not win (1 start in 15 has its only tail where place 0 flips)
+        after = query(
+            client.post("/devil/flip", data={**start, "csrf_token": csrf, "place": ["0"]}).headers["Location"]
+        )
+        if "The Devil is beaten!" not in client.get("/devil/play?" + urlencode(after)).get_data(as_text=True):
+            break
+        csrf, start = random_devil(client)
     taken = query(client.post("/devil/take-back", data={"csrf_token": csrf, **after}).headers["Location"])
-    assert taken["moves"] == "0,undo"
+    assert taken["moves"] == "1,undo"
     html = client.get("/devil/play?" + urlencode(taken)).get_data(as_text=True)
-    assert "Taken back (1): flip nothing." in html and "Moves so far: <strong>0</strong>" in html
+    assert "Taken back (1): flip 0." in html and "Moves so far: <strong>0</strong>" in html
     branch = client.post("/devil/flip", data={**after, "csrf_token": csrf, "place": ["1"]})
     assert refusal(branch) == (400, MOVED_ON)
-    probe = client.get("/devil/play?" + urlencode({**taken, "moves": "0,undo,2"}))
+    probe = client.get("/devil/play?" + urlencode({**taken, "moves": "1,undo,2"}))
     assert probe.status_code == 400
     again = client.post("/devil/flip", data={**taken, "csrf_token": csrf, "place": ["1"]})
-    assert query(again.headers["Location"])["moves"] == "0,undo,2"
+    assert query(again.headers["Location"])["moves"] == "1,undo,2"
+    empty = client.post("/devil/flip", data={**query(again.headers["Location"]), "csrf_token": csrf})
+    said = empty.get_data(as_text=True)
+    assert empty.status_code == 400 and "choose at least one place to flip" in said and 'id="flip-button"' in said
 
 
 def test_the_navigator_says_what_the_plans_weighing_can_leave(client: FlaskClient) -> None:

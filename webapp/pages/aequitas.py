@@ -360,7 +360,9 @@ def parse_position(args: Mapping[str, str]) -> PositionReport:
     )
     if misere != (convention != "normal"):
         raise InputError("misere and convention disagree")
-    n = params.whole(args, "coins", None, 1, MAX_PLAY_COINS, "coins")
+    if "coins" not in args and "n" in args:  # the pages' name for it
+        args = {**args, "coins": args["n"]}
+    n = params.whole(args, "coins", None, 1, MAX_PLAY_COINS, "coins (or n)")
     light = params.whole(args, "light", n, 0, n, "light") if "light" in args else None
     heavy = params.whole(args, "heavy", 0, 0, n, "heavy") if "heavy" in args else None
     fake = params.choice(args, "fake", ("light", "heavy")) if args.get("fake") else None

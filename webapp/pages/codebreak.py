@@ -336,7 +336,10 @@ def _score(name: str, sizes: Sizes, maker: str, guesses: int) -> Score:
         optimum = found[1].worst
     elif found is not None:  # a random code: the best play's average over every code, not one game's count
         stats = found[1]
-        best_text = f"{stats.total / stats.secrets:.4f} guesses on average over every code ({stats.total:,} in all)"
+        best_text = (
+            f"{stats.total / stats.secrets:.4f} guesses on average over the {stats.secrets:,} codes "
+            f"({stats.total:,} guesses in all)"
+        )
     return Score("You broke the code!", True, guesses, optimum, "guesses", best_text)
 
 
