@@ -199,6 +199,12 @@ def follow(g: Game, root: Node, feedback: list[str]) -> Node | None:
     return node
 
 
+def guesses_followed(g: Game, root: Node, feedback: list[str]) -> list[str]:
+    """The guesses a strategy tree makes along real feedback (`follow`), one for each feedback entered."""
+    nodes = [follow(g, root, feedback[:i]) for i in range(len(feedback))]
+    return [g.experiments[n.experiment] for n in nodes if n is not None and n.experiment is not None]
+
+
 @dataclass(frozen=True)
 class CodePlayPage:
     """A code-breaking game's play page, without its links: the game and its code maker, the round so far (each

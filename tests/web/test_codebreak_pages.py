@@ -71,6 +71,22 @@ def test_plan_navigator_and_contradiction(client: FlaskClient) -> None:
     assert ok.status_code == 303 and "path=0B0W" in ok.headers["Location"]
 
 
+def test_a_plan_followed_to_its_end_lists_the_guesses_and_the_secret(client: FlaskClient) -> None:
+    """Knuth's plan followed with the feedback a hand-written scorer gives for a secret ends within five guesses
+    (Knuth 1977), on a page that names the secret and lists each guess with its feedback."""
+    secret, base, path = "FCDA", "/codebreak/plan?game=mastermind&strategy=knuth", []
+    html = client.get(base).get_data(as_text=True)
+    while "Next: " in html:
+        guess = html.split("Next: ", 1)[1][:4]
+        black = sum(a == b for a, b in zip(guess, secret, strict=True))
+        white = sum(min(guess.count(c), secret.count(c)) for c in "ABCDEF") - black
+        path.append((guess, f"{black}B{white}W"))
+        html = client.get(base + "&path=" + ",".join(f for _, f in path)).get_data(as_text=True)
+    assert path[-1] == (secret, "4B0W") and len(path) <= 5
+    assert f"Solved in {len(path)} guesses: the last one, {secret}, was the secret." in html
+    assert "".join(f"<li>{g}: {f}</li>" for g, f in path) in html and "Follow the plan again from its start" in html
+
+
 def test_random_code_is_sealed(client: FlaskClient) -> None:
     """A random code maker's secret is sealed in the URL; a tampered token is a 400."""
     token = form_token(client, "/codebreak")

@@ -9,7 +9,7 @@ from flask import Blueprint, Response, abort, jsonify, redirect, render_template
 from flask.typing import ResponseReturnValue
 
 from solvers.codebreak import Game, Node, Stats, Strategy
-from solvers.codebreak.play import contradiction, follow
+from solvers.codebreak.play import contradiction, follow, guesses_followed
 from solvers.report import as_json
 from webapp.config import CERTIFICATES
 from webapp.http import params
@@ -47,6 +47,7 @@ def plan() -> ResponseReturnValue:
     if entered and error is None and node is not None and node.experiment is not None:
         return redirect(extend(g.outcome_names.index(entered)), code=303)
     back = link("codebreak_plan.plan", {**base, "path": ",".join(path[:-1])}) if path else None
+    made = guesses_followed(g, root, path)
     view = PlanView(
         g=g,
         name=name,
@@ -59,6 +60,8 @@ def plan() -> ResponseReturnValue:
         base=base,
         error=error,
         back=back,
+        made=list(zip(made, path, strict=True)),
+        again=link("codebreak_plan.plan", base),
     )
     page = render_template("codebreak/plan.html", view=view)
     return (page, 400) if error else page
@@ -67,7 +70,8 @@ def plan() -> ResponseReturnValue:
 class PlanView(NamedTuple):
     """A strategy's plan page: the game and its name, the strategy (guessing possible codes only or not), its
     figures, the node reached by the feedback entered (the path), each score's link from there, the query the
-    links share, why the feedback just entered cannot be, and the link one step back."""
+    links share, why the feedback just entered cannot be, the link one step back, the guesses made with their
+    feedback, and the plan's start."""
 
     g: Game
     name: str
@@ -80,6 +84,8 @@ class PlanView(NamedTuple):
     base: dict[str, str]
     error: str | None
     back: str | None
+    made: list[tuple[str, str]]  # the guesses the plan made with the feedback each got
+    again: str  # the plan's start
 
 
 @bp.get("/optima")
