@@ -18,6 +18,7 @@ from pathlib import Path
 from solvers.errors import InputError
 from webapp.commands import proxy
 from webapp.commands.arguments import whole
+from webapp.commands.exits import quick_exit
 from webapp.config import precomputing
 
 # the precomputation's consumer and its jobs run at the lowest priority: when the cores are busy they get about
@@ -110,6 +111,8 @@ def _commands(args: argparse.Namespace, bind: str) -> tuple[list[list[str]], lis
         "--graceful-timeout",
         "10",
         "--preload",
+        "--config",  # its worker_exit hook: a worker that stops cleanly skips Python's teardown
+        "python:webapp.commands.exits",
         "--no-control-socket",  # at $HOME/.gunicorn by default: two servers of one account unlinked each other's
         "--access-logfile",
         "-",
@@ -290,8 +293,7 @@ def worker(args: argparse.Namespace) -> int:
 
         load_here()
     consumer.run()
-    return 1 if getattr(consumer, "failed", False) else 0  # the precomputation's install failed (its traceback
-    # printed): a failure's status, so that serve, or any supervisor, sees it
+    quick_exit(1 if getattr(consumer, "failed", False) else 0)  # 1: the precomputation's install failed (printed)
 
 
 def precompute(args: argparse.Namespace) -> int:
@@ -347,13 +349,11 @@ def serve_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     s.add_argument("--port", default=os.environ.get("PORT", "8000"))
     s.add_argument("--workers", default=os.environ.get("WORKERS", "2"))
-    s.add_argument(  # threads per worker: a page that waits a moment on a quick job, or a slow reader, holds one
-        "--threads", default=os.environ.get("THREADS", "8")
-    )
+    # threads per worker: a page that waits a moment on a quick job, or a slow reader, holds one
+    s.add_argument("--threads", default=os.environ.get("THREADS", "8"))
     s.add_argument("--job-workers", default=os.environ.get("JOB_WORKERS", "2"))
-    s.add_argument(  # two: the fill then uses both cores of an idle machine, at a niceness that yields them to visitors
-        "--precompute-workers", default=os.environ.get("PRECOMPUTE_WORKERS", "2")
-    )
+    # two: the fill then uses both cores of an idle machine, at a niceness that yields them to visitors
+    s.add_argument("--precompute-workers", default=os.environ.get("PRECOMPUTE_WORKERS", "2"))
     s.add_argument(
         "--no-proxy",
         action="store_true",
