@@ -113,7 +113,9 @@ typecheck: $(VENV)/.test-installed
 # (where PYTHONDONTWRITEBYTECODE is set, as here, no process would write it and every one would compile it again),
 # and the test modules as pytest rewrites their asserts, which it keeps in files of its own that it reads but, under
 # PYTHONDONTWRITEBYTECODE, never writes: each of the steps' seven test processes rewrote all 191 at its start, 8.6 CPU s
-# of collecting each, 2.3 s from the kept files (2026-11-30).
+# of collecting each, 2.3 s from the kept files (2026-11-30). On 2026-12-01, on a 2-core AMD EPYC VM with nothing else
+# running, a fresh 0700 clone's CI=true make test took 421.5 s in all (fast step 196.8 s, slow 202.7 s; 659 CPU s),
+# once serve's processes ended without Python's teardown (the same a commit earlier: 461.7 s, slow step 234.2 s).
 test: $(VENV)/.test-installed chromium redis nginx
 	@$(BIN)/python -m compileall -q solvers webapp tests
 	@$(BIN)/coin-puzzles warm-up & warm=$$!; \
