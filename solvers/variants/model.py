@@ -54,7 +54,7 @@ class Variant:
                 "a lying balance has two pans here (a balance that may lie and more than two pans are not combined)"
             )
         if self.fakes == 2 and (self.lies or self.pans != 2):
-            raise InputError("two counterfeit coins are weighed on an honest two-pan balance (no --lies, no --pans)")
+            raise InputError("two counterfeit coins are weighed on an honest two-pan balance (no lies, no more pans)")
         if not self.fakes <= self.coins <= VARIANT_MAX_COINS:
             raise InputError(f"the number of coins must be between {self.fakes} and {VARIANT_MAX_COINS} for a variant")
 

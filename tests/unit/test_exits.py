@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from webapp.commands import exits
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Ended(Exception):
@@ -23,6 +26,7 @@ def ending_with(code: object, monkeypatch: pytest.MonkeyPatch) -> int | None:
         raise Ended
 
     monkeypatch.setattr(exits.os, "_exit", _exit)
+    monkeypatch.setattr(exits.logging, "shutdown", lambda: None)  # not this test process's own handlers
     try:
         try:
             raise SystemExit(code)
@@ -46,5 +50,18 @@ def test_a_quick_exit_keeps_its_status_and_its_output() -> None:
         "import logging, sys; from webapp.commands.exits import quick_exit; print('out', end=''); "
         "logging.basicConfig(); logging.getLogger().warning('logged'); quick_exit(7)"
     )
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert (done.returncode, done.stdout) == (7, "out") and "logged" in done.stderr
+
+
+def test_a_quick_exit_waits_for_its_child_processes(tmp_path: Path) -> None:
+    """As Python's own exit: a consumer's job worker still halting its job (a second here) ends before it does."""
+    done = tmp_path / "done"
+    script = tmp_path / "child.py"
+    script.write_text(
+        "import multiprocessing, pathlib, time; from webapp.commands.exits import quick_exit\n"
+        f"def work(): time.sleep(1); pathlib.Path({str(done)!r}).write_text('kept')\n"
+        "if __name__ == '__main__':\n    multiprocessing.Process(target=work).start(); quick_exit(0)\n"
+    )
+    ended = subprocess.run([sys.executable, str(script)], timeout=60, cwd=ROOT)
+    assert ended.returncode == 0 and done.read_text() == "kept"

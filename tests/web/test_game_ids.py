@@ -298,6 +298,7 @@ def test_old_links_keep_working(client: FlaskClient, url: str, status: int) -> N
         ("/devil/id?id=4:all-heads:0:", {"n": "4", "goal": "all-heads"}),
         ("/adversary/id?id=12-unknown-identify-0-0:3:", {"n": "12", "budget": "3"}),
         ("/variants/id?id=12-unknown-l1-f1-p2:", {"n": "12"}),
+        ("/variants/id?id=12-unknown-l1-f1-p2:%23x", {"n": "12"}),  # a game with no secret: a token is dropped
         ("/coins/id?id=12-unknown-identify-0-0:worst:", {"n": "12", "objective": "worst"}),
         ("/aequitas/id?id=F:5:0:0:1:1:normal:you:", {"game": "F", "n": "5"}),
     ],

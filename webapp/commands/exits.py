@@ -6,13 +6,18 @@ is also gunicorn's configuration (`--config python:webapp.commands.exits`): guni
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import sys
 from typing import Any, NoReturn
 
 
 def quick_exit(status: int) -> NoReturn:
-    """End this process now with this status, its logs and output flushed first."""
+    """End this process now with this status, its logs and output flushed first, once its child processes have
+    ended, as Python's own exit waits for them: a consumer's job workers halting their jobs (keeping their frames,
+    releasing their claims, `supervisor`) must not be cut short by serve's kill of the group that follows."""
+    for child in multiprocessing.active_children():
+        child.join()
     logging.shutdown()
     sys.stdout.flush()
     sys.stderr.flush()

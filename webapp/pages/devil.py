@@ -303,7 +303,7 @@ def flip() -> Response | tuple[str, int]:
     try:
         new = (*moves, flip_mask(g.variant, request.form.getlist("place")))
     except InputError as e:  # the position again, with what was wrong with the move
-        return _play_page(g, moves, bool(peek), e.message, chain, _log(g, request.form)), 400
+        return _play_page(g, moves, params.flag(request.form, "peek"), e.message, chain, _log(g, request.form)), 400
     moves_from_text(g.variant, moves_to_text(new))  # the same limits as a move read from a URL
     if g.devil == "adversarial":
         return go(g.url(**chain.play(moves_to_text(new[-1:])).query(MOVES), peek=peek))
