@@ -91,6 +91,11 @@ def optimal_total(pegs: int, colours: int) -> int:
 def second_free_total(pegs: int, colours: int) -> int:
     """The least total over every secret when any code may be the first and second guess and only codes still
     possible after that; every guess tried at every set."""
+    return min(second_free_totals(pegs, colours))
+
+
+def second_free_totals(pegs: int, colours: int) -> list[int]:
+    """`second_free_total` from each first guess (by code number, as `codes` orders them)."""
     every = codes(pegs, colours)
     win = (pegs, 0)
 
@@ -111,4 +116,4 @@ def second_free_total(pegs: int, colours: int) -> int:
         return len(s) + min(totals)
 
     everyone = frozenset(every)
-    return len(every) + min(sum(any_code(p) for p in split(g, everyone)) for g in every)
+    return [len(every) + sum(any_code(p) for p in split(g, everyone)) for g in every]
