@@ -233,9 +233,11 @@ def test_the_random_devil_allows_counted_take_backs_without_branching(client: Fl
     assert probe.status_code == 400
     again = client.post("/devil/flip", data={**taken, "csrf_token": csrf, "place": ["1"]})
     assert query(again.headers["Location"])["moves"] == "1,undo,2"
-    empty = client.post("/devil/flip", data={**query(again.headers["Location"]), "csrf_token": csrf})
+    # flipping nothing is no move: the position again, with the reason (the adversarial Devil's: never won by chance)
+    empty = client.post("/devil/flip", data={"n": "4", "moves": "f", "csrf_token": csrf})
     said = empty.get_data(as_text=True)
     assert empty.status_code == 400 and "choose at least one place to flip" in said and 'id="flip-button"' in said
+    assert "Moves so far: <strong>1</strong>" in said
 
 
 def test_the_navigator_says_what_the_plans_weighing_can_leave(client: FlaskClient) -> None:
