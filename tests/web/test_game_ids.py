@@ -331,7 +331,7 @@ def hand_made_ids(root: Path) -> list[str]:
             for f in ast.walk(tree)
             if isinstance(f, ast.FunctionDef)
             if f.name == "from_id"
-            or any(getattr(getattr(d, "func", d), "id", "") == "id_route" for d in f.decorator_list)
+            or any(ast.unparse(getattr(d, "func", d)).endswith("id_route") for d in f.decorator_list)
         ]
         if "#{" in text or any('split(":")' in body for body in readers):
             found.append(path.name)
@@ -352,4 +352,7 @@ def test_game_ids_are_written_and_read_in_one_place(tmp_path: Path) -> None:
     (pages / "opens.py").write_text(
         '@id_route(bp, 3, "a game", "a:b:c")\ndef _opened(parts, token):\n    return parts[0].split(":")\n'
     )
-    assert hand_made_ids(tmp_path) == ["mine.py", "opens.py", "theirs.py"]
+    (pages / "qualified.py").write_text(
+        '@gamebar.id_route(bp, 3, "a game", "a:b:c")\ndef _opened(parts, token):\n    return parts[0].split(":")\n'
+    )
+    assert hand_made_ids(tmp_path) == ["mine.py", "opens.py", "qualified.py", "theirs.py"]
