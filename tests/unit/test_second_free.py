@@ -164,6 +164,11 @@ def test_a_strategy_stopped_between_second_guesses_goes_on_where_it_stood(monkey
     calls = []
     assert second_free_bound(g, first, kept=moved, told=lambda kept: calls.append(1)).total == best.total
     assert calls and moved == whole
+    # ... and so is one kept before the last candidate was recorded (-1) that claims more candidates than there are
+    unrecorded = {**whole, key: (10_000, value, choice, -1)}
+    calls = []
+    assert second_free_bound(g, first, kept=unrecorded, told=lambda kept: calls.append(1)).total == best.total
+    assert calls and unrecorded == whole
 
 
 def test_shards_of_the_parts_together_find_what_one_run_finds() -> None:

@@ -98,8 +98,8 @@ def second_guesses(
         every, key = search.candidates_at(part, history), int(part[0])
         cands = every[:per_part]
         tried, value, choice, last = kept.get(key, (0, int(BIG), -1, -1))
-        if tried and last >= 0 and (tried > len(every) or every[tried - 1, 1] != last):
-            tried = 0  # not the order the candidates were tried in
+        if tried and (tried > len(every) or last >= 0 and every[tried - 1, 1] != last):
+            tried = 0  # not the order the candidates were tried in (or more of them than there are: none recorded)
         while tried < len(cands) and cands[tried, 0] < value:
             step = cands[tried : tried + STEP]
             found, better = search.least(part, history, step, value, entry=False)
