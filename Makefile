@@ -115,7 +115,9 @@ typecheck: $(VENV)/.test-installed
 # PYTHONDONTWRITEBYTECODE, never writes: each of the steps' seven test processes rewrote all 191 at its start, 8.6 CPU s
 # of collecting each, 2.3 s from the kept files (2026-11-30). On 2026-12-01, on a 2-core AMD EPYC VM with nothing else
 # running, a fresh 0700 clone's CI=true make test took 421.5 s in all (fast step 196.8 s, slow 202.7 s; 659 CPU s),
-# once serve's processes ended without Python's teardown (the same a commit earlier: 461.7 s, slow step 234.2 s).
+# once serve's processes ended without Python's teardown (the same a commit earlier: 461.7 s, slow step 234.2 s);
+# later that session, with nearly the same code, 473.9 s and 447.7 s (the VM's speed drifts by a tenth or more), and
+# 4b9619a's own, back to back, 361.9 s there (its tests: 1,337 against 1,497).
 test: $(VENV)/.test-installed chromium redis nginx
 	@$(BIN)/python -m compileall -q solvers webapp tests
 	@$(BIN)/coin-puzzles warm-up & warm=$$!; \
