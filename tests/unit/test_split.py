@@ -106,6 +106,33 @@ def test_the_parts_ahead_of_a_waiting_one_are_handed_back_where_workers_share_th
     assert [int(r[4] - r[3]) for r in rows] == sorted((int(n) for n in sizes if n > 2), reverse=True)[: len(rows)]
 
 
+@pytest.mark.parametrize("shared", [True, False])
+def test_past_a_waiting_part_the_parent_goes_on_into_the_next_large_one_where_workers_share_the_table(
+    shared: bool,
+) -> None:
+    """Split at the first guess's second-largest part, so the parent searches the two largest itself: the largest
+    waits on the smaller sets it hands back; where the workers share the table (`average.ahead`), the search goes
+    on into the second part too and hands back its smaller sets in the same search from the start (while a long
+    task is out, the other processes get work); else it stops at the first waiting part."""
+    from solvers.codebreak.optimal.average import average
+    from solvers.codebreak.optimal.rules import FRAME_LEVELS, PENDING
+
+    g = game("mastermind", 4, 5).tabled()
+    search = AverageSearch(g)
+    s, first = search.everyone(), g.experiments.index("AABC")
+    sizes = np.bincount(search.rules.table[first, s], minlength=search.rules.outcomes)
+    sizes[search.rules.win] = 0
+    counters, memo = search.memo.counters, search.memo
+    counters["split"][0], counters["brothers"][0] = int(np.sort(sizes)[-2]), shared
+    memo.frames.head[:], memo.handed.head[:] = 0, 0
+    v = average(s, np.int64(10**6), np.array([[0, first]]), search.rules, memo, search.sym_of(()), search.cap, 0)
+    counters["split"][0], counters["brothers"][0] = 0, False
+    rows = memo.handed.rows[: int(memo.handed.head[0])]
+    below = rows[rows[:, 2] == 2]  # the sets handed back from inside a part of the first guess
+    parts = set(below[:, 5 + 2 * FRAME_LEVELS].tolist())  # which part (largest first) each came from
+    assert v == PENDING and len(below) and parts == ({0, 1} if shared else {0})
+
+
 def test_a_search_with_its_log_on_hands_out_no_brother(monkeypatch: pytest.MonkeyPatch) -> None:
     """A proof log (`certificate.logging`'s) notes each set's cost as the search proves it; a younger brother's answer
     is a set's cost under one experiment alone, so a logging search hands none out, even on several processes."""

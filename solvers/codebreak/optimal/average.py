@@ -13,9 +13,9 @@ Subproblems. Asked to (`Memo.counters` split), the search hands every set below 
 (within its first FRAME_LEVELS levels) as an open subproblem (`hand_back`), and its cost waits (PENDING): its bound
 stands in for it, so the search goes on with budgets no tighter than the true ones, and what it proves there holds
 (a larger budget only prunes less). An experiment waiting on a part is not settled: with a bounded budget its later
-parts wait too (the serial search may not need them), but where the schedule's workers share the table those it
-would hand back go now, for processes that would idle (`ahead`); with an unbounded one they are all needed, so they
-are searched or handed back now. A set with no experiment settled yet whose experiment waits tries no other (young
+parts wait too (the serial search may not need them), but where the schedule's workers share the table it goes on
+to them now, for processes that would idle (`ahead`); with an unbounded one they are all needed, so they are
+searched or handed back now. A set with no experiment settled yet whose experiment waits tries no other (young
 brothers wait for the eldest's total), but for a start with a bounded budget (which bounds them already); else its
 later experiments go on under the best total settled; where the schedule asks (`brothers_out`: its workers share the
 table), a set of at least split below the start hands each later experiment back alone instead (`brother`). A set
@@ -315,16 +315,13 @@ def brothers_out(s: NDArray[np.int32], level: int, memo: Memo) -> bool:  # pragm
 
 
 @kernel
-def ahead(
-    level: int, memo: Memo, start: NDArray[np.int64], order: NDArray[np.int64], k: int
-) -> bool:  # pragma: no cover - compiled
-    """Whether the later parts of an experiment (the level-th set's) whose part waits are handed back too, though
-    the serial search may not need them: where younger brothers are (`brothers_out`'s flag), so that processes
-    that would idle search them (their budgets count the waiting part at its bound: never tighter than the serial
-    search's); not once the next (the k-th in order, largest first) is one the parent would search itself."""
-    counters = memo.counters[0]
-    n = start[order[k] + 1] - start[order[k]] if k < order.shape[0] else 0
-    return bool(counters.brothers) and level + 1 < FRAME_LEVELS and n < counters.split
+def ahead(level: int, memo: Memo) -> bool:  # pragma: no cover - compiled
+    """Whether the later parts of an experiment (the level-th set's) whose part waits are searched too, though the
+    serial search may not need them: where younger brothers are (`brothers_out`'s flag), so that processes that
+    would idle search what they hand back (their budgets count the waiting part at its bound: never tighter than the
+    serial search's). A later part the parent searches itself goes on too: while a long task is out, its sets and
+    brothers keep the other processes busy (docs/decisions.md, "Going on past a waiting part")."""
+    return bool(memo.counters[0].brothers) and level + 1 < FRAME_LEVELS
 
 
 @kernel
@@ -372,7 +369,7 @@ def average(s: NDArray[np.int32], beta: np.int64, given: NDArray[np.int64], rule
                 if not waits and level < FRAME_LEVELS:
                     held, held_lows, held_keys = path_from(frames, level)
                 waits = waiting = True
-                if best < UNBOUNDED and not ahead(level, memo, start, order, k):
+                if best < UNBOUNDED and not ahead(level, memo):
                     break
                 continue
             total += v - lows[o]
