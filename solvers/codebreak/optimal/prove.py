@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -38,13 +38,38 @@ from .rules import EXPERIMENT, FRAME_LEVELS, PENDING, SLOTS, restore, saved
 from .sets import pin, record
 
 if TYPE_CHECKING:
-    from .average_search import AverageSearch as Search  # the search whose subproblems these are
-    from .rules import Memo
+    from .rules import Memo, Rules, Symmetry
 
 POLL_SECONDS = 0.005  # how long the schedule waits for a result before it looks at the halt flag again
 AHEAD = 2  # subproblems handed to each process at once (one running, the next waiting: no process idles)
 DRAIN_SECONDS = 2.0  # a halted proof waits this long for its subproblems' frames (a job: 3 s, `HALT_SECONDS`)
 RESTARTS = 3  # workers lost (killed, out of memory) that a proof survives: their subproblems are handed out again
+
+
+class Search(Protocol):
+    """What the schedule needs of its search (`average_search.AverageSearch`, which imports this module)."""
+
+    memo: Memo
+    rules: Rules
+    keep: Callable[[list[Entry]], None] | None  # where proved sets' entries go (a checkpoint), if anywhere
+    split_from: int
+    game: Any
+    paused: dict[tuple[int, int], Frame]  # a stopped run's frames, by the key of the set each stood in
+
+    @property
+    def work(self) -> int: ...
+    def sym_of(self, path: tuple[int, ...]) -> Symmetry: ...
+    def key(self, s: NDArray[np.int32], depth: int) -> tuple[np.uint64, np.uint64]: ...
+    def depth_at(self, made: int) -> int: ...
+    def check(self) -> None: ...
+    def held(self, s: NDArray[np.int32], depth: int) -> tuple[bool, int, bool, int]: ...
+    def settle_part(self, part: NDArray[np.int32], left: int, sym: Symmetry, depth: int, experiment: int) -> int: ...
+    def best_of(self, s: NDArray[np.int32], budget: int, depth: int) -> tuple[int, int]: ...
+    def part_proof(self, part: NDArray[np.int32], cost: int, depth: int) -> list[Entry]: ...
+    def adopt(self, entries: list[Entry]) -> None: ...
+    def keep_new(self, every: bool = False) -> int: ...
+    def recipe(self, game: Any) -> Any: ...
+    def load_kernels(self) -> None: ...
 
 
 class WorkersLost(LimitError):
