@@ -120,7 +120,8 @@ def test_opening_every_page_of_the_site_gets_no_429(browser: Browser, serve: Cal
 def test_odd_and_long_addresses_get_a_4xx_through_nginx(serve: Callable[..., Served]) -> None:
     """A superscript digit in an undo field: 400 on every play route (Bulls and Cows' game is a job on a fresh
     server: tests/web/test_odd_input.py has it); an address of up to MAX_URL characters is
-    answered (nginx's buffers hold it with its cache key), one past it gets 414."""
+    answered (nginx's buffers hold it with its cache key), one past it gets 414, from the app (JSON on the API) as
+    far as nginx's buffers reach."""
     app = serve()
     for path in [p for p in PLAYS if "bulls-and-cows" not in p]:
         assert status(f"{app.url}{path}&u=%C2%B2") == 400, path
@@ -130,6 +131,11 @@ def test_odd_and_long_addresses_get_a_4xx_through_nginx(serve: Callable[..., Ser
         assert status(app.url + base + "a" * (length - len(base))) == 200, length
     assert status(app.url + base + "a" * (MAX_URL + 1 - len(base))) == 414
     assert status(app.url + base + "a" * 12_000) == 414
+    for length in (5_000, 12_000):  # past gunicorn's own 4,094 bytes, within nginx's buffers: the app's 414
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(f"{app.url}/api/coins?n={'x' * length}", timeout=30)
+        e.value.close()
+        assert e.value.code == 414 and e.value.headers["Content-Type"] == "application/json", length
 
 
 def test_the_french_showcase_hints_are_proved_from_a_fresh_server(serve: Callable[..., Served]) -> None:

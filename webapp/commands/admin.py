@@ -110,6 +110,8 @@ def _commands(args: argparse.Namespace, bind: str) -> tuple[list[list[str]], lis
         "60",
         "--graceful-timeout",
         "10",
+        "--limit-request-line",  # behind nginx, whose buffers bound a line (16 KB), none of its own: its 4,094 bytes
+        "0" if bind.startswith("unix:") else "8190",  # answered longer ones with its bare page, not the app's 414
         "--preload",
         "--config",  # its worker_exit hook: a worker that stops cleanly skips Python's teardown
         "python:webapp.commands.exits",
@@ -215,15 +217,6 @@ def nginx_binary() -> str | None:
 
     found = shutil.which("nginx") or ("/usr/sbin/nginx" if os.access("/usr/sbin/nginx", os.X_OK) else None)
     return found
-
-
-def free_port() -> int:
-    """A free loopback port (for gunicorn behind serve's nginx)."""
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def rotate_key(args: argparse.Namespace) -> int:
