@@ -66,6 +66,15 @@ class PegReport:
         return "\n".join(lines)
 
 
+def counted(b: Board, count: bool, finish: str | None) -> None:
+    """LimitError if a report that counts solutions cannot be made (checked before one is queued, and again as it
+    is made): counts are for boards of up to EXACT_MAX_HOLES holes, finishing anywhere."""
+    if count and b.size > EXACT_MAX_HOLES:
+        raise LimitError(f"solution counts are computed for boards of up to {EXACT_MAX_HOLES} holes")
+    if count and finish:
+        raise LimitError("solution counts are for finishing anywhere: leave out the finish hole")
+
+
 def peg_report(
     b: Board,
     pos: int,
@@ -78,10 +87,7 @@ def peg_report(
     """Analyse a position thoroughly (exact up to 21 holes), for a finish hole (its label) or anywhere, and, if
     asked, count its solutions. means: what a fewest-moves search may use (its levels on disk, its states, its
     first limit)."""
-    if count and b.size > EXACT_MAX_HOLES:
-        raise LimitError(f"solution counts are computed for boards of up to {EXACT_MAX_HOLES} holes")
-    if count and finish:
-        raise LimitError("solution counts are for finishing anywhere: leave out the finish hole")
+    counted(b, count, finish)
     a = analyse(
         b,
         pos,

@@ -68,6 +68,20 @@ def test_api(client: FlaskClient) -> None:
     assert refusal(client.get("/api/pegs?board=english&hole=d4&count=1")) == (400, counts)
 
 
+def test_a_count_that_cannot_be_made_is_refused_before_a_job_is_queued(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a served site a job waits its turn: a count refused only as it ran answered 202 and its 400 a minute
+    later (a visitor's tour, the French board). Now refused at once, as the job itself would."""
+    from webapp.pages import pegs
+
+    monkeypatch.setattr(pegs, "computed", lambda *a: pytest.fail("queued a job that cannot be made"))
+    counts = "solution counts are computed for boards of up to 21 holes"
+    assert refusal(client.get("/api/pegs?board=french&hole=d3&count=1")) == (400, counts)
+    anywhere = "solution counts are for finishing anywhere: leave out the finish hole"
+    assert refusal(client.get("/api/pegs?board=triangle-5&hole=1&count=1&finish=1")) == (400, anywhere)
+
+
 def test_unfinishable_start_says_so_at_once(client: FlaskClient) -> None:
     """triangle-4 without hole 1 (the natural first choice) cannot be solved: the page says so without a hint."""
     html = client.get("/pegs/play?board=triangle-4&hole=1").get_data(as_text=True)
