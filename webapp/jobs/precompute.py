@@ -64,6 +64,8 @@ LATE_PROBLEMS = {("french", "d3", "a5")}
 # precompute`, so that the queue fills within minutes of a start on two cores; a visitor opening one queues it (the
 # table says which are proved, being computed, or not computed yet).
 BACKGROUND_PROBLEMS = {("english", "d4", "d4")}
+OPTIMA_FIRST = 1024  # secrets: the optima table's games up to this size are proved first (each under a second, all
+# 50 proofs in 2.0 s here, 2026-12-01; 4x7 and 5x5 take 8-9 s each, so the rest keep their place)
 Item = tuple[Computation[Any, Any], Params]  # a computation and its parameters
 
 
@@ -76,7 +78,12 @@ def everything(large: bool = False) -> Iterator[Item]:
     and Super Mastermind's optimum guessing possible codes only (LARGE_POSSIBLE_ONLY: a minute from its snapshot,
     but 6.6 GB over three processes, too much beside the site's other jobs); the table's sizes not proved yet
     (`optima.FRONTIER`: days) after all of them. A long proof with a snapshot in webapp/data/proofs resumes from it
-    (`codebreak_results.shipped_entries`)."""
+    (`codebreak_results.shipped_entries`). The optima table's games of at most OPTIMA_FIRST secrets come first (a
+    fresh server's table showed them queued for minutes behind the rest)."""
+    table = optima.sizes(optima.OPTIMA_MAX_SECRETS if large else optima.AUTOMATIC_SECRETS)
+    first = [(p, c) for p, c in table if c**p <= OPTIMA_FIRST and (p, c) not in optima.FRONTIER]
+    for size in first:
+        yield from _optima_cell(size)
     for name in sorted(BOARDS, key=lambda k: board(k).size):
         yield PEGS_TABLE, BoardParams(name)
     for states, top in ((2, 16), (3, 4), (4, 3)):
@@ -111,8 +118,7 @@ def everything(large: bool = False) -> Iterator[Item]:
                 yield PEGS_REPORT, pegs_problem(name, hole, finish)
     for v in VARIANT_TABLES if large else ():  # a minute to beyond ten each (lies 2, heavier or lighter)
         yield VARIANT_TABLE, VariantParams(v.to_token())
-    table = optima.sizes(optima.OPTIMA_MAX_SECRETS if large else optima.AUTOMATIC_SECRETS)
-    for size in [s for s in table if s not in optima.FRONTIER]:
+    for size in [s for s in table if s not in optima.FRONTIER and s not in first]:
         yield from _optima_cell(size)
     for name, hole, finish in sorted(LATE_PROBLEMS) if large else ():
         yield PEGS_REPORT, pegs_problem(name, hole, finish)
