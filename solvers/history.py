@@ -59,6 +59,10 @@ class Chain:
         """The next undone entry made again."""
         return Chain(self.entries, self.at + 1, self.undos) if self.can_redo else self
 
+    def shared(self) -> Chain:
+        """The position alone, as a share link gives it: its moves in effect, no undo history or take-backs."""
+        return Chain(self.applied, len(self.applied))
+
     def states(self) -> list[tuple[str, ...]]:
         """The moves in effect after each entry (index 0: none), so that a game can check every state once."""
         return [Chain(self.entries, k).applied for k in range(len(self.entries) + 1)]

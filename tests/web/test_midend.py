@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import ast
 import re
+from html import unescape
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 
 ROOT = Path(__file__).resolve().parents[2]
 OWNED_CALLS = {  # a call by this name in a page: a copy of what the midend does
@@ -106,3 +110,20 @@ def test_the_win_screen_scores_a_game_against_the_proved_best(app: Flask) -> Non
         assert against(15) == "optimal"
         assert against(17) == "2 more"
         assert against(12).startswith("3 fewer")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/codebreak/play?game=mastermind&maker=adversarial&moves=AABB,CCDE&at=1&u=1",
+        "/pegs/play?board=triangle-5&hole=1&j=4-1,6-4&at=1&u=1&finish=1",
+        "/aequitas/play?game=D&n=6&light=6&fake=6&conv=misere-last-mover-loses&w=1-2;3-4&at=1&u=1",
+    ],
+)
+def test_the_share_link_is_the_position_without_its_undo_history(client: FlaskClient, url: str) -> None:
+    """docs/play.md: the share link (and its QR code) is the position's URL without the undo history: a visitor's
+    tour found Mastermind's carrying the undone guess, the entries in effect and the take-backs."""
+    html = client.get(url).get_data(as_text=True)
+    share = unescape(re.findall(r'<a href="([^"]+)" class="share-link"', html)[0])
+    fields = parse_qs(urlsplit(share).query)
+    assert fields and "at" not in fields and "u" not in fields, (url, share)

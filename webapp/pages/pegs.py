@@ -160,7 +160,7 @@ def _play_links(s: Session, page: PegPlayPage, hints: int, hint: dict[str, objec
     bar = game_bar(
         "pegs",
         game_id(g),
-        session_url(s),
+        session_url(s.moved(s.chain.shared())),
         s.chain,
         lambda c: session_url(s.moved(c), **keep),
         hints=hints,
