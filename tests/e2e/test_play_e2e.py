@@ -314,7 +314,7 @@ def test_mastermind_guess_worth_win_screen_and_statistics(browser: Browser, live
             expect(page.locator(".judged")).to_have_count(0)
             break
         more = with_first(s, e) - best(s)  # guesses lost in all over the codes still possible
-        expect(page.locator(".judged .lost")).to_contain_text(
+        expect(page.locator(".judged .judgement")).to_contain_text(
             "was a best guess" if more == 0 else f"lost {more:,} guess{'' if more == 1 else 'es'} in all"
         )
         worst = max(len(p) for p in parts(s, e).values())

@@ -65,7 +65,7 @@ def test_a_fresh_site_shows_what_is_proved_and_stays_prompt(browser: Browser, se
     page.goto(app.url + "/pegs/solution?board=english&hole=d4&finish=d4&fewest=1")
     expect(page.get_by_text("18 moves, the fewest possible")).to_be_visible(timeout=5_000)
     page.goto(app.url + "/codebreak/play?game=bulls-and-cows&maker=adversarial&moves=0123,4567")
-    expect(page.locator("p.lost")).to_contain_text(re.compile(r"was a best guess|in all over the"))
+    expect(page.locator("p.judgement")).to_contain_text(re.compile(r"was a best guess|in all over the"))
     expect(page.locator("progress")).to_have_count(0)
     page.screenshot(path="test-results/complete-bulls-and-cows.png", full_page=True)
     context.close()

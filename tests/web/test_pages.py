@@ -130,6 +130,8 @@ def test_plan_leaf_and_disabled_outcome(client: FlaskClient) -> None:
     assert "Coin 1 is heavier." in leaf and "Weighings used: 3" in leaf
     html = client.get("/coins/plan?n=12&path=LL").get_data(as_text=True)
     assert "disabled" in html and "cannot happen here" in html
+    balance = client.get("/coins/plan?n=12&path=BB").get_data(as_text=True)  # a balance tips no scale
+    assert "Balance cannot happen here: no remaining case gives that result." in balance
 
 
 def test_plan_large_n_uses_ranges(client: FlaskClient) -> None:
