@@ -17,6 +17,7 @@ UserWeighing = tuple[tuple[Coin, ...], tuple[Coin, ...]]
 MAX_WEIGHINGS = 60
 _COIN = re.compile(r"(?:[0-9]{1,7}|[Gg][0-9]{1,7})")
 _RANGE = re.compile(r"([0-9]{1,7})\.\.([0-9]{1,7})")
+_LONG = re.compile(r"[Gg]?[0-9]+|[0-9]+\.\.[0-9]+")  # a coin or a range, its numbers too long for the two above
 MAX_COINS_READ = 2_000_000  # coins named in all the weighings of one game, ranges counted in full
 
 
@@ -39,6 +40,8 @@ def _pan(i: int, side: str, budget: list[int]) -> tuple[Coin, ...]:
         elif _COIN.fullmatch(token):
             budget[0] -= 1
             coins.append(f"G{int(token[1:])}" if token[0] in "Gg" else int(token))
+        elif _LONG.fullmatch(token):
+            raise IllegalMoveError(f"weighing {i}: {token[:20]}: a coin's number has at most 7 digits")
         else:
             raise IllegalMoveError(f"weighing {i}: coins are numbers like 7, ranges like 1..4, or extra coins like G1")
     return tuple(coins)

@@ -95,6 +95,13 @@ def test_bad_ranges_are_refused(text: str) -> None:
         parse_weighings(text)
 
 
+@pytest.mark.parametrize("text", ["1..999999999999-5", "12345678-1", "G123456789-1"])
+def test_a_coin_number_too_long_is_named_as_such(text: str) -> None:
+    """A number past 7 digits is refused as one, not as text that is no coin (a visitor's tour)."""
+    with pytest.raises(PuzzleError, match="a coin's number has at most 7 digits"):
+        parse_weighings(text)
+
+
 @pytest.mark.parametrize(
     ("parse", "token"),
     [
