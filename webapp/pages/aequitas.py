@@ -386,7 +386,8 @@ def aequitas_json() -> Response:
 
         def table() -> bytes:
             report = computed(AEQUITAS, AequitasParams(max_coins))[1]
-            return current_app.json.dumps(as_json(report if whole else without_certificates(report))).encode()
+            table = as_json(report if whole else without_certificates(report))
+            return current_app.json.dumps(table, separators=(",", ":")).encode()  # compact, as jsonify writes
 
         return json_answer(f"{AEQUITAS.key(AequitasParams(max_coins))}:certificates={int(whole)}", table)
     return jsonify(as_json(parse_position(request.args)))
