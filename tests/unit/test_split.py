@@ -115,7 +115,7 @@ def test_past_a_waiting_part_the_parent_goes_on_into_the_next_large_one_where_wo
     on into the second part too and hands back its smaller sets in the same search from the start (while a long
     task is out, the other processes get work); else it stops at the first waiting part."""
     from solvers.codebreak.optimal.average import average
-    from solvers.codebreak.optimal.rules import FRAME_LEVELS, PENDING
+    from solvers.codebreak.optimal.rules import FRAME_LEVELS, PART, PENDING
 
     g = game("mastermind", 4, 5).tabled()
     search = AverageSearch(g)
@@ -131,6 +131,7 @@ def test_past_a_waiting_part_the_parent_goes_on_into_the_next_large_one_where_wo
     below = rows[rows[:, 2] == 2]  # the sets handed back from inside a part of the first guess
     parts = set(below[:, 5 + 2 * FRAME_LEVELS].tolist())  # which part (largest first) each came from
     assert v == PENDING and len(below) and parts == ({0, 1} if shared else {0})
+    assert memo.frames.state[0, PART] == 0  # its frames set back to the first waiting part, where it resumes
 
 
 def test_a_search_with_its_log_on_hands_out_no_brother(monkeypatch: pytest.MonkeyPatch) -> None:

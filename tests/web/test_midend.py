@@ -113,17 +113,19 @@ def test_the_win_screen_scores_a_game_against_the_proved_best(app: Flask) -> Non
 
 
 @pytest.mark.parametrize(
-    "url",
+    ("url", "moves"),
     [
-        "/codebreak/play?game=mastermind&maker=adversarial&moves=AABB,CCDE&at=1&u=1",
-        "/pegs/play?board=triangle-5&hole=1&j=4-1,6-4&at=1&u=1&finish=1",
-        "/aequitas/play?game=D&n=6&light=6&fake=6&conv=misere-last-mover-loses&w=1-2;3-4&at=1&u=1",
+        ("/codebreak/play?game=mastermind&maker=adversarial&moves=AABB,CCDE&at=1&u=1&h=2", "AABB"),
+        ("/pegs/play?board=triangle-5&hole=1&j=4-1,6-4&at=1&u=1&finish=1&h=1", "4-1"),
+        ("/aequitas/play?game=D&n=6&light=6&fake=6&conv=misere-last-mover-loses&turns=1-2;3-4&at=0&u=1", ""),
     ],
 )
-def test_the_share_link_is_the_position_without_its_undo_history(client: FlaskClient, url: str) -> None:
-    """docs/play.md: the share link (and its QR code) is the position's URL without the undo history: a visitor's
-    tour found Mastermind's carrying the undone guess, the entries in effect and the take-backs."""
+def test_the_share_link_is_the_position_without_its_undo_history(client: FlaskClient, url: str, moves: str) -> None:
+    """docs/play.md: the share link (and its QR code) is the position's URL without the undo history: the moves in
+    effect, nothing undone, no take-backs or hints counted (a visitor's tour found Mastermind's and the peg board's
+    carrying the undone move, at= and u=; Æquitas's was already so)."""
     html = client.get(url).get_data(as_text=True)
     share = unescape(re.findall(r'<a href="([^"]+)" class="share-link"', html)[0])
     fields = parse_qs(urlsplit(share).query)
-    assert fields and "at" not in fields and "u" not in fields, (url, share)
+    assert [v for k, v in fields.items() if k in ("moves", "turns")] == ([[moves]] if moves else []), (url, share)
+    assert not {"at", "u", "h"} & set(fields), (url, share)

@@ -236,7 +236,8 @@ def _play_links(
         return link("codebreak.play", {**base, **c.query(MOVES), **keep, **more})
 
     adversarial = maker == "adversarial"
-    share = at(chain.shared()) if adversarial else link("codebreak.play", {**base, MOVES: history})
+    moves = chain.shared().query(MOVES) if adversarial else {MOVES: history}  # no undo history, no hints counted
+    share = link("codebreak.play", {**base, **moves})
     bar = _bar(name=name, sizes=sizes, page=page, chain=chain, at=at, share=share, hints=hints)
     earlier = hidden is not None and hidden.standing == "earlier"
     return CodePlayLinks(
