@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from solvers.codebreak import build, parse, verify
 from solvers.codebreak.game import Game
@@ -74,28 +75,47 @@ def test_the_split_proof_below_a_total(monkeypatch: pytest.MonkeyPatch) -> None:
         AverageSearch(g, Tuning(split_from=20), run=Execution(2), under=905).solve()
 
 
+UNDER = 10**6  # a bound (not `UNBOUNDED`): the serial search may not need an experiment's later parts
+
+
+def _aabc() -> tuple[Game, AverageSearch, NDArray[np.int32], int, NDArray[np.int64]]:
+    """Mastermind 4x5, its search, its secrets, the first guess AABC and the sizes of AABC's parts (its win none)."""
+    g = game("mastermind", 4, 5).tabled()
+    search = AverageSearch(g)
+    s, first = search.everyone(), g.experiments.index("AABC")
+    sizes = np.bincount(search.rules.table[first, s], minlength=search.rules.outcomes)
+    sizes[search.rules.win] = 0
+    return g, search, s, first, sizes
+
+
+def _from_the_start(
+    search: AverageSearch, s: NDArray[np.int32], first: int, split: int, shared: bool
+) -> tuple[int, NDArray[np.int64]]:
+    """The kernel's search from the start with first alone, under UNDER, split from split, its workers sharing the
+    table or not (the brothers flag): its value and the rows it handed back."""
+    from solvers.codebreak.optimal.average import average
+
+    counters, memo = search.memo.counters, search.memo
+    counters["split"][0], counters["brothers"][0] = split, shared
+    memo.frames.head[:], memo.handed.head[:] = 0, 0
+    v = average(s, np.int64(UNDER), np.array([[0, first]]), search.rules, memo, search.sym_of(()), search.cap, 0)
+    counters["split"][0], counters["brothers"][0] = 0, False
+    return int(v), memo.handed.rows[: int(memo.handed.head[0])]
+
+
 @pytest.mark.parametrize("shared", [True, False])
 def test_the_parts_ahead_of_a_waiting_one_are_handed_back_where_workers_share_the_table(shared: bool) -> None:
     """A search from the start under a bound, every part below it handed back (split past the game): where the
     workers share the table (`average.ahead`, the schedule's brothers flag), every open part of the first guess is
     handed back at once, largest first, each budget counting the parts before it at their bounds (so never tighter
     than the serial search's, which counts their costs); else only the first, the rest waiting for its cost."""
-    from solvers.codebreak.optimal.average import average, open_parts
+    from solvers.codebreak.optimal.average import open_parts
     from solvers.codebreak.optimal.rules import PENDING
     from solvers.codebreak.optimal.symmetry import narrowed
 
-    g = game("mastermind", 4, 5).tabled()
-    search = AverageSearch(g)
-    s, first = search.everyone(), g.experiments.index("AABC")
-    sizes = np.bincount(search.rules.table[first, s], minlength=search.rules.outcomes)
-    sizes[search.rules.win] = 0
-    counters, memo = search.memo.counters, search.memo
-    counters["split"][0], counters["brothers"][0] = len(s) + 1, shared
-    memo.frames.head[:], memo.handed.head[:] = 0, 0
-    under = 10**6  # a bound (not `UNBOUNDED`): the serial search may not need the later parts
-    v = average(s, np.int64(under), np.array([[0, first]]), search.rules, memo, search.sym_of(()), search.cap, 0)
-    counters["split"][0], counters["brothers"][0] = 0, False
-    rows = memo.handed.rows[: int(memo.handed.head[0])]
+    g, search, s, first, sizes = _aabc()
+    under = UNDER
+    v, rows = _from_the_start(search, s, first, len(s) + 1, shared)
     assert v == PENDING and (rows[:, 2] == 1).all()
     assert len(rows) == (int((sizes > 2).sum()) if shared else 1)  # parts of 2 or fewer: exact by the shortcuts
     fresh = AverageSearch(g)  # the parts' bounds as the search opened the guess, on a table as fresh as its was
@@ -114,24 +134,14 @@ def test_past_a_waiting_part_the_parent_goes_on_into_the_next_large_one_where_wo
     waits on the smaller sets it hands back; where the workers share the table (`average.ahead`), the search goes
     on into the second part too and hands back its smaller sets in the same search from the start (while a long
     task is out, the other processes get work); else it stops at the first waiting part."""
-    from solvers.codebreak.optimal.average import average
     from solvers.codebreak.optimal.rules import FRAME_LEVELS, PART, PENDING
 
-    g = game("mastermind", 4, 5).tabled()
-    search = AverageSearch(g)
-    s, first = search.everyone(), g.experiments.index("AABC")
-    sizes = np.bincount(search.rules.table[first, s], minlength=search.rules.outcomes)
-    sizes[search.rules.win] = 0
-    counters, memo = search.memo.counters, search.memo
-    counters["split"][0], counters["brothers"][0] = int(np.sort(sizes)[-2]), shared
-    memo.frames.head[:], memo.handed.head[:] = 0, 0
-    v = average(s, np.int64(10**6), np.array([[0, first]]), search.rules, memo, search.sym_of(()), search.cap, 0)
-    counters["split"][0], counters["brothers"][0] = 0, False
-    rows = memo.handed.rows[: int(memo.handed.head[0])]
+    _, search, s, first, sizes = _aabc()
+    v, rows = _from_the_start(search, s, first, int(np.sort(sizes)[-2]), shared)
     below = rows[rows[:, 2] == 2]  # the sets handed back from inside a part of the first guess
     parts = set(below[:, 5 + 2 * FRAME_LEVELS].tolist())  # which part (largest first) each came from
     assert v == PENDING and len(below) and parts == ({0, 1} if shared else {0})
-    assert memo.frames.state[0, PART] == 0  # its frames set back to the first waiting part, where it resumes
+    assert search.memo.frames.state[0, PART] == 0  # its frames set back to the first waiting part, where it resumes
 
 
 def test_a_search_with_its_log_on_hands_out_no_brother(monkeypatch: pytest.MonkeyPatch) -> None:
