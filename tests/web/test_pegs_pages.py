@@ -72,10 +72,10 @@ def test_a_count_that_cannot_be_made_is_refused_before_a_job_is_queued(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On a served site a job waits its turn: a count refused only as it ran answered 202 and its 400 a minute
-    later (a visitor's tour, the French board). Now refused at once, as the job itself would."""
-    from webapp.pages import pegs
-
-    monkeypatch.setattr(pegs, "computed", lambda *a: pytest.fail("queued a job that cannot be made"))
+    later (a visitor's tour, the French board). Now its computation's check refuses it at once, by the rule the
+    report itself applies (`report.counted`)."""
+    queues = client.application.extensions["coin_puzzles_queues"]
+    monkeypatch.setattr(queues, "enqueue", lambda *a: pytest.fail("queued a job that cannot be made"))
     counts = "solution counts are computed for boards of up to 21 holes"
     assert refusal(client.get("/api/pegs?board=french&hole=d3&count=1")) == (400, counts)
     anywhere = "solution counts are for finishing anywhere: leave out the finish hole"

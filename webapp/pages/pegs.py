@@ -31,7 +31,6 @@ from solvers.pegs.report import (
     PegPlayPage,
     PegReport,
     TableProofs,
-    counted,
     labels,
     on_proved_path,
     play_page,
@@ -421,7 +420,6 @@ def pegs_json() -> Response:
     if finish == "start" and not hole:
         raise InputError("finish=start needs hole")
     label = finish_label(b, hole, finish) or None
-    counted(b, count, label)  # a report that cannot be made is refused now, not after its job's turn in the queue
     settled = settled_start(b, hole, label, _peek_report) if hole and not position and not count else None
     if settled is not None:
         return jsonify(as_json(settled_report(b, hole, label, settled)))

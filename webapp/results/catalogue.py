@@ -27,7 +27,7 @@ from solvers.pegs import (
     pegs,
     quick_exact,
 )
-from solvers.pegs.report import PegReport, peg_report, proved_start
+from solvers.pegs.report import PegReport, counted, peg_report, proved_start
 from solvers.pegs.shipped import shipped_start
 from solvers.pegs.table import PegRow
 from solvers.progress import Tick
@@ -141,6 +141,9 @@ class PegsReport(Computation[ReportParams, PegReport]):
         if not listed or b.size <= EXACT_MAX_HOLES:
             return peg_report(b, p.position, p.hole, p.count, p.finish or None, tick)
         return report_on_disk(b, p.position, p.hole or "", str(p.finish), p.count, tick)
+
+    def check(self, p: ReportParams) -> None:
+        counted(board(p.board), p.count, p.finish)
 
     def quick(self, p: ReportParams) -> bool:
         return board(p.board).size <= QUICK_TABLE_HOLES
