@@ -114,15 +114,14 @@ def test_the_parts_ahead_of_a_waiting_one_are_handed_back_where_workers_share_th
     from solvers.codebreak.optimal.symmetry import narrowed
 
     g, search, s, first, sizes = _aabc()
-    under = UNDER
     v, rows = _from_the_start(search, s, first, len(s) + 1, shared)
     assert v == PENDING and (rows[:, 2] == 1).all()
     assert len(rows) == (int((sizes > 2).sum()) if shared else 1)  # parts of 2 or fewer: exact by the shortcuts
     fresh = AverageSearch(g)  # the parts' bounds as the search opened the guess, on a table as fresh as its was
     _, _, lows, total, order = open_parts(
-        s, first, np.int64(under), fresh.rules, fresh.memo, fresh.cap, narrowed(fresh.sym_of(()), first)
+        s, first, np.int64(UNDER), fresh.rules, fresh.memo, fresh.cap, narrowed(fresh.sym_of(()), first)
     )
-    assert rows[:, 0].tolist() == [under - (total - lows[o]) for o in order[: len(rows)]]  # the others at bounds
+    assert rows[:, 0].tolist() == [UNDER - (total - lows[o]) for o in order[: len(rows)]]  # the others at bounds
     assert [int(r[4] - r[3]) for r in rows] == sorted((int(n) for n in sizes if n > 2), reverse=True)[: len(rows)]
 
 

@@ -81,7 +81,7 @@ def everything(large: bool = False) -> Iterator[Item]:
     (`codebreak_results.shipped_entries`). The optima table's games of at most OPTIMA_FIRST secrets come first (a
     fresh server's table showed them queued for minutes behind the rest)."""
     table = optima.sizes(optima.OPTIMA_MAX_SECRETS if large else optima.AUTOMATIC_SECRETS)
-    first = [(p, c) for p, c in table if c**p <= OPTIMA_FIRST and (p, c) not in optima.FRONTIER]
+    first = [size for size in optima.sizes(OPTIMA_FIRST) if size not in optima.FRONTIER]
     for size in first:
         yield from _optima_cell(size)
     for name in sorted(BOARDS, key=lambda k: board(k).size):
