@@ -7,6 +7,8 @@ read-only, the secret is shown only once the game has ended, and sealed tokens a
 
 from __future__ import annotations
 
+import html
+import re
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
@@ -148,3 +150,27 @@ def test_a_move_on_a_game_let_go_says_so(client: FlaskClient) -> None:
     said = weigh(client, csrf, position, [1], [2])
     assert isinstance(said, tuple) and said[0] == 400 and "not kept here any more" in said[1], said
     assert "at least 7 days after its last move or view" in said[1] and MOVED_ON not in said[1]
+
+
+def test_a_move_from_an_older_tab_links_to_the_latest_position(client: FlaskClient) -> None:
+    """A move or take-back posted from a tab left at an older position is refused with a link to the game's latest
+    position (once the bare message left the visitor to find it), which opens that position with its move form."""
+    csrf, first = random_devil(client)
+    moved = query(client.post("/devil/flip", data={**first, "csrf_token": csrf, "place": ["0"]}).headers["Location"])
+    newest = client.post("/devil/take-back", data={**moved, "csrf_token": csrf}).headers["Location"]
+    csrf_code = form_token(client, "/codebreak")
+    start = client.post("/codebreak/start", data={"csrf_token": csrf_code, "game": "mastermind", "maker": "random"})
+    before = {"csrf_token": csrf_code, **query(start.headers["Location"]), "p0": "A", "p1": "A", "p2": "B", "p3": "B"}
+    guessed = client.post("/codebreak/guess", data=before).headers["Location"]
+    stale = [
+        (client.post("/devil/flip", data={**first, "csrf_token": csrf, "place": ["1"]}), newest, "/devil/flip"),
+        (client.post("/devil/take-back", data={**moved, "csrf_token": csrf}), newest, "/devil/flip"),
+        (client.post("/codebreak/guess", data=before), guessed, "/codebreak/guess"),
+    ]
+    for r, latest, form in stale:
+        assert refusal(r) == (400, MOVED_ON)
+        found = re.search(r'<a href="([^"]*)">Go to this game\'s latest position', r.get_data(as_text=True))
+        link = html.unescape(found.group(1)) if found else ""
+        assert query(link) == query(latest)
+        opened = client.get(link)
+        assert opened.status_code == 200 and f'action="{form}"' in opened.get_data(as_text=True)

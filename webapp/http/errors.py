@@ -48,6 +48,11 @@ class NoGame(InputError):
         return cls(said, None, start, fields)
 
 
+class MovedOn(IllegalMoveError):
+    """A move (or take-back, or the end) from a position of a game with a hidden secret that is not its latest one
+    of a game still on: its game's page answers with a link to the latest position (`gamebar.take_back_route`)."""
+
+
 def _wants_json() -> bool:
     """True for API requests."""
     return request.path.startswith("/api/")
@@ -60,12 +65,15 @@ def puzzle_link(path: str) -> tuple[str, str] | None:
     return next(((url_for(endpoint), name) for key, name, endpoint in puzzles if key == area), None)
 
 
-def error_response(status: int, title: str, message: str, detail: object = None) -> tuple[Response | str, int]:
-    """The error as JSON for the API, as the error page otherwise (with a link back to the visitor's puzzle)."""
+def error_response(
+    status: int, title: str, message: str, detail: object = None, latest: str = ""
+) -> tuple[Response | str, int]:
+    """The error as JSON for the API, as the error page otherwise (with a link back to the visitor's puzzle, and
+    latest: to the latest position of the visitor's game, where a move came from an older one)."""
     if _wants_json():
         return jsonify({"error": message, "detail": detail}), status
     back = puzzle_link(request.path)
-    return render_template("error.html", title=title, message=message, back=back), status
+    return render_template("error.html", title=title, message=message, back=back, latest=latest), status
 
 
 def puzzle_title(e: PuzzleError) -> str:

@@ -26,6 +26,7 @@ from solvers.history import TAKE_BACK, from_log
 from solvers.weighing import Problem
 from solvers.weighing.case import Case, all_cases
 from webapp.http import caching
+from webapp.http.errors import MovedOn
 from webapp.jobs.access import Busy, app_keys, app_store
 from webapp.store import GAME_KEEP_DAYS, GAME_PREFIX, GamesFull
 
@@ -160,14 +161,12 @@ def _open_game(token: str, kind: str, history: str, sep: str) -> Hidden[dict[str
 def _swap(kind: str, h: Hidden[T], new_history: str, ending: str | None, dump: Callable[[T], dict[str, object]]) -> str:
     """Move the record on from this position (refused unless it is the live one); the new token."""
     if h.standing != "live":
-        raise IllegalMoveError(
-            "this game is over" if h.standing == "over" else "this game has moved on since this position"
-        )
+        raise MovedOn("this game is over" if h.standing == "over" else "this game has moved on since this position")
     record, blob = _load(h.id)
     token = _token(kind, h.id, dump(h.secret), new_history)
     if not app_store().swap(f"{GAME_PREFIX}{h.id}", blob, Record(new_history, token, ending).dump()):
         _load(h.id)  # gone meanwhile: says so
-        raise IllegalMoveError("this game has moved on since this position")
+        raise MovedOn("this game has moved on since this position")
     return token
 
 

@@ -17,6 +17,7 @@ from flask import Blueprint, Response, request, url_for
 
 from solvers.errors import InputError
 from solvers.history import Chain
+from webapp.http.errors import MovedOn, error_response, puzzle_title
 from webapp.http.htmx import go
 from webapp.keys.secretbox import Hidden, HiddenGame
 
@@ -129,8 +130,16 @@ def take_back_route(bp: Blueprint, sealed: Callable[[Mapping[str, str]], Sealed]
         history, token = p.game.take_back(p.kind, p.hidden, p.log, p.what)
         return go(p.at(history, token))
 
+    def moved_on(e: MovedOn) -> tuple[Response | str, int]:
+        """A move, take-back or end posted from an older position than the game's latest (another tab, Back):
+        refused, the error page linking to the latest position."""
+        p = sealed(request.form)
+        latest = p.at(p.hidden.record.history, p.hidden.record.token)
+        return error_response(400, puzzle_title(e), e.message, e.detail, latest)
+
     take_back.__doc__ = take_back_route.__doc__
     bp.add_url_rule("/take-back", "take_back", take_back, methods=["POST"])
+    bp.register_error_handler(MovedOn, moved_on)
 
 
 Opens = Callable[[list[str], str | None], str]  # a game ID's fields and its sealed token (None: open) -> its URL
