@@ -190,7 +190,7 @@ def test_one_address_is_held_to_its_rate(serve: Callable[..., Served]) -> None:
     cause never reaches gunicorn), its first 200 are served, and another address is served meanwhile."""
     app = serve()
     with ThreadPoolExecutor(32) as pool:
-        statuses = list(pool.map(lambda i: _get(app.url, f"/api/devil?n=3&z={i}", {}, "127.0.0.8"), range(600)))
+        statuses = list(pool.map(lambda i: _get(app.url, f"/api/coins?n=12&extra={i}", {}, "127.0.0.8"), range(600)))
     assert statuses.count(503) > 0 and statuses.count(200) >= 200, sorted(set(statuses))
     assert statuses.count(200) + statuses.count(503) == 600
     assert _get(app.url, "/api/devil?n=3", {}, "127.0.0.9") == 200

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 import pytest
@@ -148,3 +149,31 @@ def test_certified_sizes_past_the_table_are_listed(client: FlaskClient) -> None:
     assert "17,544" in section and "/codebreak/optima/certificates/mastermind-3x14.npz" in section
     assert section.count("<strong>new</strong>") == len(rows)
     assert section.count("not certified yet") == len(proved) and section.count("not checked") == len(proved)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/coins?n=12",
+        "/api/coins?n=12&lies=1",
+        "/api/adversary?n=12",
+        "/api/aequitas?game=F&coins=4",
+        "/api/aequitas?table=1&max_coins=6",
+        "/api/codebreak?game=mastermind&pegs=2&colours=3",
+        "/api/codebreak/optima",
+        "/api/devil?n=4",
+        "/api/pegs?board=triangle-4&hole=2",
+        "/api/variants/table?lies=1",
+    ],
+)
+def test_a_misspelt_parameter_is_refused_not_ignored(client: FlaskClient, path: str) -> None:
+    """An API answer given a parameter it does not take (colors for colours) says so with a 400 that names it and
+    the ones it takes, instead of answering as if the parameter had not been given; without it, it answers."""
+    assert client.get(path).status_code in (200, 202)
+    r = client.get(path + ("&" if "?" in path else "?") + "colors=8&zzz=1")
+    assert r.status_code == 400
+    said = r.get_json()
+    assert said["error"].startswith(f"unknown parameter 'colors': {path.split('?')[0]} takes ")
+    assert said["detail"] == ["colors", "zzz"]
+    named = set(said["error"].split(" takes ")[1].split(", "))
+    assert {key for key, _ in parse_qsl(urlsplit(path).query)} <= named

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from flask import request
 
 from solvers.errors import InputError, Word, one_of
 from solvers.history import MOVES
@@ -16,6 +20,25 @@ _FALSE = {"", "0", "false", "off", "no"}
 
 
 MAX_HINTS = 10**6  # the hints a game counts (the field h)
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def takes(*names: str) -> Callable[[View], View]:
+    """An API answer's parameters, named once beside its view: any other name in the query is refused with a 400
+    that names it and those taken, so that a misspelt one (colors=8) is never answered as if it had not been given."""
+
+    def wrap(view: View) -> View:
+        @functools.wraps(view)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            unknown = sorted(set(request.args) - set(names))
+            if unknown:
+                taken = ", ".join(names) or "no parameters"
+                raise InputError(f"unknown parameter {unknown[0][:40]!r}: {request.path} takes {taken}", unknown[:10])
+            return view(*args, **kwargs)
+
+        return checked  # type: ignore[return-value]
+
+    return wrap
 
 
 def hints_used(args: Mapping[str, str]) -> int:

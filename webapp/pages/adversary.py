@@ -412,6 +412,7 @@ def _opened(parts: list[str], token: str | None) -> str:
 
 
 @api.get("/adversary")
+@params.takes("n", "weight", "goal", "extra", "maybe_none", "budget", "moves", "w")
 def adversary_json() -> Response:
     """Replay weighings against the adversary and report what they prove."""
     s = parse_setup({**request.args, "mode": "adversary"}, page=False)

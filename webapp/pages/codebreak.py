@@ -437,6 +437,7 @@ def _taken_back(g: Game, log: tuple[str, ...], secret: int | None) -> list[tuple
 
 
 @api.get("/codebreak")
+@params.takes("game", "pegs", "colours", "coins", "strategy", "max_guesses", "possible_only", "tree", "dot")
 def codebreak_json() -> Response:
     """Strategy statistics (and tree) for a shipped game."""
     name, spec, g, sizes = game_args(request.args)

@@ -398,6 +398,7 @@ class SolutionPage(NamedTuple):
 
 
 @api.get("/devil")
+@params.takes("n", "goal", "reflections", "states", "moves")
 def devil_json() -> Response:
     """Shortest sure win (or why none), optionally with the moves."""
     v = parse_variant(request.args, states=True)

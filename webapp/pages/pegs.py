@@ -407,6 +407,7 @@ class PegTableView(NamedTuple):
 
 
 @api.get("/pegs")
+@params.takes("board", "hole", "position", "count", "finish")
 def pegs_json() -> Response:
     """Solvability, finals, fewest moves and a solution for a start (or a position)."""
     b = _board(request.args)
