@@ -174,3 +174,25 @@ def test_a_move_from_an_older_tab_links_to_the_latest_position(client: FlaskClie
         assert query(link) == query(latest)
         opened = client.get(link)
         assert opened.status_code == 200 and f'action="{form}"' in opened.get_data(as_text=True)
+
+
+def test_giving_up_against_the_random_devil_ends_its_record(client: FlaskClient) -> None:
+    """Give up against the random Devil is a form that ends the game's record (it was a link whose resign=1 ended
+    nothing: taken off the URL, the game played on, and an older tab gave up again, counting the game twice). Given
+    up, no flip and no second give-up is taken, from that tab or an older one, and its page says so with no URL
+    flag; an older tab's give-up is refused with the link to the latest position."""
+    csrf, first = random_devil(client)
+    after = query(client.post("/devil/flip", data={**first, "csrf_token": csrf, "place": ["0"]}).headers["Location"])
+    page = client.get("/devil/play?" + urlencode(after)).get_data(as_text=True)
+    assert 'action="/devil/give-up"' in page and "resign=1" not in page
+    older = client.post("/devil/give-up", data={**first, "csrf_token": csrf})
+    assert refusal(older) == (400, MOVED_ON) and "latest position" in older.get_data(as_text=True)
+    gave_up = client.post("/devil/give-up", data={**after, "csrf_token": csrf})
+    assert gave_up.status_code == 303
+    ended = client.get(gave_up.headers["Location"]).get_data(as_text=True)
+    assert "You gave up after 1 move." in ended and 'id="flip-button"' not in ended
+    assert "resign" not in gave_up.headers["Location"]
+    over = (400, "this game is over")
+    again = {**query(gave_up.headers["Location"]), "csrf_token": csrf}
+    assert refusal(client.post("/devil/give-up", data=again)) == over
+    assert refusal(client.post("/devil/flip", data={**again, "place": ["1"]})) == over

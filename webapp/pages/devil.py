@@ -101,6 +101,7 @@ def _table(data: dict[str, object]) -> DevilTable:
 
 
 RANDOM_DEVIL = HiddenGame[DevilTable](",", DevilTable._asdict, _table)
+RESIGNED = "resigned"  # how a game against the random Devil that was given up ended (its record's ending)
 
 
 def _new_random_game(v: DevilVariant) -> str:
@@ -210,6 +211,8 @@ def _play_page(
     sol: Solution = computed(DEVIL, devil_params(v))
     back = moves_from_text(v, ",".join(taken_back(log)))
     page = play_page(v, moves, sol, played, peek, back)
+    if hidden is not None:  # a game against the random Devil is given up once, in its record (`give_up`)
+        resigned = hidden.standing == "over" and hidden.record.ending == RESIGNED
     resigned = resigned and page.won is None
     view = _play_links(g=g, page=page, peek=peek, chain=chain, log=log, hidden=hidden, error=error, resigned=resigned)
     return render_template("devil/play.html", page=page, view=view)
@@ -313,6 +316,14 @@ def flip() -> Response | tuple[str, int]:
     new_log = ",".join((*log, moves_to_text(new[-1:])))
     token = RANDOM_DEVIL.advance(_game_key(g.variant), hidden, new_log, "won" if won is not None else None)
     return go(DevilGame(g.variant, g.devil, token).url(moves=new_log, peek=peek))
+
+
+@bp.post("/give-up")
+def give_up() -> Response:
+    """Give a game against the random Devil up: its record ends there, so that no tab plays it on, and it is counted
+    once (the adversarial Devil's Give up is a link: its whole game is in the URL)."""
+    p = _sealed(request.form)
+    return go(p.at(p.hidden.record.history, RANDOM_DEVIL.finish(p.kind, p.hidden, RESIGNED)))
 
 
 def _sealed(form: Mapping[str, str]) -> Sealed:
