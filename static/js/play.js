@@ -46,6 +46,23 @@
     heading.focus();
   });
 
+  // A move is posted once: a second submit of the same form (a double-click) before the new position replaces it
+  // would be a second move from the old position, which a game with a hidden secret refuses ("moved on"). It is
+  // dropped; a request that fails (network, server) lets the form be sent again.
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var form = e.detail && e.detail.elt, verb = e.detail && e.detail.requestConfig && e.detail.requestConfig.verb;
+    if (!form || form.tagName !== "FORM" || verb !== "post" || !form.closest("#main")) return;  // (not a form's
+    // own hx-get as it changes: Æquitas's verdict)
+    if (form.dataset.sent) e.preventDefault();
+    form.dataset.sent = "1";
+  });
+  ["htmx:sendError", "htmx:responseError"].forEach(function (name) {
+    document.addEventListener(name, function (e) {
+      var form = e.detail && e.detail.elt;
+      if (form && form.dataset) delete form.dataset.sent;
+    });
+  });
+
   // On a phone the breadcrumbs are one line that scrolls sideways: show its end, the step just taken.
   function crumbsToEnd() {
     document.querySelectorAll(".crumbs ol").forEach(function (ol) { ol.scrollLeft = ol.scrollWidth; });
