@@ -257,3 +257,25 @@ def test_the_french_showcase_hints_follow_its_proved_solution(client: FlaskClien
     assert "Solved!" in client.get(f"/pegs/play?board=french&hole=d3&j={','.join(jumps)}").get_data(as_text=True)
     table = client.get("/pegs/table?board=french").get_data(as_text=True)
     assert re.search(r"Empty d3, finish on a5</a>: 21 moves, proved", table)
+
+
+@pytest.mark.slow  # a depth-first search of seconds on the English board
+def test_finishing_anywhere_shows_a_proved_finish_before_every_finish_is_proved(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """English d4, finishing anywhere, with only d4 -> d4 proved in the store (a fresh site, before the other
+    finishes' proofs ran): the solution page serves that proved solution, saying it is the fewest finishing on d4
+    and no more, instead of a longer one the search found (a visitor's tour saw 26 moves, not proved, beside the
+    proved 18 of the page for finish d4)."""
+    import webapp.pages.pegs as pages
+    from solvers.pegs.analysis import Analysis
+    from tests.unit.test_pegs_proved import _report
+
+    home = _report("d4", "d4")  # marked proved: what is checked is which solution the page serves, and its words
+    listed = pages.pegs_problem("english", "d4", "d4")
+    monkeypatch.setattr(pages, "_peek_report", lambda p: home if p == listed else None)
+    searched = Analysis(None, None, None, None, [], "search")  # the search's budget ran out: no solution of its own
+    monkeypatch.setattr(pages, "computed", lambda c, p: searched)
+    page = client.get("/pegs/solution?board=english&hole=d4").get_data(as_text=True)
+    said = f"{len(home.solution)} moves, the fewest possible finishing on d4 (proved); whether a solution finishing"
+    assert said in html.unescape(page) and "fewest-move solution" not in page

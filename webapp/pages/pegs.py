@@ -53,6 +53,7 @@ from webapp.results.catalogue import (
     BoardParams,
     PositionParams,
     ReportParams,
+    nearest_finish,
     pegs_problem,
     settled_start,
 )
@@ -322,6 +323,7 @@ def solution() -> str:
         a = computed(PEGS_ANALYSIS, PositionParams(g.board.name, here, g.finish))
     if a.solvable is None and not a.solution:  # the hint's search ran out of budget: the thorough one (a job)
         a = computed(PEGS_SEARCH, PositionParams(g.board.name, here, g.finish))
+    only_to, a = nearest_finish(g.board, g.hole, _peek_report, a) if not g.finish and not g.jumps else (None, a)
     step = params.whole(request.args, "step", 0, 0, max(0, len(a.solution)), "step")
     pos = replay(g.board, here, a.solution[:step])
     base = {
@@ -334,9 +336,8 @@ def solution() -> str:
     }
     steps = [link("pegs.solution", {**base, "step": k}) for k in range(len(a.solution) + 1)]
     moves = [labels(g.board, m) for m in a.solution]
-    view = SolutionView(
-        g=g, a=a, step=step, occupied=holes_of(pos), moves=moves, steps=steps, back=session_url(s, h=hints or "")
-    )
+    back = session_url(s, h=hints or "")
+    view = SolutionView(g, a, step, holes_of(pos), moves, steps, back, only_to)
     return render_template("pegs/solution.html", view=view)
 
 
@@ -351,6 +352,7 @@ class SolutionView(NamedTuple):
     moves: list[tuple[str, ...]]
     steps: list[str]
     back: str  # the game it came from: its goal, undo chain and hints (this solution counted among them)
+    only_to: str | None  # finishing anywhere: the finish a proved solution was served for (`nearest_finish`)
 
 
 @bp.get("/table")

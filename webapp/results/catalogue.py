@@ -331,3 +331,20 @@ def settled_start(
         except LimitError:  # a stored refusal (out of states): not settled
             reports[f] = None
     return proved_start(b, hole, finish, reports) or shipped_start(b, hole, finish)
+
+
+def nearest_finish(
+    b: Board, hole: str, look: Callable[[ReportParams], PegReport | None], searched: Analysis
+) -> tuple[str | None, Analysis]:
+    """Finishing anywhere, where the search's solution is not proved the fewest (and `settled_start` gives nothing
+    yet: not every finish is proved): the shortest proved fewest-move solution to one finish the start allows, with
+    that finish, if it is no longer than the search's (proved the fewest to that finish, not anywhere); else
+    (None, searched)."""
+    if searched.method in ("exact", "bidirectional"):
+        return None, searched
+    finishes = [b.labels[f] for f in class_finals(b, b.start(hole))]
+    found = [(f, a) for f in finishes if (a := settled_start(b, hole, f, look)) is not None and a.solution]
+    best = min(found, key=lambda found: len(found[1].solution), default=None)
+    if best is None or searched.solution and len(best[1].solution) > len(searched.solution):
+        return None, searched
+    return best
