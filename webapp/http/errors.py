@@ -27,7 +27,19 @@ CSRF_REASONS = {
     "The CSRF token is invalid.": "its security token was not made by this site's keys (a page from before the "
     "site's key was replaced, or a token altered on the way)",
 }
-TITLES: dict[type[PuzzleError], str] = {LimitError: "Too large to compute here", IllegalMoveError: "Not a legal move"}
+
+
+class MovedOn(IllegalMoveError):
+    """A move (or take-back, or the end) from a position of a game with a hidden secret that is not its latest one
+    of a game still on: its game's page answers with a link to the latest position (`gamebar.take_back_route`)."""
+
+
+# The error page's title for each kind of refusal (the first that fits)
+TITLES: dict[type[PuzzleError], str] = {
+    LimitError: "Too large to compute here",
+    MovedOn: "No move from this position",
+    IllegalMoveError: "Not a legal move",
+}
 
 
 class NoGame(InputError):
@@ -46,11 +58,6 @@ class NoGame(InputError):
         """The refusal of a link to `what` (a game against the random code maker, ...) that holds no game."""
         said = f"this link holds no game: {what} begins with its Start button, which seals a secret into it"
         return cls(said, None, start, fields)
-
-
-class MovedOn(IllegalMoveError):
-    """A move (or take-back, or the end) from a position of a game with a hidden secret that is not its latest one
-    of a game still on: its game's page answers with a link to the latest position (`gamebar.take_back_route`)."""
 
 
 def _wants_json() -> bool:

@@ -44,7 +44,7 @@ from solvers.weighing.report import (
     game_budget,
 )
 from webapp.http import params
-from webapp.http.errors import NoGame
+from webapp.http.errors import MovedOn, NoGame
 from webapp.http.htmx import go, link
 from webapp.keys.secretbox import HONEST_SCALE, Hidden, random_secret
 from webapp.pages.gamebar import Bar, Score, Sealed, StatsKey, format_id, game_bar, id_route, take_back_route
@@ -345,6 +345,8 @@ def weigh() -> Response | tuple[str, int]:
             w_text = ";".join((*log, new))
             s = Setup(s.problem, s.budget, s.minimum, s.mode, HONEST_SCALE.advance(kind(s), hidden, w_text))
             return go(s.url(moves=w_text, h=hints))
+    except MovedOn:  # from an older tab: the refusal with the link to the latest position (`take_back_route`)
+        raise
     except IllegalMoveError as e:
         return _page(pos, error=str(e), placed={**places, **typed}), 400
     return go(s.url(**chain.play(new).query(MOVES, ";"), h=hints))
@@ -378,6 +380,8 @@ def guess() -> Response | tuple[str, int]:
         judge(r.coins, Case.from_token(token), s.problem)
         if hidden is not None:
             s = Setup(s.problem, s.budget, s.minimum, s.mode, HONEST_SCALE.finish(kind(s), hidden, token))
+    except MovedOn:
+        raise
     except (InputError, IllegalMoveError) as e:
         return _page(pos, error=e.message), 400
     # the honest game's whole log; the adversarial game's undo chain as it stands (its take-backs still counted)
