@@ -34,6 +34,9 @@ def takes(*names: str) -> Callable[[View], View]:
             if unknown:
                 taken = ", ".join(names) or "no parameters"
                 raise InputError(f"unknown parameter {unknown[0][:40]!r}: {request.path} takes {taken}", unknown[:10])
+            twice = sorted(k for k, values in request.args.lists() if len(values) > 1)
+            if twice:  # (the first was read, the others silently dropped)
+                raise InputError(f"parameter {twice[0]!r} is given more than once", twice)
             return view(*args, **kwargs)
 
         return checked  # type: ignore[return-value]
