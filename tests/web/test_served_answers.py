@@ -121,7 +121,10 @@ def test_a_variant_beyond_its_tables_reach_is_refused_at_once(tmp_path: Path) ->
         write(store, VARIANT_TABLE, VARIANT_TABLE.key(VariantParams(base.to_token())), rows)
     client = app.test_client()
     status, message = refusal(client.get("/variants/plan?n=7&weight=unknown&lies=2&fakes=1&pans=2"))
-    assert status == 400 and "the largest number of coins it plans is 5" in message
+    assert status == 400 and message == (
+        "7 coins are beyond this search's reach for this variant (its table of sizes stops at 6 coins, the first it "
+        "could not plan); the largest number of coins it plans is 5"
+    )
     assert "up to 5 coins" in client.get("/variants").get_data(as_text=True)
 
 

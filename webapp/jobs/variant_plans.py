@@ -31,7 +31,8 @@ def beyond_reach(v: Variant) -> str | None:
     if row is None or row.weighings is not None or not row.note.startswith(("beyond", "not searched")):
         return None
     reached = max((r.coins for r in rows or () if r.weighings is not None), default=0)
+    first = next((r.coins for r in rows or () if r.note.startswith("beyond")), v.coins)
     return (
-        f"{v.coins} coins are beyond this search's reach for this variant (its table: {row.note}); "
-        f"the largest number of coins it plans is {reached}"
+        f"{v.coins} coins are beyond this search's reach for this variant (its table of sizes stops at {first} "
+        f"coins, the first it could not plan); the largest number of coins it plans is {reached}"
     )
