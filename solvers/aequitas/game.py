@@ -75,6 +75,11 @@ class Position:
         light, heavy = ("heavy", "light") if mirrored else ("light", "heavy")
         only = "{n} coin{s} that can only be "
         parts = self._classes("{n} coin{s} she knows nothing about", only + light, only + heavy)
+        if self.candidates == 1:  # she knows which coin is the fake (game F asks no more)
+            weight = (
+                "heavier or lighter" if self.u else {"light": "lighter", "heavy": "heavier"}[light if self.l else heavy]
+            )
+            parts = [f"1 coin she knows is the fake ({weight})"]
         g = self.g if genuine is None else genuine
         return ", ".join([*parts, f"{g} known genuine" if g else "no coin known genuine"])
 

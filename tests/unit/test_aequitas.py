@@ -298,6 +298,13 @@ def test_what_the_observer_knows_in_plain_words() -> None:
     assert p.plain() == "2 coins that can only be light, 1 coin that can only be heavy, 1 known genuine"
     assert p.plain(mirrored=True) == "2 coins that can only be heavy, 1 coin that can only be light, 1 known genuine"
     assert Position(4, 0, 0, 0, True).plain() == "4 coins she knows nothing about, no coin known genuine"
+    # one coin left that can be the fake: she knows it is (a visitor's tour read "1 coin she knows nothing about"
+    # once game F was won)
+    assert (
+        Position(1, 0, 0, 1, True).plain(genuine=4)
+        == "1 coin she knows is the fake (heavier or lighter), 4 known genuine"
+    )
+    assert Position(0, 1, 0, 1, False).plain(mirrored=True) == "1 coin she knows is the fake (heavier), 1 known genuine"
 
 
 def test_the_play_page_model_is_made_without_flask() -> None:
