@@ -141,3 +141,28 @@ def test_the_poll_keeps_the_visitors_choices_out_of_its_swap(queued_client: Flas
         region.feed(page)
         assert region.tags and not {"form", "input", "select", "textarea"} & set(region.tags), (path, region.tags)
         assert "<form" in page  # the page has a form, outside the polled region
+
+
+@pytest.mark.parametrize(
+    ("done", "said"), [(0, "Working on it."), (12_000, "Working on it: 12,000 positions searched")]
+)
+def test_a_running_job_with_no_known_total_says_how_far_it_got(done: int, said: str) -> None:
+    """A search that cannot say its total ahead (a variant's plan: the beliefs it examines) shows its count so far
+    and a bar that moves without a figure, not an empty bar beside 'Working on it.' for half a minute (the visitor's
+    tour); a job with a total keeps its figure."""
+    import time
+
+    from flask import render_template
+
+    from webapp.jobs.access import Waiting
+    from webapp.store import Progress
+
+    with create_app({"TESTING": True}).test_request_context("/variants/plan?n=61&weight=unknown&lies=2"):
+        page = render_template(
+            "progress.html", job=Waiting("a plan", Progress("running", done, 0, "", time.time()), None)
+        )
+        known = render_template(
+            "progress.html", job=Waiting("a plan", Progress("running", 3, 8, "", time.time()), None)
+        )
+    assert said in page and "<progress aria-label" in page and 'value="' not in page.split("<progress")[1]
+    assert "Working on it: 3 of 8." in known and 'max="8" value="3"' in known
