@@ -182,3 +182,18 @@ def test_a_misspelt_parameter_is_refused_not_ignored(client: FlaskClient, path: 
         key, value = parse_qsl(urlsplit(path).query)[0]
         twice = client.get(f"{path}&{key}={value}")
         assert twice.status_code == 400 and twice.get_json()["error"] == f"parameter {key!r} is given more than once"
+
+
+def test_the_fuzzed_parameters_are_those_the_api_takes(client: FlaskClient) -> None:
+    """The parameters tests/web/test_fuzz.py sends each API answer are among those it takes (`params.takes`, read
+    from the view), and the moves given under both their names are refused, not one of them dropped."""
+    from tests.web.test_fuzz import ROUTES
+
+    views = {
+        rule.rule: client.application.view_functions[rule.endpoint] for rule in client.application.url_map.iter_rules()
+    }
+    for path, names in ROUTES.items():
+        if path.startswith("/api/"):
+            assert set(names) <= set(views[path].takes), path  # type: ignore[attr-defined]
+    both = client.get("/api/adversary?n=12&moves=1-2&w=3-4")
+    assert both.status_code == 400 and "not both" in both.get_json()["error"]

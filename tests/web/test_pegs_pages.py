@@ -259,7 +259,6 @@ def test_the_french_showcase_hints_follow_its_proved_solution(client: FlaskClien
     assert re.search(r"Empty d3, finish on a5</a>: 21 moves, proved", table)
 
 
-@pytest.mark.slow  # a depth-first search of seconds on the English board
 def test_finishing_anywhere_shows_a_proved_finish_before_every_finish_is_proved(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -30,8 +30,9 @@ CSRF_REASONS = {
 
 
 class MovedOn(IllegalMoveError):
-    """A move (or take-back, or the end) from a position of a game with a hidden secret that is not its latest one
-    of a game still on: its game's page answers with a link to the latest position (`gamebar.take_back_route`)."""
+    """A move (or take-back, or the end) from a position of a game with a hidden secret that is not the latest one
+    of a game still on (an older one, or any position of a game that is over): its game's page answers with a link
+    to the latest position (`gamebar.take_back_route`)."""
 
 
 # The error page's title for each kind of refusal (the first that fits)

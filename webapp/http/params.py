@@ -23,9 +23,11 @@ MAX_HINTS = 10**6  # the hints a game counts (the field h)
 View = TypeVar("View", bound=Callable[..., Any])
 
 
-def takes(*names: str) -> Callable[[View], View]:
-    """An API answer's parameters, named once beside its view: any other name in the query is refused with a 400
-    that names it and those taken, so that a misspelt one (colors=8) is never answered as if it had not been given."""
+def takes(parameters: str) -> Callable[[View], View]:
+    """An API answer's parameters (their names, separated by spaces), named once beside its view: any other name in
+    the query is refused with a 400 that names it and those taken, so that a misspelt one (colors=8) is never answered
+    as if it had not been given; so is one given twice (which would count is not guessed)."""
+    names = tuple(parameters.split())
 
     def wrap(view: View) -> View:
         @functools.wraps(view)
@@ -33,12 +35,14 @@ def takes(*names: str) -> Callable[[View], View]:
             unknown = sorted(set(request.args) - set(names))
             if unknown:
                 taken = ", ".join(names) or "no parameters"
-                raise InputError(f"unknown parameter {unknown[0][:40]!r}: {request.path} takes {taken}", unknown[:10])
+                said = [name[:40] for name in unknown[:10]]
+                raise InputError(f"unknown parameter {said[0]!r}: {request.path} takes {taken}", said)
             twice = sorted(k for k, values in request.args.lists() if len(values) > 1)
             if twice:  # (the first was read, the others silently dropped)
-                raise InputError(f"parameter {twice[0]!r} is given more than once", twice)
+                raise InputError(f"parameter {twice[0][:40]!r} is given more than once", [k[:40] for k in twice[:10]])
             return view(*args, **kwargs)
 
+        checked.takes = names  # type: ignore[attr-defined]  # (read by the tests: tests/web/test_api.py)
         return checked  # type: ignore[return-value]
 
     return wrap
@@ -117,6 +121,8 @@ def query(p: Problem, obj: Objective, **more: str) -> dict[str, str]:
 def moves_text(args: Mapping[str, str], before: str) -> str:
     """A game's list of moves from its URL or form: under `moves`, every game's name for it, or under the name the
     game used before (`before`), so that old links, bookmarks and open pages keep working."""
+    if MOVES in args and before != MOVES and before in args:
+        raise InputError(f"give the moves as {MOVES} or as {before} (the older name), not both")
     return args[MOVES] if MOVES in args else args.get(before, "")
 
 

@@ -359,8 +359,8 @@ def _sealed(form: Mapping[str, str]) -> Sealed:
         raise InputError("take-backs by this form are for the honest scale; the adversarial scale's are links")
     hints = params.hints(form)
 
-    def at(history: str, token: str) -> str:
-        return Setup(s.problem, s.budget, s.minimum, s.mode, token).url(moves=history, h=hints)
+    def at(history: str, token: str, ending: str) -> str:
+        return Setup(s.problem, s.budget, s.minimum, s.mode, token).url(moves=history, guess=ending, h=hints)
 
     return Sealed(HONEST_SCALE, kind(s), hidden, log, "weighing", at)
 
@@ -373,6 +373,7 @@ def guess() -> Response | tuple[str, int]:
     """Name the coin (and its weight): the game ends."""
     pos = position(request.form)
     s, r, hidden = pos.s, pos.r, pos.hidden
+    hints = params.hints(request.form)  # checked before the game's record can end
     coin = request.form.get("coin", "").strip()
     weight = request.form.get("fake_is", "")
     token = "none" if coin == "none" else coin + {"heavier": "h", "lighter": "l"}.get(weight, "")
@@ -386,7 +387,7 @@ def guess() -> Response | tuple[str, int]:
         return _page(pos, error=e.message), 400
     # the honest game's whole log; the adversarial game's undo chain as it stands (its take-backs still counted)
     played = {MOVES: pos.w_text()} if hidden is not None else pos.chain.query(MOVES, ";")
-    return go(s.url(**played, guess=token, h=params.hints(request.form)))
+    return go(s.url(**played, guess=token, h=hints))
 
 
 def game_id(s: Setup, weighings: str) -> str:
@@ -416,7 +417,7 @@ def _opened(parts: list[str], token: str | None) -> str:
 
 
 @api.get("/adversary")
-@params.takes("n", "weight", "goal", "extra", "maybe_none", "budget", "moves", "w")
+@params.takes("n weight goal extra maybe_none budget moves w")
 def adversary_json() -> Response:
     """Replay weighings against the adversary and report what they prove."""
     s = parse_setup({**request.args, "mode": "adversary"}, page=False)

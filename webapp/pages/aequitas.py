@@ -378,20 +378,7 @@ def parse_position(args: Mapping[str, str]) -> PositionReport:
 
 
 @api.get("/aequitas")
-@params.takes(
-    "table",
-    "max_coins",
-    "certificates",
-    "game",
-    "coins",
-    "n",
-    "light",
-    "heavy",
-    "fake",
-    "extra",
-    "misere",
-    "convention",
-)
+@params.takes("table max_coins certificates game coins n light heavy fake extra misere convention")
 def aequitas_json() -> Response:
     """A starting position's Grundy value, outcome class and winning moves; table=1 for the whole table."""
     if params.flag(request.args, "table"):

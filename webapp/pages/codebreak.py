@@ -416,7 +416,7 @@ def _sealed(form: Mapping[str, str]) -> Sealed:
     log = log_from_text(params.moves_text(form, "g"))
     hidden = RANDOM_CODE.open(q.get("t", ""), _game_key(name, sizes), ",".join(log))
 
-    def at(history: str, token: str) -> str:
+    def at(history: str, token: str, ending: str) -> str:  # (the record says how it ended)
         return link("codebreak.play", {**q, "t": token, MOVES: history})
 
     return Sealed(RANDOM_CODE, _game_key(name, sizes), hidden, log, "guess", at)
@@ -437,7 +437,7 @@ def _taken_back(g: Game, log: tuple[str, ...], secret: int | None) -> list[tuple
 
 
 @api.get("/codebreak")
-@params.takes("game", "pegs", "colours", "coins", "strategy", "max_guesses", "possible_only", "tree", "dot")
+@params.takes("game pegs colours coins strategy max_guesses possible_only tree dot")
 def codebreak_json() -> Response:
     """Strategy statistics (and tree) for a shipped game."""
     name, spec, g, sizes = game_args(request.args)

@@ -110,7 +110,7 @@ def optima_certificate(name: str) -> ResponseReturnValue:
 
 
 @api.get("/codebreak/optima")
-@params.takes()
+@params.takes("")
 def optima_json() -> Response:
     """The table of proved optima as JSON (the page's, `optima`)."""
     return jsonify(as_json(optima_table(app_store())))

@@ -214,7 +214,7 @@ class SchemePage(NamedTuple):
 
 
 @api.get("/coins")
-@params.takes("n", "weight", "goal", "extra", "maybe_none", "objective", "tree", "scheme", "lies", "fakes", "pans")
+@params.takes("n weight goal extra maybe_none objective tree scheme lies fakes pans")
 def coins_json() -> Response:
     """The counterfeit-coin report as JSON (tree=1 adds the whole plan, scheme=1 Dyson's scheme); lies, fakes or
     pans make it a variant's report."""

@@ -323,18 +323,20 @@ def give_up() -> Response:
     """Give a game against the random Devil up: its record ends there, so that no tab plays it on, and it is counted
     once (the adversarial Devil's Give up is a link: its whole game is in the URL)."""
     p = _sealed(request.form)
-    return go(p.at(p.hidden.record.history, RANDOM_DEVIL.finish(p.kind, p.hidden, RESIGNED)))
+    return go(p.at(p.hidden.record.history, RANDOM_DEVIL.finish(p.kind, p.hidden, RESIGNED), RESIGNED))
 
 
 def _sealed(form: Mapping[str, str]) -> Sealed:
     """The random Devil's position a take-back form posts (the adversarial Devil's take-backs are links)."""
     g = parse_game(form)
     if g.devil != "random":
-        raise InputError("take-backs by this form are for the random Devil; the adversarial Devil's are links")
+        raise InputError(
+            "this form is for games against the random Devil; the adversarial Devil's take-backs and give-up are links"
+        )
     log = _log(g, form)
     hidden = RANDOM_DEVIL.open(g.token, _game_key(g.variant), ",".join(log))
 
-    def at(history: str, token: str) -> str:
+    def at(history: str, token: str, ending: str) -> str:  # (the record says how it ended)
         return DevilGame(g.variant, g.devil, token).url(moves=history, peek=form.get("peek", ""))
 
     return Sealed(RANDOM_DEVIL, _game_key(g.variant), hidden, log, "move", at)
@@ -409,7 +411,7 @@ class SolutionPage(NamedTuple):
 
 
 @api.get("/devil")
-@params.takes("n", "goal", "reflections", "states", "moves")
+@params.takes("n goal reflections states moves")
 def devil_json() -> Response:
     """Shortest sure win (or why none), optionally with the moves."""
     v = parse_variant(request.args, states=True)

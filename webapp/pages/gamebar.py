@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from flask import Blueprint, Response, request, url_for
 
-from solvers.errors import InputError
+from solvers.errors import InputError, PuzzleError
 from solvers.history import Chain
 from webapp.http.errors import MovedOn, error_response, puzzle_title
 from webapp.http.htmx import go
@@ -109,14 +109,14 @@ def game_bar(
 class Sealed(NamedTuple):
     """A position of a game with a hidden secret, as its take-back form posts it: the kind of game (its sealing),
     the game's key, the position opened, the moves logged up to it, what a move is called ('guess') and the URL of
-    a position of the game (its history, its token)."""
+    a position of the game (its history, its token, and how the game ended there: '' while it is on)."""
 
     game: HiddenGame[Any]
     kind: str
     hidden: Hidden[Any]
     log: tuple[str, ...]
     what: str
-    at: Callable[[str, str], str]
+    at: Callable[[str, str, str], str]
 
 
 def take_back_route(bp: Blueprint, sealed: Callable[[Mapping[str, str]], Sealed]) -> None:
@@ -128,14 +128,20 @@ def take_back_route(bp: Blueprint, sealed: Callable[[Mapping[str, str]], Sealed]
     def take_back() -> Response:
         p = sealed(request.form)
         history, token = p.game.take_back(p.kind, p.hidden, p.log, p.what)
-        return go(p.at(history, token))
+        return go(p.at(history, token, ""))
 
     def moved_on(e: MovedOn) -> tuple[Response | str, int]:
-        """A move, take-back or end posted from an older position than the game's latest (another tab, Back):
-        refused, the error page linking to the latest position."""
-        p = sealed(request.form)
-        latest = p.at(p.hidden.record.history, p.hidden.record.token)
-        return error_response(400, puzzle_title(e), e.message, e.detail, latest)
+        """A move, take-back or end posted from an older position than the game's latest (another tab, Back), or
+        from a game that is over: refused, the error page linking to the latest position (without the link where
+        the form no longer opens the game: gone from the store meanwhile, or a field refused)."""
+        try:
+            p = sealed(request.form)
+        except PuzzleError as again:
+            return error_response(400, puzzle_title(again), again.message, again.detail)
+        latest = p.hidden.record
+        return error_response(
+            400, puzzle_title(e), e.message, e.detail, p.at(latest.history, latest.token, latest.ending or "")
+        )
 
     take_back.__doc__ = take_back_route.__doc__
     bp.add_url_rule("/take-back", "take_back", take_back, methods=["POST"])

@@ -337,7 +337,9 @@ def solution() -> str:
     steps = [link("pegs.solution", {**base, "step": k}) for k in range(len(a.solution) + 1)]
     moves = [labels(g.board, m) for m in a.solution]
     back = session_url(s, h=hints or "")
-    view = SolutionView(g, a, step, holes_of(pos), moves, steps, back, only_to)
+    view = SolutionView(
+        g=g, a=a, step=step, occupied=holes_of(pos), moves=moves, steps=steps, back=back, only_to=only_to
+    )
     return render_template("pegs/solution.html", view=view)
 
 
@@ -409,7 +411,7 @@ class PegTableView(NamedTuple):
 
 
 @api.get("/pegs")
-@params.takes("board", "hole", "position", "count", "finish")
+@params.takes("board hole position count finish")
 def pegs_json() -> Response:
     """Solvability, finals, fewest moves and a solution for a start (or a position)."""
     b = _board(request.args)

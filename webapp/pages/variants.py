@@ -138,7 +138,7 @@ class TablePage(NamedTuple):
 
 
 @api.get("/variants/table")
-@params.takes("weight", "lies", "fakes", "pans")
+@params.takes("weight lies fakes pans")
 def table_json() -> Response:
     """A variant's table as JSON: each N with its fewest weighings (null: none or beyond reach) and bound."""
     v = _table_variant()
