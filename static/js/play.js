@@ -48,7 +48,8 @@
 
   // A move is posted once: a second submit of the same form (a double-click) before the new position replaces it
   // would be a second move from the old position, which a game with a hidden secret refuses ("moved on"). It is
-  // dropped; a request that fails (network, server) lets the form be sent again.
+  // dropped. Any request that fails without a page to show (network, 5xx: the move's own, or the new position's
+  // that htmx asks for after it) lets every form be sent again.
   document.addEventListener("htmx:beforeRequest", function (e) {
     var form = e.detail && e.detail.elt, verb = e.detail && e.detail.requestConfig && e.detail.requestConfig.verb;
     if (!form || form.tagName !== "FORM" || verb !== "post" || !form.closest("#main")) return;  // (not a form's
@@ -57,9 +58,8 @@
     form.dataset.sent = "1";
   });
   ["htmx:sendError", "htmx:responseError"].forEach(function (name) {
-    document.addEventListener(name, function (e) {
-      var form = e.detail && e.detail.elt;
-      if (form && form.dataset) delete form.dataset.sent;
+    document.addEventListener(name, function () {
+      document.querySelectorAll("#main form[data-sent]").forEach(function (form) { delete form.dataset.sent; });
     });
   });
 

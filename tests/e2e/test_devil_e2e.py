@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import time
+import re
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from solvers.devil import DevilVariant, positions, solve
 from tests.e2e.axe_check import assert_accessible
@@ -104,15 +104,30 @@ def test_the_coins_letters_are_legible_in_both_themes(browser: Browser, live_ser
 def test_a_double_click_makes_one_move(browser: Browser, live_server: str) -> None:
     """A double-click on Flip against the random Devil makes one move. The second submit, sent before the new
     position replaced the form, was a second move from the old position, refused as "moved on" (a visitor's tour:
-    2 tries in 3); the move's answer is held back here half a second so that the second click always lands first."""
+    2 tries in 3); the move's answer is held here until both clicks are in. And where the new position then fails
+    to come (a 503), the form can be sent again."""
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     start_hidden(page, live_server, "/devil", {"n": "4", "devil": "random"})
     flips: list[str] = []
     page.on("request", lambda r: flips.append(r.method) if r.url.endswith("/devil/flip") else None)
-    page.route("**/devil/flip", lambda route: (time.sleep(0.5), route.continue_()))
+    held: list[Route] = []
+    page.route("**/devil/flip", lambda route: held.append(route))
     page.get_by_role("checkbox", name="Place 0", exact=True).check()
-    page.get_by_role("button", name="Flip").dblclick()
+    with page.expect_request("**/devil/flip"):
+        page.get_by_role("button", name="Flip").dblclick()
+    held[0].continue_()
     expect(page.get_by_text("Moves so far: 1")).to_be_visible()
-    assert flips == ["POST"]  # (htmx sends a second submit once the first is answered, before the page changes)
+    assert flips == ["POST"] and len(held) == 1  # (htmx sends a second submit once the first is answered)
+    page.unroute("**/devil/flip")
     expect(page.get_by_role("alert")).to_have_count(0)
+
+    page.goto(f"{live_server}/devil/play?n=4&devil=adversarial")  # (its moves are in the URL)
+    page.route(re.compile(r".*/devil/play\?.*moves=.*"), lambda route: route.fulfill(status=503, body="busy"))
+    page.get_by_role("checkbox", name="Place 1", exact=True).check()
+    page.get_by_role("button", name="Flip").click()  # moved, but the new position does not come
+    expect(page.locator("#main form.flip")).to_have_count(1)
+    expect(page.locator("#main form.flip[data-sent]")).to_have_count(0)
+    page.unroute(re.compile(r".*/devil/play\?.*moves=.*"))
+    page.get_by_role("button", name="Flip").click()
+    expect(page.get_by_text("Moves so far: 1")).to_be_visible()
     page.context.close()

@@ -144,10 +144,11 @@ def test_the_poll_keeps_the_visitors_choices_out_of_its_swap(queued_client: Flas
 
 
 @pytest.mark.parametrize(
-    ("done", "said"), [(0, "Working on it."), (12_000, "Working on it: 12,000 positions searched")]
+    ("done", "said"), [(0, "Working on it."), (12_000, "Working on it: 12,000 states of what is known examined so far")]
 )
 def test_a_running_job_with_no_known_total_says_how_far_it_got(done: int, said: str) -> None:
-    """A search that cannot say its total ahead (a variant's plan: the beliefs it examines) shows its count so far
+    """A search that cannot say its total ahead (a variant's plan, the Devil's: the beliefs it examines, what the
+    player can know) shows its count so far
     and a bar that moves without a figure, not an empty bar beside 'Working on it.' for half a minute (the visitor's
     tour); a job with a total keeps its figure."""
     import time
