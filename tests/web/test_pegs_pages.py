@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import itertools
 import re
 from urllib.parse import parse_qsl, urlsplit
 
@@ -263,18 +264,32 @@ def test_finishing_anywhere_shows_a_proved_finish_before_every_finish_is_proved(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """English d4, finishing anywhere, with only d4 -> d4 proved in the store (a fresh site, before the other
-    finishes' proofs ran): the solution page serves that proved solution, saying it is the fewest finishing on d4
-    and no more, instead of a longer one the search found (a visitor's tour saw 26 moves, not proved, beside the
-    proved 18 of the page for finish d4)."""
+    finishes' proofs ran): the solution page and the hint serve that proved solution, saying it is the fewest
+    finishing on d4 and no more, instead of a longer one the search found (a visitor's tour saw 26 moves, not
+    proved, beside the proved 18 of the page for finish d4); after its first move they go on along it; a shorter
+    solution of the search's own is kept."""
     import webapp.pages.pegs as pages
     from solvers.pegs.analysis import Analysis
     from tests.unit.test_pegs_proved import _report
 
-    home = _report("d4", "d4")  # marked proved: what is checked is which solution the page serves, and its words
+    home = _report("d4", "d4")  # marked proved: what is checked is which solution the pages serve, and their words
     listed = pages.pegs_problem("english", "d4", "d4")
     monkeypatch.setattr(pages, "_peek_report", lambda p: home if p == listed else None)
     searched = Analysis(None, None, None, None, [], "search")  # the search's budget ran out: no solution of its own
     monkeypatch.setattr(pages, "computed", lambda c, p: searched)
-    page = client.get("/pegs/solution?board=english&hole=d4").get_data(as_text=True)
-    said = f"{len(home.solution)} moves, the fewest possible finishing on d4 (proved); whether a solution finishing"
-    assert said in html.unescape(page) and "fewest-move solution" not in page
+    n, first = len(home.solution), home.solution[0]
+    page = html.unescape(client.get("/pegs/solution?board=english&hole=d4").get_data(as_text=True))
+    assert f"{n} moves, the fewest possible finishing on d4 (proved); that no solution finishing on another" in page
+    assert "fewest-move solution" not in page and ", finishing on d4</h1>" in page
+    hint = html.unescape(client.get("/pegs/play?board=english&hole=d4&hint=1").get_data(as_text=True))
+    assert f"in {n} more moves, the fewest finishing on d4 (proved;" in hint
+    assert f"A next move of that solution: {' → '.join(first)}." in hint
+    jumps = ",".join(f"{x}-{y}" for x, y in itertools.pairwise(first))
+    on = html.unescape(client.get(f"/pegs/solution?board=english&hole=d4&j={jumps}").get_data(as_text=True))
+    assert f"{n - 1} moves, the fewest possible finishing on d4 (proved)" in on
+    shorter = Analysis(True, None, None, None, [tuple(board("english").index(h) for h in first)], "search")
+    monkeypatch.setattr(pages, "computed", lambda c, p: shorter)  # (not a solution: only its length counts here)
+    kept = html.unescape(
+        client.get("/pegs/solution?board=english&hole=d4&step=0").get_data(as_text=True)
+    )  # (another address: the page cache kept the first answer, its store peek replaced)
+    assert "1 moves (found by search; not proved shortest)" in kept and "finishing on d4" not in kept

@@ -233,11 +233,12 @@ def _hint(g: PegGame) -> dict[str, object]:
     Where the hint's search runs out of budget, the thorough search (a job of seconds) answers."""
     b = g.board
     here = PositionParams(b.name, g.position(), g.finish)
-    a = proved_here(g) or (computed(PEGS_ANALYSIS, here) if PEGS_ANALYSIS.quick(here) else None)
-    a = a or computed(PEGS_ANALYSIS, here)
+    a = proved_here(g) or computed(PEGS_ANALYSIS, here)
     if a.solvable is None and not a.solution:
         a = computed(PEGS_SEARCH, here)
+    only_to, a = nearest_finish(b, g.hole, g.position(), a, _peek_report) if not g.finish else (None, a)
     return {
+        "only_to": only_to,  # as on the solution page: a proved solution to that finish, not proved the fewest anywhere
         "solvable": a.solvable,
         "min_moves": a.min_moves,
         "method": a.method,
@@ -323,7 +324,7 @@ def solution() -> str:
         a = computed(PEGS_ANALYSIS, PositionParams(g.board.name, here, g.finish))
     if a.solvable is None and not a.solution:  # the hint's search ran out of budget: the thorough one (a job)
         a = computed(PEGS_SEARCH, PositionParams(g.board.name, here, g.finish))
-    only_to, a = nearest_finish(g.board, g.hole, _peek_report, a) if not g.finish and not g.jumps else (None, a)
+    only_to, a = nearest_finish(g.board, g.hole, here, a, _peek_report) if not g.finish else (None, a)
     step = params.whole(request.args, "step", 0, 0, max(0, len(a.solution)), "step")
     pos = replay(g.board, here, a.solution[:step])
     base = {

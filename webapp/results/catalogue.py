@@ -27,7 +27,7 @@ from solvers.pegs import (
     pegs,
     quick_exact,
 )
-from solvers.pegs.report import PegReport, counted, peg_report, proved_start
+from solvers.pegs.report import PegReport, counted, on_proved_path, peg_report, proved_start
 from solvers.pegs.shipped import shipped_start
 from solvers.pegs.table import PegRow
 from solvers.progress import Tick
@@ -334,16 +334,21 @@ def settled_start(
 
 
 def nearest_finish(
-    b: Board, hole: str, look: Callable[[ReportParams], PegReport | None], searched: Analysis
+    b: Board, hole: str, position: int, searched: Analysis, look: Callable[[ReportParams], PegReport | None]
 ) -> tuple[str | None, Analysis]:
-    """Finishing anywhere, where the search's solution is not proved the fewest (and `settled_start` gives nothing
-    yet: not every finish is proved): the shortest proved fewest-move solution to one finish the start allows, with
-    that finish, if it is no longer than the search's (proved the fewest to that finish, not anywhere); else
-    (None, searched)."""
+    """Finishing anywhere, where the search's solution from a position of the game from hole is not proved the
+    fewest (and `settled_start` gives nothing yet: not every finish is proved): the shortest of the proved
+    fewest-move solutions to one finish the start allows that the game is still on (`on_proved_path`; from the
+    start, each), with that finish, if it is no longer than the search's (the fewest to that finish, not proved the
+    fewest anywhere); else (None, searched)."""
     if searched.method in ("exact", "bidirectional"):
         return None, searched
-    finishes = [b.labels[f] for f in class_finals(b, b.start(hole))]
-    found = [(f, a) for f in finishes if (a := settled_start(b, hole, f, look)) is not None and a.solution]
+    start, found = b.start(hole), []
+    for f in (b.labels[x] for x in class_finals(b, start)):
+        a = settled_start(b, hole, f, look)
+        rest = a if a is None or position == start else on_proved_path(b, start, a, position, f)
+        if rest is not None and rest.solution:
+            found.append((f, rest))
     best = min(found, key=lambda found: len(found[1].solution), default=None)
     if best is None or searched.solution and len(best[1].solution) > len(searched.solution):
         return None, searched
