@@ -6,6 +6,7 @@ nginx. The fixture fails each test if the server's log holds a traceback."""
 from __future__ import annotations
 
 import http.client
+import itertools
 import os
 import re
 import resource
@@ -64,14 +65,21 @@ def _rendered_rows(app: Served) -> tuple[int, int]:
 
 
 def test_junk_parameters_add_no_stored_answers(serve: Callable[..., Served]) -> None:
-    """The disk-fill repro: the Æquitas table's API answer asked with 60 different junk parameters is kept once
-    (its key is the computation's canonical parameters, not the URL), so the store grows by one answer."""
+    """The disk-fill repro: the Æquitas table's API answer asked at 60 different addresses that mean the same
+    (the flags and the number spelled in other ways) is kept once (its key is the computation's canonical
+    parameters, not the URL), so the store grows by one answer; junk parameters are refused and add nothing."""
     app = serve()
     assert answered(app.url, "/api/aequitas?table=1&max_coins=12", "127.0.0.1")[0] == 200
     once = _rendered_rows(app)
     assert once[0] == 1
-    for i in range(60):
-        assert ask(app.url, f"/api/aequitas?table=1&max_coins=12&z{i}=1", "127.0.0.7")[0] == 200
+    spelled = itertools.product(
+        ["1", "true", "True", "TRUE", "on", "yes"], ["0", "false", "off", "no", "False"], ["12", "012"]
+    )
+    for table, certificates, coins in spelled:
+        path = f"/api/aequitas?table={table}&max_coins={coins}&certificates={certificates}"
+        assert ask(app.url, path, "127.0.0.7")[0] == 200
+    for i in range(10):
+        assert ask(app.url, f"/api/aequitas?table=1&max_coins=12&z{i}=1", "127.0.0.7")[0] == 400
     assert _rendered_rows(app) == once
     # the answer kept by nginx gzip-compressed for one client is never the one a client without gzip gets
     assert _get(app.url, "/api/aequitas?table=1&max_coins=12", {"Accept-Encoding": "gzip"}) == 200
