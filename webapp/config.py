@@ -14,7 +14,7 @@ import string
 import zlib
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -138,15 +138,21 @@ def _write_private(path: Path, text: str) -> None:
 
 
 @contextmanager
-def _locked(folder: Path) -> Iterator[None]:
-    """Hold the instance folder's key lock (so processes starting together agree on one key)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    fd = os.open(folder / ".secret_key.lock", os.O_RDWR | os.O_CREAT, 0o600)
+def held(lock: Path) -> Iterator[None]:
+    """Hold a lock file (made if missing, private) while processes starting together do what one of them must do
+    first (the instance's key made, the store's tables made)."""
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
         os.close(fd)
+
+
+def _locked(folder: Path) -> AbstractContextManager[None]:
+    """Hold the instance folder's key lock (so processes starting together agree on one key)."""
+    return held(folder / ".secret_key.lock")
 
 
 def _file_key(folder: Path) -> str:

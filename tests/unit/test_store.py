@@ -65,6 +65,40 @@ def test_entries_survive_reopening(tmp_path: Path) -> None:
     assert SqliteStore(tmp_path / "r.db", SECRET).get("k") == b"value"
 
 
+def _open_at(path: Path, together: Any, opened: Any) -> None:
+    """One process's open of a store, once every process is ready (the outcome: 'ok' or the error)."""
+    together.wait()
+    try:
+        SqliteStore(path, SECRET).put(f"k{os.getpid()}", b"value")
+        opened.put("ok")
+    except sqlite3.Error as e:
+        opened.put(repr(e))
+
+
+@pytest.mark.slow
+def test_workers_opening_a_new_store_together_all_open_it(tmp_path: Path) -> None:
+    """A fresh server's first requests reach its workers at once, each opening the new file: every one opens it
+    and writes (processes switching a new file to WAL together got 'database is locked' at once: in five runs of
+    this test's 1,200 opens, before the first open was taken one process at a time, 1 to 24 did)."""
+    import multiprocessing
+
+    fork = multiprocessing.get_context("fork")
+    outcomes: list[str] = []
+    for round_ in range(100):
+        together, opened = fork.Barrier(12), fork.Queue()
+        path = tmp_path / f"r{round_}.db"
+        procs = [fork.Process(target=_open_at, args=(path, together, opened)) for _ in range(12)]
+        for p in procs:
+            p.start()
+        outcomes += [opened.get(timeout=60) for _ in procs]
+        for p in procs:
+            p.join()
+    assert outcomes == ["ok"] * len(outcomes), (
+        len(outcomes) - outcomes.count("ok"),
+        {o for o in outcomes if o != "ok"},
+    )
+
+
 def test_a_damaged_entry_is_dropped(tmp_path: Path) -> None:
     """Changed bytes, or bytes written under another secret, fail the HMAC: never served, deleted."""
     store = SqliteStore(tmp_path / "r.db", SECRET)

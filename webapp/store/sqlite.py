@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from webapp.config import held
 from webapp.store.base import (
     GAMES,
     KEEP_ALL,
@@ -56,7 +57,9 @@ class SqliteStore(Store):
         path.parent.mkdir(parents=True, exist_ok=True)
         super().__init__(f"sqlite:{path}", secrets, budget)
         self._path = path
-        with self._db() as db:
+        # one process at a time: workers opening a new file together each found it not yet in WAL mode, and one
+        # switching it while another did got 'database is locked' at once (in 1 of 240 opens of six processes)
+        with held(path.with_name(f"{path.name}.lock")), self._db() as db:
             if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":  # set once: setting it again needs the file
                 db.execute("PRAGMA journal_mode=WAL")  # to itself, and another writer makes that 'database is locked'
             db.execute(f"CREATE TABLE IF NOT EXISTS results ({RESULTS})")
