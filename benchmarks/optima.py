@@ -22,13 +22,10 @@ than a session carries to the next clone), which `make frontier` runs past the t
 from __future__ import annotations
 
 import argparse
-import fcntl
 import json
 import re
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
@@ -60,6 +57,7 @@ from webapp.commands.frontier import (  # noqa: E402
     stopped,
     whole,
 )
+from webapp.config import held  # noqa: E402
 from webapp.jobs.halting import halt_on_signals, stops_ignored  # noqa: E402
 from webapp.results.codebreak_results import PROOFS  # noqa: E402
 from webapp.results.games import game_spec  # noqa: E402
@@ -283,14 +281,14 @@ def second_free_strategy(size: str, first: str, per_part: int | None, shard: tup
     # first shard alone appends to the checkpoint's file
     parts, lock = PROOFS / f"second-free-{size}-{first}.parts.json", CHECKPOINTS / f"second-free-{size}-{first}.lock"
     lock.parent.mkdir(parents=True, exist_ok=True)
-    with locked(lock):
+    with held(lock):
         kept: PartBests = read_parts(parts)
     before, tried = cpu_seconds(), sum(v[0] for v in kept.values())
 
     synced = dict(kept)  # the file's entries as this process last read or wrote them
 
     def told(kept: PartBests) -> None:
-        with stops_ignored(), locked(lock):  # an entry not changed here since is the file's (another shard's part)
+        with stops_ignored(), held(lock):  # an entry not changed here since is the file's (another shard's part)
             kept.update({k: v for k, v in read_parts(parts).items() if kept.get(k) == synced.get(k)})
             whole(parts, (json.dumps({str(k): list(v) for k, v in sorted(kept.items())}) + "\n").encode())
             synced.clear()
@@ -301,7 +299,7 @@ def second_free_strategy(size: str, first: str, per_part: int | None, shard: tup
 
     def ran(how: str) -> None:
         how += f"; {sum(v[0] for v in kept.values()):,} second guesses tried in the parts by its end (from {tried:,})"
-        with stops_ignored(), locked(lock):
+        with stops_ignored(), held(lock):
             note_run(f"second-free-{size}-{first}", cpu_seconds() - before, how)
 
     try:
@@ -334,14 +332,6 @@ def read_parts(path: Path) -> dict[int, tuple[int, int, int, int]]:
     candidate tried -1 where it was not written down)."""
     found = json.loads(path.read_text()) if path.exists() else {}
     return {int(k): (int(v[0]), int(v[1]), int(v[2]), int(v[3]) if len(v) > 3 else -1) for k, v in found.items()}
-
-
-@contextmanager
-def locked(path: Path) -> Iterator[None]:
-    """An exclusive lock on a file (made if missing) while the block runs."""
-    with path.open("a") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        yield
 
 
 class Reading(NamedTuple):
