@@ -19,15 +19,13 @@ from webapp.results.computations import dumps, run, stored
 from webapp.store.sqlite import SqliteStore
 
 
-def test_every_shipped_file_is_a_listed_result_and_holds_when_loaded() -> None:
-    """No file is stale (a change to what a computation stores names new files) or stray, and each loads: decoded
-    against its stored type, a strategy tree verified on every secret, a peg solution replayed."""
+def test_every_shipped_file_is_a_listed_result() -> None:
+    """No file is stale (a change to what a computation stores names new files) or stray; that each holds when
+    loaded is checked once, by installing them all into a fresh store (below)."""
     items = shipped_items()
     assert {path_of(c, p) for c, p in items} == set(SHIPPED_RESULTS.glob("*.gz"))
     names = {c.name for c, _ in items}
     assert {"codebreak.second", "pegs.report", "aequitas.table"} <= names
-    for c, p in items:
-        assert load(c, p) is not None
 
 
 def test_a_shipped_result_that_does_not_hold_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -123,8 +121,10 @@ def test_a_cheap_shipped_result_is_made_again_byte_for_byte(c: object, params: o
 
 def test_a_fresh_store_holds_every_shipped_result_before_any_job(tmp_path: Path) -> None:
     """`install` stores the certified sizes' optimal averages and every shipped file (once: a second install
-    stores nothing); the optima table then shows each certified size proved at its certificate's total, the
-    published ones agreeing (Koyama and Lai 1993's 5,625, Ville 2013's 11,228, arfst23's 20,471)."""
+    stores nothing), each only if it holds when loaded (`shipped.load`: decoded against its stored type, a strategy
+    tree verified on every secret, a peg solution replayed), so the count says that every one holds; the optima
+    table then shows each certified size proved at its certificate's total, the published ones agreeing (Koyama and
+    Lai 1993's 5,625, Ville 2013's 11,228, arfst23's 20,471)."""
     from webapp.jobs.optima import optima_table
     from webapp.jobs.shipped import certificates
 
