@@ -17,11 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from solvers.codebreak import build, parse
+from solvers.codebreak import Node, build, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 TREE = ROOT / "webapp" / "data" / "proofs" / "super-mastermind-tree.json.gz"
 PUBLISHED = 5.4856
+CODES = list(product(range(8), repeat=5))
 
 
 def score(guess: tuple[int, ...], secret: tuple[int, ...]) -> tuple[int, int]:
@@ -33,7 +34,7 @@ def score(guess: tuple[int, ...], secret: tuple[int, ...]) -> tuple[int, int]:
 
 def test_the_improved_tree_finds_every_secret_in_fewer_guesses_than_published() -> None:
     """Every secret is found; the total is below 5.4856 x 32,768 and the worst case is 8 guesses at most."""
-    codes = list(product(range(8), repeat=5))
+    codes = CODES
     g = build(parse((ROOT / "games" / "super-mastermind.game").read_text()))
     assert g.experiments == tuple("".join("ABCDEFGH"[c] for c in code) for code in codes)  # the tree's indices
     tree = json.loads(gzip.decompress(TREE.read_bytes()))
@@ -60,7 +61,7 @@ def test_super_mastermind_guessing_possible_codes_only_needs_179929_guesses() ->
     (playonline/optimal_strategy.html; OEIS A231205 cites it): proved by the search (told to look below the
     published total plus one, so it fails if no strategy reaches it, and finds a better one if there is one), its
     tree replayed here with the test's own scorer, every guess checked to be a code still possible."""
-    from solvers.codebreak import Node, Proving, build_tree, verify
+    from solvers.codebreak import Proving, build_tree, verify
     from solvers.codebreak.solve import Seeded
     from webapp.results.codebreak_results import codebreak_params, shipped_entries
 
@@ -74,20 +75,48 @@ def test_super_mastermind_guessing_possible_codes_only_needs_179929_guesses() ->
     )
     st = verify(g, tree, possible_only=True)
     assert st.verified and st.total == 179_929
-    codes = list(product(range(8), repeat=5))
-    replayed = []
-    for secret in codes:
+    replayed = replay(tree, free=())
+    assert sum(replayed) == 179_929 and max(replayed) == 8
+    assert CODES[tree.experiment or 0] == (0, 0, 1, 1, 2)  # AABBC, 12233 in the publication's digits
+
+
+@pytest.mark.proof  # the parts file in git names each part's second guess: about 3 CPU minutes, 2.3 GB: make proofs
+def test_super_mastermind_second_guess_free_reaches_179274_from_aabcd() -> None:
+    """The supermastermind site's 179,274 for Super Mastermind with possible codes only except the second guess
+    (any code), reached from the first guess AABCD: each part's second guess as the proof kept it in git
+    (`second-free-super-AABCD.parts.json`, where every part is settled), the guesses below it possible codes only as
+    the search finds them (`second_free_bound`, resuming from the possible-only proof's snapshot); the tree replayed
+    here with the test's own scorer, every guess from the third on checked to be a code still possible."""
+    from solvers.codebreak.optimal.second_free import second_free_bound
+    from solvers.codebreak.solve import Seeded
+    from webapp.results.codebreak_results import codebreak_params, shipped_entries
+
+    params = codebreak_params("super-mastermind", (None, None, None), "optimal-average", possible_only=True)
+    snapshot = Seeded(tuple(shipped_entries(params)), None)
+    kept = json.loads((ROOT / "webapp" / "data" / "proofs" / "second-free-super-AABCD.parts.json").read_text())
+    parts = {int(k): (v[0], v[1], v[2], v[3]) for k, v in kept.items()}  # tried, least total, its guess, the last
+    g = build(parse((ROOT / "games" / "super-mastermind.game").read_text())).tabled()
+    found = second_free_bound(g, g.experiments.index("AABCD"), 1, checkpoint=snapshot, kept=parts)
+    assert found.stats.verified and found.total == 179_274
+    replayed = replay(found.tree, free=(1,))
+    assert sum(replayed) == 179_274 and max(replayed) == 8
+
+
+def replay(tree: Node, free: tuple[int, ...]) -> list[int]:
+    """Each secret's guesses on a tree, played with the test's own scorer; every guess but those at the depths
+    `free` (0 the first) is checked to be a code still possible, and the last one to be the secret."""
+    out = []
+    for secret in CODES:
         node: Node | None = tree
         used, told = 0, list[tuple[tuple[int, ...], tuple[int, int]]]()
         while node is not None:
             assert node.experiment is not None
-            guess = codes[node.experiment]
-            assert all(score(g0, guess) == o for g0, o in told)  # a code still possible
+            guess = CODES[node.experiment]
+            assert used in free or all(score(g0, guess) == o for g0, o in told)  # a code still possible
             used += 1
             black, white = score(guess, secret)
             told.append((guess, (black, white)))
             node = node.children[black * 6 + white]
             assert (node is None) == (guess == secret)
-        replayed.append(used)
-    assert sum(replayed) == 179_929 and max(replayed) == 8
-    assert codes[tree.experiment or 0] == (0, 0, 1, 1, 2)  # AABBC, 12233 in the publication's digits
+        out.append(used)
+    return out
