@@ -3,6 +3,7 @@ environment: where the instance folder is, the secret key, the result store and 
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import logging
@@ -137,22 +138,39 @@ def _write_private(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+_HELD: set[int] = set()  # the lock files this process holds now (a child forked meanwhile closes its copies)
+
+
+def _forked() -> None:
+    """In a child forked while a thread of its parent held a lock file: the child's copies closed, so that its own
+    next lock waits only for other processes, not for itself, and the others never wait for it."""
+    for fd in _HELD:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _HELD.clear()
+
+
+os.register_at_fork(after_in_child=_forked)
+
+
 @contextmanager
-def held(lock: Path) -> Iterator[None]:
+def file_lock(lock: Path) -> Iterator[None]:
     """Hold a lock file (made if missing, private) while processes starting together do what one of them must do
-    first (the instance's key made, the store's tables made)."""
+    first (the instance's key made, the store's tables made). flock, not lockf: it also excludes threads."""
     lock.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
+        _HELD.add(fd)
         yield
     finally:
+        _HELD.discard(fd)
         os.close(fd)
 
 
 def _locked(folder: Path) -> AbstractContextManager[None]:
     """Hold the instance folder's key lock (so processes starting together agree on one key)."""
-    return held(folder / ".secret_key.lock")
+    return file_lock(folder / ".secret_key.lock")
 
 
 def _file_key(folder: Path) -> str:

@@ -3,8 +3,10 @@ and `fetch` computes quick results inline and heavy ones through one job."""
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -99,8 +101,49 @@ def test_workers_opening_a_new_store_together_all_open_it(tmp_path: Path) -> Non
     and writes. Before the first open was taken one process at a time, processes switching a new file to WAL
     together got 'database is locked' at once: 2 to 12 of these 320 opens in each of 6 runs (40 rounds of 8 forked
     processes each, on the 2-core VM)."""
-    done = subprocess.run([sys.executable, "-c", OPENED_TOGETHER, str(tmp_path)], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", OPENED_TOGETHER, str(tmp_path)], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+
+
+def test_a_process_forked_while_a_lock_file_is_held_does_not_keep_it(tmp_path: Path) -> None:
+    """A consumer forks its workers while another of its threads may hold the store's open lock: the child keeps no
+    copy of it (which would hold the lock for as long as the child lives and leave the child waiting on itself at
+    its own next open), so once the parent lets go the child takes the lock and goes on."""
+    import threading
+
+    from tests.waiting import until
+    from webapp.config import file_lock
+
+    lock, inside, release = tmp_path / "r.db.lock", threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with file_lock(lock):
+            inside.set()
+            release.wait()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    inside.wait()
+    child = os.fork()
+    if child == 0:
+        with file_lock(lock):  # waits for the parent's thread to let go
+            os._exit(0)
+    release.set()
+    holder.join()
+
+    def reaped() -> tuple[int, int] | None:
+        pid, status = os.waitpid(child, os.WNOHANG)
+        return (pid, status) if pid == child else None
+
+    try:
+        _, status = until(reaped, 30, "the child never took the lock")
+    finally:
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(child, signal.SIGKILL)
+            os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
 
 
 def test_a_damaged_entry_is_dropped(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from webapp.config import held
+from webapp.config import file_lock
 from webapp.store.base import (
     GAMES,
     KEEP_ALL,
@@ -58,8 +58,8 @@ class SqliteStore(Store):
         super().__init__(f"sqlite:{path}", secrets, budget)
         self._path = path
         # one process at a time: workers opening a new file together each found it not yet in WAL mode, and one
-        # switching it while another did got 'database is locked' at once (in 1 of 240 opens of six processes)
-        with held(path.with_name(f"{path.name}.lock")), self._db() as db:
+        # switching it while another did got 'database is locked' at once
+        with file_lock(path.with_name(f"{path.name}.lock")), self._db() as db:
             if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":  # set once: setting it again needs the file
                 db.execute("PRAGMA journal_mode=WAL")  # to itself, and another writer makes that 'database is locked'
             db.execute(f"CREATE TABLE IF NOT EXISTS results ({RESULTS})")
