@@ -57,7 +57,7 @@ from webapp.commands.frontier import (  # noqa: E402
     stopped,
     whole,
 )
-from webapp.config import held  # noqa: E402
+from webapp.config import file_lock  # noqa: E402
 from webapp.jobs.halting import halt_on_signals, stops_ignored  # noqa: E402
 from webapp.results.codebreak_results import PROOFS  # noqa: E402
 from webapp.results.games import game_spec  # noqa: E402
@@ -280,15 +280,14 @@ def second_free_strategy(size: str, first: str, per_part: int | None, shard: tup
     checkpoint: Checkpoint | None = file if file is None or not shard or shard[0] == 0 else Reading(file)  # the
     # first shard alone appends to the checkpoint's file
     parts, lock = PROOFS / f"second-free-{size}-{first}.parts.json", CHECKPOINTS / f"second-free-{size}-{first}.lock"
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    with held(lock):
+    with file_lock(lock):
         kept: PartBests = read_parts(parts)
     before, tried = cpu_seconds(), sum(v[0] for v in kept.values())
 
     synced = dict(kept)  # the file's entries as this process last read or wrote them
 
     def told(kept: PartBests) -> None:
-        with stops_ignored(), held(lock):  # an entry not changed here since is the file's (another shard's part)
+        with stops_ignored(), file_lock(lock):  # an entry not changed here since is the file's (another shard's part)
             kept.update({k: v for k, v in read_parts(parts).items() if kept.get(k) == synced.get(k)})
             whole(parts, (json.dumps({str(k): list(v) for k, v in sorted(kept.items())}) + "\n").encode())
             synced.clear()
@@ -299,7 +298,7 @@ def second_free_strategy(size: str, first: str, per_part: int | None, shard: tup
 
     def ran(how: str) -> None:
         how += f"; {sum(v[0] for v in kept.values()):,} second guesses tried in the parts by its end (from {tried:,})"
-        with stops_ignored(), held(lock):
+        with stops_ignored(), file_lock(lock):
             note_run(f"second-free-{size}-{first}", cpu_seconds() - before, how)
 
     try:
@@ -307,7 +306,8 @@ def second_free_strategy(size: str, first: str, per_part: int | None, shard: tup
             second_guesses(
                 g, g.experiments.index(first), per_part, kept, told, Tuning(node_limit=LONG), checkpoint, shard
             )
-            return ran(f"shard {shard[0]} of {shard[1]}, up to {per_part or 'every'} second guesses a part")
+            each = f"up to {per_part} second guesses" if per_part else "every second guess"
+            return ran(f"shard {shard[0]} of {shard[1]}, {each} a part")
         found = second_free_bound(
             g, g.experiments.index(first), per_part, Tuning(node_limit=LONG), checkpoint, kept, told
         )
@@ -318,7 +318,7 @@ def second_free_strategy(size: str, first: str, per_part: int | None, shard: tup
     record = Record("optima-possible")
     record.row(
         f"{label}, possible codes only from the third guess on (any code second): a strategy, first guess {first}, "
-        f"each part's best of {f'its first {per_part} or more' if per_part else 'every'} second guesses",
+        f"each part's best of {f'its first {per_part} or more second guesses' if per_part else 'every second guess'}",
         f"total {found.total:,} (average {found.total / found.stats.secrets:.6f}, worst {found.stats.worst}), "
         f"verified; {sum(v[0] for v in kept.values()):,} second guesses tried in its parts, "
         f"{cpu_seconds() - before:,.0f} CPU s in this run (the runs before: second-free-{size}-{first}.runs.json), "
@@ -330,8 +330,9 @@ def second_free_strategy(size: str, first: str, per_part: int | None, shard: tup
 def read_parts(path: Path) -> dict[int, tuple[int, int, int, int]]:
     """What a strategy's search found in each part (`second_free.PartBests`), as its file keeps it (the last
     candidate tried -1 where it was not written down)."""
-    found = json.loads(path.read_text()) if path.exists() else {}
-    return {int(k): (int(v[0]), int(v[1]), int(v[2]), int(v[3]) if len(v) > 3 else -1) for k, v in found.items()}
+    from solvers.codebreak.optimal.second_free import read_part_bests
+
+    return read_part_bests(path.read_text()) if path.exists() else {}
 
 
 class Reading(NamedTuple):

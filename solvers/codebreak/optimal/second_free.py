@@ -13,6 +13,7 @@ guesses from the third on checked to be possible codes.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, MutableMapping
 from typing import NamedTuple
 
@@ -71,6 +72,14 @@ of its candidate second guesses were tried, in their order; the least total amon
 goes on from the candidate after the last one tried only if the candidates still stand in that order (a change to
 their bounds or their order would make it skip some): else it tries them all again, the least total found before
 its budget."""
+
+
+def read_part_bests(text: str) -> dict[int, tuple[int, int, int, int]]:
+    """PartBests from the JSON text a run keeps them in (`<name>.parts.json`: each part's first secret, then its
+    four numbers; the last candidate tried -1 where an older run did not write it down)."""
+    found = json.loads(text)
+    return {int(k): (int(v[0]), int(v[1]), int(v[2]), int(v[3]) if len(v) > 3 else -1) for k, v in found.items()}
+
 
 STEP = 8  # candidate second guesses searched between two reports (what a stop can lose)
 
