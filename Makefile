@@ -117,7 +117,10 @@ typecheck: $(VENV)/.test-installed
 # running, a fresh 0700 clone's CI=true make test took 421.5 s in all (fast step 196.8 s, slow 202.7 s; 659 CPU s),
 # once serve's processes ended without Python's teardown (the same a commit earlier: 461.7 s, slow step 234.2 s);
 # later that session, with nearly the same code, 473.9 s and 447.7 s (the VM's speed drifts by a tenth or more), and
-# 4b9619a's own, back to back, 361.9 s there (its tests: 1,337 against 1,497).
+# 4b9619a's own, back to back, 361.9 s there (its tests: 1,337 against 1,497). On 2026-12-02, on another such VM,
+# three fresh 0700 clones took 520 s, 620 s and 717 s within 90 minutes, nothing else running (user CPU 693 s,
+# 847 s and 984 s for nearly the same 1,529 to 1,530 tests, the first run's with a 67 s one since cut to 3 s:
+# the VM slowed, not the tests).
 test: $(VENV)/.test-installed chromium redis nginx
 	@$(BIN)/python -m compileall -q solvers webapp tests
 	@$(BIN)/coin-puzzles warm-up & warm=$$!; \
