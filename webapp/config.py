@@ -138,7 +138,7 @@ def _write_private(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-_HELD: set[int] = set()  # the lock files this process holds now (a child forked meanwhile closes its copies)
+_HELD: set[int] = set()  # the lock files this process holds or waits on (a child forked meanwhile closes them)
 
 
 def _forked() -> None:
@@ -155,13 +155,14 @@ os.register_at_fork(after_in_child=_forked)
 
 @contextmanager
 def file_lock(lock: Path) -> Iterator[None]:
-    """Hold a lock file (made if missing, private) while processes starting together do what one of them must do
-    first (the instance's key made, the store's tables made). flock, not lockf: it also excludes threads."""
+    """Hold a lock file (made if missing, private) while one process at a time does what others must not do at
+    once (the instance's key made, a store's tables made, a proof's parts file written). flock, not lockf: it also
+    excludes threads. Its descriptor is listed before it is locked, so that a fork while it waits leaves no copy."""
     lock.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    _HELD.add(fd)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        _HELD.add(fd)
         yield
     finally:
         _HELD.discard(fd)
