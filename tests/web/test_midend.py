@@ -22,12 +22,17 @@ OWNED_CALLS = {  # a call by this name in a page: a copy of what the midend does
     "redo": "makes redo links (gamebar.game_bar)",
     "restart": "makes restart links (gamebar.game_bar)",
     "take_back": "takes a move back (gamebar.take_back_route)",
+    "may_take_back": "decides whether a take-back is offered (gamebar.game_bar)",
 }
 OWNED_ROUTES = {  # a route of this path in a page: a copy of the midend's
     "/take-back": "a take-back route of its own (gamebar.take_back_route)",
     "/id": "a game ID route of its own (gamebar.id_route)",
 }
-OWNED_MACROS = ("bar", "share", "win", "stats", "take_back")
+OWNED_MACROS = ("bar", "share", "win", "stats", "take_back", "moved_on")
+OWNED_TEXT = {  # in a template: a copy of what the midend's template writes
+    ".take_back')": "a take-back form of its own",
+    "latest position</a>": "a link to the latest position of its own",
+}
 
 
 def page_copies(root: Path) -> list[str]:
@@ -49,14 +54,18 @@ def page_copies(root: Path) -> list[str]:
 
 
 def template_copies(root: Path) -> list[str]:
-    """'template: macro' for each macro the midend's template owns defined again elsewhere."""
+    """'template: macro' for each macro the midend's template owns defined again elsewhere, and 'template: what'
+    for a take-back form or a link to a game's latest position written by a game's template (the error page links
+    to the latest position of the game a refused move came from)."""
     pattern = re.compile(r"{%-?\s*macro\s+(" + "|".join(OWNED_MACROS) + r")\s*\(")
-    return [
-        f"{path.relative_to(root / 'templates')}: {m.group(1)}"
-        for path in sorted((root / "templates").rglob("*.html"))
-        if path.name != "_gamebar.html"
-        for m in pattern.finditer(path.read_text(encoding="utf-8"))
-    ]
+    found = []
+    for path in sorted((root / "templates").rglob("*.html")):
+        if path.name in ("_gamebar.html", "error.html"):
+            continue
+        text, name = path.read_text(encoding="utf-8"), path.relative_to(root / "templates")
+        found += [f"{name}: {m.group(1)}" for m in pattern.finditer(text)]
+        found += [f"{name}: {what}" for mark, what in OWNED_TEXT.items() if mark in text]
+    return found
 
 
 def test_no_page_does_what_the_midend_owns() -> None:
@@ -77,21 +86,27 @@ def test_the_checks_find_a_planted_copy(tmp_path: Path) -> None:
     (pages / "mine.py").write_text("bar = Bar('id', '/id', '/share')\n")
     (pages / "theirs.py").write_text("back = at(chain.undo())\n")
     (pages / "sealed.py").write_text("@bp.post('/take-back')\ndef tb():\n    return GAME.take_back(k, h, log, 'x')\n")
-    (pages / "fine.py").write_text(
-        "ok = hidden.may_take_back(True)\n\n\n"
-        "@id_route(bp, 3, 'a game', 'a:b:c')\ndef _opened(parts, _):\n    return parts[0]\n"
-    )
+    (pages / "fine.py").write_text("@id_route(bp, 3, 'a game', 'a:b:c')\ndef _opened(parts, _):\n    return parts[0]\n")
+    (pages / "offers.py").write_text("view = Links(take_back=hidden.may_take_back(bool(moves)))\n")
     (pages / "typed.py").write_text("@bp.get('/id')\ndef from_id():\n    return go(opened(split_id(request.args)))\n")
     (tmp_path / "templates" / "_gamebar.html").write_text("{% macro win(b) %}{% endmacro %}")
     (templates / "play.html").write_text("{%- macro win(b) -%}<div class=win></div>{% endmacro %}")
+    (templates / "sealed.html").write_text(
+        '<form action="{{ url_for(\'mine.take_back\') }}"></form><a href="{{ x }}">Go to its latest position</a>'
+    )
     assert page_copies(tmp_path) == [
         "mine.py: builds its bar (gamebar.game_bar)",
+        "offers.py: decides whether a take-back is offered (gamebar.game_bar)",
         "sealed.py: a take-back route of its own (gamebar.take_back_route)",
         "sealed.py: takes a move back (gamebar.take_back_route)",
         "theirs.py: makes undo links (gamebar.game_bar)",
         "typed.py: a game ID route of its own (gamebar.id_route)",
     ]
-    assert template_copies(tmp_path) == ["mine/play.html: win"]
+    assert template_copies(tmp_path) == [
+        "mine/play.html: win",
+        "mine/sealed.html: a take-back form of its own",
+        "mine/sealed.html: a link to the latest position of its own",
+    ]
 
 
 def test_the_win_screen_scores_a_game_against_the_proved_best(app: Flask) -> None:

@@ -224,8 +224,8 @@ def _score(s: Setup, page: AdversaryPage) -> Score | None:
 
 class AdversaryPlayLinks(NamedTuple):
     """What the play page adds to its model: the set-up, its bar (with the result), the form's fields, the links to the
-    earlier positions and to each hint level, a refusal, the coins as placed, an earlier position's link to the
-    latest, whether the last weighing can be taken back, and the weighings taken back in words."""
+    earlier positions and to each hint level, a refusal, the coins as placed, and the weighings taken back in
+    words."""
 
     s: Setup
     bar: Bar
@@ -234,8 +234,6 @@ class AdversaryPlayLinks(NamedTuple):
     hint_url: Callable[[int], str]
     error: str | None
     placed: Mapping[str, str]
-    latest: str | None
-    take_back: bool
     taken_back: list[str]
 
 
@@ -245,10 +243,6 @@ def _play_links(
     """The play page's links, bar and result."""
     s, chain, log, hidden, _ = pos
     ws = page.weighings
-    latest = None
-    if hidden is not None and hidden.standing != "live" and not guess:  # an earlier position: a link to the latest
-        rec = hidden.record
-        latest = Setup(s.problem, s.budget, s.minimum, s.mode, rec.token).url(moves=rec.history, guess=rec.ending or "")
     hints = params.hints_used(request.args) if request.method == "GET" else 0
     shown = params.whole(request.args, "hint", 0, 0, 2, "hint") if request.method == "GET" else 0
     keep = {"h": str(hints) if hints else ""}
@@ -263,8 +257,9 @@ def _play_links(
     )
     share = s.url(moves=pos.w_text(), guess=guess)  # a finished game's link shows its end
     live = s.mode == "adversary" and not guess
+    sealed = _sealed(request.values) if hidden is not None else None
     bar = game_bar(
-        "adversary", ident, share, chain, at if live else None, hints=hints, stats=_stats(s), end=_score(s, page)
+        ident, share, chain, at if live else None, hints=hints, stats=_stats(s), end=_score(s, page), sealed=sealed
     )
     if hidden is not None:  # earlier positions of a game played forward: prefixes of its log
         prefixes = [s.url(moves=";".join(log[:cut]), **keep) for cut in positions_in_log(log)]
@@ -279,8 +274,6 @@ def _play_links(
         hint_url=lambda level: s.url(moves=pos.w_text(), hint=str(level), h=str(hints + (shown == 0))),
         error=error,
         placed=placed,
-        latest=latest,
-        take_back=hidden is not None and hidden.may_take_back(bool(ws), bool(guess)),
         taken_back=[_taken_back_text(w, hidden.secret) for w in taken_back(log)] if hidden is not None else [],
     )
 
@@ -362,7 +355,7 @@ def _sealed(form: Mapping[str, str]) -> Sealed:
     def at(history: str, token: str, ending: str) -> str:
         return Setup(s.problem, s.budget, s.minimum, s.mode, token).url(moves=history, guess=ending, h=hints)
 
-    return Sealed(HONEST_SCALE, kind(s), hidden, log, "weighing", at)
+    return Sealed(HONEST_SCALE, kind(s), hidden, log, "weighing", at, s.query(moves=";".join(log), h=hints))
 
 
 take_back_route(bp, _sealed)

@@ -273,7 +273,6 @@ def _play_links(
         return url(m, moves=format_weighings(state(m, start, c.applied)), **chain_fields(c), **keep)
 
     bar = game_bar(
-        "aequitas",
         game_id(m, ws),
         url(m, moves=format_weighings(ws)),
         chain,

@@ -205,8 +205,7 @@ def _guess_chain(g: Game, maker: str, log: tuple[str, ...]) -> Chain:
 class CodePlayLinks(NamedTuple):
     """What the play page adds to its model: the game's name, its bar (with the result), the form's fields (the game's
     query and the chain's), the hints asked for, the hint's link, the solver's suggestions, the judgement of the
-    last guess, an earlier position's link to the latest, whether the last guess can be taken back, the guesses
-    taken back with their scores."""
+    last guess, the guesses taken back with their scores."""
 
     name: str
     bar: Bar
@@ -216,8 +215,6 @@ class CodePlayLinks(NamedTuple):
     hint_url: str
     suggest: dict[str, str | None]
     judged: CodeLesson | Progress | str | None
-    latest: str | None
-    take_back: bool
     taken_back: list[tuple[str, str]]
 
 
@@ -239,7 +236,6 @@ def _play_links(
     moves = chain.shared().query(MOVES) if adversarial else {MOVES: history}  # no undo history, no hints counted
     share = link("codebreak.play", {**base, **moves})
     bar = _bar(name=name, sizes=sizes, page=page, chain=chain, at=at, share=share, hints=hints)
-    earlier = hidden is not None and hidden.standing == "earlier"
     return CodePlayLinks(
         name=name,
         bar=bar,
@@ -251,10 +247,6 @@ def _play_links(
         else link("codebreak.play", {**base, MOVES: history, "hint": "1", "h": hints + 1}),
         suggest=_suggest(name, sizes, g, r) if params.flag(request.args, "hint") and not r.won else {},
         judged=_judged(name, sizes, g, r) if r.guesses else None,
-        latest=link("codebreak.play", {**base, "t": hidden.record.token, MOVES: hidden.record.history})
-        if hidden is not None and earlier
-        else None,
-        take_back=hidden is not None and hidden.may_take_back(bool(r.guesses), r.won),
         taken_back=_taken_back(g, log, hidden.secret if hidden is not None else None) if not adversarial else [],
     )
 
@@ -263,14 +255,16 @@ def _bar(
     name: str, sizes: Sizes, page: CodePlayPage, chain: Chain, at: Callable[[Chain], str], share: str, hints: int
 ) -> Bar:
     """The game's bar: its ID (the guesses, or the sealed token of a random maker's game), undo and redo against
-    the adversarial maker, and the win screen once the code is broken."""
+    the adversarial maker (or the random maker's take-back and its form's fields), and the win screen once the code
+    is broken."""
     g, r, adversarial = page.game, page.round, page.maker == "adversarial"
     guesses = ",".join(code_text(g, e) for e in r.guesses)  # as the page shows them (digits)
     token = request.args.get("t", "")
     ident = game_id(name, sizes, guesses) if adversarial else format_id((name, _size_text(sizes)), token=token)
     score = _score(name, sizes, page.maker, len(r.guesses)) if r.won else None
     stats = _stats(name, sizes, page.maker)
-    return game_bar("codebreak", ident, share, chain, at if adversarial else None, hints=hints, stats=stats, end=score)
+    live, sealed = (at, None) if adversarial else (None, _sealed(request.values))
+    return game_bar(ident, share, chain, live, hints=hints, stats=stats, end=score, sealed=sealed)
 
 
 def _size_text(sizes: Sizes) -> str:
@@ -419,7 +413,7 @@ def _sealed(form: Mapping[str, str]) -> Sealed:
     def at(history: str, token: str, ending: str) -> str:  # (the record says how it ended)
         return link("codebreak.play", {**q, "t": token, MOVES: history})
 
-    return Sealed(RANDOM_CODE, _game_key(name, sizes), hidden, log, "guess", at)
+    return Sealed(RANDOM_CODE, _game_key(name, sizes), hidden, log, "guess", at, {**q, MOVES: ",".join(log)})
 
 
 take_back_route(bp, _sealed)

@@ -148,7 +148,7 @@ def _node_links(page: NodePage, chain: Chain) -> NodeLinks:
         tree_url=plan_url("coins.tree", p, obj) if p.coins <= TREE_PAGE_COINS else None,
         scheme_url=plan_url("coins.scheme", p, obj) if p.coins <= MAX_SCHEME_COINS else None,
         api_url=plan_url("coins_api.coins_json", p, obj),
-        bar=game_bar("coins", game_id(p, obj, path), plan_url("coins.node", p, obj, path=path), chain, at, stats=None),
+        bar=game_bar(game_id(p, obj, path), plan_url("coins.node", p, obj, path=path), chain, at, stats=None),
     )
 
 

@@ -232,8 +232,7 @@ def _score(page: DevilPlayPage, resigned: bool) -> Score | None:
 
 class DevilPlayLinks(NamedTuple):
     """What the play page adds to its model: the game, its bar (with the result), the form's fields, the links to peek
-    and to the solution from here, an earlier position's link to the latest, whether the last move can be taken
-    back, and a refusal."""
+    and to the solution from here, and a refusal."""
 
     g: DevilGame
     bar: Bar
@@ -241,8 +240,6 @@ class DevilPlayLinks(NamedTuple):
     peek: bool
     peek_url: str
     solution_url: str
-    latest: str | None
-    take_back: bool
     error: str | None
     resigned: bool  # the visitor gave the game up
     give_up_url: str  # this position, given up
@@ -262,8 +259,8 @@ def _play_links(
     v, moves, adversarial = g.variant, page.moves, g.devil == "adversarial"
     hints = params.hints_used(request.args) if request.method == "GET" else 0
     moves_field = chain.query(MOVES) if adversarial else {MOVES: ",".join(log)}
+    fields = g.query(**moves_field, peek="1" if peek else "")
     bar = game_bar(
-        "devil",
         game_id(g, moves) if adversarial else format_id((v.n, v.goal, int(v.reflections)), token=g.token),
         g.url(moves=moves_to_text(moves) if adversarial else ",".join(log)),
         chain,
@@ -273,12 +270,12 @@ def _play_links(
             f"devil:{v.n}:{v.goal}:{int(v.reflections)}:{g.devil}", f"{v.n} coins against the {g.devil} Devil"
         ),
         end=_score(page, resigned),
+        sealed=_sealed(request.values) if hidden is not None else None,
     )
-    earlier = hidden is not None and hidden.standing == "earlier"
     return DevilPlayLinks(
         g=g,
         bar=bar,
-        fields=g.query(**moves_field, peek="1" if peek else ""),
+        fields=fields,
         peek=peek,
         peek_url=g.url(**moves_field, peek="" if peek else "1"),
         # the game's own fields ride along (the solution's way back), its hints counting this solution
@@ -286,10 +283,6 @@ def _play_links(
             "devil.solution",
             {**g.query(**moves_field, peek="1" if peek else ""), "from": moves_to_text(moves), "h": str(hints + 1)},
         ),
-        latest=DevilGame(v, g.devil, hidden.record.token).url(moves=hidden.record.history)
-        if hidden and earlier
-        else None,
-        take_back=hidden is not None and hidden.may_take_back(bool(moves), page.won is not None or resigned),
         error=error,
         resigned=resigned,
         give_up_url=g.url(**moves_field, resign="1"),
@@ -339,7 +332,8 @@ def _sealed(form: Mapping[str, str]) -> Sealed:
     def at(history: str, token: str, ending: str) -> str:  # (the record says how it ended)
         return DevilGame(g.variant, g.devil, token).url(moves=history, peek=form.get("peek", ""))
 
-    return Sealed(RANDOM_DEVIL, _game_key(g.variant), hidden, log, "move", at)
+    fields = g.query(moves=",".join(log), peek=form.get("peek", ""))
+    return Sealed(RANDOM_DEVIL, _game_key(g.variant), hidden, log, "move", at, fields)
 
 
 take_back_route(bp, _sealed)

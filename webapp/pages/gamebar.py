@@ -66,6 +66,7 @@ class Bar:
     _: KW_ONLY
     stats: StatsKey | None  # None: a game without statistics (the plan navigator)
     end: Score | None = None  # the win screen, once the game is over
+    forward: Forward | None = None  # a game with a hidden secret: its take-back form and way to its latest position
 
     @property
     def share_url(self) -> str:
@@ -78,8 +79,19 @@ class Bar:
         return url_for("gamebar.qr", path=self.share)
 
 
+class Forward(NamedTuple):
+    """A game with a hidden secret, played forward (no undo links): where its take-back form posts, the fields it
+    posts (the position's), what a move is called, whether the last move may be taken back here, and, on an older
+    position than the game's latest, the latest's URL."""
+
+    action: str
+    fields: Mapping[str, str]
+    what: str
+    take_back: bool
+    latest: str | None
+
+
 def game_bar(
-    area: str,
     game_id: str,
     share: str,
     chain: Chain,
@@ -88,13 +100,23 @@ def game_bar(
     hints: int = 0,
     stats: StatsKey | None,
     end: Score | None = None,
+    sealed: Sealed | None = None,
 ) -> Bar:
-    """A game page's bar: its ID (entered again through `area`'s `from_id`), its share link, the Undo, Redo and
-    Restart links of its undo chain (at: a chain's URL; None where the moves are not a chain of links: a game with
-    a hidden secret, played forward only), the take-backs counted by the chain and the hints used."""
+    """The bar of the game whose blueprint renders the page: its ID (entered again through its `from_id`), its share
+    link, the Undo, Redo and Restart links of its undo chain (at: a chain's URL; None where the moves are not a
+    chain of links), the take-backs counted by the chain and the hints used; for a game with a hidden secret
+    (sealed: its position, played forward only), the take-back form (to its `take_back_route`) while the last move
+    may be taken back, and the link to the game's latest position on an older one."""
+    forward = None
+    if sealed is not None:
+        h, rec = sealed.hidden, sealed.hidden.record
+        older = h.standing == "earlier" or (h.standing == "over" and end is None)  # over, but not shown ended
+        latest = sealed.at(rec.history, rec.token, rec.ending or "") if older else None
+        taking = h.may_take_back(bool(chain.applied), end is not None)
+        forward = Forward(url_for(f"{request.blueprint}.take_back"), sealed.fields, sealed.what, taking, latest)
     return Bar(
         game_id=game_id,
-        id_action=url_for(f"{area}.from_id"),
+        id_action=url_for(f"{request.blueprint}.from_id"),
         share=share,
         undo=at(chain.undo()) if at and chain.can_undo else None,
         redo=at(chain.redo()) if at and chain.can_redo else None,
@@ -103,13 +125,15 @@ def game_bar(
         hints=hints,
         stats=stats,
         end=end,
+        forward=forward,
     )
 
 
 class Sealed(NamedTuple):
     """A position of a game with a hidden secret, as its take-back form posts it: the kind of game (its sealing),
-    the game's key, the position opened, the moves logged up to it, what a move is called ('guess') and the URL of
-    a position of the game (its history, its token, and how the game ended there: '' while it is on)."""
+    the game's key, the position opened, the moves logged up to it, what a move is called ('guess'), the URL of a
+    position of the game (its history, its token, and how the game ended there: '' while it is on) and the fields
+    the form posts."""
 
     game: HiddenGame[Any]
     kind: str
@@ -117,6 +141,7 @@ class Sealed(NamedTuple):
     log: tuple[str, ...]
     what: str
     at: Callable[[str, str, str], str]
+    fields: Mapping[str, str]
 
 
 def take_back_route(bp: Blueprint, sealed: Callable[[Mapping[str, str]], Sealed]) -> None:

@@ -158,7 +158,6 @@ def _play_links(s: Session, page: PegPlayPage, hints: int, hint: dict[str, objec
     g, b = s.game, page.board
     keep = {"h": hints or ""}
     bar = game_bar(
-        "pegs",
         game_id(g),
         session_url(s.moved(s.chain.shared())),
         s.chain,

@@ -200,7 +200,6 @@ def _play(v: Variant, plan: VariantPlan, chain: Chain, error: str | None = None,
         title = "Found in the fewest weighings" if turns <= game.minimum else "Found"
         score = Score(title, True, turns, game.minimum, "weighings")  # found: a win, scored against the fewest
     bar = game_bar(
-        "variants",
         game_id(v, chain.applied),
         link("variants.play_page", query(v, **{MOVES: ";".join(chain.applied)})),
         chain,
