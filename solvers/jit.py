@@ -24,6 +24,8 @@ from typing import Any, TypeVar, cast
 import numba
 from numba.core import caching
 
+from solvers.cachedir import account_cache
+
 F = TypeVar("F", bound=Callable[..., Any])
 SOURCE_FOLDER = Path(__file__).resolve().parent
 PREFIX = "numba-"
@@ -58,14 +60,7 @@ def cache_base(root: Path = SOURCE_FOLDER) -> Path:
     clone on this machine), else beside the sources when no home folder can be written."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return Path(os.environ["NUMBA_CACHE_DIR"])
-    try:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "coin-puzzles" / "numba"
-        base.mkdir(parents=True, exist_ok=True)
-        if os.access(base, os.W_OK | os.X_OK):
-            return base
-    except (OSError, RuntimeError):  # no home folder, or one this account cannot write
-        pass
-    return root / "__pycache__"
+    return account_cache("numba") or root / "__pycache__"
 
 
 def cache_folder(root: Path = SOURCE_FOLDER) -> Path:

@@ -117,12 +117,18 @@ def _templates(app: Flask) -> None:
     """What every template sees: the layout (page or fragment), the footer, the filters and the shared tables."""
     import math
 
+    from jinja2 import FileSystemBytecodeCache
+
+    from solvers.cachedir import account_cache
     from solvers.codebreak.strategy import STRATEGY_NAMES
     from solvers.pegs.board import board
     from webapp.http import htmx
     from webapp.pages import main, presets
     from webapp.pages.registry import PUZZLES
 
+    folder = account_cache("templates")
+    if folder is not None:  # each template compiled once a version of it, not again in every process and app
+        app.jinja_env.bytecode_cache = FileSystemBytecodeCache(str(folder))
     app.context_processor(htmx.layout)
     app.context_processor(main.footer)
     app.jinja_env.filters.update(

@@ -14,6 +14,7 @@ import pytest
 from solvers.codebreak.optimal.plain import PLAIN_MAX
 from solvers.jit import CACHE, kernel_sources, source_stamp
 from solvers.parallel import Execution
+from tests.conftest import TEST_KEY
 
 MODULES = (
     "import sys\n"
@@ -189,3 +190,24 @@ def test_the_cache_goes_where_it_can_be_written(monkeypatch: pytest.MonkeyPatch,
     (tmp_path / "file").write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # a file where a folder should be: cannot be made
     assert cache_base(tmp_path) == tmp_path / "__pycache__"
+
+
+def test_a_template_is_compiled_once_not_in_every_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The site's templates are compiled once a version of each, into the account's cache folder (0700, its files
+    0600): another app (another test, another gunicorn worker) loads them from there and compiles none."""
+    from webapp import create_app
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    settings = {"TESTING": True, "SECRET_KEY": TEST_KEY}
+    first = create_app(settings)
+    assert first.test_client().get("/devil/play?n=4").status_code == 200
+    folder = tmp_path / "coin-puzzles" / "templates"
+    assert folder.stat().st_mode & 0o777 == 0o700
+    assert {f.stat().st_mode & 0o777 for f in folder.iterdir()} == {0o600}
+    again = create_app(settings)
+
+    def compiled(*args: object, **kwargs: object) -> None:
+        raise AssertionError(f"compiled again: {args[1:2]}")
+
+    monkeypatch.setattr(again.jinja_env, "compile", compiled)
+    assert "Moves so far" in again.test_client().get("/devil/play?n=4").get_data(as_text=True)
