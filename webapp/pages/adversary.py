@@ -355,7 +355,7 @@ def _sealed(form: Mapping[str, str]) -> Sealed:
     def at(history: str, token: str, ending: str) -> str:
         return Setup(s.problem, s.budget, s.minimum, s.mode, token).url(moves=history, guess=ending, h=hints)
 
-    return Sealed(HONEST_SCALE, kind(s), hidden, log, "weighing", at, s.query(moves=";".join(log), h=hints))
+    return Sealed(HONEST_SCALE, kind(s), hidden, log, "weighing", at, fields=s.query(moves=";".join(log), h=hints))
 
 
 take_back_route(bp, _sealed)

@@ -413,7 +413,7 @@ def _sealed(form: Mapping[str, str]) -> Sealed:
     def at(history: str, token: str, ending: str) -> str:  # (the record says how it ended)
         return link("codebreak.play", {**q, "t": token, MOVES: history})
 
-    return Sealed(RANDOM_CODE, _game_key(name, sizes), hidden, log, "guess", at, {**q, MOVES: ",".join(log)})
+    return Sealed(RANDOM_CODE, _game_key(name, sizes), hidden, log, "guess", at, fields={**q, MOVES: ",".join(log)})
 
 
 take_back_route(bp, _sealed)

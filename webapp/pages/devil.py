@@ -333,7 +333,7 @@ def _sealed(form: Mapping[str, str]) -> Sealed:
         return DevilGame(g.variant, g.devil, token).url(moves=history, peek=form.get("peek", ""))
 
     fields = g.query(moves=",".join(log), peek=form.get("peek", ""))
-    return Sealed(RANDOM_DEVIL, _game_key(g.variant), hidden, log, "move", at, fields)
+    return Sealed(RANDOM_DEVIL, _game_key(g.variant), hidden, log, "move", at, fields=fields)
 
 
 take_back_route(bp, _sealed)
