@@ -279,7 +279,10 @@ def test_triangle_5_fewest_moves_match_bells_catalogue() -> None:
         assert exact("triangle-5").finals(start).get(goal) == moves
 
 
-@pytest.mark.parametrize(("name", "hole"), [("triangle-5", "1"), ("triangle-5", "4"), ("triangle-6", "1")])
+@pytest.mark.parametrize(
+    ("name", "hole"),
+    [("triangle-5", "1"), ("triangle-5", "4"), pytest.param("triangle-6", "1", marks=pytest.mark.proof)],  # 15 CPU s
+)
 def test_the_rest_of_a_proved_solution_is_proved_from_every_position_on_it(name: str, hole: str) -> None:
     """A fewest-move solution from a start (to its nearest finish), and each position it passes through mapped by
     every symmetry of the board: the rest, mapped back, is the fewest from there (the exact layers, computed

@@ -112,7 +112,9 @@ def test_the_second_guess_totals_agree_with_a_brute_force() -> None:
 
 
 @pytest.mark.parametrize(
-    ("c", "params"), [(AEQUITAS, AequitasParams(40)), (PEGS_TABLE, BoardParams("english"))], ids=["aequitas", "pegs"]
+    ("c", "params"),
+    [pytest.param(AEQUITAS, AequitasParams(40), marks=pytest.mark.proof), (PEGS_TABLE, BoardParams("english"))],
+    ids=["aequitas", "pegs"],  # the Æquitas table to 40 coins: a search of seconds, longer here (make proofs)
 )
 def test_a_cheap_shipped_result_is_made_again_byte_for_byte(c: object, params: object) -> None:
     """The shipped files of results made in seconds are what the computation makes here."""
