@@ -117,7 +117,7 @@ def _templates(app: Flask) -> None:
     """What every template sees: the layout (page or fragment), the footer, the filters and the shared tables."""
     import math
 
-    from jinja2 import FileSystemBytecodeCache
+    import jinja2
 
     from solvers.cachedir import account_cache
     from solvers.codebreak.strategy import STRATEGY_NAMES
@@ -126,9 +126,9 @@ def _templates(app: Flask) -> None:
     from webapp.pages import main, presets
     from webapp.pages.registry import PUZZLES
 
-    folder = account_cache("templates")
+    folder = account_cache(f"templates-{jinja2.__version__}")
     if folder is not None:  # each template compiled once a version of it, not again in every process and app
-        app.jinja_env.bytecode_cache = FileSystemBytecodeCache(str(folder))
+        app.jinja_env.bytecode_cache = htmx.CompiledTemplates(str(folder))
     app.context_processor(htmx.layout)
     app.context_processor(main.footer)
     app.jinja_env.filters.update(

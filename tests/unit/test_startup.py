@@ -16,6 +16,8 @@ from solvers.jit import CACHE, kernel_sources, source_stamp
 from solvers.parallel import Execution
 from tests.conftest import TEST_KEY
 
+SETTINGS = {"TESTING": True, "SECRET_KEY": TEST_KEY}
+
 MODULES = (
     "import sys\n"
     "from webapp.commands.cli import main\n"
@@ -198,16 +200,65 @@ def test_a_template_is_compiled_once_not_in_every_app(monkeypatch: pytest.Monkey
     from webapp import create_app
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    settings = {"TESTING": True, "SECRET_KEY": TEST_KEY}
-    first = create_app(settings)
+    first = create_app(SETTINGS)
     assert first.test_client().get("/devil/play?n=4").status_code == 200
-    folder = tmp_path / "coin-puzzles" / "templates"
+    (folder,) = (tmp_path / "coin-puzzles").glob("templates-*")
     assert folder.stat().st_mode & 0o777 == 0o700
     assert {f.stat().st_mode & 0o777 for f in folder.iterdir()} == {0o600}
-    again = create_app(settings)
+    again = create_app(SETTINGS)
 
     def compiled(*args: object, **kwargs: object) -> None:
         raise AssertionError(f"compiled again: {args[1:2]}")
 
     monkeypatch.setattr(again.jinja_env, "compile", compiled)
     assert "Moves so far" in again.test_client().get("/devil/play?n=4").get_data(as_text=True)
+
+
+def test_a_damaged_or_unwritable_template_cache_fails_no_page(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A cached template that cannot be read back (damaged after its header) is compiled again, and one that
+    cannot be written (a full disk) is not kept: the page is served either way."""
+    import jinja2.bccache
+
+    from webapp import create_app
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert create_app(SETTINGS).test_client().get("/devil/play?n=4").status_code == 200
+    (folder,) = (tmp_path / "coin-puzzles").glob("templates-*")
+    for f in folder.iterdir():
+        f.write_bytes(jinja2.bccache.bc_magic + b"not a pickle")
+    assert create_app(SETTINGS).test_client().get("/devil/play?n=4").status_code == 200
+    for f in folder.iterdir():
+        f.unlink()
+
+    def full(*args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(jinja2.bccache.FileSystemBytecodeCache, "dump_bytecode", full)
+    assert create_app(SETTINGS).test_client().get("/devil/play?n=4").status_code == 200
+    assert not list(folder.iterdir())
+
+
+def test_a_cache_folder_is_used_only_where_this_account_alone_writes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """What the cache folders hold is loaded as code: a folder of ours left open to others is made 0700, a link
+    or (as root) another account's folder is not used, and a relative XDG_CACHE_HOME is ignored (~/.cache)."""
+    from solvers.cachedir import account_cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    ours = tmp_path / "coin-puzzles"
+    (ours / "open").mkdir(parents=True)
+    ours.chmod(0o777)
+    (ours / "open").chmod(0o777)
+    assert account_cache("open") == ours / "open"
+    assert ours.stat().st_mode & 0o777 == (ours / "open").stat().st_mode & 0o777 == 0o700
+    (tmp_path / "elsewhere").mkdir()
+    (ours / "linked").symlink_to(tmp_path / "elsewhere")
+    assert account_cache("linked") is None
+    if os.geteuid() == 0:  # root may write anywhere: a folder another account owns is still refused
+        (ours / "theirs").mkdir()
+        os.chown(ours / "theirs", 65534, 65534)
+        assert account_cache("theirs") is None
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert account_cache("k") == tmp_path / "home" / ".cache" / "coin-puzzles" / "k"

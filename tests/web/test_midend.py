@@ -30,8 +30,8 @@ OWNED_ROUTES = {  # a route of this path in a page: a copy of the midend's
 }
 OWNED_MACROS = ("bar", "share", "win", "stats", "take_back", "moved_on")
 OWNED_TEXT = {  # in a template: a copy of what the midend's template writes
-    ".take_back')": "a take-back form of its own",
-    "latest position</a>": "a link to the latest position of its own",
+    r"\.take_back['\"]|/take-back": "a take-back form of its own",
+    r"latest position</a>": "a link to the latest position of its own",
 }
 
 
@@ -60,11 +60,12 @@ def template_copies(root: Path) -> list[str]:
     pattern = re.compile(r"{%-?\s*macro\s+(" + "|".join(OWNED_MACROS) + r")\s*\(")
     found = []
     for path in sorted((root / "templates").rglob("*.html")):
-        if path.name in ("_gamebar.html", "error.html"):
+        name = path.relative_to(root / "templates")
+        if name.as_posix() in ("_gamebar.html", "error.html"):
             continue
-        text, name = path.read_text(encoding="utf-8"), path.relative_to(root / "templates")
+        text = path.read_text(encoding="utf-8")
         found += [f"{name}: {m.group(1)}" for m in pattern.finditer(text)]
-        found += [f"{name}: {what}" for mark, what in OWNED_TEXT.items() if mark in text]
+        found += [f"{name}: {what}" for mark, what in OWNED_TEXT.items() if re.search(mark, text)]
     return found
 
 
@@ -94,6 +95,8 @@ def test_the_checks_find_a_planted_copy(tmp_path: Path) -> None:
     (templates / "sealed.html").write_text(
         '<form action="{{ url_for(\'mine.take_back\') }}"></form><a href="{{ x }}">Go to its latest position</a>'
     )
+    (templates / "typed.html").write_text('<form method="post" action="/mine/take-back"></form>')
+    (templates / "error.html").write_text('<a href="{{ latest }}">Go to this game\'s latest position</a>')
     assert page_copies(tmp_path) == [
         "mine.py: builds its bar (gamebar.game_bar)",
         "offers.py: decides whether a take-back is offered (gamebar.game_bar)",
@@ -103,9 +106,11 @@ def test_the_checks_find_a_planted_copy(tmp_path: Path) -> None:
         "typed.py: a game ID route of its own (gamebar.id_route)",
     ]
     assert template_copies(tmp_path) == [
+        "mine/error.html: a link to the latest position of its own",  # only the site's own error page links to it
         "mine/play.html: win",
         "mine/sealed.html: a take-back form of its own",
         "mine/sealed.html: a link to the latest position of its own",
+        "mine/typed.html: a take-back form of its own",
     ]
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
 from flask import Response, g, redirect, request, url_for
+from jinja2.bccache import Bucket, FileSystemBytecodeCache
 from werkzeug.datastructures import iter_multi_items
 
 from solvers.weighing.problem import Outcome
@@ -78,3 +80,19 @@ def reading_letter(digit: int) -> str:
 PAGE_OUTCOMES = list(Outcome)  # the weighing's outcomes in the order pages list them: value, letter, label, words
 OUTCOME_WORDS = {o.value: o.words for o in Outcome}  # the templates' outcome values in words
 TILT = {"left-heavier": -8, "balance": 0, "right-heavier": 8}  # degrees the beam turns in the scale picture
+
+
+class CompiledTemplates(FileSystemBytecodeCache):
+    """Templates compiled before, in the account's cache folder: a file that cannot be read back is compiled
+    again (and replaced), and one that cannot be written (a full disk) is skipped, so the cache never fails a
+    page."""
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except Exception:  # noqa: BLE001 - a damaged file: compiled again
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
