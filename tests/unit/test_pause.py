@@ -339,6 +339,36 @@ def test_only_a_stop_halts_the_proofs_of_a_process_that_handles_other_signals() 
     assert done.stdout.split() == ["False", "True"], done.stdout + done.stderr
 
 
+CALLED_BACK = """
+import ctypes, importlib.util, os, signal, sys, threading, time
+from webapp.jobs.halting import halt_on_signals
+
+spec = importlib.util.spec_from_file_location("binding", sys.argv[1])
+binding = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(binding)
+halt_on_signals()
+threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
+try:
+    ctypes.CFUNCTYPE(None)(binding.notify)()  # called back from C, as LLVM calls llvmlite as a kernel loads
+    time.sleep(3)
+    print("not stopped")
+except KeyboardInterrupt:
+    print("stopped")
+"""
+
+
+def test_ctrl_c_while_a_kernel_loads_stops_the_command_quietly(tmp_path: Path) -> None:
+    """Ctrl+C that comes while Numba loads a kernel lands in a callback from C (llvmlite's), where a
+    KeyboardInterrupt would be printed as 'Exception ignored' with a traceback and dropped (a busy make test
+    showed it): it is sent again once out of the callback, and stops the command then, with nothing on stderr."""
+    fake = tmp_path / "llvmlite" / "binding.py"
+    fake.parent.mkdir()
+    fake.write_text("import time\n\n\ndef notify():\n    time.sleep(0.6)\n")
+    done = subprocess.run([sys.executable, "-c", CALLED_BACK, str(fake)], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60, check=True)  # fmt: skip
+    assert (done.stdout.strip(), done.stderr) == ("stopped", "")
+
+
 def test_a_frame_is_not_restored_where_other_candidates_are_tried() -> None:
     """A set's frame says which of its candidates were tried; the same set searched under other symmetries (so
     with other candidates, as another first guess leaves it) must not go on from it. Mastermind 4x7's part with

@@ -6,7 +6,9 @@ they return: the signal's number goes to a socket (`signal.set_wakeup_fd`, which
 with a handler here), and a thread waiting on it sets the flag at once for a stop (`STOPS`: a child's SIGCHLD or a
 SIGHUP that a library handles does not halt), which every kernel reads at every set it enters (the kernels release
 the GIL, so the thread runs). The handler itself, run once the kernel returned, raises KeyboardInterrupt when no
-proof is running (`solvers.halt.running`), so that a stop between proofs stops the command as before."""
+proof is running (`solvers.halt.running`), so that a stop between proofs stops the command as before; but not
+inside a callback from C (LLVM's, as Numba loads a kernel), where it would be printed and lost: the signal is sent
+again a moment later instead."""
 
 from __future__ import annotations
 
@@ -22,6 +24,8 @@ from types import FrameType
 from solvers.halt import halt, own, running
 
 STOPS = (signal.SIGTERM, signal.SIGINT)  # the signals that halt; any other (SIGCHLD, SIGHUP, ...) does not
+CALLBACKS = f"{os.sep}llvmlite{os.sep}"  # the Python code C calls back as Numba loads or compiles a kernel
+AGAIN_SECONDS = 0.05  # a stop that came in such a callback is sent again this much later
 _SOCKETS: list[socket.socket] = []
 _INSTALLED: list[int] = []  # the process that installed them
 
@@ -53,10 +57,23 @@ def halt_on_signals(interrupt: bool = True) -> None:
     def handler(signum: int, frame: FrameType | None) -> None:
         halt()
         if interrupt and not running():
+            if _called_back(frame):
+                threading.Timer(AGAIN_SECONDS, os.kill, (os.getpid(), signum)).start()
+                return
             raise KeyboardInterrupt
 
     for stop in STOPS:
         signal.signal(stop, handler)
+
+
+def _called_back(frame: FrameType | None) -> bool:
+    """Whether Python runs here inside a callback from C (ctypes), where an exception raised is printed and
+    dropped, not raised to the caller: LLVM's, while Numba loads or compiles a kernel."""
+    while frame is not None:
+        if CALLBACKS in frame.f_code.co_filename:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _closed(pid: int) -> None:
