@@ -237,7 +237,8 @@ def test_a_split_proof_halted_with_younger_brothers_out_goes_on(monkeypatch: pyt
 
 
 PROVE = """
-import json, sys
+import json, sys, threading, time
+import numpy as np
 from pathlib import Path
 from solvers.codebreak import build, parse
 from solvers.codebreak.optimal.average_search import AverageSearch
@@ -262,6 +263,16 @@ kept = Kept(Path(sys.argv[2]))
 search = AverageSearch(g, run=Execution(int(sys.argv[1])), checkpoint=kept)
 search.load_kernels()
 print("proving", flush=True)
+
+
+def settling():  # a line once the proof has settled sets of its own: a stop now has something to keep
+    while np.count_nonzero(search.memo.exact) < 100:
+        time.sleep(0.02)
+    print("settled", flush=True)
+
+
+if sys.argv[3:] == ["watched"]:
+    threading.Thread(target=settling, daemon=True).start()
 try:
     print(f"proved {search.solve().cost} after {sum(len(f) > 3 for f in kept.paused())} part(s) resumed", flush=True)
 except Paused:
@@ -279,10 +290,10 @@ def test_a_signal_halts_a_proving_process_which_goes_on_later(jobs: int, how: si
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     kept = tmp_path / "kept.json"
     command = [sys.executable, "-c", PROVE, str(jobs), str(kept)]
-    child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen([*command, "watched"], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
     assert child.stdout is not None
     assert child.stdout.readline().strip() == "proving"
-    time.sleep(1.5)  # well inside the proof
+    assert child.stdout.readline().strip() == "settled"  # inside the proof, whatever the machine's load
     child.send_signal(how)
     out, _ = child.communicate(timeout=60)
     assert child.returncode == 0 and out.startswith("paused with "), out
