@@ -120,7 +120,9 @@ typecheck: $(VENV)/.test-installed
 # 4b9619a's own, back to back, 361.9 s there (its tests: 1,337 against 1,497). On 2026-12-02, on another such VM,
 # three fresh 0700 clones took 520 s, 620 s and 717 s within 90 minutes, nothing else running (user CPU 693 s,
 # 847 s and 984 s for nearly the same 1,529 to 1,530 tests, the first run's with a 67 s one since cut to 3 s:
-# more CPU for the same work, which points at the VM, not the tests).
+# more CPU for the same work, which points at the VM, not the tests). That afternoon, on a slower VM, 4b9619a took
+# 1,004 s and this code 972-1,017 s (1,527-1,530 tests); the slow step alone on 2, 4 and 6 processes 611 s,
+# 480-546 s and 600 s (with two failures from overload), so it stays at two per core.
 test: $(VENV)/.test-installed chromium redis nginx
 	@$(BIN)/python -m compileall -q solvers webapp tests
 	@$(BIN)/coin-puzzles warm-up & warm=$$!; \
