@@ -48,9 +48,10 @@ def halt_on_signals(interrupt: bool = True) -> None:
     atexit.register(_closed, os.getpid())
 
     def watch() -> None:  # each byte the number of a signal with a handler here: only a stop halts
-        while got := wake.recv(1):
-            if got[0] in STOPS:
-                halt()
+        with contextlib.suppress(OSError):  # the socket closed at the process's exit (`_closed`)
+            while got := wake.recv(1):
+                if got[0] in STOPS:
+                    halt()
 
     threading.Thread(target=watch, name="halt on signals", daemon=True).start()
 
@@ -58,7 +59,9 @@ def halt_on_signals(interrupt: bool = True) -> None:
         halt()
         if interrupt and not running():
             if _called_back(frame):
-                threading.Timer(AGAIN_SECONDS, os.kill, (os.getpid(), signum)).start()
+                again = threading.Timer(AGAIN_SECONDS, os.kill, (os.getpid(), signum))
+                again.daemon = True  # never what the process waits for at its exit
+                again.start()
                 return
             raise KeyboardInterrupt
 
