@@ -149,3 +149,29 @@ def test_the_share_link_is_the_position_without_its_undo_history(client: FlaskCl
     fields = parse_qs(urlsplit(share).query)
     assert [v for k, v in fields.items() if k in ("moves", "turns")] == ([[moves]] if moves else []), (url, share)
     assert not {"at", "u", "h"} & set(fields), (url, share)
+
+
+def test_a_sealed_game_page_reads_its_record_once(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page of a game with a hidden secret opens its sealed record once per view: the bar's take-back form is
+    built from the position the page opened, not by reading the store (and replaying the game) a second time."""
+    from urllib.parse import urlencode
+
+    from tests.web.forms import form_token
+    from tests.web.test_honest_games import honest_game, query, random_devil
+    from webapp.keys import secretbox
+
+    opened: list[str] = []
+    real = secretbox._open_game
+    monkeypatch.setattr(secretbox, "_open_game", lambda *a: opened.append(a[1]) or real(*a))
+    csrf = form_token(client, "/codebreak")
+    code = client.post("/codebreak/start", data={"csrf_token": csrf, "game": "mastermind", "maker": "random"})
+    pages = [
+        "/codebreak/play?" + urlencode(query(code.headers["Location"])),
+        "/adversary/play?" + urlencode(honest_game(client)[1]),
+        "/devil/play?" + urlencode(random_devil(client)[1]),
+    ]
+    for url in pages:
+        opened.clear()
+        answer = client.get(url)
+        assert answer.status_code == 200
+        assert len(opened) == 1, f"{url} opened its sealed record {len(opened)} times"

@@ -257,7 +257,7 @@ def _play_links(
     )
     share = s.url(moves=pos.w_text(), guess=guess)  # a finished game's link shows its end
     live = s.mode == "adversary" and not guess
-    sealed = _sealed(request.values) if hidden is not None else None
+    sealed = _sealed(request.values, pos) if hidden is not None else None
     bar = game_bar(
         ident, share, chain, at if live else None, hints=hints, stats=_stats(s), end=_score(s, page), sealed=sealed
     )
@@ -345,9 +345,10 @@ def weigh() -> Response | tuple[str, int]:
     return go(s.url(**chain.play(new).query(MOVES, ";"), h=hints))
 
 
-def _sealed(form: Mapping[str, str]) -> Sealed:
-    """The honest scale's position a take-back form posts (the adversarial scale's take-backs are undo links)."""
-    s, _, log, hidden, _ = position(form)
+def _sealed(form: Mapping[str, str], opened: AdversaryPosition | None = None) -> Sealed:
+    """The honest scale's position a take-back form posts (the adversarial scale's take-backs are undo links), or
+    that a page has opened already (its record read and replayed once a view)."""
+    s, _, log, hidden, _ = opened or position(form)
     if hidden is None:
         raise InputError("take-backs by this form are for the honest scale; the adversarial scale's are links")
     hints = params.hints(form)

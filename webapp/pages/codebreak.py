@@ -235,7 +235,7 @@ def _play_links(
     adversarial = maker == "adversarial"
     moves = chain.shared().query(MOVES) if adversarial else {MOVES: history}  # no undo history, no hints counted
     share = link("codebreak.play", {**base, **moves})
-    bar = _bar(name=name, sizes=sizes, page=page, chain=chain, at=at, share=share, hints=hints)
+    bar = _bar(name=name, sizes=sizes, page=page, chain=chain, at=at, share=share, hints=hints, hidden=hidden)
     return CodePlayLinks(
         name=name,
         bar=bar,
@@ -252,7 +252,14 @@ def _play_links(
 
 
 def _bar(
-    name: str, sizes: Sizes, page: CodePlayPage, chain: Chain, at: Callable[[Chain], str], share: str, hints: int
+    name: str,
+    sizes: Sizes,
+    page: CodePlayPage,
+    chain: Chain,
+    at: Callable[[Chain], str],
+    share: str,
+    hints: int,
+    hidden: Hidden[int] | None,
 ) -> Bar:
     """The game's bar: its ID (the guesses, or the sealed token of a random maker's game), undo and redo against
     the adversarial maker (or the random maker's take-back and its form's fields), and the win screen once the code
@@ -260,10 +267,10 @@ def _bar(
     g, r, adversarial = page.game, page.round, page.maker == "adversarial"
     guesses = ",".join(code_text(g, e) for e in r.guesses)  # as the page shows them (digits)
     token = request.args.get("t", "")
-    ident = game_id(name, sizes, guesses) if adversarial else format_id((name, _size_text(sizes)), token=token)
+    ident = format_id((name, _size_text(sizes)), guesses, token=None if adversarial else token)  # AABB,CDEF or #t
     score = _score(name, sizes, page.maker, len(r.guesses)) if r.won else None
     stats = _stats(name, sizes, page.maker)
-    live, sealed = (at, None) if adversarial else (None, _sealed(request.values))
+    live, sealed = (at, None) if adversarial else (None, _sealed(request.values, hidden))
     return game_bar(ident, share, chain, live, hints=hints, stats=stats, end=score, sealed=sealed)
 
 
@@ -273,12 +280,6 @@ def _size_text(sizes: Sizes) -> str:
     if coins is not None:
         return str(coins)
     return f"{pegs}x{colours}" if pegs is not None and colours is not None else ""
-
-
-def game_id(name: str, sizes: Sizes, guesses: str) -> str:
-    """A game against the adversarial code maker as a short ID: the game, its sizes and the guesses in effect
-    (e.g. 'mastermind:4x6:AABB,CDEF', 'bulls-and-cows:4x10:0123,4567': codes as the page shows them)."""
-    return format_id((name, _size_text(sizes)), guesses)
 
 
 @id_route(bp, 3, "a code-breaking", "game:PxC:guesses, like mastermind:4x6:AABB,CDEF", sealed=True)
@@ -400,15 +401,16 @@ def guess() -> Response:
     return go(link("codebreak.play", {**q, **chain.query(MOVES)}))
 
 
-def _sealed(form: Mapping[str, str]) -> Sealed:
-    """The random code maker's position a take-back form posts (the adversarial maker's take-backs are links)."""
+def _sealed(form: Mapping[str, str], opened: Hidden[int] | None = None) -> Sealed:
+    """The random code maker's position a take-back form posts (the adversarial maker's take-backs are links), or
+    that a page has opened already (its record read once a view)."""
     name, spec, g, sizes = game_args(form)
     q = {k: v for k, v in form.items() if k in ("game", "maker", "t", "pegs", "colours", "coins")}
     q["h"] = params.hints(form)
     if q.get("maker") != "random":
         raise InputError("take-backs by this form are for the random code maker; the adversarial maker's are links")
     log = log_from_text(params.moves_text(form, "g"))
-    hidden = RANDOM_CODE.open(q.get("t", ""), _game_key(name, sizes), ",".join(log))
+    hidden = opened or RANDOM_CODE.open(q.get("t", ""), _game_key(name, sizes), ",".join(log))
 
     def at(history: str, token: str, ending: str) -> str:  # (the record says how it ended)
         return link("codebreak.play", {**q, "t": token, MOVES: history})

@@ -270,7 +270,7 @@ def _play_links(
             f"devil:{v.n}:{v.goal}:{int(v.reflections)}:{g.devil}", f"{v.n} coins against the {g.devil} Devil"
         ),
         end=_score(page, resigned),
-        sealed=_sealed(request.values) if hidden is not None else None,
+        sealed=_sealed(request.values, hidden) if hidden is not None else None,
     )
     return DevilPlayLinks(
         g=g,
@@ -319,15 +319,16 @@ def give_up() -> Response:
     return go(p.at(p.hidden.record.history, RANDOM_DEVIL.finish(p.kind, p.hidden, RESIGNED), RESIGNED))
 
 
-def _sealed(form: Mapping[str, str]) -> Sealed:
-    """The random Devil's position a take-back form posts (the adversarial Devil's take-backs are links)."""
+def _sealed(form: Mapping[str, str], opened: Hidden[DevilTable] | None = None) -> Sealed:
+    """The random Devil's position a take-back form posts (the adversarial Devil's take-backs are links), or that a
+    page has opened already (its record read once a view)."""
     g = parse_game(form)
     if g.devil != "random":
         raise InputError(
             "this form is for games against the random Devil; the adversarial Devil's take-backs and give-up are links"
         )
     log = _log(g, form)
-    hidden = RANDOM_DEVIL.open(g.token, _game_key(g.variant), ",".join(log))
+    hidden = opened or RANDOM_DEVIL.open(g.token, _game_key(g.variant), ",".join(log))
 
     def at(history: str, token: str, ending: str) -> str:  # (the record says how it ended)
         return DevilGame(g.variant, g.devil, token).url(moves=history, peek=form.get("peek", ""))
