@@ -44,14 +44,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 
 def served_app() -> Flask:
-    """The app as `coin-puzzles serve` runs it: built once in gunicorn's master (`--preload`), which also does
-    what a worker's first request would otherwise do, kept by every worker it forks: the certified sizes past the
-    optima table replayed (1.1-1.4 s here, `optima.beyond`), the shipped games built at their own sizes (Bulls and
-    Cows' outcome table: 0.2 s). When the site precomputes (`config.precomputing`), what is shipped is stored too,
-    before the site listens (gunicorn's master loads the app before it binds): a reader that found it missing
-    would check and store it itself, inside a request (a fresh instance's first optima table replayed the 14
-    certificates in it: 1.3-2.1 s). 4 s of CPU on a fresh store here, beside the consumer's own pass, started with
-    it (each may check an item the other stores); on later starts it reads every entry's envelope (0.4 s here)."""
+    """The app as `coin-puzzles serve` runs it: built once in gunicorn's master (`--preload`), which also does what a
+    worker's first request would otherwise do, kept by every worker it forks: the certified sizes past the optima table
+    replayed (1.5 s here, `optima.beyond`; read from the account's cache on later starts), the shipped games built at
+    their own sizes (Bulls and Cows' outcome table: 0.2 s). When the site precomputes (`config.precomputing`), what is
+    shipped is stored too, before the site listens (gunicorn's master loads the app before it binds): a reader that
+    found it missing would check and store it itself, inside a request (a fresh instance's first optima table replayed
+    the 14 certificates in it: 1.3-2.1 s). 4 s of CPU on a fresh store here, beside the consumer's own pass, started
+    with it (each may check an item the other stores); on later starts it reads every entry's envelope (0.4 s here)."""
     import sys
 
     from webapp.config import precomputing

@@ -5,6 +5,7 @@ made again; and stored into a fresh store before anything is queued."""
 from __future__ import annotations
 
 import gzip
+import os
 from functools import cache
 from pathlib import Path
 
@@ -211,3 +212,40 @@ def test_a_kept_frontier_tree_is_listed_only_if_it_holds(tmp_path: Path, monkeyp
         with path.open("wb") as out:
             np.savez_compressed(out, **bad)
         assert shipped.certified_tree(3, 4) is None, name
+
+
+def test_the_replayed_listing_past_the_table_is_kept_for_the_next_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`beyond` replays the trees past the table once per clone and code (1.5 s of CPU at every server start): a
+    later process reads the same cells from the account's cache; a kept file changed (its time), a damaged cache
+    file, or no usable cache folder replays them again."""
+    from webapp.jobs import optima
+
+    cells = optima._replayed()  # the trees replayed, once
+    assert [(c.pegs, c.colours) for c in cells] and all(c.state == "proved" for c in cells)
+    replays: list[int] = []
+    monkeypatch.setattr(optima, "_replayed", lambda: replays.append(1) or cells)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+    def listed() -> tuple[object, ...]:
+        optima.beyond.cache_clear()  # as a new process
+        return optima.beyond()
+
+    assert listed() == cells and len(replays) == 1
+    kept = list((tmp_path / "cache" / "coin-puzzles" / "verified").glob("beyond-*.json"))
+    assert len(kept) == 1
+    assert listed() == cells and len(replays) == 1  # read back, field for field
+    proofs = tmp_path / "proofs"
+    proofs.mkdir()
+    (proofs / "mastermind-3x4.runs.json").write_text("[]")
+    monkeypatch.setattr(optima, "PROOFS", proofs)
+    assert listed() == cells and len(replays) == 2
+    os.utime(proofs / "mastermind-3x4.runs.json", (1, 1))
+    assert listed() == cells and len(replays) == 3
+    for damaged in sorted((tmp_path / "cache" / "coin-puzzles" / "verified").glob("beyond-*.json")):
+        damaged.write_text('[{"pegs": 3}]')
+    assert listed() == cells and len(replays) == 4
+    monkeypatch.setenv("XDG_CACHE_HOME", str(kept[0]))  # a file: no folder can be made there
+    assert listed() == cells and listed() == cells and len(replays) == 6
+    optima.beyond.cache_clear()

@@ -4,14 +4,19 @@ page, the API and the command line alike."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+import hashlib
+import json
+import os
+from dataclasses import asdict, replace
 from functools import lru_cache
 
+from solvers.cachedir import account_cache
 from solvers.codebreak.optima import AUTOMATIC_SECRETS, OptimaCell, OptimaReport, cell, report, sizes
 from solvers.errors import LimitError
+from webapp.config import CERTIFICATES, ROOT
 from webapp.http.caching import changing
 from webapp.jobs.shipped import Summary, certificates, certified_tree, frontier_runs, frontier_sizes, summary
-from webapp.results.codebreak_results import CODEBREAK, codebreak_params
+from webapp.results.codebreak_results import CODEBREAK, PROOFS, codebreak_params
 from webapp.results.games import analysis
 from webapp.store import Store
 
@@ -21,10 +26,43 @@ OPTIMA_STRATEGIES = ("optimal-average", "optimal-worst")
 @lru_cache(maxsize=1)
 def beyond() -> tuple[OptimaCell, ...]:
     """The sizes past the table's games proved with a certificate, or by `make frontier` with none yet (marked so,
-    with the CPU its runs took), each tree replayed (`certified_tree`) before it is listed, once per process, in
-    gunicorn's master (1.1-1.4 s with 3x10 to 3x16 and 4x10 here, about 0.5 s of it loading the compiled scorer; past
-    a few seconds it belongs in a job); one whose tree does not verify at its total is left out. (The certified sizes
-    inside the table are stored as proved results when the precomputation starts, `shipped.install`.)"""
+    with the CPU its runs took), each tree replayed (`certified_tree`) before it is listed, one whose tree does not
+    verify at its total left out; once per process, in gunicorn's master. The replay (1.5 s of CPU here with 3x10
+    to 3x16 and 4x10, a third of it loading the compiled scorer) is kept in the account's cache under a digest of
+    what it read and of the code that replayed it (`_replay_key`), so that the next process of this clone (every
+    server start, every test's) reads the cells instead (as Numba's kernels and the templates are kept). (The
+    certified sizes inside the table are stored as proved results when the precomputation starts,
+    `shipped.install`.)"""
+    folder = account_cache("verified")
+    kept = folder / f"beyond-{_replay_key()}.json" if folder is not None else None
+    if kept is not None and kept.exists():
+        try:
+            return tuple(OptimaCell(**fields) for fields in json.loads(kept.read_text()))
+        except (OSError, ValueError, TypeError):  # damaged or of another shape: replayed again
+            pass
+    cells = _replayed()
+    if kept is not None:
+        part = kept.with_suffix(f".{os.getpid()}")
+        part.write_text(json.dumps([asdict(c) for c in cells]))
+        os.replace(part, kept)  # whole or not at all, whichever process writes it first
+    return cells
+
+
+def _replay_key() -> str:
+    """A digest of what `beyond` replays (the certificates' and the frontier's files: their names, sizes and times)
+    and of the code that replays and describes them (its sources' contents)."""
+    digest = hashlib.sha256()
+    for path in sorted([*CERTIFICATES.iterdir(), *PROOFS.glob("mastermind-*")]):
+        found = path.stat()
+        digest.update(f"{path.name}:{found.st_size}:{found.st_mtime_ns}\n".encode())
+    code = [ROOT / "webapp" / "jobs" / name for name in ("optima.py", "shipped.py")]
+    for path in [*code, *sorted((ROOT / "solvers" / "codebreak").glob("*.py"))]:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:24]
+
+
+def _replayed() -> tuple[OptimaCell, ...]:
+    """`beyond`'s cells, each tree replayed against every secret."""
     inside = set(sizes())
     out = []
     for pegs, colours in sorted({*certificates(), *frontier_sizes()}, key=lambda size: (size[1] ** size[0], size)):
