@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import os
+from dataclasses import asdict
 from functools import cache
 from pathlib import Path
 
@@ -219,7 +220,7 @@ def test_the_replayed_listing_past_the_table_is_kept_for_the_next_process(
 ) -> None:
     """`beyond` replays the trees past the table once per clone and code (1.5 s of CPU at every server start): a
     later process reads the same cells from the account's cache; a kept file changed (its time), a damaged cache
-    file, or no usable cache folder replays them again."""
+    file, or no usable cache folder replays them again; a full disk keeps nothing and fails nothing."""
     from webapp.jobs import optima
 
     cells = optima._replayed()  # the trees replayed, once
@@ -228,24 +229,34 @@ def test_the_replayed_listing_past_the_table_is_kept_for_the_next_process(
     monkeypatch.setattr(optima, "_replayed", lambda: replays.append(1) or cells)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
 
-    def listed() -> tuple[object, ...]:
-        optima.beyond.cache_clear()  # as a new process
-        return optima.beyond()
+    def listed() -> list[list[tuple[str, type, object]]]:
+        """The cells as a new process lists them, each field with its type (1 == 1.0 == True in Python)."""
+        optima.beyond.cache_clear()
+        return [[(k, type(v), v) for k, v in asdict(c).items()] for c in optima.beyond()]
 
-    assert listed() == cells and len(replays) == 1
+    typed = [[(k, type(v), v) for k, v in asdict(c).items()] for c in cells]
+    assert listed() == typed and len(replays) == 1
     kept = list((tmp_path / "cache" / "coin-puzzles" / "verified").glob("beyond-*.json"))
     assert len(kept) == 1
-    assert listed() == cells and len(replays) == 1  # read back, field for field
+    assert listed() == typed and len(replays) == 1  # read back, field for field
     proofs = tmp_path / "proofs"
     proofs.mkdir()
     (proofs / "mastermind-3x4.runs.json").write_text("[]")
     monkeypatch.setattr(optima, "PROOFS", proofs)
-    assert listed() == cells and len(replays) == 2
+    assert listed() == typed and len(replays) == 2
     os.utime(proofs / "mastermind-3x4.runs.json", (1, 1))
-    assert listed() == cells and len(replays) == 3
+    assert listed() == typed and len(replays) == 3
     for damaged in sorted((tmp_path / "cache" / "coin-puzzles" / "verified").glob("beyond-*.json")):
         damaged.write_text('[{"pegs": 3}]')
-    assert listed() == cells and len(replays) == 4
+    assert listed() == typed and len(replays) == 4
     monkeypatch.setenv("XDG_CACHE_HOME", str(kept[0]))  # a file: no folder can be made there
-    assert listed() == cells and listed() == cells and len(replays) == 6
+    assert listed() == typed and listed() == typed and len(replays) == 6
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "full"))
+
+    def full(*args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full)  # a full disk: listed all the same, nothing left behind
+    assert listed() == typed and len(replays) == 7
+    assert list((tmp_path / "full" / "coin-puzzles" / "verified").iterdir()) == []
     optima.beyond.cache_clear()

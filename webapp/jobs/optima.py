@@ -4,9 +4,11 @@ page, the API and the command line alike."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import tempfile
 from dataclasses import asdict, replace
 from functools import lru_cache
 
@@ -33,31 +35,46 @@ def beyond() -> tuple[OptimaCell, ...]:
     server start, every test's) reads the cells instead (as Numba's kernels and the templates are kept). (The
     certified sizes inside the table are stored as proved results when the precomputation starts,
     `shipped.install`.)"""
-    folder = account_cache("verified")
-    kept = folder / f"beyond-{_replay_key()}.json" if folder is not None else None
+    folder, key = account_cache("verified"), _replay_key()
+    kept = folder / f"beyond-{key}.json" if folder is not None and key is not None else None
     if kept is not None and kept.exists():
         try:
             return tuple(OptimaCell(**fields) for fields in json.loads(kept.read_text()))
         except (OSError, ValueError, TypeError):  # damaged or of another shape: replayed again
             pass
     cells = _replayed()
-    if kept is not None:
-        part = kept.with_suffix(f".{os.getpid()}")
-        part.write_text(json.dumps([asdict(c) for c in cells]))
-        os.replace(part, kept)  # whole or not at all, whichever process writes it first
+    if kept is not None:  # written whole under a name of its own, then renamed: one complete file wins
+        handle, part = tempfile.mkstemp(dir=kept.parent, prefix=kept.name)
+        try:
+            with os.fdopen(handle, "w") as out:
+                out.write(json.dumps([asdict(c) for c in cells]))
+            os.replace(part, kept)
+        except OSError:  # a full disk: not kept, never a failed start
+            with contextlib.suppress(OSError):
+                os.unlink(part)
     return cells
 
 
-def _replay_key() -> str:
+def _replay_key() -> str | None:
     """A digest of what `beyond` replays (the certificates' and the frontier's files: their names, sizes and times)
-    and of the code that replays and describes them (its sources' contents)."""
+    and of everything that reads, plays and describes them: every solver's source, the result and job modules and
+    the game files (their paths and contents: 7 ms here)."""
     digest = hashlib.sha256()
-    for path in sorted([*CERTIFICATES.iterdir(), *PROOFS.glob("mastermind-*")]):
-        found = path.stat()
-        digest.update(f"{path.name}:{found.st_size}:{found.st_mtime_ns}\n".encode())
-    code = [ROOT / "webapp" / "jobs" / name for name in ("optima.py", "shipped.py")]
-    for path in [*code, *sorted((ROOT / "solvers" / "codebreak").glob("*.py"))]:
-        digest.update(path.read_bytes())
+    read = [*CERTIFICATES.glob("made.json"), *CERTIFICATES.glob("mastermind-*"), *PROOFS.glob("mastermind-*")]
+    web = [
+        ROOT / "webapp" / "config.py",
+        *(ROOT / "webapp" / "jobs").glob("*.py"),
+        *(ROOT / "webapp" / "results").glob("*.py"),
+    ]
+    code = [*(ROOT / "solvers").rglob("*.py"), *web, *(ROOT / "games").glob("*.game")]
+    try:
+        for path in sorted(read):
+            found = path.stat()
+            digest.update(f"{path.name}:{found.st_size}:{found.st_mtime_ns}\n".encode())
+        for path in sorted(code):
+            digest.update(f"{path.relative_to(ROOT)}:".encode() + path.read_bytes())
+    except OSError:  # a file gone meanwhile (a dangling link): nothing kept or read
+        return None
     return digest.hexdigest()[:24]
 
 
