@@ -123,9 +123,10 @@ typecheck: $(VENV)/.test-installed
 # more CPU for the same work, which points at the VM, not the tests). That afternoon, on a slower VM, 4b9619a took
 # 1,004 s and this code 972-1,017 s (1,527-1,530 tests); the slow step alone on 2, 4 and 6 processes 611 s,
 # 480-546 s and 600 s (with two failures from overload), so it stays at two per core. On 2026-12-02's evening VM,
-# fresh 0700 clones, nothing else running: 8cb7c81 718 s (339 + 339 s), 6f965c2 677 s (320 + 321 s) once a server's
-# start costs 3 CPU s instead of 5 (optima.beyond kept); the whole suite in one step on 4 processes took 680 s there
-# and failed 2 tests from overload, the fast step on 4 processes 308 s against 315 s on 3: both as they are.
+# fresh 0700 clones, nothing else running: 8cb7c81 718 s (339 + 339 s), 6f965c2 677 s (320 + 321 s) and f26b8d4 711 s
+# (345 + 325 s) once a server's start costs 3 CPU s instead of 5 (optima.beyond kept: within this VM's noise); the
+# whole suite in one step on 4 processes took 680 s there and failed 2 tests from overload, the fast step on 4
+# processes 308 s against 315 s on 3: both stay as they are.
 test: $(VENV)/.test-installed chromium redis nginx
 	@$(BIN)/python -m compileall -q solvers webapp tests
 	@$(BIN)/coin-puzzles warm-up & warm=$$!; \
