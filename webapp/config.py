@@ -12,6 +12,7 @@ import os
 import random
 import secrets
 import string
+import tempfile
 import zlib
 from collections import Counter
 from collections.abc import Iterator
@@ -129,13 +130,18 @@ def new_key() -> str:
     return secrets.token_hex(32)
 
 
-def _write_private(path: Path, text: str) -> None:
-    """Replace a file atomically with text, mode 0600 from the start."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
+def write_private(path: Path, text: str) -> None:
+    """Replace a file atomically with text, mode 0600 from the start: written whole beside it under a name of its
+    own (each process and thread: one complete file wins), then renamed; nothing is left behind when it fails."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")  # (mode 0600)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 _HELD: set[int] = set()  # the lock files this process holds or waits on (a child forked meanwhile closes them)
@@ -188,7 +194,7 @@ def _file_key(folder: Path) -> str:
             key = ""
         if not key:
             key = new_key()
-            _write_private(path, key + "\n")
+            write_private(path, key + "\n")
         elif path.stat().st_mode & 0o077:
             path.chmod(0o600)  # a key file written readable by others (as older versions did) is closed up
     return key
@@ -230,8 +236,8 @@ def rotate(folder: Path, keep: int = 3) -> Keys:
         olds = _split(path.read_text()) if path.exists() else []
         fallbacks = tuple(dict.fromkeys([old, *olds]))[:keep]
         key = new_key()
-        _write_private(path, "".join(k + "\n" for k in fallbacks))
-        _write_private(folder / KEY_FILE, key + "\n")
+        write_private(path, "".join(k + "\n" for k in fallbacks))
+        write_private(folder / KEY_FILE, key + "\n")
     return Keys(key, fallbacks)
 
 

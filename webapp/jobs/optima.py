@@ -7,15 +7,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import asdict, replace
 from functools import lru_cache
 
 from solvers.cachedir import account_cache
 from solvers.codebreak.optima import AUTOMATIC_SECRETS, OptimaCell, OptimaReport, cell, report, sizes
 from solvers.errors import LimitError
-from webapp.config import CERTIFICATES, ROOT
+from webapp.config import CERTIFICATES, ROOT, write_private
 from webapp.http.caching import changing
 from webapp.jobs.shipped import Summary, certificates, certified_tree, frontier_runs, frontier_sizes, summary
 from webapp.results.codebreak_results import CODEBREAK, PROOFS, codebreak_params
@@ -43,15 +41,9 @@ def beyond() -> tuple[OptimaCell, ...]:
         except (OSError, ValueError, TypeError):  # damaged or of another shape: replayed again
             pass
     cells = _replayed()
-    if kept is not None:  # written whole under a name of its own, then renamed: one complete file wins
-        handle, part = tempfile.mkstemp(dir=kept.parent, prefix=kept.name)
-        try:
-            with os.fdopen(handle, "w") as out:
-                out.write(json.dumps([asdict(c) for c in cells]))
-            os.replace(part, kept)
-        except OSError:  # a full disk: not kept, never a failed start
-            with contextlib.suppress(OSError):
-                os.unlink(part)
+    if kept is not None:
+        with contextlib.suppress(OSError):  # a full disk: not kept, never a failed start
+            write_private(kept, json.dumps([asdict(c) for c in cells]))
     return cells
 
 
