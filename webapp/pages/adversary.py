@@ -55,7 +55,6 @@ api = Blueprint("adversary_api", __name__, url_prefix="/api")
 
 PAGE_MIN_COINS, PAGE_MAX_COINS = 3, 1000
 MODES = ("adversary", "honest")
-PLACES = ("off", "left", "right")
 
 
 @dataclass(frozen=True)

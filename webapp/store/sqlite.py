@@ -356,11 +356,6 @@ class SqliteStore(Store):
         with self._db() as db:
             db.execute("DELETE FROM jobs WHERE key = ?", (key,))
 
-    def integrity(self) -> str:
-        """SQLite's PRAGMA integrity_check ('ok' when the file is sound)."""
-        with self._db() as db:
-            return "; ".join(str(r[0]) for r in db.execute("PRAGMA integrity_check"))
-
     def count(self, prefix: str) -> int:
         """Results under a prefix."""
         with self._db() as db:
