@@ -376,10 +376,7 @@ def test_presets_and_the_last_game_remembered(
     page.goto(live_server + setup)
     page.get_by_role("link", name=preset).click()
     expect(page.get_by_role("heading", level=1)).to_have_text(heading)
-    for _ in range(50):  # the page keeps itself as the last game once htmx has settled it
-        if page.evaluate("localStorage.getItem('coin-puzzles:last') !== null"):
-            break
-        page.wait_for_timeout(100)
+    page.wait_for_function("localStorage.getItem('coin-puzzles:last') !== null")  # kept once htmx has settled it
     played = urlsplit(page.url)
     page.goto(live_server + setup)
     last = page.locator(".last-game a")
