@@ -130,7 +130,7 @@ typecheck: $(VENV)/.test-installed
 # On 2026-12-03's VM (2-core AMD EPYC, nothing else running) 80f260c's fresh 0700 clone took 714 s (336 + 345 s).
 # Profiled there: the fast step's tests used 493 CPU s in 357 s (138% of two cores; its 91 browser tests on one
 # process, Chromium's 140 CPU s among them), the slow step's 629 CPU s in 354 s (176%; a server's start 4.3 CPU s,
-# some 45 of them): 1,120 CPU s of tests, so no order of them ends in under 560 s on two cores. Dealt to every
+# about 40 of them): 1,120 CPU s of tests, so no order of them ends in under 560 s on two cores. Dealt to every
 # process, each with its own Chromium, the browser tests made the fast step slower (370 s, 515 CPU s).
 test: $(VENV)/.test-installed chromium redis nginx
 	@$(BIN)/python -m compileall -q solvers webapp tests
