@@ -17,6 +17,7 @@ import resource
 import signal
 import sys
 import threading
+import traceback
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
@@ -196,9 +197,12 @@ class Reviving(Consumer):
         try:
             self.then()
         except BaseException:
+            # the traceback is written before the main loop is told to stop: told first, the interpreter could end
+            # while this daemon thread was still writing it (CI saw it cut off after its first line)
+            traceback.print_exc()
+            sys.stderr.flush()
             self.failed = True
             self._restart, self._graceful, self._signum = False, False, signal.SIGTERM  # the main loop stops
-            raise
 
     def _look(self, seconds: int) -> None:
         """Every few seconds until the consumer stops: revive; a failed look (the store away a moment) is one line."""
