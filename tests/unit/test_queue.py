@@ -234,10 +234,18 @@ def test_a_quick_lane_job_is_awaited_a_moment_and_no_search_runs_in_the_request(
 def test_a_failed_install_stops_the_precomputations_consumer_with_a_failure(tmp_path: Path) -> None:
     """The precomputation's consumer stores what is shipped from a thread of its own; when that fails, the consumer
     stops whole (its workers too, as on SIGTERM), says so with the traceback, and ends with a failure (`failed`, the
-    worker command's exit status 1), never half alive."""
+    worker command's exit status 1), never half alive. The traceback is whole however slowly it is written (here a
+    stream that takes 20 ms a write): it was once written after the consumer was told to stop, and cut off when the
+    interpreter ended first."""
     code = (
-        "import sys\n"
+        "import sys, time\n"
         "from pathlib import Path\n"
+        "class Slow:\n"
+        "    def __init__(self, s): self.s = s\n"
+        "    def write(self, t): time.sleep(0.02); return self.s.write(t)\n"
+        "    def flush(self): self.s.flush()\n"
+        "    def __getattr__(self, name): return getattr(self.s, name)\n"
+        "sys.stderr = Slow(sys.stderr)\n"
         "from webapp.jobs.queues import Queues\n"
         "c = Queues(None, Path(sys.argv[1])).consumer('precompute', 1)\n"
         "def install():\n"
