@@ -128,14 +128,15 @@ typecheck: $(VENV)/.test-installed
 # whole suite in one step on 4 processes took 680 s there and failed 2 tests from overload, the fast step on 4
 # processes 308 s against 315 s on 3: both stay as they are.
 # On 2026-12-03's VM (2-core AMD EPYC, nothing else running) 80f260c's fresh 0700 clone took 714 s (336 + 345 s).
-# Profiled there: the slow step's tests used 629 CPU s in 354 s (a server's start 4.3-6.1 CPU s, about 40 of them).
-# The fast step is CPU-bound, not waiting: sampled from /proc/stat, both cores were busy from its 30th second to its
-# end (320 s), about 640 CPU s, though the account of its process tree holds 426 (much of Chromium's is not in it:
-# the 138% first reported from that account was wrong). Its 91 browser tests alone
-# on one process: 180 s, 281 CPU s (1.6 cores; per new context and page 0.9 CPU s, a navigation in a live page 0.2, an
-# axe scan 0.57, a full-page screenshot 0.14; renderer flags changed these within noise). At least 1,270 CPU s in
-# all, so no order of the tests ends in under 635 s on two cores. Dealt to every process, each with its own Chromium, the
-# browser tests made the fast step slower (370 s).
+# Profiled there: the slow step's tests used 629 CPU s in 354 s (a server's start 4.3-6.1 CPU s, about 40 of them). The
+# fast step is CPU-bound, not waiting: sampled from /proc/stat, both cores were busy from its 30th second to its end
+# (320 s), about 640 CPU s, though the account of its process tree holds 426 (much of Chromium's is not in it: the 138%
+# first reported from that account was wrong). Its 91 browser tests alone on one process: 180 s, 281 CPU s (1.6 cores;
+# per new context and page 0.9 CPU s, a navigation in a live page 0.2, an axe scan 0.57, a full-page screenshot 0.14;
+# renderer flags changed these within noise). At least 1,270 CPU s in all, so no order of the tests ends in under 635 s
+# on two cores. Dealt to every process, each with its own Chromium, the browser tests made the fast step slower (370 s).
+# Later that day, on the same VM grown faster (a server's start 2.5 CPU s), fresh 0700 clones of d9252db and 5b48be2
+# took 562 s (274 + 233 s) and 596 s (283 + 276 s).
 test: $(VENV)/.test-installed chromium redis nginx
 	@$(BIN)/python -m compileall -q solvers webapp tests
 	@$(BIN)/coin-puzzles warm-up & warm=$$!; \
